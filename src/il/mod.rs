@@ -1,0 +1,420 @@
+//! The intermediate language (IL): one abstract imperative language for every source
+//! language (seeds/000 §3, §5.1).
+//!
+//! Front-ends lower their parse trees into these types; analyses and differentiation read
+//! and build them; back-ends print them. Nothing here is specific to one source language.
+//!
+//! Invariants:
+//! - The IL keeps what a reader needs: declaration order, comments (as [`StmtKind::Comment`]
+//!   and [`DeclKind::Comment`]), the spelling of names and of literal constants.
+//! - Names are compared case-insensitively through [`key`]; they are stored as spelled.
+//! - After lowering, every array element reference is [`ExprKind::Index`], every call of an
+//!   intrinsic is [`ExprKind::Intrinsic`] and every call of a user function is
+//!   [`ExprKind::Call`]; each unit's [`SymbolTable`] knows every name its body uses.
+//! - Statement ids are unique within a [`Program`] for statements that came from sources;
+//!   statements created by transformations carry [`StmtId::GENERATED`].
+
+pub mod symbols;
+pub mod types;
+pub mod visit;
+
+pub use symbols::{Intent, Symbol, SymbolKind, SymbolTable};
+pub use types::{BaseType, ScalarType, TypeSpec};
+
+use crate::diag::{FileId, Span};
+
+/// The lower-case form under which a name is looked up.
+pub fn key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// Identity of a statement that came from a source file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StmtId(pub u32);
+
+impl StmtId {
+    pub const GENERATED: StmtId = StmtId(u32::MAX);
+}
+
+/// A whole run's input: every source file, lowered.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub files: Vec<File>,
+}
+
+impl Program {
+    /// Every unit of every file, in file then source order.
+    pub fn units(&self) -> impl Iterator<Item = &Unit> {
+        self.files.iter().flat_map(|f| f.units.iter())
+    }
+    /// The unit named `name` (case-insensitive), if any source defines it.
+    pub fn unit(&self, name: &str) -> Option<&Unit> {
+        let k = key(name);
+        self.units().find(|u| key(&u.name) == k)
+    }
+}
+
+/// One source file (or one generated file).
+#[derive(Clone, Debug)]
+pub struct File {
+    pub file: FileId,
+    /// Path as given in the manifest's source list (relative, `/`-separated).
+    pub path: String,
+    pub units: Vec<Unit>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    Subroutine,
+    Function,
+}
+
+/// A procedure: subroutine or function.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub name: String,
+    /// Dummy argument names, in order.
+    pub args: Vec<String>,
+    /// For functions: the name of the result variable (the RESULT name, or the function's
+    /// own name when there is no RESULT clause).
+    pub result: Option<String>,
+    /// True when the source wrote `RESULT(r)`; the back-end reproduces it.
+    pub explicit_result: bool,
+    /// Type given in the function header (`real(8) function f(x)`), if any.
+    pub prefix_type: Option<TypeSpec>,
+    /// Comment lines just before the unit header.
+    pub leading_comments: Vec<String>,
+    pub decls: Vec<Decl>,
+    pub body: Vec<Stmt>,
+    pub symbols: SymbolTable,
+    pub span: Span,
+}
+
+impl Unit {
+    pub fn is_function(&self) -> bool {
+        self.kind == UnitKind::Function
+    }
+}
+
+/// A declaration statement, kept in source order for the output.
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub kind: DeclKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum DeclKind {
+    /// `USE module` (optionally `, ONLY: names`). Front-ends of the skeleton produce none;
+    /// the differentiator adds the runtime's.
+    Use {
+        module: String,
+        only: Option<Vec<String>>,
+    },
+    /// `IMPLICIT NONE` when the list is empty, else the rules.
+    Implicit(Vec<ImplicitRule>),
+    /// A type declaration: `real(8), intent(in) :: x(n), y`.
+    Var {
+        spec: TypeSpec,
+        attrs: Vec<Attr>,
+        entities: Vec<Entity>,
+    },
+    /// `PARAMETER (n = 10, m = 2*n)`.
+    Parameter(Vec<(String, Expr)>),
+    /// `DIMENSION a(n), b(10)`.
+    Dimension(Vec<Entity>),
+    /// `INTENT(IN) a, b` as a statement.
+    Intent(Intent, Vec<String>),
+    /// `EXTERNAL f, g`.
+    External(Vec<String>),
+    /// `INTRINSIC sin`.
+    Intrinsic(Vec<String>),
+    /// A whole comment line among the declarations (text after the comment marker).
+    Comment(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct ImplicitRule {
+    pub spec: TypeSpec,
+    /// Inclusive letter ranges, lower case.
+    pub ranges: Vec<(char, char)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Attr {
+    Intent(Intent),
+    Parameter,
+    Dimension(Vec<DimSpec>),
+    External,
+    Intrinsic,
+    Save,
+}
+
+/// One declared name with its own array spec and initial value.
+#[derive(Clone, Debug)]
+pub struct Entity {
+    pub name: String,
+    pub dims: Option<Vec<DimSpec>>,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+/// One dimension of an array declaration: `lower:upper`, lower defaulting to 1.
+#[derive(Clone, Debug)]
+pub struct DimSpec {
+    pub lower: Option<Expr>,
+    pub upper: Bound,
+}
+
+#[derive(Clone, Debug)]
+pub enum Bound {
+    Expr(Expr),
+    /// Assumed size: `*`.
+    Star,
+}
+
+/// A statement. Blocks are plain `Vec<Stmt>`.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub id: StmtId,
+    pub kind: StmtKind,
+    pub span: Span,
+    /// A numeric statement label, as written.
+    pub label: Option<String>,
+    /// A comment on the same line, after the statement.
+    pub trailing_comment: Option<String>,
+}
+
+impl Stmt {
+    /// A statement made by a transformation.
+    pub fn generated(kind: StmtKind) -> Stmt {
+        Stmt {
+            id: StmtId::GENERATED,
+            kind,
+            span: Span::default(),
+            label: None,
+            trailing_comment: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Assign {
+        lhs: Expr,
+        rhs: Expr,
+    },
+    /// `IF (c1) THEN ... ELSE IF (c2) THEN ... ELSE ... END IF`; a logical IF
+    /// (`IF (c) stmt`) has one arm with one statement and `logical_if` set.
+    If {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        else_body: Option<Vec<Stmt>>,
+        logical_if: bool,
+        name: Option<String>,
+    },
+    /// Counted loop `DO var = start, end [, step]`.
+    Do {
+        var: String,
+        start: Expr,
+        end: Expr,
+        step: Option<Expr>,
+        body: Vec<Stmt>,
+        name: Option<String>,
+    },
+    /// `DO WHILE (cond)`.
+    DoWhile {
+        cond: Expr,
+        body: Vec<Stmt>,
+        name: Option<String>,
+    },
+    /// Leave the innermost (or the named) loop.
+    Exit {
+        name: Option<String>,
+    },
+    /// Next iteration of the innermost (or the named) loop.
+    Cycle {
+        name: Option<String>,
+    },
+    Call {
+        name: String,
+        args: Vec<Arg>,
+    },
+    Return,
+    Continue,
+    /// A whole comment line (text after the comment marker).
+    Comment(String),
+}
+
+/// An actual argument, optionally given by keyword.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    pub keyword: Option<String>,
+    pub value: Expr,
+}
+
+impl Arg {
+    pub fn positional(value: Expr) -> Arg {
+        Arg {
+            keyword: None,
+            value,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+    pub fn var(name: impl Into<String>) -> Expr {
+        Expr::new(ExprKind::Var(name.into()))
+    }
+    pub fn int(value: i64) -> Expr {
+        Expr::new(ExprKind::Int(value.to_string()))
+    }
+    /// A real constant of the given kind (bytes), printed by each back-end in its syntax.
+    pub fn real(value: &str, kind: u8) -> Expr {
+        Expr::new(ExprKind::Real(RealLit {
+            value: value.to_string(),
+            kind,
+            spelling: None,
+        }))
+    }
+    pub fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)))
+    }
+    pub fn unary(op: UnOp, operand: Expr) -> Expr {
+        Expr::new(ExprKind::Unary(op, Box::new(operand)))
+    }
+    pub fn intrinsic(op: Intrinsic, args: Vec<Expr>) -> Expr {
+        Expr::new(ExprKind::Intrinsic {
+            op,
+            args: args.into_iter().map(Arg::positional).collect(),
+            spelling: None,
+        })
+    }
+    /// The variable an lvalue designates (`x` for `x` and for `x(i, j)`).
+    pub fn base_name(&self) -> Option<&str> {
+        match &self.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => Some(n),
+            ExprKind::Paren(inner) => inner.base_name(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// Integer literal as written (digits, optional kind suffix).
+    Int(String),
+    Real(RealLit),
+    Logical(bool),
+    Str(String),
+    Var(String),
+    /// Array element `a(i, j)`.
+    Index(String, Vec<Expr>),
+    /// Call of a user function.
+    Call(String, Vec<Arg>),
+    /// Call of an intrinsic; `spelling` keeps the source's name (`DSQRT`) when it differs
+    /// from the back-end's default.
+    Intrinsic {
+        op: Intrinsic,
+        args: Vec<Arg>,
+        spelling: Option<String>,
+    },
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Paren(Box<Expr>),
+}
+
+/// A real literal: `value` in plain decimal/exponent form with `e` (`"2.5"`, `"1e-3"`),
+/// `kind` its size in bytes (4 or 8), `spelling` the source text when it came from one.
+#[derive(Clone, Debug)]
+pub struct RealLit {
+    pub value: String,
+    pub kind: u8,
+    pub spelling: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Plus,
+    Not,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Eqv,
+    Neqv,
+    Concat,
+}
+
+impl BinOp {
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow
+        )
+    }
+}
+
+/// Intrinsic functions known to every language (each back-end spells them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Intrinsic {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Log,
+    Log10,
+    Sqrt,
+    Abs,
+    Max,
+    Min,
+    Sign,
+    Mod,
+    /// Conversion to double precision (`DBLE`).
+    Dble,
+    /// Conversion to real, default kind or the kind given as second argument (`REAL`).
+    Real,
+    Int,
+    Nint,
+    Floor,
+}
+
+impl Intrinsic {
+    /// Intrinsics whose result is piecewise constant: never active.
+    pub fn is_passive(self) -> bool {
+        matches!(self, Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor)
+    }
+}

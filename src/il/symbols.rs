@@ -1,0 +1,100 @@
+//! Symbol tables: what every name used in a unit is (seeds/000 §3.2).
+
+use std::collections::BTreeMap;
+
+use super::{DimSpec, ScalarType, TypeSpec, key};
+use crate::diag::Span;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Intent {
+    In,
+    Out,
+    InOut,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A variable (dummy argument, local, or function result).
+    Variable,
+    /// A named constant (`PARAMETER`).
+    Constant,
+    /// An external or intrinsic procedure referenced by this unit. For functions, `ty`
+    /// is the result type.
+    Procedure,
+}
+
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    /// As spelled where it was declared (or first used, when implicitly typed).
+    pub name: String,
+    pub kind: SymbolKind,
+    pub ty: ScalarType,
+    /// The spelling to use when declaring a variable of the same type.
+    pub type_spec: TypeSpec,
+    /// Array dimensions; empty for scalars.
+    pub dims: Vec<DimSpec>,
+    pub intent: Option<Intent>,
+    /// Position among the dummy arguments.
+    pub arg_index: Option<usize>,
+    /// This is the function's result variable.
+    pub is_result: bool,
+    /// Typed by an implicit rule, not by a declaration.
+    pub implicit: bool,
+    pub span: Span,
+}
+
+impl Symbol {
+    pub fn is_array(&self) -> bool {
+        !self.dims.is_empty()
+    }
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+    pub fn is_dummy(&self) -> bool {
+        self.arg_index.is_some()
+    }
+    pub fn is_variable(&self) -> bool {
+        self.kind == SymbolKind::Variable
+    }
+}
+
+/// The names of one unit, in declaration order, looked up case-insensitively.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolTable {
+    symbols: Vec<Symbol>,
+    by_key: BTreeMap<String, usize>,
+}
+
+impl SymbolTable {
+    /// Adds a symbol; a second symbol with the same key replaces the first.
+    pub fn insert(&mut self, symbol: Symbol) {
+        let k = key(&symbol.name);
+        match self.by_key.get(&k) {
+            Some(&i) => self.symbols[i] = symbol,
+            None => {
+                self.by_key.insert(k, self.symbols.len());
+                self.symbols.push(symbol);
+            }
+        }
+    }
+    pub fn get(&self, name: &str) -> Option<&Symbol> {
+        self.by_key.get(&key(name)).map(|&i| &self.symbols[i])
+    }
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Symbol> {
+        let i = *self.by_key.get(&key(name))?;
+        Some(&mut self.symbols[i])
+    }
+    pub fn contains(&self, name: &str) -> bool {
+        self.by_key.contains_key(&key(name))
+    }
+    /// Symbols in declaration order.
+    pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
+        self.symbols.iter()
+    }
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+}

@@ -1,0 +1,87 @@
+//! Walking the IL: statements in blocks, sub-expressions in expressions.
+
+use super::{Expr, ExprKind, Stmt, StmtKind};
+
+/// Calls `f` on every statement of `block`, depth first, parents before children.
+pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+    for stmt in block {
+        f(stmt);
+        for child in child_blocks(stmt) {
+            walk_stmts(child, f);
+        }
+    }
+}
+
+/// The nested blocks of a statement, in source order.
+pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
+    match &stmt.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            let mut blocks: Vec<&[Stmt]> = arms.iter().map(|(_, b)| b.as_slice()).collect();
+            if let Some(e) = else_body {
+                blocks.push(e);
+            }
+            blocks
+        }
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body.as_slice()],
+        _ => Vec::new(),
+    }
+}
+
+/// Calls `f` on `expr` and every sub-expression, parents first.
+pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    f(expr);
+    match &expr.kind {
+        ExprKind::Index(_, subs) => subs.iter().for_each(|e| walk_expr(e, f)),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => {
+            args.iter().for_each(|a| walk_expr(&a.value, f))
+        }
+        ExprKind::Unary(_, e) | ExprKind::Paren(e) => walk_expr(e, f),
+        ExprKind::Binary(_, a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::Int(_)
+        | ExprKind::Real(_)
+        | ExprKind::Logical(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_) => {}
+    }
+}
+
+/// Every variable name read by `expr` (array names of element references included),
+/// in order of appearance, with repetitions.
+pub fn names_read(expr: &Expr) -> Vec<&str> {
+    let mut names = Vec::new();
+    walk_expr(expr, &mut |e| match &e.kind {
+        ExprKind::Var(n) | ExprKind::Index(n, _) => names.push(n.as_str()),
+        _ => {}
+    });
+    names
+}
+
+/// The expressions a statement reads directly (not those of nested blocks).
+/// For an assignment this includes the subscripts of the left-hand side.
+pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
+    match &stmt.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            let mut v = vec![rhs];
+            if let ExprKind::Index(_, subs) = &lhs.kind {
+                v.extend(subs.iter());
+            }
+            v
+        }
+        StmtKind::If { arms, .. } => arms.iter().map(|(c, _)| c).collect(),
+        StmtKind::Do {
+            start, end, step, ..
+        } => {
+            let mut v = vec![start, end];
+            v.extend(step.iter());
+            v
+        }
+        StmtKind::DoWhile { cond, .. } => vec![cond],
+        StmtKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        _ => Vec::new(),
+    }
+}

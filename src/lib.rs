@@ -1,0 +1,179 @@
+//! adgen: source-to-source automatic differentiation of Fortran (and later C), shaped as a
+//! build-system plugin.
+//!
+//! The pipeline (see DESIGN.md §1): sources are lowered by a front-end into the [`il`],
+//! the [`ir`] builds call graph, flow graphs and zones, [`analysis`] computes activity and
+//! what the adjoint must save, [`diff`] writes tangent and adjoint units as IL, and a
+//! back-end prints them. [`differentiate`] runs it all on in-memory sources; the CLI,
+//! [`Build`] (for `build.rs`) and the tests call it.
+//!
+//! This library never prints; it returns diagnostics.
+
+pub mod analysis;
+pub mod back;
+pub mod cargo;
+pub mod diag;
+pub mod diff;
+pub mod front;
+pub mod il;
+pub mod ir;
+pub mod manifest;
+pub mod output;
+pub mod runtime;
+
+pub use cargo::{Build, BuildError};
+pub use diag::{Diagnostic, Diagnostics, SourceMap};
+
+use std::collections::BTreeSet;
+
+/// A differentiation mode.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    Tangent,
+    Adjoint,
+}
+
+impl Mode {
+    /// Suffix of derivative procedures (`f_d`, `f_b`), INTERFACE.md §3.
+    pub fn unit_suffix(self) -> &'static str {
+        match self {
+            Mode::Tangent => "_d",
+            Mode::Adjoint => "_b",
+        }
+    }
+    /// Suffix of derivative variables (`xd`, `xb`).
+    pub fn var_suffix(self) -> &'static str {
+        match self {
+            Mode::Tangent => "d",
+            Mode::Adjoint => "b",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Tangent => "tangent",
+            Mode::Adjoint => "adjoint",
+        }
+    }
+}
+
+/// One procedure to differentiate, with what varies and what is wanted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootRequest {
+    pub name: String,
+    pub independents: Vec<String>,
+    pub dependents: Vec<String>,
+    pub modes: BTreeSet<Mode>,
+    /// Where the manifest names this root, for diagnostics: (path, line, col).
+    pub origin: Option<(String, usize, usize)>,
+}
+
+/// Everything adgen is asked to do in one run.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub roots: Vec<RootRequest>,
+    /// Joint mode (checkpoint every call) when true, the default.
+    pub checkpoint_calls: bool,
+    /// Optimizations switched off (`disable = [...]`), by name.
+    pub disabled: BTreeSet<String>,
+}
+
+/// One source file handed to [`differentiate`].
+#[derive(Clone, Debug)]
+pub struct SourceInput {
+    /// Path shown in diagnostics and used to name outputs (relative, `/`-separated).
+    pub path: String,
+    pub text: String,
+}
+
+/// One file adgen writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Relative path inside the output directory.
+    pub path: String,
+    pub contents: String,
+}
+
+/// What a successful run produced.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// Generated and runtime sources, in an order that compiles (runtime first).
+    pub files: Vec<GeneratedFile>,
+    /// Warnings, rendered.
+    pub warnings: String,
+    /// The derivative signature of each root in each mode.
+    pub signatures: Vec<diff::Signature>,
+}
+
+/// A run that stopped on errors: the rendered diagnostics and the raw ones.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub rendered: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Parses every source into one [`il::Program`].
+pub fn parse_sources(
+    inputs: &[SourceInput],
+    sources: &mut SourceMap,
+) -> Result<il::Program, Vec<Diagnostic>> {
+    let mut program = il::Program::default();
+    let mut errors = Vec::new();
+    let mut next_stmt_id = 0u32;
+    for input in inputs {
+        let id = sources.add(diag::SourceFile::new(
+            input.path.clone(),
+            input.text.clone(),
+        ));
+        match front::lower_source(id, sources.get(id), &input.path, &mut next_stmt_id) {
+            Ok(file) => program.files.push(file),
+            Err(diags) => errors.extend(diags),
+        }
+    }
+    if errors.iter().any(Diagnostic::is_error) {
+        Err(errors)
+    } else {
+        Ok(program)
+    }
+}
+
+/// Runs the whole pipeline on in-memory sources.
+pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Generated, Failure> {
+    let mut sources = SourceMap::default();
+    let fail = |sources: &SourceMap, diagnostics: Vec<Diagnostic>| Failure {
+        rendered: Diagnostics(diagnostics.clone()).render(sources),
+        diagnostics,
+    };
+    let program = match parse_sources(inputs, &mut sources) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(&sources, d)),
+    };
+    let ir = match ir::Ir::build(&program, request) {
+        Ok(ir) => ir,
+        Err(d) => return Err(fail(&sources, d)),
+    };
+    let analyses = analysis::analyze(&program, &ir, request);
+    let differentiated = match diff::differentiate(&program, &ir, &analyses, request) {
+        Ok(d) => d,
+        Err(d) => return Err(fail(&sources, d)),
+    };
+    let mut files = runtime::runtime_files(differentiated.needs_runtime);
+    for file in &differentiated.files {
+        files.push(GeneratedFile {
+            path: file.path.clone(),
+            contents: back::fortran::write_file(file),
+        });
+    }
+    Ok(Generated {
+        files,
+        warnings: Diagnostics(differentiated.warnings.clone()).render(&sources),
+        signatures: differentiated.signatures,
+    })
+}

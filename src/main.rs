@@ -1,0 +1,3 @@
+//! The `adgen` command line (INTERFACE.md §2).
+
+fn main() {}

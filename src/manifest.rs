@@ -1,0 +1,1 @@
+//! The `ad.toml` manifest (INTERFACE.md §1).

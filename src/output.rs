@@ -1,0 +1,1 @@
+//! Writing an output directory: atomic, write-if-changed, with `adgen-outputs.txt`.
