@@ -155,6 +155,7 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    let program = diff::normalize::normalize(&program);
     let ir = match ir::Ir::build(&program, request) {
         Ok(ir) => ir,
         Err(d) => return Err(fail(&sources, d)),

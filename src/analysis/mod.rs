@@ -1,12 +1,434 @@
-//! Data-flow analyses (seeds/000 §5.2).
+//! Data-flow analyses (seeds/000 §5.2) and what the differentiator reads from them.
+//!
+//! Order (DESIGN.md §4): effects of each node; summaries (may-write, diff-dependency)
+//! bottom-up on the call graph, iterating recursive components to a fixed point; then
+//! activity top-down, generalizing each procedure over the union of its calling contexts
+//! (§4.5) until no context grows; then the derivative variables of each unit.
 
-use crate::{Request, il, ir::Ir};
+pub mod activity;
+pub mod dataflow;
+pub mod effects;
+pub mod summary;
 
-/// Results of every analysis, read by the differentiator.
-#[derive(Debug, Default)]
-pub struct Analyses {}
+use bitvec::vec::BitVec;
 
-pub fn analyze(program: &il::Program, ir: &Ir, request: &Request) -> Analyses {
-    let _ = (program, ir, request);
-    Analyses {}
+use crate::Request;
+use crate::il::{Program, key};
+use crate::ir::flow::{EXIT, NodeKind};
+use crate::ir::{Ir, UnitIr, ZoneSet};
+use dataflow::{Solution, solve};
+use effects::{Def, bind_actuals, call_site, diff_uses, lvalue_zone};
+use summary::{Summary, n_slots, slot_zones, summarize, zones_of_slots};
+
+/// Everything the analyses found about one unit.
+#[derive(Clone, Debug)]
+pub struct UnitAnalysis {
+    pub summary: Summary,
+    /// Writes of each flow node.
+    pub effects: Vec<Vec<Def>>,
+    /// Some root reaches this unit: activity was computed.
+    pub has_context: bool,
+    /// Calling context: slots varied on entry (union over call sites).
+    pub varied_in: BitVec,
+    /// Calling context: slots useful on exit (union over call sites).
+    pub useful_out: BitVec,
+    pub varied: Option<Solution<ZoneSet>>,
+    pub useful: Option<Solution<ZoneSet>>,
+    /// Dummies that get a derivative argument (indexed by argument position).
+    pub deriv_args: BitVec,
+    /// The function result is active at exit.
+    pub result_active: bool,
+    /// Zones that get derivative storage.
+    pub deriv_zones: ZoneSet,
+}
+
+impl UnitAnalysis {
+    /// The unit gets derivative procedures.
+    pub fn is_differentiated(&self) -> bool {
+        self.deriv_args.any() || self.result_active
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Analyses {
+    pub units: Vec<UnitAnalysis>,
+}
+
+pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
+    let n = ir.units.len();
+    // Summaries, callees first; a recursive component iterates until stable.
+    let mut summaries: Vec<Option<Summary>> = vec![None; n];
+    let mut effects: Vec<Vec<Vec<Def>>> = vec![Vec::new(); n];
+    for scc in ir.call_graph.bottom_up() {
+        for &u in &scc {
+            summaries[u] = Some(Summary::empty(n_slots(&ir.units[u])));
+        }
+        loop {
+            let mut changed = false;
+            for &u in &scc {
+                effects[u] = node_effects(ir, u, &summaries);
+                let s = summarize(&ir.units[u], &effects[u]);
+                if summaries[u].as_ref() != Some(&s) {
+                    summaries[u] = Some(s);
+                    changed = true;
+                }
+            }
+            if !changed || scc.len() == 1 && !ir.call_graph.callees(scc[0]).contains(&scc[0]) {
+                break;
+            }
+        }
+    }
+    let mut units: Vec<UnitAnalysis> = (0..n)
+        .map(|u| {
+            let slots = n_slots(&ir.units[u]);
+            UnitAnalysis {
+                summary: summaries[u].take().expect("every unit is summarized"),
+                effects: std::mem::take(&mut effects[u]),
+                has_context: false,
+                varied_in: BitVec::repeat(false, slots),
+                useful_out: BitVec::repeat(false, slots),
+                varied: None,
+                useful: None,
+                deriv_args: BitVec::repeat(false, ir.units[u].unit.args.len()),
+                result_active: false,
+                deriv_zones: ir.units[u].zones.empty_set(),
+            }
+        })
+        .collect();
+
+    // Root contexts.
+    for root in &request.roots {
+        let Some(r) = ir.index_of(&root.name) else {
+            continue;
+        };
+        let unit = ir.units[r].unit;
+        units[r].has_context = true;
+        for name in &root.independents {
+            if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                units[r].varied_in.set(k, true);
+            }
+        }
+        for name in &root.dependents {
+            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                Some(k) => units[r].useful_out.set(k, true),
+                None => {
+                    let slot = unit.args.len();
+                    if unit.is_function() {
+                        units[r].useful_out.set(slot, true);
+                    }
+                }
+            }
+        }
+    }
+
+    // Activity, top-down, until no calling context grows.
+    let order = ir.call_graph.top_down();
+    loop {
+        let mut changed = false;
+        for &u in &order {
+            if !units[u].has_context {
+                continue;
+            }
+            let uir = &ir.units[u];
+            let varied = solve(
+                &uir.flow,
+                &activity::Varied {
+                    effects: &units[u].effects,
+                    entry: zones_of_slots(uir, &units[u].varied_in),
+                },
+            );
+            let useful = solve(
+                &uir.flow,
+                &activity::Useful {
+                    effects: &units[u].effects,
+                    exit: zones_of_slots(uir, &units[u].useful_out),
+                },
+            );
+            for (node, kind) in uir.flow.nodes.iter().enumerate() {
+                let NodeKind::Simple(stmt) = kind else {
+                    continue;
+                };
+                let Some(site) = call_site(stmt) else {
+                    continue;
+                };
+                let Some(c) = ir.index_of(site.callee) else {
+                    continue;
+                };
+                let callee = ir.units[c].unit;
+                let actuals = bind_actuals(callee, site.args);
+                let mut varied_in = units[c].varied_in.clone();
+                let mut useful_out = units[c].useful_out.clone();
+                for (slot, actual) in actuals.iter().enumerate() {
+                    let Some(actual) = actual else { continue };
+                    if diff_uses(actual, &uir.zones)
+                        .iter()
+                        .any(|&z| varied.before[node][z])
+                    {
+                        varied_in.set(slot, true);
+                    }
+                    if units[c].summary.writes[slot] {
+                        if let Some((z, _)) = lvalue_zone(actual, &uir.zones) {
+                            if useful.after[node][z] {
+                                useful_out.set(slot, true);
+                            }
+                        }
+                    }
+                }
+                if let Some(lhs) = site.result_lhs {
+                    if let Some((z, _)) = lvalue_zone(lhs, &uir.zones) {
+                        if useful.after[node][z] && callee.is_function() {
+                            useful_out.set(callee.args.len(), true);
+                        }
+                    }
+                }
+                let callee_state = &mut units[c];
+                if !callee_state.has_context
+                    || callee_state.varied_in != varied_in
+                    || callee_state.useful_out != useful_out
+                {
+                    callee_state.has_context = true;
+                    callee_state.varied_in = varied_in;
+                    callee_state.useful_out = useful_out;
+                    changed = true;
+                }
+            }
+            units[u].varied = Some(varied);
+            units[u].useful = Some(useful);
+        }
+        if !changed {
+            break;
+        }
+    }
+
+    // Derivative storage of each unit.
+    for (u, state) in units.iter_mut().enumerate() {
+        if !state.has_context {
+            continue;
+        }
+        derivative_zones(&ir.units[u], state, request);
+    }
+    // A variable passed where a callee expects a derivative needs derivative storage in
+    // the caller, and a dummy of the caller that needs one becomes a derivative argument:
+    // iterate to the fixed point (generalization, §4.5).
+    loop {
+        let mut changed = false;
+        for u in 0..n {
+            if !units[u].is_differentiated() {
+                continue;
+            }
+            let uir = &ir.units[u];
+            for kind in &uir.flow.nodes {
+                let NodeKind::Simple(stmt) = kind else {
+                    continue;
+                };
+                let Some(site) = call_site(stmt) else {
+                    continue;
+                };
+                let Some(c) = ir.index_of(site.callee) else {
+                    continue;
+                };
+                if !units[c].is_differentiated() {
+                    continue;
+                }
+                let actuals = bind_actuals(ir.units[c].unit, site.args);
+                let deriv_args = units[c].deriv_args.clone();
+                for (slot, actual) in actuals.iter().enumerate() {
+                    let Some(actual) = actual else { continue };
+                    if !deriv_args[slot] {
+                        continue;
+                    }
+                    let Some(name) = actual.base_name() else {
+                        continue;
+                    };
+                    let Some(z) = uir.zones.get(name) else {
+                        continue;
+                    };
+                    if !uir.zones.zones[z].ty.is_differentiable() || units[u].deriv_zones[z] {
+                        continue;
+                    }
+                    units[u].deriv_zones.set(z, true);
+                    if let Some(k) = uir.zones.zones[z].arg_index {
+                        units[u].deriv_args.set(k, true);
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Analyses { units }
+}
+
+/// Which zones of a unit get derivatives, which dummies get derivative arguments and
+/// whether the result is active.
+fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, request: &Request) {
+    let (Some(varied), Some(useful)) = (&state.varied, &state.useful) else {
+        return;
+    };
+    let mut active = uir.zones.empty_set();
+    for node in 0..uir.flow.len() {
+        active |= varied.before[node].clone() & useful.before[node].clone();
+        active |= varied.after[node].clone() & useful.after[node].clone();
+    }
+    let slots = slot_zones(uir);
+    for (k, z) in slots.iter().enumerate().take(uir.unit.args.len()) {
+        let Some(z) = *z else { continue };
+        if !uir.zones.zones[z].ty.is_differentiable() {
+            continue;
+        }
+        if active[z] || (state.useful_out[k] && state.summary.writes[k]) {
+            state.deriv_args.set(k, true);
+        }
+    }
+    // A root's independents and dependents always get derivative arguments, so that its
+    // calling sequence is the one the manifest announces.
+    for root in &request.roots {
+        if key(&root.name) != key(&uir.unit.name) {
+            continue;
+        }
+        for name in root.independents.iter().chain(&root.dependents) {
+            if let Some(k) = uir
+                .unit
+                .args
+                .iter()
+                .position(|a| a.eq_ignore_ascii_case(name))
+            {
+                if let Some(z) = slots[k] {
+                    if uir.zones.zones[z].ty.is_differentiable() {
+                        state.deriv_args.set(k, true);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(rz) = uir.zones.result() {
+        let result_slot = uir.unit.args.len();
+        state.result_active = state.useful_out.get(result_slot).is_some_and(|b| *b)
+            && varied.before[EXIT][rz]
+            && uir.zones.zones[rz].ty.is_differentiable();
+        if state.result_active {
+            active.set(rz, true);
+        }
+    }
+    for (k, z) in slots.iter().enumerate().take(uir.unit.args.len()) {
+        if let Some(z) = z {
+            if state.deriv_args[k] {
+                active.set(*z, true);
+            }
+        }
+    }
+    // Only reals carry derivatives.
+    for (z, zone) in uir.zones.zones.iter().enumerate() {
+        if !zone.ty.is_differentiable() {
+            active.set(z, false);
+        }
+    }
+    state.deriv_zones = active;
+}
+
+/// The writes of every flow node of unit `u`, given the current callee summaries.
+fn node_effects(ir: &Ir, u: usize, summaries: &[Option<Summary>]) -> Vec<Vec<Def>> {
+    let uir = &ir.units[u];
+    uir.flow
+        .nodes
+        .iter()
+        .map(|kind| match kind {
+            NodeKind::Simple(stmt) => match call_site(stmt) {
+                Some(site) => call_effects(ir, uir, &site, summaries),
+                None => match &stmt.kind {
+                    crate::il::StmtKind::Assign { lhs, rhs } => {
+                        match lvalue_zone(lhs, &uir.zones) {
+                            Some((zone, total)) => {
+                                vec![Def {
+                                    zone,
+                                    total,
+                                    diff_sources: diff_uses(rhs, &uir.zones),
+                                }]
+                            }
+                            None => Vec::new(),
+                        }
+                    }
+                    _ => Vec::new(),
+                },
+            },
+            NodeKind::DoInit(stmt) | NodeKind::DoIncr(stmt) => match &stmt.kind {
+                crate::il::StmtKind::Do { var, .. } => uir
+                    .zones
+                    .get(var)
+                    .map(|zone| {
+                        vec![Def {
+                            zone,
+                            total: true,
+                            diff_sources: Vec::new(),
+                        }]
+                    })
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+fn call_effects(
+    ir: &Ir,
+    uir: &UnitIr,
+    site: &effects::CallSite,
+    summaries: &[Option<Summary>],
+) -> Vec<Def> {
+    let known = ir
+        .index_of(site.callee)
+        .and_then(|c| Some((c, summaries[c].as_ref()?)));
+    let (actuals, summary): (Vec<Option<&crate::il::Expr>>, Summary) = match known {
+        Some((c, s)) => (bind_actuals(ir.units[c].unit, site.args), s.clone()),
+        None => (
+            site.args.iter().map(|a| Some(&a.value)).collect(),
+            Summary::unknown(site.args.len() + 1),
+        ),
+    };
+    let sources_of = |slot: usize| -> Vec<usize> {
+        let mut v = Vec::new();
+        for (j, actual) in actuals.iter().enumerate() {
+            if summary.diff_dep[slot].get(j).is_some_and(|b| *b) {
+                if let Some(a) = actual {
+                    v.extend(diff_uses(a, &uir.zones));
+                }
+            }
+        }
+        v.sort();
+        v.dedup();
+        v
+    };
+    let mut defs = Vec::new();
+    for (slot, actual) in actuals.iter().enumerate() {
+        let Some(actual) = actual else { continue };
+        if !summary.writes[slot] {
+            continue;
+        }
+        if let Some((zone, _)) = lvalue_zone(actual, &uir.zones) {
+            defs.push(Def {
+                zone,
+                total: false,
+                diff_sources: sources_of(slot),
+            });
+        }
+    }
+    if let Some(lhs) = site.result_lhs {
+        if let Some((zone, total)) = lvalue_zone(lhs, &uir.zones) {
+            let result_slot = actuals.len();
+            let diff_sources = if result_slot < summary.n_slots() {
+                sources_of(result_slot)
+            } else {
+                Vec::new()
+            };
+            defs.push(Def {
+                zone,
+                total,
+                diff_sources,
+            });
+        }
+    }
+    defs
 }

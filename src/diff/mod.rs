@@ -1,9 +1,29 @@
 //! Differentiation: tangent and adjoint units (seeds/000 §4, §5.3–5.4).
+//!
+//! One derivative per procedure and mode, generalized over its calling contexts (§4.5):
+//! [`crate::analysis`] decides which units are differentiated, which of their variables
+//! get derivatives and which dummies get derivative arguments; [`tangent`] and [`adjoint`]
+//! write the units; this module holds what both share: names, declarations, signatures.
 
-use crate::analysis::Analyses;
-use crate::diag::Diagnostic;
-use crate::ir::Ir;
-use crate::{Mode, Request, il};
+pub mod adjoint;
+pub mod names;
+pub mod normalize;
+pub mod partials;
+pub mod tangent;
+pub mod types;
+
+use std::collections::BTreeMap;
+
+use crate::analysis::{Analyses, UnitAnalysis};
+use crate::diag::{Diagnostic, Span};
+use crate::il::{
+    self, Attr, Decl, DeclKind, Entity, Expr, ExprKind, Intent, Program, ScalarType, Stmt,
+    StmtKind, TypeSpec, Unit, key,
+};
+use crate::ir::{Ir, UnitIr};
+use crate::{Mode, Request, RootRequest};
+use names::Namer;
+use partials::LeafInfo;
 
 /// The calling sequence of one derivative of a root, for drivers and bindings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,13 +62,529 @@ pub struct Differentiated {
     pub needs_runtime: bool,
 }
 
+/// Program-wide facts every unit generator reads.
+pub struct Ctx<'a> {
+    pub program: &'a Program,
+    pub ir: &'a Ir<'a>,
+    pub analyses: &'a Analyses,
+    pub request: &'a Request,
+    pub mode: Mode,
+    /// Derivative procedure name of each differentiated unit (by key of the original).
+    pub unit_names: BTreeMap<String, String>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn unit_analysis(&self, name: &str) -> Option<(&'a UnitIr<'a>, &'a UnitAnalysis)> {
+        let i = self.ir.index_of(name)?;
+        Some((&self.ir.units[i], &self.analyses.units[i]))
+    }
+    /// The derivative procedure of `name`, when it is differentiated.
+    pub fn derivative_of(&self, name: &str) -> Option<&str> {
+        self.unit_names.get(&key(name)).map(String::as_str)
+    }
+}
+
 pub fn differentiate(
-    program: &il::Program,
+    program: &Program,
     ir: &Ir,
     analyses: &Analyses,
     request: &Request,
 ) -> Result<Differentiated, Vec<Diagnostic>> {
-    let _ = (program, ir, analyses, request);
-    let _ = Mode::Tangent;
-    Ok(Differentiated::default())
+    let mut out = Differentiated::default();
+    let mut errors = Vec::new();
+    let mut taken = Namer::new(program.units().map(|u| u.name.as_str()));
+    for mode in [Mode::Tangent, Mode::Adjoint] {
+        if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
+            continue;
+        }
+        let mut unit_names = BTreeMap::new();
+        for (i, uir) in ir.units.iter().enumerate() {
+            if analyses.units[i].is_differentiated() {
+                let name = taken.fresh(&format!("{}{}", uir.unit.name, mode.unit_suffix()));
+                unit_names.insert(key(&uir.unit.name), name);
+            }
+        }
+        let ctx = Ctx {
+            program,
+            ir,
+            analyses,
+            request,
+            mode,
+            unit_names,
+        };
+        for file in &program.files {
+            let mut units = Vec::new();
+            for unit in &file.units {
+                let Some(i) = ir.index_of(&unit.name) else {
+                    continue;
+                };
+                if !analyses.units[i].is_differentiated() || !std::ptr::eq(ir.units[i].unit, unit) {
+                    continue;
+                }
+                let mut ug = UnitGen::new(&ctx, i);
+                let generated = match mode {
+                    Mode::Tangent => tangent::tangent_unit(&mut ug),
+                    Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
+                };
+                errors.append(&mut ug.errors);
+                out.needs_runtime |= ug.uses_runtime;
+                if let Some(root) = ug.root {
+                    if root.modes.contains(&mode) {
+                        out.signatures.push(ug.signature(&generated));
+                    }
+                }
+                units.push(generated);
+            }
+            if !units.is_empty() {
+                let stem = file
+                    .path
+                    .rsplit_once('.')
+                    .map(|(s, _)| s)
+                    .unwrap_or(&file.path);
+                let ext = file.path.rsplit_once('.').map(|(_, e)| e).unwrap_or("f90");
+                out.files.push(il::File {
+                    file: file.file,
+                    path: format!("{stem}{}.{ext}", mode.unit_suffix()),
+                    units,
+                });
+            }
+        }
+    }
+    for root in &request.roots {
+        if let Some((uir, ua)) = ir
+            .index_of(&root.name)
+            .map(|i| (&ir.units[i], &analyses.units[i]))
+        {
+            if !ua.is_differentiated() {
+                errors.push(
+                    Diagnostic::error(
+                        "E0501",
+                        format!(
+                            "no dependent of root `{}` depends on its independents",
+                            root.name
+                        ),
+                    )
+                    .at(uir.unit.span)
+                    .with_help("check the independents and dependents named in the manifest"),
+                );
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A temporary the generator declared.
+#[derive(Clone, Debug)]
+pub struct Temp {
+    pub name: String,
+    pub spec: TypeSpec,
+}
+
+/// The state of the generation of one derivative unit.
+pub struct UnitGen<'c, 'a> {
+    pub ctx: &'c Ctx<'a>,
+    pub uir: &'a UnitIr<'a>,
+    pub ua: &'a UnitAnalysis,
+    pub unit: &'a Unit,
+    pub namer: Namer,
+    /// Derivative variable name of each primal variable with derivative storage.
+    pub deriv_names: BTreeMap<String, String>,
+    pub temps: Vec<Temp>,
+    pub errors: Vec<Diagnostic>,
+    pub root: Option<&'a RootRequest>,
+    pub uses_runtime: bool,
+    /// Functions whose derivative is called as a function here, to be declared.
+    pub called_functions: BTreeMap<String, TypeSpec>,
+}
+
+impl<'c, 'a> UnitGen<'c, 'a> {
+    pub fn new(ctx: &'c Ctx<'a>, index: usize) -> UnitGen<'c, 'a> {
+        let uir = &ctx.ir.units[index];
+        let ua = &ctx.analyses.units[index];
+        let unit = uir.unit;
+        let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
+        for u in ctx.program.units() {
+            namer.reserve(&u.name);
+        }
+        for n in ctx.unit_names.values() {
+            namer.reserve(n);
+        }
+        let mut deriv_names = BTreeMap::new();
+        for z in ua.deriv_zones.iter_ones() {
+            let name = &uir.zones.zones[z].name;
+            let d = namer.fresh(&format!("{name}{}", ctx.mode.var_suffix()));
+            deriv_names.insert(key(name), d);
+        }
+        let root = ctx
+            .request
+            .roots
+            .iter()
+            .find(|r| key(&r.name) == key(&unit.name));
+        UnitGen {
+            ctx,
+            uir,
+            ua,
+            unit,
+            namer,
+            deriv_names,
+            temps: Vec::new(),
+            errors: Vec::new(),
+            root,
+            uses_runtime: false,
+            called_functions: BTreeMap::new(),
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.ctx.mode
+    }
+
+    pub fn deriv_name(&self, name: &str) -> Option<&str> {
+        self.deriv_names.get(&key(name)).map(String::as_str)
+    }
+
+    /// The derivative of a variable reference (`x` → `xd`, `a(i)` → `ad(i)`).
+    pub fn dref(&self, e: &Expr) -> Option<Expr> {
+        let kind = match &e.kind {
+            ExprKind::Var(n) => ExprKind::Var(self.deriv_name(n)?.to_string()),
+            ExprKind::Index(n, subs) => {
+                ExprKind::Index(self.deriv_name(n)?.to_string(), subs.clone())
+            }
+            ExprKind::Paren(inner) => return self.dref(inner),
+            _ => return None,
+        };
+        Some(Expr { kind, span: e.span })
+    }
+
+    pub fn ty(&self, e: &Expr) -> ScalarType {
+        types::type_of(e, &self.unit.symbols, self.ctx.program)
+    }
+
+    pub fn zero(&self, ty: ScalarType) -> Expr {
+        Expr::real("0.0", types::real_kind(ty))
+    }
+
+    /// The zero of the derivative of variable `name`.
+    pub fn zero_of(&self, name: &str) -> Expr {
+        let ty = self
+            .unit
+            .symbols
+            .get(name)
+            .map(|s| s.ty)
+            .unwrap_or(ScalarType::Real(8));
+        self.zero(ty)
+    }
+
+    /// A new temporary of the given type.
+    pub fn temp(&mut self, base: &str, spec: TypeSpec) -> String {
+        let name = self.namer.fresh(base);
+        self.temps.push(Temp {
+            name: name.clone(),
+            spec,
+        });
+        name
+    }
+
+    /// The flow node of a simple statement.
+    pub fn node(&self, stmt: &Stmt) -> Option<usize> {
+        self.uir.flow.node_of.get(&stmt.id).copied()
+    }
+
+    /// Zone of variable `name` is varied just before `stmt`.
+    pub fn varied_before(&self, stmt: &Stmt, name: &str) -> bool {
+        let (Some(node), Some(z), Some(v)) =
+            (self.node(stmt), self.uir.zones.get(name), &self.ua.varied)
+        else {
+            return true;
+        };
+        v.before[node][z]
+    }
+
+    /// Zone of variable `name` is useful just after `stmt`.
+    pub fn useful_after(&self, stmt: &Stmt, name: &str) -> bool {
+        let (Some(node), Some(z), Some(u)) =
+            (self.node(stmt), self.uir.zones.get(name), &self.ua.useful)
+        else {
+            return true;
+        };
+        u.after[node][z]
+    }
+
+    /// Linearization context at `stmt`: leaves with derivative storage varied there.
+    pub fn leaf_info<'g>(&'g self, stmt: &'g Stmt) -> StmtLeaves<'g, 'c, 'a> {
+        StmtLeaves { ug: self, stmt }
+    }
+
+    pub fn error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+
+    /// Dummies of the generated unit, in order, with derivative dummies after their primal.
+    pub fn derivative_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        for (k, a) in self.unit.args.iter().enumerate() {
+            args.push(a.clone());
+            if self.ua.deriv_args[k] {
+                if let Some(d) = self.deriv_name(a) {
+                    args.push(d.to_string());
+                }
+            }
+        }
+        args
+    }
+
+    /// The root's independents (keys), empty for non-roots.
+    pub fn is_independent(&self, name: &str) -> bool {
+        self.root
+            .is_some_and(|r| r.independents.iter().any(|i| key(i) == key(name)))
+    }
+    pub fn is_dependent(&self, name: &str) -> bool {
+        self.root
+            .is_some_and(|r| r.dependents.iter().any(|i| key(i) == key(name)))
+    }
+
+    /// Declarations of the derivative unit: the original ones, each followed by the
+    /// declaration of its variables' derivatives, then what the original declared
+    /// another way (implicitly, by DIMENSION), then temporaries.
+    pub fn declarations(&self, zeroed_args: &[String], result_is_dummy: bool) -> Vec<Decl> {
+        let mode = self.mode();
+        let mut decls = Vec::new();
+        let mut declared: Vec<String> = Vec::new();
+        let deriv_intent = |primal: &str, intent: Option<Intent>| -> Option<Intent> {
+            let is_dummy = self.unit.args.iter().any(|a| key(a) == key(primal));
+            if !is_dummy {
+                return None;
+            }
+            match mode {
+                Mode::Adjoint => Some(Intent::InOut),
+                Mode::Tangent if zeroed_args.iter().any(|z| key(z) == key(primal)) => {
+                    Some(Intent::InOut)
+                }
+                Mode::Tangent => intent,
+            }
+        };
+        for decl in &self.unit.decls {
+            decls.push(decl.clone());
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &decl.kind
+            else {
+                continue;
+            };
+            if attrs
+                .iter()
+                .any(|a| matches!(a, Attr::Parameter | Attr::External | Attr::Intrinsic))
+            {
+                continue;
+            }
+            for e in entities {
+                declared.push(key(&e.name));
+            }
+            let derived: Vec<Entity> = entities
+                .iter()
+                .filter_map(|e| {
+                    let d = self.deriv_name(&e.name)?;
+                    Some(Entity {
+                        name: d.to_string(),
+                        dims: e.dims.clone(),
+                        init: None,
+                        span: Span::default(),
+                    })
+                })
+                .collect();
+            if derived.is_empty() {
+                continue;
+            }
+            let primal = &entities
+                .iter()
+                .find(|e| self.deriv_name(&e.name).is_some())
+                .expect("non-empty")
+                .name;
+            let old_intent = attrs.iter().find_map(|a| match a {
+                Attr::Intent(i) => Some(*i),
+                _ => None,
+            });
+            let mut new_attrs: Vec<Attr> = attrs
+                .iter()
+                .filter(|a| matches!(a, Attr::Dimension(_)))
+                .cloned()
+                .collect();
+            if let Some(i) = deriv_intent(primal, old_intent) {
+                new_attrs.insert(0, Attr::Intent(i));
+            }
+            // Entities of one declaration share intent: split when they differ.
+            let mut same: Vec<Entity> = Vec::new();
+            for (e, d) in entities
+                .iter()
+                .filter(|e| self.deriv_name(&e.name).is_some())
+                .zip(derived)
+            {
+                if deriv_intent(&e.name, old_intent) == deriv_intent(primal, old_intent) {
+                    same.push(d);
+                } else {
+                    let mut attrs2: Vec<Attr> = new_attrs
+                        .iter()
+                        .filter(|a| !matches!(a, Attr::Intent(_)))
+                        .cloned()
+                        .collect();
+                    if let Some(i) = deriv_intent(&e.name, old_intent) {
+                        attrs2.insert(0, Attr::Intent(i));
+                    }
+                    decls.push(Decl {
+                        kind: DeclKind::Var {
+                            spec: spec.clone(),
+                            attrs: attrs2,
+                            entities: vec![d],
+                        },
+                        span: Span::default(),
+                    });
+                }
+            }
+            if !same.is_empty() {
+                decls.push(Decl {
+                    kind: DeclKind::Var {
+                        spec: spec.clone(),
+                        attrs: new_attrs,
+                        entities: same,
+                    },
+                    span: Span::default(),
+                });
+            }
+        }
+        // A function result typed only in the function statement is now a variable.
+        if let Some(r) = &self.unit.result {
+            if !declared.contains(&key(r)) {
+                if let Some(s) = self.unit.symbols.get(r) {
+                    declared.push(key(r));
+                    decls.push(var_decl(s.type_spec.clone(), Vec::new(), r, &s.dims));
+                    let _ = result_is_dummy;
+                }
+            }
+        }
+        // Variables declared implicitly or by DIMENSION statements.
+        for symbol in self.unit.symbols.iter() {
+            let Some(d) = self.deriv_name(&symbol.name) else {
+                continue;
+            };
+            if declared.contains(&key(&symbol.name)) {
+                continue;
+            }
+            let mut attrs = Vec::new();
+            if let Some(i) = deriv_intent(&symbol.name, symbol.intent) {
+                attrs.push(Attr::Intent(i));
+            }
+            decls.push(var_decl(symbol.type_spec.clone(), attrs, d, &symbol.dims));
+        }
+        for (name, spec) in &self.called_functions {
+            decls.push(Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs: vec![Attr::External],
+                    entities: vec![Entity {
+                        name: name.clone(),
+                        dims: None,
+                        init: None,
+                        span: Span::default(),
+                    }],
+                },
+                span: Span::default(),
+            });
+        }
+        for t in &self.temps {
+            decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &[]));
+        }
+        decls
+    }
+
+    /// The signature of the generated unit, when this unit is a root.
+    pub fn signature(&self, generated: &Unit) -> Signature {
+        let root = self.root.expect("signature asked for a root");
+        let originals: BTreeMap<String, String> = self
+            .unit
+            .args
+            .iter()
+            .map(|a| (key(a), a.clone()))
+            .chain(self.deriv_names.iter().filter_map(|(p, d)| {
+                let orig = self.unit.args.iter().find(|a| key(a) == *p)?;
+                Some((key(d), orig.clone()))
+            }))
+            .collect();
+        let args = generated
+            .args
+            .iter()
+            .map(|a| {
+                let original = originals.get(&key(a)).cloned();
+                let is_derivative = match &original {
+                    Some(o) => key(o) != key(a),
+                    None => self.mode() == Mode::Adjoint,
+                };
+                SigArg {
+                    name: a.clone(),
+                    original,
+                    is_derivative,
+                }
+            })
+            .collect();
+        Signature {
+            root: root.name.clone(),
+            mode: self.mode(),
+            unit: generated.name.clone(),
+            args,
+            is_function: self.unit.is_function(),
+        }
+    }
+}
+
+/// `spec, attrs :: name(dims)`.
+pub fn var_decl(spec: TypeSpec, attrs: Vec<Attr>, name: &str, dims: &[il::DimSpec]) -> Decl {
+    Decl {
+        kind: DeclKind::Var {
+            spec,
+            attrs,
+            entities: vec![Entity {
+                name: name.to_string(),
+                dims: (!dims.is_empty()).then(|| dims.to_vec()),
+                init: None,
+                span: Span::default(),
+            }],
+        },
+        span: Span::default(),
+    }
+}
+
+/// Linearization context of one statement.
+pub struct StmtLeaves<'g, 'c, 'a> {
+    ug: &'g UnitGen<'c, 'a>,
+    stmt: &'g Stmt,
+}
+
+impl LeafInfo for StmtLeaves<'_, '_, '_> {
+    fn is_active(&self, leaf: &Expr) -> bool {
+        let Some(name) = leaf.base_name() else {
+            return false;
+        };
+        self.ug.deriv_name(name).is_some() && self.ug.varied_before(self.stmt, name)
+    }
+    fn kind_of(&self, expr: &Expr) -> u8 {
+        types::real_kind(self.ug.ty(expr))
+    }
+}
+
+/// `lhs = rhs` as a generated statement.
+pub fn assign(lhs: Expr, rhs: Expr) -> Stmt {
+    Stmt::generated(StmtKind::Assign { lhs, rhs })
+}
+
+/// `call name(args)` as a generated statement.
+pub fn call(name: &str, args: Vec<Expr>) -> Stmt {
+    Stmt::generated(StmtKind::Call {
+        name: name.to_string(),
+        args: args.into_iter().map(il::Arg::positional).collect(),
+    })
 }

@@ -242,6 +242,11 @@ pub enum StmtKind {
     },
     Return,
     Continue,
+    /// Jump to the statement carrying `label`. Front-ends of the skeleton produce none;
+    /// the adjoint uses it to leave its forward sweep on an early return.
+    Goto {
+        label: String,
+    },
     /// A whole comment line (text after the comment marker).
     Comment(String),
 }
@@ -410,6 +415,9 @@ pub enum Intrinsic {
     Int,
     Nint,
     Floor,
+    /// `merge(a, b, mask)`: `a` where `mask`, else `b`. Made by the differentiator for
+    /// the partial derivatives of piecewise intrinsics (ABS, MAX, MIN, SIGN).
+    Merge,
 }
 
 impl Intrinsic {

@@ -1,15 +1,215 @@
-//! The IR built over the IL: call graph, flow graphs and zones (seeds/000 §3, §5.1).
+//! The IR built over the IL: call graph, flow graphs and zones (seeds/000 §3, §5.1), and
+//! the check that every root of the request exists with the arguments it names.
 
-use crate::diag::Diagnostic;
-use crate::{Request, il};
+pub mod callgraph;
+pub mod flow;
+pub mod zones;
 
-/// Call graph, flow graphs and zones of a program.
-#[derive(Debug, Default)]
-pub struct Ir {}
+use std::collections::BTreeMap;
 
-impl Ir {
-    pub fn build(program: &il::Program, request: &Request) -> Result<Ir, Vec<Diagnostic>> {
-        let _ = (program, request);
-        Ok(Ir {})
+use crate::diag::{Diagnostic, suggest};
+use crate::il::{self, ExprKind, StmtKind, Unit, key, visit};
+use crate::{Request, RootRequest};
+
+pub use callgraph::CallGraph;
+pub use flow::{FlowGraph, NodeId, NodeKind};
+pub use zones::{ZoneId, ZoneSet, Zones};
+
+/// One unit with its zones and flow graph.
+#[derive(Debug)]
+pub struct UnitIr<'p> {
+    pub unit: &'p Unit,
+    pub zones: Zones,
+    pub flow: FlowGraph<'p>,
+}
+
+/// Call graph, flow graphs and zones of a program. Units are indexed in program order.
+#[derive(Debug)]
+pub struct Ir<'p> {
+    pub units: Vec<UnitIr<'p>>,
+    pub call_graph: CallGraph,
+    by_key: BTreeMap<String, usize>,
+}
+
+impl<'p> Ir<'p> {
+    pub fn build(program: &'p il::Program, request: &Request) -> Result<Ir<'p>, Vec<Diagnostic>> {
+        let mut units = Vec::new();
+        let mut by_key = BTreeMap::new();
+        let mut errors = Vec::new();
+        for unit in program.units() {
+            if let Some(&first) = by_key.get(&key(&unit.name)) {
+                let first: &UnitIr = &units[first];
+                errors.push(
+                    Diagnostic::error(
+                        "E0303",
+                        format!("procedure `{}` is defined twice", unit.name),
+                    )
+                    .at(unit.span)
+                    .with_help(format!(
+                        "the first definition is at byte {} of the same or another source; \
+                         keep one",
+                        first.unit.span.lo
+                    )),
+                );
+                continue;
+            }
+            by_key.insert(key(&unit.name), units.len());
+            units.push(UnitIr {
+                unit,
+                zones: Zones::of_unit(unit),
+                flow: FlowGraph::build(&unit.body),
+            });
+        }
+        let mut calls = Vec::new();
+        for (caller, u) in units.iter().enumerate() {
+            for callee in called_names(u.unit) {
+                if let Some(&c) = by_key.get(&key(&callee)) {
+                    calls.push((caller, c));
+                }
+            }
+        }
+        let ir = Ir {
+            call_graph: CallGraph::new(units.len(), &calls),
+            units,
+            by_key,
+        };
+        for root in &request.roots {
+            errors.extend(ir.check_root(root));
+        }
+        if errors.is_empty() {
+            Ok(ir)
+        } else {
+            Err(errors)
+        }
     }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_key.get(&key(name)).copied()
+    }
+
+    fn check_root(&self, root: &RootRequest) -> Vec<Diagnostic> {
+        let locate = |d: Diagnostic| match &root.origin {
+            Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
+            None => d,
+        };
+        let Some(index) = self.index_of(&root.name) else {
+            let names = self.units.iter().map(|u| u.unit.name.as_str());
+            let mut d = Diagnostic::error(
+                "E0110",
+                format!("root `{}` is not defined in any source", root.name),
+            );
+            d = match suggest(&root.name, names) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help("check the root's name and the `sources` globs"),
+            };
+            return vec![locate(d)];
+        };
+        let unit = self.units[index].unit;
+        let mut errors = Vec::new();
+        let mut candidates: Vec<&str> = unit.args.iter().map(String::as_str).collect();
+        for (what, names) in [
+            ("independent", &root.independents),
+            ("dependent", &root.dependents),
+        ] {
+            if what == "dependent" {
+                candidates.extend(unit.result.as_deref());
+                candidates.push(unit.name.as_str());
+            }
+            for name in names {
+                let is_arg = unit.args.iter().any(|a| a.eq_ignore_ascii_case(name));
+                let is_result = what == "dependent"
+                    && (unit
+                        .result
+                        .as_deref()
+                        .is_some_and(|r| r.eq_ignore_ascii_case(name))
+                        || (unit.is_function() && unit.name.eq_ignore_ascii_case(name)));
+                if !is_arg && !is_result {
+                    let mut d = Diagnostic::error(
+                        "E0111",
+                        format!(
+                            "{what} `{name}` of root `{}` is not one of its arguments",
+                            root.name
+                        ),
+                    );
+                    d = match suggest(name, candidates.iter().copied()) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => {
+                            d.with_help(format!("`{}` takes ({})", unit.name, unit.args.join(", ")))
+                        }
+                    };
+                    errors.push(locate(d));
+                    continue;
+                }
+                let symbol = if is_result {
+                    unit.result.as_deref().and_then(|r| unit.symbols.get(r))
+                } else {
+                    unit.symbols.get(name)
+                };
+                if let Some(s) = symbol {
+                    if !s.ty.is_differentiable() {
+                        errors.push(locate(
+                            Diagnostic::error(
+                                "E0112",
+                                format!(
+                                    "{what} `{name}` of root `{}` is not real, so it has no \
+                                     derivative",
+                                    root.name
+                                ),
+                            )
+                            .with_help(
+                                "only REAL (any kind) variables can be independent or dependent",
+                            ),
+                        ));
+                    }
+                    if what == "independent" && s.intent == Some(il::Intent::Out) {
+                        errors.push(locate(
+                            Diagnostic::error(
+                                "E0113",
+                                format!(
+                                    "independent `{name}` of root `{}` is INTENT(OUT), so it is \
+                                     not an input",
+                                    root.name
+                                ),
+                            )
+                            .with_help(
+                                "independents must be inputs; name it as a dependent instead",
+                            ),
+                        ));
+                    }
+                    if what == "dependent" && s.intent == Some(il::Intent::In) {
+                        errors.push(locate(
+                            Diagnostic::error(
+                                "E0114",
+                                format!(
+                                    "dependent `{name}` of root `{}` is INTENT(IN), so it is \
+                                     not an output",
+                                    root.name
+                                ),
+                            )
+                            .with_help("dependents must be outputs of the root"),
+                        ));
+                    }
+                }
+            }
+        }
+        errors
+    }
+}
+
+/// Names of the procedures a unit calls (subroutines and functions), with repetitions.
+pub fn called_names(unit: &Unit) -> Vec<String> {
+    let mut names = Vec::new();
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &s.kind {
+            names.push(name.clone());
+        }
+        for e in visit::stmt_exprs(s) {
+            visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(n, _) = &x.kind {
+                    names.push(n.clone());
+                }
+            });
+        }
+    });
+    names
 }

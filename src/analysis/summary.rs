@@ -1,0 +1,160 @@
+//! Per-procedure summaries computed bottom-up on the call graph (seeds/000 §5.2): which
+//! dummies a procedure may overwrite (the "out" part of in-out analysis) and its
+//! diff-dependency `Diff-dep(P)`: for each output slot, the input slots it depends on in a
+//! differentiable way. Slots are the dummy arguments in order, then the function result.
+
+use bitvec::vec::BitVec;
+
+use super::dataflow::{Problem, solve};
+use super::effects::Def;
+use crate::ir::flow::{ENTRY, EXIT, NodeId};
+use crate::ir::{UnitIr, ZoneSet};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Slots the procedure may overwrite.
+    pub writes: BitVec,
+    /// `diff_dep[k]`: the input slots that slot `k` depends on, differentiably, at exit.
+    pub diff_dep: Vec<BitVec>,
+}
+
+impl Summary {
+    /// The summary assumed for a procedure whose source adgen does not have: it may
+    /// overwrite every argument with anything computed from all of them.
+    pub fn unknown(n_slots: usize) -> Summary {
+        Summary {
+            writes: BitVec::repeat(true, n_slots),
+            diff_dep: vec![BitVec::repeat(true, n_slots); n_slots],
+        }
+    }
+    /// The optimistic start for procedures in a recursive cycle.
+    pub fn empty(n_slots: usize) -> Summary {
+        let mut diff_dep = vec![BitVec::repeat(false, n_slots); n_slots];
+        for (k, row) in diff_dep.iter_mut().enumerate() {
+            row.set(k, true);
+        }
+        Summary {
+            writes: BitVec::repeat(false, n_slots),
+            diff_dep,
+        }
+    }
+    pub fn n_slots(&self) -> usize {
+        self.writes.len()
+    }
+}
+
+/// Number of slots of a unit: its dummies, plus one for a function's result.
+pub fn n_slots(unit: &UnitIr) -> usize {
+    unit.unit.args.len() + usize::from(unit.unit.is_function())
+}
+
+/// The zone of each slot of a unit.
+pub fn slot_zones(unit: &UnitIr) -> Vec<Option<usize>> {
+    let mut v: Vec<Option<usize>> = (0..unit.unit.args.len())
+        .map(|i| unit.zones.of_arg(i))
+        .collect();
+    if unit.unit.is_function() {
+        v.push(unit.zones.result());
+    }
+    v
+}
+
+struct DiffDep<'a> {
+    effects: &'a [Vec<Def>],
+    n_zones: usize,
+    n_slots: usize,
+    slot_zones: &'a [Option<usize>],
+}
+
+impl Problem for DiffDep<'_> {
+    /// For each zone, the input slots its current value depends on.
+    type State = Vec<BitVec>;
+    fn forward(&self) -> bool {
+        true
+    }
+    fn bottom(&self) -> Self::State {
+        vec![BitVec::repeat(false, self.n_slots); self.n_zones]
+    }
+    fn boundary(&self) -> Self::State {
+        let mut s = self.bottom();
+        for (slot, z) in self.slot_zones.iter().enumerate() {
+            if let Some(z) = z {
+                s[*z].set(slot, true);
+            }
+        }
+        s
+    }
+    fn join(&self, into: &mut Self::State, from: &Self::State) -> bool {
+        let mut changed = false;
+        for (a, b) in into.iter_mut().zip(from) {
+            let old = a.clone();
+            *a |= b;
+            changed |= *a != old;
+        }
+        changed
+    }
+    fn transfer(&self, node: NodeId, input: &Self::State) -> Self::State {
+        let mut out = input.clone();
+        for def in &self.effects[node] {
+            let mut row = if def.total {
+                BitVec::repeat(false, self.n_slots)
+            } else {
+                input[def.zone].clone()
+            };
+            for &u in &def.diff_sources {
+                row |= &input[u];
+            }
+            out[def.zone] = row;
+        }
+        out
+    }
+}
+
+/// Computes a unit's summary from the effects of its nodes (which already account for
+/// its callees' summaries).
+pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>]) -> Summary {
+    let slots = slot_zones(unit);
+    let n = slots.len();
+    let mut writes = BitVec::repeat(false, n);
+    let mut written = unit.zones.empty_set();
+    for defs in effects {
+        for d in defs {
+            written.set(d.zone, true);
+        }
+    }
+    for (slot, z) in slots.iter().enumerate() {
+        if z.is_some_and(|z| written[z]) {
+            writes.set(slot, true);
+        }
+    }
+    let problem = DiffDep {
+        effects,
+        n_zones: unit.zones.len(),
+        n_slots: n,
+        slot_zones: &slots,
+    };
+    let solution = solve(&unit.flow, &problem);
+    let at_exit = &solution.before[EXIT];
+    let reached = solution.after[ENTRY].len() == unit.zones.len();
+    let diff_dep = slots
+        .iter()
+        .map(|z| match z {
+            Some(z) if reached => at_exit[*z].clone(),
+            _ => BitVec::repeat(false, n),
+        })
+        .collect();
+    Summary { writes, diff_dep }
+}
+
+/// The set of zones of the given slots.
+pub fn zones_of_slots(unit: &UnitIr, slots: &BitVec) -> ZoneSet {
+    let mut set = unit.zones.empty_set();
+    for (slot, z) in slot_zones(unit).into_iter().enumerate() {
+        if let Some(z) = z {
+            if slots[slot] {
+                set.set(z, true);
+            }
+        }
+    }
+    set
+}

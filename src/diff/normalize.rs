@@ -1,0 +1,205 @@
+//! Preparation of the IL for differentiation: every call of a real-valued function that
+//! sits inside a larger expression of an assignment or of a call's arguments is hoisted
+//! into its own assignment to a temporary (seeds/000 §4.5: a differentiated call cannot be
+//! interleaved inside an expression). `y = f(x)` alone is left as it is.
+
+use crate::diag::Span;
+use crate::il::{
+    Decl, DeclKind, Entity, Expr, ExprKind, Program, Stmt, StmtId, StmtKind, Symbol, SymbolKind,
+    Unit,
+};
+
+use super::names::Namer;
+
+/// Returns the program with calls hoisted; statement ids of new statements continue after
+/// the largest id in `program`.
+pub fn normalize(program: &Program) -> Program {
+    let mut next_id = max_stmt_id(program) + 1;
+    let mut out = program.clone();
+    for file in &mut out.files {
+        for unit in &mut file.units {
+            normalize_unit(unit, program, &mut next_id);
+        }
+    }
+    out
+}
+
+fn max_stmt_id(program: &Program) -> u32 {
+    let mut max = 0;
+    for unit in program.units() {
+        crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+            if s.id != StmtId::GENERATED {
+                max = max.max(s.id.0);
+            }
+        });
+    }
+    max
+}
+
+struct Hoister<'a> {
+    program: &'a Program,
+    namer: Namer,
+    next_id: &'a mut u32,
+    new_symbols: Vec<Symbol>,
+}
+
+fn normalize_unit(unit: &mut Unit, program: &Program, next_id: &mut u32) {
+    let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
+    for u in program.units() {
+        namer.reserve(&u.name);
+    }
+    let mut h = Hoister {
+        program,
+        namer,
+        next_id,
+        new_symbols: Vec::new(),
+    };
+    let body = std::mem::take(&mut unit.body);
+    unit.body = h.block(body, unit);
+    for symbol in h.new_symbols {
+        unit.decls.push(Decl {
+            kind: DeclKind::Var {
+                spec: symbol.type_spec.clone(),
+                attrs: Vec::new(),
+                entities: vec![Entity {
+                    name: symbol.name.clone(),
+                    dims: None,
+                    init: None,
+                    span: Span::default(),
+                }],
+            },
+            span: Span::default(),
+        });
+        unit.symbols.insert(symbol);
+    }
+}
+
+impl Hoister<'_> {
+    fn block(&mut self, stmts: Vec<Stmt>, unit: &Unit) -> Vec<Stmt> {
+        let mut out = Vec::with_capacity(stmts.len());
+        for stmt in stmts {
+            self.stmt(stmt, unit, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&mut self, mut stmt: Stmt, unit: &Unit, out: &mut Vec<Stmt>) {
+        let mut hoisted = Vec::new();
+        match &mut stmt.kind {
+            StmtKind::Assign { rhs, .. } => {
+                if let ExprKind::Call(_, args) = &mut rhs.kind {
+                    for a in args.iter_mut() {
+                        self.expr(&mut a.value, unit, &mut hoisted);
+                    }
+                } else {
+                    self.expr(rhs, unit, &mut hoisted);
+                }
+            }
+            StmtKind::Call { args, .. } => {
+                for a in args.iter_mut() {
+                    self.expr(&mut a.value, unit, &mut hoisted);
+                }
+            }
+            StmtKind::If {
+                arms,
+                else_body,
+                logical_if,
+                ..
+            } => {
+                for (_, body) in arms.iter_mut() {
+                    let n = body.len();
+                    *body = self.block(std::mem::take(body), unit);
+                    if body.len() != n {
+                        *logical_if = false;
+                    }
+                }
+                if let Some(b) = else_body {
+                    *b = self.block(std::mem::take(b), unit);
+                }
+            }
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => {
+                *body = self.block(std::mem::take(body), unit);
+            }
+            _ => {}
+        }
+        out.extend(hoisted);
+        out.push(stmt);
+    }
+
+    /// Replaces real-valued calls inside `expr` (not in subscripts) by temporaries.
+    fn expr(&mut self, expr: &mut Expr, unit: &Unit, hoisted: &mut Vec<Stmt>) {
+        match &mut expr.kind {
+            ExprKind::Call(name, args) => {
+                for a in args.iter_mut() {
+                    self.expr(&mut a.value, unit, hoisted);
+                }
+                let Some(result) = self.result_symbol(name, unit) else {
+                    return;
+                };
+                let temp = self.namer.fresh("result");
+                let symbol = Symbol {
+                    name: temp.clone(),
+                    kind: SymbolKind::Variable,
+                    dims: Vec::new(),
+                    intent: None,
+                    arg_index: None,
+                    is_result: false,
+                    implicit: false,
+                    span: Span::default(),
+                    ..result
+                };
+                self.new_symbols.push(symbol);
+                let call = std::mem::replace(
+                    expr,
+                    Expr {
+                        kind: ExprKind::Var(temp.clone()),
+                        span: expr.span,
+                    },
+                );
+                let id = StmtId(*self.next_id);
+                *self.next_id += 1;
+                hoisted.push(Stmt {
+                    id,
+                    kind: StmtKind::Assign {
+                        lhs: Expr::var(temp),
+                        rhs: call,
+                    },
+                    span: expr.span,
+                    label: None,
+                    trailing_comment: None,
+                });
+            }
+            ExprKind::Intrinsic { args, .. } => {
+                for a in args.iter_mut() {
+                    self.expr(&mut a.value, unit, hoisted);
+                }
+            }
+            ExprKind::Unary(_, e) | ExprKind::Paren(e) => self.expr(e, unit, hoisted),
+            ExprKind::Binary(op, a, b) if op.is_arithmetic() => {
+                self.expr(a, unit, hoisted);
+                self.expr(b, unit, hoisted);
+            }
+            _ => {}
+        }
+    }
+
+    /// The symbol describing the result of function `name`, when it is real.
+    fn result_symbol(&self, name: &str, unit: &Unit) -> Option<Symbol> {
+        // The caller's own declaration spells the type in the caller's terms (its kind
+        // parameters); otherwise the callee's result type with a literal kind.
+        let symbol = match unit.symbols.get(name) {
+            Some(s) => s.clone(),
+            None => {
+                let callee = self.program.unit(name)?;
+                let mut s = callee
+                    .result
+                    .as_deref()
+                    .and_then(|r| callee.symbols.get(r))?
+                    .clone();
+                s.type_spec = crate::il::TypeSpec::of(s.ty);
+                s
+            }
+        };
+        symbol.ty.is_differentiable().then_some(symbol)
+    }
+}

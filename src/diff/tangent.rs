@@ -1,0 +1,411 @@
+//! Tangent mode (seeds/000 §4.3–4.6, §5.3): each active assignment is preceded by its
+//! derivative assignment, each call of a differentiated procedure becomes a call of its
+//! tangent, passive code is left as it was.
+//!
+//! Derivatives of variables that become active without being assigned (locals, and a
+//! root's non-independent arguments) are set to zero on entry; a passive assignment to a
+//! variable whose derivative is still needed resets that derivative (the explicit-zero
+//! form of §4.6, which is always correct).
+
+use crate::diag::Diagnostic;
+use crate::il::{
+    BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, TypeSpec, UnOp, Unit, UnitKind, key,
+};
+
+use super::partials::{Term, linearize};
+use super::{UnitGen, assign, types};
+use crate::analysis::effects::{CallSite, bind_actuals, call_site};
+
+pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
+    let unit = ug.unit;
+    let (mut body, zeroed) = entry_zeroing(ug);
+    body.extend(block(ug, &unit.body));
+    let mut args = ug.derivative_args();
+    let (kind, result) = match &unit.result {
+        Some(r) if ug.ua.result_active => {
+            args.push(r.clone());
+            (UnitKind::Function, ug.deriv_name(r).map(str::to_string))
+        }
+        Some(r) => (UnitKind::Function, Some(r.clone())),
+        None => (UnitKind::Subroutine, None),
+    };
+    let decls = ug.declarations(&zeroed, ug.ua.result_active);
+    Unit {
+        kind,
+        name: ug
+            .ctx
+            .derivative_of(&unit.name)
+            .expect("differentiated unit has a name")
+            .to_string(),
+        args,
+        result,
+        explicit_result: kind == UnitKind::Function,
+        prefix_type: None,
+        leading_comments: unit.leading_comments.clone(),
+        decls,
+        body,
+        symbols: unit.symbols.clone(),
+        span: unit.span,
+    }
+}
+
+/// Zero derivatives that become active without being computed: locals, and a root's
+/// derivative arguments that are not independents (their content is meaningless).
+fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
+    let mut stmts = Vec::new();
+    let mut zeroed = Vec::new();
+    let unit = ug.unit;
+    for symbol in unit.symbols.iter() {
+        let Some(d) = ug.deriv_name(&symbol.name).map(str::to_string) else {
+            continue;
+        };
+        if symbol.is_dummy() {
+            if ug.root.is_none() || ug.is_independent(&symbol.name) {
+                continue;
+            }
+            zeroed.push(symbol.name.clone());
+        }
+        if symbol
+            .dims
+            .iter()
+            .any(|d| matches!(d.upper, crate::il::Bound::Star))
+        {
+            ug.error(
+                Diagnostic::error(
+                    "E0504",
+                    format!(
+                        "the derivative of assumed-size array `{}` must be set to zero, but its \
+                         size is unknown",
+                        symbol.name
+                    ),
+                )
+                .at(symbol.span)
+                .with_help("declare the array with an explicit shape, or make it an independent"),
+            );
+            continue;
+        }
+        stmts.push(assign(Expr::var(d), ug.zero(symbol.ty)));
+    }
+    (stmts, zeroed)
+}
+
+pub fn block(ug: &mut UnitGen, stmts: &[Stmt]) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        stmt(ug, s, &mut out);
+    }
+    out
+}
+
+fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
+    if let Some(site) = call_site(s) {
+        if ug.ctx.program.unit(site.callee).is_some() || matches!(s.kind, StmtKind::Call { .. }) {
+            return call(ug, s, &site, out);
+        }
+    }
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            if let Some(d) = derivative_assignment(ug, s, lhs, rhs) {
+                out.push(d);
+            }
+            out.push(s.clone());
+        }
+        StmtKind::If {
+            arms,
+            else_body,
+            logical_if,
+            name,
+        } => {
+            let arms: Vec<(Expr, Vec<Stmt>)> = arms
+                .iter()
+                .map(|(c, b)| (c.clone(), block(ug, b)))
+                .collect();
+            let else_body = else_body.as_ref().map(|b| block(ug, b));
+            let still_logical = *logical_if && arms.iter().all(|(_, b)| b.len() == 1);
+            out.push(Stmt {
+                kind: StmtKind::If {
+                    arms,
+                    else_body,
+                    logical_if: still_logical,
+                    name: name.clone(),
+                },
+                ..s.clone()
+            });
+        }
+        StmtKind::Do {
+            var,
+            start,
+            end,
+            step,
+            body,
+            name,
+        } => out.push(Stmt {
+            kind: StmtKind::Do {
+                var: var.clone(),
+                start: start.clone(),
+                end: end.clone(),
+                step: step.clone(),
+                body: block(ug, body),
+                name: name.clone(),
+            },
+            ..s.clone()
+        }),
+        StmtKind::DoWhile { cond, body, name } => out.push(Stmt {
+            kind: StmtKind::DoWhile {
+                cond: cond.clone(),
+                body: block(ug, body),
+                name: name.clone(),
+            },
+            ..s.clone()
+        }),
+        _ => out.push(s.clone()),
+    }
+}
+
+/// `lhsd = Σ ∂rhs/∂leaf · leafd`, or a reset to zero when the value is passive but its
+/// derivative is still needed; `None` when the derivative is not needed.
+fn derivative_assignment(ug: &mut UnitGen, s: &Stmt, lhs: &Expr, rhs: &Expr) -> Option<Stmt> {
+    let name = lhs.base_name()?;
+    let dlhs = ug.dref(lhs)?;
+    if !ug.useful_after(s, name) {
+        return None;
+    }
+    let terms = linearize(rhs, &ug.leaf_info(s));
+    let target_ty = ug.ty(lhs);
+    let value = tangent_sum(ug, &terms).map(|e| convert(ug, e, target_ty));
+    Some(assign(dlhs, value.unwrap_or_else(|| ug.zero(target_ty))))
+}
+
+/// `Σ ± coeff·leafd` over the terms, `None` when there are none.
+pub fn tangent_sum(ug: &UnitGen, terms: &[Term]) -> Option<Expr> {
+    let mut sum: Option<Expr> = None;
+    for t in terms {
+        let d = ug
+            .dref(&t.leaf)
+            .expect("active leaves have derivative storage");
+        let term = match &t.coeff {
+            Some(c) => Expr::binary(BinOp::Mul, c.clone(), d),
+            None => d,
+        };
+        sum = Some(match sum {
+            None if t.negative => Expr::unary(UnOp::Neg, term),
+            None => term,
+            Some(acc) => Expr::binary(if t.negative { BinOp::Sub } else { BinOp::Add }, acc, term),
+        });
+    }
+    sum
+}
+
+/// Wraps `e` in a conversion when it is a wider real than the target (gfortran -Wall
+/// warns on narrowing assignments).
+pub fn convert(ug: &UnitGen, e: Expr, target: crate::il::ScalarType) -> Expr {
+    let (from, to) = (types::real_kind(ug.ty(&e)), types::real_kind(target));
+    if from > to && target.is_differentiable() {
+        Expr::intrinsic(Intrinsic::Real, vec![e, Expr::int(to as i64)])
+    } else {
+        e
+    }
+}
+
+fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
+    let Some(dname) = ug.ctx.derivative_of(site.callee).map(str::to_string) else {
+        passive_call(ug, s, site, out);
+        return;
+    };
+    let (cu, ca) = ug
+        .ctx
+        .unit_analysis(site.callee)
+        .expect("differentiated units are known");
+    let callee = cu.unit;
+    let actuals = bind_actuals(callee, site.args);
+    let mut args = Vec::new();
+    for (k, actual) in actuals.iter().enumerate() {
+        let Some(actual) = actual else {
+            ug.error(
+                Diagnostic::error(
+                    "E0502",
+                    format!(
+                        "call of `{}` does not pass argument `{}`",
+                        callee.name, callee.args[k]
+                    ),
+                )
+                .at(s.span),
+            );
+            return;
+        };
+        args.push((*actual).clone());
+        if ca.deriv_args[k] {
+            let formal = callee.symbols.get(&callee.args[k]);
+            let formal_ty = formal
+                .map(|f| f.ty)
+                .unwrap_or(crate::il::ScalarType::Real(8));
+            let formal_is_array = formal.is_some_and(|f| f.is_array());
+            match ug.dref(actual) {
+                Some(d) => args.push(d),
+                None if formal_is_array => {
+                    ug.error(
+                        Diagnostic::error(
+                            "E0505",
+                            format!(
+                                "argument {} of `{}` is an array that needs a derivative, but the \
+                                 actual argument is an expression",
+                                k + 1,
+                                callee.name
+                            ),
+                        )
+                        .at(actual.span)
+                        .with_help("pass a variable"),
+                    );
+                    return;
+                }
+                None => {
+                    let terms = linearize(actual, &ug.leaf_info(s));
+                    let value = tangent_sum(ug, &terms)
+                        .map(|e| convert(ug, e, formal_ty))
+                        .unwrap_or_else(|| ug.zero(formal_ty));
+                    let suffix = ug.mode().var_suffix();
+                    let temp = ug.temp(&format!("arg{}{suffix}", k + 1), TypeSpec::of(formal_ty));
+                    out.push(assign(Expr::var(&temp), value));
+                    args.push(Expr::var(temp));
+                }
+            }
+        }
+    }
+    let Some(lhs) = site.result_lhs else {
+        out.push(Stmt {
+            kind: StmtKind::Call {
+                name: dname,
+                args: args.into_iter().map(crate::il::Arg::positional).collect(),
+            },
+            ..s.clone()
+        });
+        return;
+    };
+    // A function: declare its tangent, which returns a value.
+    let result_sym = callee.result.as_deref().and_then(|r| callee.symbols.get(r));
+    let result_ty = result_sym
+        .map(|r| r.ty)
+        .unwrap_or(crate::il::ScalarType::Real(8));
+    let spec = match ug.unit.symbols.get(site.callee) {
+        Some(sym) => sym.type_spec.clone(),
+        None => TypeSpec::of(result_ty),
+    };
+    ug.called_functions.insert(dname.clone(), spec.clone());
+    let lhs_name = lhs.base_name().unwrap_or_default().to_string();
+    let needs_deriv = ug.dref(lhs).is_some() && ug.useful_after(s, &lhs_name);
+    let call_expr = |args: Vec<Expr>| Expr {
+        kind: ExprKind::Call(
+            dname.clone(),
+            args.into_iter().map(crate::il::Arg::positional).collect(),
+        ),
+        span: s.span,
+    };
+    if !ca.result_active {
+        if needs_deriv {
+            out.push(assign(ug.dref(lhs).expect("checked"), ug.zero(ug.ty(lhs))));
+        }
+        out.push(Stmt {
+            kind: StmtKind::Assign {
+                lhs: lhs.clone(),
+                rhs: call_expr(args),
+            },
+            ..s.clone()
+        });
+        return;
+    }
+    let aliased = args.iter().any(|a| {
+        crate::il::visit::names_read(a)
+            .iter()
+            .any(|n| key(n) == key(&lhs_name))
+    });
+    if aliased || !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
+        let primal = ug.temp("result", spec.clone());
+        let deriv = ug.temp(&format!("result{}", ug.mode().var_suffix()), spec);
+        args.push(Expr::var(&primal));
+        out.push(Stmt {
+            kind: StmtKind::Assign {
+                lhs: Expr::var(&deriv),
+                rhs: call_expr(args),
+            },
+            ..s.clone()
+        });
+        if needs_deriv {
+            let target_ty = ug.ty(lhs);
+            out.push(assign(
+                ug.dref(lhs).expect("checked"),
+                convert(ug, Expr::var(deriv), target_ty),
+            ));
+        }
+        out.push(assign(lhs.clone(), Expr::var(primal)));
+        return;
+    }
+    args.push(lhs.clone());
+    let target = if needs_deriv && ug.ty(lhs) == result_ty {
+        ug.dref(lhs).expect("checked")
+    } else {
+        let t = ug.temp(&format!("result{}", ug.mode().var_suffix()), spec);
+        Expr::var(t)
+    };
+    let reset = needs_deriv && ug.ty(lhs) != result_ty;
+    out.push(Stmt {
+        kind: StmtKind::Assign {
+            lhs: target.clone(),
+            rhs: call_expr(args),
+        },
+        ..s.clone()
+    });
+    if reset {
+        let target_ty = ug.ty(lhs);
+        out.push(assign(
+            ug.dref(lhs).expect("checked"),
+            convert(ug, target, target_ty),
+        ));
+    }
+}
+
+/// A call of a procedure that is not differentiated: kept; refused when it could touch
+/// active values (an external procedure adgen has no source for).
+fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
+    let known = ug.ctx.program.unit(site.callee).is_some();
+    if !known && touches_active(ug, s, site) {
+        ug.error(unknown_procedure(site.callee, s));
+    }
+    if let Some(lhs) = site.result_lhs {
+        let name = lhs.base_name().unwrap_or_default().to_string();
+        if let Some(d) = ug.dref(lhs) {
+            if ug.useful_after(s, &name) {
+                out.push(assign(d, ug.zero(ug.ty(lhs))));
+            }
+        }
+    }
+    out.push(s.clone());
+}
+
+/// The call passes a value with a non-trivial derivative, or may overwrite a variable
+/// whose derivative is still needed.
+pub fn touches_active(ug: &UnitGen, s: &Stmt, site: &CallSite) -> bool {
+    site.args.iter().any(|a| {
+        !linearize(&a.value, &ug.leaf_info(s)).is_empty()
+            || a.value
+                .base_name()
+                .is_some_and(|n| ug.deriv_name(n).is_some() && ug.useful_after(s, n))
+    }) || site.result_lhs.is_some_and(|l| {
+        l.base_name()
+            .is_some_and(|n| ug.deriv_name(n).is_some() && ug.useful_after(s, n))
+            && site
+                .args
+                .iter()
+                .any(|a| !linearize(&a.value, &ug.leaf_info(s)).is_empty())
+    })
+}
+
+pub fn unknown_procedure(name: &str, s: &Stmt) -> Diagnostic {
+    Diagnostic::error(
+        "E0503",
+        format!("`{name}` is called with active arguments, but adgen has no source for it"),
+    )
+    .at(s.span)
+    .with_help(format!(
+        "add the file that defines `{name}` to `sources`, so that adgen can differentiate it"
+    ))
+}

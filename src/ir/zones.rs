@@ -1,0 +1,79 @@
+//! Zones: one per storage location of a unit, indexing the bitsets of data-flow analyses
+//! (seeds/000 §3: arrays are atoms; one zone per scalar or whole array).
+
+use std::collections::BTreeMap;
+
+use bitvec::vec::BitVec;
+
+use crate::il::{ScalarType, SymbolKind, Unit, key};
+
+pub type ZoneId = usize;
+
+/// A set of zones.
+pub type ZoneSet = BitVec;
+
+#[derive(Clone, Debug)]
+pub struct Zone {
+    /// The variable's name as declared.
+    pub name: String,
+    pub ty: ScalarType,
+    pub is_array: bool,
+    /// Position among the dummy arguments.
+    pub arg_index: Option<usize>,
+    pub is_result: bool,
+}
+
+/// The zones of one unit: every variable symbol (dummies, locals, function result), in
+/// declaration order.
+#[derive(Clone, Debug, Default)]
+pub struct Zones {
+    pub zones: Vec<Zone>,
+    by_key: BTreeMap<String, ZoneId>,
+}
+
+impl Zones {
+    pub fn of_unit(unit: &Unit) -> Zones {
+        let mut zones = Zones::default();
+        for symbol in unit.symbols.iter() {
+            if symbol.kind != SymbolKind::Variable {
+                continue;
+            }
+            zones.by_key.insert(key(&symbol.name), zones.zones.len());
+            zones.zones.push(Zone {
+                name: symbol.name.clone(),
+                ty: symbol.ty,
+                is_array: symbol.is_array(),
+                arg_index: symbol.arg_index,
+                is_result: symbol.is_result,
+            });
+        }
+        zones
+    }
+    pub fn len(&self) -> usize {
+        self.zones.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.zones.is_empty()
+    }
+    pub fn get(&self, name: &str) -> Option<ZoneId> {
+        self.by_key.get(&key(name)).copied()
+    }
+    /// An empty set over these zones.
+    pub fn empty_set(&self) -> ZoneSet {
+        BitVec::repeat(false, self.zones.len())
+    }
+    /// The zone of dummy argument `index`.
+    pub fn of_arg(&self, index: usize) -> Option<ZoneId> {
+        self.zones.iter().position(|z| z.arg_index == Some(index))
+    }
+    /// The zone of the function result.
+    pub fn result(&self) -> Option<ZoneId> {
+        self.zones.iter().position(|z| z.is_result)
+    }
+    /// Zone names of a set, for debugging and `explain`.
+    pub fn names(&self, set: &ZoneSet) -> Vec<&str> {
+        set.iter_ones()
+            .map(|z| self.zones[z].name.as_str())
+            .collect()
+    }
+}
