@@ -1,7 +1,8 @@
 //! The bundled runtime, compiled by the real gcc and gfortran from the files adgen
 //! writes (`adgen::runtime::runtime_files`), and exercised by the test programs in
 //! `build-support/runtime/tests/`: every push/pop/look routine from Fortran in LIFO
-//! order, growth, statistics, two threads at once from C, and the abort on underflow.
+//! order, repeated access, growth, statistics, two threads at once from C, the abort on
+//! underflow, and the push/pop matching of `-DADGEN_TAPE_CHECK`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -9,6 +10,7 @@ use std::process::{Command, Output};
 const TAPE_TEST: &str = include_str!("../build-support/runtime/tests/tape_test.f90");
 const THREADS_TEST: &str = include_str!("../build-support/runtime/tests/threads_test.c");
 const UNDERFLOW_TEST: &str = include_str!("../build-support/runtime/tests/underflow_test.c");
+const CHECK_MODE_TEST: &str = include_str!("../build-support/runtime/tests/check_mode_test.c");
 
 /// Strict flags: the runtime must compile without a single warning.
 const C_FLAGS: &[&str] = &["-Wall", "-Wextra", "-pedantic", "-Werror", "-O2"];
@@ -110,6 +112,10 @@ real4:  2.5
 look real8: 1.50
 real8: 1.50
 size 0, peak 96, traffic 96
+repeat 1: 8.0 7.0, size 0
+repeat 2: 8.0 7.0, size 0
+repeat 3: 8.0 7.0, size 0
+after repeat: 1 8.0 7.0, size 0
 growth: wrong 0, peak 8001000, size 0
 ",
             "with the C runtime compiled as {c_std}"
@@ -179,6 +185,38 @@ fn popping_an_empty_tape_aborts_with_a_message() {
         stderr.contains(
             "adgen runtime: look or pop past the bottom of the tape (real8, 8 bytes; \
              the tape holds 0 bytes)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_mode_names_a_mismatched_pop() {
+    if !have("gcc") {
+        eprintln!("gcc not found: skipping");
+        return;
+    }
+    let dir = runtime_dir("c99");
+    let path = dir.path();
+    write(path, "check_mode_test.c", CHECK_MODE_TEST);
+    let mut args = vec!["-std=c99", "-DADGEN_TAPE_CHECK"];
+    args.extend(C_FLAGS);
+    args.extend([
+        "-I.",
+        "check_mode_test.c",
+        "adgen_runtime.c",
+        "-o",
+        "check_mode_test",
+    ]);
+    run_ok(path, "gcc", &args);
+    let output = run(path, "./check_mode_test", &[]);
+    assert!(!output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "control 2\n");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "look or pop does not match the last push (integer4, 4 bytes; the tape holds 17 \
+             bytes; its top entry is a real8 of 8 bytes)"
         ),
         "{stderr}"
     );

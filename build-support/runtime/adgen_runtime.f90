@@ -19,6 +19,7 @@ module adgen_runtime
   public :: pushreal8array, popreal8array
   public :: pushreal4array, popreal4array
   public :: pushinteger4array, popinteger4array
+  public :: startrepeat, resetrepeat, endrepeat
   public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
   public :: adgen_reset_stats, adgen_release_tape
 
@@ -124,6 +125,15 @@ module adgen_runtime
       integer(c_int32_t), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popinteger4array
+
+    ! Repeated access (binomial checkpointing): startrepeat marks the top; resetrepeat
+    ! puts back every entry popped since; endrepeat forgets the innermost mark.
+    subroutine startrepeat() bind(C, name="adgen_start_repeat")
+    end subroutine startrepeat
+    subroutine resetrepeat() bind(C, name="adgen_reset_repeat")
+    end subroutine resetrepeat
+    subroutine endrepeat() bind(C, name="adgen_end_repeat")
+    end subroutine endrepeat
 
     ! Statistics of the calling thread's tape, in bytes.
     function adgen_peak_bytes() bind(C, name="adgen_tape_peak_bytes") result(bytes)

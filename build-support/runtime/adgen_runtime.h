@@ -4,7 +4,9 @@
  * forward sweep of an adjoint and popped, in reverse order, during the backward sweep.
  * Scalars are passed by address (as Fortran passes them); counts, control values and
  * booleans by value. Popping more than was pushed is an internal error of the generated
- * code: the runtime prints a message on stderr and aborts.
+ * code: the runtime prints a message on stderr and aborts. Compiling adgen_runtime.c
+ * with -DADGEN_TAPE_CHECK also checks that each pop matches its push in type and size
+ * (a debugging aid: each entry then takes 9 bytes more).
  *
  * Fortran code uses the module adgen_runtime (adgen_runtime.f90) instead of this header.
  */
@@ -49,6 +51,14 @@ void adgen_push_real4_array(const float *a, int n);
 void adgen_pop_real4_array(float *a, int n);
 void adgen_push_integer4_array(const int32_t *a, int n);
 void adgen_pop_integer4_array(int32_t *a, int n);
+
+/* Repeated access (binomial checkpointing): start_repeat marks the current top;
+ * reset_repeat puts back every entry popped since, so it can be popped again;
+ * end_repeat forgets the innermost mark (the tape stays as it is). Marks nest.
+ * Pushing while entries kept for a repeat are popped aborts. */
+void adgen_start_repeat(void);
+void adgen_reset_repeat(void);
+void adgen_end_repeat(void);
 
 /* Statistics of the calling thread's tape, in bytes. */
 size_t adgen_tape_peak_bytes(void);    /* the largest the tape has been */

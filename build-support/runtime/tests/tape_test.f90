@@ -3,7 +3,7 @@
 program tape_test
   use adgen_runtime
   implicit none
-  real(8) :: x, xs(5)
+  real(8) :: x, s8, xs(5)
   real(4) :: s, ss(3)
   integer :: i, k, ks(4), n_wrong
   integer(8) :: big
@@ -65,6 +65,25 @@ program tape_test
   print '(a, f4.2)', 'real8: ', x
   print '(a, i0, a, i0, a, i0)', 'size ', adgen_size_bytes(), ', peak ', adgen_peak_bytes(), &
       ', traffic ', adgen_traffic_bytes()
+
+  ! Repeated access: the same two values popped three times, then for good.
+  call pushreal8(7.0d0)
+  call pushreal8(8.0d0)
+  call pushcontrol(1)
+  call startrepeat()
+  do i = 1, 3
+    call popcontrol(k)
+    call popreal8(x)
+    call popreal8(s8)
+    print '(a, i0, a, 2(1x, f3.1), a, i0)', 'repeat ', i, ':', x, s8, ', size ', &
+        adgen_size_bytes()
+    call resetrepeat()
+  end do
+  call endrepeat()
+  call popcontrol(k)
+  call popreal8(x)
+  call popreal8(s8)
+  print '(a, i0, 2(1x, f3.1), a, i0)', 'after repeat: ', k, x, s8, ', size ', adgen_size_bytes()
 
   ! Growth far beyond the first buffer: 10^6 values, popped back in reverse.
   call adgen_reset_stats()
