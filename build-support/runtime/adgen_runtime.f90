@@ -1,0 +1,197 @@
+! adgen runtime: the Fortran interface to the tape of adgen-generated adjoint code.
+!
+! Generated code does `use adgen_runtime` and calls, e.g., `call pushreal8(x)` in the
+! forward sweep and `call popreal8(x)` in the backward sweep. Every routine binds to the C
+! runtime (adgen_runtime.c) by its C name, so nothing depends on compiler name mangling.
+! One LIFO stack per thread; it grows without limit; popping more than was pushed aborts.
+module adgen_runtime
+  use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int, c_int32_t, c_int64_t, &
+      c_size_t
+  implicit none
+  private
+
+  public :: pushreal8, popreal8, lookreal8
+  public :: pushreal4, popreal4, lookreal4
+  public :: pushinteger4, popinteger4, lookinteger4
+  public :: pushinteger8, popinteger8, lookinteger8
+  public :: pushboolean, popboolean, lookboolean
+  public :: pushcontrol, popcontrol, lookcontrol
+  public :: pushreal8array, popreal8array
+  public :: pushreal4array, popreal4array
+  public :: pushinteger4array, popinteger4array
+  public :: startrepeat, resetrepeat, endrepeat
+  public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
+  public :: adgen_reset_stats, adgen_release_tape
+
+  interface
+    ! real(8) scalars
+    subroutine pushreal8(x) bind(C, name="adgen_push_real8")
+      import :: c_double
+      real(c_double), intent(in) :: x
+    end subroutine pushreal8
+    subroutine popreal8(x) bind(C, name="adgen_pop_real8")
+      import :: c_double
+      real(c_double), intent(out) :: x
+    end subroutine popreal8
+    subroutine lookreal8(x) bind(C, name="adgen_look_real8")
+      import :: c_double
+      real(c_double), intent(out) :: x
+    end subroutine lookreal8
+
+    ! real(4) scalars
+    subroutine pushreal4(x) bind(C, name="adgen_push_real4")
+      import :: c_float
+      real(c_float), intent(in) :: x
+    end subroutine pushreal4
+    subroutine popreal4(x) bind(C, name="adgen_pop_real4")
+      import :: c_float
+      real(c_float), intent(out) :: x
+    end subroutine popreal4
+    subroutine lookreal4(x) bind(C, name="adgen_look_real4")
+      import :: c_float
+      real(c_float), intent(out) :: x
+    end subroutine lookreal4
+
+    ! integer(4) scalars
+    subroutine pushinteger4(k) bind(C, name="adgen_push_integer4")
+      import :: c_int32_t
+      integer(c_int32_t), intent(in) :: k
+    end subroutine pushinteger4
+    subroutine popinteger4(k) bind(C, name="adgen_pop_integer4")
+      import :: c_int32_t
+      integer(c_int32_t), intent(out) :: k
+    end subroutine popinteger4
+    subroutine lookinteger4(k) bind(C, name="adgen_look_integer4")
+      import :: c_int32_t
+      integer(c_int32_t), intent(out) :: k
+    end subroutine lookinteger4
+
+    ! integer(8) scalars
+    subroutine pushinteger8(k) bind(C, name="adgen_push_integer8")
+      import :: c_int64_t
+      integer(c_int64_t), intent(in) :: k
+    end subroutine pushinteger8
+    subroutine popinteger8(k) bind(C, name="adgen_pop_integer8")
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: k
+    end subroutine popinteger8
+    subroutine lookinteger8(k) bind(C, name="adgen_look_integer8")
+      import :: c_int64_t
+      integer(c_int64_t), intent(out) :: k
+    end subroutine lookinteger8
+
+    ! Control flow: a branch number in 0..255, stored in one byte.
+    subroutine pushcontrol(k) bind(C, name="adgen_push_control")
+      import :: c_int
+      integer(c_int), value, intent(in) :: k
+    end subroutine pushcontrol
+    subroutine popcontrol(k) bind(C, name="adgen_pop_control")
+      import :: c_int
+      integer(c_int), intent(out) :: k
+    end subroutine popcontrol
+    subroutine lookcontrol(k) bind(C, name="adgen_look_control")
+      import :: c_int
+      integer(c_int), intent(out) :: k
+    end subroutine lookcontrol
+
+    ! Whole arrays: n contiguous elements starting at a.
+    subroutine pushreal8array(a, n) bind(C, name="adgen_push_real8_array")
+      import :: c_double, c_int
+      real(c_double), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushreal8array
+    subroutine popreal8array(a, n) bind(C, name="adgen_pop_real8_array")
+      import :: c_double, c_int
+      real(c_double), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popreal8array
+    subroutine pushreal4array(a, n) bind(C, name="adgen_push_real4_array")
+      import :: c_float, c_int
+      real(c_float), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushreal4array
+    subroutine popreal4array(a, n) bind(C, name="adgen_pop_real4_array")
+      import :: c_float, c_int
+      real(c_float), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popreal4array
+    subroutine pushinteger4array(a, n) bind(C, name="adgen_push_integer4_array")
+      import :: c_int32_t, c_int
+      integer(c_int32_t), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushinteger4array
+    subroutine popinteger4array(a, n) bind(C, name="adgen_pop_integer4_array")
+      import :: c_int32_t, c_int
+      integer(c_int32_t), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popinteger4array
+
+    ! Repeated access (binomial checkpointing): startrepeat marks the top; resetrepeat
+    ! puts back every entry popped since; endrepeat forgets the innermost mark.
+    subroutine startrepeat() bind(C, name="adgen_start_repeat")
+    end subroutine startrepeat
+    subroutine resetrepeat() bind(C, name="adgen_reset_repeat")
+    end subroutine resetrepeat
+    subroutine endrepeat() bind(C, name="adgen_end_repeat")
+    end subroutine endrepeat
+
+    ! Statistics of the calling thread's tape, in bytes.
+    function adgen_peak_bytes() bind(C, name="adgen_tape_peak_bytes") result(bytes)
+      import :: c_size_t
+      integer(c_size_t) :: bytes
+    end function adgen_peak_bytes
+    function adgen_traffic_bytes() bind(C, name="adgen_tape_traffic_bytes") result(bytes)
+      import :: c_size_t
+      integer(c_size_t) :: bytes
+    end function adgen_traffic_bytes
+    function adgen_size_bytes() bind(C, name="adgen_tape_size_bytes") result(bytes)
+      import :: c_size_t
+      integer(c_size_t) :: bytes
+    end function adgen_size_bytes
+    subroutine adgen_reset_stats() bind(C, name="adgen_tape_reset_stats")
+    end subroutine adgen_reset_stats
+    subroutine adgen_release_tape() bind(C, name="adgen_tape_release")
+    end subroutine adgen_release_tape
+
+    ! The C side of the logical wrappers below.
+    subroutine c_push_boolean(b) bind(C, name="adgen_push_boolean")
+      import :: c_int
+      integer(c_int), value, intent(in) :: b
+    end subroutine c_push_boolean
+    subroutine c_pop_boolean(b) bind(C, name="adgen_pop_boolean")
+      import :: c_int
+      integer(c_int), intent(out) :: b
+    end subroutine c_pop_boolean
+    subroutine c_look_boolean(b) bind(C, name="adgen_look_boolean")
+      import :: c_int
+      integer(c_int), intent(out) :: b
+    end subroutine c_look_boolean
+  end interface
+
+contains
+
+  ! Default logicals: stored as one byte through the C integer interface.
+  subroutine pushboolean(l)
+    logical, intent(in) :: l
+    if (l) then
+      call c_push_boolean(1_c_int)
+    else
+      call c_push_boolean(0_c_int)
+    end if
+  end subroutine pushboolean
+
+  subroutine popboolean(l)
+    logical, intent(out) :: l
+    integer(c_int) :: b
+    call c_pop_boolean(b)
+    l = b /= 0
+  end subroutine popboolean
+
+  subroutine lookboolean(l)
+    logical, intent(out) :: l
+    integer(c_int) :: b
+    call c_look_boolean(b)
+    l = b /= 0
+  end subroutine lookboolean
+
+end module adgen_runtime

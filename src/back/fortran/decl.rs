@@ -1,0 +1,169 @@
+//! Declarations: type specs, array specs, and every [`DeclKind`] as one line.
+
+use super::expr::write_expr;
+use super::writer::Writer;
+use crate::il::TypeSpec;
+use crate::il::{Attr, BaseType, Bound, Decl, DeclKind, DimSpec, Entity, ImplicitRule, Intent};
+
+/// A type as written: `integer`, `real(8)`, `real(kind=dp)`, `real*8`,
+/// `double precision`, `character(len=*)`.
+pub(crate) fn write_type_spec(spec: &TypeSpec) -> String {
+    let base = match spec.base {
+        BaseType::Integer => "integer",
+        BaseType::Real => "real",
+        BaseType::DoublePrecision => "double precision",
+        BaseType::Logical => "logical",
+        BaseType::Character => "character",
+    };
+    let mut out = base.to_string();
+    let mut selectors = Vec::new();
+    if let Some(len) = &spec.char_len {
+        let len = len.trim();
+        let bare = if len.len() > 4 && len[..4].eq_ignore_ascii_case("len=") {
+            len[4..].trim()
+        } else {
+            len
+        };
+        selectors.push(format!("len={bare}"));
+    }
+    if let Some(kind) = &spec.kind {
+        // `real(8)` keeps its short form unless the source wrote `kind=` or a length
+        // selector comes first.
+        if spec.kind_keyword || !selectors.is_empty() {
+            selectors.push(format!("kind={}", write_expr(kind)));
+        } else {
+            selectors.push(write_expr(kind));
+        }
+    }
+    if !selectors.is_empty() {
+        out.push('(');
+        out.push_str(&selectors.join(", "));
+        out.push(')');
+    } else if let Some(star) = spec.star {
+        out.push_str(&format!("*{star}"));
+    }
+    out
+}
+
+/// An array spec: `(n)`, `(0:n + 1, *)`.
+pub(crate) fn write_dims(dims: &[DimSpec]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|dim| {
+            let upper = match &dim.upper {
+                Bound::Expr(e) => write_expr(e),
+                Bound::Star => "*".to_string(),
+            };
+            match &dim.lower {
+                Some(lower) => format!("{}:{upper}", write_expr(lower)),
+                None => upper,
+            }
+        })
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+fn intent_text(intent: Intent) -> &'static str {
+    match intent {
+        Intent::In => "intent(in)",
+        Intent::Out => "intent(out)",
+        Intent::InOut => "intent(inout)",
+    }
+}
+
+fn attr_text(attr: &Attr) -> String {
+    match attr {
+        Attr::Intent(intent) => intent_text(*intent).to_string(),
+        Attr::Parameter => "parameter".to_string(),
+        Attr::Dimension(dims) => format!("dimension{}", write_dims(dims)),
+        Attr::External => "external".to_string(),
+        Attr::Intrinsic => "intrinsic".to_string(),
+        Attr::Save => "save".to_string(),
+    }
+}
+
+/// `x(n) = init`.
+fn entity_text(entity: &Entity) -> String {
+    let mut out = entity.name.clone();
+    if let Some(dims) = &entity.dims {
+        out.push_str(&write_dims(dims));
+    }
+    if let Some(init) = &entity.init {
+        out.push_str(" = ");
+        out.push_str(&write_expr(init));
+    }
+    out
+}
+
+fn implicit_rule_text(rule: &ImplicitRule) -> String {
+    let ranges: Vec<String> = rule
+        .ranges
+        .iter()
+        .map(|&(first, last)| {
+            if first == last {
+                first.to_string()
+            } else {
+                format!("{first}-{last}")
+            }
+        })
+        .collect();
+    format!("{} ({})", write_type_spec(&rule.spec), ranges.join(", "))
+}
+
+/// The text of one declaration line (a comment declaration returns `None`).
+pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
+    let text = match kind {
+        DeclKind::Use { module, only: None } => format!("use {module}"),
+        DeclKind::Use {
+            module,
+            only: Some(names),
+        } => format!("use {module}, only: {}", names.join(", ")),
+        DeclKind::Implicit(rules) if rules.is_empty() => "implicit none".to_string(),
+        DeclKind::Implicit(rules) => {
+            let rules: Vec<String> = rules.iter().map(implicit_rule_text).collect();
+            format!("implicit {}", rules.join(", "))
+        }
+        DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } => {
+            let mut out = write_type_spec(spec);
+            for attr in attrs {
+                out.push_str(", ");
+                out.push_str(&attr_text(attr));
+            }
+            let entities: Vec<String> = entities.iter().map(entity_text).collect();
+            format!("{out} :: {}", entities.join(", "))
+        }
+        DeclKind::Parameter(pairs) => {
+            let pairs: Vec<String> = pairs
+                .iter()
+                .map(|(name, value)| format!("{name} = {}", write_expr(value)))
+                .collect();
+            format!("parameter ({})", pairs.join(", "))
+        }
+        DeclKind::Dimension(entities) => {
+            let entities: Vec<String> = entities.iter().map(entity_text).collect();
+            format!("dimension {}", entities.join(", "))
+        }
+        DeclKind::Intent(intent, names) => {
+            format!("{} :: {}", intent_text(*intent), names.join(", "))
+        }
+        DeclKind::External(names) => format!("external {}", names.join(", ")),
+        DeclKind::Intrinsic(names) => format!("intrinsic {}", names.join(", ")),
+        DeclKind::Comment(_) => return None,
+    };
+    Some(text)
+}
+
+/// Writes one declaration at the writer's indentation.
+pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
+    match &decl.kind {
+        DeclKind::Comment(text) => w.comment(text),
+        kind => {
+            let text = decl_text(kind).expect("only comment declarations have no text");
+            w.line(None, &text, None);
+        }
+    }
+}

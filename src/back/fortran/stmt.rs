@@ -1,0 +1,162 @@
+//! Statements: one line for simple statements, block constructs with their `end` lines.
+
+use super::expr::{push_args, write_expr};
+use super::writer::Writer;
+use crate::il::{Stmt, StmtKind};
+
+/// Writes a block of statements at the writer's current indentation.
+pub(crate) fn write_block(w: &mut Writer, block: &[Stmt]) {
+    for stmt in block {
+        write_stmt(w, stmt);
+    }
+}
+
+/// The one-line text of a simple (non-block, non-comment) statement.
+fn simple_text(kind: &StmtKind) -> Option<String> {
+    let text = match kind {
+        StmtKind::Assign { lhs, rhs } => format!("{} = {}", write_expr(lhs), write_expr(rhs)),
+        StmtKind::Exit { name } => with_name("exit", name.as_deref()),
+        StmtKind::Cycle { name } => with_name("cycle", name.as_deref()),
+        StmtKind::Call { name, args } => {
+            let mut out = format!("call {name}");
+            push_args(&mut out, args);
+            out
+        }
+        StmtKind::Return => "return".to_string(),
+        StmtKind::Continue => "continue".to_string(),
+        StmtKind::If { .. }
+        | StmtKind::Do { .. }
+        | StmtKind::DoWhile { .. }
+        | StmtKind::Comment(_) => return None,
+    };
+    Some(text)
+}
+
+fn with_name(keyword: &str, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("{keyword} {name}"),
+        None => keyword.to_string(),
+    }
+}
+
+/// `name: ` before a construct's opening statement, when named.
+fn construct_prefix(name: Option<&str>) -> String {
+    name.map(|n| format!("{n}: ")).unwrap_or_default()
+}
+
+pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
+    let label = stmt.label.as_deref();
+    let trailing = stmt.trailing_comment.as_deref();
+    match &stmt.kind {
+        StmtKind::Comment(text) => {
+            w.comment(text);
+            if label.is_some() {
+                // A comment cannot carry a label: keep the label on an empty statement.
+                w.line(label, "continue", trailing);
+            }
+        }
+        StmtKind::If {
+            arms,
+            else_body,
+            logical_if,
+            name,
+        } => {
+            if let Some(text) = logical_if_text(arms, else_body.as_deref(), *logical_if, name) {
+                let inner = &arms[0].1[0];
+                let comment = trailing.or(inner.trailing_comment.as_deref());
+                w.line(label, &text, comment);
+                return;
+            }
+            for (i, (cond, body)) in arms.iter().enumerate() {
+                if i == 0 {
+                    let prefix = construct_prefix(name.as_deref());
+                    w.line(
+                        label,
+                        &format!("{prefix}if ({}) then", write_expr(cond)),
+                        trailing,
+                    );
+                } else {
+                    w.line(None, &format!("else if ({}) then", write_expr(cond)), None);
+                }
+                w.push();
+                write_block(w, body);
+                w.pop();
+            }
+            if arms.is_empty() {
+                // Not a valid IF; print the else part as a plain block.
+                if let Some(body) = else_body {
+                    write_block(w, body);
+                }
+                return;
+            }
+            if let Some(body) = else_body {
+                w.line(None, "else", None);
+                w.push();
+                write_block(w, body);
+                w.pop();
+            }
+            w.line(None, &with_name("end if", name.as_deref()), None);
+        }
+        StmtKind::Do {
+            var,
+            start,
+            end,
+            step,
+            body,
+            name,
+        } => {
+            let mut head = format!(
+                "{}do {var} = {}, {}",
+                construct_prefix(name.as_deref()),
+                write_expr(start),
+                write_expr(end)
+            );
+            if let Some(step) = step {
+                head.push_str(", ");
+                head.push_str(&write_expr(step));
+            }
+            w.line(label, &head, trailing);
+            w.push();
+            write_block(w, body);
+            w.pop();
+            w.line(None, &with_name("end do", name.as_deref()), None);
+        }
+        StmtKind::DoWhile { cond, body, name } => {
+            let head = format!(
+                "{}do while ({})",
+                construct_prefix(name.as_deref()),
+                write_expr(cond)
+            );
+            w.line(label, &head, trailing);
+            w.push();
+            write_block(w, body);
+            w.pop();
+            w.line(None, &with_name("end do", name.as_deref()), None);
+        }
+        kind => {
+            let text = simple_text(kind).expect("block statements are handled above");
+            w.line(label, &text, trailing);
+        }
+    }
+}
+
+/// `if (c) stmt`, when the IL asks for a logical IF and its shape allows one.
+fn logical_if_text(
+    arms: &[(crate::il::Expr, Vec<Stmt>)],
+    else_body: Option<&[Stmt]>,
+    logical_if: bool,
+    name: &Option<String>,
+) -> Option<String> {
+    if !logical_if || arms.len() != 1 || else_body.is_some() || name.is_some() {
+        return None;
+    }
+    let (cond, body) = &arms[0];
+    let [inner] = body.as_slice() else {
+        return None;
+    };
+    if inner.label.is_some() {
+        return None;
+    }
+    let text = simple_text(&inner.kind)?;
+    Some(format!("if ({}) {text}", write_expr(cond)))
+}
