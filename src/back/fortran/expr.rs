@@ -230,6 +230,7 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Int => "int",
         Intrinsic::Nint => "nint",
         Intrinsic::Floor => "floor",
+        Intrinsic::Merge => "merge",
     }
 }
 

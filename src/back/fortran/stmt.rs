@@ -24,6 +24,7 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         }
         StmtKind::Return => "return".to_string(),
         StmtKind::Continue => "continue".to_string(),
+        StmtKind::Goto { label } => format!("go to {label}"),
         StmtKind::If { .. }
         | StmtKind::Do { .. }
         | StmtKind::DoWhile { .. }
