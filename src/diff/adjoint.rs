@@ -1,6 +1,1333 @@
-//! Adjoint mode (placeholder while the tangent lands).
-use super::UnitGen;
-use crate::il::Unit;
+//! Adjoint mode (seeds/000 §4.4, §4.5, §4.10, §5.4): store-all with save-on-kill, joint
+//! mode (each call checkpointed: the forward sweep calls the original procedure, the
+//! backward sweep restores its inputs and calls its adjoint).
+//!
+//! The adjoint unit is `forward sweep; backward sweep`. The forward sweep is the original
+//! code with, before each statement that overwrites a value the backward sweep reads, a
+//! push of that value; and at the end of each branch of a test, a push of the branch taken
+//! (control saved where flow merges, §4.4). The backward sweep walks the statements in
+//! reverse, popping what was pushed and running the adjoint of each statement.
+//!
+//! Loops: a DO loop without early exit saves its start, step and last index and is run
+//! backwards; a DO WHILE, or a loop left by EXIT or RETURN, counts its iterations. A
+//! statement that leaves its loop or the procedure early (EXIT, CYCLE, RETURN) pushes a
+//! code naming itself; each iteration (and the procedure) pushes code 0 when it completes
+//! normally. The backward sweep pops that code first and only reverses the statements that
+//! ran. RETURN in the forward sweep jumps to the start of the backward sweep.
+//!
+//! Which values to save: a variable is saved when overwritten if the backward sweep reads
+//! it (in a partial derivative, a subscript, or as an input of a callee's adjoint). That
+//! set is found by generating the backward sweep with every variable saved, collecting
+//! what it reads, and regenerating until the set is stable: a flow-insensitive TBR (§5.2).
+//!
+//! Calls: the forward sweep saves what the callee overwrites (twice: once restored before
+//! the callee's adjoint, which re-runs the callee, and once after it), then calls it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::analysis::effects::{CallSite, bind_actuals, call_site};
+use crate::diag::Diagnostic;
+use crate::il::{
+    BinOp, Bound, DeclKind, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, TypeSpec, Unit,
+    UnitKind, key, visit,
+};
+use crate::runtime::RUNTIME_MODULE;
+
+use super::partials::{Term, linearize};
+use super::tangent::{convert, touches_active, unknown_procedure};
+use super::{UnitGen, assign, call};
+
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
-    ug.unit.clone()
+    let saved = (
+        ug.namer.clone(),
+        ug.temps.clone(),
+        ug.errors.len(),
+        ug.called_functions.clone(),
+    );
+    let mut needed: Option<BTreeSet<String>> = None;
+    let mut body;
+    let mut rounds = 0;
+    loop {
+        ug.namer = saved.0.clone();
+        ug.temps = saved.1.clone();
+        ug.errors.truncate(saved.2);
+        ug.called_functions = saved.3.clone();
+        ug.uses_runtime = false;
+        let mut adj = Adj::new(ug, needed.clone());
+        body = adj.unit_body();
+        let reads = adj.reads;
+        rounds += 1;
+        if needed.as_ref() == Some(&reads) || rounds >= 8 {
+            break;
+        }
+        needed = Some(reads);
+    }
+    let unit = ug.unit;
+    let mut args = ug.derivative_args();
+    if let Some(r) = &unit.result {
+        if ug.ua.result_active {
+            args.push(
+                ug.deriv_name(r)
+                    .expect("active result has a derivative")
+                    .to_string(),
+            );
+        }
+    }
+    let mut decls = ug.declarations(&[], false);
+    if ug.uses_runtime {
+        decls.insert(
+            0,
+            crate::il::Decl {
+                kind: DeclKind::Use {
+                    module: RUNTIME_MODULE.to_string(),
+                    only: None,
+                },
+                span: Default::default(),
+            },
+        );
+    }
+    Unit {
+        kind: UnitKind::Subroutine,
+        name: ug
+            .ctx
+            .derivative_of(&unit.name)
+            .expect("differentiated unit has a name")
+            .to_string(),
+        args,
+        result: None,
+        explicit_result: false,
+        prefix_type: None,
+        leading_comments: unit.leading_comments.clone(),
+        decls,
+        body,
+        symbols: unit.symbols.clone(),
+        span: unit.span,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum FrameKey {
+    Routine,
+    Loop(StmtId),
+}
+
+/// A construct that early exits can leave: the procedure, or a loop.
+#[derive(Clone, Debug)]
+struct Frame {
+    key: FrameKey,
+    name: Option<String>,
+    /// Variable holding the popped exit code, when the frame has early exits.
+    code_var: Option<String>,
+    /// Names of the loop's saved bounds and count, for pushes at early exits.
+    exit_pushes: Vec<Stmt>,
+}
+
+/// Precomputed positions of early exits.
+#[derive(Default)]
+struct Jumps {
+    /// Preorder index and subtree end of each statement.
+    extent: BTreeMap<StmtId, (usize, usize)>,
+    /// For each frame, the positions of its jumps in textual order (code = index + 1).
+    positions: BTreeMap<FrameKey, Vec<usize>>,
+    /// Loops that count their iterations (DO WHILE, or left early).
+    counted: BTreeSet<StmtId>,
+}
+
+impl Jumps {
+    fn of(body: &[Stmt]) -> Jumps {
+        let mut j = Jumps::default();
+        let mut next = 0;
+        let mut loops: Vec<(StmtId, Option<String>)> = Vec::new();
+        j.walk(body, &mut next, &mut loops);
+        j
+    }
+
+    fn walk(
+        &mut self,
+        block: &[Stmt],
+        next: &mut usize,
+        loops: &mut Vec<(StmtId, Option<String>)>,
+    ) {
+        for s in block {
+            let start = *next;
+            *next += 1;
+            match &s.kind {
+                StmtKind::Do { body, name, .. } | StmtKind::DoWhile { body, name, .. } => {
+                    if matches!(s.kind, StmtKind::DoWhile { .. }) {
+                        self.counted.insert(s.id);
+                    }
+                    loops.push((s.id, name.clone()));
+                    self.walk(body, next, loops);
+                    loops.pop();
+                }
+                StmtKind::If {
+                    arms, else_body, ..
+                } => {
+                    for (_, b) in arms {
+                        self.walk(b, next, loops);
+                    }
+                    if let Some(b) = else_body {
+                        self.walk(b, next, loops);
+                    }
+                }
+                StmtKind::Exit { name } | StmtKind::Cycle { name } => {
+                    let target = match name {
+                        None => loops.len().checked_sub(1),
+                        Some(n) => loops.iter().rposition(|(_, ln)| {
+                            ln.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(n))
+                        }),
+                    };
+                    if let Some(t) = target {
+                        let is_exit = matches!(s.kind, StmtKind::Exit { .. });
+                        for (i, (id, _)) in loops.iter().enumerate().skip(t) {
+                            self.positions
+                                .entry(FrameKey::Loop(*id))
+                                .or_default()
+                                .push(start);
+                            if i > t || is_exit {
+                                self.counted.insert(*id);
+                            }
+                        }
+                    }
+                }
+                StmtKind::Return => {
+                    for (id, _) in loops.iter() {
+                        self.positions
+                            .entry(FrameKey::Loop(*id))
+                            .or_default()
+                            .push(start);
+                        self.counted.insert(*id);
+                    }
+                    self.positions
+                        .entry(FrameKey::Routine)
+                        .or_default()
+                        .push(start);
+                }
+                _ => {}
+            }
+            self.extent.insert(s.id, (start, *next));
+        }
+    }
+
+    fn n_codes(&self, frame: FrameKey) -> usize {
+        self.positions.get(&frame).map_or(0, Vec::len)
+    }
+
+    /// The code of the jump at `pos` in `frame`.
+    fn code(&self, frame: FrameKey, pos: usize) -> Option<usize> {
+        self.positions
+            .get(&frame)?
+            .iter()
+            .position(|&p| p == pos)
+            .map(|i| i + 1)
+    }
+
+    /// Number of `frame`'s jumps before statement `s`, and inside it.
+    fn before_inside(&self, frame: FrameKey, s: &Stmt) -> (usize, usize) {
+        let Some(&(start, end)) = self.extent.get(&s.id) else {
+            return (0, 0);
+        };
+        let pos = self.positions.get(&frame).map(Vec::as_slice).unwrap_or(&[]);
+        let before = pos.iter().filter(|&&p| p < start).count();
+        let inside = pos.iter().filter(|&&p| p >= start && p < end).count();
+        (before, inside)
+    }
+}
+
+struct Adj<'x, 'c, 'a> {
+    ug: &'x mut UnitGen<'c, 'a>,
+    /// Variables (keys) the backward sweep reads: saved when overwritten. `None`: all.
+    needed: Option<BTreeSet<String>>,
+    /// What the generated backward sweep reads.
+    reads: BTreeSet<String>,
+    jumps: Jumps,
+    frames: Vec<Frame>,
+    return_label: Option<String>,
+    branch_var: Option<String>,
+    temp_b: BTreeMap<u8, String>,
+}
+
+impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
+    fn new(ug: &'x mut UnitGen<'c, 'a>, needed: Option<BTreeSet<String>>) -> Self {
+        let jumps = Jumps::of(&ug.unit.body);
+        Adj {
+            ug,
+            needed,
+            reads: BTreeSet::new(),
+            jumps,
+            frames: Vec::new(),
+            return_label: None,
+            branch_var: None,
+            temp_b: BTreeMap::new(),
+        }
+    }
+
+    fn unit_body(&mut self) -> Vec<Stmt> {
+        let unit = self.ug.unit;
+        let has_codes = self.jumps.n_codes(FrameKey::Routine) > 0;
+        let code_var = has_codes.then(|| self.int_temp("ad_jump"));
+        if has_codes {
+            let mut used: BTreeSet<String> = BTreeSet::new();
+            visit::walk_stmts(&unit.body, &mut |s| {
+                if let Some(l) = &s.label {
+                    used.insert(l.clone());
+                }
+            });
+            let mut n = 100;
+            while used.contains(&n.to_string()) {
+                n += 1;
+            }
+            self.return_label = Some(n.to_string());
+        }
+        self.frames.push(Frame {
+            key: FrameKey::Routine,
+            name: None,
+            code_var: code_var.clone(),
+            exit_pushes: Vec::new(),
+        });
+        let (mut fwd, bwd) = self.block(&unit.body);
+        self.frames.pop();
+        if has_codes {
+            fwd.push(self.push_control(0));
+            let mut target = Stmt::generated(StmtKind::Continue);
+            target.label = self.return_label.clone();
+            fwd.push(target);
+        }
+        reads_of(&bwd, &mut self.reads);
+        let mut body = fwd;
+        body.extend(self.backward_start_zeroing());
+        if let Some(c) = &code_var {
+            body.push(self.pop_control(c));
+        }
+        body.extend(bwd);
+        body.extend(self.exit_zeroing());
+        body
+    }
+
+    // ----- names and small builders -----
+
+    fn int_temp(&mut self, base: &str) -> String {
+        self.ug.temp(base, TypeSpec::of(ScalarType::Integer(4)))
+    }
+
+    fn branch(&mut self) -> String {
+        if self.branch_var.is_none() {
+            self.branch_var = Some(self.int_temp("branch"));
+        }
+        self.branch_var.clone().expect("set above")
+    }
+
+    fn tempb(&mut self, ty: ScalarType) -> String {
+        let kind = super::types::real_kind(ty);
+        if let Some(t) = self.temp_b.get(&kind) {
+            return t.clone();
+        }
+        let t = self.ug.temp("tempb", TypeSpec::of(ScalarType::Real(kind)));
+        self.temp_b.insert(kind, t.clone());
+        t
+    }
+
+    fn push_control(&mut self, k: usize) -> Stmt {
+        self.ug.uses_runtime = true;
+        call("pushcontrol", vec![Expr::int(k as i64)])
+    }
+
+    fn pop_control(&mut self, var: &str) -> Stmt {
+        self.ug.uses_runtime = true;
+        call("popcontrol", vec![Expr::var(var)])
+    }
+
+    fn is_needed(&self, name: &str) -> bool {
+        let Some(sym) = self.ug.unit.symbols.get(name) else {
+            return false;
+        };
+        if !sym.is_variable() || sym.ty == ScalarType::Character {
+            return false;
+        }
+        match &self.needed {
+            None => true,
+            Some(set) => set.contains(&key(name)),
+        }
+    }
+
+    /// Push and pop of a scalar or an array element.
+    fn save(&mut self, target: &Expr, s: &Stmt) -> Option<(Stmt, Stmt)> {
+        let name = target.base_name()?;
+        let sym = self.ug.unit.symbols.get(name)?;
+        let suffix = match sym.ty {
+            ScalarType::Real(k) => format!("real{k}"),
+            ScalarType::Integer(k) => format!("integer{k}"),
+            ScalarType::Logical => "boolean".to_string(),
+            ScalarType::Character => {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0506",
+                        format!(
+                            "character variable `{name}` would have to be saved for the adjoint"
+                        ),
+                    )
+                    .at(s.span),
+                );
+                return None;
+            }
+        };
+        let whole_array = sym.is_array() && matches!(target.kind, ExprKind::Var(_));
+        self.ug.uses_runtime = true;
+        if whole_array {
+            let size = self.array_size(name, s)?;
+            return Some((
+                call(
+                    &format!("push{suffix}array"),
+                    vec![target.clone(), size.clone()],
+                ),
+                call(&format!("pop{suffix}array"), vec![target.clone(), size]),
+            ));
+        }
+        Some((
+            call(&format!("push{suffix}"), vec![target.clone()]),
+            call(&format!("pop{suffix}"), vec![target.clone()]),
+        ))
+    }
+
+    /// The number of elements of array `name`, from its declaration.
+    fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
+        let sym = self.ug.unit.symbols.get(name)?;
+        let mut size: Option<Expr> = None;
+        for d in &sym.dims {
+            let Bound::Expr(upper) = &d.upper else {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0507",
+                        format!("adgen must save array `{name}` here, but it is assumed-size"),
+                    )
+                    .at(s.span)
+                    .with_help(format!(
+                        "declare `{name}` with an explicit shape such as `{name}(n)`"
+                    )),
+                );
+                return None;
+            };
+            let extent = match &d.lower {
+                None => upper.clone(),
+                Some(lower) => Expr::binary(
+                    BinOp::Add,
+                    Expr::binary(BinOp::Sub, paren(upper), paren(lower)),
+                    Expr::int(1),
+                ),
+            };
+            size = Some(match size {
+                None => extent,
+                Some(acc) => Expr::binary(BinOp::Mul, acc, paren(&extent)),
+            });
+        }
+        size
+    }
+
+    // ----- blocks and statements -----
+
+    /// The current frame with early exits, if the innermost frame has any.
+    fn coded_frame(&self) -> Option<(FrameKey, String)> {
+        let f = self.frames.last()?;
+        Some((f.key, f.code_var.clone()?))
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
+        let mut fwd = Vec::new();
+        let mut parts = Vec::new();
+        for s in stmts {
+            let (f, b) = self.stmt(s);
+            fwd.extend(f);
+            parts.push((s, b));
+        }
+        let coded = self.coded_frame();
+        let mut bwd = Vec::new();
+        let mut group: Vec<Stmt> = Vec::new();
+        let mut group_before = 0;
+        for (s, b) in parts.into_iter().rev() {
+            if b.is_empty() {
+                continue;
+            }
+            let before = match &coded {
+                Some((frame, _)) => self.jumps.before_inside(*frame, s).0,
+                None => 0,
+            };
+            if before != group_before && !group.is_empty() {
+                bwd.extend(self.guard(group_before, std::mem::take(&mut group)));
+            }
+            group_before = before;
+            group.extend(b);
+        }
+        if !group.is_empty() {
+            bwd.extend(self.guard(group_before, group));
+        }
+        (fwd, bwd)
+    }
+
+    /// Wraps statements that ran only when no early exit happened before them.
+    fn guard(&mut self, before: usize, stmts: Vec<Stmt>) -> Vec<Stmt> {
+        if before == 0 {
+            return stmts;
+        }
+        let (_, var) = self
+            .coded_frame()
+            .expect("guards exist only in coded frames");
+        vec![if_then(ran_past(&var, before), stmts)]
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        if let Some(site) = call_site(s) {
+            if self.ug.ctx.program.unit(site.callee).is_some()
+                || matches!(s.kind, StmtKind::Call { .. })
+            {
+                return self.call(s, &site);
+            }
+        }
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let mut fwd = Vec::new();
+                let mut bwd = Vec::new();
+                if lhs.base_name().is_some_and(|n| self.is_needed(n)) {
+                    if let Some((push, pop)) = self.save(lhs, s) {
+                        fwd.push(push);
+                        bwd.push(pop);
+                    }
+                }
+                fwd.push(s.clone());
+                bwd.extend(self.assignment_adjoint(s, lhs, rhs));
+                (fwd, bwd)
+            }
+            StmtKind::If { .. } => self.if_stmt(s),
+            StmtKind::Do { .. } | StmtKind::DoWhile { .. } => self.loop_stmt(s),
+            StmtKind::Exit { .. } | StmtKind::Cycle { .. } | StmtKind::Return => {
+                (self.jump(s), Vec::new())
+            }
+            _ => (vec![s.clone()], Vec::new()),
+        }
+    }
+
+    /// The adjoint of `lhs = rhs`: `leafb += ∂rhs/∂leaf · lhsb` for each active leaf, then
+    /// `lhsb = 0` (the old value of `lhs` does not influence anything).
+    fn assignment_adjoint(&mut self, s: &Stmt, lhs: &Expr, rhs: &Expr) -> Vec<Stmt> {
+        let Some(name) = lhs.base_name() else {
+            return Vec::new();
+        };
+        let Some(lhs_b) = self.ug.dref(lhs) else {
+            return Vec::new();
+        };
+        if !self.ug.useful_after(s, name) {
+            return Vec::new();
+        }
+        let terms = linearize(rhs, &self.ug.leaf_info(s));
+        let zero = self.ug.zero_of(name);
+        if terms.is_empty() {
+            return vec![assign(lhs_b, zero)];
+        }
+        let mut out = Vec::new();
+        let self_ref = terms
+            .iter()
+            .any(|t| t.leaf.base_name().is_some_and(|n| key(n) == key(name)));
+        let weight = if self_ref {
+            let t = self.tempb(self.ug.ty(lhs));
+            out.push(assign(Expr::var(&t), lhs_b.clone()));
+            out.push(assign(lhs_b.clone(), zero.clone()));
+            Expr::var(t)
+        } else {
+            lhs_b.clone()
+        };
+        for t in &terms {
+            out.push(self.increment(t, &weight));
+        }
+        if !self_ref {
+            out.push(assign(lhs_b, zero));
+        }
+        out
+    }
+
+    /// `leafb = leafb ± coeff·weight`.
+    fn increment(&self, t: &Term, weight: &Expr) -> Stmt {
+        let leaf_b = self
+            .ug
+            .dref(&t.leaf)
+            .expect("active leaves have derivative storage");
+        let product = match &t.coeff {
+            Some(c) => Expr::binary(BinOp::Mul, c.clone(), weight.clone()),
+            None => weight.clone(),
+        };
+        let product = convert(self.ug, product, self.ug.ty(&t.leaf));
+        let op = if t.negative { BinOp::Sub } else { BinOp::Add };
+        assign(leaf_b.clone(), Expr::binary(op, leaf_b, product))
+    }
+
+    fn if_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        let StmtKind::If {
+            arms,
+            else_body,
+            name,
+            ..
+        } = &s.kind
+        else {
+            unreachable!("if_stmt on an IF")
+        };
+        let mut branches: Vec<(Vec<Stmt>, Vec<Stmt>, bool, &[Stmt])> = Vec::new();
+        for (_, body) in arms {
+            let (f, b) = self.block(body);
+            branches.push((f, b, completes(body), body));
+        }
+        let else_src: &[Stmt] = else_body.as_deref().unwrap_or(&[]);
+        let (f, b) = self.block(else_src);
+        branches.push((f, b, completes(else_src), else_src));
+        let n_complete = branches.iter().filter(|b| b.2).count();
+        let any_bwd = branches.iter().any(|b| !b.1.is_empty());
+        let needs_control = any_bwd && n_complete >= 2;
+        // Forward: the original test, each completing branch pushing its number.
+        let mut fwd_arms = Vec::new();
+        for (i, (cond, _)) in arms.iter().enumerate() {
+            let mut f = branches[i].0.clone();
+            if needs_control && branches[i].2 {
+                f.push(self.push_control(i));
+            }
+            fwd_arms.push((cond.clone(), f));
+        }
+        let last = arms.len();
+        let mut fwd_else = branches[last].0.clone();
+        if needs_control && branches[last].2 {
+            fwd_else.push(self.push_control(last));
+        }
+        let fwd_else = if else_body.is_some() || !fwd_else.is_empty() {
+            Some(fwd_else)
+        } else {
+            None
+        };
+        let single = fwd_arms.len() == 1 && fwd_else.is_none() && fwd_arms[0].1.len() == 1;
+        let fwd = Stmt {
+            kind: StmtKind::If {
+                arms: fwd_arms,
+                else_body: fwd_else,
+                logical_if: single
+                    && matches!(
+                        s.kind,
+                        StmtKind::If {
+                            logical_if: true,
+                            ..
+                        }
+                    ),
+                name: name.clone(),
+            },
+            ..s.clone()
+        };
+        if !any_bwd {
+            return (vec![fwd], Vec::new());
+        }
+        // Backward: which branch ran, from the popped control or from the exit code.
+        let mut bwd = Vec::new();
+        let branch = self.branch();
+        let full_select = if needs_control {
+            self.pop_control(&branch)
+        } else {
+            let only = branches.iter().position(|b| b.2).unwrap_or(0);
+            assign(Expr::var(&branch), Expr::int(only as i64))
+        };
+        let coded = self.coded_frame();
+        let (before, inside) = match &coded {
+            Some((frame, _)) => self.jumps.before_inside(*frame, s),
+            None => (0, 0),
+        };
+        if let (Some((frame, var)), true) = (&coded, inside > 0) {
+            let mut chain = vec![(ran_past(var, before + inside), vec![full_select])];
+            let mut offset = before;
+            for (i, (_, _, _, src)) in branches.iter().enumerate() {
+                let n: usize = src
+                    .iter()
+                    .map(|x| self.jumps.before_inside(*frame, x).1)
+                    .sum();
+                if n > 0 {
+                    let cond =
+                        Expr::binary(BinOp::Le, Expr::var(var), Expr::int((offset + n) as i64));
+                    chain.push((cond, vec![assign(Expr::var(&branch), Expr::int(i as i64))]));
+                }
+                offset += n;
+            }
+            bwd.push(if_chain(chain, None));
+        } else {
+            bwd.push(full_select);
+        }
+        let mut chain = Vec::new();
+        for (i, (_, b, _, _)) in branches.into_iter().enumerate() {
+            if !b.is_empty() {
+                chain.push((
+                    Expr::binary(BinOp::Eq, Expr::var(&branch), Expr::int(i as i64)),
+                    b,
+                ));
+            }
+        }
+        bwd.push(if_chain(chain, None));
+        (vec![fwd], bwd)
+    }
+
+    fn loop_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        let frame = FrameKey::Loop(s.id);
+        let has_codes = self.jumps.n_codes(frame) > 0;
+        let counted = self.jumps.counted.contains(&s.id);
+        let (loop_var, start, step, name) = match &s.kind {
+            StmtKind::Do {
+                var,
+                start,
+                step,
+                name,
+                ..
+            } => (Some(var.clone()), Some(start), step.as_ref(), name.clone()),
+            StmtKind::DoWhile { name, .. } => (None, None, None, name.clone()),
+            _ => unreachable!("loop_stmt on a loop"),
+        };
+        let var_spec = loop_var
+            .as_deref()
+            .and_then(|v| self.ug.unit.symbols.get(v))
+            .map(|sym| sym.type_spec.clone())
+            .unwrap_or_else(|| TypeSpec::of(ScalarType::Integer(4)));
+        // Temporaries for the bounds, needed before the body when early exits push them.
+        let mut names = LoopNames::default();
+        if has_codes {
+            self.loop_names(&mut names, start, step, counted, &var_spec);
+            names.code = Some(self.int_temp("ad_jump"));
+        }
+        let exit_pushes = self.exit_pushes(&names, loop_var.as_deref(), step);
+        self.frames.push(Frame {
+            key: frame,
+            name: name.clone(),
+            code_var: names.code.clone(),
+            exit_pushes,
+        });
+        let body = match &s.kind {
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => body,
+            _ => unreachable!(),
+        };
+        let (f_body, b_body) = self.block(body);
+        self.frames.pop();
+
+        let mut fwd = Vec::new();
+        let mut bwd_after = Vec::new();
+        if let Some(v) = &loop_var {
+            if self.is_needed(v) {
+                if let Some((push, pop)) = self.save(&Expr::var(v), s) {
+                    fwd.push(push);
+                    bwd_after.push(pop);
+                }
+            }
+        }
+        if b_body.is_empty() && !has_codes {
+            let mut plain = s.clone();
+            set_loop_body(&mut plain, f_body);
+            fwd.push(plain);
+            return (fwd, bwd_after);
+        }
+        if !has_codes {
+            self.loop_names(&mut names, start, step, counted, &var_spec);
+        }
+        let step_expr = match (&names.step, step) {
+            (Some(t), _) => Expr::var(t),
+            (None, Some(e)) => e.clone(),
+            (None, None) => Expr::int(1),
+        };
+        let from_expr = match (&names.from, start) {
+            (Some(t), _) => Expr::var(t),
+            (None, Some(e)) => e.clone(),
+            (None, None) => Expr::int(1),
+        };
+        // Forward sweep.
+        if let (Some(t), Some(e)) = (&names.from, start) {
+            fwd.push(assign(Expr::var(t), e.clone()));
+        }
+        if let (Some(t), Some(e)) = (&names.step, step) {
+            fwd.push(assign(Expr::var(t), e.clone()));
+        }
+        if let Some(c) = &names.count {
+            fwd.push(assign(Expr::var(c), Expr::int(0)));
+        }
+        let mut f_loop_body = Vec::new();
+        if let Some(c) = &names.count {
+            f_loop_body.push(assign(
+                Expr::var(c),
+                Expr::binary(BinOp::Add, Expr::var(c), Expr::int(1)),
+            ));
+        }
+        f_loop_body.extend(f_body);
+        if has_codes {
+            f_loop_body.push(self.push_control(0));
+        }
+        let mut f_loop = s.clone();
+        if let StmtKind::Do { start, step, .. } = &mut f_loop.kind {
+            if names.from.is_some() {
+                *start = from_expr.clone();
+            }
+            if names.step.is_some() {
+                *step = Some(step_expr.clone());
+            }
+        }
+        set_loop_body(&mut f_loop, f_loop_body);
+        fwd.push(f_loop);
+        fwd.extend(self.exit_pushes(&names, loop_var.as_deref(), step));
+        // Backward sweep.
+        let mut bwd = Vec::new();
+        let mut b_loop_body = Vec::new();
+        if let Some(code) = &names.code {
+            b_loop_body.push(self.pop_control(code));
+        }
+        if let Some(c) = &names.count {
+            bwd.push(self.pop_int(c));
+        } else if let Some(t) = &names.to {
+            bwd.push(self.pop_int(t));
+        }
+        if let Some(t) = &names.step {
+            bwd.push(self.pop_int(t));
+        }
+        if let Some(t) = &names.from {
+            bwd.push(self.pop_int(t));
+        }
+        let b_loop = if let Some(c) = &names.count {
+            let index = self.int_temp("ad_i");
+            if let Some(v) = &loop_var {
+                // i = from + (ad_i - 1)*step
+                let offset = Expr::binary(
+                    BinOp::Mul,
+                    paren(&Expr::binary(BinOp::Sub, Expr::var(&index), Expr::int(1))),
+                    paren(&step_expr),
+                );
+                b_loop_body.insert(
+                    0,
+                    assign(
+                        Expr::var(v),
+                        Expr::binary(BinOp::Add, from_expr.clone(), offset),
+                    ),
+                );
+            }
+            b_loop_body.extend(b_body);
+            do_loop(
+                &index,
+                Expr::var(c),
+                Expr::int(1),
+                Some(Expr::int(-1)),
+                b_loop_body,
+            )
+        } else {
+            b_loop_body.extend(b_body);
+            let v = loop_var.clone().expect("uncounted loops are DO loops");
+            let to = names
+                .to
+                .clone()
+                .expect("uncounted loops save their last index");
+            do_loop(
+                &v,
+                Expr::var(to),
+                from_expr,
+                Some(negate(&step_expr)),
+                b_loop_body,
+            )
+        };
+        bwd.push(b_loop);
+        bwd.extend(bwd_after);
+        (fwd, bwd)
+    }
+
+    fn loop_names(
+        &mut self,
+        names: &mut LoopNames,
+        start: Option<&Expr>,
+        step: Option<&Expr>,
+        counted: bool,
+        spec: &TypeSpec,
+    ) {
+        if names.from.is_some() || names.count.is_some() || names.to.is_some() {
+            return;
+        }
+        let is_literal = |e: &Expr| {
+            matches!(e.kind, ExprKind::Int(_))
+                || matches!(&e.kind, ExprKind::Unary(_, x) if matches!(x.kind, ExprKind::Int(_)))
+        };
+        if start.is_some_and(|e| !is_literal(e)) {
+            names.from = Some(self.ug.temp("ad_from", spec.clone()));
+        }
+        if step.is_some_and(|e| !is_literal(e)) {
+            names.step = Some(self.ug.temp("ad_step", spec.clone()));
+        }
+        if counted {
+            names.count = Some(self.int_temp("ad_count"));
+        } else {
+            names.to = Some(self.ug.temp("ad_to", spec.clone()));
+        }
+    }
+
+    /// What a loop pushes when it is left: saved bounds, then its trip information.
+    fn exit_pushes(
+        &mut self,
+        names: &LoopNames,
+        var: Option<&str>,
+        step: Option<&Expr>,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        if names.from.is_none() && names.count.is_none() && names.to.is_none() {
+            return out;
+        }
+        self.ug.uses_runtime = true;
+        if let Some(t) = &names.from {
+            out.push(call("pushinteger4", vec![Expr::var(t)]));
+        }
+        if let Some(t) = &names.step {
+            out.push(call("pushinteger4", vec![Expr::var(t)]));
+        }
+        if let Some(c) = &names.count {
+            out.push(call("pushinteger4", vec![Expr::var(c)]));
+        } else if let Some(v) = var {
+            let step = match (&names.step, step) {
+                (Some(t), _) => Expr::var(t),
+                (None, Some(e)) => e.clone(),
+                (None, None) => Expr::int(1),
+            };
+            out.push(call(
+                "pushinteger4",
+                vec![Expr::binary(BinOp::Sub, Expr::var(v), paren(&step))],
+            ));
+        }
+        out
+    }
+
+    fn pop_int(&mut self, var: &str) -> Stmt {
+        self.ug.uses_runtime = true;
+        call("popinteger4", vec![Expr::var(var)])
+    }
+
+    /// EXIT, CYCLE, RETURN in the forward sweep: push the codes of every frame left, and
+    /// the trip information of every loop left early; RETURN jumps to the backward sweep.
+    fn jump(&mut self, s: &Stmt) -> Vec<Stmt> {
+        let pos = self.jumps.extent.get(&s.id).map(|e| e.0).unwrap_or(0);
+        let target = match &s.kind {
+            StmtKind::Exit { name } | StmtKind::Cycle { name } => {
+                let loops: Vec<usize> = (0..self.frames.len())
+                    .filter(|&i| matches!(self.frames[i].key, FrameKey::Loop(_)))
+                    .collect();
+                match name {
+                    None => loops.last().copied(),
+                    Some(n) => loops.into_iter().rev().find(|&i| {
+                        self.frames[i]
+                            .name
+                            .as_deref()
+                            .is_some_and(|l| l.eq_ignore_ascii_case(n))
+                    }),
+                }
+            }
+            _ => Some(0),
+        };
+        let Some(target) = target else {
+            return vec![s.clone()];
+        };
+        let mut out = Vec::new();
+        for i in (target..self.frames.len()).rev() {
+            let frame = self.frames[i].clone();
+            if let Some(code) = self.jumps.code(frame.key, pos) {
+                out.push(self.push_control(code));
+            }
+            if i > target {
+                out.extend(frame.exit_pushes.clone());
+            }
+        }
+        if matches!(s.kind, StmtKind::Return) {
+            let label = self
+                .return_label
+                .clone()
+                .expect("units with RETURN have a label");
+            out.push(Stmt {
+                kind: StmtKind::Goto { label },
+                ..s.clone()
+            });
+        } else {
+            out.push(s.clone());
+        }
+        out
+    }
+
+    // ----- calls -----
+
+    fn call(&mut self, s: &Stmt, site: &CallSite) -> (Vec<Stmt>, Vec<Stmt>) {
+        let callee_ir = self.ug.ctx.unit_analysis(site.callee);
+        let differentiated = self.ug.ctx.derivative_of(site.callee).map(str::to_string);
+        if callee_ir.is_none() && touches_active(self.ug, s, site) {
+            self.ug.error(unknown_procedure(site.callee, s));
+        }
+        // What the callee may overwrite, as (actual, whole-array?).
+        let mut written: Vec<Expr> = Vec::new();
+        match callee_ir {
+            Some((cu, ca)) => {
+                for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
+                    let Some(actual) = actual else { continue };
+                    if !ca.summary.writes[k] || actual.base_name().is_none() {
+                        continue;
+                    }
+                    let formal_is_array = cu
+                        .unit
+                        .symbols
+                        .get(&cu.unit.args[k])
+                        .is_some_and(|f| f.is_array());
+                    let name = actual.base_name().expect("checked").to_string();
+                    written.push(if formal_is_array {
+                        Expr::var(name)
+                    } else {
+                        (*actual).clone()
+                    });
+                }
+            }
+            None => {
+                for a in site.args {
+                    if let Some(n) = a.value.base_name() {
+                        written.push(Expr::var(n));
+                    }
+                }
+            }
+        }
+        let mut fwd = Vec::new();
+        let mut pops_before = Vec::new();
+        let mut pops_after = Vec::new();
+        if let Some(lhs) = site.result_lhs {
+            if lhs.base_name().is_some_and(|n| self.is_needed(n)) {
+                if let Some((push, pop)) = self.save(lhs, s) {
+                    fwd.push(push);
+                    pops_after.push(pop);
+                }
+            }
+        }
+        let mut snapshot = Vec::new();
+        for w in &written {
+            if w.base_name().is_some_and(|n| self.is_needed(n)) {
+                if let Some(pair) = self.save(w, s) {
+                    snapshot.push(pair);
+                }
+            }
+        }
+        for (push, _) in &snapshot {
+            fwd.push(push.clone());
+        }
+        if differentiated.is_some() {
+            // A second copy, restored after the callee's adjoint has re-run it.
+            for (push, _) in &snapshot {
+                fwd.push(push.clone());
+            }
+        }
+        fwd.push(s.clone());
+        for (_, pop) in snapshot.iter().rev() {
+            pops_before.push(pop.clone());
+        }
+        let mut bwd = pops_before.clone();
+        match differentiated {
+            Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
+            None => {
+                if let Some(lhs) = site.result_lhs {
+                    let n = lhs.base_name().unwrap_or_default().to_string();
+                    if let Some(d) = self.ug.dref(lhs) {
+                        if self.ug.useful_after(s, &n) {
+                            bwd.push(assign(d, self.ug.zero_of(&n)));
+                        }
+                    }
+                }
+            }
+        }
+        if self.ug.ctx.derivative_of(site.callee).is_some() {
+            bwd.extend(pops_before);
+        }
+        // Pops come in reverse order of pushes: the result variable was pushed first.
+        bwd.extend(pops_after);
+        (fwd, bwd)
+    }
+
+    /// `call f_b(...)`, with temporaries for expression arguments and the result weight.
+    fn derivative_call(&mut self, s: &Stmt, site: &CallSite, dname: &str) -> Vec<Stmt> {
+        let (cu, ca) = self
+            .ug
+            .ctx
+            .unit_analysis(site.callee)
+            .expect("differentiated units are known");
+        let callee = cu.unit;
+        let actuals = bind_actuals(callee, site.args);
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        let mut args = Vec::new();
+        let suffix = self.ug.mode().var_suffix();
+        for (k, actual) in actuals.iter().enumerate() {
+            let Some(actual) = actual else {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0502",
+                        format!(
+                            "call of `{}` does not pass argument `{}`",
+                            callee.name, callee.args[k]
+                        ),
+                    )
+                    .at(s.span),
+                );
+                return Vec::new();
+            };
+            args.push((*actual).clone());
+            if !ca.deriv_args[k] {
+                continue;
+            }
+            let formal = callee.symbols.get(&callee.args[k]);
+            let formal_ty = formal.map(|f| f.ty).unwrap_or(ScalarType::Real(8));
+            if let Some(d) = self.ug.dref(actual) {
+                args.push(d);
+                continue;
+            }
+            if formal.is_some_and(|f| f.is_array()) {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0505",
+                        format!(
+                            "argument {} of `{}` is an array that needs a derivative, but the actual \
+                             argument is an expression",
+                            k + 1,
+                            callee.name
+                        ),
+                    )
+                    .at(actual.span)
+                    .with_help("pass a variable"),
+                );
+                return Vec::new();
+            }
+            let temp = self
+                .ug
+                .temp(&format!("arg{}{suffix}", k + 1), TypeSpec::of(formal_ty));
+            before.push(assign(Expr::var(&temp), self.ug.zero(formal_ty)));
+            args.push(Expr::var(&temp));
+            let terms = linearize(actual, &self.ug.leaf_info(s));
+            for t in &terms {
+                after.push(self.increment(t, &Expr::var(&temp)));
+            }
+        }
+        if let Some(lhs) = site.result_lhs {
+            let n = lhs.base_name().unwrap_or_default().to_string();
+            let live = self.ug.dref(lhs).filter(|_| self.ug.useful_after(s, &n));
+            if ca.result_active {
+                let rty = callee
+                    .result
+                    .as_deref()
+                    .and_then(|r| callee.symbols.get(r))
+                    .map(|r| r.ty)
+                    .unwrap_or(ScalarType::Real(8));
+                let weight = self.ug.temp(&format!("result{suffix}"), TypeSpec::of(rty));
+                match live {
+                    Some(d) => {
+                        before.push(assign(Expr::var(&weight), convert(self.ug, d.clone(), rty)));
+                        before.push(assign(d, self.ug.zero_of(&n)));
+                    }
+                    None => before.push(assign(Expr::var(&weight), self.ug.zero(rty))),
+                }
+                args.push(Expr::var(weight));
+            } else if let Some(d) = live {
+                before.push(assign(d, self.ug.zero_of(&n)));
+            }
+        }
+        let mut out = before;
+        out.push(Stmt {
+            kind: StmtKind::Call {
+                name: dname.to_string(),
+                args: args.into_iter().map(crate::il::Arg::positional).collect(),
+            },
+            ..Stmt::generated(StmtKind::Continue)
+        });
+        out.extend(after);
+        out
+    }
+
+    // ----- zeroing -----
+
+    fn is_result(&self, name: &str) -> bool {
+        self.ug
+            .unit
+            .result
+            .as_deref()
+            .is_some_and(|r| key(r) == key(name))
+    }
+
+    fn is_root_dependent(&self, name: &str) -> bool {
+        self.ug.is_dependent(name)
+            || (self.is_result(name) && self.ug.is_dependent(&self.ug.unit.name))
+    }
+
+    /// Adjoints start at zero, except the weights: the adjoint arguments of non-roots, and
+    /// the dependents of a root.
+    fn backward_start_zeroing(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let unit = self.ug.unit;
+        for symbol in unit.symbols.iter() {
+            let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {
+                continue;
+            };
+            let is_weight_arg =
+                symbol.is_dummy() || (self.is_result(&symbol.name) && self.ug.ua.result_active);
+            if is_weight_arg && (self.ug.root.is_none() || self.is_root_dependent(&symbol.name)) {
+                continue;
+            }
+            if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0504",
+                        format!(
+                            "the adjoint of assumed-size array `{}` must be set to zero, but its \
+                             size is unknown",
+                            symbol.name
+                        ),
+                    )
+                    .at(symbol.span)
+                    .with_help("declare the array with an explicit shape"),
+                );
+                continue;
+            }
+            out.push(assign(Expr::var(d), self.ug.zero(symbol.ty)));
+        }
+        out
+    }
+
+    /// On exit of a root's adjoint, only the independents' adjoints mean something: the
+    /// others are set to zero (INTERFACE.md §4).
+    fn exit_zeroing(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        if self.ug.root.is_none() {
+            return out;
+        }
+        let unit = self.ug.unit;
+        for symbol in unit.symbols.iter() {
+            let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {
+                continue;
+            };
+            let is_arg =
+                symbol.is_dummy() || (self.is_result(&symbol.name) && self.ug.ua.result_active);
+            if !is_arg || self.ug.is_independent(&symbol.name) {
+                continue;
+            }
+            if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
+                continue;
+            }
+            out.push(assign(Expr::var(d), self.ug.zero(symbol.ty)));
+        }
+        out
+    }
+}
+
+#[derive(Default)]
+struct LoopNames {
+    from: Option<String>,
+    step: Option<String>,
+    count: Option<String>,
+    to: Option<String>,
+    code: Option<String>,
+}
+
+/// Variables (keys) a list of backward statements reads.
+pub fn reads_of(stmts: &[Stmt], out: &mut BTreeSet<String>) {
+    visit::walk_stmts(stmts, &mut |s| {
+        let exprs: Vec<&Expr> = match &s.kind {
+            StmtKind::Call { name, args }
+                if name.starts_with("pop") || name.starts_with("look") =>
+            {
+                let mut v: Vec<&Expr> = Vec::new();
+                if let Some(first) = args.first() {
+                    if let ExprKind::Index(_, subs) = &first.value.kind {
+                        v.extend(subs.iter());
+                    }
+                }
+                v.extend(args.iter().skip(1).map(|a| &a.value));
+                v
+            }
+            StmtKind::Assign { lhs, rhs } => {
+                let mut v = vec![rhs];
+                if let ExprKind::Index(_, subs) = &lhs.kind {
+                    v.extend(subs.iter());
+                }
+                v
+            }
+            _ => visit::stmt_exprs(s),
+        };
+        for e in exprs {
+            for n in visit::names_read(e) {
+                out.insert(key(n));
+            }
+        }
+    });
+}
+
+/// A block falls through at its end (its last statement is not an unconditional jump).
+fn completes(block: &[Stmt]) -> bool {
+    let Some(last) = block
+        .iter()
+        .rev()
+        .find(|s| !matches!(s.kind, StmtKind::Comment(_)))
+    else {
+        return true;
+    };
+    match &last.kind {
+        StmtKind::Exit { .. }
+        | StmtKind::Cycle { .. }
+        | StmtKind::Return
+        | StmtKind::Goto { .. } => false,
+        StmtKind::If {
+            arms,
+            else_body: Some(e),
+            ..
+        } => arms.iter().any(|(_, b)| completes(b)) || completes(e),
+        _ => true,
+    }
+}
+
+/// `code == 0 .or. code > n`: execution went past the first `n` early exits.
+fn ran_past(var: &str, n: usize) -> Expr {
+    Expr::binary(
+        BinOp::Or,
+        Expr::binary(BinOp::Eq, Expr::var(var), Expr::int(0)),
+        Expr::binary(BinOp::Gt, Expr::var(var), Expr::int(n as i64)),
+    )
+}
+
+fn if_then(cond: Expr, body: Vec<Stmt>) -> Stmt {
+    if_chain(vec![(cond, body)], None)
+}
+
+fn if_chain(arms: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>>) -> Stmt {
+    Stmt::generated(StmtKind::If {
+        arms,
+        else_body,
+        logical_if: false,
+        name: None,
+    })
+}
+
+fn do_loop(var: &str, start: Expr, end: Expr, step: Option<Expr>, body: Vec<Stmt>) -> Stmt {
+    Stmt::generated(StmtKind::Do {
+        var: var.to_string(),
+        start,
+        end,
+        step,
+        body,
+        name: None,
+    })
+}
+
+fn set_loop_body(s: &mut Stmt, new_body: Vec<Stmt>) {
+    match &mut s.kind {
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => *body = new_body,
+        _ => {}
+    }
+}
+
+fn paren(e: &Expr) -> Expr {
+    match e.kind {
+        ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Int(_) | ExprKind::Paren(_) => e.clone(),
+        _ => Expr::new(ExprKind::Paren(Box::new(e.clone()))),
+    }
+}
+
+/// `-e`, folding literals.
+fn negate(e: &Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Int(t) if t.parse::<i64>().is_ok() => {
+            Expr::int(-t.parse::<i64>().expect("checked"))
+        }
+        ExprKind::Unary(crate::il::UnOp::Neg, inner) => (**inner).clone(),
+        _ => Expr::unary(crate::il::UnOp::Neg, paren(e)),
+    }
 }
