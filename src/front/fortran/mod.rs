@@ -1,19 +1,70 @@
-//! The Fortran front-end: free-form source → tokens → parse tree → IL.
+//! The Fortran front-end: free-form source → tokens (`lexer`) → statements (`stmt`,
+//! `decl`, `expr`) → units with nested blocks (`unit`) → names resolved and symbol
+//! tables filled (`sema`) → [`il::File`].
+//!
+//! It never panics on any input: every problem is a [`Diagnostic`] with a location, and
+//! parsing recovers at the next statement so that one run reports as many errors as it
+//! reasonably can.
+
+mod cursor;
+mod decl;
+mod expr;
+mod intrinsics;
+mod lexer;
+mod sema;
+mod stmt;
+mod unit;
+
+#[cfg(test)]
+mod tests;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
 
-/// Parses and lowers one free-form Fortran file.
+/// Parses and lowers one free-form Fortran file. Returns `Err` when any error was found
+/// (the list may also hold warnings).
 pub fn lower_file(
     id: FileId,
     source: &SourceFile,
     path: &str,
     next_stmt_id: &mut u32,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    let _ = (source, next_stmt_id);
-    Ok(il::File {
-        file: id,
-        path: path.to_string(),
-        units: Vec::new(),
-    })
+    let mut diags = Vec::new();
+    let toks = lexer::lex(id, &source.text, &mut diags);
+    let items = lexer::split(toks);
+    let mut parser = unit::FileParser {
+        stmts: stmt::StmtParser {
+            src: &source.text,
+            file: id,
+        },
+        items,
+        pos: 0,
+        diags: Vec::new(),
+        next_id: next_stmt_id,
+    };
+    let mut units = parser.units();
+    diags.append(&mut parser.diags);
+    let mut names = std::collections::BTreeMap::new();
+    for unit in &mut units {
+        sema::analyze(unit, &mut diags);
+        if let Some(first) = names.insert(il::key(&unit.name), unit.span) {
+            let _ = first;
+            diags.push(
+                Diagnostic::error(
+                    "E0312",
+                    format!("a unit named `{}` is defined twice in this file", unit.name),
+                )
+                .at(unit.span),
+            );
+        }
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        Err(diags)
+    } else {
+        Ok(il::File {
+            file: id,
+            path: path.to_string(),
+            units,
+        })
+    }
 }

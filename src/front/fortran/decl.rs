@@ -1,0 +1,436 @@
+//! Declaration statements: type specs, attributes, entity lists, IMPLICIT, PARAMETER,
+//! DIMENSION, INTENT, EXTERNAL, INTRINSIC.
+
+use super::cursor::{Cursor, PResult};
+use super::expr::parse_expr;
+use super::lexer::TokKind;
+use crate::diag::Diagnostic;
+use crate::il::{Attr, BaseType, Bound, DeclKind, DimSpec, Entity, ImplicitRule, Intent, TypeSpec};
+
+fn unsupported(span: crate::diag::Span, what: &str, help: &str) -> Diagnostic {
+    Diagnostic::error("E0405", format!("{what} is not supported yet"))
+        .at(span)
+        .with_help(help.to_string())
+}
+
+/// Whether the statement at the cursor starts with a type keyword.
+pub fn at_type_spec(c: &Cursor) -> bool {
+    let Some(word) = c.ident_at(0) else {
+        return false;
+    };
+    match word.to_ascii_lowercase().as_str() {
+        "integer" | "real" | "logical" | "character" | "doubleprecision" | "complex"
+        | "doublecomplex" => true,
+        "double" => c
+            .ident_at(1)
+            .is_some_and(|w| w.eq_ignore_ascii_case("precision")),
+        "type" | "class" => c.nth(1) == Some(&TokKind::LParen),
+        _ => false,
+    }
+}
+
+/// Parses a type spec at the cursor (which must satisfy [`at_type_spec`]).
+/// With `implicit_stmt`, a parenthesis is a kind selector only if another `(` follows it.
+pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec> {
+    let (word, span) = c.expect_ident("a type")?;
+    let base = match word.to_ascii_lowercase().as_str() {
+        "integer" => BaseType::Integer,
+        "real" => BaseType::Real,
+        "logical" => BaseType::Logical,
+        "character" => BaseType::Character,
+        "doubleprecision" => BaseType::DoublePrecision,
+        "double" => {
+            c.expect_ident("`precision`")?;
+            BaseType::DoublePrecision
+        }
+        "complex" | "doublecomplex" => {
+            return Err(unsupported(
+                span,
+                "the COMPLEX type",
+                "adgen handles INTEGER, REAL, DOUBLE PRECISION, LOGICAL and CHARACTER",
+            ));
+        }
+        _ => {
+            return Err(unsupported(
+                span,
+                "a derived type (TYPE/CLASS)",
+                "adgen handles INTEGER, REAL, DOUBLE PRECISION, LOGICAL and CHARACTER",
+            ));
+        }
+    };
+    let mut spec = TypeSpec::simple(base);
+    if base == BaseType::DoublePrecision {
+        return Ok(spec);
+    }
+    if c.is(&TokKind::LParen) {
+        let is_selector = !implicit_stmt
+            || c.matching_paren(c.pos).is_some_and(|close| {
+                c.toks.get(close + 1).map(|t| &t.kind) == Some(&TokKind::LParen)
+            });
+        if is_selector {
+            if base == BaseType::Character {
+                parse_char_selector(c, &mut spec)?;
+            } else {
+                c.bump();
+                if c.is_kw("kind") && c.nth(1) == Some(&TokKind::Assign) {
+                    c.pos += 2;
+                    spec.kind_keyword = true;
+                }
+                spec.kind = Some(parse_expr(c)?);
+                c.expect(&TokKind::RParen, "`)` after the kind")?;
+            }
+        }
+    } else if c.eat(&TokKind::Star) {
+        if base == BaseType::Character {
+            spec.char_len = Some(parse_char_len_star(c)?);
+        } else {
+            match c.peek() {
+                Some(TokKind::Int(n)) => {
+                    let star = n.parse::<u32>().map_err(|_| c.expected("a byte size"))?;
+                    c.bump();
+                    spec.star = Some(star);
+                }
+                _ => return Err(c.expected("a byte size such as 8 after `*`")),
+            }
+        }
+    }
+    Ok(spec)
+}
+
+/// `*10` or `*(*)` or `*(n)` after CHARACTER or after an entity name: the length text.
+fn parse_char_len_star(c: &mut Cursor) -> PResult<String> {
+    match c.peek() {
+        Some(TokKind::Int(n)) => {
+            let n = n.clone();
+            c.bump();
+            Ok(n)
+        }
+        Some(TokKind::LParen) => {
+            c.bump();
+            let text = if c.is(&TokKind::Star) {
+                c.bump();
+                "*".to_string()
+            } else {
+                let lo = c.lo();
+                parse_expr(c)?;
+                c.text_from(lo)
+            };
+            c.expect(&TokKind::RParen, "`)` after the length")?;
+            Ok(text)
+        }
+        _ => Err(c.expected("a character length")),
+    }
+}
+
+/// `( [len=] l [, [kind=] k] )` for CHARACTER.
+fn parse_char_selector(c: &mut Cursor, spec: &mut TypeSpec) -> PResult<()> {
+    c.expect(&TokKind::LParen, "`(`")?;
+    let mut position = 0;
+    loop {
+        let keyword = match (c.ident_at(0), c.nth(1)) {
+            (Some(kw), Some(TokKind::Assign)) => {
+                let kw = kw.to_ascii_lowercase();
+                c.pos += 2;
+                Some(kw)
+            }
+            _ => None,
+        };
+        let is_len = match keyword.as_deref() {
+            Some("len") => true,
+            Some("kind") => false,
+            Some(_) => return Err(c.expected("`len=` or `kind=`")),
+            None => position == 0,
+        };
+        let lo = c.lo();
+        let text = if c.is(&TokKind::Star) || c.is(&TokKind::Colon) {
+            c.bump();
+            c.text_from(lo)
+        } else {
+            let e = parse_expr(c)?;
+            if !is_len {
+                spec.kind = Some(e);
+                spec.kind_keyword = keyword.is_some();
+            }
+            c.text_from(lo)
+        };
+        if is_len {
+            spec.char_len = Some(text);
+        }
+        position += 1;
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect(&TokKind::RParen, "`)` to close the character selector")?;
+        return Ok(());
+    }
+}
+
+/// `( dim, dim, ... )` of an array declaration; the cursor on `(`.
+pub fn parse_dims(c: &mut Cursor) -> PResult<Vec<DimSpec>> {
+    c.expect(&TokKind::LParen, "`(`")?;
+    let mut dims = Vec::new();
+    loop {
+        if c.is(&TokKind::Colon) {
+            return Err(unsupported(
+                c.here(),
+                "an assumed-shape or deferred-shape array (`:`)",
+                "declare the array with explicit bounds, e.g. `x(n)`, or assumed size `x(*)`",
+            ));
+        }
+        let dim = if c.eat(&TokKind::Star) {
+            DimSpec {
+                lower: None,
+                upper: Bound::Star,
+            }
+        } else {
+            let first = parse_expr(c)?;
+            if c.eat(&TokKind::Colon) {
+                if c.eat(&TokKind::Star) {
+                    DimSpec {
+                        lower: Some(first),
+                        upper: Bound::Star,
+                    }
+                } else if matches!(c.peek(), Some(TokKind::Comma | TokKind::RParen)) {
+                    return Err(unsupported(
+                        c.here(),
+                        "an assumed-shape array (`lower:`)",
+                        "give the upper bound explicitly",
+                    ));
+                } else {
+                    DimSpec {
+                        lower: Some(first),
+                        upper: Bound::Expr(parse_expr(c)?),
+                    }
+                }
+            } else {
+                DimSpec {
+                    lower: None,
+                    upper: Bound::Expr(first),
+                }
+            }
+        };
+        dims.push(dim);
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect(&TokKind::RParen, "`,` or `)` in the array bounds")?;
+        return Ok(dims);
+    }
+}
+
+fn parse_intent_spec(c: &mut Cursor) -> PResult<Intent> {
+    c.expect(&TokKind::LParen, "`(` after INTENT")?;
+    let (word, _) = c.expect_ident("IN, OUT or INOUT")?;
+    let intent = match word.to_ascii_lowercase().as_str() {
+        "in" if c.eat_kw("out") => Intent::InOut,
+        "in" => Intent::In,
+        "out" => Intent::Out,
+        "inout" => Intent::InOut,
+        _ => {
+            c.pos -= 1;
+            return Err(c.expected("IN, OUT or INOUT"));
+        }
+    };
+    c.expect(&TokKind::RParen, "`)` after the intent")?;
+    Ok(intent)
+}
+
+/// A type declaration: `type-spec [, attr]... [::] entity, ...`.
+pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
+    let spec = parse_type_spec(c, false)?;
+    let mut attrs = Vec::new();
+    while c.eat(&TokKind::Comma) {
+        let (word, span) = c.expect_ident("an attribute such as INTENT or DIMENSION")?;
+        let attr = match word.to_ascii_lowercase().as_str() {
+            "intent" => Attr::Intent(parse_intent_spec(c)?),
+            "parameter" => Attr::Parameter,
+            "dimension" => Attr::Dimension(parse_dims(c)?),
+            "external" => Attr::External,
+            "intrinsic" => Attr::Intrinsic,
+            "save" => Attr::Save,
+            "allocatable" | "pointer" | "target" | "optional" | "value" | "public" | "private"
+            | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
+                return Err(unsupported(
+                    span,
+                    &format!("the {} attribute", word.to_ascii_uppercase()),
+                    "remove it or rewrite the declaration with supported attributes",
+                ));
+            }
+            _ => {
+                c.pos -= 1;
+                return Err(c.expected("an attribute such as INTENT, DIMENSION or PARAMETER"));
+            }
+        };
+        attrs.push(attr);
+    }
+    let has_colons = c.eat(&TokKind::DoubleColon);
+    let is_parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
+    let mut entities = Vec::new();
+    loop {
+        let (name, span) = c.expect_ident("a variable name")?;
+        let mut dims = None;
+        if c.is(&TokKind::LParen) {
+            dims = Some(parse_dims(c)?);
+        }
+        if c.eat(&TokKind::Star) {
+            // `character :: s*10`: the entity's own length; kept in the type spelling.
+            parse_char_len_star(c)?;
+        }
+        let mut init = None;
+        if c.is(&TokKind::Arrow) {
+            return Err(unsupported(
+                c.here(),
+                "pointer initialization (`=>`)",
+                "remove the POINTER attribute and initialization",
+            ));
+        }
+        if c.is(&TokKind::Assign) {
+            if !has_colons {
+                return Err(c.expected("`::` before an initialized declaration (or `,`)"));
+            }
+            c.bump();
+            init = Some(parse_expr(c)?);
+        } else if is_parameter {
+            return Err(c.expected(&format!("`= value` for the named constant `{name}`")));
+        }
+        entities.push(Entity {
+            name,
+            dims,
+            init,
+            span: c.span_from(span.lo),
+        });
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect_end()?;
+        return Ok(DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        });
+    }
+}
+
+/// `IMPLICIT NONE` or `IMPLICIT type (a-h, o-z), ...`; the cursor after IMPLICIT.
+pub fn parse_implicit(c: &mut Cursor) -> PResult<DeclKind> {
+    if c.eat_kw("none") {
+        if c.is(&TokKind::LParen) {
+            // `implicit none (type, external)` (F2018): the same for our purposes.
+            let close = c.matching_paren(c.pos).ok_or_else(|| c.expected("`)`"))?;
+            c.pos = close + 1;
+        }
+        c.expect_end()?;
+        return Ok(DeclKind::Implicit(Vec::new()));
+    }
+    let mut rules = Vec::new();
+    loop {
+        if !at_type_spec(c) {
+            return Err(c.expected("NONE or a type such as DOUBLE PRECISION"));
+        }
+        let spec = parse_type_spec(c, true)?;
+        c.expect(
+            &TokKind::LParen,
+            "`(` and a letter range such as `(a-h, o-z)`",
+        )?;
+        let mut ranges = Vec::new();
+        loop {
+            let first = parse_letter(c)?;
+            let last = if c.eat(&TokKind::Minus) {
+                parse_letter(c)?
+            } else {
+                first
+            };
+            if last < first {
+                return Err(Diagnostic::error(
+                    "E0202",
+                    format!("the letter range `{first}-{last}` is empty"),
+                )
+                .at(c.span_from(c.lo())));
+            }
+            ranges.push((first, last));
+            if c.eat(&TokKind::Comma) {
+                continue;
+            }
+            c.expect(&TokKind::RParen, "`,` or `)` in the letter list")?;
+            break;
+        }
+        rules.push(ImplicitRule { spec, ranges });
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect_end()?;
+        return Ok(DeclKind::Implicit(rules));
+    }
+}
+
+fn parse_letter(c: &mut Cursor) -> PResult<char> {
+    match c.ident_at(0) {
+        Some(w) if w.len() == 1 => {
+            let letter = w.to_ascii_lowercase().chars().next().unwrap_or('a');
+            c.bump();
+            Ok(letter)
+        }
+        _ => Err(c.expected("a single letter")),
+    }
+}
+
+/// `PARAMETER (n = 10, m = 2*n)`; the cursor after PARAMETER.
+pub fn parse_parameter_stmt(c: &mut Cursor) -> PResult<DeclKind> {
+    c.expect(&TokKind::LParen, "`(` after PARAMETER")?;
+    let mut list = Vec::new();
+    loop {
+        let (name, _) = c.expect_ident("a constant name")?;
+        c.expect(&TokKind::Assign, "`=` and the constant's value")?;
+        list.push((name, parse_expr(c)?));
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect(&TokKind::RParen, "`,` or `)` in the PARAMETER list")?;
+        c.expect_end()?;
+        return Ok(DeclKind::Parameter(list));
+    }
+}
+
+/// `DIMENSION [::] a(n), b(10)`; the cursor after DIMENSION.
+pub fn parse_dimension_stmt(c: &mut Cursor) -> PResult<DeclKind> {
+    c.eat(&TokKind::DoubleColon);
+    let mut entities = Vec::new();
+    loop {
+        let (name, span) = c.expect_ident("an array name")?;
+        if !c.is(&TokKind::LParen) {
+            return Err(c.expected(&format!("the bounds of `{name}`")));
+        }
+        let dims = parse_dims(c)?;
+        entities.push(Entity {
+            name,
+            dims: Some(dims),
+            init: None,
+            span: c.span_from(span.lo),
+        });
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect_end()?;
+        return Ok(DeclKind::Dimension(entities));
+    }
+}
+
+/// `[::] a, b, c` after INTENT(...), EXTERNAL or INTRINSIC.
+pub fn parse_name_list(c: &mut Cursor) -> PResult<Vec<String>> {
+    c.eat(&TokKind::DoubleColon);
+    let mut names = Vec::new();
+    loop {
+        names.push(c.expect_ident("a name")?.0);
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect_end()?;
+        return Ok(names);
+    }
+}
+
+/// `INTENT(IN) [::] a, b`; the cursor after INTENT.
+pub fn parse_intent_stmt(c: &mut Cursor) -> PResult<DeclKind> {
+    let intent = parse_intent_spec(c)?;
+    Ok(DeclKind::Intent(intent, parse_name_list(c)?))
+}

@@ -1,0 +1,398 @@
+//! Expressions with Fortran's precedence, lowest first:
+//! `.eqv. .neqv.` < `.or.` < `.and.` < `.not.` < relational < `//` < binary `+ -`
+//! (with a leading unary sign) < `* /` < `**` (right-associative).
+//! So `-a**2` is `-(a**2)` and `a**b**c` is `a**(b**c)`.
+//!
+//! `name(args)` is produced as [`ExprKind::Call`]; name resolution later turns it into an
+//! array element, an intrinsic or a user function call. Depth of nesting is bounded so
+//! that no later recursive walk can overflow the stack.
+
+use super::cursor::{Cursor, PResult};
+use super::lexer::TokKind;
+use crate::diag::Diagnostic;
+use crate::il::{Arg, BinOp, Expr, ExprKind, RealLit, UnOp};
+
+/// Deepest expression tree (and recursion) accepted.
+pub const MAX_DEPTH: u32 = 200;
+
+type Parsed = (Expr, u32);
+
+fn too_deep(c: &Cursor) -> Diagnostic {
+    Diagnostic::error(
+        "E0203",
+        format!("this expression is nested more than {MAX_DEPTH} levels deep"),
+    )
+    .at(c.here())
+    .with_help("split it into several assignments")
+}
+
+fn unsupported(c: &Cursor, what: &str) -> Diagnostic {
+    Diagnostic::error("E0404", format!("{what} are not supported yet"))
+        .at(c.here())
+        .with_help("rewrite the expression with scalars and array elements")
+}
+
+fn node(kind: ExprKind, span: crate::diag::Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn binary(op: BinOp, (l, dl): Parsed, (r, dr): Parsed, c: &Cursor) -> PResult<Parsed> {
+    let depth = dl.max(dr) + 1;
+    if depth > MAX_DEPTH {
+        return Err(too_deep(c));
+    }
+    let span = l.span.to(r.span);
+    Ok((
+        node(ExprKind::Binary(op, Box::new(l), Box::new(r)), span),
+        depth,
+    ))
+}
+
+fn unary(op: UnOp, (e, d): Parsed, lo: u32, c: &Cursor) -> PResult<Parsed> {
+    if d + 1 > MAX_DEPTH {
+        return Err(too_deep(c));
+    }
+    let span = c.span_from(lo).to(e.span);
+    Ok((node(ExprKind::Unary(op, Box::new(e)), span), d + 1))
+}
+
+/// Parses one expression.
+pub fn parse_expr(c: &mut Cursor) -> PResult<Expr> {
+    parse_level(c).map(|(e, _)| e)
+}
+
+fn enter(c: &mut Cursor) -> PResult<()> {
+    c.nesting += 1;
+    if c.nesting > MAX_DEPTH {
+        Err(too_deep(c))
+    } else {
+        Ok(())
+    }
+}
+
+fn parse_level(c: &mut Cursor) -> PResult<Parsed> {
+    enter(c)?;
+    let result = parse_equiv(c);
+    c.nesting -= 1;
+    result
+}
+
+fn dot_op<'a>(c: &Cursor<'a>) -> Option<&'a str> {
+    match c.peek() {
+        Some(TokKind::DotOp(s)) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+fn parse_equiv(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_or(c)?;
+    loop {
+        let op = match dot_op(c) {
+            Some("eqv") => BinOp::Eqv,
+            Some("neqv") => BinOp::Neqv,
+            _ => return Ok(lhs),
+        };
+        c.bump();
+        let rhs = parse_or(c)?;
+        lhs = binary(op, lhs, rhs, c)?;
+    }
+}
+
+fn parse_or(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_and(c)?;
+    while dot_op(c) == Some("or") {
+        c.bump();
+        let rhs = parse_and(c)?;
+        lhs = binary(BinOp::Or, lhs, rhs, c)?;
+    }
+    Ok(lhs)
+}
+
+fn parse_and(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_not(c)?;
+    while dot_op(c) == Some("and") {
+        c.bump();
+        let rhs = parse_not(c)?;
+        lhs = binary(BinOp::And, lhs, rhs, c)?;
+    }
+    Ok(lhs)
+}
+
+fn parse_not(c: &mut Cursor) -> PResult<Parsed> {
+    if dot_op(c) == Some("not") {
+        let lo = c.lo();
+        c.bump();
+        enter(c)?;
+        let operand = parse_not(c);
+        c.nesting -= 1;
+        return unary(UnOp::Not, operand?, lo, c);
+    }
+    parse_rel(c)
+}
+
+fn rel_op(c: &Cursor) -> Option<BinOp> {
+    Some(match c.peek()? {
+        TokKind::Eq => BinOp::Eq,
+        TokKind::Ne => BinOp::Ne,
+        TokKind::Lt => BinOp::Lt,
+        TokKind::Le => BinOp::Le,
+        TokKind::Gt => BinOp::Gt,
+        TokKind::Ge => BinOp::Ge,
+        TokKind::DotOp(s) => match s.as_str() {
+            "eq" => BinOp::Eq,
+            "ne" => BinOp::Ne,
+            "lt" => BinOp::Lt,
+            "le" => BinOp::Le,
+            "gt" => BinOp::Gt,
+            "ge" => BinOp::Ge,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+fn parse_rel(c: &mut Cursor) -> PResult<Parsed> {
+    let lhs = parse_concat(c)?;
+    match rel_op(c) {
+        Some(op) => {
+            c.bump();
+            let rhs = parse_concat(c)?;
+            binary(op, lhs, rhs, c)
+        }
+        None => Ok(lhs),
+    }
+}
+
+fn parse_concat(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_add(c)?;
+    while c.eat(&TokKind::Concat) {
+        let rhs = parse_add(c)?;
+        lhs = binary(BinOp::Concat, lhs, rhs, c)?;
+    }
+    Ok(lhs)
+}
+
+fn add_op(c: &Cursor) -> Option<BinOp> {
+    match c.peek() {
+        Some(TokKind::Plus) => Some(BinOp::Add),
+        Some(TokKind::Minus) => Some(BinOp::Sub),
+        _ => None,
+    }
+}
+
+fn parse_add(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = match add_op(c) {
+        Some(op) => {
+            let lo = c.lo();
+            c.bump();
+            let operand = parse_mul(c)?;
+            let op = if op == BinOp::Add {
+                UnOp::Plus
+            } else {
+                UnOp::Neg
+            };
+            unary(op, operand, lo, c)?
+        }
+        None => parse_mul(c)?,
+    };
+    while let Some(op) = add_op(c) {
+        c.bump();
+        // `a - -b`: a sign after a binary `+`/`-` is a common extension.
+        let rhs = match add_op(c) {
+            Some(sign) => {
+                let lo = c.lo();
+                c.bump();
+                let operand = parse_mul(c)?;
+                let sign = if sign == BinOp::Add {
+                    UnOp::Plus
+                } else {
+                    UnOp::Neg
+                };
+                unary(sign, operand, lo, c)?
+            }
+            None => parse_mul(c)?,
+        };
+        lhs = binary(op, lhs, rhs, c)?;
+    }
+    Ok(lhs)
+}
+
+fn parse_mul(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_pow(c)?;
+    loop {
+        let op = match c.peek() {
+            Some(TokKind::Star) => BinOp::Mul,
+            Some(TokKind::Slash) => BinOp::Div,
+            _ => return Ok(lhs),
+        };
+        c.bump();
+        let rhs = parse_signed_operand(c)?;
+        lhs = binary(op, lhs, rhs, c)?;
+    }
+}
+
+/// The operand after `*`, `/` or `**`: a sign there is a common extension (`a*-b`),
+/// taken as applying to the following power (`a*-b**2` is `a*(-(b**2))`).
+fn parse_signed_operand(c: &mut Cursor) -> PResult<Parsed> {
+    let op = match c.peek() {
+        Some(TokKind::Minus) => UnOp::Neg,
+        Some(TokKind::Plus) => UnOp::Plus,
+        _ => return parse_pow(c),
+    };
+    let lo = c.lo();
+    c.bump();
+    enter(c)?;
+    let operand = parse_pow(c);
+    c.nesting -= 1;
+    unary(op, operand?, lo, c)
+}
+
+fn parse_pow(c: &mut Cursor) -> PResult<Parsed> {
+    let base = parse_primary(c)?;
+    if c.eat(&TokKind::Pow) {
+        enter(c)?;
+        let exponent = parse_signed_operand(c);
+        c.nesting -= 1;
+        return binary(BinOp::Pow, base, exponent?, c);
+    }
+    Ok(base)
+}
+
+/// `value` of a real literal: kind suffix dropped, exponent letter written `e`.
+pub fn real_value(spelling: &str) -> String {
+    let body = spelling.split('_').next().unwrap_or(spelling);
+    body.chars()
+        .map(|ch| match ch {
+            'd' | 'D' | 'E' => 'e',
+            other => other,
+        })
+        .collect()
+}
+
+/// Kind of a real literal that does not depend on named constants: 8 for a `d`
+/// exponent or a numeric suffix 8, else 4. Named suffixes are resolved later.
+pub fn real_literal_kind(spelling: &str) -> u8 {
+    if let Some((_, suffix)) = spelling.split_once('_')
+        && let Ok(k) = suffix.parse::<u8>()
+    {
+        return k;
+    }
+    if spelling.contains(['d', 'D']) { 8 } else { 4 }
+}
+
+fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
+    let lo = c.lo();
+    let Some(tok) = c.toks.get(c.pos) else {
+        return Err(c.expected("an expression"));
+    };
+    let span = tok.span;
+    let kind = match &tok.kind {
+        TokKind::Int(text) => {
+            c.bump();
+            ExprKind::Int(text.clone())
+        }
+        TokKind::Real(text) => {
+            c.bump();
+            ExprKind::Real(RealLit {
+                value: real_value(text),
+                kind: real_literal_kind(text),
+                spelling: Some(text.clone()),
+            })
+        }
+        TokKind::Str(value) => {
+            c.bump();
+            if c.is(&TokKind::LParen) {
+                return Err(unsupported(c, "substrings"));
+            }
+            ExprKind::Str(value.clone())
+        }
+        TokKind::Logical(value) => {
+            c.bump();
+            ExprKind::Logical(*value)
+        }
+        TokKind::LParen => {
+            if c.nth(1) == Some(&TokKind::Slash) {
+                return Err(unsupported(c, "array constructors"));
+            }
+            c.bump();
+            let (inner, depth) = parse_level(c)?;
+            if c.is(&TokKind::Comma) {
+                return Err(unsupported(c, "complex constants"));
+            }
+            c.expect(&TokKind::RParen, "`)` to close the parenthesis")?;
+            if depth + 1 > MAX_DEPTH {
+                return Err(too_deep(c));
+            }
+            let e = node(ExprKind::Paren(Box::new(inner)), c.span_from(lo));
+            return Ok((e, depth + 1));
+        }
+        TokKind::LBracket => return Err(unsupported(c, "array constructors")),
+        TokKind::Ident(name) => {
+            let name = name.clone();
+            c.bump();
+            if c.is(&TokKind::LParen) {
+                let (args, depth) = parse_args(c)?;
+                if c.is(&TokKind::LParen) {
+                    return Err(unsupported(c, "substrings"));
+                }
+                if c.is(&TokKind::Percent) {
+                    return Err(unsupported(c, "derived-type components"));
+                }
+                let e = node(ExprKind::Call(name, args), c.span_from(lo));
+                return Ok((e, depth + 1));
+            }
+            if c.is(&TokKind::Percent) {
+                return Err(unsupported(c, "derived-type components"));
+            }
+            ExprKind::Var(name)
+        }
+        TokKind::DotOp(op) => {
+            return Err(Diagnostic::error(
+                "E0404",
+                format!("the operator `.{op}.` is not supported here"),
+            )
+            .at(span)
+            .with_help("only intrinsic operators are supported; defined operators are not"));
+        }
+        _ => return Err(c.expected("an expression")),
+    };
+    Ok((node(kind, span), 1))
+}
+
+/// `( [kw =] expr, ... )`, the cursor on the `(`. Returns the arguments and the deepest
+/// argument's depth.
+pub fn parse_args(c: &mut Cursor) -> PResult<(Vec<Arg>, u32)> {
+    c.expect(&TokKind::LParen, "`(`")?;
+    let mut args = Vec::new();
+    let mut depth = 0;
+    if c.eat(&TokKind::RParen) {
+        return Ok((args, depth));
+    }
+    loop {
+        let keyword = match (c.ident_at(0), c.nth(1)) {
+            (Some(kw), Some(TokKind::Assign)) => {
+                let kw = kw.to_string();
+                c.pos += 2;
+                Some(kw)
+            }
+            _ => None,
+        };
+        if c.is(&TokKind::Colon) {
+            return Err(unsupported(c, "array sections"));
+        }
+        if c.is(&TokKind::Star) {
+            return Err(unsupported(c, "alternate return arguments"));
+        }
+        let (value, d) = parse_level(c)?;
+        if c.is(&TokKind::Colon) {
+            return Err(unsupported(c, "array sections"));
+        }
+        depth = depth.max(d);
+        args.push(Arg { keyword, value });
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        c.expect(&TokKind::RParen, "`,` or `)` in the argument list")?;
+        return Ok((args, depth));
+    }
+}

@@ -1,0 +1,161 @@
+//! Fortran intrinsic names: those mapped to [`Intrinsic`], those only allowed in constant
+//! expressions of declarations, and those known but not supported yet.
+
+use crate::il::Intrinsic;
+
+/// An intrinsic function adgen lowers: the IL operation and the accepted argument counts.
+pub struct IntrinsicInfo {
+    pub op: Intrinsic,
+    pub min_args: usize,
+    pub max_args: usize,
+}
+
+/// Looks up a generic or specific intrinsic name (case-insensitive).
+pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
+    use Intrinsic::*;
+    let lower = name.to_ascii_lowercase();
+    let (op, min_args, max_args) = match lower.as_str() {
+        "sin" | "dsin" => (Sin, 1, 1),
+        "cos" | "dcos" => (Cos, 1, 1),
+        "tan" | "dtan" => (Tan, 1, 1),
+        "asin" | "dasin" => (Asin, 1, 1),
+        "acos" | "dacos" => (Acos, 1, 1),
+        "atan" | "datan" => (Atan, 1, 2),
+        "atan2" | "datan2" => (Atan2, 2, 2),
+        "sinh" | "dsinh" => (Sinh, 1, 1),
+        "cosh" | "dcosh" => (Cosh, 1, 1),
+        "tanh" | "dtanh" => (Tanh, 1, 1),
+        "exp" | "dexp" => (Exp, 1, 1),
+        "log" | "alog" | "dlog" => (Log, 1, 1),
+        "log10" | "alog10" | "dlog10" => (Log10, 1, 1),
+        "sqrt" | "dsqrt" => (Sqrt, 1, 1),
+        "abs" | "dabs" | "iabs" => (Abs, 1, 1),
+        "max" | "dmax1" | "amax1" | "max0" | "amax0" | "max1" => (Max, 2, usize::MAX),
+        "min" | "dmin1" | "amin1" | "min0" | "amin0" | "min1" => (Min, 2, usize::MAX),
+        "sign" | "dsign" | "isign" => (Sign, 2, 2),
+        "mod" | "amod" | "dmod" => (Mod, 2, 2),
+        "dble" | "dfloat" => (Dble, 1, 1),
+        "real" | "float" | "sngl" => (Real, 1, 2),
+        "int" | "ifix" | "idint" => (Int, 1, 2),
+        "nint" | "idnint" => (Nint, 1, 2),
+        "floor" => (Floor, 1, 2),
+        _ => return None,
+    };
+    Some(IntrinsicInfo {
+        op,
+        min_args,
+        max_args,
+    })
+}
+
+/// Inquiry intrinsics evaluated at compile time in declarations (`kind(1.0d0)`).
+pub fn is_constant_inquiry(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "kind" | "selected_real_kind" | "selected_int_kind"
+    )
+}
+
+/// Other standard intrinsic procedures: a reference to one is refused rather than taken
+/// for a user function.
+pub fn is_other_intrinsic(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "aimag"
+            | "aint"
+            | "anint"
+            | "all"
+            | "any"
+            | "achar"
+            | "adjustl"
+            | "adjustr"
+            | "allocated"
+            | "associated"
+            | "bit_size"
+            | "btest"
+            | "ceiling"
+            | "char"
+            | "cmplx"
+            | "conjg"
+            | "count"
+            | "cshift"
+            | "dim"
+            | "dot_product"
+            | "dprod"
+            | "eoshift"
+            | "epsilon"
+            | "erf"
+            | "erfc"
+            | "exponent"
+            | "fraction"
+            | "gamma"
+            | "huge"
+            | "hypot"
+            | "iachar"
+            | "iand"
+            | "ibclr"
+            | "ibits"
+            | "ibset"
+            | "ichar"
+            | "ieor"
+            | "index"
+            | "ior"
+            | "ishft"
+            | "ishftc"
+            | "kind"
+            | "lbound"
+            | "len"
+            | "len_trim"
+            | "lge"
+            | "lgt"
+            | "lle"
+            | "llt"
+            | "log_gamma"
+            | "logical"
+            | "matmul"
+            | "maxloc"
+            | "maxval"
+            | "merge"
+            | "minloc"
+            | "minval"
+            | "modulo"
+            | "nearest"
+            | "norm2"
+            | "not"
+            | "pack"
+            | "present"
+            | "product"
+            | "radix"
+            | "repeat"
+            | "reshape"
+            | "scale"
+            | "scan"
+            | "selected_int_kind"
+            | "selected_real_kind"
+            | "shape"
+            | "size"
+            | "spacing"
+            | "spread"
+            | "sum"
+            | "tiny"
+            | "transfer"
+            | "transpose"
+            | "trim"
+            | "ubound"
+            | "unpack"
+            | "verify"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generic_and_specific_names() {
+        assert_eq!(lookup("DSQRT").map(|i| i.op), Some(Intrinsic::Sqrt));
+        assert_eq!(lookup("Max").map(|i| i.op), Some(Intrinsic::Max));
+        assert!(lookup("sum").is_none());
+        assert!(is_other_intrinsic("SUM"));
+    }
+}

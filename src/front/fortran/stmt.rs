@@ -1,0 +1,635 @@
+//! Classifying and parsing one statement into a [`Line`]: a unit header or END, a
+//! declaration, an action statement, or one line of a block construct (IF/DO headers,
+//! ELSE, END IF, END DO). Block structure is assembled by `unit.rs`.
+
+use super::cursor::{Cursor, PResult};
+use super::decl;
+use super::expr::{parse_args, parse_expr};
+use super::lexer::{RawStmt, TokKind};
+use crate::diag::{Diagnostic, FileId, Span};
+use crate::il::{DeclKind, Expr, ExprKind, StmtKind, TypeSpec, UnitKind};
+
+/// A SUBROUTINE or FUNCTION statement.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub kind: UnitKind,
+    pub name: String,
+    pub args: Vec<(String, Span)>,
+    pub result: Option<String>,
+    pub prefix_type: Option<TypeSpec>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Line {
+    Header(Header),
+    /// PROGRAM, MODULE, SUBMODULE, BLOCK DATA: a unit kind not supported yet.
+    OtherUnit(&'static str),
+    Interface,
+    Contains,
+    /// `END`, `END SUBROUTINE [name]`, `END FUNCTION [name]`.
+    EndUnit {
+        kind: Option<UnitKind>,
+        name: Option<(String, Span)>,
+    },
+    /// `END PROGRAM`, `END MODULE`, `END INTERFACE`, ... (never matches an open unit).
+    EndOther(String),
+    Decl(DeclKind),
+    Action(StmtKind),
+    LogicalIf {
+        cond: Expr,
+        inner: StmtKind,
+        inner_span: Span,
+    },
+    IfThen {
+        cond: Expr,
+        name: Option<String>,
+    },
+    ElseIf {
+        cond: Expr,
+        name: Option<String>,
+    },
+    Else {
+        name: Option<String>,
+    },
+    EndIf {
+        name: Option<String>,
+    },
+    Do {
+        var: String,
+        start: Expr,
+        end: Expr,
+        step: Option<Expr>,
+        name: Option<String>,
+        end_label: Option<String>,
+    },
+    DoWhile {
+        cond: Expr,
+        name: Option<String>,
+        end_label: Option<String>,
+    },
+    EndDo {
+        name: Option<String>,
+    },
+}
+
+/// Statement keywords that are valid Fortran but not supported yet.
+const UNSUPPORTED: &[&str] = &[
+    "go",
+    "goto",
+    "select",
+    "selectcase",
+    "case",
+    "endselect",
+    "print",
+    "write",
+    "read",
+    "open",
+    "close",
+    "inquire",
+    "rewind",
+    "backspace",
+    "endfile",
+    "flush",
+    "format",
+    "allocate",
+    "deallocate",
+    "nullify",
+    "stop",
+    "error",
+    "pause",
+    "where",
+    "elsewhere",
+    "endwhere",
+    "forall",
+    "endforall",
+    "entry",
+    "assign",
+    "data",
+    "common",
+    "equivalence",
+    "namelist",
+    "use",
+    "include",
+    "save",
+    "sequence",
+    "private",
+    "public",
+    "allocatable",
+    "pointer",
+    "target",
+    "optional",
+    "value",
+    "volatile",
+    "block",
+    "endblock",
+    "associate",
+    "endassociate",
+    "sync",
+    "procedure",
+    "import",
+    "enum",
+];
+
+fn unsupported_statement(word: &str, span: Span) -> Diagnostic {
+    let shown = match word.to_ascii_lowercase().as_str() {
+        "go" => "GO TO".to_string(),
+        "select" | "selectcase" | "case" | "endselect" => "SELECT CASE".to_string(),
+        _ => word.to_ascii_uppercase(),
+    };
+    let help = match shown.as_str() {
+        "GO TO" | "GOTO" => "rewrite the jump with IF, DO, EXIT or CYCLE",
+        "SELECT CASE" => "rewrite it as IF / ELSE IF / ELSE",
+        "PRINT" | "WRITE" | "READ" | "OPEN" | "CLOSE" | "FORMAT" | "INQUIRE" | "REWIND"
+        | "BACKSPACE" | "ENDFILE" | "FLUSH" => {
+            "move input/output out of the code to differentiate, into the caller"
+        }
+        "SAVE" => "use the SAVE attribute in a type declaration instead",
+        _ => "rewrite this part with the supported statements (assignment, IF, DO, CALL)",
+    };
+    Diagnostic::error(
+        "E0401",
+        format!("unsupported statement: {shown} is not supported yet"),
+    )
+    .at(span)
+    .with_help(help)
+}
+
+/// Index of the first top-level `=` (not inside parentheses), if the statement has the
+/// shape `name [ (...) ] = ...`.
+fn assignment_shape(c: &Cursor) -> bool {
+    if c.ident_at(0).is_none() {
+        return false;
+    }
+    match c.nth(1) {
+        Some(TokKind::Assign) => true,
+        Some(TokKind::LParen) => match c.matching_paren(c.pos + 1) {
+            Some(close) => {
+                let after = c.toks.get(close + 1).map(|t| &t.kind);
+                matches!(
+                    after,
+                    Some(TokKind::Assign | TokKind::LParen | TokKind::Percent)
+                )
+            }
+            None => false,
+        },
+        Some(TokKind::Percent) => true,
+        _ => false,
+    }
+}
+
+pub struct StmtParser<'a> {
+    pub src: &'a str,
+    pub file: FileId,
+}
+
+impl StmtParser<'_> {
+    pub fn classify(&self, raw: &RawStmt) -> PResult<Line> {
+        let mut c = Cursor::new(&raw.toks, self.src, self.file);
+        self.line(&mut c)
+    }
+
+    fn line(&self, c: &mut Cursor) -> PResult<Line> {
+        // Construct name: `name: do ...`.
+        let mut construct = None;
+        if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::Colon) {
+            construct = c.ident_at(0).map(str::to_string);
+            c.pos += 2;
+        }
+        if construct.is_none() && assignment_shape(c) {
+            return Ok(Line::Action(self.assignment(c)?));
+        }
+        let Some(word) = c.ident_at(0) else {
+            return Err(c.expected("a statement"));
+        };
+        let word_span = c.here();
+        let lower = word.to_ascii_lowercase();
+        if let Some(name) = &construct
+            && !matches!(lower.as_str(), "do" | "if")
+        {
+            if matches!(
+                lower.as_str(),
+                "select" | "selectcase" | "block" | "associate"
+            ) {
+                return Err(unsupported_statement(&lower, word_span));
+            }
+            return Err(c.expected(&format!("DO or IF after the construct name `{name}:`")));
+        }
+        if let Some(header) = self.try_header(c)? {
+            return Ok(Line::Header(header));
+        }
+        if decl::at_type_spec(c) {
+            return Ok(Line::Decl(decl::parse_type_decl(c)?));
+        }
+        c.bump();
+        let line = match lower.as_str() {
+            "implicit" => Line::Decl(decl::parse_implicit(c)?),
+            "parameter" => Line::Decl(decl::parse_parameter_stmt(c)?),
+            "dimension" => Line::Decl(decl::parse_dimension_stmt(c)?),
+            "intent" => Line::Decl(decl::parse_intent_stmt(c)?),
+            "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
+            "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
+            "program" => Line::OtherUnit("PROGRAM"),
+            "module" => Line::OtherUnit("MODULE"),
+            "submodule" => Line::OtherUnit("SUBMODULE"),
+            "blockdata" => Line::OtherUnit("BLOCK DATA"),
+            "block" if c.is_kw("data") => Line::OtherUnit("BLOCK DATA"),
+            "interface" => Line::Interface,
+            "abstract" if c.is_kw("interface") => Line::Interface,
+            "contains" => {
+                c.expect_end()?;
+                Line::Contains
+            }
+            "type" => {
+                return Err(Diagnostic::error(
+                    "E0405",
+                    "derived type definitions are not supported yet",
+                )
+                .at(word_span)
+                .with_help("use separate arrays or scalars instead of a derived type"));
+            }
+            "if" => self.if_stmt(c, construct)?,
+            "elseif" => self.else_if(c)?,
+            "else" => {
+                if c.eat_kw("if") {
+                    self.else_if(c)?
+                } else {
+                    let name = self.opt_name(c)?;
+                    Line::Else { name }
+                }
+            }
+            "endif" => Line::EndIf {
+                name: self.opt_name(c)?,
+            },
+            "enddo" => Line::EndDo {
+                name: self.opt_name(c)?,
+            },
+            "do" => self.do_stmt(c, construct)?,
+            "end" => self.end_stmt(c)?,
+            "endsubroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine))?,
+            "endfunction" => self.end_unit_name(c, Some(UnitKind::Function))?,
+            "endprogram" | "endmodule" | "endinterface" | "endtype" | "endsubmodule"
+            | "endblockdata" => Line::EndOther(lower[3..].to_ascii_uppercase()),
+            _ => {
+                if let Some(kind) = self.action_keyword(c, &lower)? {
+                    return Ok(Line::Action(kind));
+                }
+                if UNSUPPORTED.contains(&lower.as_str()) {
+                    return Err(unsupported_statement(&lower, word_span));
+                }
+                return Err(Diagnostic::error(
+                    "E0202",
+                    format!("expected a statement, found `{word}`"),
+                )
+                .at(word_span)
+                .with_help("adgen did not recognise this statement; check its spelling"));
+            }
+        };
+        Ok(line)
+    }
+
+    fn opt_name(&self, c: &mut Cursor) -> PResult<Option<String>> {
+        let name = match c.ident_at(0) {
+            Some(n) => {
+                let n = n.to_string();
+                c.bump();
+                Some(n)
+            }
+            None => None,
+        };
+        c.expect_end()?;
+        Ok(name)
+    }
+
+    fn end_stmt(&self, c: &mut Cursor) -> PResult<Line> {
+        let Some(word) = c.ident_at(0) else {
+            c.expect_end()?;
+            return Ok(Line::EndUnit {
+                kind: None,
+                name: None,
+            });
+        };
+        let lower = word.to_ascii_lowercase();
+        c.bump();
+        match lower.as_str() {
+            "do" => Ok(Line::EndDo {
+                name: self.opt_name(c)?,
+            }),
+            "if" => Ok(Line::EndIf {
+                name: self.opt_name(c)?,
+            }),
+            "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
+            "function" => self.end_unit_name(c, Some(UnitKind::Function)),
+            "program" | "module" | "interface" | "type" | "submodule" | "select" | "where"
+            | "forall" | "associate" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
+            "block" => Ok(Line::EndOther(if c.is_kw("data") {
+                "BLOCK DATA".to_string()
+            } else {
+                "BLOCK".to_string()
+            })),
+            _ => {
+                c.pos -= 1;
+                Err(c
+                    .expected("the end of the statement, DO, IF, SUBROUTINE or FUNCTION after END"))
+            }
+        }
+    }
+
+    fn end_unit_name(&self, c: &mut Cursor, kind: Option<UnitKind>) -> PResult<Line> {
+        let name = match c.ident_at(0) {
+            Some(n) => {
+                let span = c.here();
+                let n = n.to_string();
+                c.bump();
+                Some((n, span))
+            }
+            None => None,
+        };
+        c.expect_end()?;
+        Ok(Line::EndUnit { kind, name })
+    }
+
+    /// `[prefix...] SUBROUTINE name [(args)]` or `[prefix...] FUNCTION name (args)
+    /// [RESULT(r)]`. Returns None (cursor unmoved) when the statement is not a header.
+    pub fn try_header(&self, c: &mut Cursor) -> PResult<Option<Header>> {
+        let start = c.pos;
+        let mut prefix_type = None;
+        loop {
+            let Some(word) = c.ident_at(0) else {
+                c.pos = start;
+                return Ok(None);
+            };
+            let lower = word.to_ascii_lowercase();
+            match lower.as_str() {
+                "subroutine" | "function" => break,
+                "pure" | "impure" => {
+                    c.bump();
+                }
+                "recursive" | "elemental" | "module" if self.header_follows(c) => {
+                    return Err(Diagnostic::error(
+                        "E0406",
+                        format!(
+                            "{} procedures are not supported yet",
+                            lower.to_ascii_uppercase()
+                        ),
+                    )
+                    .at(c.here())
+                    .with_help("remove the prefix if the procedure does not need it"));
+                }
+                _ if decl::at_type_spec(c) && prefix_type.is_none() => {
+                    let save = c.pos;
+                    match decl::parse_type_spec(c, false) {
+                        Ok(spec) => prefix_type = Some(spec),
+                        Err(_) => {
+                            c.pos = save;
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    c.pos = start;
+                    return Ok(None);
+                }
+            }
+        }
+        let kind = if c.eat_kw("subroutine") {
+            UnitKind::Subroutine
+        } else if c.eat_kw("function") {
+            UnitKind::Function
+        } else {
+            c.pos = start;
+            return Ok(None);
+        };
+        if kind == UnitKind::Subroutine && prefix_type.is_some() {
+            return Err(
+                Diagnostic::error("E0202", "a SUBROUTINE cannot have a type")
+                    .at(c.span_from(c.toks[start].span.lo)),
+            );
+        }
+        let (name, _) = c.expect_ident("the procedure's name")?;
+        let mut args = Vec::new();
+        if c.eat(&TokKind::LParen) {
+            if !c.eat(&TokKind::RParen) {
+                loop {
+                    if c.is(&TokKind::Star) {
+                        return Err(Diagnostic::error(
+                            "E0404",
+                            "alternate return arguments (`*`) are not supported yet",
+                        )
+                        .at(c.here()));
+                    }
+                    args.push(c.expect_ident("a dummy argument name")?);
+                    if c.eat(&TokKind::Comma) {
+                        continue;
+                    }
+                    c.expect(&TokKind::RParen, "`,` or `)` in the argument list")?;
+                    break;
+                }
+            }
+        } else if kind == UnitKind::Function {
+            return Err(c.expected("`(` and the function's arguments"));
+        }
+        let mut result = None;
+        loop {
+            if c.eat_kw("result") {
+                c.expect(&TokKind::LParen, "`(` after RESULT")?;
+                result = Some(c.expect_ident("the result variable's name")?.0);
+                c.expect(&TokKind::RParen, "`)` after the result name")?;
+            } else if c.is_kw("bind") {
+                return Err(
+                    Diagnostic::error("E0406", "BIND(C) procedures are not supported yet")
+                        .at(c.here())
+                        .with_help("remove BIND(C); adgen generates its own C interfaces"),
+                );
+            } else {
+                break;
+            }
+        }
+        c.expect_end()?;
+        Ok(Some(Header {
+            kind,
+            name,
+            args,
+            result,
+            prefix_type,
+        }))
+    }
+
+    /// After a prefix keyword: does SUBROUTINE or FUNCTION come later in the statement?
+    fn header_follows(&self, c: &Cursor) -> bool {
+        c.toks[c.pos..].iter().any(|t| {
+            matches!(&t.kind, TokKind::Ident(w)
+                if w.eq_ignore_ascii_case("subroutine") || w.eq_ignore_ascii_case("function"))
+        }) && !c
+            .nth(1)
+            .is_some_and(|k| k == &TokKind::Ident("procedure".into()))
+    }
+
+    fn assignment(&self, c: &mut Cursor) -> PResult<StmtKind> {
+        let lhs_lo = c.lo();
+        if c.nth(1) == Some(&TokKind::Percent) {
+            return Err(Diagnostic::error(
+                "E0404",
+                "derived-type components are not supported yet",
+            )
+            .at(c.toks[c.pos + 1].span));
+        }
+        let lhs = parse_expr(c)?;
+        if !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Call(..)) {
+            return Err(Diagnostic::error(
+                "E0202",
+                "expected a variable or array element on the left of `=`",
+            )
+            .at(c.span_from(lhs_lo)));
+        }
+        c.expect(&TokKind::Assign, "`=` in the assignment")?;
+        let rhs = parse_expr(c)?;
+        c.expect_end()?;
+        Ok(StmtKind::Assign { lhs, rhs })
+    }
+
+    fn paren_cond(&self, c: &mut Cursor, what: &str) -> PResult<Expr> {
+        c.expect(
+            &TokKind::LParen,
+            &format!("`(` and the condition of {what}"),
+        )?;
+        let cond = parse_expr(c)?;
+        c.expect(&TokKind::RParen, "`)` after the condition")?;
+        Ok(cond)
+    }
+
+    fn if_stmt(&self, c: &mut Cursor, name: Option<String>) -> PResult<Line> {
+        let cond = self.paren_cond(c, "the IF")?;
+        if c.is_kw("then") && c.nth(1).is_none() {
+            c.bump();
+            return Ok(Line::IfThen { cond, name });
+        }
+        if name.is_some() {
+            return Err(c.expected("THEN after the condition of a named IF"));
+        }
+        if c.at_end() {
+            return Err(c.expected("THEN or a statement after the condition"));
+        }
+        let inner_lo = c.lo();
+        let inner_toks = &c.toks[c.pos..];
+        let mut inner = Cursor::new(inner_toks, self.src, self.file);
+        let line = self.line(&mut inner)?;
+        let inner_span = inner.span_from(inner_lo);
+        match line {
+            Line::Action(inner) => Ok(Line::LogicalIf {
+                cond,
+                inner,
+                inner_span,
+            }),
+            _ => Err(Diagnostic::error(
+                "E0202",
+                "expected an action statement (assignment, CALL, RETURN, EXIT, CYCLE, CONTINUE) after the condition of a logical IF",
+            )
+            .at(inner_span)),
+        }
+    }
+
+    fn else_if(&self, c: &mut Cursor) -> PResult<Line> {
+        let cond = self.paren_cond(c, "the ELSE IF")?;
+        if !c.eat_kw("then") {
+            return Err(c.expected("THEN after the condition of ELSE IF"));
+        }
+        let name = self.opt_name(c)?;
+        Ok(Line::ElseIf { cond, name })
+    }
+
+    fn do_stmt(&self, c: &mut Cursor, name: Option<String>) -> PResult<Line> {
+        let mut end_label = None;
+        if let Some(TokKind::Int(label)) = c.peek() {
+            end_label = Some(label.clone());
+            c.bump();
+            c.eat(&TokKind::Comma);
+        }
+        if c.at_end() {
+            // `DO` without control runs until EXIT: the same as DO WHILE (.true.).
+            let span = c.here();
+            return Ok(Line::DoWhile {
+                cond: Expr {
+                    kind: ExprKind::Logical(true),
+                    span,
+                },
+                name,
+                end_label,
+            });
+        }
+        if c.is_kw("while") && c.nth(1) == Some(&TokKind::LParen) {
+            c.bump();
+            let cond = self.paren_cond(c, "DO WHILE")?;
+            c.expect_end()?;
+            return Ok(Line::DoWhile {
+                cond,
+                name,
+                end_label,
+            });
+        }
+        let (var, _) = c.expect_ident("the DO variable, WHILE, or the end of the statement")?;
+        if c.is(&TokKind::LParen) {
+            return Err(
+                Diagnostic::error("E0303", "the DO variable must be a scalar variable")
+                    .at(c.here()),
+            );
+        }
+        c.expect(&TokKind::Assign, "`=` after the DO variable")?;
+        let start = parse_expr(c)?;
+        c.expect(&TokKind::Comma, "`,` and the loop's upper bound")?;
+        let end = parse_expr(c)?;
+        let step = if c.eat(&TokKind::Comma) {
+            Some(parse_expr(c)?)
+        } else {
+            None
+        };
+        c.expect_end()?;
+        Ok(Line::Do {
+            var,
+            start,
+            end,
+            step,
+            name,
+            end_label,
+        })
+    }
+}
+
+/// Action statements other than assignment (kept apart to keep `line` readable).
+impl StmtParser<'_> {
+    pub fn action_keyword(&self, c: &mut Cursor, lower: &str) -> PResult<Option<StmtKind>> {
+        let kind = match lower {
+            "call" => {
+                let (name, _) = c.expect_ident("the name of the subroutine to call")?;
+                let args = if c.is(&TokKind::LParen) {
+                    parse_args(c)?.0
+                } else {
+                    Vec::new()
+                };
+                c.expect_end()?;
+                StmtKind::Call { name, args }
+            }
+            "return" => {
+                if !c.at_end() {
+                    return Err(Diagnostic::error(
+                        "E0404",
+                        "alternate returns (`RETURN n`) are not supported yet",
+                    )
+                    .at(c.here()));
+                }
+                StmtKind::Return
+            }
+            "continue" => {
+                c.expect_end()?;
+                StmtKind::Continue
+            }
+            "exit" => StmtKind::Exit {
+                name: self.opt_name(c)?,
+            },
+            "cycle" => StmtKind::Cycle {
+                name: self.opt_name(c)?,
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some(kind))
+    }
+}

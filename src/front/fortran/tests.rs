@@ -1,0 +1,702 @@
+//! Tests of the Fortran front-end on whole programs: IL shape, symbols, diagnostics, and
+//! that no input makes it panic.
+
+use super::lower_file;
+use crate::diag::{Diagnostic, FileId, Location, SourceFile, SourceMap};
+use crate::il::{
+    BaseType, BinOp, Bound, DeclKind, Expr, ExprKind, File, Intent, Intrinsic, ScalarType, Stmt,
+    StmtKind, SymbolKind, UnOp, Unit,
+};
+
+fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
+    let source = SourceFile::new("t.f90", text);
+    let mut next = 0;
+    lower_file(FileId(0), &source, "t.f90", &mut next)
+}
+
+fn ok(text: &str) -> File {
+    match lower(text) {
+        Ok(f) => f,
+        Err(d) => panic!("unexpected diagnostics:\n{}", render(text, &d)),
+    }
+}
+
+fn render(text: &str, diags: &[Diagnostic]) -> String {
+    let mut map = SourceMap::default();
+    map.add(SourceFile::new("t.f90", text));
+    diags.iter().map(|d| d.render(&map)).collect()
+}
+
+fn errs(text: &str) -> Vec<Diagnostic> {
+    match lower(text) {
+        Ok(_) => panic!("expected errors for:\n{text}"),
+        Err(d) => d,
+    }
+}
+
+/// (code, line, col) of every diagnostic.
+fn where_(text: &str, diags: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
+    let source = SourceFile::new("t.f90", text);
+    diags
+        .iter()
+        .map(|d| match &d.location {
+            Some(Location::Span(s)) => {
+                let (l, c) = source.line_col(s.lo);
+                (d.code, l, c)
+            }
+            _ => (d.code, 0, 0),
+        })
+        .collect()
+}
+
+/// The right-hand side of the `n`-th statement of the first unit, an assignment.
+fn rhs(unit: &Unit, n: usize) -> &Expr {
+    match &unit.body[n].kind {
+        StmtKind::Assign { rhs, .. } => rhs,
+        other => panic!("not an assignment: {other:?}"),
+    }
+}
+
+/// A compact printing of expressions, to assert structure.
+fn show(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(t) => t.clone(),
+        ExprKind::Real(r) => format!("{}r{}", r.value, r.kind),
+        ExprKind::Logical(b) => format!("{b}"),
+        ExprKind::Str(s) => format!("'{s}'"),
+        ExprKind::Var(n) => n.clone(),
+        ExprKind::Index(n, subs) => format!(
+            "{n}[{}]",
+            subs.iter().map(show).collect::<Vec<_>>().join(",")
+        ),
+        ExprKind::Call(n, args) => format!(
+            "call:{n}({})",
+            args.iter()
+                .map(|a| show(&a.value))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        ExprKind::Intrinsic { op, args, .. } => format!(
+            "{op:?}({})",
+            args.iter()
+                .map(|a| show(&a.value))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        ExprKind::Unary(op, x) => format!("{op:?}({})", show(x)),
+        ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
+        ExprKind::Paren(x) => format!("<{}>", show(x)),
+    }
+}
+
+const HEAT: &str = "\
+! Explicit heat equation step.
+! Second line of the header comment.
+subroutine heat(n, u, k, dt)
+  implicit none
+  integer, parameter :: dp = kind(1.0d0)
+  integer, intent(in) :: n
+  real(dp), intent(inout) :: u(0:n+1)
+  real(kind=dp), intent(in) :: k, dt
+  ! work array
+  real(dp) :: unew(n)
+  integer :: i
+  ! the update
+  do i = 1, n
+    unew(i) = u(i) + k*dt*(u(i-1) - 2.0_dp*u(i) + u(i+1)) ! centred
+  end do
+  do i = n, 1, -1
+    u(i) = unew(i)
+  enddo
+end subroutine heat
+
+double precision function norm2s(n, x) result(s)
+  integer n
+  double precision x(*)
+  integer i
+  s = 0d0
+  do i = 1, n
+    s = s + x(i)**2
+  end do
+  s = sqrt(s)
+end function
+";
+
+#[test]
+fn heat_units_symbols_and_comments() {
+    let file = ok(HEAT);
+    assert_eq!(file.units.len(), 2);
+    let heat = &file.units[0];
+    assert_eq!(heat.name, "heat");
+    assert_eq!(heat.args, vec!["n", "u", "k", "dt"]);
+    assert_eq!(
+        heat.leading_comments,
+        vec![
+            " Explicit heat equation step.",
+            " Second line of the header comment."
+        ]
+    );
+    assert!(
+        heat.decls
+            .iter()
+            .any(|d| matches!(&d.kind, DeclKind::Comment(t) if t == " work array"))
+    );
+    assert!(matches!(&heat.body[0].kind, StmtKind::Comment(t) if t == " the update"));
+    let s = &heat.symbols;
+    let u = s.get("U").unwrap();
+    assert_eq!(u.ty, ScalarType::Real(8));
+    assert_eq!(u.arg_index, Some(1));
+    assert_eq!(u.intent, Some(Intent::InOut));
+    assert_eq!(u.rank(), 1);
+    assert!(u.dims[0].lower.is_some());
+    assert_eq!(s.get("k").unwrap().ty, ScalarType::Real(8));
+    assert!(s.get("k").unwrap().type_spec.kind_keyword);
+    assert_eq!(s.get("dp").unwrap().kind, SymbolKind::Constant);
+    assert_eq!(s.get("unew").unwrap().arg_index, None);
+    assert_eq!(s.get("i").unwrap().ty, ScalarType::Integer(4));
+    assert!(!s.get("i").unwrap().implicit);
+    // Loop body: element references and real literal kinds.
+    let StmtKind::Do { var, body, .. } = &heat.body[1].kind else {
+        panic!()
+    };
+    assert_eq!(var, "i");
+    assert_eq!(body[0].trailing_comment.as_deref(), Some(" centred"));
+    let StmtKind::Assign { lhs, rhs: value } = &body[0].kind else {
+        panic!()
+    };
+    assert_eq!(show(lhs), "unew[i]");
+    assert_eq!(
+        show(value),
+        "(u[i] Add ((k Mul dt) Mul <((u[(i Sub 1)] Sub (2.0r8 Mul u[i])) Add u[(i Add 1)])>))"
+    );
+    let StmtKind::Do { step, .. } = &heat.body[2].kind else {
+        panic!()
+    };
+    assert_eq!(show(step.as_ref().unwrap()), "Neg(1)");
+
+    let f = &file.units[1];
+    assert!(f.is_function());
+    assert_eq!(f.result.as_deref(), Some("s"));
+    assert!(f.explicit_result);
+    assert_eq!(
+        f.prefix_type.as_ref().unwrap().base,
+        BaseType::DoublePrecision
+    );
+    let r = f.symbols.get("s").unwrap();
+    assert!(r.is_result);
+    assert_eq!(r.ty, ScalarType::Real(8));
+    let x = f.symbols.get("x").unwrap();
+    assert!(matches!(x.dims[0].upper, Bound::Star));
+    assert_eq!(show(rhs(f, 0)), "0e0r8");
+    assert_eq!(show(rhs(f, 2)), "Sqrt(s)");
+}
+
+#[test]
+fn statement_ids_are_unique_and_in_order() {
+    let file = ok(HEAT);
+    let mut ids = Vec::new();
+    for unit in &file.units {
+        crate::il::visit::walk_stmts(&unit.body, &mut |s: &Stmt| ids.push(s.id.0));
+    }
+    let mut sorted = ids.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), ids.len());
+    assert_eq!(ids, sorted, "ids follow source order");
+}
+
+fn body_of(stmts: &str) -> Unit {
+    let text = format!(
+        "subroutine t(a, b, c, x, n)\n  real(8) :: a, b, c, y, z\n  real(8) :: x(n)\n  integer :: n, i\n  logical :: p, q\n{stmts}\nend subroutine\n"
+    );
+    ok(&text).units.remove(0)
+}
+
+#[test]
+fn precedence() {
+    let u = body_of(
+        "y = -a**2\ny = a**b**c\ny = a-b-c\ny = -a*b + c\ny = a*-b\ny = a/b*c\ny = (a+b)*c",
+    );
+    let shown: Vec<String> = (0..7).map(|i| show(rhs(&u, i))).collect();
+    assert_eq!(
+        shown,
+        vec![
+            "Neg((a Pow 2))",
+            "(a Pow (b Pow c))",
+            "((a Sub b) Sub c)",
+            "(Neg((a Mul b)) Add c)",
+            "(a Mul Neg(b))",
+            "((a Div b) Mul c)",
+            "(<(a Add b)> Mul c)",
+        ]
+    );
+}
+
+#[test]
+fn logical_and_relational_operators() {
+    let u = body_of(
+        "p = a .lt. b .and. b <= c .or. .not. q\np = a == b .eqv. b /= c\np = a.gt.b .neqv. a>=b\np = 1.eq.n",
+    );
+    assert_eq!(show(rhs(&u, 0)), "(((a Lt b) And (b Le c)) Or Not(q))");
+    assert_eq!(show(rhs(&u, 1)), "((a Eq b) Eqv (b Ne c))");
+    assert_eq!(show(rhs(&u, 2)), "((a Gt b) Neqv (a Ge b))");
+    assert_eq!(show(rhs(&u, 3)), "(1 Eq n)");
+}
+
+#[test]
+fn real_literals() {
+    let u =
+        body_of("y = 1.0\ny = 1.\ny = .5\ny = 1e-3\ny = 1.0d0\ny = 1.5D+2\ny = 2.0_8\ny = 3_8 * a");
+    let lits: Vec<(String, u8, String)> = (0..7)
+        .map(|i| match &rhs(&u, i).kind {
+            ExprKind::Real(r) => (r.value.clone(), r.kind, r.spelling.clone().unwrap()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expect = [
+        ("1.0", 4, "1.0"),
+        ("1.", 4, "1."),
+        (".5", 4, ".5"),
+        ("1e-3", 4, "1e-3"),
+        ("1.0e0", 8, "1.0d0"),
+        ("1.5e+2", 8, "1.5D+2"),
+        ("2.0", 8, "2.0_8"),
+    ];
+    for (got, want) in lits.iter().zip(expect) {
+        assert_eq!((got.0.as_str(), got.1, got.2.as_str()), want);
+    }
+    assert_eq!(show(rhs(&u, 7)), "(3_8 Mul a)");
+}
+
+#[test]
+fn index_call_and_intrinsic_resolution() {
+    let text = "\
+subroutine s(x, n, y)
+  real(8) x(n), y
+  integer n
+  real(8), external :: g
+  real(8) :: h
+  y = x(1) + g(x(2)) + h(y, 2) + f(y) + DSQRT(y) + max(y, 1d0, x(n))
+  y = atan2(y, x(1)) + real(n, kind=8) + abs(y)
+  call sub(x, n, y=y)
+end subroutine s
+";
+    let file = ok(text);
+    let u = &file.units[0];
+    assert_eq!(
+        show(rhs(u, 0)),
+        "(((((x[1] Add call:g(x[2])) Add call:h(y,2)) Add call:f(y)) Add Sqrt(y)) Add Max(y,1e0r8,x[n]))"
+    );
+    let ExprKind::Binary(_, lhs, _) = &rhs(u, 0).kind else {
+        panic!()
+    };
+    let _ = lhs;
+    let g = u.symbols.get("g").unwrap();
+    assert_eq!(g.kind, SymbolKind::Procedure);
+    assert_eq!(g.ty, ScalarType::Real(8));
+    let h = u.symbols.get("h").unwrap();
+    assert_eq!(h.kind, SymbolKind::Procedure);
+    let f = u.symbols.get("f").unwrap();
+    assert_eq!(f.kind, SymbolKind::Procedure);
+    assert_eq!(f.ty, ScalarType::Real(4));
+    assert!(f.implicit);
+    // Spelling kept for intrinsics.
+    let mut spellings = Vec::new();
+    crate::il::visit::walk_expr(rhs(u, 0), &mut |e| {
+        if let ExprKind::Intrinsic { spelling, .. } = &e.kind {
+            spellings.push(spelling.clone().unwrap());
+        }
+    });
+    assert_eq!(spellings, vec!["DSQRT", "max"]);
+    let ExprKind::Binary(_, left, _) = &rhs(u, 1).kind else {
+        panic!()
+    };
+    let ExprKind::Binary(_, _, real_call) = &left.kind else {
+        panic!()
+    };
+    let ExprKind::Intrinsic { op, args, .. } = &real_call.kind else {
+        panic!()
+    };
+    assert_eq!(*op, Intrinsic::Real);
+    assert_eq!(args[1].keyword.as_deref(), Some("kind"));
+    let StmtKind::Call { name, args } = &u.body[2].kind else {
+        panic!()
+    };
+    assert_eq!(name, "sub");
+    assert_eq!(args.len(), 3);
+    assert_eq!(args[2].keyword.as_deref(), Some("y"));
+    assert_eq!(show(&args[0].value), "x");
+}
+
+#[test]
+fn implicit_typing_rules() {
+    let text = "\
+subroutine s(a, i, x)
+  implicit double precision (a-h, o-z)
+  dimension x(10)
+  b = a * x(i)
+  k = i + 1
+end
+function f(x)
+  f = x + 1
+end
+";
+    let file = ok(text);
+    let s = &file.units[0].symbols;
+    assert_eq!(s.get("a").unwrap().ty, ScalarType::Real(8));
+    assert!(s.get("a").unwrap().implicit);
+    assert_eq!(
+        s.get("a").unwrap().type_spec.base,
+        BaseType::DoublePrecision
+    );
+    assert_eq!(s.get("b").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("x").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("x").unwrap().rank(), 1);
+    assert_eq!(s.get("k").unwrap().ty, ScalarType::Integer(4));
+    let f = &file.units[1];
+    assert_eq!(f.result.as_deref(), Some("f"));
+    let r = f.symbols.get("f").unwrap();
+    assert!(r.is_result && r.implicit);
+    assert_eq!(r.ty, ScalarType::Real(4));
+}
+
+#[test]
+fn kind_parameters() {
+    let text = "\
+subroutine s(x, y, z, w, v)
+  implicit none
+  integer, parameter :: sp = selected_real_kind(6), dp = selected_real_kind(15, 307)
+  integer, parameter :: wp = dp, ik = 8
+  real(sp) :: x
+  real(kind=wp) :: y
+  real*8 :: z
+  integer(ik) :: w
+  integer*4 :: v
+  x = 1.0_sp
+  y = 2.5_wp * x
+  w = 3_ik
+end subroutine
+";
+    let file = ok(text);
+    let s = &file.units[0].symbols;
+    assert_eq!(s.get("x").unwrap().ty, ScalarType::Real(4));
+    assert_eq!(s.get("y").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("z").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("z").unwrap().type_spec.star, Some(8));
+    assert_eq!(s.get("w").unwrap().ty, ScalarType::Integer(8));
+    assert_eq!(s.get("v").unwrap().ty, ScalarType::Integer(4));
+    let u = &file.units[0];
+    assert_eq!(show(rhs(u, 1)), "(2.5r8 Mul x)");
+}
+
+#[test]
+fn control_flow_constructs() {
+    let text = "\
+subroutine s(x, n)
+  integer n, i, j
+  real x(n)
+  outer: do i = 1, n
+    if (x(i) > 0) then
+      x(i) = 1
+    else if (x(i) < 0) then ! negative
+      x(i) = -1
+    elseif (i == 2) then
+      cycle outer
+    else
+      ! zero
+      exit
+    endif
+    if (i > 3) x(i) = 0
+    do while (x(i) > 1.0)
+      x(i) = x(i) / 2
+      if (x(i) < 1) exit
+    end do
+    inner: do j = 1, 2
+      if (j == 2) exit outer
+    end do inner
+  end do outer
+  do 10 i = 1, n
+    x(i) = x(i) + 1
+10 continue
+  do
+    exit
+  end do
+  return
+end subroutine s
+";
+    let file = ok(text);
+    let u = &file.units[0];
+    let StmtKind::Do { name, body, .. } = &u.body[0].kind else {
+        panic!()
+    };
+    assert_eq!(name.as_deref(), Some("outer"));
+    let StmtKind::If {
+        arms,
+        else_body,
+        logical_if,
+        ..
+    } = &body[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(arms.len(), 3);
+    assert!(!logical_if);
+    assert!(matches!(&arms[1].1[0].kind, StmtKind::Comment(t) if t == " negative"));
+    assert!(matches!(&arms[2].1[0].kind, StmtKind::Cycle { name: Some(n) } if n == "outer"));
+    let else_body = else_body.as_ref().unwrap();
+    assert!(matches!(&else_body[0].kind, StmtKind::Comment(t) if t == " zero"));
+    assert!(matches!(&else_body[1].kind, StmtKind::Exit { name: None }));
+    assert!(matches!(
+        &body[1].kind,
+        StmtKind::If {
+            logical_if: true,
+            ..
+        }
+    ));
+    assert!(matches!(&body[2].kind, StmtKind::DoWhile { .. }));
+    let StmtKind::Do { name, .. } = &body[3].kind else {
+        panic!()
+    };
+    assert_eq!(name.as_deref(), Some("inner"));
+    let StmtKind::Do { body: labeled, .. } = &u.body[1].kind else {
+        panic!()
+    };
+    assert_eq!(labeled.len(), 2);
+    assert_eq!(labeled[1].label.as_deref(), Some("10"));
+    assert!(matches!(labeled[1].kind, StmtKind::Continue));
+    assert!(matches!(
+        &u.body[2].kind,
+        StmtKind::DoWhile { cond, .. } if matches!(cond.kind, ExprKind::Logical(true))
+    ));
+    assert!(matches!(u.body[3].kind, StmtKind::Return));
+}
+
+#[test]
+fn continuation_semicolons_and_strings() {
+    let text = "\
+subroutine s(a, b)
+  real(8) :: a, & ! first part
+     & b
+  character(len=20) :: msg
+  a = a + &
+      b; b = 2*a ! two statements
+  msg = 'don''t ! stop'
+  msg = \"it's\"
+end subroutine
+";
+    let file = ok(text);
+    let u = &file.units[0];
+    assert_eq!(u.symbols.get("b").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(show(rhs(u, 0)), "(a Add b)");
+    assert_eq!(show(rhs(u, 1)), "(2 Mul a)");
+    assert_eq!(
+        u.body[1].trailing_comment.as_deref(),
+        Some(" two statements")
+    );
+    assert_eq!(show(rhs(u, 2)), "'don't ! stop'");
+    assert_eq!(show(rhs(u, 3)), "'it's'");
+    assert_eq!(
+        u.symbols.get("msg").unwrap().type_spec.char_len.as_deref(),
+        Some("20")
+    );
+}
+
+#[test]
+fn spans_point_at_source() {
+    let text = "subroutine s(a)\n  real a\n  a = 2*a + 1\nend\n";
+    let file = ok(text);
+    let u = &file.units[0];
+    let stmt = &u.body[0];
+    assert_eq!(
+        &text[stmt.span.lo as usize..stmt.span.hi as usize],
+        "a = 2*a + 1"
+    );
+    let e = rhs(u, 0);
+    assert_eq!(&text[e.span.lo as usize..e.span.hi as usize], "2*a + 1");
+    // Every child expression lies within its parent.
+    crate::il::visit::walk_expr(e, &mut |child| {
+        assert!(child.span.lo >= e.span.lo && child.span.hi <= e.span.hi);
+    });
+}
+
+#[test]
+fn syntax_error_location_and_recovery() {
+    let text = "subroutine s(a)\n  real a\n  a = (a + \n  a = a * * 2\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0202", 3, 11), ("E0202", 4, 11)]);
+    assert!(d[0].message.contains("expected"), "{}", d[0].message);
+}
+
+#[test]
+fn unsupported_goto_and_io() {
+    let text = "subroutine s(a)\n  real a\n  goto 10\n  print *, a\n10 continue\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0401", 3, 3), ("E0401", 4, 3)]);
+    assert!(d[0].message.contains("GO"));
+    assert!(d[0].help.is_some());
+}
+
+#[test]
+fn undeclared_variable_under_implicit_none() {
+    let text =
+        "subroutine s(a)\n  implicit none\n  real a\n  a = b + b\n  a = g(a)\nend subroutine\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0301", 4, 7), ("E0302", 5, 7)]);
+    assert!(d[0].message.contains("`b`"));
+}
+
+#[test]
+fn semantic_checks() {
+    let text = "\
+subroutine s(a, x, n)
+  integer n
+  real a, x(n)
+  real a
+  integer, parameter :: m = 3
+  m = 4
+  do a = 1, n
+  end do
+  a = x(1, 2)
+  exit
+  x = 0
+end
+";
+    let d = errs(text);
+    let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        vec!["E0305", "E0307", "E0304", "E0303", "E0306", "E0401"],
+        "{}",
+        render(text, &d)
+    );
+}
+
+#[test]
+fn unsupported_units() {
+    let text = "\
+module m
+contains
+  subroutine inner()
+  end subroutine
+end module m
+program p
+  print *, 1
+end program
+subroutine ok(a)
+  real a
+  a = 1
+end
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0402", 1, 1), ("E0402", 6, 1)]);
+}
+
+#[test]
+fn missing_end_and_mismatches() {
+    let d = errs("subroutine s(a)\n  real a\n  if (a > 0) then\n    a = 1\nend\n");
+    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0205"]);
+    let d = errs("subroutine s(a)\n  real a\n  a = 1\n");
+    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0205"]);
+    let d = errs("subroutine s(a)\n  real a\n  end do\nend subroutine t\n");
+    assert_eq!(
+        d.iter().map(|d| d.code).collect::<Vec<_>>(),
+        vec!["E0206", "E0206"]
+    );
+}
+
+#[test]
+fn unary_minus_and_sign_extension() {
+    let u = body_of("y = -(a)\ny = +a - -b");
+    assert_eq!(show(rhs(&u, 0)), "Neg(<a>)");
+    assert_eq!(show(rhs(&u, 1)), "(Plus(a) Sub Neg(b))");
+    let _ = UnOp::Neg;
+    let _ = BinOp::Add;
+}
+
+/// A tiny deterministic generator, so the test needs no dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+#[test]
+fn never_panics_on_damaged_input() {
+    let samples = [HEAT, "subroutine s(a)\n  real a\n  a = (a + 1\nend\n"];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for sample in samples {
+        let bytes = sample.as_bytes();
+        // Every truncation.
+        for cut in 0..=bytes.len() {
+            let text = String::from_utf8_lossy(&bytes[..cut]);
+            let _ = lower(&text);
+        }
+        // Random mutations: deletions, insertions of Fortran-ish pieces, swaps.
+        let pieces = [
+            "(", ")", "&\n", "'", "\"", "!", ";", ",", "=", "**", ".and.", "end", "do ", "if (",
+            "then", "\n", "1.", "_dp", ":", "::", "*", "end do\n", "else\n", "\u{e9}",
+        ];
+        for _ in 0..3000 {
+            let mut text = sample.as_bytes().to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(text.len() + 1);
+                match rng.below(3) {
+                    0 if at < text.len() => {
+                        let len = 1 + rng.below(8);
+                        text.drain(at..(at + len).min(text.len()));
+                    }
+                    1 => {
+                        let piece = pieces[rng.below(pieces.len())];
+                        text.splice(at..at, piece.bytes());
+                    }
+                    _ => {
+                        let other = rng.below(text.len() + 1);
+                        if at < text.len() && other < text.len() {
+                            text.swap(at, other);
+                        }
+                    }
+                }
+            }
+            let text = String::from_utf8_lossy(&text);
+            let _ = lower(&text);
+        }
+    }
+    // Random bytes.
+    for _ in 0..500 {
+        let len = rng.below(300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let _ = lower(&String::from_utf8_lossy(&bytes));
+    }
+    // Pathological nesting.
+    let deep = format!(
+        "subroutine s(a)\nreal a\na = {}a{}\nend\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert!(lower(&deep).is_err());
+    let long = format!("subroutine s(a)\nreal a\na = a{}\nend\n", "+a".repeat(5000));
+    assert!(lower(&long).is_err());
+    let nested = format!(
+        "subroutine s(a)\nreal a\ninteger i\n{}{}end\n",
+        "do i = 1, 2\n".repeat(500),
+        "end do\n".repeat(500)
+    );
+    assert!(lower(&nested).is_err());
+    let nots = format!(
+        "subroutine s(p)\nlogical p\np = {}p\nend\n",
+        ".not. ".repeat(5000)
+    );
+    assert!(lower(&nots).is_err());
+    let pows = format!(
+        "subroutine s(a)\nreal a\na = a{}\nend\n",
+        "**a".repeat(5000)
+    );
+    assert!(lower(&pows).is_err());
+}

@@ -1,0 +1,715 @@
+//! Program units and block structure: the sequence of comments and statements of a file
+//! → [`il::Unit`]s with declarations and nested statement blocks (names not resolved
+//! yet; `sema.rs` does that).
+
+use super::lexer::{Item, RawStmt};
+use super::stmt::{Header, Line, StmtParser};
+use crate::diag::{Diagnostic, Span};
+use crate::il::{Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
+
+/// Deepest nesting of IF/DO constructs accepted.
+const MAX_NESTING: usize = 100;
+
+enum FrameKind {
+    If {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        /// Condition of the arm being filled; None once in ELSE.
+        current: Option<Expr>,
+    },
+    Do {
+        var: String,
+        start: Expr,
+        end: Expr,
+        step: Option<Expr>,
+    },
+    DoWhile {
+        cond: Expr,
+    },
+}
+
+/// An open IF or DO construct.
+struct Frame {
+    kind: FrameKind,
+    id: StmtId,
+    span: Span,
+    label: Option<String>,
+    comment: Option<String>,
+    name: Option<String>,
+    /// For `DO 10 i = ...`: the label of the statement that ends the loop.
+    end_label: Option<String>,
+    body: Vec<Stmt>,
+}
+
+impl Frame {
+    fn is_loop(&self) -> bool {
+        !matches!(self.kind, FrameKind::If { .. })
+    }
+    fn what(&self) -> &'static str {
+        match self.kind {
+            FrameKind::If { .. } => "IF construct",
+            _ => "DO loop",
+        }
+    }
+}
+
+pub struct FileParser<'a> {
+    pub stmts: StmtParser<'a>,
+    pub items: Vec<Item>,
+    pub pos: usize,
+    pub diags: Vec<Diagnostic>,
+    pub next_id: &'a mut u32,
+}
+
+impl FileParser<'_> {
+    fn new_id(&mut self) -> StmtId {
+        let id = StmtId(*self.next_id);
+        *self.next_id = self.next_id.saturating_add(1);
+        id
+    }
+
+    /// Parses every unit of the file.
+    pub fn units(&mut self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        let mut leading = Vec::new();
+        while let Some(item) = self.items.get(self.pos) {
+            match item {
+                Item::Comment { text, .. } => {
+                    leading.push(text.clone());
+                    self.pos += 1;
+                }
+                Item::Stmt(raw) => {
+                    let raw = raw.clone();
+                    match self.stmts.classify(&raw) {
+                        Ok(Line::Header(header)) => {
+                            self.pos += 1;
+                            let unit = self.unit(header, &raw, std::mem::take(&mut leading));
+                            units.push(unit);
+                        }
+                        Ok(Line::OtherUnit(what)) => {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0402",
+                                    format!("{what} units are not supported yet"),
+                                )
+                                .at(raw.span)
+                                .with_help("put the code to differentiate in external SUBROUTINEs and FUNCTIONs"),
+                            );
+                            self.skip_nested();
+                            leading.clear();
+                        }
+                        Ok(Line::Interface) => {
+                            self.interface_error(&raw);
+                            self.skip_nested();
+                            leading.clear();
+                        }
+                        Ok(_) => {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0208",
+                                    "this statement is outside of any SUBROUTINE or FUNCTION",
+                                )
+                                .at(raw.span)
+                                .with_help("put it inside a procedure"),
+                            );
+                            self.pos += 1;
+                        }
+                        Err(d) => {
+                            self.diags.push(d);
+                            self.pos += 1;
+                        }
+                    }
+                }
+            }
+        }
+        units
+    }
+
+    fn interface_error(&mut self, raw: &RawStmt) {
+        self.diags.push(
+            Diagnostic::error("E0403", "INTERFACE blocks are not supported yet")
+                .at(raw.span)
+                .with_help("declare external functions with their type and EXTERNAL instead"),
+        );
+    }
+
+    /// From an opening statement (PROGRAM, MODULE, INTERFACE, a header, CONTAINS inside a
+    /// unit), skips to just after the END that closes it, counting nested units.
+    fn skip_nested(&mut self) {
+        let mut depth = 0usize;
+        while let Some(item) = self.items.get(self.pos) {
+            self.pos += 1;
+            let Item::Stmt(raw) = item else { continue };
+            match self.stmts.classify(raw) {
+                Ok(Line::Header(_) | Line::OtherUnit(_) | Line::Interface) => depth += 1,
+                Ok(Line::EndUnit { .. } | Line::EndOther(_)) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                Ok(Line::Contains) if depth == 0 => depth += 1,
+                _ => {}
+            }
+        }
+    }
+
+    fn unit(&mut self, header: Header, header_raw: &RawStmt, leading: Vec<String>) -> Unit {
+        let mut unit = Unit {
+            kind: header.kind,
+            name: header.name.clone(),
+            args: header.args.iter().map(|(n, _)| n.clone()).collect(),
+            result: match header.kind {
+                UnitKind::Function => {
+                    Some(header.result.clone().unwrap_or_else(|| header.name.clone()))
+                }
+                UnitKind::Subroutine => None,
+            },
+            explicit_result: header.result.is_some(),
+            prefix_type: header.prefix_type.clone(),
+            leading_comments: leading,
+            decls: Vec::new(),
+            body: Vec::new(),
+            symbols: Default::default(),
+            span: header_raw.span,
+        };
+        let unit_word = match header.kind {
+            UnitKind::Subroutine => "SUBROUTINE",
+            UnitKind::Function => "FUNCTION",
+        };
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut in_body = false;
+        // Comments seen in the declaration part, not yet placed.
+        let mut pending: Vec<(String, Span)> = Vec::new();
+        loop {
+            let Some(item) = self.items.get(self.pos).cloned() else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0205",
+                        format!("{unit_word} `{}` has no END statement", header.name),
+                    )
+                    .at(header_raw.span)
+                    .with_help(format!("add `END {unit_word} {}`", header.name)),
+                );
+                break;
+            };
+            let raw = match item {
+                Item::Comment { text, span } => {
+                    self.pos += 1;
+                    if in_body {
+                        let stmt = self.simple(StmtKind::Comment(text), span, None, None);
+                        push(&mut frames, &mut unit.body, stmt);
+                    } else {
+                        pending.push((text, span));
+                    }
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            let line = match self.stmts.classify(&raw) {
+                Ok(line) => line,
+                Err(d) => {
+                    self.diags.push(d);
+                    self.pos += 1;
+                    continue;
+                }
+            };
+            match line {
+                Line::Header(_) | Line::OtherUnit(_) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0205",
+                            format!("{unit_word} `{}` has no END statement", header.name),
+                        )
+                        .at(header_raw.span)
+                        .with_help(format!(
+                            "add `END {unit_word} {}` before the next unit",
+                            header.name
+                        )),
+                    );
+                    break;
+                }
+                Line::Interface => {
+                    self.interface_error(&raw);
+                    self.skip_nested();
+                    continue;
+                }
+                Line::Contains => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0403",
+                            "CONTAINS (internal procedures) is not supported yet",
+                        )
+                        .at(raw.span)
+                        .with_help("make the internal procedures external ones"),
+                    );
+                    self.skip_nested();
+                    break;
+                }
+                Line::EndUnit { kind, name } => {
+                    self.pos += 1;
+                    if kind.is_some_and(|k| k != header.kind) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0206",
+                                format!("this END does not match {unit_word} `{}`", header.name),
+                            )
+                            .at(raw.span),
+                        );
+                    }
+                    if let Some((name, span)) = name
+                        && !name.eq_ignore_ascii_case(&header.name)
+                    {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0206",
+                                format!("END names `{name}` but the unit is `{}`", header.name),
+                            )
+                            .at(span),
+                        );
+                    }
+                    for frame in frames.drain(..).rev() {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0205",
+                                format!(
+                                    "this {} is not closed before the END of the unit",
+                                    frame.what()
+                                ),
+                            )
+                            .at(frame.span),
+                        );
+                    }
+                    for (text, span) in pending.drain(..) {
+                        let stmt = self.simple(StmtKind::Comment(text), span, None, None);
+                        unit.body.push(stmt);
+                    }
+                    unit.span = header_raw.span.to(raw.span);
+                    break;
+                }
+                Line::EndOther(what) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0206",
+                            format!("END {what} does not match {unit_word} `{}`", header.name),
+                        )
+                        .at(raw.span),
+                    );
+                    self.pos += 1;
+                }
+                Line::Decl(kind) => {
+                    self.pos += 1;
+                    if in_body {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0207",
+                                "a declaration cannot follow executable statements",
+                            )
+                            .at(raw.span)
+                            .with_help("move it up, before the first executable statement"),
+                        );
+                        continue;
+                    }
+                    for (text, span) in pending.drain(..) {
+                        unit.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span,
+                        });
+                    }
+                    unit.decls.push(Decl {
+                        kind,
+                        span: raw.span,
+                    });
+                }
+                exec => {
+                    self.pos += 1;
+                    if !in_body {
+                        in_body = true;
+                        for (text, span) in pending.drain(..) {
+                            let stmt = self.simple(StmtKind::Comment(text), span, None, None);
+                            unit.body.push(stmt);
+                        }
+                    }
+                    self.exec(exec, &raw, &mut frames, &mut unit.body);
+                }
+            }
+        }
+        unit
+    }
+
+    fn simple(
+        &mut self,
+        kind: StmtKind,
+        span: Span,
+        label: Option<String>,
+        comment: Option<String>,
+    ) -> Stmt {
+        Stmt {
+            id: self.new_id(),
+            kind,
+            span,
+            label,
+            trailing_comment: comment,
+        }
+    }
+
+    fn error(&mut self, code: &'static str, msg: String, span: Span) {
+        self.diags.push(Diagnostic::error(code, msg).at(span));
+    }
+
+    /// One executable line of the body.
+    fn exec(&mut self, line: Line, raw: &RawStmt, frames: &mut Vec<Frame>, body: &mut Vec<Stmt>) {
+        let label = raw.label.clone();
+        let comment = raw.comment.clone();
+        let span = raw.span;
+        match line {
+            Line::Action(kind) => {
+                if let StmtKind::Exit { name } | StmtKind::Cycle { name } = &kind {
+                    let word = if matches!(kind, StmtKind::Exit { .. }) {
+                        "EXIT"
+                    } else {
+                        "CYCLE"
+                    };
+                    if !self.check_loop_target(frames, name.as_deref(), word, span) {
+                        return;
+                    }
+                }
+                let stmt = self.simple(kind, span, label.clone(), comment);
+                push(frames, body, stmt);
+                self.close_labeled(frames, body, label.as_deref());
+            }
+            Line::LogicalIf {
+                cond,
+                inner,
+                inner_span,
+            } => {
+                if let StmtKind::Exit { name } | StmtKind::Cycle { name } = &inner {
+                    let word = if matches!(inner, StmtKind::Exit { .. }) {
+                        "EXIT"
+                    } else {
+                        "CYCLE"
+                    };
+                    if !self.check_loop_target(frames, name.as_deref(), word, inner_span) {
+                        return;
+                    }
+                }
+                let id = self.new_id();
+                let inner = self.simple(inner, inner_span, None, None);
+                let stmt = Stmt {
+                    id,
+                    kind: StmtKind::If {
+                        arms: vec![(cond, vec![inner])],
+                        else_body: None,
+                        logical_if: true,
+                        name: None,
+                    },
+                    span,
+                    label: label.clone(),
+                    trailing_comment: comment,
+                };
+                push(frames, body, stmt);
+                self.close_labeled(frames, body, label.as_deref());
+            }
+            Line::IfThen { cond, name } => self.open(
+                frames,
+                FrameKind::If {
+                    arms: Vec::new(),
+                    current: Some(cond),
+                },
+                raw,
+                name,
+                None,
+            ),
+            Line::Do {
+                var,
+                start,
+                end,
+                step,
+                name,
+                end_label,
+                ..
+            } => self.open(
+                frames,
+                FrameKind::Do {
+                    var,
+                    start,
+                    end,
+                    step,
+                },
+                raw,
+                name,
+                end_label,
+            ),
+            Line::DoWhile {
+                cond,
+                name,
+                end_label,
+            } => self.open(frames, FrameKind::DoWhile { cond }, raw, name, end_label),
+            Line::ElseIf { cond, name } => self.else_arm(frames, Some(cond), name, raw),
+            Line::Else { name } => self.else_arm(frames, None, name, raw),
+            Line::EndIf { name } => {
+                if !matches!(frames.last().map(|f| &f.kind), Some(FrameKind::If { .. })) {
+                    self.error(
+                        "E0206",
+                        "END IF without a matching IF ... THEN".to_string(),
+                        span,
+                    );
+                    return;
+                }
+                self.close(frames, body, name, raw);
+            }
+            Line::EndDo { name } => {
+                if !frames.last().is_some_and(Frame::is_loop) {
+                    self.error("E0206", "END DO without a matching DO".to_string(), span);
+                    return;
+                }
+                let closes_label = label.is_some()
+                    && frames.last().and_then(|f| f.end_label.as_deref()) == label.as_deref();
+                self.close(frames, body, name, raw);
+                if closes_label {
+                    self.close_labeled(frames, body, label.as_deref());
+                }
+            }
+            _ => self.error(
+                "E0202",
+                "expected an executable statement".to_string(),
+                span,
+            ),
+        }
+    }
+
+    /// EXIT/CYCLE must be inside a loop (the named one, when named).
+    fn check_loop_target(
+        &mut self,
+        frames: &[Frame],
+        name: Option<&str>,
+        word: &str,
+        span: Span,
+    ) -> bool {
+        let ok = match name {
+            None => frames.iter().any(Frame::is_loop),
+            Some(n) => frames.iter().any(|f| {
+                f.is_loop() && f.name.as_deref().is_some_and(|m| m.eq_ignore_ascii_case(n))
+            }),
+        };
+        if !ok {
+            let msg = match name {
+                None => format!("{word} is not inside a DO loop"),
+                Some(n) => format!("{word} names `{n}`, which is not an enclosing DO loop"),
+            };
+            self.error("E0305", msg, span);
+        }
+        ok
+    }
+
+    fn open(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        kind: FrameKind,
+        raw: &RawStmt,
+        name: Option<String>,
+        end_label: Option<String>,
+    ) {
+        if frames.len() >= MAX_NESTING {
+            self.error(
+                "E0209",
+                format!("IF and DO constructs are nested more than {MAX_NESTING} deep"),
+                raw.span,
+            );
+            return;
+        }
+        let id = self.new_id();
+        frames.push(Frame {
+            kind,
+            id,
+            span: raw.span,
+            label: raw.label.clone(),
+            comment: raw.comment.clone(),
+            name,
+            end_label,
+            body: Vec::new(),
+        });
+    }
+
+    fn else_arm(
+        &mut self,
+        frames: &mut [Frame],
+        cond: Option<Expr>,
+        name: Option<String>,
+        raw: &RawStmt,
+    ) {
+        let Some(frame) = frames.last_mut() else {
+            self.error(
+                "E0206",
+                "ELSE without a matching IF ... THEN".to_string(),
+                raw.span,
+            );
+            return;
+        };
+        let FrameKind::If { arms, current } = &mut frame.kind else {
+            self.error(
+                "E0206",
+                format!("ELSE inside a {} that is not closed", frame.what()),
+                raw.span,
+            );
+            return;
+        };
+        let Some(cond_before) = current.take() else {
+            self.error(
+                "E0206",
+                "ELSE or ELSE IF after the ELSE of the same IF".to_string(),
+                raw.span,
+            );
+            return;
+        };
+        if let (Some(n), Some(m)) = (&name, &frame.name)
+            && !n.eq_ignore_ascii_case(m)
+        {
+            self.error(
+                "E0206",
+                format!("ELSE names `{n}` but the IF is named `{m}`"),
+                raw.span,
+            );
+        }
+        arms.push((cond_before, std::mem::take(&mut frame.body)));
+        *current = cond;
+        let mut carry = Vec::new();
+        if let Some(label) = &raw.label {
+            carry.push(Stmt {
+                id: StmtId(0),
+                kind: StmtKind::Continue,
+                span: raw.span,
+                label: Some(label.clone()),
+                trailing_comment: None,
+            });
+        }
+        if let Some(text) = &raw.comment {
+            carry.push(Stmt {
+                id: StmtId(0),
+                kind: StmtKind::Comment(text.clone()),
+                span: raw.span,
+                label: None,
+                trailing_comment: None,
+            });
+        }
+        for mut stmt in carry {
+            stmt.id = self.new_id();
+            frame.body.push(stmt);
+        }
+    }
+
+    /// Closes the innermost frame with END IF / END DO.
+    fn close(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        body: &mut Vec<Stmt>,
+        name: Option<String>,
+        raw: &RawStmt,
+    ) {
+        let Some(mut frame) = frames.pop() else {
+            return;
+        };
+        match (&name, &frame.name) {
+            (Some(n), Some(m)) if !n.eq_ignore_ascii_case(m) => self.error(
+                "E0206",
+                format!("END names `{n}` but the construct is named `{m}`"),
+                raw.span,
+            ),
+            (Some(n), None) => self.error(
+                "E0206",
+                format!("END names `{n}` but the construct has no name"),
+                raw.span,
+            ),
+            (None, Some(m)) => self.error(
+                "E0206",
+                format!("the END of construct `{m}` must repeat its name"),
+                raw.span,
+            ),
+            _ => {}
+        }
+        // A label or comment on the END line is kept inside the closed block.
+        if raw.label.is_some() && frame.end_label.as_deref() != raw.label.as_deref() {
+            let stmt = self.simple(StmtKind::Continue, raw.span, raw.label.clone(), None);
+            frame.body.push(stmt);
+        }
+        if let Some(text) = &raw.comment {
+            let stmt = self.simple(StmtKind::Comment(text.clone()), raw.span, None, None);
+            frame.body.push(stmt);
+        }
+        let stmt = finish(frame, raw.span);
+        push(frames, body, stmt);
+    }
+
+    /// After a labelled statement: close every `DO label` loop it ends.
+    fn close_labeled(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        body: &mut Vec<Stmt>,
+        label: Option<&str>,
+    ) {
+        let Some(label) = label else { return };
+        while let Some(frame) = frames.last() {
+            if frame.end_label.as_deref() != Some(label) {
+                break;
+            }
+            let end_span = frame.body.last().map(|s| s.span).unwrap_or(frame.span);
+            let Some(frame) = frames.pop() else { break };
+            let stmt = finish(frame, end_span);
+            push(frames, body, stmt);
+        }
+    }
+}
+
+/// Appends a statement to the innermost open block.
+fn push(frames: &mut [Frame], body: &mut Vec<Stmt>, stmt: Stmt) {
+    match frames.last_mut() {
+        Some(frame) => frame.body.push(stmt),
+        None => body.push(stmt),
+    }
+}
+
+/// Turns a closed frame into its statement.
+fn finish(frame: Frame, end_span: Span) -> Stmt {
+    let span = frame.span.to(end_span);
+    let kind = match frame.kind {
+        FrameKind::If { mut arms, current } => {
+            let else_body = match current {
+                Some(cond) => {
+                    arms.push((cond, frame.body));
+                    None
+                }
+                None => Some(frame.body),
+            };
+            StmtKind::If {
+                arms,
+                else_body,
+                logical_if: false,
+                name: frame.name.clone(),
+            }
+        }
+        FrameKind::Do {
+            var,
+            start,
+            end,
+            step,
+        } => StmtKind::Do {
+            var,
+            start,
+            end,
+            step,
+            body: frame.body,
+            name: frame.name.clone(),
+        },
+        FrameKind::DoWhile { cond } => StmtKind::DoWhile {
+            cond,
+            body: frame.body,
+            name: frame.name.clone(),
+        },
+    };
+    Stmt {
+        id: frame.id,
+        kind,
+        span,
+        label: frame.label,
+        trailing_comment: frame.comment,
+    }
+}
