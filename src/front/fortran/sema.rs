@@ -991,7 +991,8 @@ impl Sema<'_> {
                     self.resolve_expr(&mut a.value, true);
                 }
             }
-            StmtKind::Exit { .. }
+            StmtKind::Goto { .. }
+            | StmtKind::Exit { .. }
             | StmtKind::Cycle { .. }
             | StmtKind::Return
             | StmtKind::Continue
