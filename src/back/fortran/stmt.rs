@@ -2,7 +2,7 @@
 
 use super::expr::{push_args, write_expr};
 use super::writer::Writer;
-use crate::il::{Stmt, StmtKind};
+use crate::il::{Expr, Stmt, StmtKind};
 
 /// Writes a block of statements at the writer's current indentation.
 pub(crate) fn write_block(w: &mut Writer, block: &[Stmt]) {
@@ -61,7 +61,8 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
             logical_if,
             name,
         } => {
-            if let Some(text) = logical_if_text(arms, else_body.as_deref(), *logical_if, name) {
+            let shape = (arms.as_slice(), else_body.as_deref(), name.as_deref());
+            if let Some(text) = logical_if_text(shape, *logical_if) {
                 let inner = &arms[0].1[0];
                 let comment = trailing.or(inner.trailing_comment.as_deref());
                 w.line(label, &text, comment);
@@ -142,10 +143,8 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
 
 /// `if (c) stmt`, when the IL asks for a logical IF and its shape allows one.
 fn logical_if_text(
-    arms: &[(crate::il::Expr, Vec<Stmt>)],
-    else_body: Option<&[Stmt]>,
+    (arms, else_body, name): (&[(Expr, Vec<Stmt>)], Option<&[Stmt]>, Option<&str>),
     logical_if: bool,
-    name: &Option<String>,
 ) -> Option<String> {
     if !logical_if || arms.len() != 1 || else_body.is_some() || name.is_some() {
         return None;

@@ -674,7 +674,7 @@ end function h
 
 #[test]
 fn comments_keep_their_text_and_split_on_newlines() {
-    let block = vec![
+    let block = [
         Stmt::generated(StmtKind::Comment("first\nsecond".into())),
         Stmt::generated(StmtKind::Comment("$AD NOCHECKPOINT".into())),
         Stmt::generated(StmtKind::Comment(String::new())),
