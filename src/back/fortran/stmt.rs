@@ -2,7 +2,7 @@
 
 use super::expr::{push_args, write_expr};
 use super::writer::Writer;
-use crate::il::{Expr, Stmt, StmtKind};
+use crate::il::{Stmt, StmtKind};
 
 /// Writes a block of statements at the writer's current indentation.
 pub(crate) fn write_block(w: &mut Writer, block: &[Stmt]) {
@@ -58,11 +58,10 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
         StmtKind::If {
             arms,
             else_body,
-            logical_if,
+            logical_if: _,
             name,
         } => {
-            let shape = (arms.as_slice(), else_body.as_deref(), name.as_deref());
-            if let Some(text) = logical_if_text(shape, *logical_if) {
+            if let Some(text) = logical_if_text(&stmt.kind) {
                 let inner = &arms[0].1[0];
                 let comment = trailing.or(inner.trailing_comment.as_deref());
                 w.line(label, &text, comment);
@@ -142,14 +141,19 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
 }
 
 /// `if (c) stmt`, when the IL asks for a logical IF and its shape allows one.
-fn logical_if_text(
-    (arms, else_body, name): (&[(Expr, Vec<Stmt>)], Option<&[Stmt]>, Option<&str>),
-    logical_if: bool,
-) -> Option<String> {
-    if !logical_if || arms.len() != 1 || else_body.is_some() || name.is_some() {
+fn logical_if_text(kind: &StmtKind) -> Option<String> {
+    let StmtKind::If {
+        arms,
+        else_body: None,
+        logical_if: true,
+        name: None,
+    } = kind
+    else {
         return None;
-    }
-    let (cond, body) = &arms[0];
+    };
+    let [(cond, body)] = arms.as_slice() else {
+        return None;
+    };
     let [inner] = body.as_slice() else {
         return None;
     };
