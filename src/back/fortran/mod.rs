@@ -17,6 +17,8 @@ mod unit;
 mod writer;
 
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::il;
