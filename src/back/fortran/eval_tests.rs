@@ -33,7 +33,7 @@ fn real_tree(rng: &mut Rng, depth: u32) -> Expr {
             _ => Expr::var(REALS[rng.below(4) as usize].0),
         };
     }
-    let mut sub = |rng: &mut Rng| real_tree(rng, depth - 1);
+    let sub = |rng: &mut Rng| real_tree(rng, depth - 1);
     match rng.below(9) {
         0 => Expr::binary(BinOp::Add, sub(rng), sub(rng)),
         1 => Expr::binary(BinOp::Sub, sub(rng), sub(rng)),
@@ -102,7 +102,7 @@ fn logical_tree(rng: &mut Rng, depth: u32) -> Expr {
             _ => Expr::var(LOGICALS[rng.below(3) as usize].0),
         };
     }
-    let mut sub = |rng: &mut Rng| logical_tree(rng, depth - 1);
+    let sub = |rng: &mut Rng| logical_tree(rng, depth - 1);
     match rng.below(6) {
         0 => Expr::binary(BinOp::And, sub(rng), sub(rng)),
         1 => Expr::binary(BinOp::Or, sub(rng), sub(rng)),
