@@ -114,6 +114,7 @@ real4:  2.5
 look real8: 1.50
 real8: 1.50
 size 0, peak 96, traffic 96
+pointer: T, size 0
 repeat 1: 8.0 7.0, size 0
 repeat 2: 8.0 7.0, size 0
 repeat 3: 8.0 7.0, size 0

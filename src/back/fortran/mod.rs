@@ -61,6 +61,17 @@ pub fn write_dims(dims: &[il::DimSpec]) -> String {
     decl::write_dims(dims)
 }
 
+/// Prints one declaration (a comment declaration as `! text` lines) at nesting level
+/// `indent`.
+pub fn write_decl(decl: &il::Decl, indent: usize) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        indent,
+    };
+    decl::write_decl(&mut w, decl);
+    w.out
+}
+
 /// Prints one statement (and its nested blocks) at nesting level `indent`.
 pub fn write_stmt(stmt: &il::Stmt, indent: usize) -> String {
     let mut w = Writer {

@@ -453,6 +453,20 @@ end subroutine s
     );
 }
 
+#[test]
+fn single_declarations_at_an_indentation() {
+    let d = var_decl(
+        real8(),
+        vec![],
+        vec![entity("xb", Some(vec![dim(var("n"))]), None)],
+    );
+    assert_eq!(write_decl(&d, 1), "  real(8) :: xb(n)\n");
+    assert_eq!(
+        write_decl(&decl(DeclKind::Comment("note".into())), 2),
+        "    ! note\n"
+    );
+}
+
 // ---------------------------------------------------------------- statements
 
 fn labelled(mut stmt: Stmt, label: &str) -> Stmt {
