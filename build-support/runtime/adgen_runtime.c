@@ -36,6 +36,7 @@ typedef enum {
     ADGEN_REAL4,
     ADGEN_INTEGER4,
     ADGEN_INTEGER8,
+    ADGEN_POINTER,
     ADGEN_BOOLEAN,
     ADGEN_CONTROL,
     ADGEN_REAL8_ARRAY,
@@ -49,6 +50,7 @@ static const char *adgen_kind_name(int kind) {
     case ADGEN_REAL4: return "real4";
     case ADGEN_INTEGER4: return "integer4";
     case ADGEN_INTEGER8: return "integer8";
+    case ADGEN_POINTER: return "pointer";
     case ADGEN_BOOLEAN: return "boolean";
     case ADGEN_CONTROL: return "control";
     case ADGEN_REAL8_ARRAY: return "real8 array";
@@ -205,6 +207,10 @@ void adgen_look_integer4(int32_t *k) { adgen_look_entry(k, sizeof *k, ADGEN_INTE
 void adgen_push_integer8(const int64_t *k) { adgen_push_entry(k, sizeof *k, ADGEN_INTEGER8); }
 void adgen_pop_integer8(int64_t *k) { adgen_pop_entry(k, sizeof *k, ADGEN_INTEGER8); }
 void adgen_look_integer8(int64_t *k) { adgen_look_entry(k, sizeof *k, ADGEN_INTEGER8); }
+
+void adgen_push_pointer(void *const *p) { adgen_push_entry(p, sizeof *p, ADGEN_POINTER); }
+void adgen_pop_pointer(void **p) { adgen_pop_entry(p, sizeof *p, ADGEN_POINTER); }
+void adgen_look_pointer(void **p) { adgen_look_entry(p, sizeof *p, ADGEN_POINTER); }
 
 void adgen_push_boolean(int b) {
     unsigned char byte = (unsigned char)(b != 0);

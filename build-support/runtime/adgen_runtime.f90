@@ -6,7 +6,7 @@
 ! One LIFO stack per thread; it grows without limit; popping more than was pushed aborts.
 module adgen_runtime
   use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int, c_int32_t, c_int64_t, &
-      c_size_t
+      c_size_t, c_ptr
   implicit none
   private
 
@@ -14,6 +14,7 @@ module adgen_runtime
   public :: pushreal4, popreal4, lookreal4
   public :: pushinteger4, popinteger4, lookinteger4
   public :: pushinteger8, popinteger8, lookinteger8
+  public :: pushpointer, poppointer, lookpointer
   public :: pushboolean, popboolean, lookboolean
   public :: pushcontrol, popcontrol, lookcontrol
   public :: pushreal8array, popreal8array
@@ -79,6 +80,20 @@ module adgen_runtime
       import :: c_int64_t
       integer(c_int64_t), intent(out) :: k
     end subroutine lookinteger8
+
+    ! C addresses (type(c_ptr), e.g. from c_loc).
+    subroutine pushpointer(p) bind(C, name="adgen_push_pointer")
+      import :: c_ptr
+      type(c_ptr), intent(in) :: p
+    end subroutine pushpointer
+    subroutine poppointer(p) bind(C, name="adgen_pop_pointer")
+      import :: c_ptr
+      type(c_ptr), intent(out) :: p
+    end subroutine poppointer
+    subroutine lookpointer(p) bind(C, name="adgen_look_pointer")
+      import :: c_ptr
+      type(c_ptr), intent(out) :: p
+    end subroutine lookpointer
 
     ! Control flow: a branch number in 0..255, stored in one byte.
     subroutine pushcontrol(k) bind(C, name="adgen_push_control")

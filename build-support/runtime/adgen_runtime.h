@@ -34,6 +34,11 @@ void adgen_push_integer8(const int64_t *k);
 void adgen_pop_integer8(int64_t *k);
 void adgen_look_integer8(int64_t *k);
 
+/* Pointers (addresses), e.g. of the memory a pointer designates before it moves. */
+void adgen_push_pointer(void *const *p);
+void adgen_pop_pointer(void **p);
+void adgen_look_pointer(void **p);
+
 /* Booleans (stored in one byte): any nonzero value is true; pop gives 0 or 1. */
 void adgen_push_boolean(int b);
 void adgen_pop_boolean(int *b);

@@ -2,8 +2,11 @@
 ! look, statistics, growth. Prints one line per check; tests/runtime.rs compares them.
 program tape_test
   use adgen_runtime
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_loc, c_associated
   implicit none
-  real(8) :: x, s8, xs(5)
+  real(8) :: x, s8
+  real(8), target :: xs(5)
+  type(c_ptr) :: address, restored
   real(4) :: s, ss(3)
   integer :: i, k, ks(4), n_wrong
   integer(8) :: big
@@ -65,6 +68,14 @@ program tape_test
   print '(a, f4.2)', 'real8: ', x
   print '(a, i0, a, i0, a, i0)', 'size ', adgen_size_bytes(), ', peak ', adgen_peak_bytes(), &
       ', traffic ', adgen_traffic_bytes()
+
+  ! Pointers: an address comes back unchanged.
+  address = c_loc(xs(2))
+  call pushpointer(address)
+  call lookpointer(restored)
+  call poppointer(restored)
+  print '(a, l1, a, i0)', 'pointer: ', c_associated(address, restored), ', size ', &
+      adgen_size_bytes()
 
   ! Repeated access: the same two values popped three times, then for good.
   call pushreal8(7.0d0)

@@ -17,6 +17,8 @@ mod unit;
 mod writer;
 
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::il;
@@ -57,6 +59,17 @@ pub fn write_type_spec(spec: &il::TypeSpec) -> String {
 /// Prints an array spec with its parentheses: `(n)`, `(0:n + 1, *)`.
 pub fn write_dims(dims: &[il::DimSpec]) -> String {
     decl::write_dims(dims)
+}
+
+/// Prints one declaration (a comment declaration as `! text` lines) at nesting level
+/// `indent`.
+pub fn write_decl(decl: &il::Decl, indent: usize) -> String {
+    let mut w = Writer {
+        out: String::new(),
+        indent,
+    };
+    decl::write_decl(&mut w, decl);
+    w.out
 }
 
 /// Prints one statement (and its nested blocks) at nesting level `indent`.

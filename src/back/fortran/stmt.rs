@@ -59,10 +59,10 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
         StmtKind::If {
             arms,
             else_body,
-            logical_if,
+            logical_if: _,
             name,
         } => {
-            if let Some(text) = logical_if_text(arms, else_body.as_deref(), *logical_if, name) {
+            if let Some(text) = logical_if_text(&stmt.kind) {
                 let inner = &arms[0].1[0];
                 let comment = trailing.or(inner.trailing_comment.as_deref());
                 w.line(label, &text, comment);
@@ -142,16 +142,19 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
 }
 
 /// `if (c) stmt`, when the IL asks for a logical IF and its shape allows one.
-fn logical_if_text(
-    arms: &[(crate::il::Expr, Vec<Stmt>)],
-    else_body: Option<&[Stmt]>,
-    logical_if: bool,
-    name: &Option<String>,
-) -> Option<String> {
-    if !logical_if || arms.len() != 1 || else_body.is_some() || name.is_some() {
+fn logical_if_text(kind: &StmtKind) -> Option<String> {
+    let StmtKind::If {
+        arms,
+        else_body: None,
+        logical_if: true,
+        name: None,
+    } = kind
+    else {
         return None;
-    }
-    let (cond, body) = &arms[0];
+    };
+    let [(cond, body)] = arms.as_slice() else {
+        return None;
+    };
     let [inner] = body.as_slice() else {
         return None;
     };

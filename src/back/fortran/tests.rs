@@ -1,5 +1,6 @@
 //! Exact-text tests of the Fortran back-end, and a check that gfortran accepts its output.
 
+use super::writer::MAX_COLUMNS;
 use super::*;
 use crate::diag::{FileId, Span};
 use crate::il::{
@@ -452,6 +453,20 @@ end subroutine s
     );
 }
 
+#[test]
+fn single_declarations_at_an_indentation() {
+    let d = var_decl(
+        real8(),
+        vec![],
+        vec![entity("xb", Some(vec![dim(var("n"))]), None)],
+    );
+    assert_eq!(write_decl(&d, 1), "  real(8) :: xb(n)\n");
+    assert_eq!(
+        write_decl(&decl(DeclKind::Comment("note".into())), 2),
+        "    ! note\n"
+    );
+}
+
 // ---------------------------------------------------------------- statements
 
 fn labelled(mut stmt: Stmt, label: &str) -> Stmt {
@@ -671,6 +686,21 @@ end function h
     );
 }
 
+#[test]
+fn comments_keep_their_text_and_split_on_newlines() {
+    let block = [
+        Stmt::generated(StmtKind::Comment("first\nsecond".into())),
+        Stmt::generated(StmtKind::Comment("$AD NOCHECKPOINT".into())),
+        Stmt::generated(StmtKind::Comment(String::new())),
+        commented(assign(var("X"), var("Y")), "two\nlines"),
+    ];
+    let text: String = block.iter().map(|s| write_stmt(s, 1)).collect();
+    assert_eq!(
+        text,
+        "  ! first\n  ! second\n  !$AD NOCHECKPOINT\n  !\n  ! two\n  ! lines\n  X = Y\n"
+    );
+}
+
 // ---------------------------------------------------------------- long lines
 
 fn long_sum(terms: usize) -> Expr {
@@ -812,6 +842,26 @@ fn output_compiles_with_gfortran() {
             vec![Attr::Parameter],
             vec![entity("half", None, Some(Expr::real("0.5", 8)))],
         ),
+        var_decl(
+            TypeSpec {
+                char_len: Some("*".into()),
+                ..TypeSpec::simple(BaseType::Character)
+            },
+            vec![Attr::Intent(Intent::In)],
+            vec![entity("label", None, None)],
+        ),
+        var_decl(
+            TypeSpec::simple(BaseType::DoublePrecision),
+            vec![
+                Attr::Dimension(vec![DimSpec {
+                    lower: Some(int(0)),
+                    upper: Bound::Expr(int(2)),
+                }]),
+                Attr::Save,
+            ],
+            vec![entity("history", None, None)],
+        ),
+        decl(DeclKind::External(vec!["report".into()])),
     ];
     let xi = index("x", vec![var("i")]);
     let body = vec![
@@ -888,13 +938,28 @@ fn output_compiles_with_gfortran() {
             name: None,
         }),
         assign(var("y"), long_sum_of(&xi, 25)),
+        assign(index("history", vec![int(0)]), var("y")),
+        call(
+            "report",
+            vec![
+                Arg::positional(bin(
+                    BinOp::Concat,
+                    var("label"),
+                    Expr::new(ExprKind::Str(format!(
+                        "it's {}",
+                        "a long message ".repeat(12)
+                    ))),
+                )),
+                Arg::positional(index("history", vec![int(0)])),
+            ],
+        ),
         Stmt::generated(StmtKind::Continue),
         Stmt::generated(StmtKind::Return),
     ];
     let mut sub = unit(
         UnitKind::Subroutine,
         "every_statement",
-        &["n", "x", "y"],
+        &["n", "x", "y", "label"],
         decls,
         body,
     );
@@ -932,6 +997,11 @@ fn output_compiles_with_gfortran() {
         .current_dir(dir.path())
         .output()
         .expect("run gfortran");
+    assert!(
+        text.contains("&\n"),
+        "a long line was meant to be split:\n{text}"
+    );
+    assert!(text.lines().all(|l| l.len() <= MAX_COLUMNS), "{text}");
     assert!(
         output.status.success(),
         "gfortran rejected:\n{text}\n{}",

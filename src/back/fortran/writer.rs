@@ -43,14 +43,16 @@ impl Writer {
         self.out.push('\n');
     }
 
-    /// Writes one comment line `! text` at the current indentation (long comments are
-    /// wrapped onto several comment lines).
+    /// Writes a comment `! text` at the current indentation: one comment line per line
+    /// of `text`, long lines wrapped at word boundaries.
     pub fn comment(&mut self, text: &str) {
         let indent = self.indent * INDENT;
-        for piece in wrap_comment(text, indent) {
-            push_spaces(&mut self.out, indent);
-            self.out.push_str(&piece);
-            self.out.push('\n');
+        for line in text.split('\n') {
+            for piece in wrap_comment(line.trim_end_matches('\r'), indent) {
+                push_spaces(&mut self.out, indent);
+                self.out.push_str(&piece);
+                self.out.push('\n');
+            }
         }
     }
 
@@ -73,7 +75,7 @@ impl Writer {
         text.push_str(code);
         if let Some(comment) = trailing_comment {
             let rendered = comment_text(comment);
-            if text.len() + 1 + rendered.len() <= SPLIT_AT {
+            if !comment.contains('\n') && text.len() + 1 + rendered.len() <= SPLIT_AT {
                 text.push(' ');
                 text.push_str(&rendered);
             } else {
@@ -149,10 +151,16 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
         });
         // A long string literal may be cut inside, continuing with `&` on both sides;
         // that is preferred to a break that would leave most of the line empty.
-        let string_cut = (start + 1..=limit.min(rest.len() - 1))
+        // Inside a literal, a cut just after one of its blanks reads best.
+        let in_literal = |i: usize| in_string[i].is_some() && rest.is_char_boundary(i);
+        let last = limit.min(rest.len() - 1);
+        let string_cut = (last.saturating_sub(20).max(start + 1)..=last)
             .rev()
-            .find(|&i| in_string[i].is_some() && rest.is_char_boundary(i));
-        let early = |i: usize| i < start + (limit - start) / 2;
+            .find(|&i| {
+                in_literal(i) && in_string[i - 1].is_some() && rest.as_bytes()[i - 1] == b' '
+            })
+            .or_else(|| (start + 1..=last).rev().find(|&i| in_literal(i)));
+        let early = |i: usize| i < start + limit.saturating_sub(start) / 2;
         let cut_in_string = match (candidate, string_cut) {
             (Some(i), Some(cut)) => early(i) && cut > i,
             (None, Some(_)) => true,
