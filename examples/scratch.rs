@@ -1,0 +1,19 @@
+use std::collections::BTreeSet;
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    // scratch <out_dir> <root> <indeps,> <deps,> files...
+    let out = &args[1];
+    let root = adgen::RootRequest {
+        name: args[2].clone(),
+        independents: args[3].split(',').map(String::from).collect(),
+        dependents: args[4].split(',').map(String::from).collect(),
+        modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
+        origin: None,
+    };
+    let inputs: Vec<adgen::SourceInput> = args[5..].iter().map(|p| adgen::SourceInput { path: std::path::Path::new(p).file_name().unwrap().to_string_lossy().into(), text: std::fs::read_to_string(p).unwrap() }).collect();
+    let req = adgen::Request { roots: vec![root], checkpoint_calls: true, disabled: Default::default() };
+    match adgen::differentiate(&inputs, &req) {
+        Ok(g) => { std::fs::create_dir_all(out).unwrap(); for f in g.files { std::fs::write(format!("{out}/{}", f.path), f.contents).unwrap(); } eprint!("{}", g.warnings); }
+        Err(e) => { eprintln!("{}", e.rendered); std::process::exit(1) }
+    }
+}
