@@ -10,10 +10,33 @@ fn main() {
         modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
         origin: None,
     };
-    let inputs: Vec<adgen::SourceInput> = args[5..].iter().map(|p| adgen::SourceInput { path: std::path::Path::new(p).file_name().unwrap().to_string_lossy().into(), text: std::fs::read_to_string(p).unwrap() }).collect();
-    let req = adgen::Request { roots: vec![root], checkpoint_calls: true, disabled: Default::default() };
+    let inputs: Vec<adgen::SourceInput> = args[5..]
+        .iter()
+        .map(|p| adgen::SourceInput {
+            path: std::path::Path::new(p)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into(),
+            text: std::fs::read_to_string(p).unwrap(),
+        })
+        .collect();
+    let req = adgen::Request {
+        roots: vec![root],
+        checkpoint_calls: true,
+        disabled: Default::default(),
+    };
     match adgen::differentiate(&inputs, &req) {
-        Ok(g) => { std::fs::create_dir_all(out).unwrap(); for f in g.files { std::fs::write(format!("{out}/{}", f.path), f.contents).unwrap(); } eprint!("{}", g.warnings); }
-        Err(e) => { eprintln!("{}", e.rendered); std::process::exit(1) }
+        Ok(g) => {
+            std::fs::create_dir_all(out).unwrap();
+            for f in g.files {
+                std::fs::write(format!("{out}/{}", f.path), f.contents).unwrap();
+            }
+            eprint!("{}", g.warnings);
+        }
+        Err(e) => {
+            eprintln!("{}", e.rendered);
+            std::process::exit(1)
+        }
     }
 }

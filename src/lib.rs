@@ -166,9 +166,9 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Err(d) => return Err(fail(&sources, d)),
     };
     let mut files = runtime::runtime_files(differentiated.needs_runtime);
-    for file in &differentiated.files {
+    for (path, file) in &differentiated.files {
         files.push(GeneratedFile {
-            path: file.path.clone(),
+            path: path.clone(),
             contents: back::fortran::write_file(file),
         });
     }

@@ -523,9 +523,36 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return vec![assign(lhs_b, zero)];
         }
         let mut out = Vec::new();
-        let self_ref = terms
+        let lhs_key = super::partials::expr_key(lhs);
+        let same_base: Vec<&Term> = terms
             .iter()
-            .any(|t| t.leaf.base_name().is_some_and(|n| key(n) == key(name)));
+            .filter(|t| t.leaf.base_name().is_some_and(|n| key(n) == key(name)))
+            .collect();
+        if same_base.len() == 1 && super::partials::expr_key(&same_base[0].leaf) == lhs_key {
+            // `x = c*x + f(y)`: increment the others with xb, then scale xb in place.
+            let own = same_base[0].clone();
+            for t in terms
+                .iter()
+                .filter(|t| super::partials::expr_key(&t.leaf) != lhs_key)
+            {
+                out.push(self.increment(t, &lhs_b));
+            }
+            let scaled = match (own.coeff, own.negative) {
+                (None, false) => None,
+                (None, true) => Some(Expr::unary(crate::il::UnOp::Neg, lhs_b.clone())),
+                (Some(c), false) => Some(Expr::binary(BinOp::Mul, c, lhs_b.clone())),
+                (Some(c), true) => Some(Expr::unary(
+                    crate::il::UnOp::Neg,
+                    Expr::binary(BinOp::Mul, c, lhs_b.clone()),
+                )),
+            };
+            if let Some(v) = scaled {
+                let v = convert(self.ug, v, self.ug.ty(lhs));
+                out.push(assign(lhs_b, v));
+            }
+            return out;
+        }
+        let self_ref = !same_base.is_empty();
         let weight = if self_ref {
             let t = self.tempb(self.ug.ty(lhs));
             out.push(assign(Expr::var(&t), lhs_b.clone()));

@@ -54,8 +54,9 @@ pub struct SigArg {
 /// What differentiation produced.
 #[derive(Clone, Debug, Default)]
 pub struct Differentiated {
-    /// One file per source file and mode (`heat_d.f90`, `heat_b.f90`).
-    pub files: Vec<il::File>,
+    /// One file per source file and mode: the output path (`heat_d.f90`, `heat_b.f90`)
+    /// and the units, whose `path` is the source they come from.
+    pub files: Vec<(String, il::File)>,
     pub signatures: Vec<Signature>,
     pub warnings: Vec<Diagnostic>,
     /// Some generated code uses the runtime stack.
@@ -142,11 +143,14 @@ pub fn differentiate(
                     .map(|(s, _)| s)
                     .unwrap_or(&file.path);
                 let ext = file.path.rsplit_once('.').map(|(_, e)| e).unwrap_or("f90");
-                out.files.push(il::File {
-                    file: file.file,
-                    path: format!("{stem}{}.{ext}", mode.unit_suffix()),
-                    units,
-                });
+                out.files.push((
+                    format!("{stem}{}.{ext}", mode.unit_suffix()),
+                    il::File {
+                        file: file.file,
+                        path: file.path.clone(),
+                        units,
+                    },
+                ));
             }
         }
     }

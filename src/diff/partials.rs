@@ -499,20 +499,12 @@ fn merge_same_leaves(terms: Vec<Term>) -> Vec<Term> {
                 let c1 = signed(existing.coeff.take(), existing.negative);
                 let c2 = t.coeff.unwrap_or_else(|| Expr::int(1));
                 let op = if t.negative { BinOp::Sub } else { BinOp::Add };
-                existing.coeff = Some(Expr::binary(op, c1, c2));
+                existing.coeff = Some(paren(&Expr::binary(op, c1, c2)));
                 existing.negative = false;
             }
         }
     }
-    merged
-        .into_iter()
-        .map(|(_, mut t)| {
-            if let Some(c) = t.coeff.take() {
-                t.coeff = Some(paren(&c));
-            }
-            t
-        })
-        .collect()
+    merged.into_iter().map(|(_, t)| t).collect()
 }
 
 fn signed(c: Option<Expr>, negative: bool) -> Expr {
