@@ -975,7 +975,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     fn call(&mut self, s: &Stmt, site: &CallSite) -> (Vec<Stmt>, Vec<Stmt>) {
         let callee_ir = self.ug.ctx.unit_analysis(site.callee);
-        let differentiated = self.ug.ctx.derivative_of(site.callee).map(str::to_string);
+        let differentiated = self
+            .ug
+            .ctx
+            .derivative_of(site.callee)
+            .filter(|_| !self.ug.call_is_passive(s, site))
+            .map(str::to_string);
         if callee_ir.is_none() && touches_active(self.ug, s, site) {
             self.ug.error(unknown_procedure(site.callee, s));
         }
@@ -1042,6 +1047,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             pops_before.push(pop.clone());
         }
         let mut bwd = pops_before.clone();
+        let differentiated_call = differentiated.is_some();
         match differentiated {
             Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
             None => {
@@ -1055,7 +1061,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
         }
-        if self.ug.ctx.derivative_of(site.callee).is_some() {
+        if differentiated_call {
             bwd.extend(pops_before);
         }
         // Pops come in reverse order of pushes: the result variable was pushed first.

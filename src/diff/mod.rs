@@ -323,6 +323,33 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         StmtLeaves { ug: self, stmt }
     }
 
+    /// A call of a differentiated procedure that needs no derivative here: no argument
+    /// carries a non-trivial derivative, and nothing it overwrites has a derivative that
+    /// is still needed (a function's result is reset by the caller).
+    pub fn call_is_passive(&self, s: &Stmt, site: &crate::analysis::effects::CallSite) -> bool {
+        let Some((cu, ca)) = self.ctx.unit_analysis(site.callee) else {
+            return false;
+        };
+        let info = self.leaf_info(s);
+        for (k, actual) in crate::analysis::effects::bind_actuals(cu.unit, site.args)
+            .iter()
+            .enumerate()
+        {
+            let Some(actual) = actual else { continue };
+            if partials::is_active(actual, &info) {
+                return false;
+            }
+            if ca.summary.writes[k] {
+                if let Some(n) = actual.base_name() {
+                    if self.deriv_name(n).is_some() && self.useful_after(s, n) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     pub fn error(&mut self, d: Diagnostic) {
         self.errors.push(d);
     }
@@ -465,7 +492,6 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         if let Some(r) = &self.unit.result {
             if !declared.contains(&key(r)) {
                 if let Some(s) = self.unit.symbols.get(r) {
-                    declared.push(key(r));
                     decls.push(var_decl(s.type_spec.clone(), Vec::new(), r, &s.dims));
                     let _ = result_is_dummy;
                 }

@@ -212,6 +212,10 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
         passive_call(ug, s, site, out);
         return;
     };
+    if ug.call_is_passive(s, site) {
+        passive_call(ug, s, site, out);
+        return;
+    }
     let (cu, ca) = ug
         .ctx
         .unit_analysis(site.callee)
