@@ -47,8 +47,7 @@ pub fn lower_file(
     let mut names = std::collections::BTreeMap::new();
     for unit in &mut units {
         sema::analyze(unit, &mut diags);
-        if let Some(first) = names.insert(il::key(&unit.name), unit.span) {
-            let _ = first;
+        if names.insert(il::key(&unit.name), unit.span).is_some() {
             diags.push(
                 Diagnostic::error(
                     "E0312",
@@ -58,6 +57,11 @@ pub fn lower_file(
             );
         }
     }
+    // In source order: parsing and semantic problems interleaved as a reader meets them.
+    diags.sort_by_key(|d| match &d.location {
+        Some(crate::diag::Location::Span(span)) => span.lo,
+        _ => u32::MAX,
+    });
     if diags.iter().any(Diagnostic::is_error) {
         Err(diags)
     } else {

@@ -66,6 +66,8 @@ struct Sema<'d> {
     reported: BTreeSet<String>,
     args: Vec<String>,
     in_decl: bool,
+    /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
+    result_renamed_from: Option<String>,
 }
 
 fn kind_bytes(ty: ScalarType) -> i64 {
@@ -125,6 +127,7 @@ pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
         reported: BTreeSet::new(),
         args: unit.args.iter().map(|a| key(a)).collect(),
         in_decl: true,
+        result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
@@ -140,6 +143,7 @@ pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
     sema.in_decl = false;
     let mut body = std::mem::take(&mut unit.body);
     sema.resolve_block(&mut body);
+    sema.check_untyped_dummies();
     unit.body = body;
     unit.symbols = sema.symbols();
 }
@@ -585,12 +589,28 @@ impl Sema<'_> {
                 }
             }
         }
-        let names: Vec<usize> = (0..self.infos.len()).collect();
-        for i in names {
+        if let Some(i) = unit.result.as_deref().and_then(|r| self.lookup(r))
+            && self.infos[i].dims.is_some()
+        {
+            self.error(
+                "E0405",
+                "array-valued functions are not supported yet".to_string(),
+                self.infos[i].span,
+            )
+            .help = Some("return the array through an argument of a SUBROUTINE".to_string());
+        }
+    }
+
+    /// After the body: dummy arguments and the result need a type, except dummy
+    /// procedures only ever called.
+    fn check_untyped_dummies(&mut self) {
+        for i in 0..self.infos.len() {
             let info = &self.infos[i];
+            let only_called = info.used_proc && !info.used_var;
             if (info.arg_index.is_some() || info.is_result)
                 && self.type_of(i).is_none()
                 && !info.external
+                && !only_called
             {
                 let name = info.name.clone();
                 let span = info.span;
@@ -674,6 +694,17 @@ impl Sema<'_> {
     /// A name used as a value. `actual_arg`: it is a whole actual argument of a call,
     /// where arrays and procedures may appear by name.
     fn use_var(&mut self, name: &str, span: Span, actual_arg: bool) {
+        if let Some(unit_name) = &self.result_renamed_from
+            && key(unit_name) == key(name)
+            && self.lookup(name).is_none()
+        {
+            self.error(
+                "E0309",
+                format!("`{name}` is the function's name; with RESULT, assign the result variable instead"),
+                span,
+            );
+            return;
+        }
         let i = match self.lookup(name) {
             Some(i) => i,
             None => {

@@ -165,10 +165,15 @@ fn assignment_shape(c: &Cursor) -> bool {
         Some(TokKind::LParen) => match c.matching_paren(c.pos + 1) {
             Some(close) => {
                 let after = c.toks.get(close + 1).map(|t| &t.kind);
-                matches!(
-                    after,
-                    Some(TokKind::Assign | TokKind::LParen | TokKind::Percent)
-                )
+                let keyword = c
+                    .ident_at(0)
+                    .is_some_and(|w| UNSUPPORTED.contains(&w.to_ascii_lowercase().as_str()));
+                match after {
+                    Some(TokKind::Assign | TokKind::Percent) => true,
+                    // `a(i)(1:2) = ...`, but not `write(*,*) (x(i), i=1,n)`.
+                    Some(TokKind::LParen) => !keyword,
+                    _ => false,
+                }
             }
             None => false,
         },
@@ -229,6 +234,9 @@ impl StmtParser<'_> {
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
             "program" => Line::OtherUnit("PROGRAM"),
+            "module" if c.is_kw("procedure") => {
+                return Err(unsupported_statement("module procedure", word_span));
+            }
             "module" => Line::OtherUnit("MODULE"),
             "submodule" => Line::OtherUnit("SUBMODULE"),
             "blockdata" => Line::OtherUnit("BLOCK DATA"),
@@ -631,5 +639,59 @@ impl StmtParser<'_> {
             _ => return Ok(None),
         };
         Ok(Some(kind))
+    }
+}
+
+/// The statement's words, lower case, after an optional construct name.
+fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
+    let toks = &raw.toks;
+    let start = match (toks.first().map(|t| &t.kind), toks.get(1).map(|t| &t.kind)) {
+        (Some(TokKind::Ident(_)), Some(TokKind::Colon)) => 2,
+        _ => 0,
+    };
+    let words = toks[start.min(toks.len())..]
+        .iter()
+        .take(2)
+        .map(|t| match &t.kind {
+            TokKind::Ident(w) => w.to_ascii_lowercase(),
+            _ => String::new(),
+        })
+        .collect();
+    (words, start)
+}
+
+/// If `raw` opens a block construct adgen does not support (SELECT CASE, WHERE, FORALL,
+/// ASSOCIATE, BLOCK, a derived TYPE definition), the word its END repeats.
+pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
+    let (words, start) = leading_words(raw);
+    let first = words.first()?.as_str();
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    let toks = &raw.toks[start..];
+    // `where (mask)` / `forall (...)` with nothing after the parenthesis.
+    let paren_alone = || {
+        let c = Cursor::new(toks, "", FileId(0));
+        toks.get(1).map(|t| &t.kind) == Some(&TokKind::LParen)
+            && c.matching_paren(1)
+                .is_some_and(|close| close + 1 == toks.len())
+    };
+    match first {
+        "select" | "selectcase" => Some("select"),
+        "where" if paren_alone() => Some("where"),
+        "forall" if paren_alone() => Some("forall"),
+        "associate" => Some("associate"),
+        "block" if second != "data" => Some("block"),
+        "type" if toks.get(1).map(|t| &t.kind) != Some(&TokKind::LParen) => Some("type"),
+        "enum" => Some("enum"),
+        _ => None,
+    }
+}
+
+/// Whether `raw` is `END <what>` (or `END<what>`).
+pub fn is_end_of(raw: &RawStmt, what: &str) -> bool {
+    let (words, _) = leading_words(raw);
+    match words.as_slice() {
+        [first, rest @ ..] if first == "end" => rest.first().is_some_and(|w| w == what),
+        [first, ..] => first.strip_prefix("end") == Some(what),
+        _ => false,
     }
 }

@@ -565,7 +565,7 @@ end
     let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
     assert_eq!(
         codes,
-        vec!["E0305", "E0307", "E0304", "E0303", "E0306", "E0401"],
+        vec!["E0307", "E0304", "E0303", "E0306", "E0305", "E0401"],
         "{}",
         render(text, &d)
     );
@@ -699,4 +699,76 @@ fn never_panics_on_damaged_input() {
         "**a".repeat(5000)
     );
     assert!(lower(&pows).is_err());
+}
+
+#[test]
+fn unsupported_constructs_are_reported_once() {
+    let text = "\
+subroutine s(a, k)
+  real a
+  integer k
+  select case (k)
+  case (1)
+    a = 1
+  case default
+    write(*,*) (a, k=1,2)
+  end select
+  write(*,*) (a, k=1,2)
+  a = 2
+end subroutine
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0401", 4, 3), ("E0401", 10, 3)]);
+    assert!(d[0].message.contains("SELECT CASE"), "{}", d[0].message);
+}
+
+#[test]
+fn crlf_and_tabs() {
+    let text = "subroutine s(a)\r\n\treal a ! x\r\n\ta = 1\r\nend\r\n";
+    let file = ok(text);
+    let u = &file.units[0];
+    assert_eq!(show(rhs(u, 0)), "1");
+    assert_eq!(u.symbols.get("a").unwrap().ty, ScalarType::Real(4));
+}
+
+#[test]
+#[ignore]
+fn print_diagnostics() {
+    let text = "\
+subroutine s(a, x, n)
+  implicit none
+  integer n
+  real a, x(n)
+  real a
+  integer, parameter :: m = 3
+  m = 4
+  do a = 1, n
+  end do
+  a = x(1, 2) + b + sum(x)
+  exit
+  x = 0
+  a = (a +
+  goto 10
+  a = 1.0_wp
+end
+";
+    let d = errs(text);
+    println!("{}", render(text, &d));
+}
+
+#[test]
+fn dummy_procedures_and_result_names() {
+    let text = "\
+subroutine apply(f, x)
+  implicit none
+  real(8) x
+  call f(x)
+end subroutine
+function g(x) result(r)
+  real(8) x, r
+  g = x
+end function
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0309", 8, 3)]);
 }

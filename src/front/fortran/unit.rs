@@ -3,7 +3,7 @@
 //! yet; `sema.rs` does that).
 
 use super::lexer::{Item, RawStmt};
-use super::stmt::{Header, Line, StmtParser};
+use super::stmt::{self, Header, Line, StmtParser};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
 
@@ -116,6 +116,7 @@ impl FileParser<'_> {
                         Err(d) => {
                             self.diags.push(d);
                             self.pos += 1;
+                            self.skip_unsupported_construct(&raw);
                         }
                     }
                 }
@@ -130,6 +131,39 @@ impl FileParser<'_> {
                 .at(raw.span)
                 .with_help("declare external functions with their type and EXTERNAL instead"),
         );
+    }
+
+    /// After reporting the opening statement of an unsupported block construct (SELECT
+    /// CASE, ...): skips to just after its END, so its inside is not reported line by
+    /// line. Stops before the END of the enclosing unit if the construct's END is missing.
+    fn skip_unsupported_construct(&mut self, opener: &RawStmt) {
+        let Some(what) = stmt::unsupported_construct(opener) else {
+            return;
+        };
+        let start = self.pos;
+        let mut depth = 1usize;
+        while let Some(item) = self.items.get(self.pos) {
+            if let Item::Stmt(raw) = item {
+                if stmt::unsupported_construct(raw) == Some(what) {
+                    depth += 1;
+                } else if stmt::is_end_of(raw, what) {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                } else if matches!(
+                    self.stmts.classify(raw),
+                    Ok(Line::EndUnit { .. } | Line::Header(_))
+                ) {
+                    return;
+                }
+            }
+            self.pos += 1;
+        }
+        // No END at all: report nothing more, but do not swallow the rest silently
+        // either — resume right after the opener.
+        self.pos = start;
     }
 
     /// From an opening statement (PROGRAM, MODULE, INTERFACE, a header, CONTAINS inside a
@@ -210,6 +244,7 @@ impl FileParser<'_> {
                 Err(d) => {
                     self.diags.push(d);
                     self.pos += 1;
+                    self.skip_unsupported_construct(&raw);
                     continue;
                 }
             };
