@@ -65,6 +65,7 @@ struct Sema<'d> {
     /// Names already reported, so each problem is reported once.
     reported: BTreeSet<String>,
     args: Vec<String>,
+    arg_spans: Vec<Span>,
     in_decl: bool,
     /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
     result_renamed_from: Option<String>,
@@ -117,7 +118,8 @@ fn selected_int_kind(r: i64) -> i64 {
 }
 
 /// Analyzes `unit` in place: fills its symbol table and resolves every name.
-pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
+/// `arg_spans` are the spans of the dummy arguments in the header, in order.
+pub fn analyze(unit: &mut Unit, arg_spans: &[Span], diags: &mut Vec<Diagnostic>) {
     let mut sema = Sema {
         diags,
         infos: Vec::new(),
@@ -126,6 +128,7 @@ pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
         implicit_none: false,
         reported: BTreeSet::new(),
         args: unit.args.iter().map(|a| key(a)).collect(),
+        arg_spans: arg_spans.to_vec(),
         in_decl: true,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
     };
@@ -188,14 +191,19 @@ impl Sema<'_> {
             .or_else(|| self.implicit_of(&info.name).map(|(_, t)| t))
     }
 
+    fn arg_span(&self, index: usize, fallback: Span) -> Span {
+        self.arg_spans.get(index).copied().unwrap_or(fallback)
+    }
+
     fn header(&mut self, unit: &Unit) {
         let mut seen = BTreeSet::new();
-        for arg in &unit.args {
+        for (index, arg) in unit.args.iter().enumerate() {
             if !seen.insert(key(arg)) {
+                let span = self.arg_span(index, unit.span);
                 self.error(
                     "E0307",
                     format!("`{arg}` appears twice among the dummy arguments"),
-                    unit.span,
+                    span,
                 );
             }
         }
@@ -568,7 +576,8 @@ impl Sema<'_> {
     /// After the declarations: dummy arguments and the result exist, with their types.
     fn finish_header(&mut self, unit: &Unit) {
         for (index, arg) in unit.args.iter().enumerate() {
-            let i = self.get_or_create(arg, unit.span);
+            let span = self.arg_span(index, unit.span);
+            let i = self.get_or_create(arg, span);
             self.infos[i].arg_index = Some(index);
         }
         if unit.kind == UnitKind::Function {

@@ -695,3 +695,16 @@ pub fn is_end_of(raw: &RawStmt, what: &str) -> bool {
         _ => false,
     }
 }
+
+/// Whether the statement has the shape of a SUBROUTINE or FUNCTION header (used to
+/// skip a whole unit whose header was refused).
+pub fn looks_like_header(raw: &RawStmt) -> bool {
+    raw.toks
+        .windows(2)
+        .any(|pair| match (&pair[0].kind, &pair[1].kind) {
+            (TokKind::Ident(w), TokKind::Ident(_)) => {
+                w.eq_ignore_ascii_case("subroutine") || w.eq_ignore_ascii_case("function")
+            }
+            _ => false,
+        })
+}

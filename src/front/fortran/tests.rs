@@ -772,3 +772,169 @@ end function
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0309", 8, 3)]);
 }
+
+#[test]
+fn legacy_upper_case_code() {
+    let text = "\
+      SUBROUTINE FOO(N, X, Y)
+      IMPLICIT DOUBLE PRECISION (A-H,O-Z)
+      DIMENSION X(N), Y(N)
+      PARAMETER (HALF = 0.5D0, M = 2*3)
+      EXTERNAL BAR
+      INTRINSIC DSQRT
+      DO 10 I = 1, N
+         Y(I) = DSQRT(X(I)) + DBLE(I)*HALF + BAR(X(I))
+   10 CONTINUE
+      IF (Y(1).GT.0.D0) GOTO 20
+      RETURN
+   20 CONTINUE
+      END
+";
+    let d = errs(text);
+    // Only the GOTO is refused.
+    assert_eq!(where_(text, &d), vec![("E0401", 10, 25)]);
+    let fixed = text.replace("      IF (Y(1).GT.0.D0) GOTO 20\n", "");
+    let file = ok(&fixed);
+    let u = &file.units[0];
+    assert_eq!(u.name, "FOO");
+    let s = &u.symbols;
+    assert_eq!(s.get("x").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("half").unwrap().kind, SymbolKind::Constant);
+    assert_eq!(s.get("m").unwrap().ty, ScalarType::Integer(4));
+    let bar = s.get("bar").unwrap();
+    assert_eq!(bar.kind, SymbolKind::Procedure);
+    assert_eq!(bar.ty, ScalarType::Real(8));
+    let StmtKind::Do { body, .. } = &u.body[0].kind else {
+        panic!()
+    };
+    let StmtKind::Assign { rhs: value, .. } = &body[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        show(value),
+        "((Sqrt(X[I]) Add (Dble(I) Mul HALF)) Add call:BAR(X[I]))"
+    );
+    let kinds: Vec<&str> = u
+        .decls
+        .iter()
+        .map(|d| match &d.kind {
+            DeclKind::Implicit(_) => "implicit",
+            DeclKind::Dimension(_) => "dimension",
+            DeclKind::Parameter(_) => "parameter",
+            DeclKind::External(_) => "external",
+            DeclKind::Intrinsic(_) => "intrinsic",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "implicit",
+            "dimension",
+            "parameter",
+            "external",
+            "intrinsic"
+        ]
+    );
+}
+
+#[test]
+fn declaration_forms() {
+    let text = "\
+subroutine s(a, b, c, n, m, name)
+  implicit none
+  integer, intent(in) :: n, m
+  real(8), dimension(n, *) :: a
+  double precision b(0:n+1, -1:m), c
+  intent(inout) :: c
+  character*10 :: t
+  character(10) :: u
+  character(len=*), intent(in) :: name
+  logical, save :: first = .true.
+  real, parameter :: pi = 3.14159
+  a(1, 1) = b(0, -1) + c + pi
+end subroutine
+";
+    let file = ok(text);
+    let s = &file.units[0].symbols;
+    let a = s.get("a").unwrap();
+    assert_eq!(a.rank(), 2);
+    assert!(matches!(a.dims[1].upper, Bound::Star));
+    assert_eq!(s.get("b").unwrap().rank(), 2);
+    assert_eq!(s.get("c").unwrap().intent, Some(Intent::InOut));
+    assert_eq!(s.get("c").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(
+        s.get("t").unwrap().type_spec.char_len.as_deref(),
+        Some("10")
+    );
+    assert_eq!(
+        s.get("name").unwrap().type_spec.char_len.as_deref(),
+        Some("*")
+    );
+    assert_eq!(s.get("first").unwrap().ty, ScalarType::Logical);
+    assert_eq!(s.get("pi").unwrap().kind, SymbolKind::Constant);
+    assert_eq!(s.get("n").unwrap().arg_index, Some(3));
+}
+
+#[test]
+fn unsupported_declarations() {
+    let text = "\
+subroutine s(a, z, p)
+  real, allocatable :: a(:)
+  complex :: z
+  real, pointer :: p
+  type(point) :: q
+  common /blk/ r
+end subroutine
+";
+    let d = errs(text);
+    assert_eq!(
+        d.iter().map(|d| d.code).collect::<Vec<_>>(),
+        vec!["E0405", "E0405", "E0405", "E0405", "E0401"],
+        "{}",
+        render(text, &d)
+    );
+}
+
+#[test]
+fn undeclared_dummy_points_at_header() {
+    let text = "subroutine s(a, b)\n  implicit none\n  real a\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0301", 1, 17)]);
+}
+
+#[test]
+fn functions_with_prefix_types() {
+    let text = "\
+real(8) function f(x)
+  real(8), intent(in) :: x
+  f = x**2
+end function f
+pure double precision function g(x)
+  double precision, intent(in) :: x
+  g = f(x) * 2
+end
+integer function k(i)
+  integer i
+  k = i
+end function
+recursive function r(x)
+end function
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0406", 13, 1)]);
+    let ok_text = text.split("recursive").next().unwrap();
+    let file = ok(ok_text);
+    let f = &file.units[0];
+    assert_eq!(f.symbols.get("f").unwrap().ty, ScalarType::Real(8));
+    assert!(f.symbols.get("f").unwrap().is_result);
+    let g = &file.units[1];
+    let fsym = g.symbols.get("f").unwrap();
+    assert_eq!(fsym.kind, SymbolKind::Procedure);
+    // Implicitly typed: `f` gets real(4) in `g` (not declared there).
+    assert_eq!(fsym.ty, ScalarType::Real(4));
+    assert_eq!(
+        file.units[2].symbols.get("k").unwrap().ty,
+        ScalarType::Integer(4)
+    );
+}

@@ -58,6 +58,8 @@ pub struct FileParser<'a> {
     pub pos: usize,
     pub diags: Vec<Diagnostic>,
     pub next_id: &'a mut u32,
+    /// Spans of each parsed unit's dummy arguments, parallel to the returned units.
+    pub arg_spans: Vec<Vec<Span>>,
 }
 
 impl FileParser<'_> {
@@ -82,6 +84,8 @@ impl FileParser<'_> {
                     match self.stmts.classify(&raw) {
                         Ok(Line::Header(header)) => {
                             self.pos += 1;
+                            self.arg_spans
+                                .push(header.args.iter().map(|(_, span)| *span).collect());
                             let unit = self.unit(header, &raw, std::mem::take(&mut leading));
                             units.push(unit);
                         }
@@ -116,7 +120,13 @@ impl FileParser<'_> {
                         Err(d) => {
                             self.diags.push(d);
                             self.pos += 1;
-                            self.skip_unsupported_construct(&raw);
+                            if stmt::looks_like_header(&raw) {
+                                // A unit whose header was refused: skip the whole unit.
+                                self.skip_to_end(1);
+                                leading.clear();
+                            } else {
+                                self.skip_unsupported_construct(&raw);
+                            }
                         }
                     }
                 }
@@ -169,7 +179,11 @@ impl FileParser<'_> {
     /// From an opening statement (PROGRAM, MODULE, INTERFACE, a header, CONTAINS inside a
     /// unit), skips to just after the END that closes it, counting nested units.
     fn skip_nested(&mut self) {
-        let mut depth = 0usize;
+        self.skip_to_end(0);
+    }
+
+    /// Skips statements until `depth` open units are closed.
+    fn skip_to_end(&mut self, mut depth: usize) {
         while let Some(item) = self.items.get(self.pos) {
             self.pos += 1;
             let Item::Stmt(raw) = item else { continue };
