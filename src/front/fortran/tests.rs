@@ -938,3 +938,18 @@ end function
         ScalarType::Integer(4)
     );
 }
+
+#[test]
+fn comments_on_header_and_declaration_lines() {
+    let text = "subroutine s(a) ! does s\n  real a ! the input\n  a = 1\nend\n";
+    let file = ok(text);
+    let comments: Vec<&str> = file.units[0]
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Comment(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(comments, vec![" does s", " the input"]);
+}

@@ -224,6 +224,13 @@ impl FileParser<'_> {
             UnitKind::Subroutine => "SUBROUTINE",
             UnitKind::Function => "FUNCTION",
         };
+        // A comment at the end of the header line opens the declaration part.
+        if let Some(text) = header_raw.comment.clone() {
+            unit.decls.push(Decl {
+                kind: DeclKind::Comment(text),
+                span: header_raw.span,
+            });
+        }
         let mut frames: Vec<Frame> = Vec::new();
         let mut in_body = false;
         // Comments seen in the declaration part, not yet placed.
@@ -368,6 +375,14 @@ impl FileParser<'_> {
                         kind,
                         span: raw.span,
                     });
+                    // The IL's declarations have no end-of-line comment: keep it as a
+                    // comment line right after the declaration.
+                    if let Some(text) = raw.comment.clone() {
+                        unit.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span: raw.span,
+                        });
+                    }
                 }
                 exec => {
                     self.pos += 1;
