@@ -41,14 +41,14 @@ pub fn lower_file(
         pos: 0,
         diags: Vec::new(),
         next_id: next_stmt_id,
-        arg_spans: Vec::new(),
+        headers: Vec::new(),
     };
     let mut units = parser.units();
     diags.append(&mut parser.diags);
     let mut names = std::collections::BTreeMap::new();
     for (index, unit) in units.iter_mut().enumerate() {
-        let arg_spans = parser.arg_spans.get(index).cloned().unwrap_or_default();
-        sema::analyze(unit, &arg_spans, &mut diags);
+        let spans = parser.headers.get(index).cloned().unwrap_or_default();
+        sema::analyze(unit, &spans, &mut diags);
         if names.insert(il::key(&unit.name), unit.span).is_some() {
             diags.push(
                 Diagnostic::error(

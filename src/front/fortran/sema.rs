@@ -66,6 +66,7 @@ struct Sema<'d> {
     reported: BTreeSet<String>,
     args: Vec<String>,
     arg_spans: Vec<Span>,
+    header_span: Span,
     in_decl: bool,
     /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
     result_renamed_from: Option<String>,
@@ -117,9 +118,17 @@ fn selected_int_kind(r: i64) -> i64 {
     }
 }
 
+/// Where the parts of a unit's header are.
+#[derive(Clone, Debug, Default)]
+pub struct HeaderSpans {
+    /// The SUBROUTINE or FUNCTION statement.
+    pub header: Span,
+    /// Each dummy argument, in order.
+    pub args: Vec<Span>,
+}
+
 /// Analyzes `unit` in place: fills its symbol table and resolves every name.
-/// `arg_spans` are the spans of the dummy arguments in the header, in order.
-pub fn analyze(unit: &mut Unit, arg_spans: &[Span], diags: &mut Vec<Diagnostic>) {
+pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>) {
     let mut sema = Sema {
         diags,
         infos: Vec::new(),
@@ -128,7 +137,8 @@ pub fn analyze(unit: &mut Unit, arg_spans: &[Span], diags: &mut Vec<Diagnostic>)
         implicit_none: false,
         reported: BTreeSet::new(),
         args: unit.args.iter().map(|a| key(a)).collect(),
-        arg_spans: arg_spans.to_vec(),
+        arg_spans: spans.args.clone(),
+        header_span: spans.header,
         in_decl: true,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
     };
@@ -213,7 +223,7 @@ impl Sema<'_> {
             self.error(
                 "E0307",
                 format!("the result `{result}` is also a dummy argument"),
-                unit.span,
+                self.header_span,
             );
         }
     }
@@ -582,7 +592,7 @@ impl Sema<'_> {
         }
         if unit.kind == UnitKind::Function {
             let result = unit.result.clone().unwrap_or_else(|| unit.name.clone());
-            let i = self.get_or_create(&result, unit.span);
+            let i = self.get_or_create(&result, self.header_span);
             self.infos[i].is_result = true;
             if let Some(prefix) = &unit.prefix_type {
                 if self.infos[i].spec.is_some() {
@@ -592,7 +602,7 @@ impl Sema<'_> {
                         self.infos[i].span,
                     );
                 } else {
-                    let ty = self.type_of_spec(prefix, unit.span);
+                    let ty = self.type_of_spec(prefix, self.header_span);
                     self.infos[i].spec = Some(prefix.clone());
                     self.infos[i].ty = Some(ty);
                 }

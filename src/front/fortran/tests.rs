@@ -16,8 +16,62 @@ fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
 
 fn ok(text: &str) -> File {
     match lower(text) {
-        Ok(f) => f,
+        Ok(f) => {
+            check_invariants(&f);
+            f
+        }
         Err(d) => panic!("unexpected diagnostics:\n{}", render(text, &d)),
+    }
+}
+
+/// The IL's promises (il/mod.rs): every name of a body is in the unit's symbol table,
+/// element references match the rank, calls name procedures, spans nest, ids are unique.
+fn check_invariants(file: &File) {
+    let mut ids = std::collections::BTreeSet::new();
+    for unit in &file.units {
+        let symbols = &unit.symbols;
+        crate::il::visit::walk_stmts(&unit.body, &mut |stmt: &Stmt| {
+            assert!(ids.insert(stmt.id), "duplicate id {:?}", stmt.id);
+            assert!(
+                stmt.span.lo >= unit.span.lo && stmt.span.hi <= unit.span.hi,
+                "statement outside its unit"
+            );
+            if let StmtKind::Assign { lhs, .. } = &stmt.kind {
+                let name = lhs.base_name().unwrap();
+                assert!(symbols.get(name).is_some_and(|s| s.is_variable()), "{name}");
+            }
+            if let StmtKind::Do { var, .. } = &stmt.kind {
+                assert!(symbols.get(var).is_some());
+            }
+            let mut exprs = crate::il::visit::stmt_exprs(stmt);
+            if let StmtKind::Assign { lhs, .. } = &stmt.kind {
+                exprs.push(lhs);
+            }
+            for expr in exprs {
+                assert!(expr.span.lo >= stmt.span.lo && expr.span.hi <= stmt.span.hi);
+                crate::il::visit::walk_expr(expr, &mut |e| {
+                    assert!(e.span.lo >= expr.span.lo && e.span.hi <= expr.span.hi);
+                    match &e.kind {
+                        ExprKind::Var(n) => assert!(symbols.get(n).is_some(), "{n}"),
+                        ExprKind::Index(n, subs) => {
+                            assert_eq!(symbols.get(n).map(|s| s.rank()), Some(subs.len()))
+                        }
+                        ExprKind::Call(n, _) => assert_eq!(
+                            symbols.get(n).map(|s| s.kind),
+                            Some(SymbolKind::Procedure),
+                            "{n}"
+                        ),
+                        _ => {}
+                    }
+                });
+            }
+        });
+        for (i, arg) in unit.args.iter().enumerate() {
+            assert_eq!(symbols.get(arg).and_then(|s| s.arg_index), Some(i));
+        }
+        if let Some(result) = &unit.result {
+            assert!(symbols.get(result).is_some_and(|s| s.is_result));
+        }
     }
 }
 

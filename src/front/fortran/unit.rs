@@ -3,6 +3,7 @@
 //! yet; `sema.rs` does that).
 
 use super::lexer::{Item, RawStmt};
+use super::sema::HeaderSpans;
 use super::stmt::{self, Header, Line, StmtParser};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
@@ -59,7 +60,7 @@ pub struct FileParser<'a> {
     pub diags: Vec<Diagnostic>,
     pub next_id: &'a mut u32,
     /// Spans of each parsed unit's dummy arguments, parallel to the returned units.
-    pub arg_spans: Vec<Vec<Span>>,
+    pub headers: Vec<HeaderSpans>,
 }
 
 impl FileParser<'_> {
@@ -84,8 +85,10 @@ impl FileParser<'_> {
                     match self.stmts.classify(&raw) {
                         Ok(Line::Header(header)) => {
                             self.pos += 1;
-                            self.arg_spans
-                                .push(header.args.iter().map(|(_, span)| *span).collect());
+                            self.headers.push(HeaderSpans {
+                                header: raw.span,
+                                args: header.args.iter().map(|(_, span)| *span).collect(),
+                            });
                             let unit = self.unit(header, &raw, std::mem::take(&mut leading));
                             units.push(unit);
                         }
