@@ -21,6 +21,8 @@ pub struct Header {
 
 #[derive(Clone, Debug)]
 pub enum Line {
+    /// A statement with a lexing error, already reported.
+    Broken,
     Header(Header),
     /// PROGRAM, MODULE, SUBMODULE, BLOCK DATA: a unit kind not supported yet.
     OtherUnit(&'static str),
@@ -189,6 +191,9 @@ pub struct StmtParser<'a> {
 
 impl StmtParser<'_> {
     pub fn classify(&self, raw: &RawStmt) -> PResult<Line> {
+        if raw.toks.iter().any(|t| t.kind == TokKind::Error) {
+            return Ok(Line::Broken);
+        }
         let mut c = Cursor::new(&raw.toks, self.src, self.file);
         self.line(&mut c)
     }

@@ -1007,3 +1007,13 @@ fn comments_on_header_and_declaration_lines() {
         .collect();
     assert_eq!(comments, vec![" does s", " the input"]);
 }
+
+#[test]
+fn lexing_errors_are_reported_once() {
+    let text = "subroutine s(a)\n  real a\n  a = a @ 2\n#ifdef X\n  a = 'open\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0201", 3, 9), ("E0201", 4, 1), ("E0204", 5, 7)]
+    );
+}

@@ -109,6 +109,7 @@ impl FileParser<'_> {
                             self.skip_nested();
                             leading.clear();
                         }
+                        Ok(Line::Broken) => self.pos += 1,
                         Ok(_) => {
                             self.diags.push(
                                 Diagnostic::error(
@@ -273,6 +274,7 @@ impl FileParser<'_> {
                 }
             };
             match line {
+                Line::Broken => self.pos += 1,
                 Line::Header(_) | Line::OtherUnit(_) => {
                     self.diags.push(
                         Diagnostic::error(
