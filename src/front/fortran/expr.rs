@@ -13,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::il::{Arg, BinOp, Expr, ExprKind, RealLit, UnOp};
 
 /// Deepest expression tree (and recursion) accepted.
-pub const MAX_DEPTH: u32 = 200;
+pub const MAX_DEPTH: u32 = 128;
 
 type Parsed = (Expr, u32);
 

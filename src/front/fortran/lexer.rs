@@ -44,6 +44,8 @@ pub enum TokKind {
     Percent,
     Semi,
     Newline,
+    /// Where a lexing error was reported.
+    Error,
     /// A comment: the text after `!`. `own_line` when nothing but blanks precede it.
     Comment {
         text: String,
@@ -101,9 +103,12 @@ impl Lexer<'_, '_> {
         });
     }
 
+    /// Reports a lexing error and leaves an [`TokKind::Error`] token, so that the
+    /// statement is dropped without a second, confusing syntax error.
     fn error(&mut self, code: &'static str, msg: String, lo: usize, hi: usize) {
         self.diags
             .push(Diagnostic::error(code, msg).at(Span::new(self.file, lo, hi)));
+        self.push(TokKind::Error, lo, hi);
     }
 
     fn run(&mut self) {
@@ -118,6 +123,20 @@ impl Lexer<'_, '_> {
                     self.pos += 1;
                 }
                 b'!' => self.comment(),
+                b'#' if !self.line_has_tokens => {
+                    let mut i = lo;
+                    while i < self.bytes.len() && self.bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    self.error(
+                        "E0201",
+                        "preprocessor directives are not supported: run the preprocessor first"
+                            .to_string(),
+                        lo,
+                        i,
+                    );
+                    self.pos = i;
+                }
                 b'&' => self.continuation(),
                 b'\'' | b'"' => self.string(b),
                 b'0'..=b'9' => self.number(),

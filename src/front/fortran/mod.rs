@@ -41,14 +41,15 @@ pub fn lower_file(
         pos: 0,
         diags: Vec::new(),
         next_id: next_stmt_id,
+        headers: Vec::new(),
     };
     let mut units = parser.units();
     diags.append(&mut parser.diags);
     let mut names = std::collections::BTreeMap::new();
-    for unit in &mut units {
-        sema::analyze(unit, &mut diags);
-        if let Some(first) = names.insert(il::key(&unit.name), unit.span) {
-            let _ = first;
+    for (index, unit) in units.iter_mut().enumerate() {
+        let spans = parser.headers.get(index).cloned().unwrap_or_default();
+        sema::analyze(unit, &spans, &mut diags);
+        if names.insert(il::key(&unit.name), unit.span).is_some() {
             diags.push(
                 Diagnostic::error(
                     "E0312",
@@ -58,6 +59,11 @@ pub fn lower_file(
             );
         }
     }
+    // In source order: parsing and semantic problems interleaved as a reader meets them.
+    diags.sort_by_key(|d| match &d.location {
+        Some(crate::diag::Location::Span(span)) => span.lo,
+        _ => u32::MAX,
+    });
     if diags.iter().any(Diagnostic::is_error) {
         Err(diags)
     } else {

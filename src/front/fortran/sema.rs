@@ -65,7 +65,11 @@ struct Sema<'d> {
     /// Names already reported, so each problem is reported once.
     reported: BTreeSet<String>,
     args: Vec<String>,
+    arg_spans: Vec<Span>,
+    header_span: Span,
     in_decl: bool,
+    /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
+    result_renamed_from: Option<String>,
 }
 
 fn kind_bytes(ty: ScalarType) -> i64 {
@@ -114,8 +118,17 @@ fn selected_int_kind(r: i64) -> i64 {
     }
 }
 
+/// Where the parts of a unit's header are.
+#[derive(Clone, Debug, Default)]
+pub struct HeaderSpans {
+    /// The SUBROUTINE or FUNCTION statement.
+    pub header: Span,
+    /// Each dummy argument, in order.
+    pub args: Vec<Span>,
+}
+
 /// Analyzes `unit` in place: fills its symbol table and resolves every name.
-pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
+pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>) {
     let mut sema = Sema {
         diags,
         infos: Vec::new(),
@@ -124,7 +137,10 @@ pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
         implicit_none: false,
         reported: BTreeSet::new(),
         args: unit.args.iter().map(|a| key(a)).collect(),
+        arg_spans: spans.args.clone(),
+        header_span: spans.header,
         in_decl: true,
+        result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
@@ -140,6 +156,7 @@ pub fn analyze(unit: &mut Unit, diags: &mut Vec<Diagnostic>) {
     sema.in_decl = false;
     let mut body = std::mem::take(&mut unit.body);
     sema.resolve_block(&mut body);
+    sema.check_untyped_dummies();
     unit.body = body;
     unit.symbols = sema.symbols();
 }
@@ -184,14 +201,19 @@ impl Sema<'_> {
             .or_else(|| self.implicit_of(&info.name).map(|(_, t)| t))
     }
 
+    fn arg_span(&self, index: usize, fallback: Span) -> Span {
+        self.arg_spans.get(index).copied().unwrap_or(fallback)
+    }
+
     fn header(&mut self, unit: &Unit) {
         let mut seen = BTreeSet::new();
-        for arg in &unit.args {
+        for (index, arg) in unit.args.iter().enumerate() {
             if !seen.insert(key(arg)) {
+                let span = self.arg_span(index, unit.span);
                 self.error(
                     "E0307",
                     format!("`{arg}` appears twice among the dummy arguments"),
-                    unit.span,
+                    span,
                 );
             }
         }
@@ -201,7 +223,7 @@ impl Sema<'_> {
             self.error(
                 "E0307",
                 format!("the result `{result}` is also a dummy argument"),
-                unit.span,
+                self.header_span,
             );
         }
     }
@@ -564,12 +586,13 @@ impl Sema<'_> {
     /// After the declarations: dummy arguments and the result exist, with their types.
     fn finish_header(&mut self, unit: &Unit) {
         for (index, arg) in unit.args.iter().enumerate() {
-            let i = self.get_or_create(arg, unit.span);
+            let span = self.arg_span(index, unit.span);
+            let i = self.get_or_create(arg, span);
             self.infos[i].arg_index = Some(index);
         }
         if unit.kind == UnitKind::Function {
             let result = unit.result.clone().unwrap_or_else(|| unit.name.clone());
-            let i = self.get_or_create(&result, unit.span);
+            let i = self.get_or_create(&result, self.header_span);
             self.infos[i].is_result = true;
             if let Some(prefix) = &unit.prefix_type {
                 if self.infos[i].spec.is_some() {
@@ -579,18 +602,34 @@ impl Sema<'_> {
                         self.infos[i].span,
                     );
                 } else {
-                    let ty = self.type_of_spec(prefix, unit.span);
+                    let ty = self.type_of_spec(prefix, self.header_span);
                     self.infos[i].spec = Some(prefix.clone());
                     self.infos[i].ty = Some(ty);
                 }
             }
         }
-        let names: Vec<usize> = (0..self.infos.len()).collect();
-        for i in names {
+        if let Some(i) = unit.result.as_deref().and_then(|r| self.lookup(r))
+            && self.infos[i].dims.is_some()
+        {
+            self.error(
+                "E0405",
+                "array-valued functions are not supported yet".to_string(),
+                self.infos[i].span,
+            )
+            .help = Some("return the array through an argument of a SUBROUTINE".to_string());
+        }
+    }
+
+    /// After the body: dummy arguments and the result need a type, except dummy
+    /// procedures only ever called.
+    fn check_untyped_dummies(&mut self) {
+        for i in 0..self.infos.len() {
             let info = &self.infos[i];
+            let only_called = info.used_proc && !info.used_var;
             if (info.arg_index.is_some() || info.is_result)
                 && self.type_of(i).is_none()
                 && !info.external
+                && !only_called
             {
                 let name = info.name.clone();
                 let span = info.span;
@@ -674,6 +713,17 @@ impl Sema<'_> {
     /// A name used as a value. `actual_arg`: it is a whole actual argument of a call,
     /// where arrays and procedures may appear by name.
     fn use_var(&mut self, name: &str, span: Span, actual_arg: bool) {
+        if let Some(unit_name) = &self.result_renamed_from
+            && key(unit_name) == key(name)
+            && self.lookup(name).is_none()
+        {
+            self.error(
+                "E0309",
+                format!("`{name}` is the function's name; with RESULT, assign the result variable instead"),
+                span,
+            );
+            return;
+        }
         let i = match self.lookup(name) {
             Some(i) => i,
             None => {

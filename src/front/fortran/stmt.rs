@@ -21,6 +21,8 @@ pub struct Header {
 
 #[derive(Clone, Debug)]
 pub enum Line {
+    /// A statement with a lexing error, already reported.
+    Broken,
     Header(Header),
     /// PROGRAM, MODULE, SUBMODULE, BLOCK DATA: a unit kind not supported yet.
     OtherUnit(&'static str),
@@ -165,10 +167,15 @@ fn assignment_shape(c: &Cursor) -> bool {
         Some(TokKind::LParen) => match c.matching_paren(c.pos + 1) {
             Some(close) => {
                 let after = c.toks.get(close + 1).map(|t| &t.kind);
-                matches!(
-                    after,
-                    Some(TokKind::Assign | TokKind::LParen | TokKind::Percent)
-                )
+                let keyword = c
+                    .ident_at(0)
+                    .is_some_and(|w| UNSUPPORTED.contains(&w.to_ascii_lowercase().as_str()));
+                match after {
+                    Some(TokKind::Assign | TokKind::Percent) => true,
+                    // `a(i)(1:2) = ...`, but not `write(*,*) (x(i), i=1,n)`.
+                    Some(TokKind::LParen) => !keyword,
+                    _ => false,
+                }
             }
             None => false,
         },
@@ -184,6 +191,9 @@ pub struct StmtParser<'a> {
 
 impl StmtParser<'_> {
     pub fn classify(&self, raw: &RawStmt) -> PResult<Line> {
+        if raw.toks.iter().any(|t| t.kind == TokKind::Error) {
+            return Ok(Line::Broken);
+        }
         let mut c = Cursor::new(&raw.toks, self.src, self.file);
         self.line(&mut c)
     }
@@ -229,6 +239,9 @@ impl StmtParser<'_> {
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
             "program" => Line::OtherUnit("PROGRAM"),
+            "module" if c.is_kw("procedure") => {
+                return Err(unsupported_statement("module procedure", word_span));
+            }
             "module" => Line::OtherUnit("MODULE"),
             "submodule" => Line::OtherUnit("SUBMODULE"),
             "blockdata" => Line::OtherUnit("BLOCK DATA"),
@@ -632,4 +645,71 @@ impl StmtParser<'_> {
         };
         Ok(Some(kind))
     }
+}
+
+/// The statement's words, lower case, after an optional construct name.
+fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
+    let toks = &raw.toks;
+    let start = match (toks.first().map(|t| &t.kind), toks.get(1).map(|t| &t.kind)) {
+        (Some(TokKind::Ident(_)), Some(TokKind::Colon)) => 2,
+        _ => 0,
+    };
+    let words = toks[start.min(toks.len())..]
+        .iter()
+        .take(2)
+        .map(|t| match &t.kind {
+            TokKind::Ident(w) => w.to_ascii_lowercase(),
+            _ => String::new(),
+        })
+        .collect();
+    (words, start)
+}
+
+/// If `raw` opens a block construct adgen does not support (SELECT CASE, WHERE, FORALL,
+/// ASSOCIATE, BLOCK, a derived TYPE definition), the word its END repeats.
+pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
+    let (words, start) = leading_words(raw);
+    let first = words.first()?.as_str();
+    let second = words.get(1).map(String::as_str).unwrap_or("");
+    let toks = &raw.toks[start..];
+    // `where (mask)` / `forall (...)` with nothing after the parenthesis.
+    let paren_alone = || {
+        let c = Cursor::new(toks, "", FileId(0));
+        toks.get(1).map(|t| &t.kind) == Some(&TokKind::LParen)
+            && c.matching_paren(1)
+                .is_some_and(|close| close + 1 == toks.len())
+    };
+    match first {
+        "select" | "selectcase" => Some("select"),
+        "where" if paren_alone() => Some("where"),
+        "forall" if paren_alone() => Some("forall"),
+        "associate" => Some("associate"),
+        "block" if second != "data" => Some("block"),
+        "type" if toks.get(1).map(|t| &t.kind) != Some(&TokKind::LParen) => Some("type"),
+        "enum" => Some("enum"),
+        _ => None,
+    }
+}
+
+/// Whether `raw` is `END <what>` (or `END<what>`).
+pub fn is_end_of(raw: &RawStmt, what: &str) -> bool {
+    let (words, _) = leading_words(raw);
+    match words.as_slice() {
+        [first, rest @ ..] if first == "end" => rest.first().is_some_and(|w| w == what),
+        [first, ..] => first.strip_prefix("end") == Some(what),
+        _ => false,
+    }
+}
+
+/// Whether the statement has the shape of a SUBROUTINE or FUNCTION header (used to
+/// skip a whole unit whose header was refused).
+pub fn looks_like_header(raw: &RawStmt) -> bool {
+    raw.toks
+        .windows(2)
+        .any(|pair| match (&pair[0].kind, &pair[1].kind) {
+            (TokKind::Ident(w), TokKind::Ident(_)) => {
+                w.eq_ignore_ascii_case("subroutine") || w.eq_ignore_ascii_case("function")
+            }
+            _ => false,
+        })
 }

@@ -16,8 +16,62 @@ fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
 
 fn ok(text: &str) -> File {
     match lower(text) {
-        Ok(f) => f,
+        Ok(f) => {
+            check_invariants(&f);
+            f
+        }
         Err(d) => panic!("unexpected diagnostics:\n{}", render(text, &d)),
+    }
+}
+
+/// The IL's promises (il/mod.rs): every name of a body is in the unit's symbol table,
+/// element references match the rank, calls name procedures, spans nest, ids are unique.
+fn check_invariants(file: &File) {
+    let mut ids = std::collections::BTreeSet::new();
+    for unit in &file.units {
+        let symbols = &unit.symbols;
+        crate::il::visit::walk_stmts(&unit.body, &mut |stmt: &Stmt| {
+            assert!(ids.insert(stmt.id), "duplicate id {:?}", stmt.id);
+            assert!(
+                stmt.span.lo >= unit.span.lo && stmt.span.hi <= unit.span.hi,
+                "statement outside its unit"
+            );
+            if let StmtKind::Assign { lhs, .. } = &stmt.kind {
+                let name = lhs.base_name().unwrap();
+                assert!(symbols.get(name).is_some_and(|s| s.is_variable()), "{name}");
+            }
+            if let StmtKind::Do { var, .. } = &stmt.kind {
+                assert!(symbols.get(var).is_some());
+            }
+            let mut exprs = crate::il::visit::stmt_exprs(stmt);
+            if let StmtKind::Assign { lhs, .. } = &stmt.kind {
+                exprs.push(lhs);
+            }
+            for expr in exprs {
+                assert!(expr.span.lo >= stmt.span.lo && expr.span.hi <= stmt.span.hi);
+                crate::il::visit::walk_expr(expr, &mut |e| {
+                    assert!(e.span.lo >= expr.span.lo && e.span.hi <= expr.span.hi);
+                    match &e.kind {
+                        ExprKind::Var(n) => assert!(symbols.get(n).is_some(), "{n}"),
+                        ExprKind::Index(n, subs) => {
+                            assert_eq!(symbols.get(n).map(|s| s.rank()), Some(subs.len()))
+                        }
+                        ExprKind::Call(n, _) => assert_eq!(
+                            symbols.get(n).map(|s| s.kind),
+                            Some(SymbolKind::Procedure),
+                            "{n}"
+                        ),
+                        _ => {}
+                    }
+                });
+            }
+        });
+        for (i, arg) in unit.args.iter().enumerate() {
+            assert_eq!(symbols.get(arg).and_then(|s| s.arg_index), Some(i));
+        }
+        if let Some(result) = &unit.result {
+            assert!(symbols.get(result).is_some_and(|s| s.is_result));
+        }
     }
 }
 
@@ -565,7 +619,7 @@ end
     let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
     assert_eq!(
         codes,
-        vec!["E0305", "E0307", "E0304", "E0303", "E0306", "E0401"],
+        vec!["E0307", "E0304", "E0303", "E0306", "E0305", "E0401"],
         "{}",
         render(text, &d)
     );
@@ -699,4 +753,267 @@ fn never_panics_on_damaged_input() {
         "**a".repeat(5000)
     );
     assert!(lower(&pows).is_err());
+}
+
+#[test]
+fn unsupported_constructs_are_reported_once() {
+    let text = "\
+subroutine s(a, k)
+  real a
+  integer k
+  select case (k)
+  case (1)
+    a = 1
+  case default
+    write(*,*) (a, k=1,2)
+  end select
+  write(*,*) (a, k=1,2)
+  a = 2
+end subroutine
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0401", 4, 3), ("E0401", 10, 3)]);
+    assert!(d[0].message.contains("SELECT CASE"), "{}", d[0].message);
+}
+
+#[test]
+fn crlf_and_tabs() {
+    let text = "subroutine s(a)\r\n\treal a ! x\r\n\ta = 1\r\nend\r\n";
+    let file = ok(text);
+    let u = &file.units[0];
+    assert_eq!(show(rhs(u, 0)), "1");
+    assert_eq!(u.symbols.get("a").unwrap().ty, ScalarType::Real(4));
+}
+
+#[test]
+#[ignore]
+fn print_diagnostics() {
+    let text = "\
+subroutine s(a, x, n)
+  implicit none
+  integer n
+  real a, x(n)
+  real a
+  integer, parameter :: m = 3
+  m = 4
+  do a = 1, n
+  end do
+  a = x(1, 2) + b + sum(x)
+  exit
+  x = 0
+  a = (a +
+  goto 10
+  a = 1.0_wp
+end
+";
+    let d = errs(text);
+    println!("{}", render(text, &d));
+}
+
+#[test]
+fn dummy_procedures_and_result_names() {
+    let text = "\
+subroutine apply(f, x)
+  implicit none
+  real(8) x
+  call f(x)
+end subroutine
+function g(x) result(r)
+  real(8) x, r
+  g = x
+end function
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0309", 8, 3)]);
+}
+
+#[test]
+fn legacy_upper_case_code() {
+    let text = "\
+      SUBROUTINE FOO(N, X, Y)
+      IMPLICIT DOUBLE PRECISION (A-H,O-Z)
+      DIMENSION X(N), Y(N)
+      PARAMETER (HALF = 0.5D0, M = 2*3)
+      EXTERNAL BAR
+      INTRINSIC DSQRT
+      DO 10 I = 1, N
+         Y(I) = DSQRT(X(I)) + DBLE(I)*HALF + BAR(X(I))
+   10 CONTINUE
+      IF (Y(1).GT.0.D0) GOTO 20
+      RETURN
+   20 CONTINUE
+      END
+";
+    let d = errs(text);
+    // Only the GOTO is refused.
+    assert_eq!(where_(text, &d), vec![("E0401", 10, 25)]);
+    let fixed = text.replace("      IF (Y(1).GT.0.D0) GOTO 20\n", "");
+    let file = ok(&fixed);
+    let u = &file.units[0];
+    assert_eq!(u.name, "FOO");
+    let s = &u.symbols;
+    assert_eq!(s.get("x").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(s.get("half").unwrap().kind, SymbolKind::Constant);
+    assert_eq!(s.get("m").unwrap().ty, ScalarType::Integer(4));
+    let bar = s.get("bar").unwrap();
+    assert_eq!(bar.kind, SymbolKind::Procedure);
+    assert_eq!(bar.ty, ScalarType::Real(8));
+    let StmtKind::Do { body, .. } = &u.body[0].kind else {
+        panic!()
+    };
+    let StmtKind::Assign { rhs: value, .. } = &body[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        show(value),
+        "((Sqrt(X[I]) Add (Dble(I) Mul HALF)) Add call:BAR(X[I]))"
+    );
+    let kinds: Vec<&str> = u
+        .decls
+        .iter()
+        .map(|d| match &d.kind {
+            DeclKind::Implicit(_) => "implicit",
+            DeclKind::Dimension(_) => "dimension",
+            DeclKind::Parameter(_) => "parameter",
+            DeclKind::External(_) => "external",
+            DeclKind::Intrinsic(_) => "intrinsic",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "implicit",
+            "dimension",
+            "parameter",
+            "external",
+            "intrinsic"
+        ]
+    );
+}
+
+#[test]
+fn declaration_forms() {
+    let text = "\
+subroutine s(a, b, c, n, m, name)
+  implicit none
+  integer, intent(in) :: n, m
+  real(8), dimension(n, *) :: a
+  double precision b(0:n+1, -1:m), c
+  intent(inout) :: c
+  character*10 :: t
+  character(10) :: u
+  character(len=*), intent(in) :: name
+  logical, save :: first = .true.
+  real, parameter :: pi = 3.14159
+  a(1, 1) = b(0, -1) + c + pi
+end subroutine
+";
+    let file = ok(text);
+    let s = &file.units[0].symbols;
+    let a = s.get("a").unwrap();
+    assert_eq!(a.rank(), 2);
+    assert!(matches!(a.dims[1].upper, Bound::Star));
+    assert_eq!(s.get("b").unwrap().rank(), 2);
+    assert_eq!(s.get("c").unwrap().intent, Some(Intent::InOut));
+    assert_eq!(s.get("c").unwrap().ty, ScalarType::Real(8));
+    assert_eq!(
+        s.get("t").unwrap().type_spec.char_len.as_deref(),
+        Some("10")
+    );
+    assert_eq!(
+        s.get("name").unwrap().type_spec.char_len.as_deref(),
+        Some("*")
+    );
+    assert_eq!(s.get("first").unwrap().ty, ScalarType::Logical);
+    assert_eq!(s.get("pi").unwrap().kind, SymbolKind::Constant);
+    assert_eq!(s.get("n").unwrap().arg_index, Some(3));
+}
+
+#[test]
+fn unsupported_declarations() {
+    let text = "\
+subroutine s(a, z, p)
+  real, allocatable :: a(:)
+  complex :: z
+  real, pointer :: p
+  type(point) :: q
+  common /blk/ r
+end subroutine
+";
+    let d = errs(text);
+    assert_eq!(
+        d.iter().map(|d| d.code).collect::<Vec<_>>(),
+        vec!["E0405", "E0405", "E0405", "E0405", "E0401"],
+        "{}",
+        render(text, &d)
+    );
+}
+
+#[test]
+fn undeclared_dummy_points_at_header() {
+    let text = "subroutine s(a, b)\n  implicit none\n  real a\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0301", 1, 17)]);
+}
+
+#[test]
+fn functions_with_prefix_types() {
+    let text = "\
+real(8) function f(x)
+  real(8), intent(in) :: x
+  f = x**2
+end function f
+pure double precision function g(x)
+  double precision, intent(in) :: x
+  g = f(x) * 2
+end
+integer function k(i)
+  integer i
+  k = i
+end function
+recursive function r(x)
+end function
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0406", 13, 1)]);
+    let ok_text = text.split("recursive").next().unwrap();
+    let file = ok(ok_text);
+    let f = &file.units[0];
+    assert_eq!(f.symbols.get("f").unwrap().ty, ScalarType::Real(8));
+    assert!(f.symbols.get("f").unwrap().is_result);
+    let g = &file.units[1];
+    let fsym = g.symbols.get("f").unwrap();
+    assert_eq!(fsym.kind, SymbolKind::Procedure);
+    // Implicitly typed: `f` gets real(4) in `g` (not declared there).
+    assert_eq!(fsym.ty, ScalarType::Real(4));
+    assert_eq!(
+        file.units[2].symbols.get("k").unwrap().ty,
+        ScalarType::Integer(4)
+    );
+}
+
+#[test]
+fn comments_on_header_and_declaration_lines() {
+    let text = "subroutine s(a) ! does s\n  real a ! the input\n  a = 1\nend\n";
+    let file = ok(text);
+    let comments: Vec<&str> = file.units[0]
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Comment(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(comments, vec![" does s", " the input"]);
+}
+
+#[test]
+fn lexing_errors_are_reported_once() {
+    let text = "subroutine s(a)\n  real a\n  a = a @ 2\n#ifdef X\n  a = 'open\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0201", 3, 9), ("E0201", 4, 1), ("E0204", 5, 7)]
+    );
 }

@@ -3,7 +3,8 @@
 //! yet; `sema.rs` does that).
 
 use super::lexer::{Item, RawStmt};
-use super::stmt::{Header, Line, StmtParser};
+use super::sema::HeaderSpans;
+use super::stmt::{self, Header, Line, StmtParser};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
 
@@ -58,6 +59,8 @@ pub struct FileParser<'a> {
     pub pos: usize,
     pub diags: Vec<Diagnostic>,
     pub next_id: &'a mut u32,
+    /// Spans of each parsed unit's dummy arguments, parallel to the returned units.
+    pub headers: Vec<HeaderSpans>,
 }
 
 impl FileParser<'_> {
@@ -82,6 +85,10 @@ impl FileParser<'_> {
                     match self.stmts.classify(&raw) {
                         Ok(Line::Header(header)) => {
                             self.pos += 1;
+                            self.headers.push(HeaderSpans {
+                                header: raw.span,
+                                args: header.args.iter().map(|(_, span)| *span).collect(),
+                            });
                             let unit = self.unit(header, &raw, std::mem::take(&mut leading));
                             units.push(unit);
                         }
@@ -102,6 +109,7 @@ impl FileParser<'_> {
                             self.skip_nested();
                             leading.clear();
                         }
+                        Ok(Line::Broken) => self.pos += 1,
                         Ok(_) => {
                             self.diags.push(
                                 Diagnostic::error(
@@ -116,6 +124,13 @@ impl FileParser<'_> {
                         Err(d) => {
                             self.diags.push(d);
                             self.pos += 1;
+                            if stmt::looks_like_header(&raw) {
+                                // A unit whose header was refused: skip the whole unit.
+                                self.skip_to_end(1);
+                                leading.clear();
+                            } else {
+                                self.skip_unsupported_construct(&raw);
+                            }
                         }
                     }
                 }
@@ -132,10 +147,47 @@ impl FileParser<'_> {
         );
     }
 
+    /// After reporting the opening statement of an unsupported block construct (SELECT
+    /// CASE, ...): skips to just after its END, so its inside is not reported line by
+    /// line. Stops before the END of the enclosing unit if the construct's END is missing.
+    fn skip_unsupported_construct(&mut self, opener: &RawStmt) {
+        let Some(what) = stmt::unsupported_construct(opener) else {
+            return;
+        };
+        let start = self.pos;
+        let mut depth = 1usize;
+        while let Some(item) = self.items.get(self.pos) {
+            if let Item::Stmt(raw) = item {
+                if stmt::unsupported_construct(raw) == Some(what) {
+                    depth += 1;
+                } else if stmt::is_end_of(raw, what) {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                } else if matches!(
+                    self.stmts.classify(raw),
+                    Ok(Line::EndUnit { .. } | Line::Header(_))
+                ) {
+                    return;
+                }
+            }
+            self.pos += 1;
+        }
+        // No END at all: report nothing more, but do not swallow the rest silently
+        // either — resume right after the opener.
+        self.pos = start;
+    }
+
     /// From an opening statement (PROGRAM, MODULE, INTERFACE, a header, CONTAINS inside a
     /// unit), skips to just after the END that closes it, counting nested units.
     fn skip_nested(&mut self) {
-        let mut depth = 0usize;
+        self.skip_to_end(0);
+    }
+
+    /// Skips statements until `depth` open units are closed.
+    fn skip_to_end(&mut self, mut depth: usize) {
         while let Some(item) = self.items.get(self.pos) {
             self.pos += 1;
             let Item::Stmt(raw) = item else { continue };
@@ -176,6 +228,13 @@ impl FileParser<'_> {
             UnitKind::Subroutine => "SUBROUTINE",
             UnitKind::Function => "FUNCTION",
         };
+        // A comment at the end of the header line opens the declaration part.
+        if let Some(text) = header_raw.comment.clone() {
+            unit.decls.push(Decl {
+                kind: DeclKind::Comment(text),
+                span: header_raw.span,
+            });
+        }
         let mut frames: Vec<Frame> = Vec::new();
         let mut in_body = false;
         // Comments seen in the declaration part, not yet placed.
@@ -210,10 +269,12 @@ impl FileParser<'_> {
                 Err(d) => {
                     self.diags.push(d);
                     self.pos += 1;
+                    self.skip_unsupported_construct(&raw);
                     continue;
                 }
             };
             match line {
+                Line::Broken => self.pos += 1,
                 Line::Header(_) | Line::OtherUnit(_) => {
                     self.diags.push(
                         Diagnostic::error(
@@ -319,6 +380,14 @@ impl FileParser<'_> {
                         kind,
                         span: raw.span,
                     });
+                    // The IL's declarations have no end-of-line comment: keep it as a
+                    // comment line right after the declaration.
+                    if let Some(text) = raw.comment.clone() {
+                        unit.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span: raw.span,
+                        });
+                    }
                 }
                 exec => {
                     self.pos += 1;
