@@ -370,12 +370,13 @@ impl<'a> Checker<'a> {
             return None;
         }
         let document = document.into_inner();
-        let top: RawManifest = self.decode_table(&document, "");
+        let (top, top_invalid): (RawManifest, _) = self.decode_table(&document, "");
 
         // Sources.
         let mut source_paths = Vec::new();
         let mut source_files = Vec::new();
         match &top.sources {
+            None if top_invalid.contains("sources") => {}
             None => {
                 self.error(E_MISSING, 0..0, "the manifest has no `sources`".into())
                     .help =
@@ -436,7 +437,7 @@ impl<'a> Checker<'a> {
         let options: RawOptions = match document.get("options") {
             None => RawOptions::default(),
             Some(value) => match value.get_ref() {
-                DeValue::Table(t) => self.decode_table(t, "options."),
+                DeValue::Table(t) => self.decode_table(t, "options.").0,
                 _ => {
                     self.error(
                         E_TYPE,
@@ -486,8 +487,9 @@ impl<'a> Checker<'a> {
                         let DeValue::Table(t) = table.get_ref() else {
                             unreachable!("checked above: every root is a table")
                         };
-                        let raw: RawRoot = self.decode_table(t, "root.");
-                        if let Some(root) = self.root(raw, table.span(), i, &default_modes) {
+                        let (raw, invalid): (RawRoot, _) = self.decode_table(t, "root.");
+                        let span = table.span();
+                        if let Some(root) = self.root(raw, &invalid, span, i, &default_modes) {
                             roots.push(root);
                         }
                     }
@@ -536,12 +538,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one table against `T`'s serde schema, reporting unknown keys and badly typed
-    /// values one by one, and decodes what is valid.
+    /// values one by one, and decodes what is valid. Also returns the keys whose values
+    /// were invalid, so that later checks do not report them again as missing.
     fn decode_table<T: DeserializeOwned + Default>(
         &mut self,
         table: &DeTable<'_>,
         prefix: &str,
-    ) -> T {
+    ) -> (T, BTreeSet<String>) {
+        let mut invalid = BTreeSet::new();
         let known = field_names::<T>();
         let mut valid = DeTable::new();
         for (key, value) in table.iter() {
@@ -564,10 +568,11 @@ impl<'a> Checker<'a> {
                         e.message().trim_end()
                     );
                     self.error(E_TYPE, value.span(), message);
+                    invalid.insert(name.to_string());
                 }
             }
         }
-        decode::<T>(valid, 0..0).unwrap_or_default()
+        (decode::<T>(valid, 0..0).unwrap_or_default(), invalid)
     }
 
     /// Expands one glob into (relative, absolute) paths, sorted.
@@ -678,6 +683,7 @@ impl<'a> Checker<'a> {
     fn root(
         &mut self,
         raw: RawRoot,
+        invalid: &BTreeSet<String>,
         table_span: Range<usize>,
         index: usize,
         default_modes: &BTreeSet<Mode>,
@@ -697,6 +703,7 @@ impl<'a> Checker<'a> {
                 .help = Some("keep one of them".into());
                 return None;
             }
+            (None, None) if invalid.contains("name") || invalid.contains("head") => return None,
             (None, None) => {
                 self.error(
                     E_ROOT_NAME,
@@ -762,6 +769,7 @@ impl<'a> Checker<'a> {
                         from_head.push(v.get_ref().clone());
                     }
                 }
+                None if invalid.contains(key) => ok = false,
                 None if from_head.is_empty() => {
                     self.error(
                         E_MISSING,
@@ -1101,6 +1109,13 @@ nmae = "g"
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, E_TYPE);
         assert_eq!(place(&diags[0]), (2, 8));
+        // A badly typed value is reported once, not again as missing.
+        let diags = errors(
+            "sources = 3\n[[root]]\nname = 4\n[[root]]\nname = \"f\"\nindependents = \"x\"\ndependents = [\"y\"]\n",
+            &[],
+        );
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [E_TYPE, E_TYPE, E_TYPE], "{diags:?}");
     }
 
     #[test]
