@@ -1,12 +1,412 @@
-//! What `build.rs` calls (DESIGN.md §7): differentiate into OUT_DIR, compile, link.
+//! What `build.rs` calls (DESIGN.md §7): differentiate into `OUT_DIR`, compile, link.
+//!
+//! ```no_run
+//! // In build.rs's `fn main()`:
+//! adgen::Build::new().manifest("ad.toml").compile();
+//! ```
+//!
+//! [`Build::try_compile`]:
+//! 1. loads the manifest (relative to `CARGO_MANIFEST_DIR`) and prints
+//!    `cargo:rerun-if-changed` for it, every source and every include directory;
+//! 2. differentiates, and writes the derivative sources with
+//!    [`write_outputs`](crate::output::write_outputs) into `$OUT_DIR/adgen`;
+//! 3. compiles the user's original sources, then every file of `adgen-outputs.txt` in its
+//!    order (C with the `cc` crate, Fortran by running `FC`, default `gfortran`, with
+//!    `-J` pointing into the output directory so `.mod` files stay there);
+//! 4. archives every object into `libadgen_derivatives.a` and prints the `cargo:` lines
+//!    that link it, and libgfortran.
+//!
+//! Every environment variable that changes the result is read through [`Build::env`],
+//! which prints `cargo:rerun-if-env-changed`. Nothing is written outside `OUT_DIR`.
 
-/// Builder for use from `build.rs`.
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::Failure;
+use crate::output::{OUTPUTS_LIST, write_outputs};
+
+/// Name of the static library that holds the user's code and its derivatives.
+pub const LIBRARY_NAME: &str = "adgen_derivatives";
+
+/// Builder for use from `build.rs`, in the style of `cc::Build`.
 #[derive(Clone, Debug, Default)]
-pub struct Build {}
+pub struct Build {
+    manifest: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    fortran_compiler: Option<PathBuf>,
+    flags: Vec<String>,
+}
 
 /// Why a build failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("{0}")]
-    Other(String),
+    /// The manifest is missing or invalid.
+    #[error("invalid manifest\n{0}")]
+    Manifest(Failure),
+    /// A source could not be differentiated.
+    #[error("differentiation failed\n{0}")]
+    Differentiate(Failure),
+    /// Reading or writing a file failed.
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: io::Error,
+    },
+    /// A compiler or archiver ran and failed.
+    #[error("`{command}` failed ({status})\n{stderr}")]
+    Compiler {
+        command: String,
+        status: String,
+        stderr: String,
+    },
+    /// An environment variable that Cargo sets for build scripts is missing.
+    #[error("environment variable `{0}` is not set; is this running from build.rs?")]
+    Env(String),
+}
+
+impl BuildError {
+    fn io(context: impl Into<String>) -> impl FnOnce(io::Error) -> BuildError {
+        let context = context.into();
+        move |source| BuildError::Io { context, source }
+    }
+
+    /// One line saying what went wrong, for `panic!`.
+    pub fn summary(&self) -> String {
+        match self {
+            BuildError::Manifest(f) => format!(
+                "invalid manifest ({} error(s), first: {})",
+                f.diagnostics.iter().filter(|d| d.is_error()).count(),
+                f.rendered.lines().next().unwrap_or("")
+            ),
+            BuildError::Differentiate(f) => format!(
+                "differentiation failed ({} error(s), first: {})",
+                f.diagnostics.iter().filter(|d| d.is_error()).count(),
+                f.rendered.lines().next().unwrap_or("")
+            ),
+            BuildError::Compiler {
+                command, status, ..
+            } => {
+                format!("`{command}` failed ({status})")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl Build {
+    pub fn new() -> Build {
+        Build::default()
+    }
+
+    /// The manifest, relative to `CARGO_MANIFEST_DIR` (default `ad.toml`).
+    pub fn manifest(&mut self, path: impl AsRef<Path>) -> &mut Build {
+        self.manifest = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Where the generated sources go, relative to `OUT_DIR` (default `$OUT_DIR/adgen`).
+    /// It must lie inside `OUT_DIR`.
+    pub fn out_dir(&mut self, path: impl AsRef<Path>) -> &mut Build {
+        self.out_dir = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// The Fortran compiler (default: `FC` from the environment, else `gfortran`).
+    pub fn fortran_compiler(&mut self, path: impl AsRef<Path>) -> &mut Build {
+        self.fortran_compiler = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// An extra flag for every Fortran compilation, after `FFLAGS`.
+    pub fn flag(&mut self, flag: impl Into<String>) -> &mut Build {
+        self.flags.push(flag.into());
+        self
+    }
+
+    /// Like [`Build::try_compile`], but prints the error and panics with one line.
+    pub fn compile(&mut self) {
+        if let Err(e) = self.try_compile() {
+            eprintln!("{e}");
+            panic!("adgen: {}", e.summary());
+        }
+    }
+
+    /// Differentiates, compiles and links; see the module documentation.
+    pub fn try_compile(&mut self) -> Result<(), BuildError> {
+        let manifest_dir = PathBuf::from(cargo_env("CARGO_MANIFEST_DIR")?);
+        let cargo_out_dir = PathBuf::from(cargo_env("OUT_DIR")?);
+        let manifest_path =
+            manifest_dir.join(self.manifest.as_deref().unwrap_or(Path::new("ad.toml")));
+        println!("cargo:rerun-if-changed={}", manifest_path.display());
+        let loaded = crate::manifest::load(&manifest_path).map_err(BuildError::Manifest)?;
+        for source in &loaded.source_files {
+            println!("cargo:rerun-if-changed={}", source.display());
+        }
+        for dir in &loaded.include_dirs {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+
+        let generated = crate::differentiate(&loaded.sources, &loaded.request)
+            .map_err(BuildError::Differentiate)?;
+        for line in generated.warnings.lines() {
+            println!("cargo:warning={line}");
+        }
+
+        let out_dir = match &self.out_dir {
+            Some(dir) => cargo_out_dir.join(dir),
+            None => cargo_out_dir.join("adgen"),
+        };
+        if !lexically_inside(&out_dir, &cargo_out_dir) {
+            return Err(BuildError::Io {
+                context: format!("output directory `{}`", out_dir.display()),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "it must lie inside OUT_DIR"),
+            });
+        }
+        write_outputs(&out_dir, &generated)
+            .map_err(BuildError::io(format!("writing `{}`", out_dir.display())))?;
+        let list = std::fs::read_to_string(out_dir.join(OUTPUTS_LIST))
+            .map_err(BuildError::io(format!("reading `{OUTPUTS_LIST}`")))?;
+
+        // Everything to compile: the user's sources, then the generated ones.
+        let mut units: Vec<PathBuf> = loaded.source_files.clone();
+        units.extend(
+            list.lines()
+                .filter(|l| !l.is_empty())
+                .map(|l| out_dir.join(l)),
+        );
+        let build_dir = cargo_out_dir.join("adgen-build");
+        std::fs::create_dir_all(&build_dir).map_err(BuildError::io(format!(
+            "creating `{}`",
+            build_dir.display()
+        )))?;
+
+        let tools = Tools::from_env(self)?;
+        let mut include_dirs = vec![out_dir.clone()];
+        include_dirs.extend(loaded.include_dirs.iter().cloned());
+        let prefix_maps = [
+            format!("-ffile-prefix-map={}=.", loaded.dir.display()),
+            format!("-ffile-prefix-map={}=adgen", out_dir.display()),
+        ];
+
+        let mut objects = Vec::new();
+        let mut c_files = Vec::new();
+        let mut any_fortran = false;
+        for (index, unit) in units.iter().enumerate() {
+            let name = unit.file_name().and_then(|n| n.to_str()).unwrap_or("unit");
+            if name.ends_with(".c") {
+                c_files.push(unit.clone());
+                continue;
+            }
+            any_fortran = true;
+            let object = build_dir.join(format!("{index:03}-{name}.o"));
+            let mut cmd = Command::new(&tools.fortran);
+            cmd.current_dir(&loaded.dir)
+                .arg("-c")
+                .arg(&tools.fortran_opt)
+                .arg("-fPIC")
+                .arg("-J")
+                .arg(&out_dir);
+            for dir in &include_dirs {
+                cmd.arg("-I").arg(dir);
+            }
+            cmd.args(&prefix_maps)
+                .args(&tools.fortran_flags)
+                .args(&self.flags)
+                .arg(unit)
+                .arg("-o")
+                .arg(&object);
+            run(&mut cmd)?;
+            objects.push(object);
+        }
+        if !c_files.is_empty() {
+            let mut cc = cc::Build::new();
+            cc.cargo_metadata(false)
+                .emit_rerun_if_env_changed(false)
+                .out_dir(build_dir.join("c"))
+                .files(&c_files)
+                .includes(&include_dirs)
+                .flags(&prefix_maps)
+                .pic(true);
+            if let Some(compiler) = &tools.c_compiler {
+                cc.compiler(compiler);
+            }
+            let c_objects = cc
+                .try_compile_intermediates()
+                .map_err(|e| BuildError::Compiler {
+                    command: "cc (C compiler)".into(),
+                    status: "failed".into(),
+                    stderr: e.to_string(),
+                })?;
+            objects.extend(c_objects);
+        }
+
+        let library = build_dir.join(format!("lib{LIBRARY_NAME}.a"));
+        if library.exists() {
+            std::fs::remove_file(&library)
+                .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
+        }
+        let mut ar = Command::new(&tools.archiver);
+        ar.arg("crs").arg(&library).args(&objects);
+        run(&mut ar)?;
+
+        println!("cargo:rustc-link-search=native={}", build_dir.display());
+        println!("cargo:rustc-link-lib=static={LIBRARY_NAME}");
+        if any_fortran {
+            println!("cargo:rustc-link-lib=gfortran");
+        }
+        Ok(())
+    }
+
+    /// Reads a tool setting the way cc-rs does: `NAME_<target>`, `NAME_<target_with_underscores>`,
+    /// `TARGET_NAME` or `HOST_NAME`, then `NAME`; the first one set wins. Prints
+    /// `cargo:rerun-if-env-changed` for every variable it looks at.
+    pub fn env(&self, name: &str) -> Option<String> {
+        env_names(name).iter().find_map(|var| watched_env(var))
+    }
+
+    /// Reads a flags setting the way cc-rs does: every variant that is set, most general
+    /// first (`NAME`, `TARGET_NAME`/`HOST_NAME`, `NAME_<target>`), split on whitespace.
+    pub fn env_flags(&self, name: &str) -> Vec<String> {
+        env_names(name)
+            .iter()
+            .rev()
+            .filter_map(|var| watched_env(var))
+            .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .collect()
+    }
+}
+
+/// The tools and flags one build uses, resolved from the builder and the environment.
+struct Tools {
+    fortran: PathBuf,
+    fortran_opt: String,
+    fortran_flags: Vec<String>,
+    c_compiler: Option<String>,
+    archiver: String,
+}
+
+impl Tools {
+    fn from_env(build: &Build) -> Result<Tools, BuildError> {
+        let fortran = match &build.fortran_compiler {
+            Some(path) => path.clone(),
+            None => PathBuf::from(build.env("FC").unwrap_or_else(|| "gfortran".into())),
+        };
+        let opt_level = cargo_env("OPT_LEVEL").unwrap_or_else(|_| "0".into());
+        let fortran_opt = if opt_level == "0" { "-O0" } else { "-O2" }.to_string();
+        let fortran_flags = build.env_flags("FFLAGS");
+        // cc applies CC and CFLAGS itself with the same precedence; reading them here
+        // makes Cargo rerun the build when they change.
+        let c_compiler = build.env("CC");
+        let _ = build.env_flags("CFLAGS");
+        let archiver = build.env("AR").unwrap_or_else(|| "ar".into());
+        Ok(Tools {
+            fortran,
+            fortran_opt,
+            fortran_flags,
+            c_compiler,
+            archiver,
+        })
+    }
+}
+
+/// Names to look up for a tool variable, most specific first (as cc-rs does).
+fn env_names(name: &str) -> Vec<String> {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let host = std::env::var("HOST").unwrap_or_default();
+    let kind = if target == host { "HOST" } else { "TARGET" };
+    let mut names = Vec::new();
+    if !target.is_empty() {
+        names.push(format!("{name}_{target}"));
+        names.push(format!("{name}_{}", target.replace(['-', '.'], "_")));
+    }
+    names.push(format!("{kind}_{name}"));
+    names.push(name.to_string());
+    names
+}
+
+/// The one place that reads a user-settable variable: tells Cargo to watch it.
+fn watched_env(var: &str) -> Option<String> {
+    println!("cargo:rerun-if-env-changed={var}");
+    std::env::var(var).ok().filter(|v| !v.is_empty())
+}
+
+/// A variable that Cargo sets for build scripts (no need to watch it).
+fn cargo_env(var: &str) -> Result<String, BuildError> {
+    std::env::var(var).map_err(|_| BuildError::Env(var.to_string()))
+}
+
+/// True when `path` lies inside `dir`, after removing `.` and resolving `..` lexically.
+fn lexically_inside(path: &Path, dir: &Path) -> bool {
+    fn normal(p: &Path) -> Vec<std::path::Component<'_>> {
+        let mut parts = Vec::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        parts
+    }
+    let (path, dir) = (normal(path), normal(dir));
+    path.len() > dir.len() && path.starts_with(&dir)
+}
+
+fn run(cmd: &mut Command) -> Result<(), BuildError> {
+    let shown = format!("{cmd:?}");
+    let output = cmd
+        .output()
+        .map_err(BuildError::io(format!("running {shown}")))?;
+    if output.status.success() {
+        // Compiler warnings reach the user through Cargo.
+        for line in String::from_utf8_lossy(&output.stderr).lines() {
+            if !line.trim().is_empty() {
+                println!("cargo:warning={line}");
+            }
+        }
+        Ok(())
+    } else {
+        Err(BuildError::Compiler {
+            command: shown,
+            status: output.status.to_string(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_dir_must_stay_inside() {
+        let out = Path::new("/build/out");
+        assert!(lexically_inside(&out.join("adgen"), out));
+        assert!(lexically_inside(&out.join("./a/../b"), out));
+        assert!(!lexically_inside(&out.join("../elsewhere"), out));
+        assert!(!lexically_inside(out, out));
+        assert!(!lexically_inside(Path::new("/tmp/x"), out));
+    }
+
+    #[test]
+    fn env_names_follow_cc() {
+        let names = env_names("FC");
+        assert_eq!(names.last().map(String::as_str), Some("FC"));
+        assert!(names.iter().any(|n| n == "HOST_FC" || n == "TARGET_FC"));
+    }
+
+    #[test]
+    fn errors_summarize_in_one_line() {
+        let e = BuildError::Compiler {
+            command: "gfortran -c x.f90".into(),
+            status: "exit status: 1".into(),
+            stderr: "x.f90:1: Error\nmore".into(),
+        };
+        assert_eq!(e.summary(), "`gfortran -c x.f90` failed (exit status: 1)");
+        assert!(!BuildError::Env("OUT_DIR".into()).summary().contains('\n'));
+    }
 }

@@ -1,3 +1,349 @@
 //! The `adgen` command line (INTERFACE.md §2).
+//!
+//! Two front doors lead to the same pipeline:
+//! - `adgen diff [--manifest ad.toml] [--out-dir DIR]`, parsed by clap;
+//! - Tapenade's `adgen -d|-b [-vector] -head "f(y)/(x)" [-O DIR] FILES...`, with
+//!   single-dash long options, parsed by hand before clap sees the arguments.
+//!
+//! Exit status: 0 success, 1 user error (diagnostics printed on stderr; the output
+//! directory is untouched), 2 internal error (a panic inside adgen).
 
-fn main() {}
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use adgen::diag::Diagnostic;
+use adgen::manifest;
+use adgen::{Mode, Request, RootRequest, SourceInput};
+use clap::{Parser, Subcommand};
+
+const SUCCESS: u8 = 0;
+const USER_ERROR: u8 = 1;
+const INTERNAL_ERROR: u8 = 2;
+
+/// Cannot write the output directory.
+const E_WRITE: &str = "E0902";
+/// Cannot read a source named on the command line.
+const E_READ_SOURCE: &str = "E0903";
+/// A bad Tapenade-style argument.
+const E_ARGS: &str = "E0904";
+
+const TAPENADE_USAGE: &str = "\
+Usage: adgen -d|-b [-vector] -head \"f(outputs)/(inputs)\" [-O DIR] FILES...
+
+Tapenade-compatible form: differentiate the procedure named by -head in FILES.
+  -d, -tangent          tangent mode (the default when neither -d nor -b is given)
+  -b, -reverse          adjoint mode (may be combined with -d)
+  -vector, -multi       vector mode (not implemented yet)
+  -head \"f(y)/(x)\"      root procedure with its outputs and inputs; may be repeated
+  -O, -outputdirectory DIR
+                        output directory (default: the current directory)
+";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "adgen",
+    version,
+    about = "Source-to-source automatic differentiation of Fortran",
+    arg_required_else_help = true,
+    after_help = "Tapenade-compatible form:\n  adgen -d|-b [-vector] -head \"f(y)/(x)\" [-O DIR] FILES...\n  (run `adgen -help` for its options)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Differentiate what the manifest names and write the derivative sources.
+    Diff {
+        /// The manifest.
+        #[arg(long, default_value = "ad.toml")]
+        manifest: PathBuf,
+        /// Where to write the generated sources and `adgen-outputs.txt`.
+        #[arg(long, default_value = "adgen-out")]
+        out_dir: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error: {info}");
+        eprintln!("This is a bug in adgen; please report it with the input that caused it.");
+    }));
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let code = std::panic::catch_unwind(|| run(&args)).unwrap_or_else(|_| {
+        eprintln!("adgen: internal error");
+        INTERNAL_ERROR
+    });
+    ExitCode::from(code)
+}
+
+fn run(args: &[OsString]) -> u8 {
+    if std::env::var_os("ADGEN_DEBUG_PANIC").is_some() {
+        panic!("ADGEN_DEBUG_PANIC is set");
+    }
+    let first = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    if first.starts_with('-') && !first.starts_with("--") && !matches!(first, "-h" | "-V") {
+        return match parse_tapenade(&args[1..]) {
+            Ok(TapenadeArgs::Help) => {
+                print!("{TAPENADE_USAGE}");
+                SUCCESS
+            }
+            Ok(TapenadeArgs::Run(run)) => run_tapenade(run),
+            Err(d) => {
+                eprint!("{}", render(&d));
+                eprintln!("Run `adgen -help` for the Tapenade-compatible options.");
+                USER_ERROR
+            }
+        };
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let _ = e.print();
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => SUCCESS,
+                _ => USER_ERROR,
+            };
+        }
+    };
+    match cli.command {
+        Command::Diff { manifest, out_dir } => run_diff(&manifest, &out_dir),
+    }
+}
+
+fn run_diff(manifest_path: &Path, out_dir: &Path) -> u8 {
+    let loaded = match manifest::load(manifest_path) {
+        Ok(m) => m,
+        Err(failure) => {
+            eprint!("{}", failure.rendered);
+            return USER_ERROR;
+        }
+    };
+    differentiate_and_write(&loaded.sources, &loaded.request, out_dir)
+}
+
+fn differentiate_and_write(sources: &[SourceInput], request: &Request, out_dir: &Path) -> u8 {
+    let generated = match adgen::differentiate(sources, request) {
+        Ok(g) => g,
+        Err(failure) => {
+            eprint!("{}", failure.rendered);
+            return USER_ERROR;
+        }
+    };
+    eprint!("{}", generated.warnings);
+    if let Err(e) = adgen::output::write_outputs(out_dir, &generated) {
+        let d = Diagnostic::error(
+            E_WRITE,
+            format!(
+                "cannot write the output directory `{}`: {e}",
+                out_dir.display()
+            ),
+        );
+        eprint!("{}", render(&d));
+        return USER_ERROR;
+    }
+    SUCCESS
+}
+
+fn render(d: &Diagnostic) -> String {
+    d.render(&adgen::SourceMap::default())
+}
+
+/// What the Tapenade-style arguments ask for.
+#[derive(Debug, PartialEq)]
+enum TapenadeArgs {
+    Help,
+    Run(TapenadeRun),
+}
+
+#[derive(Debug, PartialEq)]
+struct TapenadeRun {
+    modes: BTreeSet<Mode>,
+    heads: Vec<manifest::Head>,
+    out_dir: PathBuf,
+    files: Vec<PathBuf>,
+}
+
+fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
+    let arg_error = |message: String| Diagnostic::error(E_ARGS, message);
+    let mut modes = BTreeSet::new();
+    let mut vector = false;
+    let mut heads = Vec::new();
+    let mut out_dir = None;
+    let mut files = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let text = arg.to_string_lossy();
+        let mut value = |option: &str| {
+            iter.next()
+                .ok_or_else(|| arg_error(format!("option `{option}` needs a value")))
+        };
+        match text.as_ref() {
+            "-d" | "-tangent" => {
+                modes.insert(Mode::Tangent);
+            }
+            "-b" | "-reverse" => {
+                modes.insert(Mode::Adjoint);
+            }
+            "-vector" | "-multi" => vector = true,
+            "-head" => {
+                let head = value("-head")?.to_string_lossy().into_owned();
+                let parsed = manifest::parse_head(&head)
+                    .map_err(|e| arg_error(format!("invalid -head `{head}`: {e}")))?;
+                if parsed.dependents.is_empty() || parsed.independents.is_empty() {
+                    return Err(arg_error(format!(
+                        "-head `{head}` must name outputs and inputs: `{}(outputs)/(inputs)`",
+                        parsed.name
+                    )));
+                }
+                heads.push(parsed);
+            }
+            "-O" | "-outputdirectory" => {
+                out_dir = Some(PathBuf::from(value("-O")?));
+            }
+            "-help" | "--help" | "-h" => return Ok(TapenadeArgs::Help),
+            option if option.starts_with('-') && option.len() > 1 => {
+                let known = [
+                    "-d",
+                    "-b",
+                    "-tangent",
+                    "-reverse",
+                    "-vector",
+                    "-multi",
+                    "-head",
+                    "-O",
+                    "-outputdirectory",
+                ];
+                let mut d = arg_error(format!("unknown option `{option}`"));
+                if let Some(s) = manifest::suggest(option, &known) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                return Err(d);
+            }
+            _ => files.push(PathBuf::from(arg)),
+        }
+    }
+    if vector {
+        return Err(Diagnostic::error(
+            manifest::E_MODE_NOT_IMPLEMENTED,
+            "vector modes (-vector) are not implemented yet",
+        )
+        .with_help("drop -vector and run once per direction"));
+    }
+    if heads.is_empty() {
+        return Err(arg_error("no root given".into())
+            .with_help("name it with -head \"f(outputs)/(inputs)\""));
+    }
+    if files.is_empty() {
+        return Err(arg_error("no source files given".into()));
+    }
+    if modes.is_empty() {
+        modes.insert(Mode::Tangent);
+    }
+    Ok(TapenadeArgs::Run(TapenadeRun {
+        modes,
+        heads,
+        out_dir: out_dir.unwrap_or_else(|| PathBuf::from(".")),
+        files,
+    }))
+}
+
+fn run_tapenade(run: TapenadeRun) -> u8 {
+    let mut sources = Vec::new();
+    let mut failed = false;
+    for file in &run.files {
+        match std::fs::read(file) {
+            Ok(bytes) => sources.push(SourceInput {
+                path: manifest::display_path(file),
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+            }),
+            Err(e) => {
+                let d = Diagnostic::error(
+                    E_READ_SOURCE,
+                    format!("cannot read source `{}`: {e}", file.display()),
+                );
+                eprint!("{}", render(&d));
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return USER_ERROR;
+    }
+    let request = Request {
+        roots: run
+            .heads
+            .into_iter()
+            .map(|h| RootRequest {
+                name: h.name,
+                independents: h.independents,
+                dependents: h.dependents,
+                modes: run.modes.clone(),
+                origin: None,
+            })
+            .collect(),
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    };
+    differentiate_and_write(&sources, &request, &run.out_dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<TapenadeArgs, Diagnostic> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        parse_tapenade(&args)
+    }
+
+    #[test]
+    fn tapenade_form() {
+        let Ok(TapenadeArgs::Run(run)) = parse(&[
+            "-b",
+            "-d",
+            "-head",
+            "cost(j)/(u0 k)",
+            "-O",
+            "out",
+            "a.f90",
+            "b.f90",
+        ]) else {
+            panic!("not parsed")
+        };
+        assert_eq!(
+            run.modes,
+            [Mode::Tangent, Mode::Adjoint].into_iter().collect()
+        );
+        assert_eq!(run.heads[0].name, "cost");
+        assert_eq!(run.heads[0].independents, ["u0", "k"]);
+        assert_eq!(run.out_dir, PathBuf::from("out"));
+        assert_eq!(run.files, [PathBuf::from("a.f90"), PathBuf::from("b.f90")]);
+
+        let Ok(TapenadeArgs::Run(run)) = parse(&["-head", "f(y)/(x)", "a.f90"]) else {
+            panic!("not parsed")
+        };
+        assert_eq!(run.modes, [Mode::Tangent].into_iter().collect());
+        assert_eq!(run.out_dir, PathBuf::from("."));
+        assert_eq!(parse(&["-help"]).unwrap(), TapenadeArgs::Help);
+    }
+
+    #[test]
+    fn tapenade_errors() {
+        let code = |args: &[&str]| parse(args).unwrap_err().code;
+        assert_eq!(
+            code(&["-b", "-vector", "-head", "f(y)/(x)", "a.f90"]),
+            "E0115"
+        );
+        assert_eq!(code(&["-b", "a.f90"]), E_ARGS);
+        assert_eq!(code(&["-b", "-head", "f(y)/(x)"]), E_ARGS);
+        assert_eq!(code(&["-b", "-head"]), E_ARGS);
+        assert_eq!(code(&["-b", "-head", "f", "a.f90"]), E_ARGS);
+        let d = parse(&["-haed", "f(y)/(x)", "a.f90"]).unwrap_err();
+        assert_eq!(d.help.as_deref(), Some("did you mean `-head`?"));
+    }
+}

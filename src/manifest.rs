@@ -1,1 +1,1186 @@
-//! The `ad.toml` manifest (INTERFACE.md §1).
+//! The `ad.toml` manifest (INTERFACE.md §1): schema, validation and source globs.
+//!
+//! Loading goes in three steps, each collecting every problem it finds, so that a user
+//! sees all of them in one run:
+//!
+//! 1. the text is parsed into a spanned TOML tree ([`toml::de::DeTable`]), recovering from
+//!    syntax errors;
+//! 2. each table (top level, `[options]`, every `[[root]]`) is checked against its serde
+//!    schema ([`RawManifest`], [`RawOptions`], [`RawRoot`], all `deny_unknown_fields` and
+//!    kebab-case): unknown keys are reported with a "did you mean" suggestion, and every
+//!    key is decoded on its own, so one bad value does not hide the next;
+//! 3. the decoded values are checked for meaning (modes, optimization names, root
+//!    heads, identifiers) and the source globs are expanded against the file system.
+//!
+//! Every problem is a [`Diagnostic`] with code `E01xx` located at `path:line:col` of the
+//! offending key or value in the manifest.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::{Failure, Mode, Request, RootRequest, SourceInput};
+
+/// Cannot read the manifest file.
+pub const E_READ: &str = "E0100";
+/// TOML syntax error.
+pub const E_SYNTAX: &str = "E0101";
+/// A key that the schema does not know.
+pub const E_UNKNOWN_KEY: &str = "E0102";
+/// A value of the wrong type.
+pub const E_TYPE: &str = "E0103";
+/// A required key is missing.
+pub const E_MISSING: &str = "E0104";
+/// A source glob that does not parse, or is absolute.
+pub const E_BAD_GLOB: &str = "E0105";
+/// A source glob that matches no file.
+pub const E_NO_MATCH: &str = "E0106";
+/// An unknown mode name.
+pub const E_UNKNOWN_MODE: &str = "E0107";
+/// An unknown optimization name in `disable`.
+pub const E_UNKNOWN_DISABLE: &str = "E0108";
+/// A root with neither `name` nor `head`, or with both.
+pub const E_ROOT_NAME: &str = "E0109";
+/// A `head` string that does not parse.
+pub const E_BAD_HEAD: &str = "E0110";
+/// A procedure or variable name that is not an identifier.
+pub const E_BAD_NAME: &str = "E0111";
+/// Two roots name the same procedure.
+pub const E_DUPLICATE_ROOT: &str = "E0112";
+/// An include directory that does not exist.
+pub const E_INCLUDE_DIR: &str = "E0113";
+/// `max-directions` out of range.
+pub const E_MAX_DIRECTIONS: &str = "E0114";
+/// A mode that adgen knows but does not implement yet.
+pub const E_MODE_NOT_IMPLEMENTED: &str = "E0115";
+/// A list that must not be empty is empty.
+pub const E_EMPTY: &str = "E0116";
+/// Cannot read a source file.
+pub const E_READ_SOURCE: &str = "E0117";
+
+/// Mode names the manifest accepts; the last two are not implemented yet.
+pub const MODE_NAMES: [&str; 4] = ["tangent", "adjoint", "tangent-vector", "adjoint-vector"];
+
+/// Optimizations that `disable = [...]` can switch off.
+pub const DISABLE_NAMES: [&str; 5] = [
+    "activity",
+    "diff-liveness",
+    "tbr",
+    "snapshot",
+    "implicit-zero",
+];
+
+/// The top level of `ad.toml`.
+///
+/// `[options]` and `[[root]]` are decoded separately, table by table, so that a problem in
+/// one does not hide problems in the others; here they are only declared, so that the
+/// schema knows their names.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawManifest {
+    pub sources: Option<Vec<Spanned<String>>>,
+    pub include_dirs: Option<Vec<Spanned<String>>>,
+    pub max_directions: Option<Spanned<i64>>,
+    pub options: Option<IgnoredAny>,
+    pub root: Option<IgnoredAny>,
+}
+
+/// `[options]`: defaults for every root.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawOptions {
+    pub modes: Option<Spanned<Vec<Spanned<String>>>>,
+    pub checkpoint_calls: Option<bool>,
+    pub disable: Option<Vec<Spanned<String>>>,
+}
+
+/// One `[[root]]` table.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawRoot {
+    pub name: Option<Spanned<String>>,
+    pub head: Option<Spanned<String>>,
+    pub independents: Option<Spanned<Vec<Spanned<String>>>>,
+    pub dependents: Option<Spanned<Vec<Spanned<String>>>>,
+    pub modes: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// A manifest, read, validated, with its sources read.
+#[derive(Clone, Debug)]
+pub struct LoadedManifest {
+    /// The directory holding the manifest; source paths are relative to it.
+    pub dir: PathBuf,
+    /// The manifest's path as diagnostics show it.
+    pub display_path: String,
+    pub request: Request,
+    /// Every source, in manifest order (glob by glob, each glob's matches sorted), with
+    /// its path relative to `dir`, `/`-separated.
+    pub sources: Vec<SourceInput>,
+    /// The same sources as absolute paths (for `cargo:rerun-if-changed`).
+    pub source_files: Vec<PathBuf>,
+    /// `include-dirs`, absolute.
+    pub include_dirs: Vec<PathBuf>,
+    /// `max-directions`, when given.
+    pub max_directions: Option<u32>,
+}
+
+/// A root given as Tapenade's head string `f(y1 y2)/(x1, x2)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    pub name: String,
+    /// Outputs: the names in the first parentheses.
+    pub dependents: Vec<String>,
+    /// Inputs: the names in the second parentheses.
+    pub independents: Vec<String>,
+}
+
+/// Parses a head string: `name`, or `name(outputs)/(inputs)`, names separated by spaces
+/// or commas. A head without parentheses leaves both lists empty.
+pub fn parse_head(head: &str) -> Result<Head, String> {
+    let head = head.trim();
+    let Some(open) = head.find('(') else {
+        check_identifier(head).map_err(|e| format!("procedure name {e}"))?;
+        return Ok(Head {
+            name: head.to_string(),
+            dependents: Vec::new(),
+            independents: Vec::new(),
+        });
+    };
+    let name = head[..open].trim();
+    check_identifier(name).map_err(|e| format!("procedure name {e}"))?;
+    let rest = &head[open + 1..];
+    let close = rest
+        .find(')')
+        .ok_or("missing `)` after the outputs; expected `name(outputs)/(inputs)`")?;
+    let outputs = &rest[..close];
+    let rest = rest[close + 1..].trim_start();
+    let rest = rest
+        .strip_prefix('/')
+        .ok_or("missing `/` between outputs and inputs; expected `name(outputs)/(inputs)`")?
+        .trim_start();
+    let rest = rest
+        .strip_prefix('(')
+        .ok_or("missing `(` before the inputs; expected `name(outputs)/(inputs)`")?;
+    let close = rest
+        .find(')')
+        .ok_or("missing `)` after the inputs; expected `name(outputs)/(inputs)`")?;
+    let inputs = &rest[..close];
+    if !rest[close + 1..].trim().is_empty() {
+        return Err(format!(
+            "unexpected text `{}` after the inputs",
+            rest[close + 1..].trim()
+        ));
+    }
+    let split = |list: &str| -> Result<Vec<String>, String> {
+        let names: Vec<String> = list
+            .split([' ', ',', '\t'])
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        for n in &names {
+            check_variable(n)?;
+        }
+        Ok(names)
+    };
+    Ok(Head {
+        name: name.to_string(),
+        dependents: split(outputs)?,
+        independents: split(inputs)?,
+    })
+}
+
+/// Maps a mode name to a [`Mode`]; `Err` holds the diagnostic's code and message.
+pub fn parse_mode(name: &str) -> Result<Mode, (&'static str, String)> {
+    match name {
+        "tangent" => Ok(Mode::Tangent),
+        "adjoint" => Ok(Mode::Adjoint),
+        "tangent-vector" | "adjoint-vector" => Err((
+            E_MODE_NOT_IMPLEMENTED,
+            format!("mode `{name}` is not implemented yet"),
+        )),
+        _ => Err((E_UNKNOWN_MODE, format!("unknown mode `{name}`"))),
+    }
+}
+
+/// Reads and validates the manifest at `manifest_path`, expands its globs and reads its
+/// sources. Every problem found is in the returned [`Failure`].
+pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
+    let display_path = display_path(manifest_path);
+    let text = match std::fs::read_to_string(manifest_path) {
+        Ok(t) => t,
+        Err(e) => {
+            let d = Diagnostic::error(
+                E_READ,
+                format!("cannot read the manifest `{display_path}`: {e}"),
+            )
+            .with_help("pass the manifest's path with `--manifest PATH`");
+            return Err(failure(vec![d], None));
+        }
+    };
+    let dir = manifest_path
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let file = SourceFile::new(display_path.clone(), text);
+    let mut checker = Checker {
+        file: &file,
+        diagnostics: Vec::new(),
+    };
+    let checked = checker.check(&dir);
+    let mut diagnostics = checker.diagnostics;
+    diagnostics.sort_by_key(|d| match &d.location {
+        Some(crate::diag::Location::Path { line, col, .. }) => (*line, *col),
+        _ => (usize::MAX, 0),
+    });
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(failure(diagnostics, Some(&file)));
+    }
+    let checked = checked.expect("a manifest without errors has been decoded");
+    let mut sources = Vec::new();
+    let mut read_errors = Vec::new();
+    for (rel, abs) in checked.source_paths.iter().zip(&checked.source_files) {
+        match std::fs::read(abs) {
+            Ok(bytes) => sources.push(SourceInput {
+                path: rel.clone(),
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+            }),
+            Err(e) => read_errors.push(Diagnostic::error(
+                E_READ_SOURCE,
+                format!("cannot read source `{rel}`: {e}"),
+            )),
+        }
+    }
+    if !read_errors.is_empty() {
+        return Err(failure(read_errors, None));
+    }
+    Ok(LoadedManifest {
+        dir,
+        display_path,
+        request: checked.request,
+        sources,
+        source_files: checked.source_files,
+        include_dirs: checked.include_dirs,
+        max_directions: checked.max_directions,
+    })
+}
+
+/// How a path is shown to users: relative to the current directory when it lies below
+/// it, with `/` separators.
+pub fn display_path(path: &Path) -> String {
+    let shown = match std::env::current_dir() {
+        Ok(cwd) if path.is_absolute() => path.strip_prefix(&cwd).unwrap_or(path).to_path_buf(),
+        _ => path.to_path_buf(),
+    };
+    slash_path(&shown)
+}
+
+fn slash_path(path: &Path) -> String {
+    let mut parts = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::RootDir => parts.push(String::new()),
+            Component::CurDir => {}
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    if parts.len() == 1 && parts[0].is_empty() {
+        return "/".into();
+    }
+    parts.join("/")
+}
+
+/// Renders manifest diagnostics with the offending line and a caret under the column.
+fn failure(diagnostics: Vec<Diagnostic>, file: Option<&SourceFile>) -> Failure {
+    let empty = crate::diag::SourceMap::default();
+    let mut rendered = String::new();
+    for d in &diagnostics {
+        let text = d.render(&empty);
+        match (file, &d.location) {
+            (Some(file), Some(crate::diag::Location::Path { line, col, .. })) => {
+                let mut lines = text.lines();
+                let first = lines.next().unwrap_or_default();
+                rendered.push_str(first);
+                rendered.push('\n');
+                let gutter = line.to_string().len();
+                let source_line = file.line_text(*line).replace('\t', " ");
+                rendered.push_str(&format!("{:gutter$} |\n", ""));
+                rendered.push_str(&format!("{line} | {source_line}\n"));
+                rendered.push_str(&format!("{:gutter$} | {}^\n", "", " ".repeat(col - 1)));
+                for rest in lines {
+                    rendered.push_str(rest);
+                    rendered.push('\n');
+                }
+            }
+            _ => rendered.push_str(&text),
+        }
+    }
+    Failure {
+        rendered,
+        diagnostics,
+    }
+}
+
+/// What step 2 and 3 produce for a manifest without errors.
+struct Checked {
+    request: Request,
+    source_paths: Vec<String>,
+    source_files: Vec<PathBuf>,
+    include_dirs: Vec<PathBuf>,
+    max_directions: Option<u32>,
+}
+
+struct Checker<'a> {
+    file: &'a SourceFile,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a> {
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Range<usize>,
+        message: String,
+    ) -> &mut Diagnostic {
+        let (line, col) = self.file.line_col(span.start as u32);
+        let d = Diagnostic::error(code, message).at_path(&self.file.display_path, line, col);
+        self.diagnostics.push(d);
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    fn check(&mut self, dir: &Path) -> Option<Checked> {
+        let (document, syntax_errors) = DeTable::parse_recoverable(&self.file.text);
+        for e in &syntax_errors {
+            let span = e.span().unwrap_or(0..0);
+            self.error(E_SYNTAX, span, format!("invalid TOML: {}", e.message()));
+        }
+        if !syntax_errors.is_empty() {
+            return None;
+        }
+        let document = document.into_inner();
+        let (top, top_invalid): (RawManifest, _) = self.decode_table(&document, "");
+
+        // Sources.
+        let mut source_paths = Vec::new();
+        let mut source_files = Vec::new();
+        match &top.sources {
+            None if top_invalid.contains("sources") => {}
+            None => {
+                self.error(E_MISSING, 0..0, "the manifest has no `sources`".into())
+                    .help =
+                    Some("add `sources = [\"src/*.f90\"]`, globs relative to the manifest".into());
+            }
+            Some(globs) if globs.is_empty() => {
+                self.error(
+                    E_EMPTY,
+                    key_span(&document, "sources"),
+                    "`sources` is empty".into(),
+                );
+            }
+            Some(globs) => {
+                for glob in globs {
+                    for (rel, abs) in self.expand_glob(dir, glob) {
+                        if !source_paths.contains(&rel) {
+                            source_paths.push(rel);
+                            source_files.push(abs);
+                        }
+                    }
+                }
+            }
+        }
+
+        // Include directories.
+        let mut include_dirs = Vec::new();
+        for inc in top.include_dirs.iter().flatten() {
+            let path = dir.join(inc.get_ref());
+            if !path.is_dir() {
+                self.error(
+                    E_INCLUDE_DIR,
+                    inc.span(),
+                    format!(
+                        "`include-dirs` entry `{}` is not a directory",
+                        inc.get_ref()
+                    ),
+                );
+            }
+            include_dirs.push(path);
+        }
+
+        // Vector directions.
+        let mut max_directions = None;
+        if let Some(n) = &top.max_directions {
+            match u32::try_from(*n.get_ref()) {
+                Ok(v) if v >= 1 => max_directions = Some(v),
+                _ => {
+                    self.error(
+                        E_MAX_DIRECTIONS,
+                        n.span(),
+                        format!("`max-directions` must be at least 1, not {}", n.get_ref()),
+                    );
+                }
+            }
+        }
+
+        // Options.
+        let options: RawOptions = match document.get("options") {
+            None => RawOptions::default(),
+            Some(value) => match value.get_ref() {
+                DeValue::Table(t) => self.decode_table(t, "options.").0,
+                _ => {
+                    self.error(
+                        E_TYPE,
+                        value.span(),
+                        "`options` must be a table: `[options]`".into(),
+                    );
+                    RawOptions::default()
+                }
+            },
+        };
+        let default_modes = match &options.modes {
+            Some(modes) => self.modes(modes, "options.modes"),
+            None => [Mode::Tangent, Mode::Adjoint].into_iter().collect(),
+        };
+        let mut disabled = BTreeSet::new();
+        for name in options.disable.iter().flatten() {
+            if DISABLE_NAMES.contains(&name.get_ref().as_str()) {
+                disabled.insert(name.get_ref().clone());
+            } else {
+                let d = self.error(
+                    E_UNKNOWN_DISABLE,
+                    name.span(),
+                    format!(
+                        "`options.disable` names an unknown optimization `{}`",
+                        name.get_ref()
+                    ),
+                );
+                d.help = Some(suggestion_help(name.get_ref(), &DISABLE_NAMES));
+            }
+        }
+
+        // Roots.
+        let mut roots = Vec::new();
+        match document.get("root") {
+            None => {
+                self.error(E_MISSING, 0..0, "the manifest names no root".into())
+                    .help = Some(
+                    "add a `[[root]]` table with `name`, `independents` and `dependents`".into(),
+                );
+            }
+            Some(value) => match value.get_ref() {
+                DeValue::Array(tables) if tables.iter().all(|t| t.get_ref().is_table()) => {
+                    if tables.iter().next().is_none() {
+                        self.error(E_MISSING, value.span(), "the manifest names no root".into());
+                    }
+                    for (i, table) in tables.iter().enumerate() {
+                        let DeValue::Table(t) = table.get_ref() else {
+                            unreachable!("checked above: every root is a table")
+                        };
+                        let (raw, invalid): (RawRoot, _) = self.decode_table(t, "root.");
+                        let span = table.span();
+                        if let Some(root) = self.root(raw, &invalid, span, i, &default_modes) {
+                            roots.push(root);
+                        }
+                    }
+                }
+                _ => {
+                    self.error(
+                        E_TYPE,
+                        value.span(),
+                        "`root` must be an array of tables: `[[root]]`".into(),
+                    );
+                }
+            },
+        }
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        for root in &roots {
+            let key = root.name.to_ascii_lowercase();
+            if let Some((_, line)) = seen.iter().find(|(k, _)| *k == key) {
+                let (path, l, c) = root
+                    .origin
+                    .clone()
+                    .expect("roots from a manifest have an origin");
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        E_DUPLICATE_ROOT,
+                        format!("root `{}` is already named on line {line}", root.name),
+                    )
+                    .at_path(path, l, c),
+                );
+            } else {
+                let line = root.origin.as_ref().map(|o| o.1).unwrap_or(0);
+                seen.push((key, line));
+            }
+        }
+
+        Some(Checked {
+            request: Request {
+                roots,
+                checkpoint_calls: options.checkpoint_calls.unwrap_or(true),
+                disabled,
+            },
+            source_paths,
+            source_files,
+            include_dirs,
+            max_directions,
+        })
+    }
+
+    /// Checks one table against `T`'s serde schema, reporting unknown keys and badly typed
+    /// values one by one, and decodes what is valid. Also returns the keys whose values
+    /// were invalid, so that later checks do not report them again as missing.
+    fn decode_table<T: DeserializeOwned + Default>(
+        &mut self,
+        table: &DeTable<'_>,
+        prefix: &str,
+    ) -> (T, BTreeSet<String>) {
+        let mut invalid = BTreeSet::new();
+        let known = field_names::<T>();
+        let mut valid = DeTable::new();
+        for (key, value) in table.iter() {
+            let name = key.get_ref().as_ref();
+            if !known.contains(&name) {
+                let message = format!("unknown key `{prefix}{name}`");
+                let help = suggestion_help(name, &known);
+                self.error(E_UNKNOWN_KEY, key.span(), message).help = Some(help);
+                continue;
+            }
+            let mut single = DeTable::new();
+            single.insert(key.clone(), value.clone());
+            match decode::<T>(single, 0..0) {
+                Ok(_) => {
+                    valid.insert(key.clone(), value.clone());
+                }
+                Err(e) => {
+                    let message = format!(
+                        "invalid value for `{prefix}{name}`: {}",
+                        e.message().trim_end()
+                    );
+                    self.error(E_TYPE, value.span(), message);
+                    invalid.insert(name.to_string());
+                }
+            }
+        }
+        (decode::<T>(valid, 0..0).unwrap_or_default(), invalid)
+    }
+
+    /// Expands one glob into (relative, absolute) paths, sorted.
+    fn expand_glob(&mut self, dir: &Path, glob: &Spanned<String>) -> Vec<(String, PathBuf)> {
+        let pattern = glob.get_ref();
+        if Path::new(pattern).is_absolute() {
+            self.error(
+                E_BAD_GLOB,
+                glob.span(),
+                format!("source glob `{pattern}` is absolute; globs are relative to the manifest"),
+            );
+            return Vec::new();
+        }
+        let matcher = match globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+        {
+            Ok(g) => g.compile_matcher(),
+            Err(e) => {
+                let kind = e.kind().to_string();
+                self.error(
+                    E_BAD_GLOB,
+                    glob.span(),
+                    format!("source glob `{pattern}` is invalid: {kind}"),
+                );
+                return Vec::new();
+            }
+        };
+        // Walk only below the glob's literal prefix.
+        let mut base = Vec::new();
+        for part in pattern.split('/') {
+            if part.contains(['*', '?', '[', '{', '\\']) {
+                break;
+            }
+            base.push(part);
+        }
+        let whole_is_literal = base.len() == pattern.split('/').count();
+        if whole_is_literal {
+            base.pop();
+        }
+        let base_rel = base.join("/");
+        let base_abs = dir.join(&base_rel);
+        let mut found = Vec::new();
+        if base_abs.is_dir() {
+            for entry in walkdir::WalkDir::new(&base_abs)
+                .follow_links(true)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_map(Result::ok)
+            {
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let Ok(below) = entry.path().strip_prefix(&base_abs) else {
+                    continue;
+                };
+                let below = slash_path(below);
+                let rel = if base_rel.is_empty() {
+                    below
+                } else {
+                    format!("{base_rel}/{below}")
+                };
+                if matcher.is_match(&rel) {
+                    found.push((rel, entry.path().to_path_buf()));
+                }
+            }
+        }
+        found.sort();
+        if found.is_empty() {
+            self.error(
+                E_NO_MATCH,
+                glob.span(),
+                format!("source glob `{pattern}` matches no file"),
+            )
+            .help = Some(format!(
+                "globs are relative to the manifest's directory `{}`",
+                slash_path(dir)
+            ));
+        }
+        found
+    }
+
+    fn modes(&mut self, modes: &Spanned<Vec<Spanned<String>>>, key: &str) -> BTreeSet<Mode> {
+        let mut set = BTreeSet::new();
+        if modes.get_ref().is_empty() {
+            self.error(E_EMPTY, modes.span(), format!("`{key}` is empty"))
+                .help = Some("list at least one of `tangent`, `adjoint`".into());
+        }
+        for name in modes.get_ref() {
+            match parse_mode(name.get_ref()) {
+                Ok(m) => {
+                    set.insert(m);
+                }
+                Err((code, message)) => {
+                    let help = if code == E_UNKNOWN_MODE {
+                        suggestion_help(name.get_ref(), &MODE_NAMES)
+                    } else {
+                        "use `tangent` or `adjoint` for now".into()
+                    };
+                    self.error(code, name.span(), format!("`{key}`: {message}"))
+                        .help = Some(help);
+                }
+            }
+        }
+        set
+    }
+
+    fn root(
+        &mut self,
+        raw: RawRoot,
+        invalid: &BTreeSet<String>,
+        table_span: Range<usize>,
+        index: usize,
+        default_modes: &BTreeSet<Mode>,
+    ) -> Option<RootRequest> {
+        let ordinal = index + 1;
+        let modes = match &raw.modes {
+            Some(m) => self.modes(m, "root.modes"),
+            None => default_modes.clone(),
+        };
+        let (name, span, mut dependents, mut independents) = match (&raw.name, &raw.head) {
+            (Some(_), Some(head)) => {
+                self.error(
+                    E_ROOT_NAME,
+                    head.span(),
+                    format!("root #{ordinal} has both `name` and `head`"),
+                )
+                .help = Some("keep one of them".into());
+                return None;
+            }
+            (None, None) if invalid.contains("name") || invalid.contains("head") => return None,
+            (None, None) => {
+                self.error(
+                    E_ROOT_NAME,
+                    table_span,
+                    format!("root #{ordinal} has neither `name` nor `head`"),
+                )
+                .help =
+                    Some("add `name = \"procedure\"` or `head = \"f(outputs)/(inputs)\"`".into());
+                return None;
+            }
+            (Some(name), None) => {
+                if let Err(e) = check_identifier(name.get_ref()) {
+                    self.error(E_BAD_NAME, name.span(), format!("root name {e}"));
+                    return None;
+                }
+                (name.get_ref().clone(), name.span(), Vec::new(), Vec::new())
+            }
+            (None, Some(head)) => match parse_head(head.get_ref()) {
+                Ok(h) => (h.name, head.span(), h.dependents, h.independents),
+                Err(e) => {
+                    self.error(
+                        E_BAD_HEAD,
+                        head.span(),
+                        format!("invalid `head` `{}`: {e}", head.get_ref()),
+                    );
+                    return None;
+                }
+            },
+        };
+        let mut ok = true;
+        for (key, list, from_head) in [
+            ("independents", &raw.independents, &mut independents),
+            ("dependents", &raw.dependents, &mut dependents),
+        ] {
+            match list {
+                Some(list) if !from_head.is_empty() => {
+                    self.error(
+                        E_ROOT_NAME,
+                        list.span(),
+                        format!("root `{name}` gives its {key} both in `head` and in `{key}`"),
+                    )
+                    .help = Some("keep one of them".into());
+                    ok = false;
+                }
+                Some(list) => {
+                    if list.get_ref().is_empty() {
+                        self.error(
+                            E_EMPTY,
+                            list.span(),
+                            format!("root `{name}`: `{key}` is empty"),
+                        );
+                        ok = false;
+                    }
+                    for v in list.get_ref() {
+                        if let Err(e) = check_variable(v.get_ref()) {
+                            self.error(
+                                E_BAD_NAME,
+                                v.span(),
+                                format!("root `{name}`: `{key}`: {e}"),
+                            );
+                            ok = false;
+                        }
+                        from_head.push(v.get_ref().clone());
+                    }
+                }
+                None if invalid.contains(key) => ok = false,
+                None if from_head.is_empty() => {
+                    self.error(
+                        E_MISSING,
+                        span.clone(),
+                        format!("root `{name}` has no `{key}`"),
+                    )
+                    .help = Some(format!(
+                        "add `{key} = [...]`, or give them in `head = \"{name}(outputs)/(inputs)\"`"
+                    ));
+                    ok = false;
+                }
+                None => {}
+            }
+        }
+        let (line, col) = self.file.line_col(span.start as u32);
+        ok.then(|| RootRequest {
+            name,
+            independents,
+            dependents,
+            modes,
+            origin: Some((self.file.display_path.clone(), line, col)),
+        })
+    }
+}
+
+/// Decodes a table into `T` through serde.
+fn decode<T: DeserializeOwned>(
+    table: DeTable<'_>,
+    span: Range<usize>,
+) -> Result<T, toml::de::Error> {
+    T::deserialize(ValueDeserializer::from(Spanned::new(
+        span,
+        DeValue::Table(table),
+    )))
+}
+
+/// The span of a top-level key, for diagnostics about its value as a whole.
+fn key_span(table: &DeTable<'_>, key: &str) -> Range<usize> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(_, v)| v.span())
+        .unwrap_or(0..0)
+}
+
+/// A name is a procedure identifier: a letter or `_`, then letters, digits, `_`.
+fn check_identifier(name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    let good = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if good {
+        Ok(())
+    } else if name.is_empty() {
+        Err("is empty".into())
+    } else {
+        Err(format!("`{name}` is not an identifier"))
+    }
+}
+
+/// A variable is an identifier, or a derived-type path `s%u` (`s.u` for C structs).
+fn check_variable(name: &str) -> Result<(), String> {
+    for part in name.split(['%', '.']) {
+        if check_identifier(part).is_err() {
+            return Err(format!("`{name}` is not a variable name or component path"));
+        }
+    }
+    Ok(())
+}
+
+/// The field names a serde struct declares, found by asking it to deserialize from a
+/// deserializer that only records what `deserialize_struct` is told.
+fn field_names<T: DeserializeOwned>() -> Vec<&'static str> {
+    let mut fields = Vec::new();
+    let _ = T::deserialize(FieldNames(&mut fields));
+    fields
+}
+
+#[derive(Debug)]
+struct FieldNamesDone;
+
+impl std::fmt::Display for FieldNamesDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("field names recorded")
+    }
+}
+
+impl std::error::Error for FieldNamesDone {}
+
+impl serde::de::Error for FieldNamesDone {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        FieldNamesDone
+    }
+}
+
+struct FieldNames<'a>(&'a mut Vec<&'static str>);
+
+impl<'de> serde::Deserializer<'de> for FieldNames<'_> {
+    type Error = FieldNamesDone;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(FieldNamesDone)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.extend_from_slice(fields);
+        Err(FieldNamesDone)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
+}
+
+/// "did you mean `x`?" when a candidate is close, else the list of valid names.
+fn suggestion_help(word: &str, candidates: &[&str]) -> String {
+    match suggest(word, candidates) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => format!(
+            "expected one of: {}",
+            candidates
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The closest candidate within an edit distance of a third of the word (1 to 3).
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    let word_lower = word.to_ascii_lowercase().replace('_', "-");
+    let limit = (word.chars().count() / 3).clamp(1, 3);
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&word_lower, c), *c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Edit distance in characters, counting a swap of neighbours as one edit (optimal
+/// string alignment), so that `tangnet` is one edit from `tangent`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(manifest: &str, files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ad.toml"), manifest).unwrap();
+        for f in files {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "subroutine f(x, y)\nend subroutine\n").unwrap();
+        }
+        dir
+    }
+
+    fn errors(manifest: &str, files: &[&str]) -> Vec<Diagnostic> {
+        let dir = project(manifest, files);
+        match load(&dir.path().join("ad.toml")) {
+            Ok(_) => panic!("manifest accepted:\n{manifest}"),
+            Err(f) => f.diagnostics,
+        }
+    }
+
+    fn place(d: &Diagnostic) -> (usize, usize) {
+        match &d.location {
+            Some(crate::diag::Location::Path { line, col, .. }) => (*line, *col),
+            _ => panic!("no location: {d:?}"),
+        }
+    }
+
+    const GOOD: &str = r#"
+sources = ["src/*.f90"]
+
+[[root]]
+name = "f"
+independents = ["x"]
+dependents = ["y"]
+"#;
+
+    #[test]
+    fn loads_a_good_manifest() {
+        let dir = project(
+            GOOD,
+            &["src/b.f90", "src/a.f90", "src/sub/c.f90", "other.f90"],
+        );
+        let m = load(&dir.path().join("ad.toml")).unwrap();
+        let paths: Vec<&str> = m.sources.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.f90", "src/b.f90"]);
+        assert_eq!(m.source_files.len(), 2);
+        assert!(m.source_files.iter().all(|p| p.is_absolute()));
+        assert!(m.request.checkpoint_calls);
+        assert!(m.request.disabled.is_empty());
+        let root = &m.request.roots[0];
+        assert_eq!(root.name, "f");
+        assert_eq!(root.independents, ["x"]);
+        assert_eq!(root.dependents, ["y"]);
+        assert_eq!(
+            root.modes,
+            [Mode::Tangent, Mode::Adjoint].into_iter().collect()
+        );
+        let (path, line, col) = root.origin.clone().unwrap();
+        assert!(path.ends_with("ad.toml"));
+        assert_eq!((line, col), (5, 8));
+    }
+
+    #[test]
+    fn head_and_options() {
+        let manifest = r#"
+sources = ["**/*.f90"]
+max-directions = 4
+[options]
+modes = ["adjoint"]
+checkpoint-calls = false
+disable = ["tbr", "diff-liveness"]
+[[root]]
+head = "cost(j)/(u0, k)"
+[[root]]
+name = "g"
+independents = ["s%u"]
+dependents = ["r"]
+modes = ["tangent"]
+"#;
+        let dir = project(manifest, &["src/sub/c.f90"]);
+        let m = load(&dir.path().join("ad.toml")).unwrap();
+        assert_eq!(m.sources[0].path, "src/sub/c.f90");
+        assert_eq!(m.max_directions, Some(4));
+        assert!(!m.request.checkpoint_calls);
+        assert_eq!(
+            m.request.disabled.iter().collect::<Vec<_>>(),
+            ["diff-liveness", "tbr"]
+        );
+        let cost = &m.request.roots[0];
+        assert_eq!(cost.name, "cost");
+        assert_eq!(cost.dependents, ["j"]);
+        assert_eq!(cost.independents, ["u0", "k"]);
+        assert_eq!(cost.modes, [Mode::Adjoint].into_iter().collect());
+        assert_eq!(cost.origin.as_ref().unwrap().1, 9);
+        assert_eq!(
+            m.request.roots[1].modes,
+            [Mode::Tangent].into_iter().collect()
+        );
+    }
+
+    #[test]
+    fn reports_every_problem_once_with_place() {
+        let manifest = r#"sources = ["src/*.f90", "nothing/*.f90", "bad/[.f90"]
+max-direction = 3
+[options]
+modes = ["tangnet", "adjoint-vector"]
+disable = ["tbrr", "whatever"]
+checkpoint-calls = "yes"
+[[root]]
+independents = ["x"]
+dependents = ["y"]
+[[root]]
+name = "f"
+head = "f(y)/(x)"
+[[root]]
+nmae = "g"
+"#;
+        let diags = errors(manifest, &["src/a.f90"]);
+        let summary: Vec<(&str, (usize, usize))> =
+            diags.iter().map(|d| (d.code, place(d))).collect();
+        assert_eq!(
+            summary,
+            [
+                (E_NO_MATCH, (1, 25)),
+                (E_BAD_GLOB, (1, 42)),
+                (E_UNKNOWN_KEY, (2, 1)),
+                (E_UNKNOWN_MODE, (4, 10)),
+                (E_MODE_NOT_IMPLEMENTED, (4, 21)),
+                (E_UNKNOWN_DISABLE, (5, 12)),
+                (E_UNKNOWN_DISABLE, (5, 20)),
+                (E_TYPE, (6, 20)),
+                (E_ROOT_NAME, (7, 1)),
+                (E_ROOT_NAME, (12, 8)),
+                (E_ROOT_NAME, (13, 1)),
+                (E_UNKNOWN_KEY, (14, 1)),
+            ]
+        );
+        let text: Vec<String> = diags
+            .iter()
+            .map(|d| format!("{} {:?}", d.message, d.help))
+            .collect();
+        assert!(
+            text[2].contains("max-direction") && text[2].contains("did you mean `max-directions`"),
+            "{text:?}"
+        );
+        assert!(
+            text[3].contains("tangnet") && text[3].contains("did you mean `tangent`"),
+            "{text:?}"
+        );
+        assert!(text[4].contains("not implemented yet"), "{text:?}");
+        assert!(text[5].contains("did you mean `tbr`"), "{text:?}");
+    }
+
+    #[test]
+    fn missing_sources_and_roots() {
+        let diags = errors("", &[]);
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [E_MISSING, E_MISSING]);
+        let diags = errors("sources = [\"a.f90\"]\nroot = 3\n", &["a.f90"]);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, E_TYPE);
+        assert_eq!(place(&diags[0]), (2, 8));
+        // A badly typed value is reported once, not again as missing.
+        let diags = errors(
+            "sources = 3\n[[root]]\nname = 4\n[[root]]\nname = \"f\"\nindependents = \"x\"\ndependents = [\"y\"]\n",
+            &[],
+        );
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [E_TYPE, E_TYPE, E_TYPE], "{diags:?}");
+    }
+
+    #[test]
+    fn syntax_error_has_place() {
+        let diags = errors("sources = [\"a.f90\"\n[[root]]\n", &["a.f90"]);
+        assert_eq!(diags[0].code, E_SYNTAX);
+    }
+
+    #[test]
+    fn rendering_shows_the_line() {
+        let dir = project("sources = [\"src/*.f90\"]\nroots = 1\n", &["src/a.f90"]);
+        let failure = load(&dir.path().join("ad.toml")).unwrap_err();
+        assert!(
+            failure
+                .rendered
+                .contains("error[E0102]: unknown key `roots`"),
+            "{}",
+            failure.rendered
+        );
+        assert!(
+            failure.rendered.contains("2 | roots = 1\n  | ^\n"),
+            "{}",
+            failure.rendered
+        );
+        assert!(
+            failure.rendered.contains("did you mean `root`?"),
+            "{}",
+            failure.rendered
+        );
+    }
+
+    #[test]
+    fn heads() {
+        assert_eq!(
+            parse_head("cost(j)/(u0 k)").unwrap(),
+            Head {
+                name: "cost".into(),
+                dependents: vec!["j".into()],
+                independents: vec!["u0".into(), "k".into()],
+            }
+        );
+        assert_eq!(
+            parse_head(" f ( y1, y2 ) / ( x ) ").unwrap().dependents,
+            ["y1", "y2"]
+        );
+        assert_eq!(parse_head("f").unwrap().independents, Vec::<String>::new());
+        assert!(parse_head("f(y)(x)").is_err());
+        assert!(parse_head("f(y)/(x").is_err());
+        assert!(parse_head("1f(y)/(x)").is_err());
+        assert!(parse_head("f(y)/(x) g").is_err());
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("tangnet", &MODE_NAMES), Some("tangent"));
+        assert_eq!(
+            suggest("diff_liveness", &DISABLE_NAMES),
+            Some("diff-liveness")
+        );
+        assert_eq!(suggest("zzz", &DISABLE_NAMES), None);
+        assert_eq!(edit_distance("tangnet", "tangent"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(
+            field_names::<RawRoot>(),
+            ["name", "head", "independents", "dependents", "modes"]
+        );
+    }
+}

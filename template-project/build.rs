@@ -1,0 +1,3 @@
+fn main() {
+    adgen::Build::new().manifest("ad.toml").compile();
+}

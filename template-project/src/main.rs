@@ -1,0 +1,201 @@
+//! Fits the initial state `u0` and the diffusivity `k` of a Fortran heat-equation model
+//! (`src/heat.f90`) to a target state by gradient descent, with the gradient computed by
+//! the adjoint `heat_b` that adgen generates at build time (see `build.rs`, `ad.toml`).
+
+use std::f64::consts::PI;
+
+// gfortran's calling convention: lower-case name + `_`, every argument by reference.
+// adgen's adjoint follows each differentiated argument with its derivative
+// (`u0, u0b`, `k, kb`, `j, jb`).
+unsafe extern "C" {
+    fn heat_(
+        n: *const i32,
+        nsteps: *const i32,
+        u0: *const f64,
+        k: *const f64,
+        target: *const f64,
+        j: *mut f64,
+    );
+    fn heat_b_(
+        n: *const i32,
+        nsteps: *const i32,
+        u0: *mut f64,
+        u0b: *mut f64,
+        k: *mut f64,
+        kb: *mut f64,
+        target: *mut f64,
+        j: *mut f64,
+        jb: *mut f64,
+    );
+}
+
+/// Number of explicit Euler steps of every run.
+const NSTEPS: i32 = 200;
+
+/// The cost: misfit between the final state from `u0`, `k` and `target`.
+fn cost(u0: &[f64], k: f64, target: &[f64]) -> f64 {
+    assert_eq!(
+        u0.len(),
+        target.len(),
+        "u0 and target have one value per point"
+    );
+    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
+    let mut j = 0.0;
+    // SAFETY: heat reads n values from u0 and target and writes j.
+    unsafe { heat_(&n, &NSTEPS, u0.as_ptr(), &k, target.as_ptr(), &mut j) };
+    j
+}
+
+/// The gradient of the cost with respect to `u0` and `k`, by the adjoint.
+fn gradient(u0: &[f64], k: f64, target: &[f64]) -> (Vec<f64>, f64) {
+    assert_eq!(
+        u0.len(),
+        target.len(),
+        "u0 and target have one value per point"
+    );
+    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
+    // The adjoint may overwrite its primal arguments: give it copies.
+    let mut u0 = u0.to_vec();
+    let mut target = target.to_vec();
+    let mut k = k;
+    let mut j = 0.0;
+    let mut u0b = vec![0.0; u0.len()];
+    let mut kb = 0.0;
+    let mut jb = 1.0; // weight of j: the gradient of 1 * j
+    // SAFETY: heat_b reads and writes n values of u0, u0b and target, and scalars.
+    unsafe {
+        heat_b_(
+            &n,
+            &NSTEPS,
+            u0.as_mut_ptr(),
+            u0b.as_mut_ptr(),
+            &mut k,
+            &mut kb,
+            target.as_mut_ptr(),
+            &mut j,
+            &mut jb,
+        )
+    };
+    (u0b, kb)
+}
+
+/// Central finite-difference estimate of the gradient, for comparison.
+fn finite_differences(u0: &[f64], k: f64, target: &[f64], h: f64) -> (Vec<f64>, f64) {
+    let mut du0 = Vec::with_capacity(u0.len());
+    let mut x = u0.to_vec();
+    for i in 0..u0.len() {
+        x[i] = u0[i] + h;
+        let plus = cost(&x, k, target);
+        x[i] = u0[i] - h;
+        let minus = cost(&x, k, target);
+        x[i] = u0[i];
+        du0.push((plus - minus) / (2.0 * h));
+    }
+    let dk = (cost(u0, k + h, target) - cost(u0, k - h, target)) / (2.0 * h);
+    (du0, dk)
+}
+
+/// Time the model runs: `NSTEPS` steps of `dt = 0.4 dx^2` (as in `heat.f90`).
+fn final_time(n: usize) -> f64 {
+    let dx = 1.0 / (n + 1) as f64;
+    f64::from(NSTEPS) * 0.4 * dx * dx
+}
+
+/// The exact solution at the model's final time from
+/// `u0 = sin(pi x) + 0.5 sin(2 pi x)` with diffusivity `k`, on the interior points.
+fn exact_solution(n: usize, k: f64) -> Vec<f64> {
+    let t = final_time(n);
+    (1..=n)
+        .map(|i| {
+            let x = i as f64 / (n + 1) as f64;
+            (-PI * PI * k * t).exp() * (PI * x).sin()
+                + 0.5 * (-4.0 * PI * PI * k * t).exp() * (2.0 * PI * x).sin()
+        })
+        .collect()
+}
+
+/// The fitting problem: the target is the exact solution for `k = 0.5`; the first guess
+/// is `u0 = sin(pi x)`, `k = 0.8`.
+fn problem(n: usize) -> (Vec<f64>, f64, Vec<f64>) {
+    let guess_u0 = (1..=n)
+        .map(|i| (PI * i as f64 / (n + 1) as f64).sin())
+        .collect();
+    (guess_u0, 0.8, exact_solution(n, 0.5))
+}
+
+fn main() {
+    let n = 20;
+    let (mut u0, mut k, target) = problem(n);
+
+    let (grad_u0, grad_k) = gradient(&u0, k, &target);
+    let (fd_u0, fd_k) = finite_differences(&u0, k, &target, 1e-6);
+    println!("gradient at the first guess (adjoint vs central finite differences):");
+    println!("  dj/dk      {grad_k:+.10e}  {fd_k:+.10e}");
+    for i in [0, n / 4, n / 2, 3 * n / 4, n - 1] {
+        println!("  dj/du0[{i:2}] {:+.10e}  {:+.10e}", grad_u0[i], fd_u0[i]);
+    }
+
+    println!("gradient descent:");
+    let mut j = cost(&u0, k, &target);
+    let mut step = 1.0;
+    for iteration in 0..20 {
+        let (grad_u0, grad_k) = gradient(&u0, k, &target);
+        // Backtracking: halve the step until the cost decreases.
+        loop {
+            let trial_u0: Vec<f64> = u0.iter().zip(&grad_u0).map(|(u, g)| u - step * g).collect();
+            let trial_k = (k - step * grad_k).clamp(0.01, 1.2);
+            let trial_j = cost(&trial_u0, trial_k, &target);
+            if trial_j < j || step < 1e-12 {
+                u0 = trial_u0;
+                k = trial_k;
+                j = trial_j;
+                break;
+            }
+            step /= 2.0;
+        }
+        println!("  iteration {iteration:2}: j = {j:.6e}, k = {k:.6}");
+        step *= 2.0;
+    }
+    println!("fitted k = {k:.4} (the target was made with k = 0.5)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The adjoint gradient agrees with central finite differences to 1e-5, relative.
+    #[test]
+    fn adjoint_matches_finite_differences() {
+        let (u0, k, target) = problem(12);
+        let (grad_u0, grad_k) = gradient(&u0, k, &target);
+        let (fd_u0, fd_k) = finite_differences(&u0, k, &target, 1e-6);
+        let scale = fd_u0.iter().fold(fd_k.abs(), |m, g| m.max(g.abs()));
+        assert!(scale > 1e-8, "the test problem has a non-zero gradient");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * b.abs().max(1e-3 * scale);
+        assert!(
+            close(grad_k, fd_k),
+            "dj/dk: adjoint {grad_k}, finite differences {fd_k}"
+        );
+        for (i, (a, b)) in grad_u0.iter().zip(&fd_u0).enumerate() {
+            assert!(
+                close(*a, *b),
+                "dj/du0[{i}]: adjoint {a}, finite differences {b}"
+            );
+        }
+    }
+
+    /// The model is close to the exact solution it is fitted to.
+    #[test]
+    fn model_matches_exact_solution() {
+        let n = 40;
+        let x = |i: usize| (i + 1) as f64 / (n + 1) as f64;
+        let true_u0: Vec<f64> = (0..n)
+            .map(|i| (PI * x(i)).sin() + 0.5 * (2.0 * PI * x(i)).sin())
+            .collect();
+        let target = exact_solution(n, 0.5);
+        let (guess_u0, guess_k, _) = problem(n);
+        let at_truth = cost(&true_u0, 0.5, &target);
+        let at_guess = cost(&guess_u0, guess_k, &target);
+        assert!(at_truth < 1e-3 * at_guess, "{at_truth} vs {at_guess}");
+    }
+}

@@ -1,0 +1,227 @@
+//! The `adgen` binary as users run it: exit codes, diagnostics on stderr, and the output
+//! directory left alone on errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn adgen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_adgen"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ADGEN_DEBUG_PANIC")
+        .output()
+        .expect("the adgen binary runs")
+}
+
+/// A temporary project: `ad.toml` with `manifest`, and a small Fortran source.
+fn project(manifest: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ad.toml"), manifest).unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/f.f90"),
+        "subroutine f(x, y)\n  real(8) :: x, y\n  y = x * x\nend subroutine f\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs `adgen diff` on a bad manifest and checks: exit 1, each expected
+/// `ad.toml:line:col: error[code]` exactly once, and no output directory.
+fn assert_user_error(manifest: &str, expected: &[(&str, &str)]) {
+    let dir = project(manifest);
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "stderr:\n{text}");
+    for (place, code) in expected {
+        let needle = format!("ad.toml:{place}: error[{code}]");
+        assert_eq!(
+            text.matches(&needle).count(),
+            1,
+            "`{needle}` not reported exactly once in:\n{text}"
+        );
+    }
+    let reported = text.matches(": error[").count();
+    assert_eq!(reported, expected.len(), "unexpected diagnostics:\n{text}");
+    assert!(
+        !dir.path().join("adgen-out").exists(),
+        "output directory created"
+    );
+}
+
+const ROOT: &str = "[[root]]\nname = \"f\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n";
+
+#[test]
+fn unknown_key() {
+    let manifest = format!("sources = [\"src/*.f90\"]\nsource = [\"x\"]\n{ROOT}");
+    assert_user_error(&manifest, &[("2:1", "E0102")]);
+    let dir = project(&manifest);
+    let text = stderr(&adgen(dir.path(), &["diff"]));
+    assert!(text.contains("unknown key `source`"), "{text}");
+    assert!(text.contains("did you mean `sources`?"), "{text}");
+}
+
+#[test]
+fn bad_globs() {
+    let manifest = format!("sources = [\"src/*.f90\", \"lib/*.f90\", \"src/[.f90\"]\n{ROOT}");
+    assert_user_error(&manifest, &[("1:25", "E0106"), ("1:38", "E0105")]);
+}
+
+#[test]
+fn missing_root_name() {
+    let manifest = "sources = [\"src/*.f90\"]\n[[root]]\nindependents = [\"x\"]\n";
+    assert_user_error(manifest, &[("2:1", "E0109")]);
+}
+
+#[test]
+fn unknown_mode() {
+    let manifest = format!("sources = [\"src/*.f90\"]\n[options]\nmodes = [\"adjiont\"]\n{ROOT}");
+    assert_user_error(&manifest, &[("3:10", "E0107")]);
+    let dir = project(&manifest);
+    let text = stderr(&adgen(dir.path(), &["diff"]));
+    assert!(text.contains("did you mean `adjoint`?"), "{text}");
+}
+
+#[test]
+fn every_problem_in_one_run() {
+    let manifest = "sources = [\"nothing/*.f90\"]\nmax-directions = 0\n\
+                    [options]\nmodes = [\"tangent-vector\"]\ndisable = [\"tbr\", \"tbrr\"]\n\
+                    [[root]]\nname = \"f\"\nhead = \"f(y)/(x)\"\n\
+                    [[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\ncolor = 1\n";
+    assert_user_error(
+        manifest,
+        &[
+            ("1:12", "E0106"),
+            ("2:18", "E0114"),
+            ("4:10", "E0115"),
+            ("5:19", "E0108"),
+            ("8:8", "E0109"),
+            ("13:1", "E0102"),
+        ],
+    );
+}
+
+#[test]
+fn missing_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("error[E0100]"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("adgen-out").exists());
+}
+
+#[test]
+fn good_manifest_writes_outputs() {
+    let dir = project(&format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let output = adgen(dir.path(), &["diff", "--out-dir", "gen"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.path().join("gen/adgen-outputs.txt").is_file());
+}
+
+#[test]
+fn version_and_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = adgen(dir.path(), &["--version"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with(&format!("adgen {}", env!("CARGO_PKG_VERSION"))),
+        "{stdout}"
+    );
+    let output = adgen(dir.path(), &["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("diff") && stdout.contains("-head"),
+        "{stdout}"
+    );
+    let output = adgen(dir.path(), &["-help"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("-outputdirectory"));
+}
+
+#[test]
+fn bad_arguments_are_user_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(adgen(dir.path(), &[]).status.code(), Some(1));
+    assert_eq!(
+        adgen(dir.path(), &["diff", "--bogus"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(adgen(dir.path(), &["frobnicate"]).status.code(), Some(1));
+}
+
+#[test]
+fn tapenade_form() {
+    let dir = project("");
+    // Good arguments: the sources are read and differentiated into -O.
+    let output = adgen(
+        dir.path(),
+        &["-b", "-d", "-head", "f(y)/(x)", "-O", "tap", "src/f.f90"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.path().join("tap/adgen-outputs.txt").is_file());
+
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["-b", "-vector", "-head", "f(y)/(x)", "src/f.f90"],
+            "E0115",
+        ),
+        (&["-b", "-head", "f(y)/(x)"], "no source files"),
+        (&["-b", "src/f.f90"], "no root"),
+        (&["-b", "-head", "f(y)(x)", "src/f.f90"], "invalid -head"),
+        (
+            &["-b", "-haed", "f(y)/(x)", "src/f.f90"],
+            "did you mean `-head`?",
+        ),
+        (
+            &["-b", "-head", "f(y)/(x)", "-O", "nowhere", "missing.f90"],
+            "cannot read source",
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = adgen(dir.path(), args);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {text}");
+        assert!(
+            text.contains(expected),
+            "{args:?}: expected `{expected}` in:\n{text}"
+        );
+    }
+    assert!(!dir.path().join("nowhere").exists());
+}
+
+#[test]
+fn panics_are_internal_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_adgen"))
+        .arg("--version")
+        .current_dir(dir.path())
+        .env("ADGEN_DEBUG_PANIC", "1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("internal error"));
+}
+
+#[test]
+fn unchanged_outputs_are_not_rewritten() {
+    let dir = project(&format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    assert!(adgen(dir.path(), &["diff"]).status.success());
+    let list = dir.path().join("adgen-out/adgen-outputs.txt");
+    let before = std::fs::metadata(&list).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert!(adgen(dir.path(), &["diff"]).status.success());
+    assert_eq!(
+        std::fs::metadata(&list).unwrap().modified().unwrap(),
+        before
+    );
+}
