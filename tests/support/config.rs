@@ -7,7 +7,7 @@
 //! seed = 7                  # of the driver's pseudo-random numbers
 //! tolerance = 1e-6          # tangent against central differences (norm-wise relative)
 //! adjoint_tolerance = 1e-10 # dot-product test (relative)
-//! fd_step = 1e-6            # h, scaled by the largest magnitude of the independents
+//! fd_step = 1e-6            # relative step: the direction of each input is scaled by its magnitude
 //! timeout = 60              # seconds per program run
 //! n = 10                    # integer or logical dummy arguments of the root, by name;
 //! idx = [1, 3, 2]           #   integer arrays as lists
