@@ -78,7 +78,6 @@ fn corpus() {
         results.len() - failed.len(),
         failed.len()
     );
-    println!("{summary}");
     eprintln!("{summary}");
     assert!(
         failed.is_empty(),
