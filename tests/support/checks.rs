@@ -84,7 +84,7 @@ pub fn evaluate(output: &str, expected: &[Expected]) -> Vec<String> {
             ));
         }
         let scale = match exp.kind {
-            "tangent" => line.values.get("fdnorm").copied(),
+            "tangent" | "fd-consistency" => line.values.get("fdnorm").copied(),
             "adjoint" | "adjoint-fd" => {
                 let lhs = line.values.get("lhs").copied().unwrap_or(f64::NAN);
                 let rhs = line.values.get("rhs").copied().unwrap_or(f64::NAN);

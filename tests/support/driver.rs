@@ -680,6 +680,41 @@ pub fn derivative_driver(
         )
         .unwrap();
     }
+    // The same with a ten times larger step: if the two disagree, the function is not
+    // smooth enough at this point for differences to judge derivatives (a corpus bug).
+    for (sign, prefix) in [("+", "yp"), ("-", "ym")] {
+        b.push_str(&restore(&slots));
+        for s in &indeps {
+            writeln!(
+                b,
+                "  {v} = real({} {sign} 10.0d0 * adg_h * {}, kind({v}))",
+                s.helper("s"),
+                s.helper("dir"),
+                v = s.var
+            )
+            .unwrap();
+        }
+        b.push_str(&primal_call(unit, &slots));
+        dep_copy(&mut b, prefix);
+    }
+    b.push_str("  adg_num = 0.0d0\n  adg_den = 0.0d0\n");
+    for s in &deps {
+        let diff = format!(
+            "({} - ({} - {}) / (20.0d0 * adg_h))**2",
+            s.helper("fd"),
+            s.helper("yp"),
+            s.helper("ym")
+        );
+        writeln!(b, "  adg_num = adg_num + {}", s.total(&diff)).unwrap();
+        let f2 = format!("{}**2", s.helper("fd"));
+        writeln!(b, "  adg_den = adg_den + {}", s.total(&f2)).unwrap();
+    }
+    writeln!(
+        b,
+        "  write(*,'(a,es25.16e3,a,es25.16e3)') 'CHECK fd-consistency {root} relerr=', \
+         sqrt(adg_num) / max(sqrt(adg_den), tiny(1.0d0)), ' fdnorm=', sqrt(adg_den)"
+    )
+    .unwrap();
 
     if let Some(sig) = tangent {
         b.push_str("  ! tangent\n");

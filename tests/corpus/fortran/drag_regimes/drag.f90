@@ -20,7 +20,7 @@ subroutine drag_total(n, re, d, cd, ftot)
     else
       cd(i) = newton
     end if
-    if (d(i) > 0.0_dp) ftot = ftot + cd(i) * d(i)**2 * re(i)**2
+    if (d(i) > 0.0_dp) ftot = ftot + cd(i) * d(i)**2 / real(n, dp)
     if (d(i) .le. 0.0_dp) ftot = ftot - cd(i)
   end do
 end subroutine drag_total
