@@ -1,0 +1,163 @@
+//! Derivative checks of the Fortran corpus: see `tests/support/mod.rs`.
+//!
+//! `cargo test --test corpus` runs every program of `tests/corpus/fortran/`;
+//! `ADGEN_CORPUS=heat,newton` restricts the run to programs whose name contains one of
+//! the words; `ADGEN_CORPUS_KEEP=1` keeps the work directories for inspection.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use support::case::{self, Failure};
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran")
+}
+
+/// Corpus directories, sorted, filtered by `ADGEN_CORPUS`.
+fn corpus_dirs() -> Vec<PathBuf> {
+    let filter: Vec<String> = std::env::var("ADGEN_CORPUS")
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root())
+        .expect("tests/corpus/fortran exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            filter.is_empty() || filter.iter().any(|f| !f.is_empty() && name.contains(f))
+        })
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Runs `cases` over two threads; returns each case's failures in case order.
+fn run_all(cases: &[PathBuf]) -> Vec<(String, Vec<Failure>)> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, String, Vec<Failure>)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(dir) = cases.get(i) else { break };
+                    let name = dir.file_name().unwrap().to_string_lossy().to_string();
+                    let failures = case::run_case(dir);
+                    eprintln!(
+                        "corpus: {name}: {}",
+                        if failures.is_empty() { "ok" } else { "FAILED" }
+                    );
+                    results.lock().unwrap().push((i, name, failures));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    results.into_iter().map(|(_, n, f)| (n, f)).collect()
+}
+
+#[test]
+fn corpus() {
+    let dirs = corpus_dirs();
+    assert!(!dirs.is_empty(), "no corpus program selected");
+    let results = run_all(&dirs);
+    let failed: Vec<&(String, Vec<Failure>)> =
+        results.iter().filter(|(_, f)| !f.is_empty()).collect();
+    for (_, failures) in &failed {
+        for f in failures {
+            eprintln!("{f}\n");
+        }
+    }
+    let summary = format!(
+        "corpus: {} passed, {} failed",
+        results.len() - failed.len(),
+        failed.len()
+    );
+    eprintln!("{summary}");
+    assert!(
+        failed.is_empty(),
+        "{summary}: {}",
+        failed
+            .iter()
+            .map(|(n, f)| format!(
+                "{n} ({})",
+                f.iter()
+                    .map(|x| x.stage.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+}
+
+/// The corpus itself is well formed: manifests and check files parse, every source is
+/// valid Fortran that gfortran compiles without a warning (generated code copies it and
+/// must compile with `-Wall -Werror`), and there are enough programs.
+#[test]
+fn corpus_is_well_formed() {
+    let dirs = corpus_dirs();
+    if std::env::var_os("ADGEN_CORPUS").is_none() {
+        assert!(
+            dirs.len() >= 18,
+            "the corpus has {} programs, want 18",
+            dirs.len()
+        );
+    }
+    let mut problems = Vec::new();
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let (manifest, _check, sources) = match case::load(dir) {
+            Ok(x) => x,
+            Err(e) => {
+                problems.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let work = tempfile::tempdir().unwrap();
+        for src in &sources {
+            let path = dir.join(&src.path);
+            let o = support::toolchain::run(
+                &support::toolchain::fc(),
+                &[
+                    "-fsyntax-only".to_string(),
+                    "-Wall".to_string(),
+                    "-Werror".to_string(),
+                    format!("-J{}", work.path().display()),
+                    path.display().to_string(),
+                ],
+                work.path(),
+                std::time::Duration::from_secs(60),
+            );
+            if !o.success {
+                problems.push(format!("{name}: {}", o.report()));
+            }
+        }
+        for root in &manifest.roots {
+            let defined = sources.iter().any(|s| {
+                let text = s.text.to_ascii_lowercase();
+                let root = root.name.to_ascii_lowercase();
+                text.contains(&format!("subroutine {root}("))
+                    || text.contains(&format!("function {root}("))
+            });
+            if !defined {
+                problems.push(format!(
+                    "{name}: no source defines the root `{}`",
+                    root.name
+                ));
+            }
+            if root.independents.is_empty() || root.dependents.is_empty() {
+                problems.push(format!(
+                    "{name}: root `{}` lacks independents or dependents",
+                    root.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

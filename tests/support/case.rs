@@ -1,0 +1,472 @@
+//! One corpus program from directory to verdict: differentiate it, build the derivative
+//! drivers and the round-trip, run them and collect every failure with its stage.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use adgen::diff::Signature;
+use adgen::il::{Program, Unit};
+use adgen::{GeneratedFile, Mode, RootRequest, SourceInput};
+
+use super::checks::{self, Expected};
+use super::config::{self, CheckConfig, Manifest, RootSpec};
+use super::driver::{self, Printer};
+use super::toolchain::{self, Outcome};
+
+/// One thing that went wrong with one corpus program.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub case: String,
+    pub stage: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "=== {} [{}]", self.case, self.stage)?;
+        write!(f, "{}", self.detail.trim_end())
+    }
+}
+
+/// Where and how one program is built.
+pub struct Context<'a> {
+    pub name: String,
+    pub work: PathBuf,
+    pub check: CheckConfig,
+    pub print: Printer<'a>,
+}
+
+impl Context<'_> {
+    fn fail(&self, stage: &str, detail: impl Into<String>) -> Failure {
+        Failure {
+            case: self.name.clone(),
+            stage: stage.to_string(),
+            detail: detail.into(),
+        }
+    }
+    fn fail_outcome(&self, stage: &str, what: &str, o: &Outcome) -> Failure {
+        self.fail(stage, format!("{what}\n{}", o.report()))
+    }
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.check.timeout_secs)
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)
+}
+
+fn object_name(path: &str) -> String {
+    let flat = path.replace(['/', '\\'], "_");
+    match flat.rsplit_once('.') {
+        Some((stem, _)) => format!("{stem}.o"),
+        None => format!("{flat}.o"),
+    }
+}
+
+/// Writes `sources` under `work/sub` and compiles them in order with `flags`.
+pub fn compile_sources(
+    ctx: &Context,
+    sub: &str,
+    sources: &[(String, String)],
+    flags: &[&str],
+    stage: &str,
+) -> Result<Vec<PathBuf>, Vec<Failure>> {
+    let dir = ctx.work.join(sub);
+    let mut objects = Vec::new();
+    let mut failures = Vec::new();
+    for (path, text) in sources {
+        let src = dir.join(path);
+        if let Err(e) = write_file(&src, text) {
+            failures.push(ctx.fail(stage, format!("cannot write {}: {e}", src.display())));
+            continue;
+        }
+        if !(toolchain::is_fortran(path) || toolchain::is_c(path)) {
+            continue;
+        }
+        let obj = dir.join(object_name(path));
+        let flags: &[&str] = if toolchain::is_c(path) {
+            toolchain::CFLAGS
+        } else {
+            flags
+        };
+        let o = toolchain::compile(&src, &obj, &dir, flags);
+        if o.success {
+            objects.push(obj);
+        } else {
+            failures.push(ctx.fail_outcome(stage, &format!("{path} does not compile"), &o));
+        }
+    }
+    if failures.is_empty() {
+        Ok(objects)
+    } else {
+        Err(failures)
+    }
+}
+
+/// Compiles a driver, links it with `objects` and runs it; returns its standard output.
+pub fn build_and_run(
+    ctx: &Context,
+    sub: &str,
+    driver_name: &str,
+    driver_text: &str,
+    objects: &[PathBuf],
+    stage: &str,
+) -> Result<String, Failure> {
+    let dir = ctx.work.join(sub);
+    let src = dir.join(format!("{driver_name}.f90"));
+    write_file(&src, driver_text)
+        .map_err(|e| ctx.fail(stage, format!("cannot write {}: {e}", src.display())))?;
+    let obj = dir.join(format!("{driver_name}.o"));
+    let o = toolchain::compile(&src, &obj, &dir, toolchain::DRIVER_FFLAGS);
+    if !o.success {
+        return Err(ctx.fail_outcome(
+            stage,
+            &format!("the generated driver does not compile:\n{driver_text}"),
+            &o,
+        ));
+    }
+    let mut all = objects.to_vec();
+    all.push(obj);
+    let exe = dir.join(driver_name);
+    let o = toolchain::link(&all, &exe, &dir);
+    if !o.success {
+        return Err(ctx.fail_outcome(stage, "link failed", &o));
+    }
+    let o = toolchain::run(&exe, &[], &dir, ctx.timeout());
+    if !o.success {
+        return Err(ctx.fail_outcome(stage, "the driver failed", &o));
+    }
+    Ok(o.stdout)
+}
+
+/// The roots with their IL units.
+pub type Roots<'a> = [(&'a Unit, &'a RootSpec)];
+
+/// Runs the primal driver of every root against `objects`; returns the combined output.
+pub fn primal_outputs(
+    ctx: &Context,
+    sub: &str,
+    objects: &[PathBuf],
+    roots: &Roots,
+    stage: &str,
+) -> Result<String, Failure> {
+    let mut all = String::new();
+    for (unit, spec) in roots {
+        let text = driver::primal_driver(unit, spec, &ctx.check, ctx.print)
+            .map_err(|e| ctx.fail("driver", e))?;
+        let name = format!("primal_{}", spec.name.to_ascii_lowercase());
+        let out = build_and_run(ctx, sub, &name, &text, objects, stage)?;
+        all.push_str(&format!("ROOT {}\n{out}", spec.name));
+    }
+    Ok(all)
+}
+
+/// Round trip: the unparsed sources must compute bitwise the same as the originals.
+pub fn check_roundtrip(
+    ctx: &Context,
+    reference: &str,
+    unparsed: &[(String, String)],
+    roots: &Roots,
+) -> Vec<Failure> {
+    let objects = match compile_sources(
+        ctx,
+        "roundtrip",
+        unparsed,
+        toolchain::ORIGINAL_FFLAGS,
+        "roundtrip-compile",
+    ) {
+        Ok(o) => o,
+        Err(f) => return f,
+    };
+    match primal_outputs(ctx, "roundtrip", &objects, roots, "roundtrip-run") {
+        Ok(out) => match checks::compare_primal(reference, &out) {
+            None => Vec::new(),
+            Some(diff) => vec![ctx.fail(
+                "roundtrip",
+                format!("the unparsed program computes something else: {diff}"),
+            )],
+        },
+        Err(f) => vec![f],
+    }
+}
+
+/// Generated files in compile order: `adgen-outputs.txt` when present, else as given.
+fn compile_order(files: &[GeneratedFile]) -> Vec<&GeneratedFile> {
+    if let Some(list) = files.iter().find(|f| f.path.ends_with("adgen-outputs.txt")) {
+        let mut ordered: Vec<&GeneratedFile> = list
+            .contents
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .filter_map(|l| files.iter().find(|f| f.path == l))
+            .collect();
+        // Files not listed (headers, the list itself) are still written.
+        for f in files {
+            if !ordered.iter().any(|o| o.path == f.path) {
+                ordered.push(f);
+            }
+        }
+        ordered
+    } else {
+        files.iter().collect()
+    }
+}
+
+/// Compiles the generated files and checks each root's tangent and adjoint.
+pub fn check_derivatives(
+    ctx: &Context,
+    original_objects: &[PathBuf],
+    generated: &[GeneratedFile],
+    signatures: &[Signature],
+    roots: &Roots,
+) -> Vec<Failure> {
+    let ordered: Vec<(String, String)> = compile_order(generated)
+        .into_iter()
+        .map(|f| (f.path.clone(), f.contents.clone()))
+        .collect();
+    let gen_objects = match compile_sources(
+        ctx,
+        "generated",
+        &ordered,
+        toolchain::GENERATED_FFLAGS,
+        "compile-generated",
+    ) {
+        Ok(o) => o,
+        Err(f) => return f,
+    };
+    let mut objects = original_objects.to_vec();
+    objects.extend(gen_objects);
+    let mut failures = Vec::new();
+    for (unit, spec) in roots {
+        let find = |mode: Mode| {
+            signatures
+                .iter()
+                .find(|s| s.mode == mode && s.root.eq_ignore_ascii_case(&spec.name))
+        };
+        let tangent = if spec.tangent {
+            find(Mode::Tangent)
+        } else {
+            None
+        };
+        let adjoint = if spec.adjoint {
+            find(Mode::Adjoint)
+        } else {
+            None
+        };
+        if spec.tangent && tangent.is_none() || spec.adjoint && adjoint.is_none() {
+            failures.push(ctx.fail(
+                "signature",
+                format!(
+                    "adgen returned no signature for a requested mode of `{}`",
+                    spec.name
+                ),
+            ));
+            continue;
+        }
+        let (text, what) =
+            match driver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, ctx.print) {
+                Ok(t) => t,
+                Err(e) => {
+                    failures.push(ctx.fail("driver", e));
+                    continue;
+                }
+            };
+        let name = format!("derivatives_{}", spec.name.to_ascii_lowercase());
+        let output = match build_and_run(ctx, "derivatives", &name, &text, &objects, "check-run") {
+            Ok(o) => o,
+            Err(f) => {
+                failures.push(f);
+                continue;
+            }
+        };
+        let root = spec.name.to_ascii_lowercase();
+        // Differences with steps h and 10h agree: the function is smooth enough here.
+        let mut expected = vec![Expected {
+            kind: "fd-consistency",
+            root: root.clone(),
+            tolerance: ctx.check.tolerance,
+        }];
+        if what.tangent {
+            expected.push(Expected {
+                kind: "tangent-primal",
+                root: root.clone(),
+                tolerance: ctx.check.adjoint_tolerance,
+            });
+            expected.push(Expected {
+                kind: "tangent",
+                root: root.clone(),
+                tolerance: ctx.check.tolerance,
+            });
+        }
+        if what.adjoint {
+            expected.push(if what.tangent {
+                Expected {
+                    kind: "adjoint",
+                    root: root.clone(),
+                    tolerance: ctx.check.adjoint_tolerance,
+                }
+            } else {
+                Expected {
+                    kind: "adjoint-fd",
+                    root: root.clone(),
+                    tolerance: ctx.check.tolerance,
+                }
+            });
+        }
+        let problems = checks::evaluate(&output, &expected);
+        if !problems.is_empty() {
+            failures.push(ctx.fail(
+                "check",
+                format!("{}\ndriver output:\n{output}", problems.join("\n")),
+            ));
+        }
+    }
+    failures
+}
+
+/// Reads a corpus directory's manifest, check file and sources.
+pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), String> {
+    let read =
+        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let manifest = config::parse_manifest(&read("ad.toml")?, dir)?;
+    let check = config::parse_check(&read("check.toml")?)?;
+    let mut sources = Vec::new();
+    for path in &manifest.sources {
+        sources.push(SourceInput {
+            path: path.clone(),
+            text: read(path)?,
+        });
+    }
+    Ok((manifest, check, sources))
+}
+
+pub fn request(manifest: &Manifest) -> adgen::Request {
+    adgen::Request {
+        roots: manifest
+            .roots
+            .iter()
+            .map(|r| RootRequest {
+                name: r.name.clone(),
+                independents: r.independents.clone(),
+                dependents: r.dependents.clone(),
+                modes: [(r.tangent, Mode::Tangent), (r.adjoint, Mode::Adjoint)]
+                    .into_iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, m)| m)
+                    .collect(),
+                origin: None,
+            })
+            .collect(),
+        checkpoint_calls: true,
+        disabled: Default::default(),
+    }
+}
+
+/// Keeps work directories when `ADGEN_CORPUS_KEEP` is set, for debugging.
+pub fn work_dir(name: &str) -> std::io::Result<(PathBuf, Option<tempfile::TempDir>)> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("adgen-corpus-{name}-"))
+        .tempdir()?;
+    if std::env::var_os("ADGEN_CORPUS_KEEP").is_some() {
+        let path = dir.keep();
+        Ok((path, None))
+    } else {
+        Ok((dir.path().to_path_buf(), Some(dir)))
+    }
+}
+
+/// The whole pipeline for one corpus directory.
+pub fn run_case(dir: &Path) -> Vec<Failure> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let simple = |stage: &str, detail: String| {
+        vec![Failure {
+            case: name.clone(),
+            stage: stage.to_string(),
+            detail,
+        }]
+    };
+    let (manifest, check, sources) = match load(dir) {
+        Ok(x) => x,
+        Err(e) => return simple("config", e),
+    };
+    let (work, _guard) = match work_dir(&name) {
+        Ok(w) => w,
+        Err(e) => return simple("config", format!("cannot make a work directory: {e}")),
+    };
+    let print = |e: &adgen::il::Expr| adgen::back::fortran::write_expr(e);
+    let ctx = Context {
+        name: name.clone(),
+        work,
+        check,
+        print: &print,
+    };
+    let mut source_map = adgen::SourceMap::default();
+    let program: Program = match adgen::parse_sources(&sources, &mut source_map) {
+        Ok(p) => p,
+        Err(d) => {
+            return simple("parse", adgen::Diagnostics(d).render(&source_map));
+        }
+    };
+    let mut roots = Vec::new();
+    for spec in &manifest.roots {
+        match program.unit(&spec.name) {
+            Some(u) => roots.push((u, spec)),
+            None => {
+                return simple(
+                    "parse",
+                    format!("the front-end produced no unit `{}`", spec.name),
+                );
+            }
+        }
+    }
+    let originals: Vec<(String, String)> = sources
+        .iter()
+        .map(|s| (s.path.clone(), s.text.clone()))
+        .collect();
+    let orig_objects = match compile_sources(
+        &ctx,
+        "original",
+        &originals,
+        toolchain::ORIGINAL_FFLAGS,
+        "compile-original",
+    ) {
+        Ok(o) => o,
+        Err(f) => return f,
+    };
+    let mut failures = Vec::new();
+    match primal_outputs(&ctx, "original", &orig_objects, &roots, "primal-run") {
+        Ok(reference) => {
+            if checks::has_non_finite(&reference) {
+                failures.push(ctx.fail(
+                    "primal-run",
+                    format!("the original computes non-finite values:\n{reference}"),
+                ));
+            }
+            let unparsed: Vec<(String, String)> = program
+                .files
+                .iter()
+                .map(|f| (f.path.clone(), adgen::back::fortran::write_file(f)))
+                .collect();
+            failures.extend(check_roundtrip(&ctx, &reference, &unparsed, &roots));
+        }
+        Err(f) => failures.push(f),
+    }
+    match adgen::differentiate(&sources, &request(&manifest)) {
+        Ok(generated) => failures.extend(check_derivatives(
+            &ctx,
+            &orig_objects,
+            &generated.files,
+            &generated.signatures,
+            &roots,
+        )),
+        Err(f) => failures.push(ctx.fail("differentiate", f.rendered)),
+    }
+    failures
+}

@@ -1,0 +1,844 @@
+//! Generates the Fortran driver programs that exercise a root: from the root's IL unit
+//! (types, dimensions, intents of its dummy arguments), the derivative [`Signature`]s
+//! and the corpus program's [`CheckConfig`].
+//!
+//! Two drivers per root:
+//! - [`primal_driver`] calls the original once and prints every argument (and the result)
+//!   as `PRIMAL` blocks in `es25.16e3`, for the round-trip comparison;
+//! - [`derivative_driver`] checks the tangent against central finite differences and the
+//!   adjoint against the tangent by the dot-product test, printing `CHECK` lines that
+//!   [`super::checks`] reads.
+//!
+//! Driver variables for the dummies keep the dummies' names, so that the bound
+//! expressions of the declarations, printed from the IL, mean the same thing in the
+//! driver. Everything the driver adds is prefixed `adg_`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use adgen::diff::Signature;
+use adgen::il::{self, Bound, DeclKind, Expr, Intent, ScalarType, SymbolKind, Unit};
+
+use super::config::{CheckConfig, RootSpec, Value};
+
+/// Prints an IL expression as Fortran.
+pub type Printer<'a> = &'a dyn Fn(&Expr) -> String;
+
+/// One argument of the root (or its function result) as the driver holds it.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// Driver variable: the dummy's own name, or `adg_res` for a function result.
+    var: String,
+    /// Lower-case name used to match independents, dependents and signature arguments.
+    key: String,
+    ty: ScalarType,
+    dims: Vec<il::DimSpec>,
+    intent: Option<Intent>,
+    is_result: bool,
+    independent: bool,
+    dependent: bool,
+}
+
+impl Slot {
+    fn rank(&self) -> usize {
+        self.dims.len()
+    }
+    fn is_real(&self) -> bool {
+        matches!(self.ty, ScalarType::Real(_))
+    }
+    fn helper(&self, prefix: &str) -> String {
+        let base = if self.is_result { "res" } else { &self.var };
+        format!("adg_{prefix}_{base}")
+    }
+    /// Derivative variable passed to `f_d` / `f_b`.
+    fn dvar(&self) -> String {
+        self.helper("d")
+    }
+    fn deferred(&self) -> String {
+        if self.rank() == 0 {
+            String::new()
+        } else {
+            format!("({})", vec![":"; self.rank()].join(","))
+        }
+    }
+    /// `lbound(x,1):ubound(x,1), ...` of the driver's primal variable.
+    fn same_bounds(&self) -> String {
+        (1..=self.rank())
+            .map(|d| format!("lbound({v},{d}):ubound({v},{d})", v = self.var))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    /// `sum(e)` for arrays, `(e)` for scalars.
+    fn total(&self, e: &str) -> String {
+        if self.rank() == 0 {
+            format!("({e})")
+        } else {
+            format!("sum({e})")
+        }
+    }
+}
+
+fn type_name(ty: ScalarType) -> Result<String, String> {
+    Ok(match ty {
+        ScalarType::Integer(k) => format!("integer({k})"),
+        ScalarType::Real(k) => format!("real({k})"),
+        ScalarType::Logical => "logical".to_string(),
+        ScalarType::Character => {
+            return Err("the driver cannot pass CHARACTER arguments".to_string());
+        }
+    })
+}
+
+fn key(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+/// The root's arguments and result, with their roles.
+fn slots(unit: &Unit, spec: &RootSpec) -> Result<Vec<Slot>, String> {
+    let indep: BTreeSet<String> = spec.independents.iter().map(|s| key(s)).collect();
+    let dep: BTreeSet<String> = spec.dependents.iter().map(|s| key(s)).collect();
+    let mut out = Vec::new();
+    for arg in &unit.args {
+        let sym = unit
+            .symbols
+            .get(arg)
+            .ok_or_else(|| format!("dummy argument `{arg}` of `{}` has no symbol", unit.name))?;
+        if sym.kind != SymbolKind::Variable {
+            return Err(format!(
+                "dummy argument `{arg}` of `{}` is a procedure; the driver cannot pass it",
+                unit.name
+            ));
+        }
+        out.push(Slot {
+            var: arg.clone(),
+            key: key(arg),
+            ty: sym.ty,
+            dims: sym.dims.clone(),
+            intent: sym.intent,
+            is_result: false,
+            independent: indep.contains(&key(arg)),
+            dependent: dep.contains(&key(arg)),
+        });
+    }
+    if unit.is_function() {
+        let result = unit.result.clone().unwrap_or_else(|| unit.name.clone());
+        let ty = unit
+            .symbols
+            .get(&result)
+            .map(|s| s.ty)
+            .ok_or_else(|| format!("the result `{result}` of `{}` has no symbol", unit.name))?;
+        let named = dep.contains(&key(&result)) || dep.contains(&key(&unit.name));
+        out.push(Slot {
+            var: "adg_res".to_string(),
+            key: key(&result),
+            ty,
+            dims: Vec::new(),
+            intent: Some(Intent::Out),
+            is_result: true,
+            independent: false,
+            dependent: named || spec.dependents.is_empty(),
+        });
+    }
+    for name in spec.independents.iter().chain(&spec.dependents) {
+        let k = key(name);
+        let known = out
+            .iter()
+            .any(|s| s.key == k || (s.is_result && k == key(&unit.name)));
+        if !known {
+            return Err(format!(
+                "`{name}` is not an argument or the result of `{}`: the driver only seeds \
+                 and reads arguments",
+                unit.name
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Named constants used by the dimension expressions, with their definitions, in
+/// declaration order (so that a constant defined from another comes after it).
+fn constants(unit: &Unit, used: &BTreeSet<String>) -> Vec<(String, ScalarType, Expr)> {
+    let mut wanted = used.clone();
+    let mut defs: Vec<(String, ScalarType, Expr)> = Vec::new();
+    // Definitions in declaration order.
+    let mut all: Vec<(String, Expr)> = Vec::new();
+    for decl in &unit.decls {
+        match &decl.kind {
+            DeclKind::Parameter(pairs) => all.extend(pairs.iter().cloned()),
+            DeclKind::Var {
+                attrs, entities, ..
+            } if attrs.iter().any(|a| matches!(a, il::Attr::Parameter)) => {
+                for e in entities {
+                    if let Some(init) = &e.init {
+                        all.push((e.name.clone(), init.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Close over constants referenced by the definitions of wanted ones.
+    loop {
+        let before = wanted.len();
+        for (name, init) in &all {
+            if wanted.contains(&key(name)) {
+                for n in il::visit::names_read(init) {
+                    wanted.insert(key(n));
+                }
+            }
+        }
+        if wanted.len() == before {
+            break;
+        }
+    }
+    for (name, init) in all {
+        if !wanted.contains(&key(&name)) {
+            continue;
+        }
+        if let Some(sym) = unit.symbols.get(&name) {
+            if sym.kind == SymbolKind::Constant {
+                defs.push((name, sym.ty, init));
+            }
+        }
+    }
+    defs
+}
+
+/// The common part of both drivers: declarations, setting integer and logical inputs,
+/// allocating arrays, filling reals with pseudo-random values, and saving the inputs.
+struct Setup {
+    decls: String,
+    body: String,
+}
+
+fn setup(
+    unit: &Unit,
+    slots: &[Slot],
+    check: &CheckConfig,
+    print: Printer,
+) -> Result<Setup, String> {
+    let mut decls = String::new();
+    let mut body = String::new();
+    // Constants used in bounds.
+    let mut used = BTreeSet::new();
+    for s in slots {
+        for d in &s.dims {
+            if let Some(l) = &d.lower {
+                used.extend(il::visit::names_read(l).into_iter().map(key));
+            }
+            if let Bound::Expr(u) = &d.upper {
+                used.extend(il::visit::names_read(u).into_iter().map(key));
+            }
+        }
+    }
+    for (name, ty, init) in constants(unit, &used) {
+        writeln!(
+            decls,
+            "  {}, parameter :: {name} = {}",
+            type_name(ty)?,
+            print(&init)
+        )
+        .unwrap();
+    }
+    for s in slots {
+        let t = type_name(s.ty)?;
+        if s.rank() == 0 {
+            writeln!(decls, "  {t} :: {}", s.var).unwrap();
+        } else {
+            writeln!(decls, "  {t}, allocatable :: {}{}", s.var, s.deferred()).unwrap();
+        }
+        writeln!(
+            decls,
+            "  {t}, allocatable :: {}{}",
+            s.helper("s"),
+            s.deferred()
+        )
+        .unwrap();
+    }
+    writeln!(decls, "  integer(8) :: adg_state").unwrap();
+    writeln!(decls, "  real(8), allocatable :: adg_tmp(:)").unwrap();
+    writeln!(body, "  adg_state = {}_8", 1 + check.seed % 2_147_483_646).unwrap();
+
+    // Scalars that are not real: from check.toml.
+    for s in slots.iter().filter(|s| s.rank() == 0 && !s.is_real()) {
+        match (check.value_of(&s.var), s.ty) {
+            (Some(Value::Int(v)), ScalarType::Integer(_)) => {
+                writeln!(body, "  {} = {v}", s.var).unwrap()
+            }
+            (Some(Value::Bool(b)), ScalarType::Logical) => writeln!(
+                body,
+                "  {} = {}",
+                s.var,
+                if *b { ".true." } else { ".false." }
+            )
+            .unwrap(),
+            (None, _) if s.intent == Some(Intent::Out) || s.is_result => {
+                let zero = if s.ty == ScalarType::Logical {
+                    ".false."
+                } else {
+                    "0"
+                };
+                writeln!(body, "  {} = {zero}", s.var).unwrap()
+            }
+            (None, _) => {
+                return Err(format!(
+                    "check.toml gives no value for the argument `{}` of `{}`",
+                    s.var, unit.name
+                ));
+            }
+            (Some(v), _) => {
+                return Err(format!(
+                    "check.toml: {v:?} does not fit the argument `{}` of `{}`",
+                    s.var, unit.name
+                ));
+            }
+        }
+    }
+    // Arrays: allocate with the declared bounds.
+    for s in slots.iter().filter(|s| s.rank() > 0) {
+        let mut bounds = Vec::new();
+        for (i, d) in s.dims.iter().enumerate() {
+            let lower = d.lower.as_ref().map(print);
+            let upper = match &d.upper {
+                Bound::Expr(e) => print(e),
+                Bound::Star => {
+                    if i + 1 != s.rank() {
+                        return Err(format!("`{}`: `*` not in the last dimension", s.var));
+                    }
+                    let extent = check.extent_of(&s.var).ok_or_else(|| {
+                        format!(
+                            "check.toml: `[extent] {}` is needed for the assumed-size \
+                             argument `{}` of `{}`",
+                            key(&s.var),
+                            s.var,
+                            unit.name
+                        )
+                    })?;
+                    match &lower {
+                        Some(l) => format!("({l}) + {}", extent - 1),
+                        None => extent.to_string(),
+                    }
+                }
+            };
+            bounds.push(match lower {
+                Some(l) => format!("{l}:{upper}"),
+                None => upper,
+            });
+        }
+        writeln!(body, "  allocate({}({}))", s.var, bounds.join(", ")).unwrap();
+        match s.ty {
+            ScalarType::Real(_) => {}
+            ScalarType::Integer(_) => match check.value_of(&s.var) {
+                Some(Value::IntList(list)) => {
+                    let items: Vec<String> = list.iter().map(|i| i.to_string()).collect();
+                    writeln!(
+                        body,
+                        "  {v} = reshape([integer :: {}], shape({v}))",
+                        items.join(", "),
+                        v = s.var
+                    )
+                    .unwrap()
+                }
+                None if s.intent == Some(Intent::Out) => writeln!(body, "  {} = 0", s.var).unwrap(),
+                _ => {
+                    return Err(format!(
+                        "check.toml must give the integer array `{}` of `{}` as a list",
+                        s.var, unit.name
+                    ));
+                }
+            },
+            ScalarType::Logical => writeln!(body, "  {} = .false.", s.var).unwrap(),
+            ScalarType::Character => unreachable!("rejected by type_name"),
+        }
+    }
+    // Reals: pseudo-random in the configured range (also outputs, so that nothing is
+    // read uninitialized).
+    for s in slots.iter().filter(|s| s.is_real()) {
+        let (lo, hi) = check.range_of(&s.var);
+        let (lo, hi) = (real8(lo), real8(hi));
+        if s.rank() == 0 {
+            writeln!(body, "  {} = real(adg_rand({lo}, {hi}), kind({0}))", s.var).unwrap();
+        } else {
+            writeln!(body, "  allocate(adg_tmp(size({})))", s.var).unwrap();
+            writeln!(body, "  call adg_fill(adg_tmp, {lo}, {hi})").unwrap();
+            writeln!(
+                body,
+                "  {v} = real(reshape(adg_tmp, shape({v})), kind({v}))",
+                v = s.var
+            )
+            .unwrap();
+            writeln!(body, "  deallocate(adg_tmp)").unwrap();
+        }
+    }
+    for s in slots {
+        if s.rank() == 0 {
+            writeln!(body, "  {} = {}", s.helper("s"), s.var).unwrap();
+        } else {
+            writeln!(body, "  allocate({}, source={})", s.helper("s"), s.var).unwrap();
+        }
+    }
+    Ok(Setup { decls, body })
+}
+
+/// A real(8) literal.
+fn real8(v: f64) -> String {
+    format!("{v:e}").replace('e', "d")
+}
+
+fn restore(slots: &[Slot]) -> String {
+    let mut s = String::new();
+    for slot in slots.iter().filter(|s| !s.is_result) {
+        writeln!(s, "  {} = {}", slot.var, slot.helper("s")).unwrap();
+    }
+    s
+}
+
+/// `call f(x, y)` or `adg_res = g(x)`.
+fn primal_call(unit: &Unit, slots: &[Slot]) -> String {
+    let args: Vec<&str> = slots
+        .iter()
+        .filter(|s| !s.is_result)
+        .map(|s| s.var.as_str())
+        .collect();
+    if unit.is_function() {
+        format!("  adg_res = {}({})\n", unit.name, args.join(", "))
+    } else {
+        format!("  call {}({})\n", unit.name, args.join(", "))
+    }
+}
+
+const CONTAINS: &str = "\
+contains
+  function adg_rand(lo, hi) result(r)
+    real(8), intent(in) :: lo, hi
+    real(8) :: r
+    adg_state = mod(16807_8 * adg_state, 2147483647_8)
+    r = lo + (hi - lo) * (real(adg_state, 8) / 2147483647.0d0)
+  end function adg_rand
+  subroutine adg_fill(a, lo, hi)
+    real(8), intent(out) :: a(:)
+    real(8), intent(in) :: lo, hi
+    integer :: i
+    do i = 1, size(a)
+      a(i) = adg_rand(lo, hi)
+    end do
+  end subroutine adg_fill
+";
+
+fn externals(unit: &Unit, slots: &[Slot], names: &[String]) -> Result<String, String> {
+    if !unit.is_function() {
+        return Ok(String::new());
+    }
+    let res = slots
+        .iter()
+        .find(|s| s.is_result)
+        .expect("functions have a result slot");
+    Ok(format!(
+        "  {}, external :: {}\n",
+        type_name(res.ty)?,
+        names.join(", ")
+    ))
+}
+
+/// The driver that calls the original root once and prints every argument and result.
+pub fn primal_driver(
+    unit: &Unit,
+    spec: &RootSpec,
+    check: &CheckConfig,
+    print: Printer,
+) -> Result<String, String> {
+    let slots = slots(unit, spec)?;
+    let setup = setup(unit, &slots, check, print)?;
+    let mut out = String::new();
+    out.push_str("program adgen_primal_driver\n  implicit none\n");
+    out.push_str(&setup.decls);
+    out.push_str(&externals(unit, &slots, std::slice::from_ref(&unit.name))?);
+    out.push_str(&setup.body);
+    out.push_str(&restore(&slots));
+    out.push_str(&primal_call(unit, &slots));
+    for s in &slots {
+        let fmt = match s.ty {
+            ScalarType::Real(_) => "(es25.16e3)",
+            ScalarType::Integer(_) => "(i0)",
+            _ => "(l1)",
+        };
+        writeln!(out, "  write(*,'(a)') 'PRIMAL {}'", s.key).unwrap();
+        writeln!(out, "  write(*,'{fmt}') {}", s.var).unwrap();
+    }
+    out.push_str(CONTAINS);
+    out.push_str("end program adgen_primal_driver\n");
+    Ok(out)
+}
+
+/// What the derivative driver checks, for [`super::checks::evaluate`].
+pub struct DerivativeChecks {
+    pub tangent: bool,
+    pub adjoint: bool,
+}
+
+/// The argument list of a derivative call, mapped to driver variables.
+fn sig_args(sig: &Signature, slots: &[Slot]) -> Result<Vec<String>, String> {
+    let result = slots.iter().find(|s| s.is_result);
+    let mut args = Vec::new();
+    for a in &sig.args {
+        let slot = match &a.original {
+            Some(o) => slots
+                .iter()
+                .find(|s| !s.is_result && s.key == key(o))
+                .ok_or_else(|| format!("{}: argument `{}` is no dummy of the root", sig.unit, o))?,
+            None => result.ok_or_else(|| {
+                format!(
+                    "{}: a result argument, but the root is no function",
+                    sig.unit
+                )
+            })?,
+        };
+        args.push(if a.is_derivative {
+            slot.dvar()
+        } else {
+            slot.var.clone()
+        });
+    }
+    Ok(args)
+}
+
+/// Slots whose derivative the signature passes.
+fn differentiated(sig: &Signature, slots: &[Slot]) -> BTreeSet<String> {
+    let mut set: BTreeSet<String> = sig
+        .args
+        .iter()
+        .filter(|a| a.is_derivative)
+        .filter_map(|a| a.original.as_ref().map(|o| key(o)))
+        .collect();
+    if sig.is_function {
+        if let Some(r) = slots.iter().find(|s| s.is_result) {
+            set.insert(r.key.clone());
+        }
+    }
+    set
+}
+
+/// The driver checking the tangent (against central differences) and the adjoint
+/// (dot-product test against the tangent, or against the differences when the root has
+/// no tangent).
+pub fn derivative_driver(
+    unit: &Unit,
+    spec: &RootSpec,
+    tangent: Option<&Signature>,
+    adjoint: Option<&Signature>,
+    check: &CheckConfig,
+    print: Printer,
+) -> Result<(String, DerivativeChecks), String> {
+    let slots = slots(unit, spec)?;
+    let root = key(&unit.name);
+    let sigs: Vec<&Signature> = tangent.iter().chain(adjoint.iter()).copied().collect();
+    for sig in &sigs {
+        let have = differentiated(sig, &slots);
+        for s in slots.iter().filter(|s| s.independent || s.dependent) {
+            if !have.contains(&s.key) {
+                return Err(format!(
+                    "{} passes no derivative of `{}`, which the manifest names",
+                    sig.unit, s.var
+                ));
+            }
+        }
+        if sig.is_function != unit.is_function() {
+            return Err(format!("{}: is_function does not match the root", sig.unit));
+        }
+    }
+    let setup = setup(unit, &slots, check, print)?;
+    let mut d = setup.decls.clone();
+    let mut b = setup.body.clone();
+    let real_slots: Vec<&Slot> = slots.iter().filter(|s| s.is_real()).collect();
+    let indeps: Vec<&Slot> = slots.iter().filter(|s| s.independent).collect();
+    let deps: Vec<&Slot> = slots.iter().filter(|s| s.dependent).collect();
+    for s in &real_slots {
+        let t = type_name(s.ty)?;
+        writeln!(d, "  {t}, allocatable :: {}{}", s.dvar(), s.deferred()).unwrap();
+    }
+    for s in &indeps {
+        writeln!(
+            d,
+            "  real(8), allocatable :: {}{}",
+            s.helper("dir"),
+            s.deferred()
+        )
+        .unwrap();
+    }
+    for s in &deps {
+        for p in ["w", "td", "t0", "p0", "yp", "ym", "fd"] {
+            writeln!(
+                d,
+                "  real(8), allocatable :: {}{}",
+                s.helper(p),
+                s.deferred()
+            )
+            .unwrap();
+        }
+    }
+    writeln!(
+        d,
+        "  real(8) :: adg_h, adg_num, adg_den, adg_tn, adg_lhs, adg_rhs"
+    )
+    .unwrap();
+    let mut ext_names = vec![unit.name.clone()];
+    ext_names.extend(tangent.map(|s| s.unit.clone()));
+    d.push_str(&externals(unit, &slots, &ext_names)?);
+
+    // Allocate derivatives and helpers; draw directions and weights.
+    for s in &real_slots {
+        if s.rank() > 0 {
+            writeln!(b, "  allocate({}({}))", s.dvar(), s.same_bounds()).unwrap();
+        }
+    }
+    let helpers_of = |s: &Slot| -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if s.independent {
+            v.push("dir");
+        }
+        if s.dependent {
+            v.extend(["w", "td", "t0", "p0", "yp", "ym", "fd"]);
+        }
+        v
+    };
+    for s in &slots {
+        if s.rank() == 0 {
+            continue;
+        }
+        for p in helpers_of(s) {
+            writeln!(b, "  allocate({}({}))", s.helper(p), s.same_bounds()).unwrap();
+        }
+    }
+    for s in slots.iter().filter(|s| s.independent || s.dependent) {
+        for p in ["dir", "w"] {
+            if (p == "dir" && !s.independent) || (p == "w" && !s.dependent) {
+                continue;
+            }
+            let h = s.helper(p);
+            if s.rank() == 0 {
+                writeln!(b, "  {h} = adg_rand(-1.0d0, 1.0d0)").unwrap();
+            } else {
+                writeln!(b, "  allocate(adg_tmp(size({h})))").unwrap();
+                writeln!(b, "  call adg_fill(adg_tmp, -1.0d0, 1.0d0)").unwrap();
+                writeln!(b, "  {h} = reshape(adg_tmp, shape({h}))").unwrap();
+                writeln!(b, "  deallocate(adg_tmp)").unwrap();
+            }
+            if p == "dir" {
+                // Relative perturbations: each direction component is scaled by the
+                // magnitude of its input, so that h means the same for every input.
+                let saved = s.helper("s");
+                writeln!(
+                    b,
+                    "  {h} = {h} * merge(abs(real({saved}, 8)), 1.0d0, {saved} /= 0)"
+                )
+                .unwrap();
+            }
+        }
+    }
+    let dep_copy = |b: &mut String, prefix: &str| {
+        for s in &deps {
+            writeln!(b, "  {} = {}", s.helper(prefix), s.var).unwrap();
+        }
+    };
+    let zero_derivatives = |b: &mut String| {
+        for s in &real_slots {
+            writeln!(b, "  {} = 0", s.dvar()).unwrap();
+        }
+    };
+
+    // Reference primal run.
+    b.push_str("  ! primal reference\n");
+    b.push_str(&restore(&slots));
+    b.push_str(&primal_call(unit, &slots));
+    dep_copy(&mut b, "p0");
+
+    // Central differences.
+    b.push_str("  ! central finite differences\n");
+    writeln!(b, "  adg_h = {}", real8(check.fd_step)).unwrap();
+    for (sign, prefix) in [("+", "yp"), ("-", "ym")] {
+        b.push_str(&restore(&slots));
+        for s in &indeps {
+            writeln!(
+                b,
+                "  {v} = real({} {sign} adg_h * {}, kind({v}))",
+                s.helper("s"),
+                s.helper("dir"),
+                v = s.var
+            )
+            .unwrap();
+        }
+        b.push_str(&primal_call(unit, &slots));
+        dep_copy(&mut b, prefix);
+    }
+    for s in &deps {
+        writeln!(
+            b,
+            "  {} = ({} - {}) / (2.0d0 * adg_h)",
+            s.helper("fd"),
+            s.helper("yp"),
+            s.helper("ym")
+        )
+        .unwrap();
+    }
+    // The same with a ten times larger step: if the two disagree, the function is not
+    // smooth enough at this point for differences to judge derivatives (a corpus bug).
+    for (sign, prefix) in [("+", "yp"), ("-", "ym")] {
+        b.push_str(&restore(&slots));
+        for s in &indeps {
+            writeln!(
+                b,
+                "  {v} = real({} {sign} 10.0d0 * adg_h * {}, kind({v}))",
+                s.helper("s"),
+                s.helper("dir"),
+                v = s.var
+            )
+            .unwrap();
+        }
+        b.push_str(&primal_call(unit, &slots));
+        dep_copy(&mut b, prefix);
+    }
+    b.push_str("  adg_num = 0.0d0\n  adg_den = 0.0d0\n");
+    for s in &deps {
+        let diff = format!(
+            "({} - ({} - {}) / (20.0d0 * adg_h))**2",
+            s.helper("fd"),
+            s.helper("yp"),
+            s.helper("ym")
+        );
+        writeln!(b, "  adg_num = adg_num + {}", s.total(&diff)).unwrap();
+        let f2 = format!("{}**2", s.helper("fd"));
+        writeln!(b, "  adg_den = adg_den + {}", s.total(&f2)).unwrap();
+    }
+    writeln!(
+        b,
+        "  write(*,'(a,es25.16e3,a,es25.16e3)') 'CHECK fd-consistency {root} relerr=', \
+         sqrt(adg_num) / max(sqrt(adg_den), tiny(1.0d0)), ' fdnorm=', sqrt(adg_den)"
+    )
+    .unwrap();
+
+    if let Some(sig) = tangent {
+        b.push_str("  ! tangent\n");
+        b.push_str(&restore(&slots));
+        zero_derivatives(&mut b);
+        for s in &indeps {
+            writeln!(
+                b,
+                "  {d} = real({}, kind({d}))",
+                s.helper("dir"),
+                d = s.dvar()
+            )
+            .unwrap();
+        }
+        let args = sig_args(sig, &slots)?.join(", ");
+        if sig.is_function {
+            let r = slots
+                .iter()
+                .find(|s| s.is_result)
+                .expect("function result slot");
+            writeln!(b, "  {} = {}({args})", r.dvar(), sig.unit).unwrap();
+        } else {
+            writeln!(b, "  call {}({args})", sig.unit).unwrap();
+        }
+        for s in &deps {
+            writeln!(b, "  {} = {}", s.helper("td"), s.dvar()).unwrap();
+        }
+        dep_copy(&mut b, "t0");
+        // The tangent's primal outputs are those of the original.
+        b.push_str("  adg_num = 0.0d0\n  adg_den = 0.0d0\n");
+        for s in &deps {
+            let diff = format!("({} - {})**2", s.helper("t0"), s.helper("p0"));
+            writeln!(b, "  adg_num = adg_num + {}", s.total(&diff)).unwrap();
+            let p2 = format!("{}**2", s.helper("p0"));
+            writeln!(b, "  adg_den = adg_den + {}", s.total(&p2)).unwrap();
+        }
+        writeln!(
+            b,
+            "  write(*,'(a,es25.16e3)') 'CHECK tangent-primal {root} relerr=', \
+             sqrt(adg_num) / max(sqrt(adg_den), tiny(1.0d0))"
+        )
+        .unwrap();
+        // Tangent against differences.
+        b.push_str("  adg_num = 0.0d0\n  adg_den = 0.0d0\n  adg_tn = 0.0d0\n");
+        for s in &deps {
+            let diff = format!("({} - {})**2", s.helper("td"), s.helper("fd"));
+            writeln!(b, "  adg_num = adg_num + {}", s.total(&diff)).unwrap();
+            let f2 = format!("{}**2", s.helper("fd"));
+            writeln!(b, "  adg_den = adg_den + {}", s.total(&f2)).unwrap();
+            let t2 = format!("{}**2", s.helper("td"));
+            writeln!(b, "  adg_tn = adg_tn + {}", s.total(&t2)).unwrap();
+        }
+        writeln!(
+            b,
+            "  write(*,'(a,es25.16e3,a,es25.16e3,a,es25.16e3)') 'CHECK tangent {root} relerr=', \
+             sqrt(adg_num) / max(sqrt(adg_den), sqrt(adg_tn), tiny(1.0d0)), \
+             ' fdnorm=', sqrt(adg_den), ' tnorm=', sqrt(adg_tn)"
+        )
+        .unwrap();
+    }
+
+    if let Some(sig) = adjoint {
+        b.push_str("  ! adjoint\n");
+        b.push_str(&restore(&slots));
+        zero_derivatives(&mut b);
+        for s in &deps {
+            writeln!(
+                b,
+                "  {d} = real({}, kind({d}))",
+                s.helper("w"),
+                d = s.dvar()
+            )
+            .unwrap();
+        }
+        let args = sig_args(sig, &slots)?.join(", ");
+        writeln!(b, "  call {}({args})", sig.unit).unwrap();
+        b.push_str("  adg_lhs = 0.0d0\n  adg_rhs = 0.0d0\n");
+        for s in &indeps {
+            let p = format!("{} * {}", s.helper("dir"), s.dvar());
+            writeln!(b, "  adg_lhs = adg_lhs + {}", s.total(&p)).unwrap();
+        }
+        let reference = if tangent.is_some() { "td" } else { "fd" };
+        for s in &deps {
+            let p = format!("{} * {}", s.helper(reference), s.helper("w"));
+            writeln!(b, "  adg_rhs = adg_rhs + {}", s.total(&p)).unwrap();
+        }
+        let kind = if tangent.is_some() {
+            "adjoint"
+        } else {
+            "adjoint-fd"
+        };
+        writeln!(
+            b,
+            "  write(*,'(a,es25.16e3,a,es25.16e3,a,es25.16e3)') 'CHECK {kind} {root} relerr=', \
+             abs(adg_lhs - adg_rhs) / max(abs(adg_lhs), abs(adg_rhs), tiny(1.0d0)), \
+             ' lhs=', adg_lhs, ' rhs=', adg_rhs"
+        )
+        .unwrap();
+    }
+
+    let mut out = String::new();
+    out.push_str("program adgen_derivative_driver\n  implicit none\n");
+    out.push_str(&d);
+    out.push_str(&b);
+    out.push_str(CONTAINS);
+    out.push_str("end program adgen_derivative_driver\n");
+    Ok((
+        out,
+        DerivativeChecks {
+            tangent: tangent.is_some(),
+            adjoint: adjoint.is_some(),
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_literals() {
+        assert_eq!(real8(0.5), "5d-1");
+        assert_eq!(real8(1.5), "1.5d0");
+        assert_eq!(real8(-1.0), "-1d0");
+        assert_eq!(real8(1e-6), "1d-6");
+    }
+}
