@@ -60,11 +60,8 @@ fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 fn object_name(path: &str) -> String {
-    let flat = path.replace(['/', '\\'], "_");
-    match flat.rsplit_once('.') {
-        Some((stem, _)) => format!("{stem}.o"),
-        None => format!("{flat}.o"),
-    }
+    // Keep the extension: `adgen_runtime.c` and `adgen_runtime.f90` must not share an object.
+    format!("{}.o", path.replace(['/', '\\', '.'], "_"))
 }
 
 /// Writes `sources` under `work/sub` and compiles them in order with `flags`.
