@@ -73,7 +73,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
             );
         }
     }
-    let mut decls = ug.declarations(&[], false);
+    let mut decls = ug.declarations(&[], &body);
     if ug.uses_runtime {
         decls.insert(
             0,
@@ -1197,17 +1197,22 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
-                self.ug.error(
-                    Diagnostic::error(
-                        "E0504",
+                let b = self
+                    .ug
+                    .deriv_name(&symbol.name)
+                    .unwrap_or_default()
+                    .to_string();
+                self.ug.warnings.push(
+                    Diagnostic::warning(
+                        "W0501",
                         format!(
-                            "the adjoint of assumed-size array `{}` must be set to zero, but its \
-                             size is unknown",
+                            "the adjoint `{b}` of assumed-size array `{}` is added to, not \
+                             overwritten: its size is unknown",
                             symbol.name
                         ),
                     )
                     .at(symbol.span)
-                    .with_help("declare the array with an explicit shape"),
+                    .with_help(format!("set `{b}` to zero before calling the adjoint, or declare `{}` with an explicit shape", symbol.name)),
                 );
                 continue;
             }

@@ -128,6 +128,7 @@ pub fn differentiate(
                     Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
                 };
                 errors.append(&mut ug.errors);
+                out.warnings.append(&mut ug.warnings);
                 out.needs_runtime |= ug.uses_runtime;
                 if let Some(root) = ug.root {
                     if root.modes.contains(&mode) {
@@ -199,6 +200,7 @@ pub struct UnitGen<'c, 'a> {
     pub deriv_names: BTreeMap<String, String>,
     pub temps: Vec<Temp>,
     pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
     pub root: Option<&'a RootRequest>,
     pub uses_runtime: bool,
     /// Functions whose derivative is called as a function here, to be declared.
@@ -237,6 +239,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             deriv_names,
             temps: Vec::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
             root,
             uses_runtime: false,
             called_functions: BTreeMap::new(),
@@ -381,9 +384,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     /// Declarations of the derivative unit: the original ones, each followed by the
     /// declaration of its variables' derivatives, then what the original declared
     /// another way (implicitly, by DIMENSION), then temporaries.
-    pub fn declarations(&self, zeroed_args: &[String], result_is_dummy: bool) -> Vec<Decl> {
+    pub fn declarations(&self, zeroed_args: &[String], body: &[Stmt]) -> Vec<Decl> {
         let mode = self.mode();
         let mut decls = Vec::new();
+        let referenced = referenced_names(body);
         let mut declared: Vec<String> = Vec::new();
         let deriv_intent = |primal: &str, intent: Option<Intent>| -> Option<Intent> {
             let is_dummy = self.unit.args.iter().any(|a| key(a) == key(primal));
@@ -399,6 +403,23 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             }
         };
         for decl in &self.unit.decls {
+            // A function the derivative no longer calls (its derivative is called instead)
+            // would be an unused name.
+            let mut decl = decl.clone();
+            if let DeclKind::Var { entities, .. } = &mut decl.kind {
+                entities.retain(|e| {
+                    let is_proc = self
+                        .unit
+                        .symbols
+                        .get(&e.name)
+                        .is_some_and(|s| s.kind == il::SymbolKind::Procedure);
+                    !is_proc || referenced.contains(&key(&e.name))
+                });
+                if entities.is_empty() {
+                    continue;
+                }
+            }
+            let decl = &decl;
             decls.push(decl.clone());
             let DeclKind::Var {
                 spec,
@@ -421,9 +442,15 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 .iter()
                 .filter_map(|e| {
                     let d = self.deriv_name(&e.name)?;
+                    // Dimensions given by a DIMENSION statement apply to the derivative too.
+                    let has_dim_attr = attrs.iter().any(|a| matches!(a, Attr::Dimension(_)));
+                    let dims = e.dims.clone().or_else(|| {
+                        let sym = self.unit.symbols.get(&e.name)?;
+                        (!has_dim_attr && sym.is_array()).then(|| sym.dims.clone())
+                    });
                     Some(Entity {
                         name: d.to_string(),
-                        dims: e.dims.clone(),
+                        dims,
                         init: None,
                         span: Span::default(),
                     })
@@ -493,7 +520,6 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             if !declared.contains(&key(r)) {
                 if let Some(s) = self.unit.symbols.get(r) {
                     decls.push(var_decl(s.type_spec.clone(), Vec::new(), r, &s.dims));
-                    let _ = result_is_dummy;
                 }
             }
         }
@@ -569,6 +595,30 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             is_function: self.unit.is_function(),
         }
     }
+}
+
+/// Names (keys) a generated body refers to: variables and called procedures.
+fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    il::visit::walk_stmts(body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &s.kind {
+            names.insert(key(name));
+        }
+        for e in il::visit::stmt_exprs(s) {
+            il::visit::walk_expr(e, &mut |x| match &x.kind {
+                ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                    names.insert(key(n));
+                }
+                _ => {}
+            });
+        }
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            if let Some(n) = lhs.base_name() {
+                names.insert(key(n));
+            }
+        }
+    });
+    names
 }
 
 /// `spec, attrs :: name(dims)`.

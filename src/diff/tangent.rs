@@ -29,7 +29,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         Some(r) => (UnitKind::Function, Some(r.clone())),
         None => (UnitKind::Subroutine, None),
     };
-    let decls = ug.declarations(&zeroed, ug.ua.result_active);
+    let decls = ug.declarations(&zeroed, &body);
     Unit {
         kind,
         name: ug
@@ -60,7 +60,11 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             continue;
         };
         if symbol.is_dummy() {
-            if ug.root.is_none() || ug.is_independent(&symbol.name) {
+            // INTENT(OUT) dummies have no meaningful value, hence no derivative, on entry.
+            if ug.root.is_none()
+                || ug.is_independent(&symbol.name)
+                || symbol.intent == Some(crate::il::Intent::Out)
+            {
                 continue;
             }
             zeroed.push(symbol.name.clone());
