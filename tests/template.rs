@@ -84,6 +84,52 @@ fn template_project_builds_and_passes_its_tests() {
     assert!(output.status.success(), "{}", show(&output));
 }
 
+/// The template's driver and its finite-difference test, with a hand-written adjoint
+/// (`tests/fixtures/heat_b_hand.f90`) in place of adgen's: the manifest asks for the
+/// tangent only, so the two never clash, and the test stays meaningful (it then also
+/// compiles and links adgen's tangent) once the differentiator lands.
+#[test]
+fn template_driver_with_hand_written_adjoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("template");
+    copy_tree(&repo().join("template-project"), &copy);
+    let cargo_toml = std::fs::read_to_string(copy.join("Cargo.toml")).unwrap();
+    let adgen = repo().display().to_string().replace('\\', "/");
+    let cargo_toml = cargo_toml.replace("path = \"..\"", &format!("path = \"{adgen}\""));
+    std::fs::write(copy.join("Cargo.toml"), cargo_toml).unwrap();
+    let manifest = std::fs::read_to_string(copy.join("ad.toml")).unwrap();
+    let manifest = manifest.replace(
+        "modes = [\"tangent\", \"adjoint\"]",
+        "modes = [\"tangent\"]",
+    );
+    assert!(
+        manifest.contains("modes = [\"tangent\"]"),
+        "the template's ad.toml changed"
+    );
+    std::fs::write(copy.join("ad.toml"), manifest).unwrap();
+    std::fs::copy(
+        repo().join("tests/fixtures/heat_b_hand.f90"),
+        copy.join("src/heat_b_hand.f90"),
+    )
+    .unwrap();
+    let output = cargo()
+        .args(["test", "--release", "--manifest-path"])
+        .arg(copy.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", repo().join("target/template-hand"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let output = cargo()
+        .args(["run", "--release", "--manifest-path"])
+        .arg(copy.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", repo().join("target/template-hand"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("fitted k = 0.5"), "{stdout}");
+}
+
 /// A small crate whose build.rs uses `adgen::Build`, in a temporary directory.
 fn fixture(manifest: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
