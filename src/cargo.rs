@@ -144,7 +144,7 @@ impl Build {
         for source in &loaded.source_files {
             println!("cargo:rerun-if-changed={}", source.display());
         }
-        for dir in &loaded.include_dirs {
+        for dir in loaded.include_dirs.iter().chain(&loaded.glob_dirs) {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
 
@@ -169,8 +169,13 @@ impl Build {
         let list = std::fs::read_to_string(out_dir.join(OUTPUTS_LIST))
             .map_err(BuildError::io(format!("reading `{OUTPUTS_LIST}`")))?;
 
-        // Everything to compile: the user's sources, then the generated ones.
-        let mut units: Vec<PathBuf> = loaded.source_files.clone();
+        // Everything to compile: the user's sources (modules before their users), then
+        // the generated ones, already in an order that compiles.
+        let texts: Vec<&str> = loaded.sources.iter().map(|s| s.text.as_str()).collect();
+        let mut units: Vec<PathBuf> = fortran_compile_order(&texts)
+            .into_iter()
+            .map(|i| loaded.source_files[i].clone())
+            .collect();
         units.extend(
             list.lines()
                 .filter(|l| !l.is_empty())
@@ -337,6 +342,74 @@ fn cargo_env(var: &str) -> Result<String, BuildError> {
     std::env::var(var).map_err(|_| BuildError::Env(var.to_string()))
 }
 
+/// An order in which Fortran sources compile: a file that defines a module comes before
+/// the files that `use` it; otherwise the given order is kept. Cycles (which gfortran
+/// rejects anyway) keep the given order.
+pub fn fortran_compile_order(texts: &[&str]) -> Vec<usize> {
+    let scanned: Vec<(Vec<String>, Vec<String>)> = texts.iter().map(|t| scan_modules(t)).collect();
+    let definer = |module: &str| {
+        scanned
+            .iter()
+            .position(|(defined, _)| defined.iter().any(|d| d == module))
+    };
+    let mut done = vec![false; texts.len()];
+    let mut order = Vec::with_capacity(texts.len());
+    while order.len() < texts.len() {
+        let ready = (0..texts.len()).find(|&i| {
+            !done[i]
+                && scanned[i].1.iter().all(|m| match definer(m) {
+                    Some(j) => j == i || done[j],
+                    None => true,
+                })
+        });
+        // A cycle: take the first file left.
+        let next = ready.unwrap_or_else(|| {
+            (0..texts.len())
+                .find(|&i| !done[i])
+                .expect("a file is left")
+        });
+        done[next] = true;
+        order.push(next);
+    }
+    order
+}
+
+/// The modules a Fortran source defines and the modules it uses, lower-cased.
+fn scan_modules(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut defined = Vec::new();
+    let mut used = Vec::new();
+    for line in text.lines() {
+        let code = line
+            .split('!')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let mut words = code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty());
+        match (words.next(), words.next()) {
+            (Some("module"), Some(name))
+                if !matches!(name, "procedure" | "function" | "subroutine") =>
+            {
+                defined.push(name.to_string());
+            }
+            (Some("use"), Some(name)) => {
+                // `use, intrinsic :: iso_c_binding` names a compiler module.
+                if name != "intrinsic" && name != "non_intrinsic" {
+                    used.push(name.to_string());
+                } else if name == "non_intrinsic" {
+                    if let Some(real) = words.next() {
+                        used.push(real.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (defined, used)
+}
+
 /// True when `path` lies inside `dir`, after removing `.` and resolving `..` lexically.
 fn lexically_inside(path: &Path, dir: &Path) -> bool {
     fn normal(p: &Path) -> Vec<std::path::Component<'_>> {
@@ -390,6 +463,23 @@ mod tests {
         assert!(!lexically_inside(&out.join("../elsewhere"), out));
         assert!(!lexically_inside(out, out));
         assert!(!lexically_inside(Path::new("/tmp/x"), out));
+    }
+
+    #[test]
+    fn modules_compile_before_their_users() {
+        let main = "program p\n  use physics, only: step\nend program p\n";
+        let physics = "module physics\n  use constants\n  use, intrinsic :: iso_c_binding\ncontains\nend module physics\n";
+        let constants =
+            "MODULE Constants ! the numbers\n  real, parameter :: pi = 3.14\nEND MODULE\n";
+        let plain = "subroutine f()\n  ! use nothing\nend subroutine f\n";
+        assert_eq!(
+            fortran_compile_order(&[main, physics, plain, constants]),
+            [2, 3, 1, 0]
+        );
+        assert_eq!(fortran_compile_order(&[plain, constants]), [0, 1]);
+        let a = "module a\n use b\nend module\n";
+        let b = "module b\n use a\nend module\n";
+        assert_eq!(fortran_compile_order(&[a, b]), [0, 1]);
     }
 
     #[test]

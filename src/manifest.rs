@@ -126,6 +126,9 @@ pub struct LoadedManifest {
     pub source_files: Vec<PathBuf>,
     /// `include-dirs`, absolute.
     pub include_dirs: Vec<PathBuf>,
+    /// The directories the source globs search (their literal prefixes, absolute),
+    /// except the manifest's own directory: a build system watches them for new files.
+    pub glob_dirs: Vec<PathBuf>,
     /// `max-directions`, when given.
     pub max_directions: Option<u32>,
 }
@@ -238,6 +241,7 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
     let mut checker = Checker {
         file: &file,
         diagnostics: Vec::new(),
+        glob_dirs: Vec::new(),
     };
     let checked = checker.check(&dir);
     let mut diagnostics = checker.diagnostics;
@@ -273,6 +277,7 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
         sources,
         source_files: checked.source_files,
         include_dirs: checked.include_dirs,
+        glob_dirs: checked.glob_dirs,
         max_directions: checked.max_directions,
     })
 }
@@ -339,12 +344,14 @@ struct Checked {
     source_paths: Vec<String>,
     source_files: Vec<PathBuf>,
     include_dirs: Vec<PathBuf>,
+    glob_dirs: Vec<PathBuf>,
     max_directions: Option<u32>,
 }
 
 struct Checker<'a> {
     file: &'a SourceFile,
     diagnostics: Vec<Diagnostic>,
+    glob_dirs: Vec<PathBuf>,
 }
 
 impl<'a> Checker<'a> {
@@ -533,6 +540,7 @@ impl<'a> Checker<'a> {
             source_paths,
             source_files,
             include_dirs,
+            glob_dirs: std::mem::take(&mut self.glob_dirs),
             max_directions,
         })
     }
@@ -615,6 +623,9 @@ impl<'a> Checker<'a> {
         }
         let base_rel = base.join("/");
         let base_abs = dir.join(&base_rel);
+        if !base_rel.is_empty() && base_abs.is_dir() && !self.glob_dirs.contains(&base_abs) {
+            self.glob_dirs.push(base_abs.clone());
+        }
         let mut found = Vec::new();
         if base_abs.is_dir() {
             for entry in walkdir::WalkDir::new(&base_abs)
@@ -993,6 +1004,7 @@ dependents = ["y"]
         let paths: Vec<&str> = m.sources.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(paths, ["src/a.f90", "src/b.f90"]);
         assert_eq!(m.source_files.len(), 2);
+        assert_eq!(m.glob_dirs, [dir.path().join("src")]);
         assert!(m.source_files.iter().all(|p| p.is_absolute()));
         assert!(m.request.checkpoint_calls);
         assert!(m.request.disabled.is_empty());

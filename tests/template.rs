@@ -158,8 +158,15 @@ fn fixture(manifest: &str) -> tempfile::TempDir {
     std::fs::create_dir_all(root.join("src/fortran")).unwrap();
     std::fs::write(
         root.join("src/fortran/square.f90"),
-        "subroutine square(x, y)\n  implicit none\n  real(8), intent(in) :: x\n  \
-         real(8), intent(out) :: y\n  y = x * x\nend subroutine square\n",
+        "subroutine square(x, y)\n  use z_scale, only: scale\n  implicit none\n  \
+         real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  y = scale * x * x\n\
+         end subroutine square\n",
+    )
+    .unwrap();
+    // Sorted after its user: Build must compile modules first.
+    std::fs::write(
+        root.join("src/fortran/z_scale.f90"),
+        "module z_scale\n  implicit none\n  real(8), parameter :: scale = 1.0d0\nend module z_scale\n",
     )
     .unwrap();
     std::fs::write(
@@ -181,7 +188,8 @@ fn run_fixture(dir: &Path) -> Output {
         .unwrap()
 }
 
-/// `adgen::Build` compiles the user's Fortran with gfortran and links it into the crate.
+/// `adgen::Build` compiles the user's Fortran with gfortran (modules first) and links it
+/// into the crate.
 #[test]
 fn build_script_compiles_and_links_fortran() {
     let dir = fixture(
