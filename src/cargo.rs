@@ -200,16 +200,20 @@ impl Build {
         let mut any_fortran = false;
         for (index, unit) in units.iter().enumerate() {
             let name = unit.file_name().and_then(|n| n.to_str()).unwrap_or("unit");
-            if name.ends_with(".c") {
-                c_files.push(unit.clone());
-                continue;
+            match source_kind(name) {
+                Some(SourceKind::C) => {
+                    c_files.push(unit.clone());
+                    continue;
+                }
+                Some(SourceKind::Fortran) => any_fortran = true,
+                // Headers and INCLUDE files are not compiled on their own.
+                None => continue,
             }
-            any_fortran = true;
             let object = build_dir.join(format!("{index:03}-{name}.o"));
             let mut cmd = Command::new(&tools.fortran);
             cmd.current_dir(&loaded.dir)
                 .arg("-c")
-                .arg(&tools.fortran_opt)
+                .args(&tools.fortran_opt)
                 .arg("-fPIC")
                 .arg("-J")
                 .arg(&out_dir);
@@ -286,7 +290,8 @@ impl Build {
 /// The tools and flags one build uses, resolved from the builder and the environment.
 struct Tools {
     fortran: PathBuf,
-    fortran_opt: String,
+    /// `-O0` or `-O2` after `OPT_LEVEL`, and `-g` when `DEBUG` is true.
+    fortran_opt: Vec<String>,
     fortran_flags: Vec<String>,
     c_compiler: Option<String>,
     archiver: String,
@@ -299,7 +304,10 @@ impl Tools {
             None => PathBuf::from(build.env("FC").unwrap_or_else(|| "gfortran".into())),
         };
         let opt_level = cargo_env("OPT_LEVEL").unwrap_or_else(|_| "0".into());
-        let fortran_opt = if opt_level == "0" { "-O0" } else { "-O2" }.to_string();
+        let mut fortran_opt = vec![if opt_level == "0" { "-O0" } else { "-O2" }.to_string()];
+        if std::env::var("DEBUG").is_ok_and(|d| d != "false" && d != "0") {
+            fortran_opt.push("-g".into());
+        }
         let fortran_flags = build.env_flags("FFLAGS");
         // cc applies CC and CFLAGS itself with the same precedence; reading them here
         // makes Cargo rerun the build when they change.
@@ -313,6 +321,23 @@ impl Tools {
             c_compiler,
             archiver,
         })
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SourceKind {
+    Fortran,
+    C,
+}
+
+/// What compiles a file, by its extension: Fortran (fixed or free form, preprocessed or
+/// not) or C; `None` for anything else (headers, INCLUDE files).
+fn source_kind(file_name: &str) -> Option<SourceKind> {
+    let ext = file_name.rsplit_once('.')?.1;
+    match ext.to_ascii_lowercase().as_str() {
+        "f" | "for" | "ftn" | "f77" | "f90" | "f95" | "f03" | "f08" => Some(SourceKind::Fortran),
+        "c" if ext == "c" => Some(SourceKind::C),
+        _ => None,
     }
 }
 
@@ -480,6 +505,17 @@ mod tests {
         let a = "module a\n use b\nend module\n";
         let b = "module b\n use a\nend module\n";
         assert_eq!(fortran_compile_order(&[a, b]), [0, 1]);
+    }
+
+    #[test]
+    fn source_kinds() {
+        assert_eq!(source_kind("a.f90"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("a.F90"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("legacy.f"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("rt.c"), Some(SourceKind::C));
+        assert_eq!(source_kind("rt.h"), None);
+        assert_eq!(source_kind("common.inc"), None);
+        assert_eq!(source_kind("Makefile"), None);
     }
 
     #[test]

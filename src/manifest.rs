@@ -146,40 +146,65 @@ pub struct Head {
 /// Parses a head string: `name`, or `name(outputs)/(inputs)`, names separated by spaces
 /// or commas. A head without parentheses leaves both lists empty.
 pub fn parse_head(head: &str) -> Result<Head, String> {
-    let head = head.trim();
-    let Some(open) = head.find('(') else {
-        check_identifier(head).map_err(|e| format!("procedure name {e}"))?;
-        return Ok(Head {
-            name: head.to_string(),
+    let (parsed, rest) = parse_one_head(head)?;
+    if !rest.trim().is_empty() {
+        return Err(format!("unexpected text `{}` after the head", rest.trim()));
+    }
+    Ok(parsed)
+}
+
+/// Parses one or more heads separated by spaces, as Tapenade's `-head` accepts:
+/// `"f(y)/(x) g(z)/(w)"`.
+pub fn parse_heads(heads: &str) -> Result<Vec<Head>, String> {
+    let mut rest = heads.trim();
+    let mut parsed = Vec::new();
+    while !rest.is_empty() {
+        let (head, after) = parse_one_head(rest)?;
+        parsed.push(head);
+        rest = after.trim_start();
+    }
+    if parsed.is_empty() {
+        return Err("the head is empty".into());
+    }
+    Ok(parsed)
+}
+
+/// Parses the head at the start of `text`; returns it and the text after it.
+fn parse_one_head(text: &str) -> Result<(Head, &str), String> {
+    let text = text.trim_start();
+    let name_end = text
+        .find(|c: char| c == '(' || c.is_whitespace())
+        .unwrap_or(text.len());
+    let name = &text[..name_end];
+    check_identifier(name).map_err(|e| format!("procedure name {e}"))?;
+    let rest = text[name_end..].trim_start();
+    let Some(rest) = rest.strip_prefix('(') else {
+        let head = Head {
+            name: name.to_string(),
             dependents: Vec::new(),
             independents: Vec::new(),
-        });
+        };
+        return Ok((head, &text[name_end..]));
     };
-    let name = head[..open].trim();
-    check_identifier(name).map_err(|e| format!("procedure name {e}"))?;
-    let rest = &head[open + 1..];
+    let expected = "expected `name(outputs)/(inputs)`";
     let close = rest
         .find(')')
-        .ok_or("missing `)` after the outputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `)` after the outputs; {expected}"))?;
     let outputs = &rest[..close];
     let rest = rest[close + 1..].trim_start();
     let rest = rest
         .strip_prefix('/')
-        .ok_or("missing `/` between outputs and inputs; expected `name(outputs)/(inputs)`")?
+        .ok_or(format!(
+            "missing `/` between outputs and inputs; {expected}"
+        ))?
         .trim_start();
     let rest = rest
         .strip_prefix('(')
-        .ok_or("missing `(` before the inputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `(` before the inputs; {expected}"))?;
     let close = rest
         .find(')')
-        .ok_or("missing `)` after the inputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `)` after the inputs; {expected}"))?;
     let inputs = &rest[..close];
-    if !rest[close + 1..].trim().is_empty() {
-        return Err(format!(
-            "unexpected text `{}` after the inputs",
-            rest[close + 1..].trim()
-        ));
-    }
     let split = |list: &str| -> Result<Vec<String>, String> {
         let names: Vec<String> = list
             .split([' ', ',', '\t'])
@@ -191,11 +216,12 @@ pub fn parse_head(head: &str) -> Result<Head, String> {
         }
         Ok(names)
     };
-    Ok(Head {
+    let head = Head {
         name: name.to_string(),
         dependents: split(outputs)?,
         independents: split(inputs)?,
-    })
+    };
+    Ok((head, &rest[close + 1..]))
 }
 
 /// Maps a mode name to a [`Mode`]; `Err` holds the diagnostic's code and message.
@@ -1178,6 +1204,11 @@ nmae = "g"
         assert!(parse_head("f(y)/(x").is_err());
         assert!(parse_head("1f(y)/(x)").is_err());
         assert!(parse_head("f(y)/(x) g").is_err());
+        let two = parse_heads("f(y)/(x) g (z w)/(v)").unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(two[1].name, "g");
+        assert_eq!(two[1].dependents, ["z", "w"]);
+        assert!(parse_heads("  ").is_err());
     }
 
     #[test]
