@@ -505,6 +505,7 @@ impl<'a> Checker<'a> {
         // Roots.
         let mut roots = Vec::new();
         match document.get("root") {
+            None if top_invalid.contains("root") => {}
             None => {
                 self.error(E_MISSING, 0..0, "the manifest names no root".into())
                     .help = Some(
@@ -573,7 +574,8 @@ impl<'a> Checker<'a> {
 
     /// Checks one table against `T`'s serde schema, reporting unknown keys and badly typed
     /// values one by one, and decodes what is valid. Also returns the keys whose values
-    /// were invalid, so that later checks do not report them again as missing.
+    /// were invalid or that were misspelt, so that later checks do not report them again
+    /// as missing.
     fn decode_table<T: DeserializeOwned + Default>(
         &mut self,
         table: &DeTable<'_>,
@@ -588,6 +590,10 @@ impl<'a> Checker<'a> {
                 let message = format!("unknown key `{prefix}{name}`");
                 let help = suggestion_help(name, &known);
                 self.error(E_UNKNOWN_KEY, key.span(), message).help = Some(help);
+                // A misspelt key: do not report the key it was meant to be as missing.
+                if let Some(meant) = suggest(name, &known) {
+                    invalid.insert(meant.to_string());
+                }
                 continue;
             }
             let mut single = DeTable::new();
@@ -1118,7 +1124,7 @@ nmae = "g"
                 (E_TYPE, (6, 20)),
                 (E_ROOT_NAME, (7, 1)),
                 (E_ROOT_NAME, (12, 8)),
-                (E_ROOT_NAME, (13, 1)),
+                // `nmae`: reported as unknown, not again as a missing name.
                 (E_UNKNOWN_KEY, (14, 1)),
             ]
         );
@@ -1154,6 +1160,13 @@ nmae = "g"
         );
         let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
         assert_eq!(codes, [E_TYPE, E_TYPE, E_TYPE], "{diags:?}");
+        // So is a misspelt key.
+        let diags = errors(
+            "source = [\"a.f90\"]\n[[roots]]\nname = \"f\"\n[[root]]\nnmae = \"f\"\nindependent = [\"x\"]\ndependents = [\"y\"]\n",
+            &["a.f90"],
+        );
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [E_UNKNOWN_KEY; 4], "{diags:?}");
     }
 
     #[test]
