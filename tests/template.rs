@@ -180,12 +180,17 @@ fn fixture(manifest: &str) -> tempfile::TempDir {
 }
 
 fn run_fixture(dir: &Path) -> Output {
-    cargo()
-        .args(["run", "--release", "--manifest-path"])
+    fixture_command(dir).output().unwrap()
+}
+
+fn fixture_command(dir: &Path) -> Command {
+    let mut cmd = cargo();
+    cmd.args(["run", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
-        .output()
-        .unwrap()
+        .env_remove("FC")
+        .env_remove("FFLAGS");
+    cmd
 }
 
 /// `adgen::Build` compiles the user's Fortran with gfortran (modules first) and links it
@@ -217,6 +222,46 @@ fn build_script_reports_manifest_errors() {
         "{text}"
     );
     assert!(text.contains("adgen: invalid manifest"), "{text}");
+}
+
+/// `FC` is honoured, and compiler failures name the command and show its messages.
+#[test]
+fn build_script_reports_compiler_errors() {
+    let manifest = "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
+                    independents = [\"x\"]\ndependents = [\"y\"]\n";
+    let dir = fixture(manifest);
+    let output = fixture_command(dir.path())
+        .env("FC", "/nonexistent/gfortran")
+        .output()
+        .unwrap();
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("adgen: running") && text.contains("/nonexistent/gfortran"),
+        "{text}"
+    );
+
+    // FFLAGS reach gfortran: -Werror turns the conversion warning into an error.
+    let dir = fixture(manifest);
+    std::fs::write(
+        dir.path().join("src/fortran/narrow.f90"),
+        "subroutine narrow(x, i)\n  real(8), intent(in) :: x\n  integer, intent(out) :: i\n  \
+         i = x\nend subroutine narrow\n",
+    )
+    .unwrap();
+    let output = run_fixture(dir.path());
+    assert!(output.status.success(), "{}", show(&output));
+    let output = fixture_command(dir.path())
+        .env("FFLAGS", "-Wconversion -Werror")
+        .output()
+        .unwrap();
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("adgen: `") && text.contains("failed (exit status: 1)"),
+        "{text}"
+    );
+    assert!(text.contains("narrow.f90"), "{text}");
 }
 
 /// Two runs on copies of the template in different directories, one from inside the
