@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::Failure;
-use crate::output::{OUTPUTS_LIST, write_outputs};
+use crate::manifest::LoadedManifest;
+use crate::output::{outputs_list, write_outputs};
 
 /// Name of the static library that holds the user's code and its derivatives.
 pub const LIBRARY_NAME: &str = "adgen_derivatives";
@@ -128,7 +129,7 @@ impl Build {
     /// Like [`Build::try_compile`], but prints the error and panics with one line.
     pub fn compile(&mut self) {
         if let Err(e) = self.try_compile() {
-            eprintln!("{e}");
+            eprintln!("adgen: {e}");
             panic!("adgen: {}", e.summary());
         }
     }
@@ -139,21 +140,6 @@ impl Build {
         let cargo_out_dir = PathBuf::from(cargo_env("OUT_DIR")?);
         let manifest_path =
             manifest_dir.join(self.manifest.as_deref().unwrap_or(Path::new("ad.toml")));
-        println!("cargo:rerun-if-changed={}", manifest_path.display());
-        let loaded = crate::manifest::load(&manifest_path).map_err(BuildError::Manifest)?;
-        for source in &loaded.source_files {
-            println!("cargo:rerun-if-changed={}", source.display());
-        }
-        for dir in loaded.include_dirs.iter().chain(&loaded.glob_dirs) {
-            println!("cargo:rerun-if-changed={}", dir.display());
-        }
-
-        let generated = crate::differentiate(&loaded.sources, &loaded.request)
-            .map_err(BuildError::Differentiate)?;
-        for line in generated.warnings.lines() {
-            println!("cargo:warning={line}");
-        }
-
         let out_dir = match &self.out_dir {
             Some(dir) => cargo_out_dir.join(dir),
             None => cargo_out_dir.join("adgen"),
@@ -164,32 +150,47 @@ impl Build {
                 source: io::Error::new(io::ErrorKind::InvalidInput, "it must lie inside OUT_DIR"),
             });
         }
-        write_outputs(&out_dir, &generated)
-            .map_err(BuildError::io(format!("writing `{}`", out_dir.display())))?;
-        let list = std::fs::read_to_string(out_dir.join(OUTPUTS_LIST))
-            .map_err(BuildError::io(format!("reading `{OUTPUTS_LIST}`")))?;
-
-        // Everything to compile: the user's sources (modules before their users), then
-        // the generated ones, already in an order that compiles.
-        let texts: Vec<&str> = loaded.sources.iter().map(|s| s.text.as_str()).collect();
-        let mut units: Vec<PathBuf> = fortran_compile_order(&texts)
-            .into_iter()
-            .map(|i| loaded.source_files[i].clone())
-            .collect();
-        units.extend(
-            list.lines()
-                .filter(|l| !l.is_empty())
-                .map(|l| out_dir.join(l)),
-        );
         let build_dir = cargo_out_dir.join("adgen-build");
         std::fs::create_dir_all(&build_dir).map_err(BuildError::io(format!(
             "creating `{}`",
             build_dir.display()
         )))?;
 
+        let (loaded, units) = generate(&manifest_path, &out_dir)?;
         let tools = Tools::from_env(self)?;
-        let mut include_dirs = vec![out_dir.clone()];
+        let (objects, any_fortran) =
+            self.compile_units(&tools, &loaded, &units, &out_dir, &build_dir)?;
+
+        let library = build_dir.join(format!("lib{LIBRARY_NAME}.a"));
+        if library.exists() {
+            std::fs::remove_file(&library)
+                .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
+        }
+        let mut ar = Command::new(&tools.archiver);
+        ar.arg("crs").arg(&library).args(&objects);
+        run(&mut ar)?;
+
+        println!("cargo:rustc-link-search=native={}", build_dir.display());
+        println!("cargo:rustc-link-lib=static={LIBRARY_NAME}");
+        if any_fortran {
+            println!("cargo:rustc-link-lib=gfortran");
+        }
+        Ok(())
+    }
+
+    /// Compiles every unit into `build_dir`: Fortran with `FC`, C with `cc`. Returns the
+    /// objects and whether any Fortran was compiled.
+    fn compile_units(
+        &self,
+        tools: &Tools,
+        loaded: &LoadedManifest,
+        units: &[PathBuf],
+        out_dir: &Path,
+        build_dir: &Path,
+    ) -> Result<(Vec<PathBuf>, bool), BuildError> {
+        let mut include_dirs = vec![out_dir.to_path_buf()];
         include_dirs.extend(loaded.include_dirs.iter().cloned());
+        // No absolute build paths in the objects (DESIGN.md §7, reproducible builds).
         let prefix_maps = [
             format!("-ffile-prefix-map={}=.", loaded.dir.display()),
             format!("-ffile-prefix-map={}=adgen", out_dir.display()),
@@ -216,7 +217,7 @@ impl Build {
                 .args(&tools.fortran_opt)
                 .arg("-fPIC")
                 .arg("-J")
-                .arg(&out_dir);
+                .arg(out_dir);
             for dir in &include_dirs {
                 cmd.arg("-I").arg(dir);
             }
@@ -250,22 +251,7 @@ impl Build {
                 })?;
             objects.extend(c_objects);
         }
-
-        let library = build_dir.join(format!("lib{LIBRARY_NAME}.a"));
-        if library.exists() {
-            std::fs::remove_file(&library)
-                .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
-        }
-        let mut ar = Command::new(&tools.archiver);
-        ar.arg("crs").arg(&library).args(&objects);
-        run(&mut ar)?;
-
-        println!("cargo:rustc-link-search=native={}", build_dir.display());
-        println!("cargo:rustc-link-lib=static={LIBRARY_NAME}");
-        if any_fortran {
-            println!("cargo:rustc-link-lib=gfortran");
-        }
-        Ok(())
+        Ok((objects, any_fortran))
     }
 
     /// Reads a tool setting the way cc-rs does: `NAME_<target>`, `NAME_<target_with_underscores>`,
@@ -285,6 +271,39 @@ impl Build {
             .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
             .collect()
     }
+}
+
+/// Loads the manifest, tells Cargo what to watch, differentiates and writes the outputs.
+/// Returns the manifest and every file to compile, in order: the user's sources (modules
+/// before their users), then the generated ones (already in an order that compiles).
+fn generate(
+    manifest_path: &Path,
+    out_dir: &Path,
+) -> Result<(LoadedManifest, Vec<PathBuf>), BuildError> {
+    println!("cargo:rerun-if-changed={}", manifest_path.display());
+    let loaded = crate::manifest::load(manifest_path).map_err(BuildError::Manifest)?;
+    for source in &loaded.source_files {
+        println!("cargo:rerun-if-changed={}", source.display());
+    }
+    for dir in loaded.include_dirs.iter().chain(&loaded.glob_dirs) {
+        println!("cargo:rerun-if-changed={}", dir.display());
+    }
+
+    let generated = crate::differentiate(&loaded.sources, &loaded.request)
+        .map_err(BuildError::Differentiate)?;
+    for line in generated.warnings.lines() {
+        println!("cargo:warning={line}");
+    }
+    write_outputs(out_dir, &generated)
+        .map_err(BuildError::io(format!("writing `{}`", out_dir.display())))?;
+
+    let texts: Vec<&str> = loaded.sources.iter().map(|s| s.text.as_str()).collect();
+    let mut units: Vec<PathBuf> = fortran_compile_order(&texts)
+        .into_iter()
+        .map(|i| loaded.source_files[i].clone())
+        .collect();
+    units.extend(outputs_list(&generated).lines().map(|l| out_dir.join(l)));
+    Ok((loaded, units))
 }
 
 /// The tools and flags one build uses, resolved from the builder and the environment.
