@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::Failure;
-use crate::output::{OUTPUTS_LIST, write_outputs};
+use crate::manifest::LoadedManifest;
+use crate::output::{outputs_list, write_outputs};
 
 /// Name of the static library that holds the user's code and its derivatives.
 pub const LIBRARY_NAME: &str = "adgen_derivatives";
@@ -128,7 +129,7 @@ impl Build {
     /// Like [`Build::try_compile`], but prints the error and panics with one line.
     pub fn compile(&mut self) {
         if let Err(e) = self.try_compile() {
-            eprintln!("{e}");
+            eprintln!("adgen: {e}");
             panic!("adgen: {}", e.summary());
         }
     }
@@ -139,21 +140,6 @@ impl Build {
         let cargo_out_dir = PathBuf::from(cargo_env("OUT_DIR")?);
         let manifest_path =
             manifest_dir.join(self.manifest.as_deref().unwrap_or(Path::new("ad.toml")));
-        println!("cargo:rerun-if-changed={}", manifest_path.display());
-        let loaded = crate::manifest::load(&manifest_path).map_err(BuildError::Manifest)?;
-        for source in &loaded.source_files {
-            println!("cargo:rerun-if-changed={}", source.display());
-        }
-        for dir in &loaded.include_dirs {
-            println!("cargo:rerun-if-changed={}", dir.display());
-        }
-
-        let generated = crate::differentiate(&loaded.sources, &loaded.request)
-            .map_err(BuildError::Differentiate)?;
-        for line in generated.warnings.lines() {
-            println!("cargo:warning={line}");
-        }
-
         let out_dir = match &self.out_dir {
             Some(dir) => cargo_out_dir.join(dir),
             None => cargo_out_dir.join("adgen"),
@@ -164,27 +150,47 @@ impl Build {
                 source: io::Error::new(io::ErrorKind::InvalidInput, "it must lie inside OUT_DIR"),
             });
         }
-        write_outputs(&out_dir, &generated)
-            .map_err(BuildError::io(format!("writing `{}`", out_dir.display())))?;
-        let list = std::fs::read_to_string(out_dir.join(OUTPUTS_LIST))
-            .map_err(BuildError::io(format!("reading `{OUTPUTS_LIST}`")))?;
-
-        // Everything to compile: the user's sources, then the generated ones.
-        let mut units: Vec<PathBuf> = loaded.source_files.clone();
-        units.extend(
-            list.lines()
-                .filter(|l| !l.is_empty())
-                .map(|l| out_dir.join(l)),
-        );
         let build_dir = cargo_out_dir.join("adgen-build");
         std::fs::create_dir_all(&build_dir).map_err(BuildError::io(format!(
             "creating `{}`",
             build_dir.display()
         )))?;
 
+        let (loaded, units) = generate(&manifest_path, &out_dir)?;
         let tools = Tools::from_env(self)?;
-        let mut include_dirs = vec![out_dir.clone()];
+        let (objects, any_fortran) =
+            self.compile_units(&tools, &loaded, &units, &out_dir, &build_dir)?;
+
+        let library = build_dir.join(format!("lib{LIBRARY_NAME}.a"));
+        if library.exists() {
+            std::fs::remove_file(&library)
+                .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
+        }
+        let mut ar = Command::new(&tools.archiver);
+        ar.arg("crs").arg(&library).args(&objects);
+        run(&mut ar)?;
+
+        println!("cargo:rustc-link-search=native={}", build_dir.display());
+        println!("cargo:rustc-link-lib=static={LIBRARY_NAME}");
+        if any_fortran {
+            println!("cargo:rustc-link-lib=gfortran");
+        }
+        Ok(())
+    }
+
+    /// Compiles every unit into `build_dir`: Fortran with `FC`, C with `cc`. Returns the
+    /// objects and whether any Fortran was compiled.
+    fn compile_units(
+        &self,
+        tools: &Tools,
+        loaded: &LoadedManifest,
+        units: &[PathBuf],
+        out_dir: &Path,
+        build_dir: &Path,
+    ) -> Result<(Vec<PathBuf>, bool), BuildError> {
+        let mut include_dirs = vec![out_dir.to_path_buf()];
         include_dirs.extend(loaded.include_dirs.iter().cloned());
+        // No absolute build paths in the objects (DESIGN.md §7, reproducible builds).
         let prefix_maps = [
             format!("-ffile-prefix-map={}=.", loaded.dir.display()),
             format!("-ffile-prefix-map={}=adgen", out_dir.display()),
@@ -195,19 +201,23 @@ impl Build {
         let mut any_fortran = false;
         for (index, unit) in units.iter().enumerate() {
             let name = unit.file_name().and_then(|n| n.to_str()).unwrap_or("unit");
-            if name.ends_with(".c") {
-                c_files.push(unit.clone());
-                continue;
+            match source_kind(name) {
+                Some(SourceKind::C) => {
+                    c_files.push(unit.clone());
+                    continue;
+                }
+                Some(SourceKind::Fortran) => any_fortran = true,
+                // Headers and INCLUDE files are not compiled on their own.
+                None => continue,
             }
-            any_fortran = true;
             let object = build_dir.join(format!("{index:03}-{name}.o"));
             let mut cmd = Command::new(&tools.fortran);
             cmd.current_dir(&loaded.dir)
                 .arg("-c")
-                .arg(&tools.fortran_opt)
+                .args(&tools.fortran_opt)
                 .arg("-fPIC")
                 .arg("-J")
-                .arg(&out_dir);
+                .arg(out_dir);
             for dir in &include_dirs {
                 cmd.arg("-I").arg(dir);
             }
@@ -241,22 +251,7 @@ impl Build {
                 })?;
             objects.extend(c_objects);
         }
-
-        let library = build_dir.join(format!("lib{LIBRARY_NAME}.a"));
-        if library.exists() {
-            std::fs::remove_file(&library)
-                .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
-        }
-        let mut ar = Command::new(&tools.archiver);
-        ar.arg("crs").arg(&library).args(&objects);
-        run(&mut ar)?;
-
-        println!("cargo:rustc-link-search=native={}", build_dir.display());
-        println!("cargo:rustc-link-lib=static={LIBRARY_NAME}");
-        if any_fortran {
-            println!("cargo:rustc-link-lib=gfortran");
-        }
-        Ok(())
+        Ok((objects, any_fortran))
     }
 
     /// Reads a tool setting the way cc-rs does: `NAME_<target>`, `NAME_<target_with_underscores>`,
@@ -278,10 +273,44 @@ impl Build {
     }
 }
 
+/// Loads the manifest, tells Cargo what to watch, differentiates and writes the outputs.
+/// Returns the manifest and every file to compile, in order: the user's sources (modules
+/// before their users), then the generated ones (already in an order that compiles).
+fn generate(
+    manifest_path: &Path,
+    out_dir: &Path,
+) -> Result<(LoadedManifest, Vec<PathBuf>), BuildError> {
+    println!("cargo:rerun-if-changed={}", manifest_path.display());
+    let loaded = crate::manifest::load(manifest_path).map_err(BuildError::Manifest)?;
+    for source in &loaded.source_files {
+        println!("cargo:rerun-if-changed={}", source.display());
+    }
+    for dir in loaded.include_dirs.iter().chain(&loaded.glob_dirs) {
+        println!("cargo:rerun-if-changed={}", dir.display());
+    }
+
+    let generated = crate::differentiate(&loaded.sources, &loaded.request)
+        .map_err(BuildError::Differentiate)?;
+    for line in generated.warnings.lines() {
+        println!("cargo:warning={line}");
+    }
+    write_outputs(out_dir, &generated)
+        .map_err(BuildError::io(format!("writing `{}`", out_dir.display())))?;
+
+    let texts: Vec<&str> = loaded.sources.iter().map(|s| s.text.as_str()).collect();
+    let mut units: Vec<PathBuf> = fortran_compile_order(&texts)
+        .into_iter()
+        .map(|i| loaded.source_files[i].clone())
+        .collect();
+    units.extend(outputs_list(&generated).lines().map(|l| out_dir.join(l)));
+    Ok((loaded, units))
+}
+
 /// The tools and flags one build uses, resolved from the builder and the environment.
 struct Tools {
     fortran: PathBuf,
-    fortran_opt: String,
+    /// `-O0` or `-O2` after `OPT_LEVEL`, and `-g` when `DEBUG` is true.
+    fortran_opt: Vec<String>,
     fortran_flags: Vec<String>,
     c_compiler: Option<String>,
     archiver: String,
@@ -294,7 +323,10 @@ impl Tools {
             None => PathBuf::from(build.env("FC").unwrap_or_else(|| "gfortran".into())),
         };
         let opt_level = cargo_env("OPT_LEVEL").unwrap_or_else(|_| "0".into());
-        let fortran_opt = if opt_level == "0" { "-O0" } else { "-O2" }.to_string();
+        let mut fortran_opt = vec![if opt_level == "0" { "-O0" } else { "-O2" }.to_string()];
+        if std::env::var("DEBUG").is_ok_and(|d| d != "false" && d != "0") {
+            fortran_opt.push("-g".into());
+        }
         let fortran_flags = build.env_flags("FFLAGS");
         // cc applies CC and CFLAGS itself with the same precedence; reading them here
         // makes Cargo rerun the build when they change.
@@ -308,6 +340,23 @@ impl Tools {
             c_compiler,
             archiver,
         })
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SourceKind {
+    Fortran,
+    C,
+}
+
+/// What compiles a file, by its extension: Fortran (fixed or free form, preprocessed or
+/// not) or C; `None` for anything else (headers, INCLUDE files).
+fn source_kind(file_name: &str) -> Option<SourceKind> {
+    let ext = file_name.rsplit_once('.')?.1;
+    match ext.to_ascii_lowercase().as_str() {
+        "f" | "for" | "ftn" | "f77" | "f90" | "f95" | "f03" | "f08" => Some(SourceKind::Fortran),
+        "c" if ext == "c" => Some(SourceKind::C),
+        _ => None,
     }
 }
 
@@ -335,6 +384,74 @@ fn watched_env(var: &str) -> Option<String> {
 /// A variable that Cargo sets for build scripts (no need to watch it).
 fn cargo_env(var: &str) -> Result<String, BuildError> {
     std::env::var(var).map_err(|_| BuildError::Env(var.to_string()))
+}
+
+/// An order in which Fortran sources compile: a file that defines a module comes before
+/// the files that `use` it; otherwise the given order is kept. Cycles (which gfortran
+/// rejects anyway) keep the given order.
+pub fn fortran_compile_order(texts: &[&str]) -> Vec<usize> {
+    let scanned: Vec<(Vec<String>, Vec<String>)> = texts.iter().map(|t| scan_modules(t)).collect();
+    let definer = |module: &str| {
+        scanned
+            .iter()
+            .position(|(defined, _)| defined.iter().any(|d| d == module))
+    };
+    let mut done = vec![false; texts.len()];
+    let mut order = Vec::with_capacity(texts.len());
+    while order.len() < texts.len() {
+        let ready = (0..texts.len()).find(|&i| {
+            !done[i]
+                && scanned[i].1.iter().all(|m| match definer(m) {
+                    Some(j) => j == i || done[j],
+                    None => true,
+                })
+        });
+        // A cycle: take the first file left.
+        let next = ready.unwrap_or_else(|| {
+            (0..texts.len())
+                .find(|&i| !done[i])
+                .expect("a file is left")
+        });
+        done[next] = true;
+        order.push(next);
+    }
+    order
+}
+
+/// The modules a Fortran source defines and the modules it uses, lower-cased.
+fn scan_modules(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut defined = Vec::new();
+    let mut used = Vec::new();
+    for line in text.lines() {
+        let code = line
+            .split('!')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        let mut words = code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty());
+        match (words.next(), words.next()) {
+            (Some("module"), Some(name))
+                if !matches!(name, "procedure" | "function" | "subroutine") =>
+            {
+                defined.push(name.to_string());
+            }
+            (Some("use"), Some(name)) => {
+                // `use, intrinsic :: iso_c_binding` names a compiler module.
+                if name != "intrinsic" && name != "non_intrinsic" {
+                    used.push(name.to_string());
+                } else if name == "non_intrinsic" {
+                    if let Some(real) = words.next() {
+                        used.push(real.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (defined, used)
 }
 
 /// True when `path` lies inside `dir`, after removing `.` and resolving `..` lexically.
@@ -390,6 +507,34 @@ mod tests {
         assert!(!lexically_inside(&out.join("../elsewhere"), out));
         assert!(!lexically_inside(out, out));
         assert!(!lexically_inside(Path::new("/tmp/x"), out));
+    }
+
+    #[test]
+    fn modules_compile_before_their_users() {
+        let main = "program p\n  use physics, only: step\nend program p\n";
+        let physics = "module physics\n  use constants\n  use, intrinsic :: iso_c_binding\ncontains\nend module physics\n";
+        let constants =
+            "MODULE Constants ! the numbers\n  real, parameter :: pi = 3.14\nEND MODULE\n";
+        let plain = "subroutine f()\n  ! use nothing\nend subroutine f\n";
+        assert_eq!(
+            fortran_compile_order(&[main, physics, plain, constants]),
+            [2, 3, 1, 0]
+        );
+        assert_eq!(fortran_compile_order(&[plain, constants]), [0, 1]);
+        let a = "module a\n use b\nend module\n";
+        let b = "module b\n use a\nend module\n";
+        assert_eq!(fortran_compile_order(&[a, b]), [0, 1]);
+    }
+
+    #[test]
+    fn source_kinds() {
+        assert_eq!(source_kind("a.f90"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("a.F90"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("legacy.f"), Some(SourceKind::Fortran));
+        assert_eq!(source_kind("rt.c"), Some(SourceKind::C));
+        assert_eq!(source_kind("rt.h"), None);
+        assert_eq!(source_kind("common.inc"), None);
+        assert_eq!(source_kind("Makefile"), None);
     }
 
     #[test]

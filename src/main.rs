@@ -36,9 +36,12 @@ Tapenade-compatible form: differentiate the procedure named by -head in FILES.
   -d, -tangent          tangent mode (the default when neither -d nor -b is given)
   -b, -reverse          adjoint mode (may be combined with -d)
   -vector, -multi       vector mode (not implemented yet)
-  -head \"f(y)/(x)\"      root procedure with its outputs and inputs; may be repeated
+  -head \"f(y)/(x)\"      root procedure with its outputs and inputs; several roots
+                        may be given in one -head or in repeated -head options
   -O, -outputdirectory DIR
                         output directory (default: the current directory)
+  -nooptim NAME         switch an optimization off: activity, diffliveness, tbr,
+                        snapshot, spareinit (implicit zeros); may be repeated
 ";
 
 #[derive(Parser, Debug)]
@@ -166,6 +169,8 @@ struct TapenadeRun {
     heads: Vec<manifest::Head>,
     out_dir: PathBuf,
     files: Vec<PathBuf>,
+    /// Optimizations switched off with `-nooptim NAME`.
+    disabled: BTreeSet<String>,
 }
 
 fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
@@ -175,6 +180,7 @@ fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
     let mut heads = Vec::new();
     let mut out_dir = None;
     let mut files = Vec::new();
+    let mut disabled = BTreeSet::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let text = arg.to_string_lossy();
@@ -192,18 +198,36 @@ fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
             "-vector" | "-multi" => vector = true,
             "-head" => {
                 let head = value("-head")?.to_string_lossy().into_owned();
-                let parsed = manifest::parse_head(&head)
+                let parsed = manifest::parse_heads(&head)
                     .map_err(|e| arg_error(format!("invalid -head `{head}`: {e}")))?;
-                if parsed.dependents.is_empty() || parsed.independents.is_empty() {
-                    return Err(arg_error(format!(
-                        "-head `{head}` must name outputs and inputs: `{}(outputs)/(inputs)`",
-                        parsed.name
-                    )));
+                for h in parsed {
+                    if h.dependents.is_empty() || h.independents.is_empty() {
+                        return Err(arg_error(format!(
+                            "-head `{head}` must name outputs and inputs: `{}(outputs)/(inputs)`",
+                            h.name
+                        )));
+                    }
+                    heads.push(h);
                 }
-                heads.push(parsed);
             }
             "-O" | "-outputdirectory" => {
                 out_dir = Some(PathBuf::from(value("-O")?));
+            }
+            "-nooptim" => {
+                let name = value("-nooptim")?.to_string_lossy().into_owned();
+                let ours = match name.as_str() {
+                    "diffliveness" => "diff-liveness",
+                    "spareinit" => "implicit-zero",
+                    other => other,
+                };
+                if !manifest::DISABLE_NAMES.contains(&ours) {
+                    let names = manifest::DISABLE_NAMES.join(", ");
+                    return Err(
+                        arg_error(format!("unknown optimization `{name}` after -nooptim"))
+                            .with_help(format!("adgen can switch off: {names}")),
+                    );
+                }
+                disabled.insert(ours.to_string());
             }
             "-help" | "--help" | "-h" => return Ok(TapenadeArgs::Help),
             option if option.starts_with('-') && option.len() > 1 => {
@@ -217,6 +241,7 @@ fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
                     "-head",
                     "-O",
                     "-outputdirectory",
+                    "-nooptim",
                 ];
                 let mut d = arg_error(format!("unknown option `{option}`"));
                 if let Some(s) = manifest::suggest(option, &known) {
@@ -249,6 +274,7 @@ fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
         heads,
         out_dir: out_dir.unwrap_or_else(|| PathBuf::from(".")),
         files,
+        disabled,
     }))
 }
 
@@ -287,7 +313,7 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
             })
             .collect(),
         checkpoint_calls: true,
-        disabled: BTreeSet::new(),
+        disabled: run.disabled,
     };
     differentiate_and_write(&sources, &request, &run.out_dir)
 }
@@ -330,6 +356,24 @@ mod tests {
         assert_eq!(run.modes, [Mode::Tangent].into_iter().collect());
         assert_eq!(run.out_dir, PathBuf::from("."));
         assert_eq!(parse(&["-help"]).unwrap(), TapenadeArgs::Help);
+
+        let Ok(TapenadeArgs::Run(run)) = parse(&[
+            "-b",
+            "-head",
+            "f(y)/(x) g(z)/(w)",
+            "-nooptim",
+            "diffliveness",
+            "-nooptim",
+            "tbr",
+            "a.f90",
+        ]) else {
+            panic!("not parsed")
+        };
+        assert_eq!(run.heads.len(), 2);
+        assert_eq!(
+            run.disabled.iter().collect::<Vec<_>>(),
+            ["diff-liveness", "tbr"]
+        );
     }
 
     #[test]
@@ -343,6 +387,10 @@ mod tests {
         assert_eq!(code(&["-b", "-head", "f(y)/(x)"]), E_ARGS);
         assert_eq!(code(&["-b", "-head"]), E_ARGS);
         assert_eq!(code(&["-b", "-head", "f", "a.f90"]), E_ARGS);
+        assert_eq!(
+            code(&["-b", "-head", "f(y)/(x)", "-nooptim", "x", "a.f90"]),
+            E_ARGS
+        );
         let d = parse(&["-haed", "f(y)/(x)", "a.f90"]).unwrap_err();
         assert_eq!(d.help.as_deref(), Some("did you mean `-head`?"));
     }

@@ -126,6 +126,9 @@ pub struct LoadedManifest {
     pub source_files: Vec<PathBuf>,
     /// `include-dirs`, absolute.
     pub include_dirs: Vec<PathBuf>,
+    /// The directories the source globs search (their literal prefixes, absolute),
+    /// except the manifest's own directory: a build system watches them for new files.
+    pub glob_dirs: Vec<PathBuf>,
     /// `max-directions`, when given.
     pub max_directions: Option<u32>,
 }
@@ -143,40 +146,65 @@ pub struct Head {
 /// Parses a head string: `name`, or `name(outputs)/(inputs)`, names separated by spaces
 /// or commas. A head without parentheses leaves both lists empty.
 pub fn parse_head(head: &str) -> Result<Head, String> {
-    let head = head.trim();
-    let Some(open) = head.find('(') else {
-        check_identifier(head).map_err(|e| format!("procedure name {e}"))?;
-        return Ok(Head {
-            name: head.to_string(),
+    let (parsed, rest) = parse_one_head(head)?;
+    if !rest.trim().is_empty() {
+        return Err(format!("unexpected text `{}` after the head", rest.trim()));
+    }
+    Ok(parsed)
+}
+
+/// Parses one or more heads separated by spaces, as Tapenade's `-head` accepts:
+/// `"f(y)/(x) g(z)/(w)"`.
+pub fn parse_heads(heads: &str) -> Result<Vec<Head>, String> {
+    let mut rest = heads.trim();
+    let mut parsed = Vec::new();
+    while !rest.is_empty() {
+        let (head, after) = parse_one_head(rest)?;
+        parsed.push(head);
+        rest = after.trim_start();
+    }
+    if parsed.is_empty() {
+        return Err("the head is empty".into());
+    }
+    Ok(parsed)
+}
+
+/// Parses the head at the start of `text`; returns it and the text after it.
+fn parse_one_head(text: &str) -> Result<(Head, &str), String> {
+    let text = text.trim_start();
+    let name_end = text
+        .find(|c: char| c == '(' || c.is_whitespace())
+        .unwrap_or(text.len());
+    let name = &text[..name_end];
+    check_identifier(name).map_err(|e| format!("procedure name {e}"))?;
+    let rest = text[name_end..].trim_start();
+    let Some(rest) = rest.strip_prefix('(') else {
+        let head = Head {
+            name: name.to_string(),
             dependents: Vec::new(),
             independents: Vec::new(),
-        });
+        };
+        return Ok((head, &text[name_end..]));
     };
-    let name = head[..open].trim();
-    check_identifier(name).map_err(|e| format!("procedure name {e}"))?;
-    let rest = &head[open + 1..];
+    let expected = "expected `name(outputs)/(inputs)`";
     let close = rest
         .find(')')
-        .ok_or("missing `)` after the outputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `)` after the outputs; {expected}"))?;
     let outputs = &rest[..close];
     let rest = rest[close + 1..].trim_start();
     let rest = rest
         .strip_prefix('/')
-        .ok_or("missing `/` between outputs and inputs; expected `name(outputs)/(inputs)`")?
+        .ok_or(format!(
+            "missing `/` between outputs and inputs; {expected}"
+        ))?
         .trim_start();
     let rest = rest
         .strip_prefix('(')
-        .ok_or("missing `(` before the inputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `(` before the inputs; {expected}"))?;
     let close = rest
         .find(')')
-        .ok_or("missing `)` after the inputs; expected `name(outputs)/(inputs)`")?;
+        .ok_or(format!("missing `)` after the inputs; {expected}"))?;
     let inputs = &rest[..close];
-    if !rest[close + 1..].trim().is_empty() {
-        return Err(format!(
-            "unexpected text `{}` after the inputs",
-            rest[close + 1..].trim()
-        ));
-    }
     let split = |list: &str| -> Result<Vec<String>, String> {
         let names: Vec<String> = list
             .split([' ', ',', '\t'])
@@ -188,11 +216,12 @@ pub fn parse_head(head: &str) -> Result<Head, String> {
         }
         Ok(names)
     };
-    Ok(Head {
+    let head = Head {
         name: name.to_string(),
         dependents: split(outputs)?,
         independents: split(inputs)?,
-    })
+    };
+    Ok((head, &rest[close + 1..]))
 }
 
 /// Maps a mode name to a [`Mode`]; `Err` holds the diagnostic's code and message.
@@ -238,6 +267,7 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
     let mut checker = Checker {
         file: &file,
         diagnostics: Vec::new(),
+        glob_dirs: Vec::new(),
     };
     let checked = checker.check(&dir);
     let mut diagnostics = checker.diagnostics;
@@ -273,6 +303,7 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
         sources,
         source_files: checked.source_files,
         include_dirs: checked.include_dirs,
+        glob_dirs: checked.glob_dirs,
         max_directions: checked.max_directions,
     })
 }
@@ -339,12 +370,14 @@ struct Checked {
     source_paths: Vec<String>,
     source_files: Vec<PathBuf>,
     include_dirs: Vec<PathBuf>,
+    glob_dirs: Vec<PathBuf>,
     max_directions: Option<u32>,
 }
 
 struct Checker<'a> {
     file: &'a SourceFile,
     diagnostics: Vec<Diagnostic>,
+    glob_dirs: Vec<PathBuf>,
 }
 
 impl<'a> Checker<'a> {
@@ -472,6 +505,7 @@ impl<'a> Checker<'a> {
         // Roots.
         let mut roots = Vec::new();
         match document.get("root") {
+            None if top_invalid.contains("root") => {}
             None => {
                 self.error(E_MISSING, 0..0, "the manifest names no root".into())
                     .help = Some(
@@ -533,13 +567,15 @@ impl<'a> Checker<'a> {
             source_paths,
             source_files,
             include_dirs,
+            glob_dirs: std::mem::take(&mut self.glob_dirs),
             max_directions,
         })
     }
 
     /// Checks one table against `T`'s serde schema, reporting unknown keys and badly typed
     /// values one by one, and decodes what is valid. Also returns the keys whose values
-    /// were invalid, so that later checks do not report them again as missing.
+    /// were invalid or that were misspelt, so that later checks do not report them again
+    /// as missing.
     fn decode_table<T: DeserializeOwned + Default>(
         &mut self,
         table: &DeTable<'_>,
@@ -554,6 +590,10 @@ impl<'a> Checker<'a> {
                 let message = format!("unknown key `{prefix}{name}`");
                 let help = suggestion_help(name, &known);
                 self.error(E_UNKNOWN_KEY, key.span(), message).help = Some(help);
+                // A misspelt key: do not report the key it was meant to be as missing.
+                if let Some(meant) = suggest(name, &known) {
+                    invalid.insert(meant.to_string());
+                }
                 continue;
             }
             let mut single = DeTable::new();
@@ -615,6 +655,9 @@ impl<'a> Checker<'a> {
         }
         let base_rel = base.join("/");
         let base_abs = dir.join(&base_rel);
+        if !base_rel.is_empty() && base_abs.is_dir() && !self.glob_dirs.contains(&base_abs) {
+            self.glob_dirs.push(base_abs.clone());
+        }
         let mut found = Vec::new();
         if base_abs.is_dir() {
             for entry in walkdir::WalkDir::new(&base_abs)
@@ -993,6 +1036,7 @@ dependents = ["y"]
         let paths: Vec<&str> = m.sources.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(paths, ["src/a.f90", "src/b.f90"]);
         assert_eq!(m.source_files.len(), 2);
+        assert_eq!(m.glob_dirs, [dir.path().join("src")]);
         assert!(m.source_files.iter().all(|p| p.is_absolute()));
         assert!(m.request.checkpoint_calls);
         assert!(m.request.disabled.is_empty());
@@ -1080,7 +1124,7 @@ nmae = "g"
                 (E_TYPE, (6, 20)),
                 (E_ROOT_NAME, (7, 1)),
                 (E_ROOT_NAME, (12, 8)),
-                (E_ROOT_NAME, (13, 1)),
+                // `nmae`: reported as unknown, not again as a missing name.
                 (E_UNKNOWN_KEY, (14, 1)),
             ]
         );
@@ -1116,6 +1160,13 @@ nmae = "g"
         );
         let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
         assert_eq!(codes, [E_TYPE, E_TYPE, E_TYPE], "{diags:?}");
+        // So is a misspelt key.
+        let diags = errors(
+            "source = [\"a.f90\"]\n[[roots]]\nname = \"f\"\n[[root]]\nnmae = \"f\"\nindependent = [\"x\"]\ndependents = [\"y\"]\n",
+            &["a.f90"],
+        );
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [E_UNKNOWN_KEY; 4], "{diags:?}");
     }
 
     #[test]
@@ -1166,6 +1217,11 @@ nmae = "g"
         assert!(parse_head("f(y)/(x").is_err());
         assert!(parse_head("1f(y)/(x)").is_err());
         assert!(parse_head("f(y)/(x) g").is_err());
+        let two = parse_heads("f(y)/(x) g (z w)/(v)").unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(two[1].name, "g");
+        assert_eq!(two[1].dependents, ["z", "w"]);
+        assert!(parse_heads("  ").is_err());
     }
 
     #[test]

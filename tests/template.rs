@@ -84,6 +84,48 @@ fn template_project_builds_and_passes_its_tests() {
     assert!(output.status.success(), "{}", show(&output));
 }
 
+/// The template's driver and its tests, with hand-written derivatives
+/// (`tests/fixtures/heat_{d,b}_hand.f90`) in place of adgen's. The copy's manifest
+/// differentiates only the helper `heat_step`, so adgen's output never clashes with the
+/// hand-written `heat_d`/`heat_b`; this stays meaningful (it then also compiles and links
+/// adgen's `heat_step_d`/`heat_step_b`) once the differentiator lands.
+#[test]
+fn template_driver_with_hand_written_derivatives() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("template");
+    copy_tree(&repo().join("template-project"), &copy);
+    let cargo_toml = std::fs::read_to_string(copy.join("Cargo.toml")).unwrap();
+    let adgen = repo().display().to_string().replace('\\', "/");
+    let cargo_toml = cargo_toml.replace("path = \"..\"", &format!("path = \"{adgen}\""));
+    std::fs::write(copy.join("Cargo.toml"), cargo_toml).unwrap();
+    let manifest = "sources = [\"src/*.f90\"]\n\n[[root]]\nname = \"heat_step\"\n\
+                    independents = [\"u\", \"k\"]\ndependents = [\"u\"]\n";
+    std::fs::write(copy.join("ad.toml"), manifest).unwrap();
+    for hand in ["heat_d_hand.f90", "heat_b_hand.f90"] {
+        std::fs::copy(
+            repo().join("tests/fixtures").join(hand),
+            copy.join("src").join(hand),
+        )
+        .unwrap();
+    }
+    let output = cargo()
+        .args(["test", "--release", "--manifest-path"])
+        .arg(copy.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", repo().join("target/template-hand"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let output = cargo()
+        .args(["run", "--release", "--manifest-path"])
+        .arg(copy.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", repo().join("target/template-hand"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("fitted k = 0.5"), "{stdout}");
+}
+
 /// A small crate whose build.rs uses `adgen::Build`, in a temporary directory.
 fn fixture(manifest: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -112,8 +154,15 @@ fn fixture(manifest: &str) -> tempfile::TempDir {
     std::fs::create_dir_all(root.join("src/fortran")).unwrap();
     std::fs::write(
         root.join("src/fortran/square.f90"),
-        "subroutine square(x, y)\n  implicit none\n  real(8), intent(in) :: x\n  \
-         real(8), intent(out) :: y\n  y = x * x\nend subroutine square\n",
+        "subroutine square(x, y)\n  use z_scale, only: scale\n  implicit none\n  \
+         real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  y = scale * x * x\n\
+         end subroutine square\n",
+    )
+    .unwrap();
+    // Sorted after its user: Build must compile modules first.
+    std::fs::write(
+        root.join("src/fortran/z_scale.f90"),
+        "module z_scale\n  implicit none\n  real(8), parameter :: scale = 1.0d0\nend module z_scale\n",
     )
     .unwrap();
     std::fs::write(
@@ -127,15 +176,21 @@ fn fixture(manifest: &str) -> tempfile::TempDir {
 }
 
 fn run_fixture(dir: &Path) -> Output {
-    cargo()
-        .args(["run", "--release", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
-        .output()
-        .unwrap()
+    fixture_command(dir).output().unwrap()
 }
 
-/// `adgen::Build` compiles the user's Fortran with gfortran and links it into the crate.
+fn fixture_command(dir: &Path) -> Command {
+    let mut cmd = cargo();
+    cmd.args(["run", "--release", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
+        .env_remove("FC")
+        .env_remove("FFLAGS");
+    cmd
+}
+
+/// `adgen::Build` compiles the user's Fortran with gfortran (modules first) and links it
+/// into the crate.
 #[test]
 fn build_script_compiles_and_links_fortran() {
     let dir = fixture(
@@ -163,6 +218,46 @@ fn build_script_reports_manifest_errors() {
         "{text}"
     );
     assert!(text.contains("adgen: invalid manifest"), "{text}");
+}
+
+/// `FC` is honoured, and compiler failures name the command and show its messages.
+#[test]
+fn build_script_reports_compiler_errors() {
+    let manifest = "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
+                    independents = [\"x\"]\ndependents = [\"y\"]\n";
+    let dir = fixture(manifest);
+    let output = fixture_command(dir.path())
+        .env("FC", "/nonexistent/gfortran")
+        .output()
+        .unwrap();
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("adgen: running") && text.contains("/nonexistent/gfortran"),
+        "{text}"
+    );
+
+    // FFLAGS reach gfortran: -Werror turns the conversion warning into an error.
+    let dir = fixture(manifest);
+    std::fs::write(
+        dir.path().join("src/fortran/narrow.f90"),
+        "subroutine narrow(x, i)\n  real(8), intent(in) :: x\n  integer, intent(out) :: i\n  \
+         i = x\nend subroutine narrow\n",
+    )
+    .unwrap();
+    let output = run_fixture(dir.path());
+    assert!(output.status.success(), "{}", show(&output));
+    let output = fixture_command(dir.path())
+        .env("FFLAGS", "-Wconversion -Werror")
+        .output()
+        .unwrap();
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("adgen: `") && text.contains("failed (exit status: 1)"),
+        "{text}"
+    );
+    assert!(text.contains("narrow.f90"), "{text}");
 }
 
 /// Two runs on copies of the template in different directories, one from inside the

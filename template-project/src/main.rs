@@ -5,8 +5,8 @@
 use std::f64::consts::PI;
 
 // gfortran's calling convention: lower-case name + `_`, every argument by reference.
-// adgen's adjoint follows each differentiated argument with its derivative
-// (`u0, u0b`, `k, kb`, `j, jb`).
+// adgen's derivatives follow each differentiated argument with its derivative:
+// `u0, u0d`, `k, kd`, `j, jd` in the tangent `heat_d`, `u0, u0b`, ... in the adjoint `heat_b`.
 unsafe extern "C" {
     fn heat_(
         n: *const i32,
@@ -15,6 +15,17 @@ unsafe extern "C" {
         k: *const f64,
         target: *const f64,
         j: *mut f64,
+    );
+    fn heat_d_(
+        n: *const i32,
+        nsteps: *const i32,
+        u0: *const f64,
+        u0d: *const f64,
+        k: *const f64,
+        kd: *const f64,
+        target: *const f64,
+        j: *mut f64,
+        jd: *mut f64,
     );
     fn heat_b_(
         n: *const i32,
@@ -79,6 +90,31 @@ fn gradient(u0: &[f64], k: f64, target: &[f64]) -> (Vec<f64>, f64) {
     (u0b, kb)
 }
 
+/// The derivative of the cost in the direction (`u0d`, `kd`), by the tangent.
+fn directional_derivative(u0: &[f64], k: f64, target: &[f64], u0d: &[f64], kd: f64) -> f64 {
+    assert!(
+        u0.len() == target.len() && u0.len() == u0d.len(),
+        "one value per point"
+    );
+    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
+    let (mut j, mut jd) = (0.0, 0.0);
+    // SAFETY: heat_d reads n values from u0, u0d and target, and writes j and jd.
+    unsafe {
+        heat_d_(
+            &n,
+            &NSTEPS,
+            u0.as_ptr(),
+            u0d.as_ptr(),
+            &k,
+            &kd,
+            target.as_ptr(),
+            &mut j,
+            &mut jd,
+        )
+    };
+    jd
+}
+
 /// Central finite-difference estimate of the gradient, for comparison.
 fn finite_differences(u0: &[f64], k: f64, target: &[f64], h: f64) -> (Vec<f64>, f64) {
     let mut du0 = Vec::with_capacity(u0.len());
@@ -135,6 +171,18 @@ fn main() {
         println!("  dj/du0[{i:2}] {:+.10e}  {:+.10e}", grad_u0[i], fd_u0[i]);
     }
 
+    let direction: Vec<f64> = (0..n)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -0.5 })
+        .collect();
+    let tangent = directional_derivative(&u0, k, &target, &direction, 1.0);
+    let adjoint: f64 = grad_u0
+        .iter()
+        .zip(&direction)
+        .map(|(g, d)| g * d)
+        .sum::<f64>()
+        + grad_k;
+    println!("derivative in one direction: tangent {tangent:+.12e}, adjoint {adjoint:+.12e}");
+
     println!("gradient descent:");
     let mut j = cost(&u0, k, &target);
     let mut step = 1.0;
@@ -182,6 +230,34 @@ mod tests {
                 "dj/du0[{i}]: adjoint {a}, finite differences {b}"
             );
         }
+    }
+
+    /// Tangent and adjoint agree (the dot-product test): for a direction `d`, the tangent's
+    /// `jd` equals the adjoint gradient times `d`; and `jd` matches finite differences.
+    #[test]
+    fn tangent_matches_adjoint_and_finite_differences() {
+        let (u0, k, target) = problem(12);
+        let u0d: Vec<f64> = (0..u0.len())
+            .map(|i| ((i * 7 % 5) as f64 - 2.0) / 3.0)
+            .collect();
+        let kd = 0.7;
+        let jd = directional_derivative(&u0, k, &target, &u0d, kd);
+        let (grad_u0, grad_k) = gradient(&u0, k, &target);
+        let dot = grad_u0.iter().zip(&u0d).map(|(g, d)| g * d).sum::<f64>() + grad_k * kd;
+        assert!(
+            (jd - dot).abs() <= 1e-10 * jd.abs().max(dot.abs()),
+            "tangent {jd}, adjoint {dot}"
+        );
+
+        let h = 1e-6;
+        let shifted =
+            |s: f64| -> Vec<f64> { u0.iter().zip(&u0d).map(|(u, d)| u + s * d).collect() };
+        let fd = (cost(&shifted(h), k + h * kd, &target) - cost(&shifted(-h), k - h * kd, &target))
+            / (2.0 * h);
+        assert!(
+            (jd - fd).abs() <= 1e-5 * fd.abs(),
+            "tangent {jd}, finite differences {fd}"
+        );
     }
 
     /// The model is close to the exact solution it is fitted to.
