@@ -59,12 +59,10 @@ fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
+/// The object of a source: the whole file name, extension included, so that
+/// `adgen_runtime.c` and `adgen_runtime.f90` do not share one object.
 fn object_name(path: &str) -> String {
-    let flat = path.replace(['/', '\\'], "_");
-    match flat.rsplit_once('.') {
-        Some((stem, _)) => format!("{stem}.o"),
-        None => format!("{flat}.o"),
-    }
+    format!("{}.o", path.replace(['/', '\\'], "_"))
 }
 
 /// Writes `sources` under `work/sub` and compiles them in order with `flags`.
