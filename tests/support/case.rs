@@ -59,8 +59,9 @@ fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
+/// The object of a source: the whole file name, extension included, so that
+/// `adgen_runtime.c` and `adgen_runtime.f90` do not share one object.
 fn object_name(path: &str) -> String {
-    // Keep the extension: `adgen_runtime.c` and `adgen_runtime.f90` must not share an object.
     format!("{}.o", path.replace(['/', '\\', '.'], "_"))
 }
 

@@ -482,9 +482,10 @@ fn sig_args(sig: &Signature, slots: &[Slot]) -> Result<Vec<String>, String> {
     let mut args = Vec::new();
     for a in &sig.args {
         let slot = match &a.original {
+            // The result may be named by its own name or the function's.
             Some(o) => slots
                 .iter()
-                .find(|s| !s.is_result && s.key == key(o))
+                .find(|s| s.key == key(o) || (s.is_result && key(o) == key(&sig.root)))
                 .ok_or_else(|| format!("{}: argument `{}` is no dummy of the root", sig.unit, o))?,
             None => result.ok_or_else(|| {
                 format!(

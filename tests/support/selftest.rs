@@ -560,6 +560,13 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "cluster_energy",
+        "lj",
+        Some(("v", "r8")),
+        &[("r", "r8", "", "in")],
+        &[],
+    ),
+    (
         "drag_regimes",
         "drag_total",
         None,

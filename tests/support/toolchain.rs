@@ -10,7 +10,8 @@ pub const GENERATED_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all", "-Wall", "-W
 pub const ORIGINAL_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all"];
 /// Flags for the drivers the harness writes.
 pub const DRIVER_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all", "-ffree-line-length-none"];
-pub const CFLAGS: &[&str] = &["-O0", "-g", "-Wall"];
+/// Flags for the runtime and any generated C: warning-free as well.
+pub const CFLAGS: &[&str] = &["-O0", "-g", "-Wall", "-Werror"];
 
 /// What a finished command did.
 #[derive(Debug)]
