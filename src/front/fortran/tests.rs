@@ -1017,3 +1017,71 @@ fn lexing_errors_are_reported_once() {
         vec![("E0201", 3, 9), ("E0201", 4, 1), ("E0204", 5, 7)]
     );
 }
+
+/// Lowers every `.f90` file under `$ADGEN_FRONT_CORPUS` and prints the diagnostics:
+/// `ADGEN_FRONT_CORPUS=dir cargo test corpus_dir -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn corpus_dir() {
+    let Ok(dir) = std::env::var("ADGEN_FRONT_CORPUS") else {
+        return;
+    };
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    let mut files = Vec::new();
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for entry in std::fs::read_dir(&p).unwrap().flatten() {
+                stack.push(entry.path());
+            }
+        } else if p.extension().is_some_and(|e| e == "f90") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        match lower(&text) {
+            Ok(file) => {
+                check_invariants(&file);
+                println!("ok   {} ({} units)", path.display(), file.units.len());
+            }
+            Err(d) => println!("FAIL {}\n{}", path.display(), render(&text, &d)),
+        }
+    }
+}
+
+#[test]
+fn modules_with_interfaces_and_types_are_skipped_whole() {
+    let text = "\
+module m
+  implicit none
+  type point
+    real :: x
+  end type point
+  interface
+    subroutine c_fn(x) bind(C, name=\"c_fn\")
+      real x
+    end subroutine
+  end interface
+contains
+  subroutine inner(p)
+    select case (1)
+    case default
+    end select
+  end subroutine
+end module m
+program p
+  call s(1.0)
+end
+real x
+subroutine s(a)
+  real a
+  a = 1
+end
+";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0402", 1, 1), ("E0402", 18, 1), ("E0208", 21, 1)]
+    );
+}
