@@ -1084,7 +1084,7 @@ impl Sema<'_> {
                 SymbolKind::Constant
             } else if info.is_result {
                 SymbolKind::Variable
-            } else if info.external || (info.used_proc && info.dims.is_none()) {
+            } else if info.external || (info.used_proc && info.dims.is_none() && !info.used_var) {
                 SymbolKind::Procedure
             } else {
                 SymbolKind::Variable

@@ -681,46 +681,114 @@ impl Rng {
     }
 }
 
-#[test]
-fn never_panics_on_damaged_input() {
-    let samples = [HEAT, "subroutine s(a)\n  real a\n  a = (a + 1\nend\n"];
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for sample in samples {
-        let bytes = sample.as_bytes();
-        // Every truncation.
-        for cut in 0..=bytes.len() {
-            let text = String::from_utf8_lossy(&bytes[..cut]);
-            let _ = lower(&text);
-        }
-        // Random mutations: deletions, insertions of Fortran-ish pieces, swaps.
-        let pieces = [
-            "(", ")", "&\n", "'", "\"", "!", ";", ",", "=", "**", ".and.", "end", "do ", "if (",
-            "then", "\n", "1.", "_dp", ":", "::", "*", "end do\n", "else\n", "\u{e9}",
-        ];
-        for _ in 0..3000 {
-            let mut text = sample.as_bytes().to_vec();
-            for _ in 0..1 + rng.below(4) {
-                let at = rng.below(text.len() + 1);
-                match rng.below(3) {
-                    0 if at < text.len() => {
-                        let len = 1 + rng.below(8);
-                        text.drain(at..(at + len).min(text.len()));
-                    }
-                    1 => {
-                        let piece = pieces[rng.below(pieces.len())];
-                        text.splice(at..at, piece.bytes());
-                    }
-                    _ => {
-                        let other = rng.below(text.len() + 1);
-                        if at < text.len() && other < text.len() {
-                            text.swap(at, other);
-                        }
+/// Lowers `iterations` damaged copies of `sample`: every truncation, then random
+/// deletions, insertions of Fortran-ish pieces and swaps. Only panics fail.
+fn damage_and_lower(sample: &str, rng: &mut Rng, iterations: usize) {
+    let bytes = sample.as_bytes();
+    for cut in 0..=bytes.len() {
+        let text = String::from_utf8_lossy(&bytes[..cut]);
+        let _ = lower(&text);
+    }
+    let pieces = [
+        "(",
+        ")",
+        "&\n",
+        "'",
+        "\"",
+        "!",
+        ";",
+        ",",
+        "=",
+        "**",
+        ".and.",
+        "end",
+        "do ",
+        "if (",
+        "then",
+        "\n",
+        "1.",
+        "_dp",
+        ":",
+        "::",
+        "*",
+        "end do\n",
+        "else\n",
+        "\u{e9}",
+        "10 ",
+        "do 10 i=1,2\n",
+        "contains\n",
+        "function f(x)\n",
+        "end function\n",
+        "select case (i)\n",
+        "end select\n",
+        "module m\n",
+        "%",
+        "=>",
+        "#",
+        "implicit none\n",
+    ];
+    for _ in 0..iterations {
+        let mut text = bytes.to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(text.len() + 1);
+            match rng.below(3) {
+                0 if at < text.len() => {
+                    let len = 1 + rng.below(8);
+                    text.drain(at..(at + len).min(text.len()));
+                }
+                1 => {
+                    let piece = pieces[rng.below(pieces.len())];
+                    text.splice(at..at, piece.bytes());
+                }
+                _ => {
+                    let other = rng.below(text.len() + 1);
+                    if at < text.len() && other < text.len() {
+                        text.swap(at, other);
                     }
                 }
             }
-            let text = String::from_utf8_lossy(&text);
-            let _ = lower(&text);
         }
+        let text = String::from_utf8_lossy(&text);
+        let _ = lower(&text);
+    }
+}
+
+/// Damages every `.f90` file under `$ADGEN_FRONT_CORPUS` `$ADGEN_FUZZ_ITERS` times.
+#[test]
+#[ignore]
+fn fuzz_corpus_dir() {
+    let Ok(dir) = std::env::var("ADGEN_FRONT_CORPUS") else {
+        return;
+    };
+    let iterations = std::env::var("ADGEN_FUZZ_ITERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for entry in std::fs::read_dir(&p).unwrap().flatten() {
+                stack.push(entry.path());
+            }
+        } else if p.extension().is_some_and(|e| e == "f90") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            println!("{}", p.display());
+            damage_and_lower(&text, &mut rng, iterations);
+        }
+    }
+}
+
+#[test]
+fn never_panics_on_damaged_input() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let control = body_text_for_fuzz();
+    for sample in [
+        HEAT,
+        control.as_str(),
+        "subroutine s(a)\n  real a\n  a = (a + 1\nend\n",
+    ] {
+        damage_and_lower(sample, &mut rng, 1500);
     }
     // Random bytes.
     for _ in 0..500 {
@@ -1084,4 +1152,42 @@ end
         where_(text, &d),
         vec![("E0402", 1, 1), ("E0402", 18, 1), ("E0208", 21, 1)]
     );
+}
+
+/// A sample with every construct, for the damage test.
+fn body_text_for_fuzz() -> String {
+    "\
+! leading
+subroutine s(x, n, f) ! header
+  implicit double precision (a-h, o-z)
+  integer, parameter :: dp = kind(1.0d0), m = 2*3
+  integer n, i, j
+  real(dp), intent(inout) :: x(0:n+1, *)
+  real(kind=dp), external :: f
+  character(len=*) :: name
+  outer: do i = 1, n
+    if (x(i, 1) > 0._dp .and. .not. (i == 2)) then
+      x(i, 1) = -x(i, 1)**2 + f(x(i, 1), y=1.5d-3) ! end
+    else if (i .ne. 3) then
+      cycle outer
+    else
+      exit
+    end if
+    do 10 j = n, 1, -1
+      if (j < 2) x(j, 1) = max(x(j, 1), 1d0, sqrt(abs(x(j, 1))))
+10  continue
+    do while (x(i, 1) > 1.)
+      x(i, 1) = x(i, 1) / 2; call g(x(i, 1), 'it''s', \"q\")
+    end do
+  end do outer
+  return
+end subroutine s
+"
+    .to_string()
+}
+
+#[test]
+fn fuzz_sample_is_valid() {
+    let file = ok(&body_text_for_fuzz());
+    assert_eq!(file.units[0].leading_comments, vec![" leading"]);
 }
