@@ -694,7 +694,10 @@ impl Sema<'_> {
     }
 
     fn resolve_spec(&mut self, spec: &mut TypeSpec) {
-        if let Some(kind) = &mut spec.kind {
+        // A kind that could not be evaluated was reported (E0308) in the first pass.
+        if let Some(kind) = &mut spec.kind
+            && self.eval_int(kind, 0).is_some()
+        {
             self.resolve_expr(kind, false);
         }
     }
@@ -956,9 +959,21 @@ impl Sema<'_> {
             }
             ExprKind::Call(name, _) => {
                 let name = name.clone();
-                let is_array = self
-                    .lookup(&name)
-                    .is_some_and(|i| self.infos[i].dims.is_some());
+                let info = self.lookup(&name).map(|i| &self.infos[i]);
+                let is_array = info.is_some_and(|info| info.dims.is_some());
+                let is_declared_scalar = info.is_some_and(|info| {
+                    info.dims.is_none()
+                        && (info.spec.is_some() || info.arg_index.is_some() || info.constant)
+                });
+                if is_declared_scalar {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is not an array; it cannot be subscripted"),
+                        span,
+                    )
+                    .help = Some(format!("declare `{name}` with bounds, e.g. `{name}(n)`"));
+                    return;
+                }
                 if !is_array {
                     self.error(
                         "E0401",

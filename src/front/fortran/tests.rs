@@ -1191,3 +1191,17 @@ fn fuzz_sample_is_valid() {
     let file = ok(&body_text_for_fuzz());
     assert_eq!(file.units[0].leading_comments, vec![" leading"]);
 }
+
+#[test]
+fn subscripted_scalars_and_statement_functions() {
+    let text = "subroutine s(a)\n  real a\n  a(1) = 2\n  f(x) = x**2\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0309", 3, 3), ("E0401", 4, 3)]);
+}
+
+#[test]
+fn unknown_kind_reported_once() {
+    let text = "subroutine s(a)\n  implicit none\n  real(kind=wp) :: a\n  a = 1.0_wp\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0308", 3, 13), ("E0308", 4, 7)]);
+}
