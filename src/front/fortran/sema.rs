@@ -31,8 +31,10 @@ struct Info {
     arg_index: Option<usize>,
     is_result: bool,
     used_var: bool,
-    /// Referenced as a function (user or intrinsic) or CALLed.
+    /// Referenced as a user function or CALLed.
     used_proc: bool,
+    /// Referenced as an intrinsic function (a typed intrinsic name).
+    used_intrinsic: bool,
 }
 
 impl Info {
@@ -51,6 +53,7 @@ impl Info {
             is_result: false,
             used_var: false,
             used_proc: false,
+            used_intrinsic: false,
         }
     }
 }
@@ -157,6 +160,7 @@ pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>
     let mut body = std::mem::take(&mut unit.body);
     sema.resolve_block(&mut body);
     sema.check_untyped_dummies();
+    sema.check_variable_and_function();
     unit.body = body;
     unit.symbols = sema.symbols();
 }
@@ -620,6 +624,30 @@ impl Sema<'_> {
         }
     }
 
+    /// A name both called as a function and used as a variable is one or the other.
+    fn check_variable_and_function(&mut self) {
+        for i in 0..self.infos.len() {
+            let info = &self.infos[i];
+            if info.used_proc
+                && info.used_var
+                && info.dims.is_none()
+                && !info.external
+                && !info.is_result
+                && info.arg_index.is_none()
+            {
+                let (name, span) = (info.name.clone(), info.span);
+                self.error(
+                    "E0309",
+                    format!("`{name}` is used both as a variable and as a function"),
+                    span,
+                )
+                .help = Some(format!(
+                    "declare `{name}` EXTERNAL if it is a function passed as an argument, or rename one of them"
+                ));
+            }
+        }
+    }
+
     /// After the body: dummy arguments and the result need a type, except dummy
     /// procedures only ever called.
     fn check_untyped_dummies(&mut self) {
@@ -861,7 +889,7 @@ impl Sema<'_> {
         if !external && !dummy {
             if let Some(intr) = intrinsics::lookup(&name) {
                 if let Some(i) = existing {
-                    self.infos[i].used_proc = true;
+                    self.infos[i].used_intrinsic = true;
                 }
                 if args.len() < intr.min_args || args.len() > intr.max_args {
                     self.error(
@@ -1099,7 +1127,10 @@ impl Sema<'_> {
                 SymbolKind::Constant
             } else if info.is_result {
                 SymbolKind::Variable
-            } else if info.external || (info.used_proc && info.dims.is_none() && !info.used_var) {
+            } else if info.external
+                || (info.used_proc && (!info.used_var || info.arg_index.is_some()))
+                || (info.used_intrinsic && !info.used_var)
+            {
                 SymbolKind::Procedure
             } else {
                 SymbolKind::Variable

@@ -1205,3 +1205,40 @@ fn unknown_kind_reported_once() {
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0308", 3, 13), ("E0308", 4, 7)]);
 }
+
+#[test]
+fn large_file_is_linear() {
+    let mut text = String::new();
+    for u in 0..200 {
+        text.push_str(&format!(
+            "subroutine s{u}(x, n)\n  integer n, i\n  real(8) x(n)\n"
+        ));
+        for _ in 0..50 {
+            text.push_str("  do i = 2, n\n    x(i) = x(i-1) * 0.5d0 + sin(x(i)) ! c\n  end do\n");
+        }
+        text.push_str("end subroutine\n");
+    }
+    let start = std::time::Instant::now();
+    let file = ok(&text);
+    assert_eq!(file.units.len(), 200);
+    // About 31k lines; generous bound so slow machines pass.
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}
+
+#[test]
+fn variable_and_function_conflict() {
+    let text = "subroutine s(a)\n  real a\n  a = foo + foo(1)\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0309", 3, 7)]);
+    // A typed intrinsic name stays the intrinsic.
+    let file = ok("subroutine s(a)\n  double precision a, dsqrt\n  a = dsqrt(a)\nend\n");
+    let sym = file.units[0].symbols.get("dsqrt").unwrap();
+    assert_eq!(sym.kind, SymbolKind::Procedure);
+    assert!(matches!(
+        rhs(&file.units[0], 0).kind,
+        ExprKind::Intrinsic {
+            op: Intrinsic::Sqrt,
+            ..
+        }
+    ));
+}
