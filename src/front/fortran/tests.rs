@@ -1242,3 +1242,28 @@ fn variable_and_function_conflict() {
         }
     ));
 }
+
+#[test]
+fn errors_do_not_cascade() {
+    let text = "\
+subroutine s(x, n)
+  implicit none
+  integer n, i
+  real x(n)
+  do 10 i = 1, n
+10 print *, x(i)
+  real y
+  y = 1
+end
+subroutine s(a)
+  character :: c*10
+end
+";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0401", 6, 4), ("E0207", 7, 3), ("E0312", 10, 1), ("E0405", 11, 17)],
+        "{}",
+        render(text, &d)
+    );
+}

@@ -285,12 +285,17 @@ impl FileParser<'_> {
                 Err(d) => {
                     self.diags.push(d);
                     self.pos += 1;
+                    // A refused statement still ends the `DO label` loops it labels.
+                    self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                     self.skip_unsupported_construct(&raw);
                     continue;
                 }
             };
             match line {
-                Line::Broken => self.pos += 1,
+                Line::Broken => {
+                    self.pos += 1;
+                    self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
+                }
                 Line::Header(_) | Line::OtherUnit(_) => {
                     self.diags.push(
                         Diagnostic::error(
@@ -384,7 +389,7 @@ impl FileParser<'_> {
                             .at(raw.span)
                             .with_help("move it up, before the first executable statement"),
                         );
-                        continue;
+                        // Still declared, so that its names cause no further errors.
                     }
                     for (text, span) in pending.drain(..) {
                         unit.decls.push(Decl {
