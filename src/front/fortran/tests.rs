@@ -1267,3 +1267,18 @@ end
         render(text, &d)
     );
 }
+
+#[test]
+fn rendered_diagnostic_and_odd_layout() {
+    let text = "\u{feff}subroutine s(a)\n  real a\n  a = a + &\n! a comment line inside\n\n      & 1\n  goto 5\nend\n";
+    let d = errs(text);
+    let mut map = SourceMap::default();
+    map.add(SourceFile::new("t.f90", text));
+    let shown = d[0].render(&map);
+    assert!(
+        shown.starts_with("t.f90:7:3: error[E0401]: unsupported statement: GOTO"),
+        "{shown}"
+    );
+    let file = ok(&text.replace("  goto 5\n", ""));
+    assert_eq!(show(rhs(&file.units[0], 0)), "(a Add 1)");
+}
