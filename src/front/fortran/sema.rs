@@ -71,6 +71,8 @@ struct Sema<'d> {
     arg_spans: Vec<Span>,
     header_span: Span,
     in_decl: bool,
+    /// Set while resolving the right side of an assignment to a whole array.
+    quiet_whole_arrays: bool,
     /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
     result_renamed_from: Option<String>,
 }
@@ -143,6 +145,7 @@ pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>
         arg_spans: spans.args.clone(),
         header_span: spans.header,
         in_decl: true,
+        quiet_whole_arrays: false,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
     };
     sema.header(unit);
@@ -769,7 +772,7 @@ impl Sema<'_> {
         if self.type_of(i).is_none() && !self.infos[i].external {
             self.undeclared(name, span);
         }
-        if self.infos[i].dims.is_some() && !actual_arg {
+        if self.infos[i].dims.is_some() && !actual_arg && !self.quiet_whole_arrays {
             self.error(
                 "E0404",
                 format!("whole-array expressions are not supported yet: `{name}` is an array"),
@@ -950,14 +953,15 @@ impl Sema<'_> {
     }
 
     /// The variable assigned by `lhs` (a name or an element).
-    fn resolve_target(&mut self, lhs: &mut Expr) {
+    /// Returns true when `lhs` is a whole array (already reported).
+    fn resolve_target(&mut self, lhs: &mut Expr) -> bool {
         let span = lhs.span;
         match &mut lhs.kind {
             ExprKind::Var(name) => {
                 let name = name.clone();
                 let Some(i) = self.lookup(&name) else {
                     self.use_var(&name, span, false);
-                    return;
+                    return false;
                 };
                 let info = &self.infos[i];
                 if info.constant {
@@ -975,6 +979,7 @@ impl Sema<'_> {
                         span,
                     )
                     .help = Some(format!("assign the elements of `{name}` in a DO loop"));
+                    return true;
                 } else if info.external && !info.is_result {
                     self.error(
                         "E0309",
@@ -1000,7 +1005,7 @@ impl Sema<'_> {
                         span,
                     )
                     .help = Some(format!("declare `{name}` with bounds, e.g. `{name}(n)`"));
-                    return;
+                    return false;
                 }
                 if !is_array {
                     self.error(
@@ -1013,12 +1018,13 @@ impl Sema<'_> {
                     .help = Some(format!(
                         "declare `{name}` as an array, or write the formula where it is used"
                     ));
-                    return;
+                    return false;
                 }
                 self.resolve_expr(lhs, false);
             }
             _ => {}
         }
+        false
     }
 
     fn resolve_block(&mut self, block: &mut [Stmt]) {
@@ -1031,8 +1037,10 @@ impl Sema<'_> {
         let span = stmt.span;
         match &mut stmt.kind {
             StmtKind::Assign { lhs, rhs } => {
-                self.resolve_target(lhs);
+                // `a = b + c` on whole arrays: one report for the statement.
+                self.quiet_whole_arrays = self.resolve_target(lhs);
                 self.resolve_expr(rhs, false);
+                self.quiet_whole_arrays = false;
             }
             StmtKind::If {
                 arms, else_body, ..

@@ -1262,7 +1262,12 @@ end
     let d = errs(text);
     assert_eq!(
         where_(text, &d),
-        vec![("E0401", 6, 4), ("E0207", 7, 3), ("E0312", 10, 1), ("E0405", 11, 17)],
+        vec![
+            ("E0401", 6, 4),
+            ("E0207", 7, 3),
+            ("E0312", 10, 1),
+            ("E0405", 11, 17)
+        ],
         "{}",
         render(text, &d)
     );
@@ -1281,4 +1286,12 @@ fn rendered_diagnostic_and_odd_layout() {
     );
     let file = ok(&text.replace("  goto 5\n", ""));
     assert_eq!(show(rhs(&file.units[0], 0)), "(a Add 1)");
+}
+
+#[test]
+fn whole_array_assignment_reported_once() {
+    let text =
+        "subroutine s(a, b, n)\n  integer n\n  real a(n), b(n), t\n  a = b + 2*b\n  t = b\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0401", 4, 3), ("E0404", 5, 7)]);
 }
