@@ -1,5 +1,5 @@
 //! Program units and block structure: the sequence of comments and statements of a file
-//! → [`il::Unit`]s with declarations and nested statement blocks (names not resolved
+//! → [`Unit`]s with declarations and nested statement blocks (names not resolved
 //! yet; `sema.rs` does that).
 
 use super::lexer::{Item, RawStmt};
