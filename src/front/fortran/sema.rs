@@ -162,7 +162,7 @@ pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>
     sema.in_decl = false;
     let mut body = std::mem::take(&mut unit.body);
     sema.resolve_block(&mut body);
-    sema.check_untyped_dummies();
+    sema.check_untyped_names();
     sema.check_variable_and_function();
     unit.body = body;
     unit.symbols = sema.symbols();
@@ -498,7 +498,7 @@ impl Sema<'_> {
             }
             DeclKind::Parameter(list) => {
                 for (name, value) in list {
-                    let i = self.get_or_create(name, value.span);
+                    let i = self.get_or_create(name, span);
                     self.set_constant(i, value, span);
                 }
             }
@@ -651,17 +651,13 @@ impl Sema<'_> {
         }
     }
 
-    /// After the body: dummy arguments and the result need a type, except dummy
-    /// procedures only ever called.
-    fn check_untyped_dummies(&mut self) {
+    /// After the body: every name needs a type (under IMPLICIT NONE, a declaration),
+    /// except procedures only ever called.
+    fn check_untyped_names(&mut self) {
         for i in 0..self.infos.len() {
             let info = &self.infos[i];
-            let only_called = info.used_proc && !info.used_var;
-            if (info.arg_index.is_some() || info.is_result)
-                && self.type_of(i).is_none()
-                && !info.external
-                && !only_called
-            {
+            let only_called = (info.used_proc || info.used_intrinsic) && !info.used_var;
+            if self.type_of(i).is_none() && !info.external && !only_called {
                 let name = info.name.clone();
                 let span = info.span;
                 self.undeclared(&name, span);

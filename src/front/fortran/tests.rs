@@ -1295,3 +1295,10 @@ fn whole_array_assignment_reported_once() {
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0401", 4, 3), ("E0404", 5, 7)]);
 }
+
+#[test]
+fn untyped_names_under_implicit_none() {
+    let text = "subroutine s(a)\n  implicit none\n  real a\n  parameter (n = 10)\n  dimension w(3)\n  a = 1\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0301", 4, 3), ("E0301", 5, 13)]);
+}
