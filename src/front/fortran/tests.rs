@@ -1302,3 +1302,229 @@ fn untyped_names_under_implicit_none() {
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0301", 4, 3), ("E0301", 5, 13)]);
 }
+
+/// Random arithmetic expressions (with the sign extensions `a*-b`, `a**-b`, `a - -b`)
+/// give the same values through our parse tree as through gfortran: precedence and
+/// associativity agree. Needs gfortran: `cargo test precedence_matches_gfortran --
+/// --ignored`.
+#[test]
+#[ignore]
+fn precedence_matches_gfortran() {
+    fn random_expr(rng: &mut Rng, depth: usize) -> String {
+        if depth == 0 || rng.below(10) < 3 {
+            // Variables only: gfortran folds constant subexpressions and refuses 1/0.
+            return ["a", "b", "c"][rng.below(3)].to_string();
+        }
+        match rng.below(6) {
+            0 => format!("({})", random_expr(rng, depth - 1)),
+            1 => {
+                let inner = random_expr(rng, depth - 1);
+                if inner.starts_with('-') {
+                    inner
+                } else {
+                    format!("-{inner}")
+                }
+            }
+            _ => {
+                let op = ["+", "-", "*", "/", "**"][rng.below(5)];
+                format!(
+                    "{} {op} {}",
+                    random_expr(rng, depth - 1),
+                    random_expr(rng, depth - 1)
+                )
+            }
+        }
+    }
+    fn eval(e: &Expr) -> f64 {
+        match &e.kind {
+            ExprKind::Real(r) => r.value.parse().unwrap(),
+            ExprKind::Var(n) => match n.as_str() {
+                "a" => 1.3,
+                "b" => 0.7,
+                _ => 2.1,
+            },
+            ExprKind::Paren(x) => eval(x),
+            ExprKind::Unary(UnOp::Neg, x) => -eval(x),
+            ExprKind::Unary(_, x) => eval(x),
+            ExprKind::Binary(op, x, y) => {
+                let (x, y) = (eval(x), eval(y));
+                match op {
+                    BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
+                    BinOp::Mul => x * y,
+                    BinOp::Div => x / y,
+                    BinOp::Pow => x.powf(y),
+                    _ => unreachable!(),
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let exprs: Vec<String> = (0..400).map(|_| random_expr(&mut rng, 4)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut program = String::from(
+        "program p\n  implicit none\n  real(8) :: a, b, c\n  a = 1.3d0\n  b = 0.7d0\n  c = 2.1d0\n",
+    );
+    for e in &exprs {
+        program.push_str(&format!("  write(*,'(ES26.17E3)') {e}\n"));
+    }
+    program.push_str("end program\n");
+    let src = dir.path().join("p.f90");
+    std::fs::write(&src, &program).unwrap();
+    let exe = dir.path().join("p");
+    let status = std::process::Command::new("gfortran")
+        .args(["-O0", "-w", "-ffree-line-length-none", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::process::Command::new(&exe).output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let values: Vec<f64> = out
+        .lines()
+        .map(|l| {
+            let l = l.trim();
+            if l.contains("NaN") {
+                f64::NAN
+            } else if l.contains("Infinity") {
+                if l.starts_with('-') {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
+            } else {
+                l.parse().unwrap()
+            }
+        })
+        .collect();
+    assert_eq!(values.len(), exprs.len());
+    let mut body = String::new();
+    for e in &exprs {
+        body.push_str(&format!("  y = {e}\n"));
+    }
+    let unit_text =
+        format!("subroutine t(a, b, c, y)\n  real(8) :: a, b, c, y\n{body}end subroutine\n");
+    let file = ok(&unit_text);
+    for (i, e) in exprs.iter().enumerate() {
+        let ours = eval(rhs(&file.units[0], i));
+        let theirs = values[i];
+        let same = (ours.is_nan() && theirs.is_nan())
+            || ours == theirs
+            || ((ours - theirs).abs() <= 1e-12 * ours.abs().max(theirs.abs()));
+        assert!(same, "{e}: ours {ours}, gfortran {theirs}");
+    }
+}
+
+/// The same for logical expressions: `.not.`, `.and.`, `.or.`, `.eqv.`, `.neqv.` and
+/// relations in both spellings.
+#[test]
+#[ignore]
+fn logical_precedence_matches_gfortran() {
+    fn random_logical(rng: &mut Rng, depth: usize) -> String {
+        if depth == 0 || rng.below(10) < 3 {
+            return match rng.below(4) {
+                0 => ["p", "q", "r"][rng.below(3)].to_string(),
+                _ => {
+                    let rel = ["<", ".le.", "==", ".ne.", ">", ">=", ".lt.", "/="][rng.below(8)];
+                    let x = ["a", "b", "a + b", "-a", "b*a"][rng.below(5)];
+                    let y = ["a", "b", "c"][rng.below(3)];
+                    format!("{x} {rel} {y}")
+                }
+            };
+        }
+        match rng.below(6) {
+            0 => format!("({})", random_logical(rng, depth - 1)),
+            1 => {
+                // `.not. .not. x` is not Fortran (gfortran refuses it).
+                let inner = random_logical(rng, depth - 1);
+                if inner.starts_with(".not.") {
+                    inner
+                } else {
+                    format!(".not. {inner}")
+                }
+            }
+            _ => {
+                let op = [".and.", ".or.", ".eqv.", ".neqv."][rng.below(4)];
+                format!(
+                    "{} {op} {}",
+                    random_logical(rng, depth - 1),
+                    random_logical(rng, depth - 1)
+                )
+            }
+        }
+    }
+    fn num(e: &Expr) -> f64 {
+        match &e.kind {
+            ExprKind::Var(n) => match n.as_str() {
+                "a" => 1.3,
+                "b" => 0.7,
+                _ => 2.1,
+            },
+            ExprKind::Unary(UnOp::Neg, x) => -num(x),
+            ExprKind::Binary(BinOp::Add, x, y) => num(x) + num(y),
+            ExprKind::Binary(BinOp::Mul, x, y) => num(x) * num(y),
+            other => panic!("{other:?}"),
+        }
+    }
+    fn eval(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(n) => n == "p" || n == "r",
+            ExprKind::Paren(x) => eval(x),
+            ExprKind::Unary(UnOp::Not, x) => !eval(x),
+            ExprKind::Binary(op, x, y) => match op {
+                BinOp::And => eval(x) && eval(y),
+                BinOp::Or => eval(x) || eval(y),
+                BinOp::Eqv => eval(x) == eval(y),
+                BinOp::Neqv => eval(x) != eval(y),
+                BinOp::Lt => num(x) < num(y),
+                BinOp::Le => num(x) <= num(y),
+                BinOp::Eq => num(x) == num(y),
+                BinOp::Ne => num(x) != num(y),
+                BinOp::Gt => num(x) > num(y),
+                BinOp::Ge => num(x) >= num(y),
+                _ => unreachable!(),
+            },
+            other => panic!("{other:?}"),
+        }
+    }
+    let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+    let exprs: Vec<String> = (0..400).map(|_| random_logical(&mut rng, 4)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut program = String::from(
+        "program lp\n  implicit none\n  real(8) :: a, b, c\n  logical :: p, q, r\n  a = 1.3d0\n  b = 0.7d0\n  c = 2.1d0\n  p = .true.\n  q = .false.\n  r = .true.\n",
+    );
+    for e in &exprs {
+        program.push_str(&format!("  write(*,'(L1)') {e}\n"));
+    }
+    program.push_str("end program\n");
+    let src = dir.path().join("p.f90");
+    std::fs::write(&src, &program).unwrap();
+    let exe = dir.path().join("p");
+    let status = std::process::Command::new("gfortran")
+        .args(["-O0", "-w", "-ffree-line-length-none", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::process::Command::new(&exe).output().unwrap();
+    let values: Vec<bool> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim() == "T")
+        .collect();
+    assert_eq!(values.len(), exprs.len());
+    let mut body = String::new();
+    for e in &exprs {
+        body.push_str(&format!("  t = {e}\n"));
+    }
+    let unit_text = format!(
+        "subroutine u(a, b, c, p, q, r, t)\n  real(8) :: a, b, c\n  logical :: p, q, r, t\n{body}end subroutine\n"
+    );
+    let file = ok(&unit_text);
+    for (i, e) in exprs.iter().enumerate() {
+        assert_eq!(eval(rhs(&file.units[0], i)), values[i], "{e}");
+    }
+}
