@@ -1528,3 +1528,43 @@ fn logical_precedence_matches_gfortran() {
         assert_eq!(eval(rhs(&file.units[0], i)), values[i], "{e}");
     }
 }
+
+/// Every file in `testdata/` states what lowering it must give, in leading comments:
+/// `! expect ok`, or one `! expect E0401 at 6:3` line per diagnostic, in order. Adding
+/// a case is adding a file.
+#[test]
+fn testdata_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/front/fortran/testdata");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "f90"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expects: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("! expect "))
+            .collect();
+        let name = path.display();
+        if expects == ["ok"] {
+            match lower(&text) {
+                Ok(file) => check_invariants(&file),
+                Err(d) => panic!("{name}:\n{}", render(&text, &d)),
+            }
+            continue;
+        }
+        let want: Vec<String> = expects.iter().map(|e| e.to_string()).collect();
+        let got: Vec<String> = match lower(&text) {
+            Ok(_) => Vec::new(),
+            Err(d) => where_(&text, &d)
+                .into_iter()
+                .map(|(code, line, col)| format!("{code} at {line}:{col}"))
+                .collect(),
+        };
+        assert_eq!(got, want, "{name}");
+    }
+}
