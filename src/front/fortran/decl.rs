@@ -272,9 +272,13 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
         if c.is(&TokKind::LParen) {
             dims = Some(parse_dims(c)?);
         }
-        if c.eat(&TokKind::Star) {
-            // `character :: s*10`: the entity's own length; kept in the type spelling.
-            parse_char_len_star(c)?;
+        if c.is(&TokKind::Star) {
+            // The IL keeps one length per declaration, so `s*10` would be lost.
+            return Err(unsupported(
+                c.here(),
+                "a length given on one entity (`name*len`)",
+                "give the length in the type instead, e.g. `character(len=10) :: name`",
+            ));
         }
         let mut init = None;
         if c.is(&TokKind::Arrow) {

@@ -65,7 +65,8 @@ pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Tok> {
         file,
         text,
         bytes: text.as_bytes(),
-        pos: 0,
+        // A UTF-8 byte order mark is not part of the program.
+        pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
         toks: Vec::new(),
         line_has_tokens: false,
         diags,

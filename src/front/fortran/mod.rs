@@ -4,7 +4,31 @@
 //!
 //! It never panics on any input: every problem is a [`Diagnostic`] with a location, and
 //! parsing recovers at the next statement so that one run reports as many errors as it
-//! reasonably can.
+//! reasonably can, each once.
+//!
+//! Accepted: external SUBROUTINEs and FUNCTIONs (type prefix, PURE, RESULT); IMPLICIT
+//! NONE / rules / the default rule; INTEGER, REAL, DOUBLE PRECISION, LOGICAL, CHARACTER
+//! with kinds (`real(8)`, `real(kind=dp)`, `real*8`, kinds from integer PARAMETERs,
+//! `kind(...)`, `selected_real_kind(...)`); attributes INTENT, PARAMETER, DIMENSION,
+//! EXTERNAL, INTRINSIC, SAVE and the matching statements; explicit-shape and assumed-size
+//! arrays; assignment, IF (block and logical), DO (counted, labelled, WHILE, endless),
+//! EXIT, CYCLE, CALL, RETURN, CONTINUE; the intrinsics of [`il::Intrinsic`].
+//!
+//! Diagnostic codes:
+//! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
+//!   deep, E0204 unclosed string, E0205 missing END, E0206 mismatched END/ELSE,
+//!   E0207 declaration after executable statements, E0208 statement outside a unit,
+//!   E0209 constructs nested too deep.
+//! - E0301 undeclared name under IMPLICIT NONE, E0302 function without a type, E0303 bad
+//!   DO variable, E0304 assignment to a named constant, E0305 EXIT/CYCLE outside a loop,
+//!   E0306 wrong number of subscripts, E0307 duplicate or conflicting declaration,
+//!   E0308 kind not evaluable or invalid, E0309 name used as the wrong kind of entity,
+//!   E0310 wrong number of intrinsic arguments, E0311 INTENT on a non-dummy, E0312 unit
+//!   defined twice in a file.
+//! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, MODULE, ...), E0403
+//!   INTERFACE / CONTAINS, E0404 unsupported expression (sections, whole arrays, derived
+//!   types, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
+//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic.
 
 mod cursor;
 mod decl;

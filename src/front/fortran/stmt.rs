@@ -333,7 +333,7 @@ impl StmtParser<'_> {
             "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
             "function" => self.end_unit_name(c, Some(UnitKind::Function)),
             "program" | "module" | "interface" | "type" | "submodule" | "select" | "where"
-            | "forall" | "associate" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
+            | "forall" | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
             "block" => Ok(Line::EndOther(if c.is_kw("data") {
                 "BLOCK DATA".to_string()
             } else {

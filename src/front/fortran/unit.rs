@@ -1,5 +1,5 @@
 //! Program units and block structure: the sequence of comments and statements of a file
-//! → [`il::Unit`]s with declarations and nested statement blocks (names not resolved
+//! → [`Unit`]s with declarations and nested statement blocks (names not resolved
 //! yet; `sema.rs` does that).
 
 use super::lexer::{Item, RawStmt};
@@ -74,6 +74,7 @@ impl FileParser<'_> {
     pub fn units(&mut self) -> Vec<Unit> {
         let mut units = Vec::new();
         let mut leading = Vec::new();
+        let mut stray_reported = false;
         while let Some(item) = self.items.get(self.pos) {
             match item {
                 Item::Comment { text, .. } => {
@@ -111,20 +112,28 @@ impl FileParser<'_> {
                         }
                         Ok(Line::Broken) => self.pos += 1,
                         Ok(_) => {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "E0208",
-                                    "this statement is outside of any SUBROUTINE or FUNCTION",
-                                )
-                                .at(raw.span)
-                                .with_help("put it inside a procedure"),
-                            );
+                            // One report for a run of stray statements.
+                            if !stray_reported {
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        "E0208",
+                                        "this statement is outside of any SUBROUTINE or FUNCTION",
+                                    )
+                                    .at(raw.span)
+                                    .with_help("put it inside a procedure"),
+                                );
+                            }
+                            stray_reported = true;
                             self.pos += 1;
+                            continue;
                         }
                         Err(d) => {
-                            self.diags.push(d);
+                            let header = stmt::looks_like_header(&raw);
+                            if header || !stray_reported {
+                                self.diags.push(d);
+                            }
                             self.pos += 1;
-                            if stmt::looks_like_header(&raw) {
+                            if header {
                                 // A unit whose header was refused: skip the whole unit.
                                 self.skip_to_end(1);
                                 leading.clear();
@@ -133,6 +142,7 @@ impl FileParser<'_> {
                             }
                         }
                     }
+                    stray_reported = false;
                 }
             }
         }
@@ -191,8 +201,14 @@ impl FileParser<'_> {
         while let Some(item) = self.items.get(self.pos) {
             self.pos += 1;
             let Item::Stmt(raw) = item else { continue };
+            if stmt::unsupported_construct(raw).is_some() {
+                // SELECT CASE, a TYPE definition...: closed by an END counted below.
+                depth += 1;
+                continue;
+            }
             match self.stmts.classify(raw) {
                 Ok(Line::Header(_) | Line::OtherUnit(_) | Line::Interface) => depth += 1,
+                Err(_) if stmt::looks_like_header(raw) => depth += 1,
                 Ok(Line::EndUnit { .. } | Line::EndOther(_)) => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
@@ -269,12 +285,17 @@ impl FileParser<'_> {
                 Err(d) => {
                     self.diags.push(d);
                     self.pos += 1;
+                    // A refused statement still ends the `DO label` loops it labels.
+                    self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                     self.skip_unsupported_construct(&raw);
                     continue;
                 }
             };
             match line {
-                Line::Broken => self.pos += 1,
+                Line::Broken => {
+                    self.pos += 1;
+                    self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
+                }
                 Line::Header(_) | Line::OtherUnit(_) => {
                     self.diags.push(
                         Diagnostic::error(
@@ -368,7 +389,7 @@ impl FileParser<'_> {
                             .at(raw.span)
                             .with_help("move it up, before the first executable statement"),
                         );
-                        continue;
+                        // Still declared, so that its names cause no further errors.
                     }
                     for (text, span) in pending.drain(..) {
                         unit.decls.push(Decl {

@@ -1,0 +1,531 @@
+//! Semantics of one unit: implicit typing, declarations → symbol table, kind parameters,
+//! and name resolution (`name(args)` → array element, intrinsic or user function), with
+//! the checks that need symbols (undeclared names, DO variables, named constants,
+//! subscript counts, duplicate declarations).
+//!
+//! Declarations are read in order first (so `real(dp)` sees `dp`), then every expression
+//! of the declarations and of the body is resolved.
+
+//!
+//! Split in three: this file (declarations, symbol table, final checks), `kinds.rs`
+//! (constant expressions and kinds) and `resolve.rs` (name resolution in expressions
+//! and statements).
+
+mod kinds;
+mod resolve;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::intrinsics;
+use crate::diag::{Diagnostic, Span};
+use crate::il::{
+    Attr, DeclKind, DimSpec, Expr, Intent, ScalarType, Symbol, SymbolKind, SymbolTable, TypeSpec,
+    Unit, UnitKind, key,
+};
+
+/// What the unit says about one name.
+#[derive(Clone, Debug)]
+struct Info {
+    name: String,
+    span: Span,
+    spec: Option<TypeSpec>,
+    ty: Option<ScalarType>,
+    dims: Option<Vec<DimSpec>>,
+    intent: Option<Intent>,
+    constant: bool,
+    /// Value of an integer named constant, when it could be computed.
+    value: Option<i64>,
+    external: bool,
+    arg_index: Option<usize>,
+    is_result: bool,
+    used_var: bool,
+    /// Referenced as a user function or CALLed.
+    used_proc: bool,
+    /// Referenced as an intrinsic function (a typed intrinsic name).
+    used_intrinsic: bool,
+}
+
+impl Info {
+    fn new(name: &str, span: Span) -> Info {
+        Info {
+            name: name.to_string(),
+            span,
+            spec: None,
+            ty: None,
+            dims: None,
+            intent: None,
+            constant: false,
+            value: None,
+            external: false,
+            arg_index: None,
+            is_result: false,
+            used_var: false,
+            used_proc: false,
+            used_intrinsic: false,
+        }
+    }
+}
+
+struct Sema<'d> {
+    diags: &'d mut Vec<Diagnostic>,
+    infos: Vec<Info>,
+    by_key: BTreeMap<String, usize>,
+    /// Implicit type per letter, `None` under IMPLICIT NONE.
+    implicit: Vec<Option<(TypeSpec, ScalarType)>>,
+    implicit_none: bool,
+    /// Names already reported, so each problem is reported once.
+    reported: BTreeSet<String>,
+    args: Vec<String>,
+    arg_spans: Vec<Span>,
+    header_span: Span,
+    in_decl: bool,
+    /// Set while resolving the right side of an assignment to a whole array.
+    quiet_whole_arrays: bool,
+    /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
+    result_renamed_from: Option<String>,
+}
+
+fn default_implicit() -> Vec<Option<(TypeSpec, ScalarType)>> {
+    (b'a'..=b'z')
+        .map(|l| {
+            let ty = if (b'i'..=b'n').contains(&l) {
+                ScalarType::Integer(4)
+            } else {
+                ScalarType::Real(4)
+            };
+            Some((TypeSpec::of(ty), ty))
+        })
+        .collect()
+}
+
+/// Where the parts of a unit's header are.
+#[derive(Clone, Debug, Default)]
+pub struct HeaderSpans {
+    /// The SUBROUTINE or FUNCTION statement.
+    pub header: Span,
+    /// Each dummy argument, in order.
+    pub args: Vec<Span>,
+}
+
+/// Analyzes `unit` in place: fills its symbol table and resolves every name.
+pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>) {
+    let mut sema = Sema {
+        diags,
+        infos: Vec::new(),
+        by_key: BTreeMap::new(),
+        implicit: default_implicit(),
+        implicit_none: false,
+        reported: BTreeSet::new(),
+        args: unit.args.iter().map(|a| key(a)).collect(),
+        arg_spans: spans.args.clone(),
+        header_span: spans.header,
+        in_decl: true,
+        quiet_whole_arrays: false,
+        result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
+    };
+    sema.header(unit);
+    let mut decls = std::mem::take(&mut unit.decls);
+    sema.implicit_rules(&decls);
+    for decl in &decls {
+        sema.declare(&decl.kind, decl.span);
+    }
+    sema.finish_header(unit);
+    for decl in &mut decls {
+        sema.resolve_decl(&mut decl.kind);
+    }
+    unit.decls = decls;
+    sema.in_decl = false;
+    let mut body = std::mem::take(&mut unit.body);
+    sema.resolve_block(&mut body);
+    sema.check_untyped_names();
+    sema.check_variable_and_function();
+    unit.body = body;
+    unit.symbols = sema.symbols();
+}
+
+impl Sema<'_> {
+    fn error(&mut self, code: &'static str, msg: String, span: Span) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(code, msg).at(span));
+        let last = self.diags.len() - 1;
+        &mut self.diags[last]
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.by_key.get(&key(name)).copied()
+    }
+
+    fn get_or_create(&mut self, name: &str, span: Span) -> usize {
+        if let Some(i) = self.lookup(name) {
+            return i;
+        }
+        let mut info = Info::new(name, span);
+        info.arg_index = self.args.iter().position(|a| *a == key(name));
+        self.by_key.insert(key(name), self.infos.len());
+        self.infos.push(info);
+        self.infos.len() - 1
+    }
+
+    fn implicit_of(&self, name: &str) -> Option<(TypeSpec, ScalarType)> {
+        let first = name.bytes().next()?.to_ascii_lowercase();
+        if !first.is_ascii_lowercase() {
+            return None;
+        }
+        self.implicit
+            .get((first - b'a') as usize)
+            .cloned()
+            .flatten()
+    }
+
+    /// Type of a name: declared, else implicit.
+    fn type_of(&self, i: usize) -> Option<ScalarType> {
+        let info = &self.infos[i];
+        info.ty
+            .or_else(|| self.implicit_of(&info.name).map(|(_, t)| t))
+    }
+
+    fn arg_span(&self, index: usize, fallback: Span) -> Span {
+        self.arg_spans.get(index).copied().unwrap_or(fallback)
+    }
+
+    fn header(&mut self, unit: &Unit) {
+        let mut seen = BTreeSet::new();
+        for (index, arg) in unit.args.iter().enumerate() {
+            if !seen.insert(key(arg)) {
+                let span = self.arg_span(index, unit.span);
+                self.error(
+                    "E0307",
+                    format!("`{arg}` appears twice among the dummy arguments"),
+                    span,
+                );
+            }
+        }
+        if let Some(result) = &unit.result
+            && self.args.contains(&key(result))
+        {
+            self.error(
+                "E0307",
+                format!("the result `{result}` is also a dummy argument"),
+                self.header_span,
+            );
+        }
+    }
+
+    fn implicit_rules(&mut self, decls: &[crate::il::Decl]) {
+        let mut saw_rules = false;
+        for decl in decls {
+            let DeclKind::Implicit(rules) = &decl.kind else {
+                continue;
+            };
+            if rules.is_empty() {
+                if self.implicit_none || saw_rules {
+                    self.error(
+                        "E0307",
+                        "IMPLICIT NONE must be the only IMPLICIT statement".to_string(),
+                        decl.span,
+                    );
+                }
+                self.implicit_none = true;
+                self.implicit = vec![None; 26];
+                continue;
+            }
+            if self.implicit_none {
+                self.error(
+                    "E0307",
+                    "IMPLICIT rules cannot follow IMPLICIT NONE".to_string(),
+                    decl.span,
+                );
+                continue;
+            }
+            saw_rules = true;
+            for rule in rules {
+                let ty = self.type_of_spec(&rule.spec, decl.span);
+                for &(lo, hi) in &rule.ranges {
+                    for letter in lo..=hi {
+                        if letter.is_ascii_lowercase() {
+                            self.implicit[(letter as u8 - b'a') as usize] =
+                                Some((rule.spec.clone(), ty));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pass 1: what one declaration says about its names.
+    fn declare(&mut self, kind: &DeclKind, span: Span) {
+        match kind {
+            DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } => {
+                let ty = self.type_of_spec(spec, span);
+                let mut attr_dims = None;
+                let mut intent = None;
+                let mut parameter = false;
+                let mut external = false;
+                for attr in attrs {
+                    match attr {
+                        Attr::Dimension(d) => attr_dims = Some(d.clone()),
+                        Attr::Intent(i) => intent = Some(*i),
+                        Attr::Parameter => parameter = true,
+                        Attr::External => external = true,
+                        Attr::Intrinsic | Attr::Save => {}
+                    }
+                }
+                for entity in entities {
+                    let i = self.get_or_create(&entity.name, entity.span);
+                    if self.infos[i].spec.is_some() {
+                        self.duplicate(&entity.name, "type", entity.span);
+                    } else {
+                        self.infos[i].spec = Some(spec.clone());
+                        self.infos[i].ty = Some(ty);
+                        self.infos[i].span = entity.span;
+                    }
+                    if let Some(dims) = entity.dims.clone().or_else(|| attr_dims.clone()) {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                    if let Some(intent) = intent {
+                        self.set_intent(i, intent, entity.span);
+                    }
+                    if external {
+                        self.infos[i].external = true;
+                    }
+                    if parameter && let Some(init) = &entity.init {
+                        self.set_constant(i, init, entity.span);
+                    }
+                }
+            }
+            DeclKind::Parameter(list) => {
+                for (name, value) in list {
+                    let i = self.get_or_create(name, span);
+                    self.set_constant(i, value, span);
+                }
+            }
+            DeclKind::Dimension(entities) => {
+                for entity in entities {
+                    let i = self.get_or_create(&entity.name, entity.span);
+                    if let Some(dims) = entity.dims.clone() {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                }
+            }
+            DeclKind::Intent(intent, names) => {
+                for name in names {
+                    let i = self.get_or_create(name, span);
+                    self.set_intent(i, *intent, span);
+                }
+            }
+            DeclKind::External(names) => {
+                for name in names {
+                    let i = self.get_or_create(name, span);
+                    if self.infos[i].external {
+                        self.duplicate(name, "EXTERNAL", span);
+                    }
+                    self.infos[i].external = true;
+                }
+            }
+            DeclKind::Intrinsic(names) => {
+                for name in names {
+                    if intrinsics::lookup(name).is_none() {
+                        self.error(
+                            "E0407",
+                            format!("the intrinsic `{name}` is not supported yet"),
+                            span,
+                        );
+                    }
+                }
+            }
+            DeclKind::Implicit(_) | DeclKind::Comment(_) | DeclKind::Use { .. } => {}
+        }
+    }
+
+    fn duplicate(&mut self, name: &str, what: &str, span: Span) {
+        self.error("E0307", format!("`{name}` is given its {what} twice"), span)
+            .help = Some("remove one of the declarations".to_string());
+    }
+
+    fn set_dims(&mut self, i: usize, dims: Vec<DimSpec>, span: Span) {
+        if self.infos[i].dims.is_some() {
+            let name = self.infos[i].name.clone();
+            self.duplicate(&name, "array bounds", span);
+        } else {
+            self.infos[i].dims = Some(dims);
+        }
+    }
+
+    fn set_intent(&mut self, i: usize, intent: Intent, span: Span) {
+        let name = self.infos[i].name.clone();
+        if self.infos[i].arg_index.is_none() {
+            self.error(
+                "E0311",
+                format!("INTENT is given for `{name}`, which is not a dummy argument"),
+                span,
+            );
+        } else if self.infos[i].intent.is_some() {
+            self.duplicate(&name, "INTENT", span);
+        } else {
+            self.infos[i].intent = Some(intent);
+        }
+    }
+
+    fn set_constant(&mut self, i: usize, value: &Expr, span: Span) {
+        let name = self.infos[i].name.clone();
+        if self.infos[i].constant {
+            self.duplicate(&name, "value", span);
+            return;
+        }
+        if self.infos[i].arg_index.is_some() {
+            self.error(
+                "E0307",
+                format!("the dummy argument `{name}` cannot be a named constant"),
+                span,
+            );
+            return;
+        }
+        let ty = self.type_of(i);
+        self.infos[i].constant = true;
+        if matches!(ty, Some(ScalarType::Integer(_))) {
+            self.infos[i].value = self.eval_int(value, 0);
+        }
+    }
+
+    /// After the declarations: dummy arguments and the result exist, with their types.
+    fn finish_header(&mut self, unit: &Unit) {
+        for (index, arg) in unit.args.iter().enumerate() {
+            let span = self.arg_span(index, unit.span);
+            let i = self.get_or_create(arg, span);
+            self.infos[i].arg_index = Some(index);
+        }
+        if unit.kind == UnitKind::Function {
+            let result = unit.result.clone().unwrap_or_else(|| unit.name.clone());
+            let i = self.get_or_create(&result, self.header_span);
+            self.infos[i].is_result = true;
+            if let Some(prefix) = &unit.prefix_type {
+                if self.infos[i].spec.is_some() {
+                    self.duplicate(
+                        &result,
+                        "type (in the FUNCTION statement and in a declaration)",
+                        self.infos[i].span,
+                    );
+                } else {
+                    let ty = self.type_of_spec(prefix, self.header_span);
+                    self.infos[i].spec = Some(prefix.clone());
+                    self.infos[i].ty = Some(ty);
+                }
+            }
+        }
+        if let Some(i) = unit.result.as_deref().and_then(|r| self.lookup(r))
+            && self.infos[i].dims.is_some()
+        {
+            self.error(
+                "E0405",
+                "array-valued functions are not supported yet".to_string(),
+                self.infos[i].span,
+            )
+            .help = Some("return the array through an argument of a SUBROUTINE".to_string());
+        }
+    }
+
+    /// A name both called as a function and used as a variable is one or the other.
+    fn check_variable_and_function(&mut self) {
+        for i in 0..self.infos.len() {
+            let info = &self.infos[i];
+            if info.used_proc
+                && info.used_var
+                && info.dims.is_none()
+                && !info.external
+                && !info.is_result
+                && info.arg_index.is_none()
+            {
+                let (name, span) = (info.name.clone(), info.span);
+                self.error(
+                    "E0309",
+                    format!("`{name}` is used both as a variable and as a function"),
+                    span,
+                )
+                .help = Some(format!(
+                    "declare `{name}` EXTERNAL if it is a function passed as an argument, or rename one of them"
+                ));
+            }
+        }
+    }
+
+    /// After the body: every name needs a type (under IMPLICIT NONE, a declaration),
+    /// except procedures only ever called.
+    fn check_untyped_names(&mut self) {
+        for i in 0..self.infos.len() {
+            let info = &self.infos[i];
+            let only_called = (info.used_proc || info.used_intrinsic) && !info.used_var;
+            if self.type_of(i).is_none() && !info.external && !only_called {
+                let name = info.name.clone();
+                let span = info.span;
+                self.undeclared(&name, span);
+            }
+        }
+    }
+
+    fn undeclared(&mut self, name: &str, span: Span) {
+        if self.reported.insert(key(name)) {
+            self.error(
+                "E0301",
+                format!("`{name}` is not declared (IMPLICIT NONE is in effect)"),
+                span,
+            )
+            .help = Some(format!("declare it, e.g. `real(8) :: {name}`"));
+        }
+    }
+
+    /// The symbol table, in order of first declaration or use.
+    fn symbols(&self) -> SymbolTable {
+        let mut table = SymbolTable::default();
+        for info in &self.infos {
+            let kind = if info.constant {
+                SymbolKind::Constant
+            } else if info.is_result {
+                SymbolKind::Variable
+            } else if info.external
+                || (info.used_proc && (!info.used_var || info.arg_index.is_some()))
+                || (info.used_intrinsic && !info.used_var)
+            {
+                SymbolKind::Procedure
+            } else {
+                SymbolKind::Variable
+            };
+            let implicit_rule = self.implicit_of(&info.name);
+            let (type_spec, ty, implicit) = match (&info.spec, info.ty, implicit_rule) {
+                (Some(spec), Some(ty), _) => (spec.clone(), ty, false),
+                (_, _, Some((spec, ty))) => (spec, ty, true),
+                _ => {
+                    // An untyped procedure (a subroutine named EXTERNAL): its type is
+                    // never used; take Fortran's default rule.
+                    let first = info
+                        .name
+                        .bytes()
+                        .next()
+                        .unwrap_or(b'a')
+                        .to_ascii_lowercase();
+                    let ty = if (b'i'..=b'n').contains(&first) {
+                        ScalarType::Integer(4)
+                    } else {
+                        ScalarType::Real(4)
+                    };
+                    (TypeSpec::of(ty), ty, true)
+                }
+            };
+            table.insert(Symbol {
+                name: info.name.clone(),
+                kind,
+                ty,
+                type_spec,
+                dims: info.dims.clone().unwrap_or_default(),
+                intent: info.intent,
+                arg_index: info.arg_index,
+                is_result: info.is_result,
+                implicit,
+                span: info.span,
+            });
+        }
+        table
+    }
+}

@@ -1,0 +1,465 @@
+//! Name resolution: every expression of the declarations and of the body, with the
+//! checks that need symbols (undeclared names, DO variables, named constants,
+//! subscript counts, whole arrays).
+
+use super::Sema;
+use crate::diag::Span;
+use crate::front::fortran::intrinsics;
+use crate::il::{
+    Arg, Attr, DeclKind, DimSpec, Expr, ExprKind, ScalarType, Stmt, StmtKind, TypeSpec, key,
+};
+
+impl Sema<'_> {
+    /// Pass 2 over one declaration: resolve the names in bounds, kinds and values.
+    pub(super) fn resolve_decl(&mut self, kind: &mut DeclKind) {
+        match kind {
+            DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } => {
+                self.resolve_spec(spec);
+                for attr in attrs {
+                    if let Attr::Dimension(dims) = attr {
+                        self.resolve_dims(dims);
+                    }
+                }
+                for entity in entities {
+                    if let Some(dims) = &mut entity.dims {
+                        self.resolve_dims(dims);
+                    }
+                    if let Some(init) = &mut entity.init {
+                        self.resolve_expr(init, false);
+                    }
+                }
+            }
+            DeclKind::Parameter(list) => {
+                for (_, value) in list {
+                    self.resolve_expr(value, false);
+                }
+            }
+            DeclKind::Dimension(entities) => {
+                for entity in entities {
+                    if let Some(dims) = &mut entity.dims {
+                        self.resolve_dims(dims);
+                    }
+                }
+            }
+            DeclKind::Implicit(rules) => {
+                for rule in rules {
+                    self.resolve_spec(&mut rule.spec);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn resolve_spec(&mut self, spec: &mut TypeSpec) {
+        // A kind that could not be evaluated was reported (E0308) in the first pass.
+        if let Some(kind) = &mut spec.kind
+            && self.eval_int(kind, 0).is_some()
+        {
+            self.resolve_expr(kind, false);
+        }
+    }
+
+    pub(super) fn resolve_dims(&mut self, dims: &mut [DimSpec]) {
+        for dim in dims {
+            if let Some(lower) = &mut dim.lower {
+                self.resolve_expr(lower, false);
+            }
+            if let crate::il::Bound::Expr(upper) = &mut dim.upper {
+                self.resolve_expr(upper, false);
+            }
+        }
+    }
+
+    /// A name used as a value. `actual_arg`: it is a whole actual argument of a call,
+    /// where arrays and procedures may appear by name.
+    pub(super) fn use_var(&mut self, name: &str, span: Span, actual_arg: bool) {
+        if let Some(unit_name) = &self.result_renamed_from
+            && key(unit_name) == key(name)
+            && self.lookup(name).is_none()
+        {
+            self.error(
+                "E0309",
+                format!("`{name}` is the function's name; with RESULT, assign the result variable instead"),
+                span,
+            );
+            return;
+        }
+        let i = match self.lookup(name) {
+            Some(i) => i,
+            None => {
+                if self.implicit_of(name).is_none() {
+                    self.undeclared(name, span);
+                    return;
+                }
+                self.get_or_create(name, span)
+            }
+        };
+        self.infos[i].used_var = true;
+        if self.type_of(i).is_none() && !self.infos[i].external {
+            self.undeclared(name, span);
+        }
+        if self.infos[i].dims.is_some() && !actual_arg && !self.quiet_whole_arrays {
+            self.error(
+                "E0404",
+                format!("whole-array expressions are not supported yet: `{name}` is an array"),
+                span,
+            )
+            .help = Some(format!("use a DO loop over the elements of `{name}`"));
+        }
+    }
+
+    pub(super) fn resolve_expr(&mut self, e: &mut Expr, actual_arg: bool) {
+        let span = e.span;
+        match &mut e.kind {
+            ExprKind::Var(name) => {
+                let name = name.clone();
+                self.use_var(&name, span, actual_arg);
+            }
+            ExprKind::Call(name, args) => {
+                let name = name.clone();
+                let args = std::mem::take(args);
+                e.kind = self.resolve_call(name, args, span);
+            }
+            ExprKind::Real(lit) => match self.real_kind(lit) {
+                Some(k) if [4, 8, 10, 16].contains(&k) => lit.kind = k,
+                _ => self.bad_suffix(lit.spelling.clone().unwrap_or_default(), span),
+            },
+            ExprKind::Int(text) => {
+                if let Some((_, suffix)) = text.split_once('_') {
+                    let ok = self
+                        .suffix_kind(suffix)
+                        .is_some_and(|k| [1, 2, 4, 8, 16].contains(&k));
+                    if !ok {
+                        self.bad_suffix(text.clone(), span);
+                    } else if let Some(i) = self.lookup(suffix) {
+                        self.infos[i].used_var = true;
+                    }
+                }
+            }
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => self.resolve_expr(x, false),
+            ExprKind::Binary(_, a, b) => {
+                self.resolve_expr(a, false);
+                self.resolve_expr(b, false);
+            }
+            ExprKind::Index(_, subs) => {
+                for s in subs {
+                    self.resolve_expr(s, false);
+                }
+            }
+            ExprKind::Intrinsic { args, .. } => {
+                for a in args {
+                    self.resolve_expr(&mut a.value, false);
+                }
+            }
+            ExprKind::Logical(_) | ExprKind::Str(_) => {}
+        }
+    }
+
+    pub(super) fn bad_suffix(&mut self, spelling: String, span: Span) {
+        self.error(
+            "E0308",
+            format!("the kind of `{spelling}` is not a known kind or integer named constant"),
+            span,
+        )
+        .help = Some("declare it, e.g. `integer, parameter :: dp = 8`, before its use".to_string());
+    }
+
+    /// `name(args)`: an array element, an intrinsic, or a user function.
+    pub(super) fn resolve_call(
+        &mut self,
+        name: String,
+        mut args: Vec<Arg>,
+        span: Span,
+    ) -> ExprKind {
+        let existing = self.lookup(&name);
+        if let Some(i) = existing {
+            let info = &self.infos[i];
+            if let Some(dims) = &info.dims {
+                let rank = dims.len();
+                self.infos[i].used_var = true;
+                if args.len() != rank {
+                    self.error(
+                        "E0306",
+                        format!(
+                            "`{name}` has {rank} dimension{} but {} subscript{} given",
+                            if rank == 1 { "" } else { "s" },
+                            args.len(),
+                            if args.len() == 1 { " is" } else { "s are" }
+                        ),
+                        span,
+                    );
+                }
+                if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
+                    self.error(
+                        "E0202",
+                        format!(
+                            "a subscript of the array `{name}` cannot be given by keyword `{kw}=`"
+                        ),
+                        span,
+                    );
+                }
+                let mut subs: Vec<Expr> = args.into_iter().map(|a| a.value).collect();
+                for s in &mut subs {
+                    self.resolve_expr(s, false);
+                }
+                return ExprKind::Index(name, subs);
+            }
+            if info.constant || info.is_result {
+                let what = if info.constant {
+                    "a named constant"
+                } else {
+                    "the function's result variable"
+                };
+                self.error(
+                    "E0309",
+                    format!("`{name}` is {what}; it cannot be called or subscripted"),
+                    span,
+                );
+                return ExprKind::Call(name, args);
+            }
+        }
+        let external = existing.is_some_and(|i| self.infos[i].external);
+        let dummy = existing.is_some_and(|i| self.infos[i].arg_index.is_some());
+        if !external && !dummy {
+            if let Some(intr) = intrinsics::lookup(&name) {
+                if let Some(i) = existing {
+                    self.infos[i].used_intrinsic = true;
+                }
+                if args.len() < intr.min_args || args.len() > intr.max_args {
+                    self.error(
+                        "E0310",
+                        format!(
+                            "the intrinsic `{name}` does not take {} argument{}",
+                            args.len(),
+                            if args.len() == 1 { "" } else { "s" }
+                        ),
+                        span,
+                    );
+                }
+                for a in &mut args {
+                    self.resolve_expr(&mut a.value, false);
+                }
+                return ExprKind::Intrinsic {
+                    op: intr.op,
+                    args,
+                    spelling: Some(name),
+                };
+            }
+            if self.in_decl && intrinsics::is_constant_inquiry(&name) {
+                for a in &mut args {
+                    self.resolve_expr(&mut a.value, false);
+                }
+                return ExprKind::Call(name, args);
+            }
+            if existing.is_none() && intrinsics::is_other_intrinsic(&name) {
+                self.error(
+                    "E0407",
+                    format!("the intrinsic `{name}` is not supported yet"),
+                    span,
+                )
+                .help = Some("rewrite it with DO loops and the supported intrinsics".to_string());
+                return ExprKind::Call(name, args);
+            }
+        }
+        // A user function.
+        let i = match existing {
+            Some(i) => i,
+            None => self.get_or_create(&name, span),
+        };
+        self.infos[i].used_proc = true;
+        if self.type_of(i).is_none() && self.reported.insert(key(&name)) {
+            self.error(
+                "E0302",
+                format!("the function `{name}` has no type (IMPLICIT NONE is in effect)"),
+                span,
+            )
+            .help = Some(format!(
+                "declare it, e.g. `real(8), external :: {name}`, or make `{name}` an array"
+            ));
+        }
+        for a in &mut args {
+            self.resolve_expr(&mut a.value, true);
+        }
+        ExprKind::Call(name, args)
+    }
+
+    /// The variable assigned by `lhs` (a name or an element).
+    /// Returns true when `lhs` is a whole array (already reported).
+    pub(super) fn resolve_target(&mut self, lhs: &mut Expr) -> bool {
+        let span = lhs.span;
+        match &mut lhs.kind {
+            ExprKind::Var(name) => {
+                let name = name.clone();
+                let Some(i) = self.lookup(&name) else {
+                    self.use_var(&name, span, false);
+                    return false;
+                };
+                let info = &self.infos[i];
+                if info.constant {
+                    self.error(
+                        "E0304",
+                        format!("`{name}` is a named constant and cannot be assigned"),
+                        span,
+                    );
+                } else if info.dims.is_some() {
+                    self.error(
+                        "E0401",
+                        format!(
+                            "unsupported statement: array syntax on whole arrays is not supported yet (`{name}` is an array)"
+                        ),
+                        span,
+                    )
+                    .help = Some(format!("assign the elements of `{name}` in a DO loop"));
+                    return true;
+                } else if info.external && !info.is_result {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is a procedure and cannot be assigned"),
+                        span,
+                    );
+                } else {
+                    self.use_var(&name, span, false);
+                }
+            }
+            ExprKind::Call(name, _) => {
+                let name = name.clone();
+                let info = self.lookup(&name).map(|i| &self.infos[i]);
+                let is_array = info.is_some_and(|info| info.dims.is_some());
+                let is_declared_scalar = info.is_some_and(|info| {
+                    info.dims.is_none()
+                        && (info.spec.is_some() || info.arg_index.is_some() || info.constant)
+                });
+                if is_declared_scalar {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is not an array; it cannot be subscripted"),
+                        span,
+                    )
+                    .help = Some(format!("declare `{name}` with bounds, e.g. `{name}(n)`"));
+                    return false;
+                }
+                if !is_array {
+                    self.error(
+                        "E0401",
+                        format!(
+                            "unsupported statement: `{name}(...) = ...` where `{name}` is not an array (a statement function) is not supported yet"
+                        ),
+                        span,
+                    )
+                    .help = Some(format!(
+                        "declare `{name}` as an array, or write the formula where it is used"
+                    ));
+                    return false;
+                }
+                self.resolve_expr(lhs, false);
+            }
+            _ => {}
+        }
+        false
+    }
+
+    pub(super) fn resolve_block(&mut self, block: &mut [Stmt]) {
+        for stmt in block {
+            self.resolve_stmt(stmt);
+        }
+    }
+
+    pub(super) fn resolve_stmt(&mut self, stmt: &mut Stmt) {
+        let span = stmt.span;
+        match &mut stmt.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                // `a = b + c` on whole arrays: one report for the statement.
+                self.quiet_whole_arrays = self.resolve_target(lhs);
+                self.resolve_expr(rhs, false);
+                self.quiet_whole_arrays = false;
+            }
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
+                for (cond, body) in arms {
+                    self.resolve_expr(cond, false);
+                    self.resolve_block(body);
+                }
+                if let Some(body) = else_body {
+                    self.resolve_block(body);
+                }
+            }
+            StmtKind::Do {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                let var = var.clone();
+                self.check_do_var(&var, span);
+                self.resolve_expr(start, false);
+                self.resolve_expr(end, false);
+                if let Some(step) = step {
+                    self.resolve_expr(step, false);
+                }
+                self.resolve_block(body);
+            }
+            StmtKind::DoWhile { cond, body, .. } => {
+                self.resolve_expr(cond, false);
+                self.resolve_block(body);
+            }
+            StmtKind::Call { name, args } => {
+                let name = name.clone();
+                if let Some(i) = self.lookup(&name) {
+                    let info = &self.infos[i];
+                    if info.constant || info.dims.is_some() || info.is_result {
+                        self.error(
+                            "E0309",
+                            format!("`{name}` is a variable, not a subroutine"),
+                            span,
+                        );
+                    } else {
+                        self.infos[i].used_proc = true;
+                    }
+                }
+                for a in args {
+                    self.resolve_expr(&mut a.value, true);
+                }
+            }
+            StmtKind::Goto { .. }
+            | StmtKind::Exit { .. }
+            | StmtKind::Cycle { .. }
+            | StmtKind::Return
+            | StmtKind::Continue
+            | StmtKind::Comment(_) => {}
+        }
+    }
+
+    pub(super) fn check_do_var(&mut self, var: &str, span: Span) {
+        let i = match self.lookup(var) {
+            Some(i) => i,
+            None => {
+                if self.implicit_of(var).is_none() {
+                    self.undeclared(var, span);
+                    return;
+                }
+                self.get_or_create(var, span)
+            }
+        };
+        self.infos[i].used_var = true;
+        let info = &self.infos[i];
+        let ok = !info.constant
+            && info.dims.is_none()
+            && !info.external
+            && matches!(self.type_of(i), Some(ScalarType::Integer(_)));
+        if !ok {
+            self.error(
+                "E0303",
+                format!("the DO variable `{var}` must be an integer scalar variable"),
+                span,
+            )
+            .help = Some(format!("declare `{var}` as `integer :: {var}`"));
+        }
+    }
+}

@@ -1,0 +1,9 @@
+! expect E0401 at 6:3
+! expect E0401 at 7:3
+subroutine s(a)
+  real a
+  a = 1
+  goto 10
+  print *, a
+10 continue
+end

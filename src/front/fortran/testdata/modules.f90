@@ -1,0 +1,18 @@
+! expect E0402 at 4:1
+! expect E0403 at 13:3
+! expect E0403 at 17:3
+module m
+  implicit none
+contains
+  subroutine inner(x)
+    real x
+    x = 1
+  end subroutine
+end module m
+subroutine outer(y)
+  interface
+    subroutine ext(z)
+    end subroutine
+  end interface
+  contains
+end subroutine outer
