@@ -225,3 +225,68 @@ fn unchanged_outputs_are_not_rewritten() {
         before
     );
 }
+
+/// Runs `adgen diff` on `source` with `manifest` and checks: exit 1, the expected
+/// located diagnostic, and an existing output directory left exactly as it was.
+fn assert_source_error(source: &str, manifest: &str, expected: &str) {
+    let dir = project(manifest);
+    std::fs::write(dir.path().join("src/f.f90"), source).unwrap();
+    let out = dir.path().join("adgen-out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "from an earlier run").unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "stderr:\n{text}");
+    assert!(text.contains(expected), "`{expected}` not in:\n{text}");
+    let entries: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        entries,
+        vec![std::ffi::OsString::from("keep.txt")],
+        "output directory changed"
+    );
+}
+
+const GOOD_F: &str = "subroutine f(x, y)\n  real(8) :: x, y\n  y = x * x\nend subroutine f\n";
+
+#[test]
+fn fortran_syntax_error_is_located() {
+    let source = "subroutine f(x, y)\n  real(8) :: x, y\n  y = x * * x\nend subroutine f\n";
+    assert_source_error(
+        source,
+        &format!("sources = [\"src/*.f90\"]\n{ROOT}"),
+        "src/f.f90:3:",
+    );
+}
+
+#[test]
+fn unsupported_statement_is_located() {
+    let source = "subroutine f(x, y)\n  real(8) :: x, y\n  y = x * x\n  go to 10\n10 continue\nend subroutine f\n";
+    assert_source_error(
+        source,
+        &format!("sources = [\"src/*.f90\"]\n{ROOT}"),
+        "src/f.f90:4:3: error[E0401]",
+    );
+}
+
+#[test]
+fn unknown_root_is_located_in_the_manifest() {
+    let manifest = "sources = [\"src/*.f90\"]\n[[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n";
+    assert_source_error(
+        GOOD_F,
+        manifest,
+        "ad.toml:3:8: error[E0110]: root `g` is not defined",
+    );
+}
+
+#[test]
+fn independent_that_is_not_an_argument() {
+    let manifest = "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\nindependents = [\"z\"]\ndependents = [\"y\"]\n";
+    assert_source_error(
+        GOOD_F,
+        manifest,
+        "error[E0111]: independent `z` of root `f` is not one of its arguments",
+    );
+}
