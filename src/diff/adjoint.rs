@@ -63,6 +63,15 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         needed = Some(reads);
     }
     let unit = ug.unit;
+    if let (Some(set), Some(index)) = (&needed, ug.ctx.ir.index_of(&unit.name)) {
+        let restored = unit
+            .args
+            .iter()
+            .map(|a| key(a))
+            .filter(|a| set.contains(a))
+            .collect();
+        ug.ctx.restored.borrow_mut().insert(index, restored);
+    }
     let mut args = ug.derivative_args();
     if let Some(r) = &unit.result {
         if ug.ua.result_active {
@@ -407,8 +416,16 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 );
                 return None;
             };
+            let literal = |e: &Expr| match &e.kind {
+                ExprKind::Int(t) => t.parse::<i64>().ok(),
+                _ => None,
+            };
             let extent = match &d.lower {
                 None => upper.clone(),
+                Some(lower) if literal(lower) == Some(1) => upper.clone(),
+                Some(lower) if literal(lower) == Some(0) => {
+                    Expr::binary(BinOp::Add, upper.clone(), Expr::int(1))
+                }
                 Some(lower) => Expr::binary(
                     BinOp::Add,
                     Expr::binary(BinOp::Sub, paren(upper), paren(lower)),
@@ -984,70 +1001,71 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if callee_ir.is_none() && touches_active(self.ug, s, site) {
             self.ug.error(unknown_procedure(site.callee, s));
         }
-        // What the callee may overwrite, as (actual, whole-array?).
-        let mut written: Vec<Expr> = Vec::new();
+        // What the callee may overwrite: the actual (a whole array when the dummy is an
+        // array) and the dummy's name.
+        let mut written: Vec<(Expr, Option<String>)> = Vec::new();
         match callee_ir {
             Some((cu, ca)) => {
                 for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
                     let Some(actual) = actual else { continue };
-                    if !ca.summary.writes[k] || actual.base_name().is_none() {
+                    let Some(name) = actual.base_name() else {
+                        continue;
+                    };
+                    if !ca.summary.writes[k] {
                         continue;
                     }
-                    let formal_is_array = cu
-                        .unit
-                        .symbols
-                        .get(&cu.unit.args[k])
-                        .is_some_and(|f| f.is_array());
-                    let name = actual.base_name().expect("checked").to_string();
-                    written.push(if formal_is_array {
+                    let formal = &cu.unit.args[k];
+                    let formal_is_array = cu.unit.symbols.get(formal).is_some_and(|f| f.is_array());
+                    let target = if formal_is_array {
                         Expr::var(name)
                     } else {
                         (*actual).clone()
-                    });
+                    };
+                    written.push((target, Some(formal.clone())));
                 }
             }
             None => {
                 for a in site.args {
                     if let Some(n) = a.value.base_name() {
-                        written.push(Expr::var(n));
+                        written.push((Expr::var(n), None));
                     }
                 }
             }
         }
-        let mut fwd = Vec::new();
-        let mut pops_before = Vec::new();
-        let mut pops_after = Vec::new();
+        // Forward: [result variable], copies of what the callee's adjoint overwrites
+        // without giving back, the snapshot of everything the callee overwrites, the call.
+        // Backward: the snapshot (the state before the call), the callee's adjoint (which
+        // re-runs the callee), the copies, [result variable].
+        let mut lhs_save = None;
         if let Some(lhs) = site.result_lhs {
             if lhs.base_name().is_some_and(|n| self.is_needed(n)) {
-                if let Some((push, pop)) = self.save(lhs, s) {
-                    fwd.push(push);
-                    pops_after.push(pop);
-                }
+                lhs_save = self.save(lhs, s);
             }
         }
         let mut snapshot = Vec::new();
-        for w in &written {
-            if w.base_name().is_some_and(|n| self.is_needed(n)) {
-                if let Some(pair) = self.save(w, s) {
-                    snapshot.push(pair);
-                }
+        let mut clobbered = Vec::new();
+        for (w, formal) in &written {
+            if !w.base_name().is_some_and(|n| self.is_needed(n)) {
+                continue;
             }
-        }
-        for (push, _) in &snapshot {
-            fwd.push(push.clone());
-        }
-        if differentiated.is_some() {
-            // A second copy, restored after the callee's adjoint has re-run it.
-            for (push, _) in &snapshot {
-                fwd.push(push.clone());
+            let Some(pair) = self.save(w, s) else {
+                continue;
+            };
+            let restored = formal
+                .as_deref()
+                .is_some_and(|f| self.callee_restores(site.callee, f));
+            if differentiated.is_some() && !restored {
+                clobbered.push(pair.clone());
             }
+            snapshot.push(pair);
         }
+        let mut fwd = Vec::new();
+        let mut bwd = Vec::new();
+        fwd.extend(lhs_save.iter().map(|(push, _)| push.clone()));
+        fwd.extend(clobbered.iter().map(|(push, _)| push.clone()));
+        fwd.extend(snapshot.iter().map(|(push, _)| push.clone()));
         fwd.push(s.clone());
-        for (_, pop) in snapshot.iter().rev() {
-            pops_before.push(pop.clone());
-        }
-        let mut bwd = pops_before.clone();
-        let differentiated_call = differentiated.is_some();
+        bwd.extend(snapshot.iter().rev().map(|(_, pop)| pop.clone()));
         match differentiated {
             Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
             None => {
@@ -1061,12 +1079,22 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
         }
-        if differentiated_call {
-            bwd.extend(pops_before);
-        }
-        // Pops come in reverse order of pushes: the result variable was pushed first.
-        bwd.extend(pops_after);
+        bwd.extend(clobbered.iter().rev().map(|(_, pop)| pop.clone()));
+        bwd.extend(lhs_save.iter().map(|(_, pop)| pop.clone()));
         (fwd, bwd)
+    }
+
+    /// The adjoint of `callee` gives dummy `formal` back with its value on entry.
+    fn callee_restores(&self, callee: &str, formal: &str) -> bool {
+        let Some(index) = self.ug.ctx.ir.index_of(callee) else {
+            return false;
+        };
+        self.ug
+            .ctx
+            .restored
+            .borrow()
+            .get(&index)
+            .is_some_and(|set| set.contains(&key(formal)))
     }
 
     /// `call f_b(...)`, with temporaries for expression arguments and the result weight.

@@ -72,6 +72,9 @@ pub struct Ctx<'a> {
     pub mode: Mode,
     /// Derivative procedure name of each differentiated unit (by key of the original).
     pub unit_names: BTreeMap<String, String>,
+    /// For each unit whose adjoint is generated (by index): the dummies (keys) that its
+    /// adjoint gives back with their values on entry, because it saves every overwrite.
+    pub restored: std::cell::RefCell<BTreeMap<usize, std::collections::BTreeSet<String>>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -112,30 +115,42 @@ pub fn differentiate(
             request,
             mode,
             unit_names,
+            restored: Default::default(),
         };
+        // Callees first, so that a caller's adjoint knows what its callees restore.
+        let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
+        for i in ir.call_graph.bottom_up().into_iter().flatten() {
+            if !analyses.units[i].is_differentiated() {
+                continue;
+            }
+            let mut ug = UnitGen::new(&ctx, i);
+            let generated = match mode {
+                Mode::Tangent => tangent::tangent_unit(&mut ug),
+                Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
+            };
+            errors.append(&mut ug.errors);
+            out.warnings.append(&mut ug.warnings);
+            out.needs_runtime |= ug.uses_runtime;
+            if let Some(root) = ug.root {
+                if root.modes.contains(&mode) {
+                    out.signatures.push(ug.signature(&generated));
+                }
+            }
+            generated_units.insert(i, generated);
+        }
+        out.signatures
+            .sort_by(|a, b| (key(&a.root), a.mode).cmp(&(key(&b.root), b.mode)));
         for file in &program.files {
             let mut units = Vec::new();
             for unit in &file.units {
                 let Some(i) = ir.index_of(&unit.name) else {
                     continue;
                 };
-                if !analyses.units[i].is_differentiated() || !std::ptr::eq(ir.units[i].unit, unit) {
-                    continue;
-                }
-                let mut ug = UnitGen::new(&ctx, i);
-                let generated = match mode {
-                    Mode::Tangent => tangent::tangent_unit(&mut ug),
-                    Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
-                };
-                errors.append(&mut ug.errors);
-                out.warnings.append(&mut ug.warnings);
-                out.needs_runtime |= ug.uses_runtime;
-                if let Some(root) = ug.root {
-                    if root.modes.contains(&mode) {
-                        out.signatures.push(ug.signature(&generated));
+                if std::ptr::eq(ir.units[i].unit, unit) {
+                    if let Some(u) = generated_units.remove(&i) {
+                        units.push(u);
                     }
                 }
-                units.push(generated);
             }
             if !units.is_empty() {
                 let stem = file
