@@ -172,9 +172,36 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
             contents: back::fortran::write_file(file),
         });
     }
+    let mut warnings = differentiated.warnings.clone();
+    warnings.extend(unimplemented_options(request));
     Ok(Generated {
         files,
-        warnings: Diagnostics(differentiated.warnings.clone()).render(&sources),
+        warnings: Diagnostics(warnings).render(&sources),
         signatures: differentiated.signatures,
     })
+}
+
+/// Options the manifest accepts whose effect is not implemented yet: said, never ignored
+/// silently. The derivatives stay correct; only their cost differs.
+fn unimplemented_options(request: &Request) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for name in &request.disabled {
+        out.push(
+            Diagnostic::warning(
+                "W0102",
+                format!("`disable = [\"{name}\"]` has no effect yet: this version always runs `{name}`"),
+            )
+            .with_help("the derivatives are correct either way; remove the entry to silence this"),
+        );
+    }
+    if !request.checkpoint_calls {
+        out.push(
+            Diagnostic::warning(
+                "W0103",
+                "`checkpoint-calls = false` (split mode) is not implemented yet: adjoints checkpoint every call",
+            )
+            .with_help("the derivatives are correct either way; remove the option to silence this"),
+        );
+    }
+    out
 }
