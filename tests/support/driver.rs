@@ -54,6 +54,14 @@ impl Slot {
     fn dvar(&self) -> String {
         self.helper("d")
     }
+    /// Declaration of a driver variable shaped like this slot: allocatable when an array.
+    fn declare(&self, ty: &str, name: &str) -> String {
+        if self.rank() == 0 {
+            format!("  {ty} :: {name}\n")
+        } else {
+            format!("  {ty}, allocatable :: {name}{}\n", self.deferred())
+        }
+    }
     fn deferred(&self) -> String {
         if self.rank() == 0 {
             String::new()
@@ -242,18 +250,8 @@ fn setup(
     }
     for s in slots {
         let t = type_name(s.ty)?;
-        if s.rank() == 0 {
-            writeln!(decls, "  {t} :: {}", s.var).unwrap();
-        } else {
-            writeln!(decls, "  {t}, allocatable :: {}{}", s.var, s.deferred()).unwrap();
-        }
-        writeln!(
-            decls,
-            "  {t}, allocatable :: {}{}",
-            s.helper("s"),
-            s.deferred()
-        )
-        .unwrap();
+        decls.push_str(&s.declare(&t, &s.var));
+        decls.push_str(&s.declare(&t, &s.helper("s")));
     }
     writeln!(decls, "  integer(8) :: adg_state").unwrap();
     writeln!(decls, "  real(8), allocatable :: adg_tmp(:)").unwrap();
@@ -555,26 +553,14 @@ pub fn derivative_driver(
     let deps: Vec<&Slot> = slots.iter().filter(|s| s.dependent).collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
-        writeln!(d, "  {t}, allocatable :: {}{}", s.dvar(), s.deferred()).unwrap();
+        d.push_str(&s.declare(&t, &s.dvar()));
     }
     for s in &indeps {
-        writeln!(
-            d,
-            "  real(8), allocatable :: {}{}",
-            s.helper("dir"),
-            s.deferred()
-        )
-        .unwrap();
+        d.push_str(&s.declare("real(8)", &s.helper("dir")));
     }
     for s in &deps {
         for p in ["w", "td", "t0", "p0", "yp", "ym", "fd"] {
-            writeln!(
-                d,
-                "  real(8), allocatable :: {}{}",
-                s.helper(p),
-                s.deferred()
-            )
-            .unwrap();
+            d.push_str(&s.declare("real(8)", &s.helper(p)));
         }
     }
     writeln!(
