@@ -775,6 +775,20 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "simpson_legacy",
+        "SIMPSN",
+        None,
+        &[
+            ("N", "i", "", ""),
+            ("A", "r8", "", ""),
+            ("B", "r8", "", ""),
+            ("P", "r8", "NP", ""),
+            ("NP", "i", "", ""),
+            ("RES", "r8", "", ""),
+        ],
+        &[],
+    ),
+    (
         "smooth_inplace",
         "smooth_normalize",
         None,
@@ -894,7 +908,11 @@ fn corpus_primal_drivers_run() {
     }
     for (dir, root, result, args, constants) in CORPUS_ROOTS {
         let (manifest, check, sources) = case::load(&corpus.join(dir)).unwrap();
-        let spec = manifest.roots.iter().find(|r| r.name == *root).unwrap();
+        let spec = manifest
+            .roots
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(root))
+            .unwrap();
         let u = corpus_unit(root, *result, args, constants);
         let work = tempfile::tempdir().unwrap();
         let ctx = Context {
@@ -924,6 +942,7 @@ fn corpus_primal_drivers_run() {
         match case::primal_outputs(&ctx, "original", &objects, &roots, "primal") {
             Ok(out) => {
                 for (arg, ..) in args.iter() {
+                    let arg = arg.to_ascii_lowercase();
                     if !out.contains(&format!("PRIMAL {arg}\n")) {
                         problems.push(format!("{dir}: no PRIMAL block for {arg}"));
                     }
