@@ -342,7 +342,22 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
     Ok((manifest, check, sources))
 }
 
+/// The request for a manifest: joint mode (checkpoint every call) unless
+/// `ADGEN_CORPUS_CHECKPOINT=0`, and the optimizations named in `ADGEN_CORPUS_DISABLE`
+/// (comma-separated) switched off, so the whole corpus can be run in every
+/// configuration the differentiator supports.
 pub fn request(manifest: &Manifest) -> adgen::Request {
+    let checkpoint_calls = !matches!(
+        std::env::var("ADGEN_CORPUS_CHECKPOINT").as_deref(),
+        Ok("0") | Ok("false") | Ok("no")
+    );
+    let disabled = std::env::var("ADGEN_CORPUS_DISABLE")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
     adgen::Request {
         roots: manifest
             .roots
@@ -359,8 +374,8 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
                 origin: None,
             })
             .collect(),
-        checkpoint_calls: true,
-        disabled: Default::default(),
+        checkpoint_calls,
+        disabled,
     }
 }
 
