@@ -707,6 +707,13 @@ pub fn derivative_driver(
         b.push_str("  ! tangent\n");
         b.push_str(&restore(&slots));
         zero_derivatives(&mut b);
+        if check.contract {
+            // INTERFACE.md §4: derivatives of non-independents are taken as zero,
+            // whatever they hold.
+            for s in real_slots.iter().filter(|s| !s.independent && !s.is_result) {
+                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+            }
+        }
         for s in &indeps {
             writeln!(
                 b,
@@ -767,6 +774,16 @@ pub fn derivative_driver(
         b.push_str("  ! adjoint\n");
         b.push_str(&restore(&slots));
         zero_derivatives(&mut b);
+        if check.contract {
+            // INTERFACE.md §4: the adjoints of input-only independents are overwritten,
+            // not accumulated.
+            for s in indeps
+                .iter()
+                .filter(|s| s.intent == Some(Intent::In) && !s.dependent)
+            {
+                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+            }
+        }
         for s in &deps {
             writeln!(
                 b,

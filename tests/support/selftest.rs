@@ -299,11 +299,19 @@ fn specs() -> Vec<RootSpec> {
 
 /// Runs the derivative checks on hand-written derivatives; returns the failures.
 fn run(factor: &str, weight: &str) -> Vec<case::Failure> {
+    run_with(factor, weight, false, false)
+}
+
+/// `contract`: check INTERFACE.md §4's promises; `accumulate`: `cube_b` adds to `xb`
+/// instead of overwriting it.
+fn run_with(factor: &str, weight: &str, contract: bool, accumulate: bool) -> Vec<case::Failure> {
     let work = tempfile::tempdir().unwrap();
+    let mut check = config::parse_check("n = 5\n[extent]\nx = 5\n").unwrap();
+    check.contract = contract;
     let ctx = Context {
         name: "selftest".into(),
         work: work.path().to_path_buf(),
-        check: config::parse_check("n = 5\n[extent]\nx = 5\n").unwrap(),
+        check,
         print: &print,
     };
     let (sq, cube) = (sq_unit(), cube_unit());
@@ -325,7 +333,14 @@ fn run(factor: &str, weight: &str) -> Vec<case::Failure> {
         },
         GeneratedFile {
             path: "orig_b.f90".into(),
-            contents: ADJOINT.replace("WEIGHT", weight),
+            contents: {
+                let text = ADJOINT.replace("WEIGHT", weight);
+                if accumulate {
+                    text.replace("xb(i) = 3*x(i)", "xb(i) = xb(i) + 3*x(i)")
+                } else {
+                    text
+                }
+            },
         },
     ];
     case::check_derivatives(&ctx, &objects, &generated, &signatures(), &roots)
@@ -364,6 +379,20 @@ fn wrong_adjoint_fails_only_the_dot_product() {
     assert_eq!(failures.len(), 1, "{text}");
     assert!(text.contains("adjoint sq: relative error"), "{text}");
     assert!(!text.contains("tangent sq: relative error"), "{text}");
+}
+
+#[test]
+fn contract_mode_catches_an_accumulating_adjoint() {
+    let failures = run_with("2", "1", true, false);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    // Accumulating into a zeroed xb is invisible without the contract check...
+    let failures = run_with("2", "1", false, true);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    // ...and caught with it.
+    let failures = run_with("2", "1", true, true);
+    let text = details(&failures);
+    assert!(text.contains("adjoint cube: relative error"), "{text}");
+    assert!(!text.contains("sq:"), "{text}");
 }
 
 #[test]
