@@ -789,6 +789,22 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "projectile_drag",
+        "trajectory",
+        None,
+        &[
+            ("nmax", "i", "", "in"),
+            ("dt", "r8", "", "in"),
+            ("v0", "r8", "", "in"),
+            ("angle", "r8", "", "in"),
+            ("cd", "r8", "", "in"),
+            ("range_x", "r8", "", "out"),
+            ("peak_y", "r8", "", "out"),
+            ("nsteps", "i", "", "out"),
+        ],
+        &[],
+    ),
+    (
         "quadratic_form",
         "quad_form",
         None,
