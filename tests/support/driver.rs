@@ -46,8 +46,10 @@ impl Slot {
     fn is_real(&self) -> bool {
         matches!(self.ty, ScalarType::Real(_))
     }
+    /// `adg_<prefix>_<dummy>`; for the result `adg_<prefix>_0res`, which no dummy name
+    /// (starting with a letter) can produce.
     fn helper(&self, prefix: &str) -> String {
-        let base = if self.is_result { "res" } else { &self.var };
+        let base = if self.is_result { "0res" } else { &self.var };
         format!("adg_{prefix}_{base}")
     }
     /// Derivative variable passed to `f_d` / `f_b`.
