@@ -329,6 +329,13 @@ pub fn check_derivatives(
                 }
             });
         }
+        if what.adjoint_cleared {
+            expected.push(Expected {
+                kind: "adjoint-cleared",
+                root: root.clone(),
+                tolerance: f64::MIN_POSITIVE,
+            });
+        }
         let problems = checks::evaluate(&output, &expected);
         if !problems.is_empty() {
             failures.push(ctx.fail(

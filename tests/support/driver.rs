@@ -474,6 +474,8 @@ pub fn primal_driver(
 pub struct DerivativeChecks {
     pub tangent: bool,
     pub adjoint: bool,
+    /// Contract mode: the adjoints of output-only dependents must be zero after `f_b`.
+    pub adjoint_cleared: bool,
 }
 
 /// The argument list of a derivative call, mapped to driver variables.
@@ -553,6 +555,11 @@ pub fn derivative_driver(
     let real_slots: Vec<&Slot> = slots.iter().filter(|s| s.is_real()).collect();
     let indeps: Vec<&Slot> = slots.iter().filter(|s| s.independent).collect();
     let deps: Vec<&Slot> = slots.iter().filter(|s| s.dependent).collect();
+    let cleared: Vec<&Slot> = deps
+        .iter()
+        .copied()
+        .filter(|s| s.intent == Some(Intent::Out) && !s.independent && !s.is_result)
+        .collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
         d.push_str(&s.declare(&t, &s.dvar()));
@@ -819,6 +826,23 @@ pub fn derivative_driver(
              ' lhs=', adg_lhs, ' rhs=', adg_rhs"
         )
         .unwrap();
+        if check.contract && !cleared.is_empty() {
+            // INTERFACE.md §4: the adjoints of output-only dependents are zero on exit.
+            b.push_str("  adg_num = 0.0d0\n");
+            for s in &cleared {
+                let m = if s.rank() == 0 {
+                    format!("abs({})", s.dvar())
+                } else {
+                    format!("maxval(abs({}))", s.dvar())
+                };
+                writeln!(b, "  adg_num = max(adg_num, real({m}, 8))").unwrap();
+            }
+            writeln!(
+                b,
+                "  write(*,'(a,es25.16e3)') 'CHECK adjoint-cleared {root} relerr=', adg_num"
+            )
+            .unwrap();
+        }
     }
 
     let mut out = String::new();
@@ -832,6 +856,7 @@ pub fn derivative_driver(
         DerivativeChecks {
             tangent: tangent.is_some(),
             adjoint: adjoint.is_some(),
+            adjoint_cleared: adjoint.is_some() && check.contract && !cleared.is_empty(),
         },
     ))
 }

@@ -299,12 +299,16 @@ fn specs() -> Vec<RootSpec> {
 
 /// Runs the derivative checks on hand-written derivatives; returns the failures.
 fn run(factor: &str, weight: &str) -> Vec<case::Failure> {
-    run_with(factor, weight, false, false)
+    run_with(factor, weight, false, |text| text)
 }
 
-/// `contract`: check INTERFACE.md §4's promises; `accumulate`: `cube_b` adds to `xb`
-/// instead of overwriting it.
-fn run_with(factor: &str, weight: &str, contract: bool, accumulate: bool) -> Vec<case::Failure> {
+/// `contract`: check INTERFACE.md §4's promises; `edit_adjoint` changes the adjoints.
+fn run_with(
+    factor: &str,
+    weight: &str,
+    contract: bool,
+    edit_adjoint: fn(String) -> String,
+) -> Vec<case::Failure> {
     let work = tempfile::tempdir().unwrap();
     let mut check = config::parse_check("n = 5\n[extent]\nx = 5\n").unwrap();
     check.contract = contract;
@@ -333,14 +337,7 @@ fn run_with(factor: &str, weight: &str, contract: bool, accumulate: bool) -> Vec
         },
         GeneratedFile {
             path: "orig_b.f90".into(),
-            contents: {
-                let text = ADJOINT.replace("WEIGHT", weight);
-                if accumulate {
-                    text.replace("xb(i) = 3*x(i)", "xb(i) = xb(i) + 3*x(i)")
-                } else {
-                    text
-                }
-            },
+            contents: edit_adjoint(ADJOINT.replace("WEIGHT", weight)),
         },
     ];
     case::check_derivatives(&ctx, &objects, &generated, &signatures(), &roots)
@@ -383,16 +380,30 @@ fn wrong_adjoint_fails_only_the_dot_product() {
 
 #[test]
 fn contract_mode_catches_an_accumulating_adjoint() {
-    let failures = run_with("2", "1", true, false);
+    let failures = run_with("2", "1", true, |t| t);
     assert!(failures.is_empty(), "{}", details(&failures));
+    let accumulate = |t: String| t.replace("xb(i) = 3*x(i)", "xb(i) = xb(i) + 3*x(i)");
     // Accumulating into a zeroed xb is invisible without the contract check...
-    let failures = run_with("2", "1", false, true);
+    let failures = run_with("2", "1", false, accumulate);
     assert!(failures.is_empty(), "{}", details(&failures));
     // ...and caught with it.
-    let failures = run_with("2", "1", true, true);
+    let failures = run_with("2", "1", true, accumulate);
     let text = details(&failures);
     assert!(text.contains("adjoint cube: relative error"), "{text}");
     assert!(!text.contains("sq:"), "{text}");
+}
+
+#[test]
+fn contract_mode_catches_an_uncleared_output_adjoint() {
+    let keep_yb = |t: String| t.replace("    yb(i) = 0.0d0\n", "");
+    let failures = run_with("2", "1", false, keep_yb);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    let failures = run_with("2", "1", true, keep_yb);
+    let text = details(&failures);
+    assert!(
+        text.contains("adjoint-cleared sq: relative error"),
+        "{text}"
+    );
 }
 
 #[test]
