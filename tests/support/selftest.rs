@@ -652,6 +652,19 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "gram_schmidt",
+        "mgs_qr",
+        None,
+        &[
+            ("m", "i", "", "in"),
+            ("n", "i", "", "in"),
+            ("a", "r8", "m,n", "in"),
+            ("q", "r8", "m,n", "out"),
+            ("r", "r8", "n,n", "out"),
+        ],
+        &[],
+    ),
+    (
         "heat_explicit",
         "heat",
         None,
