@@ -62,3 +62,45 @@ fn heat_explicit_cost_ratios() {
         .expect("bash runs");
     assert!(status.success(), "the benchmark failed");
 }
+
+/// adgen's own speed: source lines differentiated per second over the whole corpus
+/// (every program, all its roots and modes), best of several rounds.
+#[test]
+#[ignore = "benchmark: run with --ignored --nocapture"]
+fn differentiation_speed() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran");
+    let mut dirs: Vec<_> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut programs = Vec::new();
+    let mut lines = 0usize;
+    for dir in &dirs {
+        let (manifest, _check, sources) = support::case::load(dir).expect("corpus program loads");
+        lines += sources
+            .iter()
+            .map(|s| s.text.lines().count())
+            .sum::<usize>();
+        programs.push((support::case::request(&manifest), sources));
+    }
+    let mut best = f64::INFINITY;
+    let mut failed = 0;
+    for _ in 0..5 {
+        let start = std::time::Instant::now();
+        failed = 0;
+        for (request, sources) in &programs {
+            if adgen::differentiate(sources, request).is_err() {
+                failed += 1;
+            }
+        }
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "adgen: {} programs, {lines} lines in {best:.4} s: {:.0} lines/s ({failed} refused)",
+        programs.len(),
+        lines as f64 / best
+    );
+}

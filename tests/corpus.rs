@@ -2,7 +2,12 @@
 //!
 //! `cargo test --test corpus` runs every program of `tests/corpus/fortran/`;
 //! `ADGEN_CORPUS=heat,newton` restricts the run to programs whose name contains one of
-//! the words; `ADGEN_CORPUS_KEEP=1` keeps the work directories for inspection.
+//! the words; `ADGEN_CORPUS_KEEP=1` keeps the work directories for inspection;
+//! `ADGEN_CORPUS_CHECKPOINT=0` differentiates in split mode instead of joint mode and
+//! `ADGEN_CORPUS_DISABLE=tbr,diff-liveness` switches optimizations off;
+//! `ADGEN_CORPUS_CONTRACT=1` puts garbage where INTERFACE.md §4 says derivative
+//! arguments are ignored (tangents of non-independents, adjoints of input-only
+//! independents) instead of zeros.
 
 mod support;
 

@@ -57,6 +57,10 @@ pub struct CheckConfig {
     pub values: BTreeMap<String, Value>,
     pub extent: BTreeMap<String, i64>,
     pub range: BTreeMap<String, (f64, f64)>,
+    /// Also check INTERFACE.md §4's promises on derivative arguments: garbage in the
+    /// tangent derivatives of non-independents and in the adjoints of input-only
+    /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`.
+    pub contract: bool,
 }
 
 impl Default for CheckConfig {
@@ -70,6 +74,7 @@ impl Default for CheckConfig {
             values: BTreeMap::new(),
             extent: BTreeMap::new(),
             range: BTreeMap::new(),
+            contract: false,
         }
     }
 }

@@ -46,13 +46,23 @@ impl Slot {
     fn is_real(&self) -> bool {
         matches!(self.ty, ScalarType::Real(_))
     }
+    /// `adg_<prefix>_<dummy>`; for the result `adg_<prefix>_0res`, which no dummy name
+    /// (starting with a letter) can produce.
     fn helper(&self, prefix: &str) -> String {
-        let base = if self.is_result { "res" } else { &self.var };
+        let base = if self.is_result { "0res" } else { &self.var };
         format!("adg_{prefix}_{base}")
     }
     /// Derivative variable passed to `f_d` / `f_b`.
     fn dvar(&self) -> String {
         self.helper("d")
+    }
+    /// Declaration of a driver variable shaped like this slot: allocatable when an array.
+    fn declare(&self, ty: &str, name: &str) -> String {
+        if self.rank() == 0 {
+            format!("  {ty} :: {name}\n")
+        } else {
+            format!("  {ty}, allocatable :: {name}{}\n", self.deferred())
+        }
     }
     fn deferred(&self) -> String {
         if self.rank() == 0 {
@@ -242,18 +252,8 @@ fn setup(
     }
     for s in slots {
         let t = type_name(s.ty)?;
-        if s.rank() == 0 {
-            writeln!(decls, "  {t} :: {}", s.var).unwrap();
-        } else {
-            writeln!(decls, "  {t}, allocatable :: {}{}", s.var, s.deferred()).unwrap();
-        }
-        writeln!(
-            decls,
-            "  {t}, allocatable :: {}{}",
-            s.helper("s"),
-            s.deferred()
-        )
-        .unwrap();
+        decls.push_str(&s.declare(&t, &s.var));
+        decls.push_str(&s.declare(&t, &s.helper("s")));
     }
     writeln!(decls, "  integer(8) :: adg_state").unwrap();
     writeln!(decls, "  real(8), allocatable :: adg_tmp(:)").unwrap();
@@ -474,6 +474,8 @@ pub fn primal_driver(
 pub struct DerivativeChecks {
     pub tangent: bool,
     pub adjoint: bool,
+    /// Contract mode: the adjoints of output-only dependents must be zero after `f_b`.
+    pub adjoint_cleared: bool,
 }
 
 /// The argument list of a derivative call, mapped to driver variables.
@@ -553,28 +555,21 @@ pub fn derivative_driver(
     let real_slots: Vec<&Slot> = slots.iter().filter(|s| s.is_real()).collect();
     let indeps: Vec<&Slot> = slots.iter().filter(|s| s.independent).collect();
     let deps: Vec<&Slot> = slots.iter().filter(|s| s.dependent).collect();
+    let cleared: Vec<&Slot> = deps
+        .iter()
+        .copied()
+        .filter(|s| s.intent == Some(Intent::Out) && !s.independent && !s.is_result)
+        .collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
-        writeln!(d, "  {t}, allocatable :: {}{}", s.dvar(), s.deferred()).unwrap();
+        d.push_str(&s.declare(&t, &s.dvar()));
     }
     for s in &indeps {
-        writeln!(
-            d,
-            "  real(8), allocatable :: {}{}",
-            s.helper("dir"),
-            s.deferred()
-        )
-        .unwrap();
+        d.push_str(&s.declare("real(8)", &s.helper("dir")));
     }
     for s in &deps {
         for p in ["w", "td", "t0", "p0", "yp", "ym", "fd"] {
-            writeln!(
-                d,
-                "  real(8), allocatable :: {}{}",
-                s.helper(p),
-                s.deferred()
-            )
-            .unwrap();
+            d.push_str(&s.declare("real(8)", &s.helper(p)));
         }
     }
     writeln!(
@@ -721,6 +716,13 @@ pub fn derivative_driver(
         b.push_str("  ! tangent\n");
         b.push_str(&restore(&slots));
         zero_derivatives(&mut b);
+        if check.contract {
+            // INTERFACE.md §4: derivatives of non-independents are taken as zero,
+            // whatever they hold.
+            for s in real_slots.iter().filter(|s| !s.independent && !s.is_result) {
+                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+            }
+        }
         for s in &indeps {
             writeln!(
                 b,
@@ -781,6 +783,16 @@ pub fn derivative_driver(
         b.push_str("  ! adjoint\n");
         b.push_str(&restore(&slots));
         zero_derivatives(&mut b);
+        if check.contract {
+            // INTERFACE.md §4: the adjoints of input-only independents are overwritten,
+            // not accumulated.
+            for s in indeps
+                .iter()
+                .filter(|s| s.intent == Some(Intent::In) && !s.dependent)
+            {
+                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+            }
+        }
         for s in &deps {
             writeln!(
                 b,
@@ -814,6 +826,23 @@ pub fn derivative_driver(
              ' lhs=', adg_lhs, ' rhs=', adg_rhs"
         )
         .unwrap();
+        if check.contract && !cleared.is_empty() {
+            // INTERFACE.md §4: the adjoints of output-only dependents are zero on exit.
+            b.push_str("  adg_num = 0.0d0\n");
+            for s in &cleared {
+                let m = if s.rank() == 0 {
+                    format!("abs({})", s.dvar())
+                } else {
+                    format!("maxval(abs({}))", s.dvar())
+                };
+                writeln!(b, "  adg_num = max(adg_num, real({m}, 8))").unwrap();
+            }
+            writeln!(
+                b,
+                "  write(*,'(a,es25.16e3)') 'CHECK adjoint-cleared {root} relerr=', adg_num"
+            )
+            .unwrap();
+        }
     }
 
     let mut out = String::new();
@@ -827,6 +856,7 @@ pub fn derivative_driver(
         DerivativeChecks {
             tangent: tangent.is_some(),
             adjoint: adjoint.is_some(),
+            adjoint_cleared: adjoint.is_some() && check.contract && !cleared.is_empty(),
         },
     ))
 }

@@ -299,11 +299,23 @@ fn specs() -> Vec<RootSpec> {
 
 /// Runs the derivative checks on hand-written derivatives; returns the failures.
 fn run(factor: &str, weight: &str) -> Vec<case::Failure> {
+    run_with(factor, weight, false, |text| text)
+}
+
+/// `contract`: check INTERFACE.md §4's promises; `edit_adjoint` changes the adjoints.
+fn run_with(
+    factor: &str,
+    weight: &str,
+    contract: bool,
+    edit_adjoint: fn(String) -> String,
+) -> Vec<case::Failure> {
     let work = tempfile::tempdir().unwrap();
+    let mut check = config::parse_check("n = 5\n[extent]\nx = 5\n").unwrap();
+    check.contract = contract;
     let ctx = Context {
         name: "selftest".into(),
         work: work.path().to_path_buf(),
-        check: config::parse_check("n = 5\n[extent]\nx = 5\n").unwrap(),
+        check,
         print: &print,
     };
     let (sq, cube) = (sq_unit(), cube_unit());
@@ -325,7 +337,7 @@ fn run(factor: &str, weight: &str) -> Vec<case::Failure> {
         },
         GeneratedFile {
             path: "orig_b.f90".into(),
-            contents: ADJOINT.replace("WEIGHT", weight),
+            contents: edit_adjoint(ADJOINT.replace("WEIGHT", weight)),
         },
     ];
     case::check_derivatives(&ctx, &objects, &generated, &signatures(), &roots)
@@ -364,6 +376,34 @@ fn wrong_adjoint_fails_only_the_dot_product() {
     assert_eq!(failures.len(), 1, "{text}");
     assert!(text.contains("adjoint sq: relative error"), "{text}");
     assert!(!text.contains("tangent sq: relative error"), "{text}");
+}
+
+#[test]
+fn contract_mode_catches_an_accumulating_adjoint() {
+    let failures = run_with("2", "1", true, |t| t);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    let accumulate = |t: String| t.replace("xb(i) = 3*x(i)", "xb(i) = xb(i) + 3*x(i)");
+    // Accumulating into a zeroed xb is invisible without the contract check...
+    let failures = run_with("2", "1", false, accumulate);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    // ...and caught with it.
+    let failures = run_with("2", "1", true, accumulate);
+    let text = details(&failures);
+    assert!(text.contains("adjoint cube: relative error"), "{text}");
+    assert!(!text.contains("sq:"), "{text}");
+}
+
+#[test]
+fn contract_mode_catches_an_uncleared_output_adjoint() {
+    let keep_yb = |t: String| t.replace("    yb(i) = 0.0d0\n", "");
+    let failures = run_with("2", "1", false, keep_yb);
+    assert!(failures.is_empty(), "{}", details(&failures));
+    let failures = run_with("2", "1", true, keep_yb);
+    let text = details(&failures);
+    assert!(
+        text.contains("adjoint-cleared sq: relative error"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -567,6 +607,38 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "csr_residual",
+        "csr_residual",
+        None,
+        &[
+            ("n", "i", "", "in"),
+            ("nnz", "i", "", "in"),
+            ("rowptr", "i", "n+1", "in"),
+            ("colidx", "i", "nnz", "in"),
+            ("vals", "r8", "nnz", "in"),
+            ("x", "r8", "n", "in"),
+            ("b", "r8", "n", "in"),
+            ("r", "r8", "n", "out"),
+            ("rnorm", "r8", "", "out"),
+        ],
+        &[],
+    ),
+    (
+        "diffusion_2d",
+        "diffuse2d",
+        None,
+        &[
+            ("nx", "i", "", "in"),
+            ("ny", "i", "", "in"),
+            ("nsteps", "i", "", "in"),
+            ("d", "r8", "", "in"),
+            ("k", "r8", "", "in"),
+            ("u", "r8", "0:nx+1,0:ny+1", "inout"),
+            ("total", "r8", "", "out"),
+        ],
+        &[],
+    ),
+    (
         "drag_regimes",
         "drag_total",
         None,
@@ -576,6 +648,19 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
             ("d", "r8", "n", "in"),
             ("cd", "r8", "n", "out"),
             ("ftot", "r8", "", "out"),
+        ],
+        &[],
+    ),
+    (
+        "gram_schmidt",
+        "mgs_qr",
+        None,
+        &[
+            ("m", "i", "", "in"),
+            ("n", "i", "", "in"),
+            ("a", "r8", "m,n", "in"),
+            ("q", "r8", "m,n", "out"),
+            ("r", "r8", "n,n", "out"),
         ],
         &[],
     ),
@@ -690,6 +775,19 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "lu_pivot",
+        "lu_solve",
+        None,
+        &[
+            ("n", "i", "", "in"),
+            ("a", "r8", "n,n", "in"),
+            ("b", "r8", "n", "in"),
+            ("x", "r8", "n", "out"),
+            ("piv", "i", "n", "out"),
+        ],
+        &[],
+    ),
+    (
         "oscillator_fit",
         "misfit",
         None,
@@ -715,6 +813,22 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
         &[],
     ),
     (
+        "projectile_drag",
+        "trajectory",
+        None,
+        &[
+            ("nmax", "i", "", "in"),
+            ("dt", "r8", "", "in"),
+            ("v0", "r8", "", "in"),
+            ("angle", "r8", "", "in"),
+            ("cd", "r8", "", "in"),
+            ("range_x", "r8", "", "out"),
+            ("peak_y", "r8", "", "out"),
+            ("nsteps", "i", "", "out"),
+        ],
+        &[],
+    ),
+    (
         "quadratic_form",
         "quad_form",
         None,
@@ -726,6 +840,20 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
             ("r", "r8", "m", "in"),
             ("y", "r8", "m", "out"),
             ("q", "r8", "", "out"),
+        ],
+        &[],
+    ),
+    (
+        "simpson_legacy",
+        "SIMPSN",
+        None,
+        &[
+            ("N", "i", "", ""),
+            ("A", "r8", "", ""),
+            ("B", "r8", "", ""),
+            ("P", "r8", "NP", ""),
+            ("NP", "i", "", ""),
+            ("RES", "r8", "", ""),
         ],
         &[],
     ),
@@ -764,6 +892,20 @@ const CORPUS_ROOTS: &[(&str, &str, Option<(&str, &str)>, &[ArgRow], &[(&str, &st
             ("ipk", "i", "", "out"),
             ("xpk", "r8", "", "out"),
             ("fpk", "r8", "", "out"),
+        ],
+        &[],
+    ),
+    (
+        "stiff_implicit_euler",
+        "stiff_ode",
+        None,
+        &[
+            ("nsteps", "i", "", "in"),
+            ("dt", "r8", "", "in"),
+            ("lambda", "r8", "", "in"),
+            ("y0", "r8", "", "in"),
+            ("ys", "r8", "nsteps", "out"),
+            ("newton_its", "i", "", "out"),
         ],
         &[],
     ),
@@ -829,7 +971,11 @@ fn corpus_primal_drivers_run() {
     let mut problems = Vec::new();
     for (dir, root, result, args, constants) in CORPUS_ROOTS {
         let (manifest, check, sources) = case::load(&corpus.join(dir)).unwrap();
-        let spec = manifest.roots.iter().find(|r| r.name == *root).unwrap();
+        let spec = manifest
+            .roots
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(root))
+            .unwrap();
         let u = corpus_unit(root, *result, args, constants);
         let work = tempfile::tempdir().unwrap();
         let ctx = Context {
@@ -859,6 +1005,7 @@ fn corpus_primal_drivers_run() {
         match case::primal_outputs(&ctx, "original", &objects, &roots, "primal") {
             Ok(out) => {
                 for (arg, ..) in args.iter() {
+                    let arg = arg.to_ascii_lowercase();
                     if !out.contains(&format!("PRIMAL {arg}\n")) {
                         problems.push(format!("{dir}: no PRIMAL block for {arg}"));
                     }
