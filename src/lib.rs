@@ -189,7 +189,9 @@ fn unimplemented_options(request: &Request) -> Vec<Diagnostic> {
         out.push(
             Diagnostic::warning(
                 "W0102",
-                format!("`disable = [\"{name}\"]` has no effect yet: this version always runs `{name}`"),
+                format!(
+                    "`disable = [\"{name}\"]` has no effect yet: this version always runs `{name}`"
+                ),
             )
             .with_help("the derivatives are correct either way; remove the entry to silence this"),
         );

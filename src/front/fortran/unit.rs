@@ -742,7 +742,18 @@ impl FileParser<'_> {
                 break;
             }
             let end_span = frame.body.last().map(|s| s.span).unwrap_or(frame.span);
-            let Some(frame) = frames.pop() else { break };
+            let Some(mut frame) = frames.pop() else { break };
+            // The block DO of the IL needs no terminating label: a `CONTINUE` that only
+            // ended the loop goes, another statement keeps its place without the label.
+            // (Nothing can jump to it: GOTO is not accepted yet.)
+            if let Some(last) = frame.body.last_mut() {
+                if last.label.as_deref() == Some(label) {
+                    last.label = None;
+                    if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
+                        frame.body.pop();
+                    }
+                }
+            }
             let stmt = finish(frame, end_span);
             push(frames, body, stmt);
         }
