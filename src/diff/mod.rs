@@ -483,9 +483,14 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Attr::Intent(i) => Some(*i),
                 _ => None,
             });
+            // A derivative keeps its primal's shape; it is passed by value like its primal
+            // in tangent mode, by reference in adjoint mode (it is an output there).
             let mut new_attrs: Vec<Attr> = attrs
                 .iter()
-                .filter(|a| matches!(a, Attr::Dimension(_)))
+                .filter(|a| {
+                    matches!(a, Attr::Dimension(_))
+                        || (matches!(a, Attr::Value) && mode == Mode::Tangent)
+                })
                 .cloned()
                 .collect();
             if let Some(i) = deriv_intent(primal, old_intent) {

@@ -149,6 +149,9 @@ pub enum Attr {
     External,
     Intrinsic,
     Save,
+    /// The dummy is passed by value (Fortran `VALUE`, every C scalar parameter). The
+    /// adjoint of such a dummy is passed by reference (seeds/000 §4.5, seeds/003).
+    Value,
 }
 
 /// One declared name with its own array spec and initial value.

@@ -79,6 +79,7 @@ fn attr_text(attr: &Attr) -> String {
         Attr::External => "external".to_string(),
         Attr::Intrinsic => "intrinsic".to_string(),
         Attr::Save => "save".to_string(),
+        Attr::Value => "value".to_string(),
     }
 }
 
