@@ -5,10 +5,13 @@
 //! activity top-down, generalizing each procedure over the union of its calling contexts
 //! (§4.5) until no context grows; then the derivative variables of each unit.
 
+pub mod access;
 pub mod activity;
 pub mod dataflow;
+pub mod diff_live;
 pub mod effects;
 pub mod summary;
+pub mod tbr;
 
 use bitvec::vec::BitVec;
 

@@ -34,41 +34,53 @@ use crate::il::{
 use crate::runtime::RUNTIME_MODULE;
 
 use super::partials::{Term, linearize};
+use super::plan::{self, Plan};
 use super::tangent::{convert, touches_active, unknown_procedure};
 use super::{UnitGen, assign, call};
 
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
+    let unit = ug.unit;
     let saved = (
         ug.namer.clone(),
         ug.temps.clone(),
         ug.errors.len(),
+        ug.warnings.len(),
         ug.called_functions.clone(),
     );
-    let mut needed: Option<BTreeSet<String>> = None;
-    let mut body;
-    let mut rounds = 0;
-    loop {
+    let mut live_at_exit = ug.uir.zones.empty_set();
+    let (body, unsaved) = loop {
+        let plan = make_plan(ug, &live_at_exit);
+        ug.uses_runtime = false;
+        let mut adj = Adj::new(ug, plan);
+        let body = adj.unit_body();
+        let unsaved = std::mem::take(&mut adj.unsaved);
+        // A dummy that slicing removed from the adjoint altogether would be an unused
+        // argument: compute it after all.
+        let referenced = super::referenced_names(&body);
+        let mut grew = false;
+        for a in &unit.args {
+            if let Some(z) = ug.uir.zones.get(a) {
+                if !referenced.contains(&key(a)) && !live_at_exit[z] {
+                    live_at_exit.set(z, true);
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            break (body, unsaved);
+        }
         ug.namer = saved.0.clone();
         ug.temps = saved.1.clone();
         ug.errors.truncate(saved.2);
-        ug.called_functions = saved.3.clone();
-        ug.uses_runtime = false;
-        let mut adj = Adj::new(ug, needed.clone());
-        body = adj.unit_body();
-        let reads = adj.reads;
-        rounds += 1;
-        if needed.as_ref() == Some(&reads) || rounds >= 8 {
-            break;
-        }
-        needed = Some(reads);
-    }
-    let unit = ug.unit;
-    if let (Some(set), Some(index)) = (&needed, ug.ctx.ir.index_of(&unit.name)) {
+        ug.warnings.truncate(saved.3);
+        ug.called_functions = saved.4.clone();
+    };
+    if let Some(index) = ug.ctx.ir.index_of(&unit.name) {
         let restored = unit
             .args
             .iter()
             .map(|a| key(a))
-            .filter(|a| set.contains(a))
+            .filter(|a| !unsaved.contains(a))
             .collect();
         ug.ctx.restored.borrow_mut().insert(index, restored);
     }
@@ -112,6 +124,67 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         symbols: unit.symbols.clone(),
         span: unit.span,
     }
+}
+
+/// Writes each statement's derivative instruction alone to learn `use(I')`, then runs
+/// diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps and saves.
+fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
+    let saved = (
+        ug.namer.clone(),
+        ug.temps.clone(),
+        ug.errors.len(),
+        ug.warnings.len(),
+        ug.called_functions.clone(),
+    );
+    let n = ug.uir.flow.len();
+    let n_zones = ug.uir.zones.len();
+    let mut adjoints = plan::NodeAdjoints {
+        uses: vec![crate::ir::ZoneSet::repeat(false, n_zones); n],
+        has_adjoint: vec![false; n],
+    };
+    {
+        let keep_all = Plan {
+            present: vec![true; n],
+            live_constructs: BTreeSet::new(),
+            save: vec![crate::ir::ZoneSet::repeat(true, n_zones); n],
+            tbr_before: vec![crate::ir::ZoneSet::repeat(true, n_zones); n],
+            save_index: BTreeSet::new(),
+            keep_all: true,
+        };
+        let mut adj = Adj::new(ug, keep_all);
+        for (node, kind) in adj.ug.uir.flow.nodes.iter().enumerate() {
+            let crate::ir::NodeKind::Simple(stmt) = kind else {
+                continue;
+            };
+            let (has, reads) = adj.node_adjoint(stmt);
+            adjoints.has_adjoint[node] = has;
+            let mut set = crate::ir::ZoneSet::repeat(false, n_zones);
+            for name in reads {
+                if let Some(z) = adj.ug.uir.zones.get(&name) {
+                    set.set(z, true);
+                }
+            }
+            adjoints.uses[node] = set;
+        }
+    }
+    ug.namer = saved.0;
+    ug.temps = saved.1;
+    ug.errors.truncate(saved.2);
+    ug.warnings.truncate(saved.3);
+    ug.called_functions = saved.4;
+    let disabled = &ug.ctx.request.disabled;
+    let switches = plan::Switches {
+        diff_liveness: !disabled.contains("diff-liveness"),
+        tbr: !disabled.contains("tbr"),
+        snapshot: !disabled.contains("snapshot"),
+    };
+    plan::plan(
+        ug.uir,
+        plan::accesses(ug.ctx, ug.uir),
+        &adjoints,
+        &switches,
+        live_at_exit,
+    )
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -245,10 +318,9 @@ impl Jumps {
 
 struct Adj<'x, 'c, 'a> {
     ug: &'x mut UnitGen<'c, 'a>,
-    /// Variables (keys) the backward sweep reads: saved when overwritten. `None`: all.
-    needed: Option<BTreeSet<String>>,
-    /// What the generated backward sweep reads.
-    reads: BTreeSet<String>,
+    plan: Plan,
+    /// Variables (keys) the forward sweep overwrites without saving them.
+    unsaved: BTreeSet<String>,
     jumps: Jumps,
     frames: Vec<Frame>,
     return_label: Option<String>,
@@ -257,12 +329,12 @@ struct Adj<'x, 'c, 'a> {
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
-    fn new(ug: &'x mut UnitGen<'c, 'a>, needed: Option<BTreeSet<String>>) -> Self {
+    fn new(ug: &'x mut UnitGen<'c, 'a>, plan: Plan) -> Self {
         let jumps = Jumps::of(&ug.unit.body);
         Adj {
             ug,
-            needed,
-            reads: BTreeSet::new(),
+            plan,
+            unsaved: BTreeSet::new(),
             jumps,
             frames: Vec::new(),
             return_label: None,
@@ -302,7 +374,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             target.label = self.return_label.clone();
             fwd.push(target);
         }
-        reads_of(&bwd, &mut self.reads);
         let mut body = fwd;
         body.extend(self.backward_start_zeroing());
         if let Some(c) = &code_var {
@@ -346,17 +417,92 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         call("popcontrol", vec![Expr::var(var)])
     }
 
-    fn is_needed(&self, name: &str) -> bool {
+    /// The plan's decision: save zone `name` before `stmt` overwrites it. Records
+    /// overwrites without a save (the unit then does not give that variable back).
+    fn saves(&mut self, stmt: &Stmt, name: &str) -> bool {
         let Some(sym) = self.ug.unit.symbols.get(name) else {
             return false;
         };
         if !sym.is_variable() || sym.ty == ScalarType::Character {
             return false;
         }
-        match &self.needed {
-            None => true,
-            Some(set) => set.contains(&key(name)),
+        let decided = match (self.ug.node(stmt), self.ug.uir.zones.get(name)) {
+            (Some(node), Some(z)) => self.plan.save[node][z],
+            _ => true,
+        };
+        if !decided {
+            self.unsaved.insert(key(name));
         }
+        decided
+    }
+
+    /// The statement runs in the forward sweep.
+    fn present(&self, stmt: &Stmt) -> bool {
+        self.ug.node(stmt).is_none_or(|n| self.plan.present[n])
+    }
+
+    /// The IF or loop is kept in the forward sweep.
+    fn live(&self, stmt: &Stmt) -> bool {
+        self.plan.keep_all || self.plan.live_constructs.contains(&stmt.id)
+    }
+
+    /// The value of `name` before `stmt` is read again by the backward sweep (TBR⁻).
+    fn needed_before(&self, stmt: &Stmt, name: &str) -> bool {
+        match (self.ug.node(stmt), self.ug.uir.zones.get(name)) {
+            (Some(node), Some(z)) => self.plan.tbr_before[node][z],
+            _ => true,
+        }
+    }
+
+    /// A statement's derivative instruction alone: whether it has one, and the variables
+    /// (keys) it reads, including the subscripts of what the statement overwrites.
+    fn node_adjoint(&mut self, s: &Stmt) -> (bool, BTreeSet<String>) {
+        let mut reads = BTreeSet::new();
+        let bwd = match call_site(s) {
+            Some(site)
+                if self.ug.ctx.program.unit(site.callee).is_some()
+                    || matches!(s.kind, StmtKind::Call { .. }) =>
+            {
+                let dname = self
+                    .ug
+                    .ctx
+                    .derivative_of(site.callee)
+                    .filter(|_| !self.ug.call_is_passive(s, &site))
+                    .map(str::to_string);
+                for a in site.args {
+                    if let ExprKind::Index(_, subs) = &a.value.kind {
+                        subs.iter().for_each(|e| {
+                            visit::names_read(e).into_iter().for_each(|n| {
+                                reads.insert(key(n));
+                            })
+                        });
+                    }
+                }
+                match dname {
+                    Some(d) => self.derivative_call(s, &site, &d),
+                    None => {
+                        let (_, b) = self.call(s, &site);
+                        b
+                    }
+                }
+            }
+            _ => match &s.kind {
+                StmtKind::Assign { lhs, rhs } => self.assignment_adjoint(s, lhs, rhs),
+                _ => Vec::new(),
+            },
+        };
+        let has = bwd.iter().any(|b| !is_runtime_call(b));
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            if let ExprKind::Index(_, subs) = &lhs.kind {
+                subs.iter().for_each(|e| {
+                    visit::names_read(e).into_iter().for_each(|n| {
+                        reads.insert(key(n));
+                    })
+                });
+            }
+        }
+        reads_of(&bwd, &mut reads);
+        (has, reads)
     }
 
     /// Push and pop of a scalar or an array element.
@@ -503,13 +649,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             StmtKind::Assign { lhs, rhs } => {
                 let mut fwd = Vec::new();
                 let mut bwd = Vec::new();
-                if lhs.base_name().is_some_and(|n| self.is_needed(n)) {
-                    if let Some((push, pop)) = self.save(lhs, s) {
-                        fwd.push(push);
-                        bwd.push(pop);
+                if self.present(s) {
+                    if lhs.base_name().is_some_and(|n| self.saves(s, n)) {
+                        if let Some((push, pop)) = self.save(lhs, s) {
+                            fwd.push(push);
+                            bwd.push(pop);
+                        }
                     }
+                    fwd.push(s.clone());
                 }
-                fwd.push(s.clone());
                 bwd.extend(self.assignment_adjoint(s, lhs, rhs));
                 (fwd, bwd)
             }
@@ -603,6 +751,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     fn if_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        if !self.live(s) {
+            return (Vec::new(), Vec::new());
+        }
         let StmtKind::If {
             arms,
             else_body,
@@ -709,6 +860,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     fn loop_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        if !self.live(s) {
+            return (Vec::new(), Vec::new());
+        }
         let frame = FrameKey::Loop(s.id);
         let has_codes = self.jumps.n_codes(frame) > 0;
         let counted = self.jumps.counted.contains(&s.id);
@@ -751,7 +905,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut fwd = Vec::new();
         let mut bwd_after = Vec::new();
         if let Some(v) = &loop_var {
-            if self.is_needed(v) {
+            let saved = self.plan.keep_all || self.plan.save_index.contains(&s.id);
+            if !saved {
+                self.unsaved.insert(key(v));
+            }
+            if saved {
                 if let Some((push, pop)) = self.save(&Expr::var(v), s) {
                     fwd.push(push);
                     bwd_after.push(pop);
@@ -1036,35 +1194,48 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // without giving back, the snapshot of everything the callee overwrites, the call.
         // Backward: the snapshot (the state before the call), the callee's adjoint (which
         // re-runs the callee), the copies, [result variable].
+        // The snapshot is SNP = out(C) ∩ (TBR⁻(C) ∪ use(C')) (seeds/000 §5.4); the copies
+        // are what the callee's adjoint overwrites, does not give back, and the rest of
+        // the backward sweep reads (TBR⁻(C)).
+        let present = self.present(s);
         let mut lhs_save = None;
         if let Some(lhs) = site.result_lhs {
-            if lhs.base_name().is_some_and(|n| self.is_needed(n)) {
+            if present && lhs.base_name().is_some_and(|n| self.saves(s, n)) {
                 lhs_save = self.save(lhs, s);
             }
         }
         let mut snapshot = Vec::new();
         let mut clobbered = Vec::new();
         for (w, formal) in &written {
-            if !w.base_name().is_some_and(|n| self.is_needed(n)) {
-                continue;
-            }
-            let Some(pair) = self.save(w, s) else {
+            let Some(name) = w.base_name().map(str::to_string) else {
                 continue;
             };
             let restored = formal
                 .as_deref()
                 .is_some_and(|f| self.callee_restores(site.callee, f));
             if differentiated.is_some() && !restored {
-                clobbered.push(pair.clone());
+                if self.needed_before(s, &name) {
+                    if let Some(pair) = self.save(w, s) {
+                        clobbered.push(pair);
+                    }
+                } else {
+                    self.unsaved.insert(key(&name));
+                }
             }
-            snapshot.push(pair);
+            if present && self.saves(s, &name) {
+                if let Some(pair) = self.save(w, s) {
+                    snapshot.push(pair);
+                }
+            }
         }
         let mut fwd = Vec::new();
         let mut bwd = Vec::new();
         fwd.extend(lhs_save.iter().map(|(push, _)| push.clone()));
         fwd.extend(clobbered.iter().map(|(push, _)| push.clone()));
         fwd.extend(snapshot.iter().map(|(push, _)| push.clone()));
-        fwd.push(s.clone());
+        if present {
+            fwd.push(s.clone());
+        }
         bwd.extend(snapshot.iter().rev().map(|(_, pop)| pop.clone()));
         match differentiated {
             Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
@@ -1396,4 +1567,10 @@ fn negate(e: &Expr) -> Expr {
         ExprKind::Unary(crate::il::UnOp::Neg, inner) => (**inner).clone(),
         _ => Expr::unary(crate::il::UnOp::Neg, paren(e)),
     }
+}
+
+/// A push, pop or other runtime call: bookkeeping, not a derivative instruction.
+fn is_runtime_call(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Call { name, .. }
+        if ["push", "pop", "look"].iter().any(|p| name.starts_with(p)))
 }

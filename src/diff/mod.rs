@@ -9,6 +9,7 @@ pub mod adjoint;
 pub mod names;
 pub mod normalize;
 pub mod partials;
+pub mod plan;
 pub mod tangent;
 pub mod types;
 
@@ -417,25 +418,44 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Mode::Tangent => intent,
             }
         };
-        for decl in &self.unit.decls {
-            // A function the derivative no longer calls (its derivative is called instead)
-            // would be an unused name.
-            let mut decl = decl.clone();
-            if let DeclKind::Var { entities, .. } = &mut decl.kind {
-                entities.retain(|e| {
-                    let is_proc = self
-                        .unit
-                        .symbols
-                        .get(&e.name)
-                        .is_some_and(|s| s.kind == il::SymbolKind::Procedure);
-                    !is_proc || referenced.contains(&key(&e.name))
-                });
-                if entities.is_empty() {
-                    continue;
+        // A function the derivative no longer calls (its derivative is called instead), or
+        // a local the adjoint's forward sweep no longer computes, would be an unused name.
+        let keeps = |name: &str| match self.unit.symbols.get(name) {
+            Some(s) if s.kind == il::SymbolKind::Procedure => referenced.contains(&key(name)),
+            Some(s) if s.kind == il::SymbolKind::Variable && !s.is_dummy() => {
+                referenced.contains(&key(name))
+            }
+            _ => true,
+        };
+        for original in &self.unit.decls {
+            let mut decl = original.clone();
+            match &mut decl.kind {
+                DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => {
+                    entities.retain(|e| keeps(&e.name));
+                }
+                _ => {}
+            }
+            let emptied = matches!(&decl.kind,
+                DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) if entities.is_empty());
+            // The primal outputs of an adjoint are unspecified (INTERFACE.md §4): its
+            // forward sweep may not set them, so they lose INTENT(OUT).
+            if mode == Mode::Adjoint {
+                match &mut decl.kind {
+                    DeclKind::Var { attrs, .. } => {
+                        for a in attrs.iter_mut() {
+                            if matches!(a, Attr::Intent(Intent::Out)) {
+                                *a = Attr::Intent(Intent::InOut);
+                            }
+                        }
+                    }
+                    DeclKind::Intent(i, _) if *i == Intent::Out => *i = Intent::InOut,
+                    _ => {}
                 }
             }
-            let decl = &decl;
-            decls.push(decl.clone());
+            if !emptied {
+                decls.push(decl);
+            }
+            let decl = original;
             let DeclKind::Var {
                 spec,
                 attrs,
@@ -537,7 +557,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
         // A function result typed only in the function statement is now a variable.
         if let Some(r) = &self.unit.result {
-            if !declared.contains(&key(r)) {
+            if !declared.contains(&key(r)) && referenced.contains(&key(r)) {
                 if let Some(s) = self.unit.symbols.get(r) {
                     decls.push(var_decl(s.type_spec.clone(), Vec::new(), r, &s.dims));
                 }
@@ -618,11 +638,17 @@ impl<'c, 'a> UnitGen<'c, 'a> {
 }
 
 /// Names (keys) a generated body refers to: variables and called procedures.
-fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<String> {
+pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<String> {
     let mut names = std::collections::BTreeSet::new();
     il::visit::walk_stmts(body, &mut |s| {
-        if let StmtKind::Call { name, .. } = &s.kind {
-            names.insert(key(name));
+        match &s.kind {
+            StmtKind::Call { name, .. } => {
+                names.insert(key(name));
+            }
+            StmtKind::Do { var, .. } => {
+                names.insert(key(var));
+            }
+            _ => {}
         }
         for e in il::visit::stmt_exprs(s) {
             il::visit::walk_expr(e, &mut |x| match &x.kind {

@@ -33,6 +33,8 @@ pub struct FlowGraph<'p> {
     pub preds: Vec<Vec<NodeId>>,
     /// The node of each assignment and call.
     pub node_of: BTreeMap<StmtId, NodeId>,
+    /// The control nodes (tests, loop starts and increments) of each IF and loop.
+    pub control_of: BTreeMap<StmtId, Vec<NodeId>>,
 }
 
 pub const ENTRY: NodeId = 0;
@@ -59,6 +61,7 @@ impl<'p> FlowGraph<'p> {
                 succs: vec![Vec::new(), Vec::new()],
                 preds: vec![Vec::new(), Vec::new()],
                 node_of: BTreeMap::new(),
+                control_of: BTreeMap::new(),
             },
             loops: Vec::new(),
             labels: BTreeMap::new(),
@@ -112,6 +115,15 @@ impl<'p> FlowGraph<'p> {
 
 impl<'p> Builder<'p> {
     fn node(&mut self, kind: NodeKind<'p>) -> NodeId {
+        let id = self.graph.nodes.len();
+        if let NodeKind::Cond(s, _)
+        | NodeKind::DoInit(s)
+        | NodeKind::DoHead(s)
+        | NodeKind::DoIncr(s)
+        | NodeKind::WhileHead(s) = kind
+        {
+            self.graph.control_of.entry(s.id).or_default().push(id);
+        }
         self.graph.nodes.push(kind);
         self.graph.succs.push(Vec::new());
         self.graph.preds.push(Vec::new());

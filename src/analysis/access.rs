@@ -1,0 +1,131 @@
+//! Everything a flow node reads and writes, differentiable or not: the dependency
+//! relation `Dep(I)` of seeds/000 §5.2 (the left-hand side depends on every variable of
+//! the right-hand side, subscripts included) and `kill(I)`, for diff-liveness and TBR.
+
+use super::effects::{bind_actuals, call_site};
+use super::summary::Summary;
+use crate::il::{Expr, ExprKind, StmtKind, visit};
+use crate::ir::flow::NodeKind;
+use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};
+
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// Zones written, and whether the write kills the whole zone.
+    pub defs: Vec<(ZoneId, bool)>,
+    /// Zones read (subscripts, conditions and bounds included).
+    pub reads: ZoneSet,
+}
+
+/// The access of every node of a unit.
+pub fn node_accesses(ir: &Ir, uir: &UnitIr, summaries: &[&Summary]) -> Vec<Access> {
+    uir.flow
+        .nodes
+        .iter()
+        .map(|kind| node_access(ir, uir, kind, summaries))
+        .collect()
+}
+
+fn reads_into(e: &Expr, uir: &UnitIr, set: &mut ZoneSet) {
+    for n in visit::names_read(e) {
+        if let Some(z) = uir.zones.get(n) {
+            set.set(z, true);
+        }
+    }
+}
+
+fn subscripts_into(e: &Expr, uir: &UnitIr, set: &mut ZoneSet) {
+    if let ExprKind::Index(_, subs) = &e.kind {
+        for s in subs {
+            reads_into(s, uir, set);
+        }
+    }
+}
+
+fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -> Access {
+    let mut reads = uir.zones.empty_set();
+    let mut defs = Vec::new();
+    match kind {
+        NodeKind::Simple(stmt) => {
+            if let Some(site) = call_site(stmt) {
+                let known = ir.index_of(site.callee);
+                let actuals: Vec<Option<&Expr>> = match known {
+                    Some(c) => bind_actuals(ir.units[c].unit, site.args),
+                    None => site.args.iter().map(|a| Some(&a.value)).collect(),
+                };
+                for (k, actual) in actuals.iter().enumerate() {
+                    let Some(actual) = actual else { continue };
+                    reads_into(actual, uir, &mut reads);
+                    let writes = match known {
+                        Some(c) => summaries[c].writes.get(k).is_some_and(|b| *b),
+                        None => true,
+                    };
+                    if writes {
+                        if let Some(z) = actual.base_name().and_then(|n| uir.zones.get(n)) {
+                            defs.push((z, false));
+                        }
+                    }
+                }
+                if let Some(lhs) = site.result_lhs {
+                    subscripts_into(lhs, uir, &mut reads);
+                    if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
+                        defs.push((z, matches!(lhs.kind, ExprKind::Var(_))));
+                    }
+                }
+            } else if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
+                reads_into(rhs, uir, &mut reads);
+                subscripts_into(lhs, uir, &mut reads);
+                if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
+                    defs.push((z, matches!(lhs.kind, ExprKind::Var(_))));
+                }
+            }
+        }
+        NodeKind::Cond(stmt, arm) => {
+            if let StmtKind::If { arms, .. } = &stmt.kind {
+                reads_into(&arms[*arm].0, uir, &mut reads);
+            }
+        }
+        NodeKind::WhileHead(stmt) => {
+            if let StmtKind::DoWhile { cond, .. } = &stmt.kind {
+                reads_into(cond, uir, &mut reads);
+            }
+        }
+        NodeKind::DoInit(stmt) | NodeKind::DoIncr(stmt) | NodeKind::DoHead(stmt) => {
+            if let StmtKind::Do {
+                var,
+                start,
+                end,
+                step,
+                ..
+            } = &stmt.kind
+            {
+                let v = uir.zones.get(var);
+                match kind {
+                    NodeKind::DoInit(_) => {
+                        reads_into(start, uir, &mut reads);
+                        reads_into(end, uir, &mut reads);
+                        if let Some(s) = step {
+                            reads_into(s, uir, &mut reads);
+                        }
+                        defs.extend(v.map(|z| (z, true)));
+                    }
+                    NodeKind::DoIncr(_) => {
+                        if let Some(s) = step {
+                            reads_into(s, uir, &mut reads);
+                        }
+                        if let Some(z) = v {
+                            reads.set(z, true);
+                            defs.push((z, true));
+                        }
+                    }
+                    _ => {
+                        if let Some(z) = v {
+                            reads.set(z, true);
+                        }
+                    }
+                }
+            }
+        }
+        NodeKind::Entry | NodeKind::Exit => {}
+    }
+    Access { defs, reads }
+}
