@@ -251,27 +251,6 @@ impl Diagnostics {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn renders_location_and_caret() {
-        let mut map = SourceMap::default();
-        let id = map.add(SourceFile::new("a.f90", "x = 1\ny = @\n"));
-        let d = Diagnostic::error("E0201", "unexpected character '@'")
-            .at(Span::new(id, 10, 11))
-            .with_help("remove it");
-        let text = d.render(&map);
-        assert!(
-            text.starts_with("a.f90:2:5: error[E0201]: unexpected character '@'"),
-            "{text}"
-        );
-        assert!(text.contains("2 | y = @\n  |     ^\n"), "{text}");
-        assert!(text.contains("help: remove it"));
-    }
-}
-
 /// The candidate closest to `name` by edit distance, when it is close enough to be a
 /// plausible misspelling (for "did you mean" hints).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
@@ -302,4 +281,25 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_location_and_caret() {
+        let mut map = SourceMap::default();
+        let id = map.add(SourceFile::new("a.f90", "x = 1\ny = @\n"));
+        let d = Diagnostic::error("E0201", "unexpected character '@'")
+            .at(Span::new(id, 10, 11))
+            .with_help("remove it");
+        let text = d.render(&map);
+        assert!(
+            text.starts_with("a.f90:2:5: error[E0201]: unexpected character '@'"),
+            "{text}"
+        );
+        assert!(text.contains("2 | y = @\n  |     ^\n"), "{text}");
+        assert!(text.contains("help: remove it"));
+    }
 }

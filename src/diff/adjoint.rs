@@ -763,7 +763,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         else {
             unreachable!("if_stmt on an IF")
         };
-        let mut branches: Vec<(Vec<Stmt>, Vec<Stmt>, bool, &[Stmt])> = Vec::new();
+        // Per branch: forward, backward, falls through at its end, its source.
+        type Branch<'s> = (Vec<Stmt>, Vec<Stmt>, bool, &'s [Stmt]);
+        let mut branches: Vec<Branch> = Vec::new();
         for (_, body) in arms {
             let (f, b) = self.block(body);
             branches.push((f, b, completes(body), body));

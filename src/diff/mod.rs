@@ -139,8 +139,7 @@ pub fn differentiate(
             }
             generated_units.insert(i, generated);
         }
-        out.signatures
-            .sort_by(|a, b| (key(&a.root), a.mode).cmp(&(key(&b.root), b.mode)));
+        out.signatures.sort_by_key(|s| (key(&s.root), s.mode));
         for file in &program.files {
             let mut units = Vec::new();
             for unit in &file.units {

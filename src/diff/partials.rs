@@ -84,14 +84,12 @@ fn walk(
     out: &mut Vec<Term>,
 ) {
     match &expr.kind {
-        ExprKind::Var(_) | ExprKind::Index(..) => {
-            if info.is_active(expr) {
-                out.push(Term {
-                    leaf: expr.clone(),
-                    coeff,
-                    negative,
-                });
-            }
+        ExprKind::Var(_) | ExprKind::Index(..) if info.is_active(expr) => {
+            out.push(Term {
+                leaf: expr.clone(),
+                coeff,
+                negative,
+            });
         }
         ExprKind::Paren(e) => walk(e, coeff, negative, info, out),
         ExprKind::Unary(UnOp::Neg, e) => walk(e, coeff, !negative, info, out),

@@ -152,8 +152,11 @@ fn is_call_assign(s: &Stmt) -> bool {
 struct Constructs {
     /// (construct, simple nodes inside it, inner constructs, targets of jumps inside it:
     /// `None` for RETURN, the loop otherwise).
-    items: Vec<(StmtId, Vec<usize>, Vec<StmtId>, Vec<Option<StmtId>>)>,
+    items: Vec<ConstructItem>,
 }
+
+/// A construct, the simple nodes in it, its inner constructs, its jumps' targets.
+type ConstructItem = (StmtId, Vec<usize>, Vec<StmtId>, Vec<Option<StmtId>>);
 
 impl Constructs {
     fn of(body: &[Stmt], uir: &UnitIr) -> Constructs {
@@ -194,7 +197,7 @@ impl Constructs {
 fn collect(
     block: &[Stmt],
     uir: &UnitIr,
-    items: &mut Vec<(StmtId, Vec<usize>, Vec<StmtId>, Vec<Option<StmtId>>)>,
+    items: &mut Vec<ConstructItem>,
     loops: &mut Vec<(StmtId, Option<String>)>,
 ) -> (Vec<usize>, Vec<StmtId>, Vec<Option<StmtId>>) {
     let mut nodes = Vec::new();
