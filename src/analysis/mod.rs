@@ -203,6 +203,15 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         }
     }
 
+    // With activity analysis switched off, every real variable of every unit a root
+    // reaches is varied and useful everywhere (the naive model of §4.6).
+    if request.disabled.contains("activity") {
+        for (u, state) in units.iter_mut().enumerate() {
+            if state.has_context {
+                everything_active(&ir.units[u], state);
+            }
+        }
+    }
     // Derivative storage of each unit.
     for (u, state) in units.iter_mut().enumerate() {
         if !state.has_context {
@@ -262,6 +271,29 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         }
     }
     Analyses { units }
+}
+
+/// Marks every real zone varied and useful at every node, and every real slot varied on
+/// entry and useful on exit.
+fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis) {
+    let mut reals = uir.zones.empty_set();
+    for (z, zone) in uir.zones.zones.iter().enumerate() {
+        if zone.ty.is_differentiable() {
+            reals.set(z, true);
+        }
+    }
+    let all = Solution {
+        before: vec![reals.clone(); uir.flow.len()],
+        after: vec![reals.clone(); uir.flow.len()],
+    };
+    state.varied = Some(all.clone());
+    state.useful = Some(all);
+    for (slot, z) in slot_zones(uir).into_iter().enumerate() {
+        if z.is_some_and(|z| reals[z]) {
+            state.varied_in.set(slot, true);
+            state.useful_out.set(slot, true);
+        }
+    }
 }
 
 /// Which zones of a unit get derivatives, which dummies get derivative arguments and
