@@ -172,7 +172,8 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
             contents: back::fortran::write_file(file),
         });
     }
-    let mut warnings = differentiated.warnings.clone();
+    let mut warnings = analyses.warnings.clone();
+    warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
     Ok(Generated {
         files,

@@ -16,7 +16,7 @@ pub mod tbr;
 use bitvec::vec::BitVec;
 
 use crate::Request;
-use crate::il::{Program, key};
+use crate::il::Program;
 use crate::ir::flow::{EXIT, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneSet};
 use dataflow::{Solution, solve};
@@ -55,6 +55,8 @@ impl UnitAnalysis {
 #[derive(Clone, Debug, Default)]
 pub struct Analyses {
     pub units: Vec<UnitAnalysis>,
+    /// What the analyses found worth telling the user.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
@@ -217,7 +219,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         if !state.has_context {
             continue;
         }
-        derivative_zones(&ir.units[u], state, request);
+        derivative_zones(&ir.units[u], state);
     }
     // A variable passed where a callee expects a derivative needs derivative storage in
     // the caller, and a dummy of the caller that needs one becomes a derivative argument:
@@ -270,7 +272,55 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
-    Analyses { units }
+    let warnings = inactive_root_variables(ir, &units, request);
+    Analyses { units, warnings }
+}
+
+/// Independents and dependents that turn out passive: like Tapenade, adgen gives them no
+/// derivative argument, and says so.
+fn inactive_root_variables(
+    ir: &Ir,
+    units: &[UnitAnalysis],
+    request: &Request,
+) -> Vec<crate::diag::Diagnostic> {
+    let mut out = Vec::new();
+    for root in &request.roots {
+        let Some(r) = ir.index_of(&root.name) else {
+            continue;
+        };
+        let unit = ir.units[r].unit;
+        let state = &units[r];
+        let mut check = |name: &str, what: &str, active: bool| {
+            if active {
+                return;
+            }
+            let mut d = crate::diag::Diagnostic::warning(
+                "W0201",
+                format!(
+                    "{what} `{name}` of root `{}` is not active: no dependent depends on it \
+                     differentiably, so it gets no derivative argument",
+                    root.name
+                ),
+            )
+            .with_help("check the data flow, or drop it from the manifest");
+            if let Some((path, line, col)) = &root.origin {
+                d = d.at_path(path.clone(), *line, *col);
+            }
+            out.push(d);
+        };
+        for name in &root.independents {
+            if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                check(name, "independent", state.deriv_args[k]);
+            }
+        }
+        for name in &root.dependents {
+            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                Some(k) => check(name, "dependent", state.deriv_args[k]),
+                None => check(name, "dependent", state.result_active),
+            }
+        }
+    }
+    out
 }
 
 /// Marks every real zone varied and useful at every node, and every real slot varied on
@@ -298,7 +348,7 @@ fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis) {
 
 /// Which zones of a unit get derivatives, which dummies get derivative arguments and
 /// whether the result is active.
-fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, request: &Request) {
+fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
     let (Some(varied), Some(useful)) = (&state.varied, &state.useful) else {
         return;
     };
@@ -315,27 +365,6 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, request: &Request) {
         }
         if active[z] || (state.useful_out[k] && state.summary.writes[k]) {
             state.deriv_args.set(k, true);
-        }
-    }
-    // A root's independents and dependents always get derivative arguments, so that its
-    // calling sequence is the one the manifest announces.
-    for root in &request.roots {
-        if key(&root.name) != key(&uir.unit.name) {
-            continue;
-        }
-        for name in root.independents.iter().chain(&root.dependents) {
-            if let Some(k) = uir
-                .unit
-                .args
-                .iter()
-                .position(|a| a.eq_ignore_ascii_case(name))
-            {
-                if let Some(z) = slots[k] {
-                    if uir.zones.zones[z].ty.is_differentiable() {
-                        state.deriv_args.set(k, true);
-                    }
-                }
-            }
         }
     }
     if let Some(rz) = uir.zones.result() {

@@ -535,16 +535,10 @@ pub fn derivative_driver(
     let slots = slots(unit, spec)?;
     let root = key(&unit.name);
     let sigs: Vec<&Signature> = tangent.iter().chain(adjoint.iter()).copied().collect();
+    // An independent or dependent that adgen finds inactive has no derivative argument
+    // (and a W0201 warning): its derivative variables stay zero in the driver, so the
+    // finite differences must agree with zero there.
     for sig in &sigs {
-        let have = differentiated(sig, &slots);
-        for s in slots.iter().filter(|s| s.independent || s.dependent) {
-            if !have.contains(&s.key) {
-                return Err(format!(
-                    "{} passes no derivative of `{}`, which the manifest names",
-                    sig.unit, s.var
-                ));
-            }
-        }
         if sig.is_function != unit.is_function() {
             return Err(format!("{}: is_function does not match the root", sig.unit));
         }
