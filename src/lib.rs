@@ -14,6 +14,7 @@ pub mod back;
 pub mod cargo;
 pub mod diag;
 pub mod diff;
+pub mod explain;
 pub mod front;
 pub mod il;
 pub mod ir;
@@ -23,6 +24,7 @@ pub mod runtime;
 
 pub use cargo::{Build, BuildError};
 pub use diag::{Diagnostic, Diagnostics, SourceMap};
+pub use explain::explain;
 
 use std::collections::BTreeSet;
 

@@ -115,3 +115,33 @@ fn figure_12_snapshot_of_a_checkpointed_call() {
         "{text}"
     );
 }
+
+/// `explain` shows, per statement, why a value is saved and what the forward sweep drops.
+#[test]
+fn explain_annotates_figure_11() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran/seed_fig11");
+    let loaded = adgen::manifest::load(&dir.join("ad.toml")).unwrap();
+    let text = adgen::explain(&loaded.sources, &loaded.request).expect("explain runs");
+    let after = |stmt: &str| -> String {
+        let i = text
+            .find(stmt)
+            .unwrap_or_else(|| panic!("`{stmt}` not in\n{text}"));
+        text[i..].lines().take(3).collect::<Vec<_>>().join("\n")
+    };
+    assert!(
+        after("a(n) = a(n)*a(n + 1)").contains("adjoint saves: a;"),
+        "{text}"
+    );
+    assert!(
+        after("b(n) = (a(n) + b(n))*0.5d0").contains("adjoint saves: -;"),
+        "{text}"
+    );
+    assert!(
+        after("t(n) = t(n) - c").contains("forward sweep: removed"),
+        "{text}"
+    );
+    assert!(
+        after("n = ind2(i)").contains("to be recorded before: a, b, n"),
+        "{text}"
+    );
+}

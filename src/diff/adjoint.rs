@@ -128,7 +128,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
 
 /// Writes each statement's derivative instruction alone to learn `use(I')`, then runs
 /// diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps and saves.
-fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
+pub(crate) fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
     let saved = (
         ug.namer.clone(),
         ug.temps.clone(),
@@ -150,6 +150,7 @@ fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
             tbr_before: vec![crate::ir::ZoneSet::repeat(true, n_zones); n],
             save_index: BTreeSet::new(),
             keep_all: true,
+            diff_live_after: Vec::new(),
         };
         let mut adj = Adj::new(ug, keep_all);
         for (node, kind) in adj.ug.uir.flow.nodes.iter().enumerate() {

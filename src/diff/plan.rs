@@ -32,6 +32,8 @@ pub struct Plan {
     pub save_index: BTreeSet<StmtId>,
     /// Everything saved, nothing sliced (all optimizations off).
     pub keep_all: bool,
+    /// Per node: `Diff-live⁺`, for `explain`.
+    pub diff_live_after: Vec<ZoneSet>,
 }
 
 /// What the generator found when writing each node's derivative instruction alone.
@@ -61,8 +63,9 @@ pub fn plan(
     let mut live_control = vec![!switches.diff_liveness; n];
     let mut live_constructs = BTreeSet::new();
     let mut present;
+    let mut diff_live_after;
     loop {
-        let (_, p) = diff_live::diff_live(
+        let (solution, p) = diff_live::diff_live(
             &uir.flow,
             &accesses,
             &adjoints.uses,
@@ -71,6 +74,7 @@ pub fn plan(
             live_at_exit,
         );
         present = p;
+        diff_live_after = solution.after;
         if !switches.diff_liveness {
             present = vec![true; n];
         }
@@ -141,6 +145,7 @@ pub fn plan(
         tbr_before,
         save_index,
         keep_all: !switches.diff_liveness && !switches.tbr && !switches.snapshot,
+        diff_live_after,
     }
 }
 

@@ -1,0 +1,197 @@
+//! `adgen explain`: each statement of each differentiated procedure, annotated with what
+//! the analyses found (seeds/000 §5.2), so a user can see why a variable is active, why
+//! a value is saved, why a statement leaves the adjoint's forward sweep.
+//!
+//! Per assignment or call: the variables active before and after it (varied ∩ useful),
+//! diff-live after it, to-be-recorded before it, the values the adjoint saves there, and
+//! whether the adjoint's forward sweep keeps it. Per test or loop: whether it is kept.
+
+use std::fmt::Write as _;
+
+use crate::diff::{self, Ctx, UnitGen, adjoint};
+use crate::il::{Stmt, StmtKind};
+use crate::ir::{UnitIr, ZoneSet};
+use crate::{Diagnostics, Failure, Mode, Request, SourceInput, SourceMap, analysis, back, ir};
+
+/// The annotated listing of every differentiated unit reached from the request's roots.
+pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Failure> {
+    let mut sources = SourceMap::default();
+    let fail = |sources: &SourceMap, diagnostics: Vec<crate::Diagnostic>| Failure {
+        rendered: Diagnostics(diagnostics.clone()).render(sources),
+        diagnostics,
+    };
+    let program = crate::parse_sources(inputs, &mut sources).map_err(|d| fail(&sources, d))?;
+    let program = diff::normalize::normalize(&program);
+    let ir = ir::Ir::build(&program, request).map_err(|d| fail(&sources, d))?;
+    let analyses = analysis::analyze(&program, &ir, request);
+    let mut unit_names = std::collections::BTreeMap::new();
+    for (i, u) in ir.units.iter().enumerate() {
+        if analyses.units[i].is_differentiated() {
+            unit_names.insert(crate::il::key(&u.unit.name), format!("{}_b", u.unit.name));
+        }
+    }
+    let ctx = Ctx {
+        program: &program,
+        ir: &ir,
+        analyses: &analyses,
+        request,
+        mode: Mode::Adjoint,
+        unit_names,
+        restored: Default::default(),
+    };
+    let mut out = String::new();
+    for i in ir.call_graph.bottom_up().into_iter().flatten().rev() {
+        if !analyses.units[i].is_differentiated() {
+            continue;
+        }
+        let mut ug = UnitGen::new(&ctx, i);
+        let nothing_live = ir.units[i].zones.empty_set();
+        let plan = adjoint::make_plan(&mut ug, &nothing_live);
+        let uir = &ir.units[i];
+        let ua = &analyses.units[i];
+        let _ = writeln!(out, "{}:", uir.unit.name);
+        let derivs: Vec<&str> = ua
+            .deriv_zones
+            .iter_ones()
+            .map(|z| uir.zones.zones[z].name.as_str())
+            .collect();
+        let _ = writeln!(out, "  variables with derivatives: {}", list(&derivs));
+        let notes = Notes {
+            uir,
+            ua,
+            plan: &plan,
+        };
+        notes.block(&uir.unit.body, 1, &mut out);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+struct Notes<'a> {
+    uir: &'a UnitIr<'a>,
+    ua: &'a analysis::UnitAnalysis,
+    plan: &'a diff::plan::Plan,
+}
+
+fn list(names: &[&str]) -> String {
+    if names.is_empty() {
+        "-".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+impl Notes<'_> {
+    fn names(&self, set: &ZoneSet) -> String {
+        list(&self.uir.zones.names(set))
+    }
+
+    fn block(&self, stmts: &[Stmt], depth: usize, out: &mut String) {
+        let pad = "  ".repeat(depth);
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { .. } | StmtKind::Call { .. } => {
+                    let text = back::fortran::write_stmt(s, 0);
+                    let _ = writeln!(out, "{pad}{}", text.trim_end());
+                    if let Some(&node) = self.uir.flow.node_of.get(&s.id) {
+                        self.node(node, &pad, out);
+                    }
+                }
+                StmtKind::If {
+                    arms, else_body, ..
+                } => {
+                    for (i, (cond, body)) in arms.iter().enumerate() {
+                        let kw = if i == 0 { "if" } else { "else if" };
+                        let _ = writeln!(
+                            out,
+                            "{pad}{kw} ({}) then{}",
+                            back::fortran::write_expr(cond),
+                            self.kept(s)
+                        );
+                        self.block(body, depth + 1, out);
+                    }
+                    if let Some(body) = else_body {
+                        let _ = writeln!(out, "{pad}else");
+                        self.block(body, depth + 1, out);
+                    }
+                    let _ = writeln!(out, "{pad}end if");
+                }
+                StmtKind::Do {
+                    var,
+                    start,
+                    end,
+                    step,
+                    body,
+                    ..
+                } => {
+                    let step = step
+                        .as_ref()
+                        .map(|e| format!(", {}", back::fortran::write_expr(e)))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "{pad}do {var} = {}, {}{step}{}",
+                        back::fortran::write_expr(start),
+                        back::fortran::write_expr(end),
+                        self.kept(s)
+                    );
+                    self.block(body, depth + 1, out);
+                    let _ = writeln!(out, "{pad}end do");
+                }
+                StmtKind::DoWhile { cond, body, .. } => {
+                    let _ = writeln!(
+                        out,
+                        "{pad}do while ({}){}",
+                        back::fortran::write_expr(cond),
+                        self.kept(s)
+                    );
+                    self.block(body, depth + 1, out);
+                    let _ = writeln!(out, "{pad}end do");
+                }
+                StmtKind::Comment(_) => {}
+                _ => {
+                    let _ = writeln!(out, "{pad}{}", back::fortran::write_stmt(s, 0).trim_end());
+                }
+            }
+        }
+    }
+
+    fn kept(&self, s: &Stmt) -> &'static str {
+        if self.plan.keep_all || self.plan.live_constructs.contains(&s.id) {
+            "      ! kept in the adjoint's forward sweep"
+        } else {
+            "      ! not needed by the adjoint"
+        }
+    }
+
+    fn node(&self, node: usize, pad: &str, out: &mut String) {
+        let (Some(v), Some(u)) = (&self.ua.varied, &self.ua.useful) else {
+            return;
+        };
+        let active_before = v.before[node].clone() & u.before[node].clone();
+        let active_after = v.after[node].clone() & u.after[node].clone();
+        let _ = writeln!(
+            out,
+            "{pad}  ! active before: {}; active after: {}",
+            self.names(&active_before),
+            self.names(&active_after)
+        );
+        let dl = self
+            .plan
+            .diff_live_after
+            .get(node)
+            .map(|s| self.names(s))
+            .unwrap_or_else(|| "all".into());
+        let _ = writeln!(
+            out,
+            "{pad}  ! diff-live after: {dl}; to be recorded before: {}; adjoint saves: {}; forward sweep: {}",
+            self.names(&self.plan.tbr_before[node]),
+            self.names(&self.plan.save[node]),
+            if self.plan.present[node] {
+                "kept"
+            } else {
+                "removed"
+            }
+        );
+    }
+}
