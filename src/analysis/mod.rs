@@ -10,6 +10,7 @@ pub mod activity;
 pub mod dataflow;
 pub mod diff_live;
 pub mod effects;
+pub mod inout;
 pub mod summary;
 pub mod tbr;
 
@@ -272,7 +273,13 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
-    let warnings = inactive_root_variables(ir, &units, request);
+    let mut warnings = inactive_root_variables(ir, &units, request);
+    let summaries: Vec<&Summary> = units.iter().map(|u| &u.summary).collect();
+    let writes: Vec<&BitVec> = units.iter().map(|u| &u.summary.writes).collect();
+    for uir in &ir.units {
+        let accesses = access::node_accesses(ir, uir, &summaries);
+        warnings.extend(inout::warnings(ir, uir, &accesses, &writes));
+    }
     Analyses { units, warnings }
 }
 

@@ -85,3 +85,67 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         _ => Vec::new(),
     }
 }
+
+/// A structural key of an expression, ignoring spans: equal keys, same expression.
+pub fn expr_key(e: &Expr) -> String {
+    fn go(e: &Expr, s: &mut String) {
+        use std::fmt::Write as _;
+        match &e.kind {
+            ExprKind::Int(t) => {
+                let _ = write!(s, "i{t}");
+            }
+            ExprKind::Real(l) => {
+                let _ = write!(s, "r{}_{}", l.value, l.kind);
+            }
+            ExprKind::Logical(b) => {
+                let _ = write!(s, "l{b}");
+            }
+            ExprKind::Str(t) => {
+                let _ = write!(s, "s{t:?}");
+            }
+            ExprKind::Var(n) => {
+                let _ = write!(s, "v{}", n.to_ascii_lowercase());
+            }
+            ExprKind::Index(n, subs) => {
+                let _ = write!(s, "x{}(", n.to_ascii_lowercase());
+                for x in subs {
+                    go(x, s);
+                    s.push(',');
+                }
+                s.push(')');
+            }
+            ExprKind::Call(n, args) => {
+                let _ = write!(s, "c{}(", n.to_ascii_lowercase());
+                for a in args {
+                    go(&a.value, s);
+                    s.push(',');
+                }
+                s.push(')');
+            }
+            ExprKind::Intrinsic { op, args, .. } => {
+                let _ = write!(s, "f{op:?}(");
+                for a in args {
+                    go(&a.value, s);
+                    s.push(',');
+                }
+                s.push(')');
+            }
+            ExprKind::Unary(op, x) => {
+                let _ = write!(s, "u{op:?}(");
+                go(x, s);
+                s.push(')');
+            }
+            ExprKind::Binary(op, a, b) => {
+                let _ = write!(s, "b{op:?}(");
+                go(a, s);
+                s.push(',');
+                go(b, s);
+                s.push(')');
+            }
+            ExprKind::Paren(x) => go(x, s),
+        }
+    }
+    let mut s = String::new();
+    go(e, &mut s);
+    s
+}

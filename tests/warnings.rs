@@ -1,0 +1,63 @@
+//! Warnings that in-out analysis makes possible (issue 4): a scalar read before it is
+//! set, one variable passed twice to a procedure that overwrites one of them, and
+//! independents that turn out inactive.
+
+use std::collections::BTreeSet;
+
+fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
+    let request = adgen::Request {
+        roots: vec![adgen::RootRequest {
+            name: root.to_string(),
+            independents: independents.iter().map(|s| s.to_string()).collect(),
+            dependents: dependents.iter().map(|s| s.to_string()).collect(),
+            modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
+            origin: None,
+        }],
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    };
+    let input = adgen::SourceInput {
+        path: "w.f90".into(),
+        text: source.into(),
+    };
+    adgen::differentiate(&[input], &request)
+        .expect("differentiates")
+        .warnings
+}
+
+#[test]
+fn scalar_read_before_set() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: t\n  if (x > 0) t = x\n  y = t*x\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:6:3: warning[W0301]: `t` may be used before it is set"),
+        "{w}"
+    );
+    let clean = text.replace("  if (x > 0) t = x\n", "  t = x\n");
+    assert!(!warnings_of(&clean, "f", &["x"], &["y"]).contains("W0301"));
+}
+
+#[test]
+fn same_variable_passed_twice() {
+    let text = "subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
+                b = b + a*a\nend subroutine g\n\nsubroutine f(x, y)\n  real(8), intent(inout) :: x\n  \
+                real(8), intent(out) :: y\n  call g(x, x)\n  y = x\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:10:3: warning[W0302]: `x` is passed twice to `g`"),
+        "{w}"
+    );
+}
+
+#[test]
+fn inactive_independent() {
+    let text = "subroutine f(x, z, y)\n  real(8), intent(in) :: x, z\n  real(8), intent(out) :: y\n  \
+                y = x*x + floor(z)\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x", "z"], &["y"]);
+    assert!(
+        w.contains("warning[W0201]: independent `z` of root `f` is not active"),
+        "{w}"
+    );
+    assert!(!w.contains("independent `x`"), "{w}");
+}
