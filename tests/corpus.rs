@@ -41,7 +41,7 @@ fn corpus_dirs() -> Vec<PathBuf> {
 }
 
 /// Runs `cases` over two threads; returns each case's failures in case order.
-fn run_all(cases: &[PathBuf]) -> Vec<(String, Vec<Failure>)> {
+fn run_all(cases: &[PathBuf], disable: &[&str]) -> Vec<(String, Vec<Failure>)> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, String, Vec<Failure>)>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -51,7 +51,7 @@ fn run_all(cases: &[PathBuf]) -> Vec<(String, Vec<Failure>)> {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(dir) = cases.get(i) else { break };
                     let name = dir.file_name().unwrap().to_string_lossy().to_string();
-                    let failures = case::run_case(dir);
+                    let failures = case::run_case_with(dir, disable);
                     eprintln!(
                         "corpus: {name}: {}",
                         if failures.is_empty() { "ok" } else { "FAILED" }
@@ -68,9 +68,19 @@ fn run_all(cases: &[PathBuf]) -> Vec<(String, Vec<Failure>)> {
 
 #[test]
 fn corpus() {
+    check_corpus(&[]);
+}
+
+/// With every optimization off, the derivatives must still be right (DESIGN.md §4).
+#[test]
+fn corpus_with_optimizations_off() {
+    check_corpus(&["activity", "diff-liveness", "tbr", "snapshot"]);
+}
+
+fn check_corpus(disable: &[&str]) {
     let dirs = corpus_dirs();
     assert!(!dirs.is_empty(), "no corpus program selected");
-    let results = run_all(&dirs);
+    let results = run_all(&dirs, disable);
     let failed: Vec<&(String, Vec<Failure>)> =
         results.iter().filter(|(_, f)| !f.is_empty()).collect();
     for (_, failures) in &failed {
@@ -79,7 +89,12 @@ fn corpus() {
         }
     }
     let summary = format!(
-        "corpus: {} passed, {} failed",
+        "corpus{}: {} passed, {} failed",
+        if disable.is_empty() {
+            String::new()
+        } else {
+            format!(" (off: {})", disable.join(", "))
+        },
         results.len() - failed.len(),
         failed.len()
     );

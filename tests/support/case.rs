@@ -416,6 +416,11 @@ pub fn work_dir(name: &str) -> std::io::Result<(PathBuf, Option<tempfile::TempDi
 
 /// The whole pipeline for one corpus directory.
 pub fn run_case(dir: &Path) -> Vec<Failure> {
+    run_case_with(dir, &[])
+}
+
+/// Like [`run_case`], with the optimizations named in `disable` switched off too.
+pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -493,7 +498,11 @@ pub fn run_case(dir: &Path) -> Vec<Failure> {
         }
         Err(f) => failures.push(f),
     }
-    match adgen::differentiate(&sources, &request(&manifest)) {
+    let mut request = request(&manifest);
+    request
+        .disabled
+        .extend(disable.iter().map(|s| s.to_string()));
+    match adgen::differentiate(&sources, &request) {
         Ok(generated) => failures.extend(check_derivatives(
             &ctx,
             &orig_objects,
