@@ -71,7 +71,16 @@ typedef struct {
     size_t marks_capacity;
 } adgen_tape;
 
-static ADGEN_THREAD_LOCAL adgen_tape tape;
+/* initial-exec: one instruction to reach the tape even when this file is compiled as
+ * position-independent code for a static library (the tape is small, so the static TLS
+ * block always has room for it). */
+#if defined(__GNUC__)
+#define ADGEN_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define ADGEN_TLS_MODEL
+#endif
+
+static ADGEN_THREAD_LOCAL adgen_tape tape ADGEN_TLS_MODEL;
 
 /* Reports an internal error of generated code and aborts. `detail` may be empty. */
 static void adgen_fail_detail(const char *message, int kind, size_t bytes, const char *detail) {
@@ -172,7 +181,20 @@ static void adgen_pop_entry(void *target, size_t bytes, int kind) {
 }
 #else
 static void adgen_push_entry(const void *source, size_t bytes, int kind) {
-    if (tape.n_marks > 0 && tape.size < tape.marks[tape.n_marks - 1]) {
+    adgen_tape *t = &tape;
+    size_t size = t->size;
+    /* Fast path: no repeat marks, room left. */
+    if (t->n_marks == 0 && bytes <= t->capacity - size) {
+        memcpy(t->data + size, source, bytes);
+        size += bytes;
+        t->size = size;
+        t->traffic += bytes;
+        if (size > t->peak) {
+            t->peak = size;
+        }
+        return;
+    }
+    if (t->n_marks > 0 && t->size < t->marks[t->n_marks - 1]) {
         adgen_fail("push while entries kept for a repeat are popped", kind, bytes);
     }
     adgen_raw_push(source, bytes, kind);
@@ -183,8 +205,13 @@ static void adgen_look_entry(void *target, size_t bytes, int kind) {
 }
 
 static void adgen_pop_entry(void *target, size_t bytes, int kind) {
+    adgen_tape *t = &tape;
+    if (bytes <= t->size) {
+        t->size -= bytes;
+        memcpy(target, t->data + t->size, bytes);
+        return;
+    }
     adgen_raw_look(target, bytes, 0, kind);
-    tape.size -= bytes;
 }
 #endif
 
