@@ -780,9 +780,13 @@ pub fn derivative_driver(
         if check.contract {
             // INTERFACE.md §4: the adjoints of input-only independents are overwritten,
             // not accumulated.
+            // An inactive independent has no adjoint argument: its driver variable keeps
+            // the zero it was given, which is its gradient.
+            let passed = differentiated(sig, &slots);
             for s in indeps
                 .iter()
                 .filter(|s| s.intent == Some(Intent::In) && !s.dependent)
+                .filter(|s| passed.contains(&s.key))
             {
                 writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
             }
