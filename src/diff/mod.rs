@@ -699,6 +699,9 @@ impl LeafInfo for StmtLeaves<'_, '_, '_> {
     fn kind_of(&self, expr: &Expr) -> u8 {
         types::real_kind(self.ug.ty(expr))
     }
+    fn is_integer(&self, expr: &Expr) -> bool {
+        matches!(self.ug.ty(expr), ScalarType::Integer(_))
+    }
 }
 
 /// `lhs = rhs` as a generated statement.

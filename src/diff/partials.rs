@@ -20,6 +20,9 @@ pub trait LeafInfo {
     fn is_active(&self, leaf: &Expr) -> bool;
     /// The real kind (4 or 8) of an expression, for the constants partials introduce.
     fn kind_of(&self, expr: &Expr) -> u8;
+    /// The expression is of an integer type (a divisor that would make `1/n` an integer
+    /// division).
+    fn is_integer(&self, expr: &Expr) -> bool;
 }
 
 /// The terms of `expr`'s derivative, leaves that appear several times merged.
@@ -115,7 +118,18 @@ fn walk(
                 }
                 BinOp::Div => {
                     if a_act {
-                        walk(a, div(coeff.clone(), paren(b)), negative, info, out);
+                        // d(a/b)/da = 1/b, where an integer b must be made real: `1/n`
+                        // would be an integer division (0 for n > 1).
+                        let divisor = if info.is_integer(b) {
+                            let k = info.kind_of(a);
+                            Expr::intrinsic(
+                                Intrinsic::Real,
+                                vec![(**b).clone(), Expr::int(k as i64)],
+                            )
+                        } else {
+                            paren(b)
+                        };
+                        walk(a, div(coeff.clone(), divisor), negative, info, out);
                     }
                     if b_act {
                         // d(a/b)/db = -a/b**2
