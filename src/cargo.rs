@@ -167,7 +167,8 @@ impl Build {
                 .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
         }
         let mut ar = Command::new(&tools.archiver);
-        ar.arg("crs").arg(&library).args(&objects);
+        // `D`: zero timestamps, uids and modes, for a reproducible archive.
+        ar.arg("crsD").arg(&library).args(&objects);
         run(&mut ar)?;
 
         println!("cargo:rustc-link-search=native={}", build_dir.display());
@@ -190,11 +191,7 @@ impl Build {
     ) -> Result<(Vec<PathBuf>, bool), BuildError> {
         let mut include_dirs = vec![out_dir.to_path_buf()];
         include_dirs.extend(loaded.include_dirs.iter().cloned());
-        // No absolute build paths in the objects (DESIGN.md §7, reproducible builds).
-        let prefix_maps = [
-            format!("-ffile-prefix-map={}=.", loaded.dir.display()),
-            format!("-ffile-prefix-map={}=adgen", out_dir.display()),
-        ];
+        let prefix_maps = reproducible_flags(loaded, &self.cargo_dirs()?);
 
         let mut objects = Vec::new();
         let mut c_files = Vec::new();
@@ -254,6 +251,14 @@ impl Build {
         Ok((objects, any_fortran))
     }
 
+    /// The directories Cargo gives the build script: the package's and `OUT_DIR`.
+    fn cargo_dirs(&self) -> Result<CargoDirs, BuildError> {
+        Ok(CargoDirs {
+            manifest_dir: PathBuf::from(cargo_env("CARGO_MANIFEST_DIR")?),
+            out_dir: PathBuf::from(cargo_env("OUT_DIR")?),
+        })
+    }
+
     /// Reads a tool setting the way cc-rs does: `NAME_<target>`, `NAME_<target_with_underscores>`,
     /// `TARGET_NAME` or `HOST_NAME`, then `NAME`; the first one set wins. Prints
     /// `cargo:rerun-if-env-changed` for every variable it looks at.
@@ -304,6 +309,46 @@ fn generate(
         .collect();
     units.extend(outputs_list(&generated).lines().map(|l| out_dir.join(l)));
     Ok((loaded, units))
+}
+
+/// Where Cargo builds: the package directory and `OUT_DIR`.
+struct CargoDirs {
+    manifest_dir: PathBuf,
+    out_dir: PathBuf,
+}
+
+/// Flags that keep absolute build paths out of compiled objects (DESIGN.md §7): every
+/// directory a path may start with is mapped to a relative name with
+/// `-ffile-prefix-map` (sources, debug information, `__FILE__`), and the command line is
+/// not recorded in the debug information (`-gno-record-gcc-switches`, whose `-J`/`-I`
+/// would name absolute directories). GCC lets the last matching map win, so the maps are
+/// ordered from the shortest directory to the longest: `OUT_DIR`, usually inside the
+/// package, maps to `out` and not to `./target/...`.
+fn reproducible_flags(loaded: &LoadedManifest, dirs: &CargoDirs) -> Vec<String> {
+    let mut maps: Vec<(PathBuf, String)> = vec![
+        (dirs.manifest_dir.clone(), ".".into()),
+        (loaded.dir.clone(), ".".into()),
+        (dirs.out_dir.clone(), "out".into()),
+    ];
+    for (index, dir) in loaded.include_dirs.iter().enumerate() {
+        maps.push((dir.clone(), format!("include{index}")));
+    }
+    for source in &loaded.source_files {
+        if let Some(parent) = source.parent() {
+            if !maps.iter().any(|(dir, _)| parent.starts_with(dir)) {
+                let index = maps.len();
+                maps.push((parent.to_path_buf(), format!("src{index}")));
+            }
+        }
+    }
+    maps.sort_by_key(|(dir, _)| dir.as_os_str().len());
+    maps.dedup_by(|a, b| a.0 == b.0);
+    let mut flags: Vec<String> = maps
+        .iter()
+        .map(|(dir, to)| format!("-ffile-prefix-map={}={to}", dir.display()))
+        .collect();
+    flags.push("-gno-record-gcc-switches".into());
+    flags
 }
 
 /// The tools and flags one build uses, resolved from the builder and the environment.

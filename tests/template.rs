@@ -270,3 +270,156 @@ fn outputs_are_identical_wherever_adgen_runs() {
         }
     }
 }
+
+/// Copies the template crate to `to`, pointing its adgen dependency at this repository.
+fn copy_template(to: &Path) {
+    copy_tree(&repo().join("template-project"), to);
+    let manifest = to.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let adgen = repo().display().to_string().replace('\\', "/");
+    let text = text.replace(
+        "adgen = { path = \"..\" }",
+        &format!("adgen = {{ path = \"{adgen}\" }}"),
+    );
+    assert!(
+        text.contains(&adgen),
+        "the template depends on adgen by path"
+    );
+    std::fs::write(manifest, text).unwrap();
+}
+
+/// The `OUT_DIR` of the build script of the package whose manifest is in `dir`, from
+/// `cargo build --message-format=json`.
+fn build_out_dir(output: &Output, dir: &Path) -> PathBuf {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let dir = dir.display().to_string();
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("\"build-script-executed\"") && l.contains(&dir))
+        .unwrap_or_else(|| panic!("no build script of `{dir}` in:\n{}", show(output)));
+    let start = line.find("\"out_dir\":\"").expect("out_dir in the message") + 11;
+    let len = line[start..].find('"').expect("end of out_dir");
+    PathBuf::from(&line[start..start + len])
+}
+
+/// The printable strings of a binary file (as `strings -a -n 4` finds them).
+fn strings(path: &Path) -> String {
+    let output = Command::new("strings")
+        .args(["-a", "-n", "4"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Reproducible builds: the template crate built in two different directories generates byte-identical sources, and its static
+/// library names neither directory, nor `$HOME` or `$CARGO_HOME`.
+#[test]
+fn template_builds_reproducibly_in_two_directories() {
+    let first = tempfile::tempdir().unwrap();
+    let second = tempfile::tempdir().unwrap();
+    let mut generated = Vec::new();
+    for (place, base) in [("one", first.path()), ("elsewhere/two", second.path())] {
+        let crate_dir = base.join(place);
+        copy_template(&crate_dir);
+        let output = cargo()
+            .args([
+                "build",
+                "--release",
+                "--message-format=json",
+                "--manifest-path",
+            ])
+            .arg(crate_dir.join("Cargo.toml"))
+            // Shared with the other template builds, so adgen compiles once; the two
+            // copies still get different `OUT_DIR`s.
+            .env("CARGO_TARGET_DIR", repo().join("target/template-project"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        let out_dir = build_out_dir(&output, &crate_dir);
+        let library = out_dir.join("adgen-build/libadgen_derivatives.a");
+        let text = strings(&library);
+        let mut forbidden = vec![
+            first.path().display().to_string(),
+            second.path().display().to_string(),
+            repo().display().to_string(),
+        ];
+        for var in ["HOME", "CARGO_HOME"] {
+            if let Some(v) = std::env::var_os(var).filter(|v| v.len() > 1) {
+                forbidden.push(v.to_string_lossy().into_owned());
+            }
+        }
+        for path in &forbidden {
+            assert!(
+                !text.contains(path.as_str()),
+                "`{}` contains `{path}`:\n{}",
+                library.display(),
+                text.lines()
+                    .filter(|l| l.contains(path.as_str()))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+        generated.push(tree(&out_dir.join("adgen")));
+    }
+    assert!(!generated[0].is_empty(), "nothing generated");
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&generated[0]), names(&generated[1]));
+    for ((path, a), (_, b)) in generated[0].iter().zip(&generated[1]) {
+        assert!(a == b, "generated `{path}` differs between the two builds");
+    }
+}
+
+/// Whether `cargo build -vv` ran the package's build script.
+fn build_script_ran(output: &Output) -> bool {
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .any(|l| l.contains("Running `") && l.contains("build-script-build"))
+}
+
+/// Sets a file's modification time to now, as `touch` does.
+fn touch(path: &Path) {
+    let file = std::fs::File::options().append(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now()).unwrap();
+}
+
+/// A no-change rebuild does not rerun the build script; touching a Fortran source or the
+/// manifest does. (Included files: the front-end does not read INCLUDE yet.)
+#[test]
+fn rebuild_reruns_only_when_inputs_change() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    let build = || {
+        let output = cargo()
+            .args(["build", "--release", "-vv", "--manifest-path"])
+            .arg(dir.path().join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
+            .env_remove("FC")
+            .env_remove("FFLAGS")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        output
+    };
+    assert!(build_script_ran(&build()), "first build");
+    let again = build();
+    assert!(
+        !build_script_ran(&again),
+        "no-change rebuild:\n{}",
+        show(&again)
+    );
+    for input in ["src/fortran/square.f90", "ad.toml"] {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        touch(&dir.path().join(input));
+        let output = build();
+        assert!(
+            build_script_ran(&output),
+            "after touching {input}:\n{}",
+            show(&output)
+        );
+        assert!(!build_script_ran(&build()), "rebuild after {input}");
+    }
+}
