@@ -76,16 +76,14 @@ impl BuildError {
     /// One line saying what went wrong, for `panic!`.
     pub fn summary(&self) -> String {
         match self {
-            BuildError::Manifest(f) => format!(
-                "invalid manifest ({} error(s), first: {})",
-                f.diagnostics.iter().filter(|d| d.is_error()).count(),
-                f.rendered.lines().next().unwrap_or("")
-            ),
-            BuildError::Differentiate(f) => format!(
-                "differentiation failed ({} error(s), first: {})",
-                f.diagnostics.iter().filter(|d| d.is_error()).count(),
-                f.rendered.lines().next().unwrap_or("")
-            ),
+            // The diagnostics themselves are printed above the summary; repeating one
+            // here would list it twice.
+            BuildError::Manifest(f) => {
+                format!("invalid manifest: {}, listed above", error_count(f))
+            }
+            BuildError::Differentiate(f) => {
+                format!("differentiation failed: {}, listed above", error_count(f))
+            }
             BuildError::Compiler {
                 command, status, ..
             } => {
@@ -93,6 +91,14 @@ impl BuildError {
             }
             other => other.to_string(),
         }
+    }
+}
+
+/// "1 error", "3 errors".
+fn error_count(failure: &Failure) -> String {
+    match failure.diagnostics.iter().filter(|d| d.is_error()).count() {
+        1 => "1 error".into(),
+        n => format!("{n} errors"),
     }
 }
 
@@ -286,7 +292,7 @@ fn generate(
     out_dir: &Path,
 ) -> Result<(LoadedManifest, Vec<PathBuf>), BuildError> {
     println!("cargo:rerun-if-changed={}", manifest_path.display());
-    let loaded = crate::manifest::load(manifest_path).map_err(BuildError::Manifest)?;
+    let loaded = crate::manifest::load_checked(manifest_path).map_err(BuildError::Manifest)?;
     for source in &loaded.source_files {
         println!("cargo:rerun-if-changed={}", source.display());
     }

@@ -119,7 +119,7 @@ fn run(args: &[OsString]) -> u8 {
 }
 
 fn run_diff(manifest_path: &Path, out_dir: &Path) -> u8 {
-    let loaded = match manifest::load(manifest_path) {
+    let loaded = match manifest::load_checked(manifest_path) {
         Ok(m) => m,
         Err(failure) => {
             eprint!("{}", failure.rendered);

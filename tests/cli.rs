@@ -290,3 +290,31 @@ fn independent_that_is_not_an_argument() {
         "error[E0111]: independent `z` of root `f` is not one of its arguments",
     );
 }
+
+/// Problems that only the sources reveal (a root no source defines, an independent that
+/// is not an input) come out in the same run as the manifest's own problems.
+#[test]
+fn root_problems_come_with_manifest_problems() {
+    let dir = project(
+        "sources = [\"src/*.f90\"]\nsourcse = 1\n[[root]]\nname = \"g\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n[[root]]\nname = \"h\"\n\
+         independents = [\"y\"]\ndependents = [\"z\"]\n",
+    );
+    std::fs::write(
+        dir.path().join("src/h.f90"),
+        "subroutine h(y, z)\n  real(8), intent(out) :: y\n  real(8), intent(out) :: z\n  \
+         y = 1\n  z = 2\nend subroutine h\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for needle in [
+        "ad.toml:2:1: error[E0102]",
+        "ad.toml:4:8: error[E0110]",
+        "ad.toml:8:8: error[E0113]",
+    ] {
+        assert_eq!(text.matches(needle).count(), 1, "`{needle}` in:\n{text}");
+    }
+    assert_eq!(text.matches(": error[").count(), 3, "{text}");
+}

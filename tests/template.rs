@@ -423,3 +423,32 @@ fn rebuild_reruns_only_when_inputs_change() {
         assert!(!build_script_ran(&build()), "rebuild after {input}");
     }
 }
+
+/// A manifest with an unknown key, a bad glob, a root that no source defines and an
+/// independent that is not an input fails the cargo build, with each problem listed
+/// exactly once and located in ad.toml.
+#[test]
+fn build_script_reports_every_manifest_problem_once() {
+    let manifest = "sources = [\"src/fortran/*.f90\", \"bad/[.f90\"]\n\
+                    include = [\"inc\"]\n\n\
+                    [[root]]\nname = \"cube\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n\n\
+                    [[root]]\nname = \"square\"\nindependents = [\"y\"]\ndependents = [\"y\"]\n";
+    let dir = fixture(manifest);
+    let output = run_fixture(dir.path());
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for (place, code, words) in [
+        ("1:33", "E0105", "bad/[.f90"),
+        ("2:1", "E0102", "include"),
+        ("5:8", "E0110", "`cube` is not defined"),
+        ("10:8", "E0113", "independent `y` of root `square`"),
+    ] {
+        let needle = format!("ad.toml:{place}: error[{code}]");
+        assert_eq!(stderr.matches(&needle).count(), 1, "`{needle}`:\n{text}");
+        let line = stderr.lines().find(|l| l.contains(&needle)).unwrap();
+        assert!(line.contains(words), "`{needle}` says `{line}`");
+    }
+    assert_eq!(stderr.matches(": error[").count(), 4, "{text}");
+    assert!(text.contains("adgen: invalid manifest: 4 errors"), "{text}");
+}
