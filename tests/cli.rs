@@ -318,3 +318,57 @@ fn root_problems_come_with_manifest_problems() {
     }
     assert_eq!(text.matches(": error[").count(), 3, "{text}");
 }
+
+/// `--list-sources` and `--list-outputs` print paths and write nothing; `--depfile`
+/// writes `OUT/adgen-outputs.txt: manifest sources...`; `--modes` overrides the modes.
+#[test]
+fn build_system_flags() {
+    let dir = project(&format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let stdout = |o: &Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let output = adgen(&root, &["diff", "--list-sources"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), format!("{}/src/f.f90\n", root.display()));
+
+    let output = adgen(&root, &["diff", "--list-outputs", "--modes", "adjoint"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed = stdout(&output);
+    let out = root.join("adgen-out");
+    assert!(
+        listed.starts_with(&format!("{}/adgen-outputs.txt\n", out.display())),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("/src/f_b.f90\n") && !listed.contains("f_d.f90"),
+        "{listed}"
+    );
+    assert!(!out.exists(), "--list-outputs wrote files");
+
+    let output = adgen(
+        &root,
+        &["diff", "--depfile", "deps/ad.d", "--modes", "adjoint"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let depfile = std::fs::read_to_string(root.join("deps/ad.d")).unwrap();
+    assert_eq!(
+        depfile,
+        format!(
+            "{}/adgen-outputs.txt: \\\n  {r}/ad.toml \\\n  {r}/src/f.f90\n",
+            out.display(),
+            r = root.display()
+        )
+    );
+    let written: Vec<String> = listed
+        .lines()
+        .map(|l| {
+            l.strip_prefix(&format!("{}/", out.display()))
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    for file in &written {
+        assert!(out.join(file).is_file(), "`{file}` listed but not written");
+    }
+    let output = adgen(&root, &["diff", "--modes", "tangnet"]);
+    assert_eq!(output.status.code(), Some(1));
+}
