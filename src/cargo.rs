@@ -37,6 +37,7 @@ pub struct Build {
     out_dir: Option<PathBuf>,
     fortran_compiler: Option<PathBuf>,
     flags: Vec<String>,
+    bindings: bool,
 }
 
 /// Why a build failed.
@@ -132,6 +133,15 @@ impl Build {
         self
     }
 
+    /// Also generate Rust bindings (default: no): `bind(C)` Fortran wrappers compiled
+    /// into the library and `$OUT_DIR/adgen/adgen_bindings.rs`, a module `derivatives`
+    /// of safe functions taking slices, included with [`include_derivatives!`]
+    /// (see [`crate::bindings`]). Only with the default output directory.
+    pub fn bindings(&mut self, enable: bool) -> &mut Build {
+        self.bindings = enable;
+        self
+    }
+
     /// Like [`Build::try_compile`], but prints the error and panics with one line.
     pub fn compile(&mut self) {
         if let Err(e) = self.try_compile() {
@@ -162,7 +172,7 @@ impl Build {
             build_dir.display()
         )))?;
 
-        let (loaded, units) = generate(&manifest_path, &out_dir)?;
+        let (loaded, units) = generate(&manifest_path, &out_dir, self.bindings)?;
         let tools = Tools::from_env(self)?;
         let (objects, any_fortran) =
             self.compile_units(&tools, &loaded, &units, &out_dir, &build_dir)?;
@@ -290,6 +300,7 @@ impl Build {
 fn generate(
     manifest_path: &Path,
     out_dir: &Path,
+    bindings: bool,
 ) -> Result<(LoadedManifest, Vec<PathBuf>), BuildError> {
     println!("cargo:rerun-if-changed={}", manifest_path.display());
     let loaded = crate::manifest::load_checked(manifest_path).map_err(BuildError::Manifest)?;
@@ -300,8 +311,11 @@ fn generate(
         println!("cargo:rerun-if-changed={}", dir.display());
     }
 
-    let generated = crate::differentiate(&loaded.sources, &loaded.request)
+    let mut generated = crate::differentiate(&loaded.sources, &loaded.request)
         .map_err(BuildError::Differentiate)?;
+    if bindings {
+        add_bindings(&loaded, &mut generated)?;
+    }
     for line in generated.warnings.lines() {
         println!("cargo:warning={line}");
     }
@@ -315,6 +329,35 @@ fn generate(
         .collect();
     units.extend(outputs_list(&generated).lines().map(|l| out_dir.join(l)));
     Ok((loaded, units))
+}
+
+/// Adds the Rust bindings' two files to the generated ones: the Fortran wrappers are
+/// then compiled with the rest, in `adgen-outputs.txt` order.
+fn add_bindings(
+    loaded: &LoadedManifest,
+    generated: &mut crate::Generated,
+) -> Result<(), BuildError> {
+    let mut source_map = crate::SourceMap::default();
+    let program = crate::parse_sources(&loaded.sources, &mut source_map).map_err(|d| {
+        BuildError::Differentiate(Failure {
+            rendered: crate::Diagnostics(d.clone()).render(&source_map),
+            diagnostics: d,
+        })
+    })?;
+    let bindings = crate::bindings::generate(&program, &generated.signatures);
+    for warning in &bindings.warnings {
+        println!("cargo:warning=adgen: {warning}");
+    }
+    for (path, contents) in [
+        (crate::bindings::FORTRAN_FILE, bindings.fortran),
+        (crate::bindings::RUST_FILE, bindings.rust),
+    ] {
+        generated.files.push(crate::GeneratedFile {
+            path: path.to_string(),
+            contents,
+        });
+    }
+    Ok(())
 }
 
 /// Where Cargo builds: the package directory and `OUT_DIR`.
