@@ -472,6 +472,17 @@ fn rust_name(name: &str) -> String {
     }
 }
 
+/// Includes the Rust bindings that [`Build::bindings`](crate::Build::bindings) wrote into
+/// `OUT_DIR`: a module `derivatives` with one safe function per root and mode. Needs
+/// adgen as a normal dependency too; without it, write
+/// `include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));`.
+#[macro_export]
+macro_rules! include_derivatives {
+    () => {
+        include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,15 +603,4 @@ mod tests {
         );
         assert!(!out.rust.contains("pub fn g"), "{}", out.rust);
     }
-}
-
-/// Includes the Rust bindings that [`Build::bindings`](crate::Build::bindings) wrote into
-/// `OUT_DIR`: a module `derivatives` with one safe function per root and mode. Needs
-/// adgen as a normal dependency too; without it, write
-/// `include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));`.
-#[macro_export]
-macro_rules! include_derivatives {
-    () => {
-        include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
-    };
 }
