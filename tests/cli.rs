@@ -372,3 +372,79 @@ fn build_system_flags() {
     let output = adgen(&root, &["diff", "--modes", "tangnet"]);
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// A crate with an `ad.toml`, for `cargo adgen`: `[package.metadata.adgen]` names a
+/// manifest when `metadata_manifest` is given.
+fn crate_with_manifest(manifest_name: &str, manifest: &str) -> tempfile::TempDir {
+    let dir = project(manifest);
+    if manifest_name != "ad.toml" {
+        std::fs::rename(dir.path().join("ad.toml"), dir.path().join(manifest_name)).unwrap();
+    }
+    let metadata = if manifest_name == "ad.toml" {
+        String::new()
+    } else {
+        format!("\n[package.metadata.adgen]\nmanifest = \"{manifest_name}\"\n")
+    };
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"ad-crate\"\nversion = \"0.1.0\"\nedition = \"2024\"\n{metadata}\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+    dir
+}
+
+fn cargo_adgen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cargo-adgen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cargo-adgen runs")
+}
+
+/// `cargo adgen expand` prints the derivatives of the crate in the current directory and
+/// `cargo adgen check` reports problems with exit status 1, finding the manifest through
+/// `cargo metadata`.
+#[test]
+fn cargo_subcommand_expand_and_check() {
+    let dir = crate_with_manifest("ad.toml", &format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let output = cargo_adgen(dir.path(), &["adgen", "expand"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout.contains("! ===== src/f_d.f90 ====="), "{stdout}");
+    assert!(stdout.contains("subroutine f_b(x, xb, y, yb)"), "{stdout}");
+    assert!(!stdout.contains("adgen_runtime"), "{stdout}");
+    let output = cargo_adgen(&dir.path().join("src"), &["expand", "--bindings"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("pub fn f_b("), "{stdout}");
+
+    let output = cargo_adgen(dir.path(), &["adgen", "check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("ad.toml ok"),
+        "{}",
+        stderr(&output)
+    );
+
+    // A manifest named in [package.metadata.adgen], with a root no source defines.
+    let dir = crate_with_manifest(
+        "derivatives.toml",
+        "sources = [\"src/*.f90\"]\n[[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    let output = cargo_adgen(dir.path(), &["adgen", "check"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("derivatives.toml:3:8: error[E0110]"),
+        "{text}"
+    );
+    let output = cargo_adgen(dir.path(), &["adgen", "check", "-p", "nothing"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("package `nothing`"),
+        "{}",
+        stderr(&output)
+    );
+}
