@@ -136,10 +136,13 @@ function(add_ad_library name)
     Fortran_MODULE_DIRECTORY "${_out}/mod"
     POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${name} PUBLIC "${_out}" "${_out}/mod")
-  # No absolute build paths in the objects (reproducible builds).
+  # No absolute build paths in the objects (reproducible builds). GCC lets the last
+  # matching map win: the build directory, often inside the source tree, comes last.
+  set(_maps "-ffile-prefix-map=${CMAKE_SOURCE_DIR}=.;-ffile-prefix-map=${CMAKE_BINARY_DIR}=build")
   target_compile_options(${name} PRIVATE
-    "$<$<COMPILE_LANG_AND_ID:C,GNU,Clang,AppleClang>:-ffile-prefix-map=${CMAKE_SOURCE_DIR}=.;-ffile-prefix-map=${CMAKE_BINARY_DIR}=build>"
-    "$<$<COMPILE_LANG_AND_ID:Fortran,GNU>:-ffile-prefix-map=${CMAKE_SOURCE_DIR}=.;-ffile-prefix-map=${CMAKE_BINARY_DIR}=build>")
+    "$<$<COMPILE_LANG_AND_ID:C,GNU,Clang,AppleClang>:${_maps}>"
+    "$<$<COMPILE_LANG_AND_ID:C,GNU>:-gno-record-gcc-switches>"
+    "$<$<COMPILE_LANG_AND_ID:Fortran,GNU>:${_maps};-gno-record-gcc-switches>")
   set_property(TARGET ${name} PROPERTY ADGEN_OUTPUT_DIR "${_out}")
   set_property(TARGET ${name} PROPERTY ADGEN_MANIFEST "${_manifest}")
 endfunction()

@@ -396,7 +396,9 @@ fn rebuild_reruns_only_when_inputs_change() {
         let output = cargo()
             .args(["build", "--release", "-vv", "--manifest-path"])
             .arg(dir.path().join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
+            // Its own target directory: a concurrent build of another fixture in a
+            // shared one can make this package's build script look stale.
+            .env("CARGO_TARGET_DIR", repo().join("target/rebuild-fixture"))
             .env_remove("FC")
             .env_remove("FFLAGS")
             .output()
