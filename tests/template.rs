@@ -313,13 +313,15 @@ fn strings(path: &Path) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Reproducible builds: the template crate built in two different directories generates byte-identical sources, and its static
-/// library names neither directory, nor `$HOME` or `$CARGO_HOME`.
+/// Reproducible builds: the template crate built in two different directories generates
+/// byte-identical sources and static libraries, and the library names neither directory,
+/// nor this repository, `$HOME` or `$CARGO_HOME`.
 #[test]
 fn template_builds_reproducibly_in_two_directories() {
     let first = tempfile::tempdir().unwrap();
     let second = tempfile::tempdir().unwrap();
     let mut generated = Vec::new();
+    let mut libraries = Vec::new();
     for (place, base) in [("one", first.path()), ("elsewhere/two", second.path())] {
         let crate_dir = base.join(place);
         copy_template(&crate_dir);
@@ -362,7 +364,12 @@ fn template_builds_reproducibly_in_two_directories() {
             );
         }
         generated.push(tree(&out_dir.join("adgen")));
+        libraries.push(std::fs::read(&library).unwrap());
     }
+    assert!(
+        libraries[0] == libraries[1],
+        "the static libraries of the two builds differ"
+    );
     assert!(!generated[0].is_empty(), "nothing generated");
     let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
     assert_eq!(names(&generated[0]), names(&generated[1]));
