@@ -20,8 +20,10 @@
 //! mode and is `inout` in adjoint mode. Supported: subroutine roots whose arguments are
 //! `INTEGER` (kind 4 or 8) or `REAL` (kind 4 or 8) scalars or explicit-shape arrays whose
 //! bounds are integer constants and integer scalar arguments combined with `+ - * /`.
-//! Anything else (functions, assumed-size arrays, LOGICAL, ...) gets no binding and a
-//! warning saying why; the rest of the build is unaffected.
+//! A function root returns its value (`g(x) -> Result<f64, _>`), and so does its tangent
+//! (`g_d(x, xd, g: &mut f64)` returns the derivative and stores the value in `g`); its
+//! adjoint is `g_b(x, xb, gb)`. Anything else (assumed-size arrays, LOGICAL, ...) gets
+//! no binding and a warning saying why; the rest of the build is unaffected.
 
 use std::fmt::Write as _;
 
@@ -49,8 +51,10 @@ struct Target<'a> {
     procedure: String,
     mode: Option<Mode>,
     /// Arguments: (dummy name in `procedure`, the original argument it is or derives from,
-    /// whether it is a derivative).
+    /// or the function's result variable, whether it is a derivative).
     args: Vec<(String, &'a str, bool)>,
+    /// `procedure` is a function returning the type of the root's result.
+    returns: bool,
 }
 
 /// How one argument crosses the boundary.
@@ -90,6 +94,7 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
             ));
             continue;
         };
+        let result = unit.result.as_deref().unwrap_or(unit.name.as_str());
         let mut targets = vec![Target {
             procedure: unit.name.to_ascii_lowercase(),
             mode: None,
@@ -98,39 +103,33 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
                 .iter()
                 .map(|a| (a.clone(), a.as_str(), false))
                 .collect(),
+            returns: unit.is_function(),
         }];
         for s in signatures.iter().filter(|s| s.root == root) {
-            if s.is_function {
-                continue;
-            }
-            let mut args = Vec::new();
-            for a in &s.args {
-                match &a.original {
-                    Some(original) => {
-                        let original = unit
+            let args = s
+                .args
+                .iter()
+                .map(|a| {
+                    // The function-result arguments (`g_d(x, xd, g)`, `g_b(x, xb, gb)`)
+                    // have the result's type.
+                    let original = match &a.original {
+                        Some(original) => unit
                             .args
                             .iter()
                             .find(|u| u.eq_ignore_ascii_case(original))
                             .map(String::as_str)
-                            .unwrap_or(original.as_str());
-                        args.push((a.name.clone(), original, a.is_derivative));
-                    }
-                    None => break,
-                }
-            }
-            if args.len() == s.args.len() {
-                targets.push(Target {
-                    procedure: s.unit.to_ascii_lowercase(),
-                    mode: Some(s.mode),
-                    args,
-                });
-            }
-        }
-        if unit.is_function() {
-            out.warnings.push(format!(
-                "no Rust binding for `{root}`: functions are not supported yet, only subroutines"
-            ));
-            continue;
+                            .unwrap_or(original.as_str()),
+                        None => result,
+                    };
+                    (a.name.clone(), original, a.is_derivative)
+                })
+                .collect();
+            targets.push(Target {
+                procedure: s.unit.to_ascii_lowercase(),
+                mode: Some(s.mode),
+                args,
+                returns: s.is_function && s.mode == Mode::Tangent,
+            });
         }
         for target in &targets {
             match plan(unit, target) {
@@ -150,7 +149,20 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
 }
 
 /// Decides how each argument of `target` is passed, or says why it cannot be bound.
-fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Vec<ArgPlan>, String> {
+fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Plan, String> {
+    let returns = if target.returns {
+        let result = unit.result.as_deref().unwrap_or(unit.name.as_str());
+        let symbol = unit
+            .symbols
+            .get(result)
+            .ok_or_else(|| format!("the result of `{}` has no type", unit.name))?;
+        match types(symbol.ty) {
+            Some(t) if symbol.dims.is_empty() => Some(t),
+            _ => return Err(format!("the result of `{}` is not a number", unit.name)),
+        }
+    } else {
+        None
+    };
     let mut plans = Vec::new();
     // Integer scalars passed by value: the names array bounds may use.
     let value_integers: Vec<String> = target
@@ -171,13 +183,8 @@ fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Vec<ArgPlan>, String> {
             .symbols
             .get(original)
             .ok_or_else(|| format!("argument `{original}` has no declaration"))?;
-        let (rust_type, fortran_type, fortran_kind) = match symbol.ty {
-            ScalarType::Integer(4) => ("i32", "integer", "c_int"),
-            ScalarType::Integer(8) => ("i64", "integer", "c_int64_t"),
-            ScalarType::Real(4) => ("f32", "real", "c_float"),
-            ScalarType::Real(8) => ("f64", "real", "c_double"),
-            other => return Err(format!("argument `{original}` has type {other:?}")),
-        };
+        let (rust_type, fortran_type, fortran_kind) = types(symbol.ty)
+            .ok_or_else(|| format!("argument `{original}` has type {:?}", symbol.ty))?;
         let intent = match (target.mode, derivative) {
             (Some(Mode::Adjoint), true) => Some(Intent::InOut),
             _ => symbol.intent,
@@ -202,7 +209,28 @@ fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Vec<ArgPlan>, String> {
             array,
         });
     }
-    Ok(plans)
+    Ok(Plan {
+        args: plans,
+        returns,
+    })
+}
+
+/// What crosses the boundary for one procedure: its arguments, and its result type
+/// (Rust, Fortran, C kind) when it is a function.
+struct Plan {
+    args: Vec<ArgPlan>,
+    returns: Option<(&'static str, &'static str, &'static str)>,
+}
+
+/// The Rust type, Fortran type and `iso_c_binding` kind of a bindable scalar type.
+fn types(ty: ScalarType) -> Option<(&'static str, &'static str, &'static str)> {
+    match ty {
+        ScalarType::Integer(4) => Some(("i32", "integer", "c_int")),
+        ScalarType::Integer(8) => Some(("i64", "integer", "c_int64_t")),
+        ScalarType::Real(4) => Some(("f32", "real", "c_float")),
+        ScalarType::Real(8) => Some(("f64", "real", "c_double")),
+        _ => None,
+    }
 }
 
 /// The Fortran bounds (`0:n + 1, m`) and the Rust element count of an explicit-shape
@@ -273,17 +301,23 @@ fn bound(expr: &il::Expr, names: &[String]) -> Result<(String, String), String> 
     }
 }
 
-fn write_fortran(out: &mut String, target: &Target<'_>, plans: &[ArgPlan]) {
+fn write_fortran(out: &mut String, target: &Target<'_>, plan: &Plan) {
+    let plans = &plan.args;
     let name = &target.procedure;
     let dummies: Vec<&str> = plans.iter().map(|p| p.name.as_str()).collect();
     let list = dummies.join(", ");
     let mut kinds: Vec<&str> = plans.iter().map(|p| p.fortran_kind).collect();
+    kinds.extend(plan.returns.map(|(_, _, kind)| kind));
     kinds.sort();
     kinds.dedup();
+    let (kind, result) = match plan.returns {
+        Some(_) => ("function", " result(adgen_result)"),
+        None => ("subroutine", ""),
+    };
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "subroutine {name}_c({list}) bind(C, name=\"{name}_c\")"
+        "{kind} {name}_c({list}) bind(C, name=\"{name}_c\"){result}"
     );
     let _ = writeln!(
         out,
@@ -303,13 +337,27 @@ fn write_fortran(out: &mut String, target: &Target<'_>, plans: &[ArgPlan]) {
             p.fortran_type, p.fortran_kind, p.name
         );
     }
-    let _ = writeln!(out, "  external :: {name}");
-    let _ = writeln!(out, "  call {name}({list})");
-    let _ = writeln!(out, "end subroutine {name}_c");
+    match plan.returns {
+        Some((_, fortran_type, fortran_kind)) => {
+            let _ = writeln!(out, "  {fortran_type}({fortran_kind}) :: adgen_result");
+            let _ = writeln!(out, "  {fortran_type}({fortran_kind}), external :: {name}");
+            let _ = writeln!(out, "  adgen_result = {name}({list})");
+        }
+        None => {
+            let _ = writeln!(out, "  external :: {name}");
+            let _ = writeln!(out, "  call {name}({list})");
+        }
+    }
+    let _ = writeln!(out, "end {kind} {name}_c");
 }
 
-fn write_rust(ffi: &mut String, safe: &mut String, target: &Target<'_>, plans: &[ArgPlan]) {
+fn write_rust(ffi: &mut String, safe: &mut String, target: &Target<'_>, plan: &Plan) {
+    let plans = &plan.args;
     let name = &target.procedure;
+    let (ffi_return, safe_return, ok) = match plan.returns {
+        Some((rust, _, _)) => (format!(" -> {rust}"), rust, "Ok(value)"),
+        None => (String::new(), "()", "Ok(())"),
+    };
     let ffi_params: Vec<String> = plans
         .iter()
         .map(|p| {
@@ -325,7 +373,7 @@ fn write_rust(ffi: &mut String, safe: &mut String, target: &Target<'_>, plans: &
         .collect();
     let _ = writeln!(
         ffi,
-        "            pub fn {name}_c({});",
+        "            pub fn {name}_c({}){ffi_return};",
         ffi_params.join(", ")
     );
 
@@ -354,7 +402,7 @@ fn write_rust(ffi: &mut String, safe: &mut String, target: &Target<'_>, plans: &
     let _ = writeln!(safe, "    #[allow(clippy::too_many_arguments)]");
     let _ = writeln!(
         safe,
-        "    pub fn {}({}) -> Result<(), LengthError> {{",
+        "    pub fn {}({}) -> Result<{safe_return}, LengthError> {{",
         rust_name(name),
         params.join(", ")
     );
@@ -385,12 +433,17 @@ fn write_rust(ffi: &mut String, safe: &mut String, target: &Target<'_>, plans: &
         "        // SAFETY: every slice holds exactly the elements `{name}` reads or writes,\n        \
          // as checked above; scalars are valid references for the call's duration."
     );
+    let bind = if plan.returns.is_some() {
+        "let value = "
+    } else {
+        ""
+    };
     let _ = writeln!(
         safe,
-        "        unsafe {{ ffi::{name}_c({}) }};",
+        "        {bind}unsafe {{ ffi::{name}_c({}) }};",
         args.join(", ")
     );
-    let _ = writeln!(safe, "        Ok(())");
+    let _ = writeln!(safe, "        {ok}");
     let _ = writeln!(safe, "    }}");
 }
 
@@ -571,6 +624,76 @@ mod tests {
         assert!(
             out.rust.contains(
                 "check(\"f_b\", \"xb\", xb.len(), (((i64::from(n) + 1i64)) - (0i64) + 1).max(0))?;"
+            ),
+            "{}",
+            out.rust
+        );
+    }
+
+    #[test]
+    fn function_roots_return_their_value() {
+        let p = program(
+            "function g(n, x)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+             real(8) :: g\n  g = x(1) * x(n)\nend function g\n",
+        );
+        let mut d = sig(
+            "g",
+            Mode::Tangent,
+            "g_d",
+            &[("n", "n", false), ("x", "x", false), ("xd", "x", true)],
+        );
+        d.is_function = true;
+        d.args.push(SigArg {
+            name: "g".into(),
+            original: None,
+            is_derivative: false,
+        });
+        let mut b = sig(
+            "g",
+            Mode::Adjoint,
+            "g_b",
+            &[("n", "n", false), ("x", "x", false), ("xb", "x", true)],
+        );
+        b.is_function = true;
+        b.args.push(SigArg {
+            name: "gb".into(),
+            original: None,
+            is_derivative: true,
+        });
+        let out = generate(&p, &[d, b]);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert!(
+            out.fortran
+                .contains("function g_c(n, x) bind(C, name=\"g_c\") result(adgen_result)\n"),
+            "{}",
+            out.fortran
+        );
+        assert!(
+            out.fortran.contains("  adgen_result = g_d(n, x, xd, g)\n"),
+            "{}",
+            out.fortran
+        );
+        assert!(
+            out.fortran.contains("  call g_b(n, x, xb, gb)\n"),
+            "{}",
+            out.fortran
+        );
+        assert!(
+            out.rust
+                .contains("pub fn g(n: i32, x: &[f64]) -> Result<f64, LengthError>"),
+            "{}",
+            out.rust
+        );
+        assert!(
+            out.rust.contains(
+                "pub fn g_d(n: i32, x: &[f64], xd: &[f64], g: &mut f64) -> Result<f64, LengthError>"
+            ),
+            "{}",
+            out.rust
+        );
+        assert!(
+            out.rust.contains(
+                "pub fn g_b(n: i32, x: &[f64], xb: &mut [f64], gb: &mut f64) -> Result<(), LengthError>"
             ),
             "{}",
             out.rust

@@ -461,3 +461,63 @@ fn build_script_reports_every_manifest_problem_once() {
     assert_eq!(stderr.matches(": error[").count(), 4, "{text}");
     assert!(text.contains("adgen: invalid manifest: 4 errors"), "{text}");
 }
+
+/// `Build::bindings(true)`: the safe bindings of a subroutine root and of a function root
+/// link and give the right values, and a slice of the wrong length is refused.
+#[test]
+fn bindings_of_subroutines_and_functions() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n\n[[root]]\nname = \"norm2\"\n\
+         independents = [\"v\"]\ndependents = [\"norm2\"]\n",
+    );
+    let root = dir.path();
+    std::fs::write(
+        root.join("src/fortran/norm2.f90"),
+        "function norm2(n, v)\n  implicit none\n  integer, intent(in) :: n\n  \
+         real(8), intent(in) :: v(n)\n  real(8) :: norm2\n  integer :: i\n  norm2 = 0.0d0\n  \
+         do i = 1, n\n    norm2 = norm2 + v(i) * v(i)\n  end do\nend function norm2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("build.rs"),
+        "fn main() {\n    adgen::Build::new().bindings(true).compile();\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/main.rs"),
+        r#"include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
+
+fn main() {
+    let mut y = 0.0;
+    derivatives::square(3.0, &mut y).unwrap();
+    let (mut xb, mut yb) = (0.0, 1.0);
+    derivatives::square_b(3.0, &mut xb, &mut y, &mut yb).unwrap();
+    println!("square(3) = {y}, adjoint {xb}");
+    let v = [1.0, 2.0, 3.0];
+    let value = derivatives::norm2(3, &v).unwrap();
+    let mut primal = 0.0;
+    let tangent = derivatives::norm2_d(3, &v, &[1.0, 0.0, 0.0], &mut primal).unwrap();
+    let mut vb = [0.0; 3];
+    let mut weight = 1.0;
+    derivatives::norm2_b(3, &v, &mut vb, &mut weight).unwrap();
+    println!("norm2 = {value} {primal}, tangent {tangent}, gradient {vb:?}");
+    let err = derivatives::norm2(4, &v).unwrap_err();
+    println!("error: {err}");
+}
+"#,
+    )
+    .unwrap();
+    let output = run_fixture(root);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(stdout.contains("square(3) = 9, adjoint 6"), "{stdout}");
+    assert!(
+        stdout.contains("norm2 = 14 14, tangent 2, gradient [2.0, 4.0, 6.0]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: `norm2`: argument `v` has 3 elements, expected 4"),
+        "{stdout}"
+    );
+}
