@@ -68,7 +68,8 @@ enum Command {
         #[arg(long, default_value = "adgen-out")]
         out_dir: PathBuf,
         /// Also write a Makefile-style dependency file: `OUT_DIR/adgen-outputs.txt`
-        /// depends on the manifest and every source (for CMake's DEPFILE, Ninja's depfile).
+        /// depends on the manifest, every source and every file in the include
+        /// directories (for CMake's DEPFILE, Ninja's depfile).
         #[arg(long, value_name = "FILE")]
         depfile: Option<PathBuf>,
         /// Differentiate only in these modes, for every root, instead of the manifest's
@@ -209,6 +210,16 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
     if let Some(depfile) = &options.depfile {
         let mut prerequisites = vec![manifest_path.to_path_buf()];
         prerequisites.extend(loaded.source_files.iter().cloned());
+        // Every file an INCLUDE line could name: over-approximate until the front-end
+        // reports the files it actually included.
+        for dir in &loaded.include_dirs {
+            let files = walkdir::WalkDir::new(dir)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file());
+            prerequisites.extend(files.map(|e| e.into_path()));
+        }
         let target = out_dir.join(adgen::output::OUTPUTS_LIST);
         if let Err(e) = write_depfile(depfile, &target, &prerequisites) {
             let d = Diagnostic::error(

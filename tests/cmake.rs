@@ -1,7 +1,7 @@
 //! The CMake package (`cmake/adgenConfig.cmake`) end to end: the CMake template
 //! (`template-project/cmake/`) configures, builds and passes `ctest` with Ninja and with
-//! Unix Makefiles; a no-change rebuild does not run adgen; touching the Fortran source or
-//! the manifest does. Each test works on a copy of the template in a temporary directory.
+//! Unix Makefiles; a no-change rebuild does not run adgen; touching the Fortran source, a
+//! file in an include directory or the manifest does. Each test works on a copy of the template in a temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -55,6 +55,15 @@ fn template_with(generator: &str) {
     let dir = copy_template();
     let source = dir.path().join("project");
     let build = dir.path().join("build");
+    // An include directory: a change in it must rerun adgen (through the DEPFILE).
+    std::fs::create_dir_all(source.join("include")).unwrap();
+    std::fs::write(source.join("include/constants.inc"), "! constants\n").unwrap();
+    let manifest = std::fs::read_to_string(source.join("ad.toml")).unwrap();
+    std::fs::write(
+        source.join("ad.toml"),
+        format!("include-dirs = [\"include\"]\n{manifest}"),
+    )
+    .unwrap();
     let adgen = env!("CARGO_BIN_EXE_adgen");
     run(Command::new("cmake")
         .arg("-S")
@@ -83,7 +92,7 @@ fn template_with(generator: &str) {
 
     let log = build_verbose();
     assert!(!ran_adgen(&log), "no-change rebuild ran adgen:\n{log}");
-    for input in ["src/rosenbrock.f90", "ad.toml"] {
+    for input in ["src/rosenbrock.f90", "include/constants.inc", "ad.toml"] {
         std::thread::sleep(std::time::Duration::from_millis(50));
         touch(&source.join(input));
         let log = build_verbose();

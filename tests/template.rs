@@ -391,14 +391,17 @@ fn touch(path: &Path) {
     file.set_modified(std::time::SystemTime::now()).unwrap();
 }
 
-/// A no-change rebuild does not rerun the build script; touching a Fortran source or the
-/// manifest does. (Included files: the front-end does not read INCLUDE yet.)
+/// A no-change rebuild does not rerun the build script; touching a Fortran source, a file
+/// in an include directory (every one is watched until the front-end reads INCLUDE) or
+/// the manifest does.
 #[test]
 fn rebuild_reruns_only_when_inputs_change() {
     let dir = fixture(
-        "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
-         independents = [\"x\"]\ndependents = [\"y\"]\n",
+        "sources = [\"src/fortran/*.f90\"]\ninclude-dirs = [\"include\"]\n\n[[root]]\n\
+         name = \"square\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
     );
+    std::fs::create_dir_all(dir.path().join("include")).unwrap();
+    std::fs::write(dir.path().join("include/constants.inc"), "! constants\n").unwrap();
     let build = || {
         let output = cargo()
             .args(["build", "--release", "-vv", "--manifest-path"])
@@ -420,7 +423,7 @@ fn rebuild_reruns_only_when_inputs_change() {
         "no-change rebuild:\n{}",
         show(&again)
     );
-    for input in ["src/fortran/square.f90", "ad.toml"] {
+    for input in ["src/fortran/square.f90", "include/constants.inc", "ad.toml"] {
         std::thread::sleep(std::time::Duration::from_millis(50));
         touch(&dir.path().join(input));
         let output = build();
