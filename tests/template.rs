@@ -85,15 +85,31 @@ fn template_project_builds_and_passes_its_tests() {
     assert!(output.status.success(), "{}", show(&output));
 }
 
+/// A package name unique to `dir`. Cargo gives packages of the same name and version in
+/// different workspaces the same `OUT_DIR` in a shared target directory, so fixtures that
+/// share one must have different names: otherwise concurrent builds overwrite each
+/// other's outputs, and a build in a new directory may be taken as fresh.
+fn unique_package_name(prefix: &str, dir: &Path) -> String {
+    let suffix: String = dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    format!("{prefix}-{}", suffix.to_ascii_lowercase())
+}
+
 /// A small crate whose build.rs uses `adgen::Build`, in a temporary directory.
 fn fixture(manifest: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let adgen = repo().display().to_string().replace('\\', "/");
+    let name = unique_package_name("adgen-fixture", root);
     std::fs::write(
         root.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"adgen-fixture\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
              publish = false\n\n[workspace]\n\n[build-dependencies]\nadgen = {{ path = \"{adgen}\" }}\n"
         ),
     )
@@ -272,15 +288,17 @@ fn outputs_are_identical_wherever_adgen_runs() {
 }
 
 /// Copies the template crate to `to`, pointing its adgen dependency at this repository.
-fn copy_template(to: &Path) {
+fn copy_template(to: &Path, name: &str) {
     copy_tree(&repo().join("template-project"), to);
     let manifest = to.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let adgen = repo().display().to_string().replace('\\', "/");
-    let text = text.replace(
-        "adgen = { path = \"..\" }",
-        &format!("adgen = {{ path = \"{adgen}\" }}"),
-    );
+    let text = text
+        .replace(
+            "adgen = { path = \"..\" }",
+            &format!("adgen = {{ path = \"{adgen}\" }}"),
+        )
+        .replace("name = \"adgen-template\"", &format!("name = \"{name}\""));
     assert!(
         text.contains(&adgen),
         "the template depends on adgen by path"
@@ -322,9 +340,12 @@ fn template_builds_reproducibly_in_two_directories() {
     let second = tempfile::tempdir().unwrap();
     let mut generated = Vec::new();
     let mut libraries = Vec::new();
+    let mut out_dirs = Vec::new();
     for (place, base) in [("one", first.path()), ("elsewhere/two", second.path())] {
         let crate_dir = base.join(place);
-        copy_template(&crate_dir);
+        // Distinct names: a shared target directory would otherwise give both copies
+        // one `OUT_DIR` and take the second build as fresh.
+        copy_template(&crate_dir, &unique_package_name("adgen-template", base));
         let output = cargo()
             .args([
                 "build",
@@ -365,7 +386,9 @@ fn template_builds_reproducibly_in_two_directories() {
         }
         generated.push(tree(&out_dir.join("adgen")));
         libraries.push(std::fs::read(&library).unwrap());
+        out_dirs.push(out_dir);
     }
+    assert_ne!(out_dirs[0], out_dirs[1], "the two builds share one OUT_DIR");
     assert!(
         libraries[0] == libraries[1],
         "the static libraries of the two builds differ"
@@ -406,9 +429,7 @@ fn rebuild_reruns_only_when_inputs_change() {
         let output = cargo()
             .args(["build", "--release", "-vv", "--manifest-path"])
             .arg(dir.path().join("Cargo.toml"))
-            // Its own target directory: a concurrent build of another fixture in a
-            // shared one can make this package's build script look stale.
-            .env("CARGO_TARGET_DIR", repo().join("target/rebuild-fixture"))
+            .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
             .env_remove("FC")
             .env_remove("FFLAGS")
             .output()
