@@ -37,6 +37,7 @@ pub struct Build {
     out_dir: Option<PathBuf>,
     fortran_compiler: Option<PathBuf>,
     flags: Vec<String>,
+    bindings: bool,
 }
 
 /// Why a build failed.
@@ -76,16 +77,14 @@ impl BuildError {
     /// One line saying what went wrong, for `panic!`.
     pub fn summary(&self) -> String {
         match self {
-            BuildError::Manifest(f) => format!(
-                "invalid manifest ({} error(s), first: {})",
-                f.diagnostics.iter().filter(|d| d.is_error()).count(),
-                f.rendered.lines().next().unwrap_or("")
-            ),
-            BuildError::Differentiate(f) => format!(
-                "differentiation failed ({} error(s), first: {})",
-                f.diagnostics.iter().filter(|d| d.is_error()).count(),
-                f.rendered.lines().next().unwrap_or("")
-            ),
+            // The diagnostics themselves are printed above the summary; repeating one
+            // here would list it twice.
+            BuildError::Manifest(f) => {
+                format!("invalid manifest: {}, listed above", error_count(f))
+            }
+            BuildError::Differentiate(f) => {
+                format!("differentiation failed: {}, listed above", error_count(f))
+            }
             BuildError::Compiler {
                 command, status, ..
             } => {
@@ -93,6 +92,14 @@ impl BuildError {
             }
             other => other.to_string(),
         }
+    }
+}
+
+/// "1 error", "3 errors".
+fn error_count(failure: &Failure) -> String {
+    match failure.diagnostics.iter().filter(|d| d.is_error()).count() {
+        1 => "1 error".into(),
+        n => format!("{n} errors"),
     }
 }
 
@@ -126,6 +133,15 @@ impl Build {
         self
     }
 
+    /// Also generate Rust bindings (default: no): `bind(C)` Fortran wrappers compiled
+    /// into the library and `$OUT_DIR/adgen/adgen_bindings.rs`, a module `derivatives`
+    /// of safe functions taking slices, included with [`include_derivatives!`]
+    /// (see [`crate::bindings`]). Only with the default output directory.
+    pub fn bindings(&mut self, enable: bool) -> &mut Build {
+        self.bindings = enable;
+        self
+    }
+
     /// Like [`Build::try_compile`], but prints the error and panics with one line.
     pub fn compile(&mut self) {
         if let Err(e) = self.try_compile() {
@@ -156,7 +172,7 @@ impl Build {
             build_dir.display()
         )))?;
 
-        let (loaded, units) = generate(&manifest_path, &out_dir)?;
+        let (loaded, units) = generate(&manifest_path, &out_dir, self.bindings)?;
         let tools = Tools::from_env(self)?;
         let (objects, any_fortran) =
             self.compile_units(&tools, &loaded, &units, &out_dir, &build_dir)?;
@@ -167,7 +183,8 @@ impl Build {
                 .map_err(BuildError::io(format!("removing `{}`", library.display())))?;
         }
         let mut ar = Command::new(&tools.archiver);
-        ar.arg("crs").arg(&library).args(&objects);
+        // `D`: zero timestamps, uids and modes, for a reproducible archive.
+        ar.arg("crsD").arg(&library).args(&objects);
         run(&mut ar)?;
 
         println!("cargo:rustc-link-search=native={}", build_dir.display());
@@ -190,11 +207,7 @@ impl Build {
     ) -> Result<(Vec<PathBuf>, bool), BuildError> {
         let mut include_dirs = vec![out_dir.to_path_buf()];
         include_dirs.extend(loaded.include_dirs.iter().cloned());
-        // No absolute build paths in the objects (DESIGN.md §7, reproducible builds).
-        let prefix_maps = [
-            format!("-ffile-prefix-map={}=.", loaded.dir.display()),
-            format!("-ffile-prefix-map={}=adgen", out_dir.display()),
-        ];
+        let prefix_maps = reproducible_flags(loaded, &self.cargo_dirs()?);
 
         let mut objects = Vec::new();
         let mut c_files = Vec::new();
@@ -254,6 +267,14 @@ impl Build {
         Ok((objects, any_fortran))
     }
 
+    /// The directories Cargo gives the build script: the package's and `OUT_DIR`.
+    fn cargo_dirs(&self) -> Result<CargoDirs, BuildError> {
+        Ok(CargoDirs {
+            manifest_dir: PathBuf::from(cargo_env("CARGO_MANIFEST_DIR")?),
+            out_dir: PathBuf::from(cargo_env("OUT_DIR")?),
+        })
+    }
+
     /// Reads a tool setting the way cc-rs does: `NAME_<target>`, `NAME_<target_with_underscores>`,
     /// `TARGET_NAME` or `HOST_NAME`, then `NAME`; the first one set wins. Prints
     /// `cargo:rerun-if-env-changed` for every variable it looks at.
@@ -279,9 +300,10 @@ impl Build {
 fn generate(
     manifest_path: &Path,
     out_dir: &Path,
+    bindings: bool,
 ) -> Result<(LoadedManifest, Vec<PathBuf>), BuildError> {
     println!("cargo:rerun-if-changed={}", manifest_path.display());
-    let loaded = crate::manifest::load(manifest_path).map_err(BuildError::Manifest)?;
+    let loaded = crate::manifest::load_checked(manifest_path).map_err(BuildError::Manifest)?;
     for source in &loaded.source_files {
         println!("cargo:rerun-if-changed={}", source.display());
     }
@@ -289,8 +311,11 @@ fn generate(
         println!("cargo:rerun-if-changed={}", dir.display());
     }
 
-    let generated = crate::differentiate(&loaded.sources, &loaded.request)
+    let mut generated = crate::differentiate(&loaded.sources, &loaded.request)
         .map_err(BuildError::Differentiate)?;
+    if bindings {
+        add_bindings(&loaded, &mut generated)?;
+    }
     for line in generated.warnings.lines() {
         println!("cargo:warning={line}");
     }
@@ -304,6 +329,75 @@ fn generate(
         .collect();
     units.extend(outputs_list(&generated).lines().map(|l| out_dir.join(l)));
     Ok((loaded, units))
+}
+
+/// Adds the Rust bindings' two files to the generated ones: the Fortran wrappers are
+/// then compiled with the rest, in `adgen-outputs.txt` order.
+fn add_bindings(
+    loaded: &LoadedManifest,
+    generated: &mut crate::Generated,
+) -> Result<(), BuildError> {
+    let mut source_map = crate::SourceMap::default();
+    let program = crate::parse_sources(&loaded.sources, &mut source_map).map_err(|d| {
+        BuildError::Differentiate(Failure {
+            rendered: crate::Diagnostics(d.clone()).render(&source_map),
+            diagnostics: d,
+        })
+    })?;
+    let bindings = crate::bindings::generate(&program, &generated.signatures);
+    for warning in &bindings.warnings {
+        println!("cargo:warning=adgen: {warning}");
+    }
+    for (path, contents) in [
+        (crate::bindings::FORTRAN_FILE, bindings.fortran),
+        (crate::bindings::RUST_FILE, bindings.rust),
+    ] {
+        generated.files.push(crate::GeneratedFile {
+            path: path.to_string(),
+            contents,
+        });
+    }
+    Ok(())
+}
+
+/// Where Cargo builds: the package directory and `OUT_DIR`.
+struct CargoDirs {
+    manifest_dir: PathBuf,
+    out_dir: PathBuf,
+}
+
+/// Flags that keep absolute build paths out of compiled objects (DESIGN.md §7): every
+/// directory a path may start with is mapped to a relative name with
+/// `-ffile-prefix-map` (sources, debug information, `__FILE__`), and the command line is
+/// not recorded in the debug information (`-gno-record-gcc-switches`, whose `-J`/`-I`
+/// would name absolute directories). GCC lets the last matching map win, so the maps are
+/// ordered from the shortest directory to the longest: `OUT_DIR`, usually inside the
+/// package, maps to `out` and not to `./target/...`.
+fn reproducible_flags(loaded: &LoadedManifest, dirs: &CargoDirs) -> Vec<String> {
+    let mut maps: Vec<(PathBuf, String)> = vec![
+        (dirs.manifest_dir.clone(), ".".into()),
+        (loaded.dir.clone(), ".".into()),
+        (dirs.out_dir.clone(), "out".into()),
+    ];
+    for (index, dir) in loaded.include_dirs.iter().enumerate() {
+        maps.push((dir.clone(), format!("include{index}")));
+    }
+    for source in &loaded.source_files {
+        if let Some(parent) = source.parent() {
+            if !maps.iter().any(|(dir, _)| parent.starts_with(dir)) {
+                let index = maps.len();
+                maps.push((parent.to_path_buf(), format!("src{index}")));
+            }
+        }
+    }
+    maps.sort_by_key(|(dir, _)| dir.as_os_str().len());
+    maps.dedup_by(|a, b| a.0 == b.0);
+    let mut flags: Vec<String> = maps
+        .iter()
+        .map(|(dir, to)| format!("-ffile-prefix-map={}={to}", dir.display()))
+        .collect();
+    flags.push("-gno-record-gcc-switches".into());
+    flags
 }
 
 /// The tools and flags one build uses, resolved from the builder and the environment.

@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod back;
+pub mod bindings;
 pub mod cargo;
 pub mod diag;
 pub mod diff;

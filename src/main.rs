@@ -67,7 +67,33 @@ enum Command {
         /// Where to write the generated sources and `adgen-outputs.txt`.
         #[arg(long, default_value = "adgen-out")]
         out_dir: PathBuf,
+        /// Also write a Makefile-style dependency file: `OUT_DIR/adgen-outputs.txt`
+        /// depends on the manifest, every source and every file in the include
+        /// directories (for CMake's DEPFILE, Ninja's depfile).
+        #[arg(long, value_name = "FILE")]
+        depfile: Option<PathBuf>,
+        /// Differentiate only in these modes, for every root, instead of the manifest's
+        /// (comma-separated: tangent, adjoint).
+        #[arg(long, value_delimiter = ',', value_name = "MODES")]
+        modes: Vec<String>,
+        /// Print the manifest's source files (absolute paths, one per line) and write
+        /// nothing.
+        #[arg(long, conflicts_with = "list_outputs")]
+        list_sources: bool,
+        /// Print every file this run would write (absolute paths, one per line,
+        /// `adgen-outputs.txt` first) and write nothing.
+        #[arg(long)]
+        list_outputs: bool,
     },
+}
+
+/// What `adgen diff` does besides differentiating.
+#[derive(Debug, Default)]
+struct DiffOptions {
+    depfile: Option<PathBuf>,
+    modes: Vec<String>,
+    list_sources: bool,
+    list_outputs: bool,
 }
 
 fn main() -> ExitCode {
@@ -114,31 +140,160 @@ fn run(args: &[OsString]) -> u8 {
         }
     };
     match cli.command {
-        Command::Diff { manifest, out_dir } => run_diff(&manifest, &out_dir),
+        Command::Diff {
+            manifest,
+            out_dir,
+            depfile,
+            modes,
+            list_sources,
+            list_outputs,
+        } => {
+            let options = DiffOptions {
+                depfile,
+                modes,
+                list_sources,
+                list_outputs,
+            };
+            run_diff(&manifest, &out_dir, &options)
+        }
     }
 }
 
-fn run_diff(manifest_path: &Path, out_dir: &Path) -> u8 {
-    let loaded = match manifest::load(manifest_path) {
+fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
+    let mut loaded = match manifest::load_checked(manifest_path) {
         Ok(m) => m,
         Err(failure) => {
             eprint!("{}", failure.rendered);
             return USER_ERROR;
         }
     };
-    differentiate_and_write(&loaded.sources, &loaded.request, out_dir)
+    if options.list_sources {
+        for source in &loaded.source_files {
+            println!("{}", slash(source));
+        }
+        return SUCCESS;
+    }
+    if !options.modes.is_empty() {
+        let mut modes = BTreeSet::new();
+        for name in &options.modes {
+            match manifest::parse_mode(name.trim()) {
+                Ok(mode) => {
+                    modes.insert(mode);
+                }
+                Err((code, message)) => {
+                    let d = Diagnostic::error(code, format!("--modes: {message}"))
+                        .with_help("use `tangent`, `adjoint` or both, separated by a comma");
+                    eprint!("{}", render(&d));
+                    return USER_ERROR;
+                }
+            }
+        }
+        for root in &mut loaded.request.roots {
+            root.modes = modes.clone();
+        }
+    }
+    let Some(generated) = differentiate(&loaded.sources, &loaded.request) else {
+        return USER_ERROR;
+    };
+    if options.list_outputs {
+        let out_dir = std::path::absolute(out_dir).unwrap_or_else(|_| out_dir.to_path_buf());
+        println!("{}", slash(&out_dir.join(adgen::output::OUTPUTS_LIST)));
+        for file in &generated.files {
+            println!("{}", slash(&out_dir.join(&file.path)));
+        }
+        return SUCCESS;
+    }
+    let code = write(&generated, out_dir);
+    if code != SUCCESS {
+        return code;
+    }
+    if let Some(depfile) = &options.depfile {
+        let mut prerequisites = vec![manifest_path.to_path_buf()];
+        prerequisites.extend(loaded.source_files.iter().cloned());
+        // Every file an INCLUDE line could name: over-approximate until the front-end
+        // reports the files it actually included.
+        for dir in &loaded.include_dirs {
+            let files = walkdir::WalkDir::new(dir)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file());
+            prerequisites.extend(files.map(|e| e.into_path()));
+        }
+        let target = out_dir.join(adgen::output::OUTPUTS_LIST);
+        if let Err(e) = write_depfile(depfile, &target, &prerequisites) {
+            let d = Diagnostic::error(
+                E_WRITE,
+                format!("cannot write the depfile `{}`: {e}", depfile.display()),
+            );
+            eprint!("{}", render(&d));
+            return USER_ERROR;
+        }
+    }
+    SUCCESS
+}
+
+/// A path with `/` separators, absolute.
+fn slash(path: &Path) -> String {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// Writes a Makefile-style dependency file, `target: prerequisites...`, with absolute
+/// paths (spaces, `#` and `$` escaped as make and Ninja read them). Written only when
+/// its content changes.
+fn write_depfile(depfile: &Path, target: &Path, prerequisites: &[PathBuf]) -> std::io::Result<()> {
+    fn escape(path: &Path) -> String {
+        let mut out = String::new();
+        for c in slash(path).chars() {
+            match c {
+                ' ' | '#' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                '$' => out.push_str("$$"),
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+    let mut text = format!("{}:", escape(target));
+    for p in prerequisites {
+        text.push_str(" \\\n  ");
+        text.push_str(&escape(p));
+    }
+    text.push('\n');
+    if std::fs::read_to_string(depfile).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    if let Some(parent) = depfile.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(depfile, text)
+}
+
+fn differentiate(sources: &[SourceInput], request: &Request) -> Option<adgen::Generated> {
+    match adgen::differentiate(sources, request) {
+        Ok(g) => {
+            eprint!("{}", g.warnings);
+            Some(g)
+        }
+        Err(failure) => {
+            eprint!("{}", failure.rendered);
+            None
+        }
+    }
 }
 
 fn differentiate_and_write(sources: &[SourceInput], request: &Request, out_dir: &Path) -> u8 {
-    let generated = match adgen::differentiate(sources, request) {
-        Ok(g) => g,
-        Err(failure) => {
-            eprint!("{}", failure.rendered);
-            return USER_ERROR;
-        }
-    };
-    eprint!("{}", generated.warnings);
-    if let Err(e) = adgen::output::write_outputs(out_dir, &generated) {
+    match differentiate(sources, request) {
+        Some(generated) => write(&generated, out_dir),
+        None => USER_ERROR,
+    }
+}
+
+fn write(generated: &adgen::Generated, out_dir: &Path) -> u8 {
+    if let Err(e) = adgen::output::write_outputs(out_dir, generated) {
         let d = Diagnostic::error(
             E_WRITE,
             format!(

@@ -238,8 +238,21 @@ pub fn parse_mode(name: &str) -> Result<Mode, (&'static str, String)> {
 }
 
 /// Reads and validates the manifest at `manifest_path`, expands its globs and reads its
-/// sources. Every problem found is in the returned [`Failure`].
+/// sources. Every problem found is in the returned [`Failure`]. The roots are not looked
+/// up in the sources; [`load_checked`] does that too.
 pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
+    load_inner(manifest_path, false)
+}
+
+/// Like [`load`], and also checks every root against the sources (a root that no source
+/// defines, an independent that is not an input, ...), reporting those problems with
+/// the manifest's own, each once, located in the manifest. What the CLI and
+/// [`Build`](crate::Build) use.
+pub fn load_checked(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
+    load_inner(manifest_path, true)
+}
+
+fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest, Failure> {
     let display_path = display_path(manifest_path);
     let text = match std::fs::read_to_string(manifest_path) {
         Ok(t) => t,
@@ -271,14 +284,10 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
     };
     let checked = checker.check(&dir);
     let mut diagnostics = checker.diagnostics;
-    diagnostics.sort_by_key(|d| match &d.location {
-        Some(crate::diag::Location::Path { line, col, .. }) => (*line, *col),
-        _ => (usize::MAX, 0),
-    });
-    if diagnostics.iter().any(Diagnostic::is_error) {
+    let Some(checked) = checked else {
+        // Syntax errors: nothing was decoded.
         return Err(failure(diagnostics, Some(&file)));
-    }
-    let checked = checked.expect("a manifest without errors has been decoded");
+    };
     let mut sources = Vec::new();
     let mut read_errors = Vec::new();
     for (rel, abs) in checked.source_paths.iter().zip(&checked.source_files) {
@@ -293,6 +302,17 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
             )),
         }
     }
+    if check_roots && read_errors.is_empty() {
+        diagnostics.extend(root_problems(&sources, &checked.request, &display_path));
+    }
+    diagnostics.sort_by_key(|d| match &d.location {
+        Some(crate::diag::Location::Path { line, col, .. }) => (*line, *col),
+        _ => (usize::MAX, 0),
+    });
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        diagnostics.extend(read_errors);
+        return Err(failure(diagnostics, Some(&file)));
+    }
     if !read_errors.is_empty() {
         return Err(failure(read_errors, None));
     }
@@ -306,6 +326,32 @@ pub fn load(manifest_path: &Path) -> Result<LoadedManifest, Failure> {
         glob_dirs: checked.glob_dirs,
         max_directions: checked.max_directions,
     })
+}
+
+/// Problems with the roots that only the sources reveal (a root that no source defines,
+/// an independent that is not an input, a dependent that is not an output), located in
+/// the manifest, so that they are reported together with the manifest's own problems.
+/// Checks the roots that decoded without error; problems in the sources themselves
+/// (syntax, unsupported constructs) are left to differentiation, which locates them in
+/// the sources.
+fn root_problems(sources: &[SourceInput], request: &Request, manifest: &str) -> Vec<Diagnostic> {
+    if request.roots.is_empty() || sources.is_empty() {
+        return Vec::new();
+    }
+    let mut source_map = crate::diag::SourceMap::default();
+    let Ok(program) = crate::parse_sources(sources, &mut source_map) else {
+        return Vec::new();
+    };
+    let program = crate::diff::normalize::normalize(&program);
+    match crate::ir::Ir::build(&program, request) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .into_iter()
+            .filter(|d| {
+                matches!(&d.location, Some(crate::diag::Location::Path { path, .. }) if path == manifest)
+            })
+            .collect(),
+    }
 }
 
 /// How a path is shown to users: relative to the current directory when it lies below

@@ -1,3 +1,8 @@
 fn main() {
-    adgen::Build::new().manifest("ad.toml").compile();
+    // Differentiate what ad.toml names, compile it with the Fortran sources into a static
+    // library, and write safe Rust bindings for `src/main.rs` to include.
+    adgen::Build::new()
+        .manifest("ad.toml")
+        .bindings(true)
+        .compile();
 }

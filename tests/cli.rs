@@ -290,3 +290,161 @@ fn independent_that_is_not_an_argument() {
         "error[E0111]: independent `z` of root `f` is not one of its arguments",
     );
 }
+
+/// Problems that only the sources reveal (a root no source defines, an independent that
+/// is not an input) come out in the same run as the manifest's own problems.
+#[test]
+fn root_problems_come_with_manifest_problems() {
+    let dir = project(
+        "sources = [\"src/*.f90\"]\nsourcse = 1\n[[root]]\nname = \"g\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n[[root]]\nname = \"h\"\n\
+         independents = [\"y\"]\ndependents = [\"z\"]\n",
+    );
+    std::fs::write(
+        dir.path().join("src/h.f90"),
+        "subroutine h(y, z)\n  real(8), intent(out) :: y\n  real(8), intent(out) :: z\n  \
+         y = 1\n  z = 2\nend subroutine h\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for needle in [
+        "ad.toml:2:1: error[E0102]",
+        "ad.toml:4:8: error[E0110]",
+        "ad.toml:8:8: error[E0113]",
+    ] {
+        assert_eq!(text.matches(needle).count(), 1, "`{needle}` in:\n{text}");
+    }
+    assert_eq!(text.matches(": error[").count(), 3, "{text}");
+}
+
+/// `--list-sources` and `--list-outputs` print paths and write nothing; `--depfile`
+/// writes `OUT/adgen-outputs.txt: manifest sources...`; `--modes` overrides the modes.
+#[test]
+fn build_system_flags() {
+    let dir = project(&format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let stdout = |o: &Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let output = adgen(&root, &["diff", "--list-sources"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), format!("{}/src/f.f90\n", root.display()));
+
+    let output = adgen(&root, &["diff", "--list-outputs", "--modes", "adjoint"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed = stdout(&output);
+    let out = root.join("adgen-out");
+    assert!(
+        listed.starts_with(&format!("{}/adgen-outputs.txt\n", out.display())),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("/src/f_b.f90\n") && !listed.contains("f_d.f90"),
+        "{listed}"
+    );
+    assert!(!out.exists(), "--list-outputs wrote files");
+
+    let output = adgen(
+        &root,
+        &["diff", "--depfile", "deps/ad.d", "--modes", "adjoint"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let depfile = std::fs::read_to_string(root.join("deps/ad.d")).unwrap();
+    assert_eq!(
+        depfile,
+        format!(
+            "{}/adgen-outputs.txt: \\\n  {r}/ad.toml \\\n  {r}/src/f.f90\n",
+            out.display(),
+            r = root.display()
+        )
+    );
+    let written: Vec<String> = listed
+        .lines()
+        .map(|l| {
+            l.strip_prefix(&format!("{}/", out.display()))
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    for file in &written {
+        assert!(out.join(file).is_file(), "`{file}` listed but not written");
+    }
+    let output = adgen(&root, &["diff", "--modes", "tangnet"]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+/// A crate with an `ad.toml`, for `cargo adgen`: `[package.metadata.adgen]` names a
+/// manifest when `metadata_manifest` is given.
+fn crate_with_manifest(manifest_name: &str, manifest: &str) -> tempfile::TempDir {
+    let dir = project(manifest);
+    if manifest_name != "ad.toml" {
+        std::fs::rename(dir.path().join("ad.toml"), dir.path().join(manifest_name)).unwrap();
+    }
+    let metadata = if manifest_name == "ad.toml" {
+        String::new()
+    } else {
+        format!("\n[package.metadata.adgen]\nmanifest = \"{manifest_name}\"\n")
+    };
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"ad-crate\"\nversion = \"0.1.0\"\nedition = \"2024\"\n{metadata}\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+    dir
+}
+
+fn cargo_adgen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cargo-adgen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cargo-adgen runs")
+}
+
+/// `cargo adgen expand` prints the derivatives of the crate in the current directory and
+/// `cargo adgen check` reports problems with exit status 1, finding the manifest through
+/// `cargo metadata`.
+#[test]
+fn cargo_subcommand_expand_and_check() {
+    let dir = crate_with_manifest("ad.toml", &format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let output = cargo_adgen(dir.path(), &["adgen", "expand"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout.contains("! ===== src/f_d.f90 ====="), "{stdout}");
+    assert!(stdout.contains("subroutine f_b(x, xb, y, yb)"), "{stdout}");
+    assert!(!stdout.contains("adgen_runtime"), "{stdout}");
+    let output = cargo_adgen(&dir.path().join("src"), &["expand", "--bindings"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("pub fn f_b("), "{stdout}");
+
+    let output = cargo_adgen(dir.path(), &["adgen", "check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("ad.toml ok"),
+        "{}",
+        stderr(&output)
+    );
+
+    // A manifest named in [package.metadata.adgen], with a root no source defines.
+    let dir = crate_with_manifest(
+        "derivatives.toml",
+        "sources = [\"src/*.f90\"]\n[[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    let output = cargo_adgen(dir.path(), &["adgen", "check"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("derivatives.toml:3:8: error[E0110]"),
+        "{text}"
+    );
+    let output = cargo_adgen(dir.path(), &["adgen", "check", "-p", "nothing"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("package `nothing`"),
+        "{}",
+        stderr(&output)
+    );
+}

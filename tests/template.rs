@@ -85,15 +85,31 @@ fn template_project_builds_and_passes_its_tests() {
     assert!(output.status.success(), "{}", show(&output));
 }
 
+/// A package name unique to `dir`. Cargo gives packages of the same name and version in
+/// different workspaces the same `OUT_DIR` in a shared target directory, so fixtures that
+/// share one must have different names: otherwise concurrent builds overwrite each
+/// other's outputs, and a build in a new directory may be taken as fresh.
+fn unique_package_name(prefix: &str, dir: &Path) -> String {
+    let suffix: String = dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    format!("{prefix}-{}", suffix.to_ascii_lowercase())
+}
+
 /// A small crate whose build.rs uses `adgen::Build`, in a temporary directory.
 fn fixture(manifest: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let adgen = repo().display().to_string().replace('\\', "/");
+    let name = unique_package_name("adgen-fixture", root);
     std::fs::write(
         root.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"adgen-fixture\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
              publish = false\n\n[workspace]\n\n[build-dependencies]\nadgen = {{ path = \"{adgen}\" }}\n"
         ),
     )
@@ -269,4 +285,263 @@ fn outputs_are_identical_wherever_adgen_runs() {
             );
         }
     }
+}
+
+/// Copies the template crate to `to`, pointing its adgen dependency at this repository.
+fn copy_template(to: &Path, name: &str) {
+    copy_tree(&repo().join("template-project"), to);
+    let manifest = to.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let adgen = repo().display().to_string().replace('\\', "/");
+    let text = text
+        .replace(
+            "adgen = { path = \"..\" }",
+            &format!("adgen = {{ path = \"{adgen}\" }}"),
+        )
+        .replace("name = \"adgen-template\"", &format!("name = \"{name}\""));
+    assert!(
+        text.contains(&adgen),
+        "the template depends on adgen by path"
+    );
+    std::fs::write(manifest, text).unwrap();
+}
+
+/// The `OUT_DIR` of the build script of the package whose manifest is in `dir`, from
+/// `cargo build --message-format=json`.
+fn build_out_dir(output: &Output, dir: &Path) -> PathBuf {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let dir = dir.display().to_string();
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("\"build-script-executed\"") && l.contains(&dir))
+        .unwrap_or_else(|| panic!("no build script of `{dir}` in:\n{}", show(output)));
+    let start = line.find("\"out_dir\":\"").expect("out_dir in the message") + 11;
+    let len = line[start..].find('"').expect("end of out_dir");
+    PathBuf::from(&line[start..start + len])
+}
+
+/// The printable strings of a binary file (as `strings -a -n 4` finds them).
+fn strings(path: &Path) -> String {
+    let output = Command::new("strings")
+        .args(["-a", "-n", "4"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Reproducible builds: the template crate built in two different directories generates
+/// byte-identical sources and static libraries, and the library names neither directory,
+/// nor this repository, `$HOME` or `$CARGO_HOME`.
+#[test]
+fn template_builds_reproducibly_in_two_directories() {
+    let first = tempfile::tempdir().unwrap();
+    let second = tempfile::tempdir().unwrap();
+    let mut generated = Vec::new();
+    let mut libraries = Vec::new();
+    let mut out_dirs = Vec::new();
+    for (place, base) in [("one", first.path()), ("elsewhere/two", second.path())] {
+        let crate_dir = base.join(place);
+        // Distinct names: a shared target directory would otherwise give both copies
+        // one `OUT_DIR` and take the second build as fresh.
+        copy_template(&crate_dir, &unique_package_name("adgen-template", base));
+        let output = cargo()
+            .args([
+                "build",
+                "--release",
+                "--message-format=json",
+                "--manifest-path",
+            ])
+            .arg(crate_dir.join("Cargo.toml"))
+            // Shared with the other template builds, so adgen compiles once; the two
+            // copies still get different `OUT_DIR`s.
+            .env("CARGO_TARGET_DIR", repo().join("target/template-project"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        let out_dir = build_out_dir(&output, &crate_dir);
+        let library = out_dir.join("adgen-build/libadgen_derivatives.a");
+        let text = strings(&library);
+        let mut forbidden = vec![
+            first.path().display().to_string(),
+            second.path().display().to_string(),
+            repo().display().to_string(),
+        ];
+        for var in ["HOME", "CARGO_HOME"] {
+            if let Some(v) = std::env::var_os(var).filter(|v| v.len() > 1) {
+                forbidden.push(v.to_string_lossy().into_owned());
+            }
+        }
+        for path in &forbidden {
+            assert!(
+                !text.contains(path.as_str()),
+                "`{}` contains `{path}`:\n{}",
+                library.display(),
+                text.lines()
+                    .filter(|l| l.contains(path.as_str()))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+        generated.push(tree(&out_dir.join("adgen")));
+        libraries.push(std::fs::read(&library).unwrap());
+        out_dirs.push(out_dir);
+    }
+    assert_ne!(out_dirs[0], out_dirs[1], "the two builds share one OUT_DIR");
+    assert!(
+        libraries[0] == libraries[1],
+        "the static libraries of the two builds differ"
+    );
+    assert!(!generated[0].is_empty(), "nothing generated");
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&generated[0]), names(&generated[1]));
+    for ((path, a), (_, b)) in generated[0].iter().zip(&generated[1]) {
+        assert!(a == b, "generated `{path}` differs between the two builds");
+    }
+}
+
+/// Whether `cargo build -vv` ran the package's build script.
+fn build_script_ran(output: &Output) -> bool {
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .any(|l| l.contains("Running `") && l.contains("build-script-build"))
+}
+
+/// Sets a file's modification time to now, as `touch` does.
+fn touch(path: &Path) {
+    let file = std::fs::File::options().append(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now()).unwrap();
+}
+
+/// A no-change rebuild does not rerun the build script; touching a Fortran source, a file
+/// in an include directory (every one is watched until the front-end reads INCLUDE) or
+/// the manifest does.
+#[test]
+fn rebuild_reruns_only_when_inputs_change() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f90\"]\ninclude-dirs = [\"include\"]\n\n[[root]]\n\
+         name = \"square\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    std::fs::create_dir_all(dir.path().join("include")).unwrap();
+    std::fs::write(dir.path().join("include/constants.inc"), "! constants\n").unwrap();
+    let build = || {
+        let output = cargo()
+            .args(["build", "--release", "-vv", "--manifest-path"])
+            .arg(dir.path().join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", repo().join("target/build-fixture"))
+            .env_remove("FC")
+            .env_remove("FFLAGS")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        output
+    };
+    assert!(build_script_ran(&build()), "first build");
+    let again = build();
+    assert!(
+        !build_script_ran(&again),
+        "no-change rebuild:\n{}",
+        show(&again)
+    );
+    for input in ["src/fortran/square.f90", "include/constants.inc", "ad.toml"] {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        touch(&dir.path().join(input));
+        let output = build();
+        assert!(
+            build_script_ran(&output),
+            "after touching {input}:\n{}",
+            show(&output)
+        );
+        assert!(!build_script_ran(&build()), "rebuild after {input}");
+    }
+}
+
+/// A manifest with an unknown key, a bad glob, a root that no source defines and an
+/// independent that is not an input fails the cargo build, with each problem listed
+/// exactly once and located in ad.toml.
+#[test]
+fn build_script_reports_every_manifest_problem_once() {
+    let manifest = "sources = [\"src/fortran/*.f90\", \"bad/[.f90\"]\n\
+                    include = [\"inc\"]\n\n\
+                    [[root]]\nname = \"cube\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n\n\
+                    [[root]]\nname = \"square\"\nindependents = [\"y\"]\ndependents = [\"y\"]\n";
+    let dir = fixture(manifest);
+    let output = run_fixture(dir.path());
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for (place, code, words) in [
+        ("1:33", "E0105", "bad/[.f90"),
+        ("2:1", "E0102", "include"),
+        ("5:8", "E0110", "`cube` is not defined"),
+        ("10:8", "E0113", "independent `y` of root `square`"),
+    ] {
+        let needle = format!("ad.toml:{place}: error[{code}]");
+        assert_eq!(stderr.matches(&needle).count(), 1, "`{needle}`:\n{text}");
+        let line = stderr.lines().find(|l| l.contains(&needle)).unwrap();
+        assert!(line.contains(words), "`{needle}` says `{line}`");
+    }
+    assert_eq!(stderr.matches(": error[").count(), 4, "{text}");
+    assert!(text.contains("adgen: invalid manifest: 4 errors"), "{text}");
+}
+
+/// `Build::bindings(true)`: the safe bindings of a subroutine root and of a function root
+/// link and give the right values, and a slice of the wrong length is refused.
+#[test]
+fn bindings_of_subroutines_and_functions() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f90\"]\n\n[[root]]\nname = \"square\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n\n[[root]]\nname = \"norm2\"\n\
+         independents = [\"v\"]\ndependents = [\"norm2\"]\n",
+    );
+    let root = dir.path();
+    std::fs::write(
+        root.join("src/fortran/norm2.f90"),
+        "function norm2(n, v)\n  implicit none\n  integer, intent(in) :: n\n  \
+         real(8), intent(in) :: v(n)\n  real(8) :: norm2\n  integer :: i\n  norm2 = 0.0d0\n  \
+         do i = 1, n\n    norm2 = norm2 + v(i) * v(i)\n  end do\nend function norm2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("build.rs"),
+        "fn main() {\n    adgen::Build::new().bindings(true).compile();\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/main.rs"),
+        r#"include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
+
+fn main() {
+    let mut y = 0.0;
+    derivatives::square(3.0, &mut y).unwrap();
+    let (mut xb, mut yb) = (0.0, 1.0);
+    derivatives::square_b(3.0, &mut xb, &mut y, &mut yb).unwrap();
+    println!("square(3) = {y}, adjoint {xb}");
+    let v = [1.0, 2.0, 3.0];
+    let value = derivatives::norm2(3, &v).unwrap();
+    let mut primal = 0.0;
+    let tangent = derivatives::norm2_d(3, &v, &[1.0, 0.0, 0.0], &mut primal).unwrap();
+    let mut vb = [0.0; 3];
+    let mut weight = 1.0;
+    derivatives::norm2_b(3, &v, &mut vb, &mut weight).unwrap();
+    println!("norm2 = {value} {primal}, tangent {tangent}, gradient {vb:?}");
+    let err = derivatives::norm2(4, &v).unwrap_err();
+    println!("error: {err}");
+}
+"#,
+    )
+    .unwrap();
+    let output = run_fixture(root);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(stdout.contains("square(3) = 9, adjoint 6"), "{stdout}");
+    assert!(
+        stdout.contains("norm2 = 14 14, tangent 2, gradient [2.0, 4.0, 6.0]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: `norm2`: argument `v` has 3 elements, expected 4"),
+        "{stdout}"
+    );
 }

@@ -4,114 +4,55 @@
 
 use std::f64::consts::PI;
 
-// gfortran's calling convention: lower-case name + `_`, every argument by reference.
-// adgen's derivatives follow each differentiated argument with its derivative:
-// `u0, u0d`, `k, kd`, `j, jd` in the tangent `heat_d`, `u0, u0b`, ... in the adjoint `heat_b`.
-unsafe extern "C" {
-    fn heat_(
-        n: *const i32,
-        nsteps: *const i32,
-        u0: *const f64,
-        k: *const f64,
-        target: *const f64,
-        j: *mut f64,
-    );
-    fn heat_d_(
-        n: *const i32,
-        nsteps: *const i32,
-        u0: *const f64,
-        u0d: *const f64,
-        k: *const f64,
-        kd: *const f64,
-        target: *const f64,
-        j: *mut f64,
-        jd: *mut f64,
-    );
-    fn heat_b_(
-        n: *const i32,
-        nsteps: *const i32,
-        u0: *mut f64,
-        u0b: *mut f64,
-        k: *mut f64,
-        kb: *mut f64,
-        target: *mut f64,
-        j: *mut f64,
-        jb: *mut f64,
-    );
-}
+// The safe bindings that `build.rs` asked for with `.bindings(true)`: a module
+// `derivatives` with `heat` (the original), `heat_d` (tangent) and `heat_b` (adjoint),
+// taking slices whose lengths they check against `n`. Each differentiated argument is
+// followed by its derivative: `u0, u0b`, `k, kb`, `j, jb` in the adjoint.
+// (With adgen as a normal dependency too, `adgen::include_derivatives!();` does the same.)
+include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
 
 /// Number of explicit Euler steps of every run.
 const NSTEPS: i32 = 200;
 
+/// The number of points, as the Fortran model takes it.
+fn points(u0: &[f64]) -> i32 {
+    i32::try_from(u0.len()).expect("fewer than 2^31 points")
+}
+
 /// The cost: misfit between the final state from `u0`, `k` and `target`.
 fn cost(u0: &[f64], k: f64, target: &[f64]) -> f64 {
-    assert_eq!(
-        u0.len(),
-        target.len(),
-        "u0 and target have one value per point"
-    );
-    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
     let mut j = 0.0;
-    // SAFETY: heat reads n values from u0 and target and writes j.
-    unsafe { heat_(&n, &NSTEPS, u0.as_ptr(), &k, target.as_ptr(), &mut j) };
+    derivatives::heat(points(u0), NSTEPS, u0, k, target, &mut j)
+        .expect("u0 and target have one value per point");
     j
 }
 
 /// The gradient of the cost with respect to `u0` and `k`, by the adjoint.
 fn gradient(u0: &[f64], k: f64, target: &[f64]) -> (Vec<f64>, f64) {
-    assert_eq!(
-        u0.len(),
-        target.len(),
-        "u0 and target have one value per point"
-    );
-    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
-    // The adjoint may overwrite its primal arguments: give it copies.
-    let mut u0 = u0.to_vec();
-    let mut target = target.to_vec();
-    let mut k = k;
     let mut j = 0.0;
     let mut u0b = vec![0.0; u0.len()];
     let mut kb = 0.0;
     let mut jb = 1.0; // weight of j: the gradient of 1 * j
-    // SAFETY: heat_b reads and writes n values of u0, u0b and target, and scalars.
-    unsafe {
-        heat_b_(
-            &n,
-            &NSTEPS,
-            u0.as_mut_ptr(),
-            u0b.as_mut_ptr(),
-            &mut k,
-            &mut kb,
-            target.as_mut_ptr(),
-            &mut j,
-            &mut jb,
-        )
-    };
+    derivatives::heat_b(
+        points(u0),
+        NSTEPS,
+        u0,
+        &mut u0b,
+        k,
+        &mut kb,
+        target,
+        &mut j,
+        &mut jb,
+    )
+    .expect("u0 and target have one value per point");
     (u0b, kb)
 }
 
 /// The derivative of the cost in the direction (`u0d`, `kd`), by the tangent.
 fn directional_derivative(u0: &[f64], k: f64, target: &[f64], u0d: &[f64], kd: f64) -> f64 {
-    assert!(
-        u0.len() == target.len() && u0.len() == u0d.len(),
-        "one value per point"
-    );
-    let n = i32::try_from(u0.len()).expect("fewer than 2^31 points");
     let (mut j, mut jd) = (0.0, 0.0);
-    // SAFETY: heat_d reads n values from u0, u0d and target, and writes j and jd.
-    unsafe {
-        heat_d_(
-            &n,
-            &NSTEPS,
-            u0.as_ptr(),
-            u0d.as_ptr(),
-            &k,
-            &kd,
-            target.as_ptr(),
-            &mut j,
-            &mut jd,
-        )
-    };
+    derivatives::heat_d(points(u0), NSTEPS, u0, u0d, k, kd, target, &mut j, &mut jd)
+        .expect("u0, u0d and target have one value per point");
     jd
 }
 
@@ -257,6 +198,19 @@ mod tests {
         assert!(
             (jd - fd).abs() <= 1e-5 * fd.abs(),
             "tangent {jd}, finite differences {fd}"
+        );
+    }
+
+    /// The safe bindings refuse slices of the wrong length instead of reading past them.
+    #[test]
+    fn bindings_check_lengths() {
+        let (u0, k, target) = problem(8);
+        let mut j = 0.0;
+        let err = derivatives::heat(8, NSTEPS, &u0, k, &target[..7], &mut j).unwrap_err();
+        assert_eq!((err.argument, err.expected, err.actual), ("target", 8, 7));
+        assert!(
+            err.to_string()
+                .contains("`target` has 7 elements, expected 8")
         );
     }
 

@@ -1,0 +1,14 @@
+# Version file for `find_package(adgen [version] CONFIG)`: any 0.1.x satisfies a request
+# for 0.1 or an older 0.1.x (same major and minor while the major is 0).
+set(PACKAGE_VERSION "0.1.0")
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(NOT PACKAGE_FIND_VERSION_MAJOR EQUAL 0
+       OR NOT PACKAGE_FIND_VERSION_MINOR EQUAL 1)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()

@@ -1,0 +1,156 @@
+//! The CMake package (`cmake/adgenConfig.cmake`) end to end: the CMake template
+//! (`template-project/cmake/`) configures, builds and passes `ctest` with Ninja and with
+//! Unix Makefiles; a no-change rebuild does not run adgen; touching the Fortran source, a
+//! file in an include directory or the manifest does. Each test works on a copy of the template in a temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn show(output: &Output) -> String {
+    format!(
+        "status: {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let output = cmd.output().expect("the command runs");
+    assert!(output.status.success(), "{cmd:?}\n{}", show(&output));
+    output
+}
+
+/// Copies `template-project/cmake` into a new temporary directory.
+fn copy_template() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = repo().join("template-project/cmake");
+    for entry in walkdir::WalkDir::new(&from).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let dest = dir
+            .path()
+            .join("project")
+            .join(entry.path().strip_prefix(&from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+    dir
+}
+
+fn touch(path: &Path) {
+    let file = std::fs::File::options().append(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now()).unwrap();
+}
+
+/// Configures, builds and tests the template with `generator`, then checks what a
+/// rebuild runs.
+fn template_with(generator: &str) {
+    let dir = copy_template();
+    let source = dir.path().join("project");
+    let build = dir.path().join("build");
+    // An include directory: a change in it must rerun adgen (through the DEPFILE).
+    std::fs::create_dir_all(source.join("include")).unwrap();
+    std::fs::write(source.join("include/constants.inc"), "! constants\n").unwrap();
+    let manifest = std::fs::read_to_string(source.join("ad.toml")).unwrap();
+    std::fs::write(
+        source.join("ad.toml"),
+        format!("include-dirs = [\"include\"]\n{manifest}"),
+    )
+    .unwrap();
+    let adgen = env!("CARGO_BIN_EXE_adgen");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&source)
+        .arg("-B")
+        .arg(&build)
+        .args(["-G", generator])
+        .arg(format!("-DADGEN_EXECUTABLE={adgen}"))
+        .arg(format!("-Dadgen_DIR={}", repo().join("cmake").display())));
+    let build_verbose = || {
+        let output = run(Command::new("cmake").arg("--build").arg(&build).arg("-v"));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let ran_adgen = |log: &str| {
+        log.lines()
+            .any(|l| l.contains(adgen) && l.contains(" diff "))
+    };
+    let log = build_verbose();
+    assert!(ran_adgen(&log), "first build:\n{log}");
+    let output = run(Command::new("ctest")
+        .arg("--test-dir")
+        .arg(&build)
+        .arg("--output-on-failure"));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("100% tests passed"), "{text}");
+
+    let log = build_verbose();
+    assert!(!ran_adgen(&log), "no-change rebuild ran adgen:\n{log}");
+    for input in ["src/rosenbrock.f90", "include/constants.inc", "ad.toml"] {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        touch(&source.join(input));
+        let log = build_verbose();
+        assert!(ran_adgen(&log), "after touching {input}:\n{log}");
+        let log = build_verbose();
+        assert!(
+            !ran_adgen(&log),
+            "second rebuild after touching {input}:\n{log}"
+        );
+    }
+    run(Command::new("ctest").arg("--test-dir").arg(&build));
+}
+
+#[test]
+fn cmake_template_with_ninja() {
+    template_with("Ninja");
+}
+
+#[test]
+fn cmake_template_with_makefiles() {
+    template_with("Unix Makefiles");
+}
+
+/// `add_subdirectory(adgen)` works like `find_package`, and a missing MANIFEST stops the
+/// configuration with a message naming it.
+#[test]
+fn add_subdirectory_and_missing_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("project");
+    std::fs::create_dir_all(&source).unwrap();
+    let repo_path = repo().display().to_string().replace('\\', "/");
+    std::fs::write(
+        source.join("CMakeLists.txt"),
+        format!(
+            "cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES C Fortran)\n\
+             add_subdirectory(\"{repo_path}\" adgen)\n\
+             if(NOT TARGET adgen::adgen OR NOT COMMAND add_ad_library)\n  \
+             message(FATAL_ERROR \"adgen not set up\")\nendif()\n\
+             add_ad_library(derivatives MODES adjoint)\n"
+        ),
+    )
+    .unwrap();
+    let output = Command::new("cmake")
+        .arg("-S")
+        .arg(&source)
+        .arg("-B")
+        .arg(dir.path().join("build"))
+        .args(["-G", "Ninja"])
+        .arg(format!(
+            "-DADGEN_EXECUTABLE={}",
+            env!("CARGO_BIN_EXE_adgen")
+        ))
+        .output()
+        .unwrap();
+    let text = show(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("add_ad_library(derivatives): missing required argument MANIFEST"),
+        "{text}"
+    );
+}
