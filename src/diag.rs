@@ -6,7 +6,8 @@
 //! `path:line:col: error[E0101]: message` followed by the source line and a caret, so that
 //! editors and CI logs can jump to the place.
 //!
-//! Code ranges: E01xx manifest, E02xx Fortran lexing/parsing, E03xx Fortran semantics
+//! Code ranges: E01xx manifest (E010x–E011x the file itself, E012x roots checked against
+//! the sources), E02xx Fortran lexing/parsing, E03xx Fortran semantics
 //! (declarations, names), E04xx unsupported constructs, E05xx differentiation, E06xx C,
 //! E09xx I/O and environment.
 

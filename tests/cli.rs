@@ -277,7 +277,7 @@ fn unknown_root_is_located_in_the_manifest() {
     assert_source_error(
         GOOD_F,
         manifest,
-        "ad.toml:3:8: error[E0110]: root `g` is not defined",
+        "ad.toml:3:8: error[E0120]: root `g` is not defined",
     );
 }
 
@@ -287,7 +287,7 @@ fn independent_that_is_not_an_argument() {
     assert_source_error(
         GOOD_F,
         manifest,
-        "error[E0111]: independent `z` of root `f` is not one of its arguments",
+        "error[E0121]: independent `z` of root `f` is not one of its arguments",
     );
 }
 
@@ -311,8 +311,8 @@ fn root_problems_come_with_manifest_problems() {
     assert_eq!(output.status.code(), Some(1), "{text}");
     for needle in [
         "ad.toml:2:1: error[E0102]",
-        "ad.toml:4:8: error[E0110]",
-        "ad.toml:8:8: error[E0113]",
+        "ad.toml:4:8: error[E0120]",
+        "ad.toml:8:8: error[E0123]",
     ] {
         assert_eq!(text.matches(needle).count(), 1, "`{needle}` in:\n{text}");
     }
@@ -437,7 +437,7 @@ fn cargo_subcommand_expand_and_check() {
     let text = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("derivatives.toml:3:8: error[E0110]"),
+        text.contains("derivatives.toml:3:8: error[E0120]"),
         "{text}"
     );
     let output = cargo_adgen(dir.path(), &["adgen", "check", "-p", "nothing"]);

@@ -41,7 +41,7 @@ impl<'p> Ir<'p> {
                 let first: &UnitIr = &units[first];
                 errors.push(
                     Diagnostic::error(
-                        "E0303",
+                        "E0312",
                         format!("procedure `{}` is defined twice", unit.name),
                     )
                     .at(unit.span)
@@ -95,7 +95,7 @@ impl<'p> Ir<'p> {
         let Some(index) = self.index_of(&root.name) else {
             let names = self.units.iter().map(|u| u.unit.name.as_str());
             let mut d = Diagnostic::error(
-                "E0110",
+                "E0120",
                 format!("root `{}` is not defined in any source", root.name),
             );
             d = match suggest(&root.name, names) {
@@ -125,7 +125,7 @@ impl<'p> Ir<'p> {
                         || (unit.is_function() && unit.name.eq_ignore_ascii_case(name)));
                 if !is_arg && !is_result {
                     let mut d = Diagnostic::error(
-                        "E0111",
+                        "E0121",
                         format!(
                             "{what} `{name}` of root `{}` is not one of its arguments",
                             root.name
@@ -149,7 +149,7 @@ impl<'p> Ir<'p> {
                     if !s.ty.is_differentiable() {
                         errors.push(locate(
                             Diagnostic::error(
-                                "E0112",
+                                "E0122",
                                 format!(
                                     "{what} `{name}` of root `{}` is not real, so it has no \
                                      derivative",
@@ -164,7 +164,7 @@ impl<'p> Ir<'p> {
                     if what == "independent" && s.intent == Some(il::Intent::Out) {
                         errors.push(locate(
                             Diagnostic::error(
-                                "E0113",
+                                "E0123",
                                 format!(
                                     "independent `{name}` of root `{}` is INTENT(OUT), so it is \
                                      not an input",
@@ -179,7 +179,7 @@ impl<'p> Ir<'p> {
                     if what == "dependent" && s.intent == Some(il::Intent::In) {
                         errors.push(locate(
                             Diagnostic::error(
-                                "E0114",
+                                "E0124",
                                 format!(
                                     "dependent `{name}` of root `{}` is INTENT(IN), so it is \
                                      not an output",
