@@ -85,6 +85,14 @@ enum Command {
         #[arg(long)]
         list_outputs: bool,
     },
+    /// Print each statement of each differentiated procedure with what the analyses
+    /// found: active variables, diff-liveness, values to be recorded, what the adjoint
+    /// saves and what its forward sweep drops.
+    Explain {
+        /// The manifest.
+        #[arg(long, default_value = "ad.toml")]
+        manifest: PathBuf,
+    },
 }
 
 /// What `adgen diff` does besides differentiating.
@@ -155,6 +163,27 @@ fn run(args: &[OsString]) -> u8 {
                 list_outputs,
             };
             run_diff(&manifest, &out_dir, &options)
+        }
+        Command::Explain { manifest } => run_explain(&manifest),
+    }
+}
+
+fn run_explain(manifest_path: &Path) -> u8 {
+    let loaded = match manifest::load_checked(manifest_path) {
+        Ok(m) => m,
+        Err(failure) => {
+            eprint!("{}", failure.rendered);
+            return USER_ERROR;
+        }
+    };
+    match adgen::explain(&loaded.sources, &loaded.request) {
+        Ok(text) => {
+            print!("{text}");
+            SUCCESS
+        }
+        Err(failure) => {
+            eprint!("{}", failure.rendered);
+            USER_ERROR
         }
     }
 }

@@ -448,3 +448,19 @@ fn cargo_subcommand_expand_and_check() {
         stderr(&output)
     );
 }
+
+#[test]
+fn explain_annotates_statements() {
+    let dir = project(&format!("sources = [\"src/*.f90\"]\n{ROOT}"));
+    let output = adgen(dir.path(), &["explain"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        text.starts_with("f:\n  variables with derivatives: x, y\n  y = x*x\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("! active before: x; active after: x, y"),
+        "{text}"
+    );
+}
