@@ -460,7 +460,7 @@ fn explain_annotates_statements() {
         "{text}"
     );
     assert!(
-        text.contains("! active before: x; active after: x, y"),
+        text.contains("! active before: x; active after: y\n"),
         "{text}"
     );
 }
