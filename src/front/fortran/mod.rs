@@ -33,8 +33,10 @@
 mod cursor;
 mod decl;
 mod expr;
+mod fixed;
 mod intrinsics;
 mod lexer;
+mod preprocess;
 mod sema;
 mod stmt;
 mod unit;
@@ -45,6 +47,15 @@ mod tests;
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
 
+/// The source form of a Fortran file, chosen by its extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SourceForm {
+    /// `.f90`, `.f95`, `.f03`, `.f08`.
+    Free,
+    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by [`fixed`] first.
+    Fixed,
+}
+
 /// Parses and lowers one free-form Fortran file. Returns `Err` when any error was found
 /// (the list may also hold warnings).
 pub fn lower_file(
@@ -53,12 +64,49 @@ pub fn lower_file(
     path: &str,
     next_stmt_id: &mut u32,
 ) -> Result<il::File, Vec<Diagnostic>> {
+    lower_file_in_form(id, source, path, SourceForm::Free, next_stmt_id)
+}
+
+/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see [`preprocess`].
+pub fn lower_preprocessed(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+) -> Result<il::File, Vec<Diagnostic>> {
+    match preprocess::apply(id, &source.text, form)? {
+        None => lower_file_in_form(id, source, path, form, next_stmt_id),
+        Some(text) => {
+            let kept = SourceFile::new(source.display_path.clone(), text);
+            lower_file_in_form(id, &kept, path, form, next_stmt_id)
+        }
+    }
+}
+
+/// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
+/// into `source.text` in both forms: the fixed-form pass keeps every offset.
+pub fn lower_file_in_form(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let toks = lexer::lex(id, &source.text, &mut diags);
+    let free_text;
+    let text: &str = match form {
+        SourceForm::Free => &source.text,
+        SourceForm::Fixed => {
+            free_text = fixed::to_free_form(id, &source.text, &mut diags);
+            &free_text
+        }
+    };
+    let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
     let mut parser = unit::FileParser {
         stmts: stmt::StmtParser {
-            src: &source.text,
+            src: text,
             file: id,
         },
         items,

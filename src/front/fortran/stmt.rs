@@ -146,6 +146,9 @@ fn unsupported_statement(word: &str, span: Span) -> Diagnostic {
             "move input/output out of the code to differentiate, into the caller"
         }
         "SAVE" => "use the SAVE attribute in a type declaration instead",
+        "INCLUDE" => {
+            "the front-end reads one file at a time and cannot open included files yet: paste the included text in its place"
+        }
         _ => "rewrite this part with the supported statements (assignment, IF, DO, CALL)",
     };
     Diagnostic::error(
