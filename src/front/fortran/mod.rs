@@ -43,6 +43,8 @@ mod unit;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fixed;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
