@@ -2,6 +2,11 @@
 //! `decl`, `expr`) → units with nested blocks (`unit`) → names resolved and symbol
 //! tables filled (`sema`) → [`il::File`].
 //!
+//! Fixed-form sources (`.f`, `.for`) are first rewritten into free form by `fixed`,
+//! in place: no byte moves, so spans and diagnostics point into the original text with
+//! no line map. Sources for the C preprocessor (`.F`, `.FOR`, `.F90`) first go through
+//! `preprocess`, which blanks the lines `gfortran -E -cpp` drops, also in place.
+//!
 //! It never panics on any input: every problem is a [`Diagnostic`] with a location, and
 //! parsing recovers at the next statement so that one run reports as many errors as it
 //! reasonably can, each once.
@@ -18,7 +23,9 @@
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
 //!   deep, E0204 unclosed string, E0205 missing END, E0206 mismatched END/ELSE,
 //!   E0207 declaration after executable statements, E0208 statement outside a unit,
-//!   E0209 constructs nested too deep.
+//!   E0209 constructs nested too deep. Fixed form: E0210 a non-digit in the label
+//!   field (columns 1–5), E0211 a continuation line without a statement to continue or
+//!   with a label, E0212 `&` outside a character constant.
 //! - E0301 undeclared name under IMPLICIT NONE, E0302 function without a type, E0303 bad
 //!   DO variable, E0304 assignment to a named constant, E0305 EXIT/CYCLE outside a loop,
 //!   E0306 wrong number of subscripts, E0307 duplicate or conflicting declaration,
@@ -28,7 +35,10 @@
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, MODULE, ...), E0403
 //!   INTERFACE / CONTAINS, E0404 unsupported expression (sections, whole arrays, derived
 //!   types, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
-//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic.
+//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
+//!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
+//!   E0409 a line changed by macro expansion.
+//! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
 mod cursor;
 mod decl;
@@ -54,7 +64,7 @@ use crate::il;
 pub enum SourceForm {
     /// `.f90`, `.f95`, `.f03`, `.f08`.
     Free,
-    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by [`fixed`] first.
+    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by `fixed` first.
     Fixed,
 }
 
@@ -69,7 +79,7 @@ pub fn lower_file(
     lower_file_in_form(id, source, path, SourceForm::Free, next_stmt_id)
 }
 
-/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see [`preprocess`].
+/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
 pub fn lower_preprocessed(
     id: FileId,
     source: &SourceFile,
