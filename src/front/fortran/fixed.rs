@@ -243,11 +243,18 @@ impl Reader<'_, '_> {
             field = end;
         }
         if let Some((lo, hi)) = bad_label {
-            self.error(
-                "E0210",
-                "columns 1 to 5 of a fixed-form line hold a statement label (digits) or nothing: statements start in column 7",
-                lo,
-                hi,
+            let help = if matches!(first, 'D' | 'd') {
+                "a `D` in column 1 marks a debugging line, which adgen does not read: remove the line or make it a comment"
+            } else {
+                "indent the statement to column 7, or make the line a comment with `C` in column 1"
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "E0210",
+                    "columns 1 to 5 of a fixed-form line hold a statement label (digits) or nothing: statements start in column 7",
+                )
+                .at(Span::new(self.file, lo, hi))
+                .with_help(help),
             );
             self.blank(start, label_field_end);
             label_digits.clear();

@@ -41,6 +41,12 @@ fn is_directive(line: &str) -> bool {
     line.trim_start_matches([' ', '\t']).starts_with('#')
 }
 
+/// A whole-line comment in the given form (fixed form: `C`, `c`, `*` or `!` in column 1).
+fn is_comment(line: &str, form: SourceForm) -> bool {
+    let fixed = form == SourceForm::Fixed && matches!(line.chars().next(), Some('C' | 'c' | '*'));
+    fixed || line.trim_start().starts_with('!')
+}
+
 /// The text with the lines the preprocessor drops blanked, or `None` when the file has no
 /// directive and needs no preprocessing.
 pub fn apply(
@@ -88,7 +94,15 @@ pub fn apply(
             .get(&(index + 1))
             .map(|s| s.trim_end())
             .unwrap_or("");
-        if is_directive(original) || kept.trim().is_empty() {
+        if is_comment(original, form) {
+            // Traditional cpp may expand macros inside what Fortran reads as a comment:
+            // a surviving comment line is kept as written.
+            if kept.trim().is_empty() {
+                for b in &mut out[lo..hi] {
+                    *b = b' ';
+                }
+            }
+        } else if is_directive(original) || kept.trim().is_empty() {
             for b in &mut out[lo..hi] {
                 *b = b' ';
             }
@@ -234,6 +248,18 @@ mod tests {
         assert!(!out.contains("Y = 2"));
         assert!(out.contains("Y = 3"));
         assert_eq!(out.find("Z = 4"), text.find("Z = 4"));
+    }
+
+    #[test]
+    fn comments_are_kept_as_written_unless_dropped() {
+        if !have_gfortran() {
+            return;
+        }
+        let text =
+            "#define X Y\nC     X IS NOT EXPANDED HERE\n#if 0\nC     GONE\n#endif\n      Z = 1\n";
+        let out = apply(FileId(0), text, SourceForm::Fixed).unwrap().unwrap();
+        assert!(out.contains("C     X IS NOT EXPANDED HERE"));
+        assert!(!out.contains("GONE"));
     }
 
     #[test]
