@@ -297,3 +297,42 @@ fn never_panics_on_damaged_fixed_form() {
         let _ = lower(&String::from_utf8_lossy(&bytes));
     }
 }
+
+#[test]
+fn more_f77_spellings() {
+    let text = "      REAL*8 FUNCTION G(X, N)
+      IMPLICIT REAL*8 (A-H,O-Z)
+      IMPLICIT INTEGER (I-N)
+      DIMENSION X(N)
+      G=0.0D0
+      IF(N.LE.0)RETURN
+      DO 10, I = 1, N
+        DO 10 J = 1, N
+   10 IF (X(J) .GT. G) G = X(J)
+      DO 20 I = 1, N
+   20 G = G + X(I)
+      DOWHILE (G .GT. 1.0D3)
+        G = G / 2.0D0
+      ENDDO
+      END
+";
+    let unit = &ok(text).units[0];
+    assert_eq!(
+        unit.symbols.get("g").map(|s| s.ty),
+        Some(ScalarType::Real(8))
+    );
+    assert_eq!(
+        unit.symbols.get("j").map(|s| s.ty),
+        Some(ScalarType::Integer(4))
+    );
+    // G = 0, IF .. RETURN, DO (DO (IF)), DO (G = ..), DO WHILE.
+    assert_eq!(unit.body.len(), 5);
+    let StmtKind::Do { body, .. } = &unit.body[2].kind else {
+        panic!("a DO")
+    };
+    let StmtKind::Do { body: inner, .. } = &body[0].kind else {
+        panic!("a nested DO")
+    };
+    assert!(matches!(inner[0].kind, StmtKind::If { .. }));
+    assert!(matches!(unit.body[4].kind, StmtKind::DoWhile { .. }));
+}
