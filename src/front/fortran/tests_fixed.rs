@@ -262,7 +262,12 @@ fn never_panics_on_damaged_fixed_form() {
     for cut in 0..=bytes.len() {
         let _ = lower(&String::from_utf8_lossy(&bytes[..cut]));
     }
-    for _ in 0..2000 {
+    // `ADGEN_FUZZ_ITERS=100000` for a longer run.
+    let iterations = std::env::var("ADGEN_FUZZ_ITERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2000);
+    for _ in 0..iterations {
         let mut text = bytes.to_vec();
         for _ in 0..1 + rng.below(5) {
             let at = rng.below(text.len() + 1);
