@@ -112,9 +112,9 @@ C
          ENORM = X1MAX*DSQRT(S1+(S2/X1MAX)/X1MAX)
       ELSE IF (S2 .NE. ZERO) THEN
          IF (S2 .GE. X3MAX)
-     *      ENORM = DSQRT(S2*(ONE+(X3MAX/S2)*X3MAX))
+     *      ENORM = DSQRT(S2*(ONE+(X3MAX/S2)*(X3MAX*S3)))
          IF (S2 .LT. X3MAX)
-     *      ENORM = DSQRT(X3MAX*((S2/X3MAX)+(X3MAX*S2)))
+     *      ENORM = DSQRT(X3MAX*((S2/X3MAX)+(X3MAX*S3)))
       ELSE
          ENORM = X3MAX*DSQRT(S3)
       END IF
