@@ -448,6 +448,16 @@ mod tests {
     }
 
     #[test]
+    fn intersection_form_ampersands_in_column_73_and_6() {
+        // Code written to be both fixed and free form: `&` in column 73 of the continued
+        // line (ignored in fixed form) and in column 6 of the continuation.
+        let first = format!("{:<72}&", "      X = A +");
+        let out = clean(&format!("{first}\n     &    B\n"));
+        assert_eq!(out.lines().count(), 1);
+        assert!(!out.contains('&'));
+    }
+
+    #[test]
     fn strings_hide_bangs_and_continue_across_lines() {
         let out = clean("      S = 'A ! B\n     +C'\n      T = \"it's\" ! c\n");
         assert!(out.contains("'A ! B"));
