@@ -13,19 +13,59 @@ pub fn lower_source(
     path: &str,
     next_stmt_id: &mut u32,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    let ext = path
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "f90" | "f95" | "f03" | "f08" => fortran::lower_file(id, source, path, next_stmt_id),
-        _ => Err(vec![
-            Diagnostic::error(
-                "E0901",
-                format!("adgen does not know the source kind of `{path}`"),
-            )
-            .at(Span::new(id, 0, 0))
-            .with_help("free-form Fortran sources end in .f90, .f95, .f03 or .f08"),
-        ]),
+    use fortran::SourceForm;
+    let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    // As gfortran reads them: upper-case extensions (and `.fpp`) ask for the C
+    // preprocessor; `.f`, `.for`, `.ftn`, `.fpp` are fixed form.
+    let preprocessed = matches!(
+        ext,
+        "F" | "FOR" | "FTN" | "fpp" | "FPP" | "F90" | "F95" | "F03" | "F08"
+    );
+    let form = match ext.to_ascii_lowercase().as_str() {
+        "f90" | "f95" | "f03" | "f08" => SourceForm::Free,
+        "f" | "for" | "ftn" | "fpp" => SourceForm::Fixed,
+        _ => {
+            return Err(vec![
+                Diagnostic::error(
+                    "E0901",
+                    format!("adgen does not know the source kind of `{path}`"),
+                )
+                .at(Span::new(id, 0, 0))
+                .with_help(
+                    "Fortran sources end in .f90, .f95, .f03, .f08 (free form) or .f, .for, .ftn (fixed form); upper case (.F, .F90) or .fpp for the C preprocessor",
+                ),
+            ]);
+        }
+    };
+    if preprocessed {
+        return fortran::lower_preprocessed(id, source, path, form, next_stmt_id);
+    }
+    fortran::lower_file_in_form(id, source, path, form, next_stmt_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(path: &str, text: &str) -> Result<il::File, Vec<Diagnostic>> {
+        let source = SourceFile::new(path, text);
+        let mut next = 0;
+        lower_source(FileId(0), &source, path, &mut next)
+    }
+
+    #[test]
+    fn the_extension_chooses_the_source_form() {
+        let fixed =
+            "C     FIXED FORM\n      SUBROUTINE S(A)\n      A = A +\n     &    1.0\n      END\n";
+        for path in ["a.f", "a.for", "a.FOR", "a.F", "a.ftn", "a.fpp"] {
+            assert!(lower(path, fixed).is_ok(), "{path}");
+        }
+        let free = "subroutine s(a)\n  a = a + &\n    1.0\nend\n";
+        for path in ["a.f90", "a.F90", "a.f08"] {
+            assert!(lower(path, free).is_ok(), "{path}");
+        }
+        assert!(lower("a.f", free).is_err());
+        let err = lower("a.c", free).unwrap_err();
+        assert_eq!(err[0].code, "E0901");
     }
 }

@@ -2,6 +2,11 @@
 //! `decl`, `expr`) → units with nested blocks (`unit`) → names resolved and symbol
 //! tables filled (`sema`) → [`il::File`].
 //!
+//! Fixed-form sources (`.f`, `.for`) are first rewritten into free form by `fixed`,
+//! in place: no byte moves, so spans and diagnostics point into the original text with
+//! no line map. Sources for the C preprocessor (`.F`, `.FOR`, `.F90`) first go through
+//! `preprocess`, which blanks the lines `gfortran -E -cpp` drops, also in place.
+//!
 //! It never panics on any input: every problem is a [`Diagnostic`] with a location, and
 //! parsing recovers at the next statement so that one run reports as many errors as it
 //! reasonably can, each once.
@@ -18,7 +23,9 @@
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
 //!   deep, E0204 unclosed string, E0205 missing END, E0206 mismatched END/ELSE,
 //!   E0207 declaration after executable statements, E0208 statement outside a unit,
-//!   E0209 constructs nested too deep.
+//!   E0209 constructs nested too deep. Fixed form: E0210 a non-digit in the label
+//!   field (columns 1–5), E0211 a continuation line without a statement to continue or
+//!   with a label, E0212 `&` outside a character constant.
 //! - E0301 undeclared name under IMPLICIT NONE, E0302 function without a type, E0303 bad
 //!   DO variable, E0304 assignment to a named constant, E0305 EXIT/CYCLE outside a loop,
 //!   E0306 wrong number of subscripts, E0307 duplicate or conflicting declaration,
@@ -28,22 +35,38 @@
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, MODULE, ...), E0403
 //!   INTERFACE / CONTAINS, E0404 unsupported expression (sections, whole arrays, derived
 //!   types, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
-//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic.
+//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
+//!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
+//!   E0409 a line changed by macro expansion.
+//! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
 mod cursor;
 mod decl;
 mod expr;
+mod fixed;
 mod intrinsics;
 mod lexer;
+mod preprocess;
 mod sema;
 mod stmt;
 mod unit;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fixed;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
+
+/// The source form of a Fortran file, chosen by its extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SourceForm {
+    /// `.f90`, `.f95`, `.f03`, `.f08`.
+    Free,
+    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by `fixed` first.
+    Fixed,
+}
 
 /// Parses and lowers one free-form Fortran file. Returns `Err` when any error was found
 /// (the list may also hold warnings).
@@ -53,12 +76,49 @@ pub fn lower_file(
     path: &str,
     next_stmt_id: &mut u32,
 ) -> Result<il::File, Vec<Diagnostic>> {
+    lower_file_in_form(id, source, path, SourceForm::Free, next_stmt_id)
+}
+
+/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
+pub fn lower_preprocessed(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+) -> Result<il::File, Vec<Diagnostic>> {
+    match preprocess::apply(id, &source.text, form)? {
+        None => lower_file_in_form(id, source, path, form, next_stmt_id),
+        Some(text) => {
+            let kept = SourceFile::new(source.display_path.clone(), text);
+            lower_file_in_form(id, &kept, path, form, next_stmt_id)
+        }
+    }
+}
+
+/// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
+/// into `source.text` in both forms: the fixed-form pass keeps every offset.
+pub fn lower_file_in_form(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let toks = lexer::lex(id, &source.text, &mut diags);
+    let free_text;
+    let text: &str = match form {
+        SourceForm::Free => &source.text,
+        SourceForm::Fixed => {
+            free_text = fixed::to_free_form(id, &source.text, &mut diags);
+            &free_text
+        }
+    };
+    let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
     let mut parser = unit::FileParser {
         stmts: stmt::StmtParser {
-            src: &source.text,
+            src: text,
             file: id,
         },
         items,

@@ -146,6 +146,9 @@ fn unsupported_statement(word: &str, span: Span) -> Diagnostic {
             "move input/output out of the code to differentiate, into the caller"
         }
         "SAVE" => "use the SAVE attribute in a type declaration instead",
+        "INCLUDE" => {
+            "the front-end reads one file at a time and cannot open included files yet: paste the included text in its place"
+        }
         _ => "rewrite this part with the supported statements (assignment, IF, DO, CALL)",
     };
     Diagnostic::error(
@@ -214,7 +217,7 @@ impl StmtParser<'_> {
         let word_span = c.here();
         let lower = word.to_ascii_lowercase();
         if let Some(name) = &construct
-            && !matches!(lower.as_str(), "do" | "if")
+            && !matches!(lower.as_str(), "do" | "dowhile" | "if")
         {
             if matches!(
                 lower.as_str(),
@@ -277,6 +280,16 @@ impl StmtParser<'_> {
                 name: self.opt_name(c)?,
             },
             "do" => self.do_stmt(c, construct)?,
+            // Fixed form ignores blanks, so libraries also write `DOWHILE (...)`.
+            "dowhile" if c.is(&TokKind::LParen) => {
+                let cond = self.paren_cond(c, "DO WHILE")?;
+                c.expect_end()?;
+                Line::DoWhile {
+                    cond,
+                    name: construct,
+                    end_label: None,
+                }
+            }
             "end" => self.end_stmt(c)?,
             "endsubroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine))?,
             "endfunction" => self.end_unit_name(c, Some(UnitKind::Function))?,

@@ -26,7 +26,7 @@ fn ok(text: &str) -> File {
 
 /// The IL's promises (il/mod.rs): every name of a body is in the unit's symbol table,
 /// element references match the rank, calls name procedures, spans nest, ids are unique.
-fn check_invariants(file: &File) {
+pub(super) fn check_invariants(file: &File) {
     let mut ids = std::collections::BTreeSet::new();
     for unit in &file.units {
         let symbols = &unit.symbols;

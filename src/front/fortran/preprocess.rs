@@ -1,0 +1,278 @@
+//! `.F`, `.FOR`, `.F90`...: sources for the C preprocessor, run as `gfortran -E -cpp`.
+//!
+//! The IL, the diagnostics and the generated code all point into the text the user wrote,
+//! so the preprocessed text is used only to learn *which lines survive*: a line the
+//! preprocessor drops (a directive, a branch of `#if` not taken, a line whose macros
+//! expand to nothing) is blanked in place; a line it keeps unchanged is kept; a line it
+//! changes (a macro expanded inside) is refused with its location (E0409), since the
+//! output would no longer say what the source says. Offsets never move, so line and
+//! column numbers are the original ones. `#include` is refused (E0408): the front-end
+//! reads one file at a time. A file without any directive is not preprocessed at all.
+//!
+//! Codes: E0408 `#include`, E0409 a line changed by macro expansion, E0902 the
+//! preprocessor could not be run, E0903 the preprocessor reported an error.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use super::SourceForm;
+use crate::diag::{Diagnostic, FileId, Span};
+
+/// The compiler whose preprocessor is used.
+const PREPROCESSOR: &str = "gfortran";
+
+/// Byte ranges (without the newline) of the lines of `text`, in order.
+fn line_ranges(text: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b'\n' {
+            ranges.push((start, i));
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        ranges.push((start, text.len()));
+    }
+    ranges
+}
+
+fn is_directive(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t']).starts_with('#')
+}
+
+/// A whole-line comment in the given form (fixed form: `C`, `c`, `*` or `!` in column 1).
+fn is_comment(line: &str, form: SourceForm) -> bool {
+    let fixed = form == SourceForm::Fixed && matches!(line.chars().next(), Some('C' | 'c' | '*'));
+    fixed || line.trim_start().starts_with('!')
+}
+
+/// The text with the lines the preprocessor drops blanked, or `None` when the file has no
+/// directive and needs no preprocessing.
+pub fn apply(
+    file: FileId,
+    text: &str,
+    form: SourceForm,
+) -> Result<Option<String>, Vec<Diagnostic>> {
+    let lines = line_ranges(text);
+    let mut errors = Vec::new();
+    let mut any_directive = false;
+    for &(lo, hi) in &lines {
+        let line = &text[lo..hi];
+        if !is_directive(line) {
+            continue;
+        }
+        any_directive = true;
+        let word: String = line
+            .trim_start_matches([' ', '\t', '#'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        if word == "include" {
+            errors.push(
+                Diagnostic::error(
+                    "E0408",
+                    "#include is not supported yet: the front-end reads one file at a time",
+                )
+                .at(Span::new(file, lo, hi))
+                .with_help("paste the included text in its place"),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if !any_directive {
+        return Ok(None);
+    }
+    let output = run_preprocessor(file, text, form)?;
+    let survivors = surviving_lines(&output);
+    let mut out = text.as_bytes().to_vec();
+    for (index, &(lo, hi)) in lines.iter().enumerate() {
+        let original = text[lo..hi].trim_end();
+        let kept = survivors
+            .get(&(index + 1))
+            .map(|s| s.trim_end())
+            .unwrap_or("");
+        if is_comment(original, form) {
+            // Traditional cpp may expand macros inside what Fortran reads as a comment:
+            // a surviving comment line is kept as written.
+            if kept.trim().is_empty() {
+                for b in &mut out[lo..hi] {
+                    *b = b' ';
+                }
+            }
+        } else if is_directive(original) || kept.trim().is_empty() {
+            for b in &mut out[lo..hi] {
+                *b = b' ';
+            }
+        } else if kept != original {
+            errors.push(
+                Diagnostic::error(
+                    "E0409",
+                    "the preprocessor changes this line (a macro is expanded in it): adgen keeps the text as written",
+                )
+                .at(Span::new(file, lo, hi))
+                .with_help(format!(
+                    "use macros only in #if conditions, or write the line as it expands: `{}`",
+                    kept.trim()
+                )),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    // Whole lines of whole characters were replaced by blanks: still UTF-8.
+    Ok(Some(String::from_utf8(out).unwrap_or_else(|e| {
+        String::from_utf8_lossy(e.as_bytes()).into()
+    })))
+}
+
+fn run_preprocessor(file: FileId, text: &str, form: SourceForm) -> Result<String, Vec<Diagnostic>> {
+    let language = match form {
+        SourceForm::Fixed => "f77-cpp-input",
+        SourceForm::Free => "f95-cpp-input",
+    };
+    let at_start = Span::new(file, 0, 0);
+    let fail = |code: &'static str, msg: String| vec![Diagnostic::error(code, msg).at(at_start)];
+    let mut child = Command::new(PREPROCESSOR)
+        .args(["-E", "-cpp", "-x", language, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            fail(
+                "E0902",
+                format!("could not run `{PREPROCESSOR} -E -cpp` to preprocess this file: {e}"),
+            )
+        })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A write error shows up as the preprocessor's own failure below.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    let output = child.wait_with_output().map_err(|e| {
+        fail(
+            "E0902",
+            format!("`{PREPROCESSOR} -E -cpp` failed to run: {e}"),
+        )
+    })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first: Vec<&str> = stderr.lines().take(5).collect();
+        return Err(fail(
+            "E0903",
+            format!(
+                "the preprocessor (`{PREPROCESSOR} -E -cpp`) rejected this file: {}",
+                first.join(" / ")
+            ),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The preprocessed text of each 1-based line of standard input, read from the line
+/// markers (`# 12 "<stdin>"`) of the preprocessor's output.
+fn surviving_lines(output: &str) -> std::collections::BTreeMap<usize, String> {
+    let mut lines = std::collections::BTreeMap::new();
+    let mut line = 1usize;
+    let mut in_input = true;
+    for text in output.lines() {
+        if let Some(rest) = text.strip_prefix("# ") {
+            let mut parts = rest.splitn(2, ' ');
+            if let (Some(number), Some(name)) = (parts.next(), parts.next())
+                && let Ok(number) = number.parse::<usize>()
+            {
+                in_input = name.starts_with("\"<stdin>\"");
+                line = number;
+                continue;
+            }
+        }
+        if in_input {
+            lines.insert(line, text.to_string());
+        }
+        line += 1;
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn have_gfortran() -> bool {
+        Command::new(PREPROCESSOR)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    #[test]
+    fn markers_give_original_line_numbers() {
+        let out = "# 1 \"<stdin>\"\n# 1 \"<built-in>\"\n# 1 \"<stdin>\"\n\n      X = 1\n# 7 \"<stdin>\"\n      Y = 3\n";
+        let lines = surviving_lines(out);
+        assert_eq!(lines.get(&2).map(String::as_str), Some("      X = 1"));
+        assert_eq!(lines.get(&7).map(String::as_str), Some("      Y = 3"));
+        assert!(!lines.contains_key(&3));
+    }
+
+    #[test]
+    fn no_directive_no_preprocessing() {
+        assert_eq!(
+            apply(FileId(0), "      X = 1\n", SourceForm::Fixed),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn include_is_refused_at_its_line() {
+        let err = apply(
+            FileId(0),
+            "      X = 1\n#include \"a.h\"\n",
+            SourceForm::Fixed,
+        )
+        .unwrap_err();
+        assert_eq!(err[0].code, "E0408");
+    }
+
+    #[test]
+    fn conditional_lines_are_blanked_in_place() {
+        if !have_gfortran() {
+            return;
+        }
+        let text = "      X = 1\n#ifdef NOT_DEFINED\n      Y = 2\n#else\n      Y = 3\n#endif\n      Z = 4\n";
+        let out = apply(FileId(0), text, SourceForm::Fixed).unwrap().unwrap();
+        assert_eq!(out.len(), text.len());
+        assert!(!out.contains('#'));
+        assert!(!out.contains("Y = 2"));
+        assert!(out.contains("Y = 3"));
+        assert_eq!(out.find("Z = 4"), text.find("Z = 4"));
+    }
+
+    #[test]
+    fn comments_are_kept_as_written_unless_dropped() {
+        if !have_gfortran() {
+            return;
+        }
+        let text =
+            "#define X Y\nC     X IS NOT EXPANDED HERE\n#if 0\nC     GONE\n#endif\n      Z = 1\n";
+        let out = apply(FileId(0), text, SourceForm::Fixed).unwrap().unwrap();
+        assert!(out.contains("C     X IS NOT EXPANDED HERE"));
+        assert!(!out.contains("GONE"));
+    }
+
+    #[test]
+    fn expanded_macro_is_refused_at_its_line() {
+        if !have_gfortran() {
+            return;
+        }
+        let text = "#define NN 3\n      X = 1\n      Y = NN\n";
+        let err = apply(FileId(0), text, SourceForm::Free).unwrap_err();
+        assert_eq!(err[0].code, "E0409");
+        assert_eq!(
+            err[0].location,
+            Some(crate::diag::Location::Span(Span::new(FileId(0), 25, 37)))
+        );
+    }
+}

@@ -1,0 +1,178 @@
+C     LINEAR SOLVE BY GAUSSIAN ELIMINATION IN THE STYLE OF LINPACK
+C     (DGEFA AND DGESL, CLEVE MOLER, UNIVERSITY OF NEW MEXICO, ARGONNE
+C     NATIONAL LAB, 08/14/78), WITH THE LEVEL-1 BLAS THEY CALL.
+C     DSOLVE FACTORS A COPY OF A + SIGMA*I AND SOLVES (A + SIGMA*I)*X = B
+C     IN PLACE (A SHIFTED SYSTEM, AS IN INVERSE ITERATION).
+C
+C     FEATURES: ADJUSTABLE ARRAYS A(LDA,N) (LINPACK'S A(LDA,*) WOULD BE
+C     ASSUMED-SIZE, WHICH THE ADJOINT CANNOT SAVE), COLUMNS PASSED AS ARRAY
+C     ELEMENTS A(K+1,K) (SEQUENCE ASSOCIATION), INTEGER FUNCTION IDAMAX
+C     WITH DABS, A LOCAL PIVOT ARRAY IPVT(50), INFO FLAG, THE
+C     ORIGINAL'S GO TO 70 AS A BLOCK IF, STRIDED BLAS CALLS,
+C     NEGATIVE-STEP BACK SUBSTITUTION WRITTEN AS DO KB = 1, N.
+C
+      SUBROUTINE DSOLVE(A,LDA,N,SIGMA,B,W,INFO)
+      INTEGER LDA,N,INFO
+      DOUBLE PRECISION A(LDA,N),SIGMA,B(N),W(LDA,N)
+      INTEGER I,J,IPVT(50)
+      DO 20 J = 1, N
+         DO 10 I = 1, N
+            W(I,J) = A(I,J)
+   10    CONTINUE
+         W(J,J) = W(J,J) + SIGMA
+   20 CONTINUE
+      CALL DGEFA(W,LDA,N,IPVT,INFO)
+      IF (INFO .NE. 0) RETURN
+      CALL DGESL(W,LDA,N,IPVT,B,0)
+      RETURN
+      END
+C
+      SUBROUTINE DGEFA(A,LDA,N,IPVT,INFO)
+      INTEGER LDA,N,IPVT(N),INFO
+      DOUBLE PRECISION A(LDA,N)
+C
+C     DGEFA FACTORS A DOUBLE PRECISION MATRIX BY GAUSSIAN ELIMINATION.
+C
+      DOUBLE PRECISION T
+      INTEGER IDAMAX,J,K,KP1,L,NM1
+C
+C     GAUSSIAN ELIMINATION WITH PARTIAL PIVOTING
+C
+      INFO = 0
+      NM1 = N - 1
+      IF (NM1 .GE. 1) THEN
+      DO 60 K = 1, NM1
+         KP1 = K + 1
+C
+C        FIND L = PIVOT INDEX
+C
+         L = IDAMAX(N-K+1,A(K,K),1) + K - 1
+         IPVT(K) = L
+C
+C        ZERO PIVOT IMPLIES THIS COLUMN ALREADY TRIANGULARIZED
+C
+         IF (A(L,K) .EQ. 0.0D0) THEN
+            INFO = K
+         ELSE
+C
+C           INTERCHANGE IF NECESSARY
+C
+            IF (L .NE. K) THEN
+               T = A(L,K)
+               A(L,K) = A(K,K)
+               A(K,K) = T
+            END IF
+C
+C           COMPUTE MULTIPLIERS
+C
+            T = -1.0D0/A(K,K)
+            CALL DSCAL(N-K,T,A(K+1,K),1)
+C
+C           ROW ELIMINATION WITH COLUMN INDEXING
+C
+            DO 30 J = KP1, N
+               T = A(L,J)
+               IF (L .NE. K) THEN
+                  A(L,J) = A(K,J)
+                  A(K,J) = T
+               END IF
+               CALL DAXPY(N-K,T,A(K+1,K),1,A(K+1,J),1)
+   30       CONTINUE
+         END IF
+   60 CONTINUE
+      END IF
+      IPVT(N) = N
+      IF (A(N,N) .EQ. 0.0D0) INFO = N
+      RETURN
+      END
+C
+      SUBROUTINE DGESL(A,LDA,N,IPVT,B,JOB)
+      INTEGER LDA,N,IPVT(N),JOB
+      DOUBLE PRECISION A(LDA,N),B(N)
+C
+C     DGESL SOLVES THE DOUBLE PRECISION SYSTEM A * X = B (JOB = 0)
+C     USING THE FACTORS COMPUTED BY DGEFA.
+C
+      DOUBLE PRECISION T
+      INTEGER K,KB,L,NM1
+C
+      NM1 = N - 1
+      IF (JOB .NE. 0) RETURN
+C
+C        FIRST SOLVE  L*Y = B
+C
+      IF (NM1 .GE. 1) THEN
+         DO 20 K = 1, NM1
+            L = IPVT(K)
+            T = B(L)
+            IF (L .NE. K) THEN
+               B(L) = B(K)
+               B(K) = T
+            END IF
+            CALL DAXPY(N-K,T,A(K+1,K),1,B(K+1),1)
+   20    CONTINUE
+      END IF
+C
+C        NOW SOLVE  U*X = Y
+C
+      DO 40 KB = 1, N
+         K = N + 1 - KB
+         B(K) = B(K)/A(K,K)
+         T = -B(K)
+         CALL DAXPY(K-1,T,A(1,K),1,B(1),1)
+   40 CONTINUE
+      RETURN
+      END
+C
+      INTEGER FUNCTION IDAMAX(N,DX,INCX)
+C
+C     FINDS THE INDEX OF ELEMENT HAVING MAX. ABSOLUTE VALUE.
+C
+      DOUBLE PRECISION DX(*),DMAX
+      INTEGER I,INCX,IX,N
+C
+      IDAMAX = 0
+      IF (N .LT. 1 .OR. INCX .LE. 0) RETURN
+      IDAMAX = 1
+      IF (N .EQ. 1) RETURN
+      IX = 1
+      DMAX = DABS(DX(1))
+      IX = IX + INCX
+      DO 10 I = 2, N
+         IF (DABS(DX(IX)) .GT. DMAX) THEN
+            IDAMAX = I
+            DMAX = DABS(DX(IX))
+         END IF
+         IX = IX + INCX
+   10 CONTINUE
+      RETURN
+      END
+C
+      SUBROUTINE DAXPY(N,DA,DX,INCX,DY,INCY)
+      INTEGER N,INCX,INCY
+      DOUBLE PRECISION DA,DX(*),DY(*)
+      INTEGER I,IX,IY
+      IF (N .LE. 0) RETURN
+      IX = 1
+      IY = 1
+      IF (INCX .LT. 0) IX = (-N+1)*INCX + 1
+      IF (INCY .LT. 0) IY = (-N+1)*INCY + 1
+      DO 10 I = 1, N
+         DY(IY) = DY(IY) + DA*DX(IX)
+         IX = IX + INCX
+         IY = IY + INCY
+   10 CONTINUE
+      RETURN
+      END
+C
+      SUBROUTINE DSCAL(N,DA,DX,INCX)
+      INTEGER N,INCX
+      DOUBLE PRECISION DA,DX(*)
+      INTEGER I,NINCX
+      IF (N .LE. 0 .OR. INCX .LE. 0) RETURN
+      NINCX = N*INCX
+      DO 10 I = 1, NINCX, INCX
+         DX(I) = DA*DX(I)
+   10 CONTINUE
+      RETURN
+      END
