@@ -1,5 +1,6 @@
 //! Front-ends: each turns one source language into the [`crate::il`].
 
+pub mod c;
 pub mod fortran;
 
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
@@ -19,13 +20,16 @@ pub fn lower_source(
         .unwrap_or_default();
     match ext.as_str() {
         "f90" | "f95" | "f03" | "f08" => fortran::lower_file(id, source, path, next_stmt_id),
+        "c" => c::lower_file(id, source, path, next_stmt_id),
         _ => Err(vec![
             Diagnostic::error(
                 "E0901",
                 format!("adgen does not know the source kind of `{path}`"),
             )
             .at(Span::new(id, 0, 0))
-            .with_help("free-form Fortran sources end in .f90, .f95, .f03 or .f08"),
+            .with_help(
+                "free-form Fortran sources end in .f90, .f95, .f03 or .f08; C sources in .c",
+            ),
         ]),
     }
 }
