@@ -988,6 +988,9 @@ impl Cx<'_> {
             .map(|c| format!(" /*{} */", c.replace("*/", "* /")))
             .unwrap_or_default();
         match &s.kind {
+            StmtKind::Assign { lhs, rhs } if self.whole_array(lhs).is_some() => {
+                self.array_assign(out, lhs, rhs, depth, &trailing);
+            }
             StmtKind::Assign { lhs, rhs } => {
                 let l = match &lhs.kind {
                     ExprKind::Var(n) => self.var_value(n),
@@ -1084,6 +1087,93 @@ impl Cx<'_> {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
             }
         }
+    }
+
+    /// The dimensions of `e` when it names a whole array.
+    fn whole_array(&self, e: &Expr) -> Option<&[DimSpec]> {
+        match &e.kind {
+            ExprKind::Var(n) => self
+                .var(n)
+                .filter(|v| !v.dims.is_empty())
+                .map(|v| v.dims.as_slice()),
+            ExprKind::Paren(x) => self.whole_array(x),
+            _ => None,
+        }
+    }
+
+    /// `e` with every whole array of the given rank replaced by its element `subs`.
+    fn elementwise(&self, e: &Expr, subs: &[Expr]) -> Expr {
+        let mut e = e.clone();
+        self.elementwise_in(&mut e, subs);
+        e
+    }
+
+    fn elementwise_in(&self, e: &mut Expr, subs: &[Expr]) {
+        match &mut e.kind {
+            ExprKind::Var(n) => {
+                if self.whole_array(&Expr::var(n.clone())).is_some() {
+                    e.kind = ExprKind::Index(n.clone(), subs.to_vec());
+                }
+            }
+            ExprKind::Index(..) => {}
+            ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => {
+                for a in args {
+                    self.elementwise_in(&mut a.value, subs);
+                }
+            }
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => self.elementwise_in(x, subs),
+            ExprKind::Binary(_, a, b) => {
+                self.elementwise_in(a, subs);
+                self.elementwise_in(b, subs);
+            }
+            _ => {}
+        }
+    }
+
+    /// A whole-array assignment `a = e` as loops over the elements.
+    fn array_assign(&self, out: &mut String, lhs: &Expr, rhs: &Expr, depth: usize, trailing: &str) {
+        let dims = self.whole_array(lhs).expect("a whole array").to_vec();
+        let ind = indent(depth);
+        let n = {
+            let mut f = self.fresh.borrow_mut();
+            *f += 1;
+            *f
+        };
+        let names: Vec<String> = (0..dims.len()).map(|k| format!("adgen_i{n}_{k}")).collect();
+        writeln!(out, "{ind}{{{trailing}").unwrap();
+        writeln!(out, "{ind}  int {};", names.join(", ")).unwrap();
+        let mut d = depth + 1;
+        for (k, dim) in dims.iter().enumerate().rev() {
+            let lower = dim
+                .lower
+                .as_ref()
+                .map(|l| self.expr(l))
+                .unwrap_or_else(|| "1".into());
+            let upper = match &dim.upper {
+                Bound::Expr(u) => self.expr_at(u, Level::Add),
+                Bound::Star => "0 /* assumed size */".into(),
+            };
+            let i = &names[k];
+            writeln!(
+                out,
+                "{}for ({i} = {lower}; {i} <= {upper}; {i}++)",
+                indent(d)
+            )
+            .unwrap();
+            d += 1;
+        }
+        let subs: Vec<Expr> = names.iter().map(|x| Expr::var(x.clone())).collect();
+        let name = lhs.base_name().unwrap_or_default().to_string();
+        let rhs = self.elementwise(rhs, &subs);
+        writeln!(
+            out,
+            "{}{} = {};",
+            indent(d),
+            self.element(&name, &subs),
+            self.expr(&rhs)
+        )
+        .unwrap();
+        writeln!(out, "{ind}}}").unwrap();
     }
 
     /// `break`/`continue`, or a `goto` to a label after / at the end of an outer loop.
