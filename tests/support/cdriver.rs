@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use adgen::back::c::{Pass, c_type, param_kinds};
 use adgen::diff::Signature;
-use adgen::il::{Bound, ScalarType, SymbolKind, Unit};
+use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
 use super::config::{CheckConfig, RootSpec, Value};
 use super::driver::DerivativeChecks;
@@ -53,6 +53,30 @@ fn key(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
+/// The value of a bound expression, from the integers of check.toml.
+fn eval(e: &Expr, check: &CheckConfig) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(t) => t.split('_').next()?.parse().ok(),
+        ExprKind::Var(n) => match check.value_of(n)? {
+            Value::Int(v) => Some(*v),
+            _ => None,
+        },
+        ExprKind::Paren(x) => eval(x, check),
+        ExprKind::Unary(UnOp::Neg, x) => eval(x, check).map(|v| -v),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (eval(a, check)?, eval(b, check)?);
+            match op {
+                BinOp::Add => Some(a + b),
+                BinOp::Sub => Some(a - b),
+                BinOp::Mul => Some(a * b),
+                BinOp::Div if b != 0 => Some(a / b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>, String> {
     let indep: BTreeSet<String> = spec.independents.iter().map(|s| key(s)).collect();
     let dep: BTreeSet<String> = spec.dependents.iter().map(|s| key(s)).collect();
@@ -72,7 +96,12 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
                 Bound::Star => check.extent_of(arg).ok_or_else(|| {
                     format!("check.toml: `[extent] {}` is needed for `{arg}`", key(arg))
                 })?,
-                Bound::Expr(_) => return Err(format!("`{arg}`: explicit bounds in a C dummy")),
+                Bound::Expr(e) => {
+                    let upper = eval(e, check)
+                        .ok_or_else(|| format!("`{arg}`: cannot evaluate its size"))?;
+                    let lower = d.lower.as_ref().map(|l| eval(l, check)).unwrap_or(Some(1));
+                    upper - lower.ok_or_else(|| format!("`{arg}`: cannot evaluate its bound"))? + 1
+                }
             },
             _ => return Err(format!("`{arg}`: rank > 1 dummy")),
         };

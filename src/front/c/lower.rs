@@ -111,6 +111,7 @@ pub(crate) fn lower_unit(
             _ => {}
         }
     }
+    let arrays = pointer_kinds(tu);
     let mut units = Vec::new();
     let mut defined: BTreeMap<String, String> = BTreeMap::new();
     for ext in &tu.0 {
@@ -131,6 +132,7 @@ pub(crate) fn lower_unit(
                     result: None,
                     loops: Vec::new(),
                     called: BTreeSet::new(),
+                    arrays: &arrays,
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -271,6 +273,10 @@ fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Optio
 struct Indexed {
     names: BTreeSet<String>,
     idents: BTreeSet<String>,
+    /// Names used as `*p`.
+    derefs: BTreeSet<String>,
+    /// Names passed whole as arguments: (name, callee, position).
+    passes: Vec<(String, String, usize)>,
 }
 
 impl<'ast> Visit<'ast> for Indexed {
@@ -289,6 +295,124 @@ impl<'ast> Visit<'ast> for Indexed {
     fn visit_identifier(&mut self, identifier: &'ast Identifier, _span: &'ast CSpan) {
         self.idents.insert(key(&identifier.name));
     }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        if u.operator.node == UnaryOperator::Indirection {
+            if let Expression::Identifier(id) = &u.operand.node {
+                self.derefs.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
+        if let Expression::Identifier(callee) = &c.callee.node {
+            for (k, a) in c.arguments.iter().enumerate() {
+                if let Expression::Identifier(id) = &a.node {
+                    self.passes
+                        .push((id.node.name.clone(), callee.node.name.clone(), k));
+                }
+            }
+        }
+        lang_c::visit::visit_call_expression(self, c, span);
+    }
+}
+
+/// For each function of the file, which of its pointer parameters are arrays: those
+/// indexed `p[i]`; not those only dereferenced `*p`; those only passed on take the kind
+/// of the parameter they are passed to (arrays when nothing tells).
+fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<String, bool>> {
+    struct Info {
+        params: Vec<String>,
+        usage: Indexed,
+    }
+    let mut infos: BTreeMap<String, Info> = BTreeMap::new();
+    for ext in &tu.0 {
+        let ExternalDeclaration::FunctionDefinition(fd) = &ext.node else {
+            continue;
+        };
+        let Some(name) = declarator_name(&fd.node.declarator.node) else {
+            continue;
+        };
+        let mut params = Vec::new();
+        if let [
+            Node {
+                node: DerivedDeclarator::Function(f),
+                ..
+            },
+        ] = fd.node.declarator.node.derived.as_slice()
+        {
+            for p in &f.node.parameters {
+                let n = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| declarator_name(&d.node))
+                    .map(|i| i.node.name.clone())
+                    .unwrap_or_default();
+                params.push(n);
+            }
+        }
+        let mut usage = Indexed::default();
+        usage.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
+        infos.insert(name.node.name.clone(), Info { params, usage });
+    }
+    // None: undecided (only passed on).
+    let mut kinds: BTreeMap<String, BTreeMap<String, Option<bool>>> = infos
+        .iter()
+        .map(|(f, i)| {
+            let m = i
+                .params
+                .iter()
+                .map(|p| {
+                    let k = if i.usage.names.contains(p) {
+                        Some(true)
+                    } else if i.usage.derefs.contains(p) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    (p.clone(), k)
+                })
+                .collect();
+            (f.clone(), m)
+        })
+        .collect();
+    for _ in 0..8 {
+        let mut changed = false;
+        for (f, i) in &infos {
+            for p in &i.params {
+                if kinds[f][p].is_some() {
+                    continue;
+                }
+                let decided = i.usage.passes.iter().find_map(|(n, callee, k)| {
+                    if n != p {
+                        return None;
+                    }
+                    let cp = infos.get(callee)?.params.get(*k)?;
+                    kinds.get(callee)?.get(cp).copied().flatten()
+                });
+                if let Some(d) = decided {
+                    kinds.get_mut(f).unwrap().insert(p.clone(), Some(d));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(f, m)| {
+            (
+                f,
+                m.into_iter().map(|(p, k)| (p, k.unwrap_or(true))).collect(),
+            )
+        })
+        .collect()
 }
 
 /// Names a statement assigns (`=`, `op=`, `++`, `--`, `&x`).
@@ -397,6 +521,8 @@ struct FnCx<'m, 'd> {
     result: Option<(String, Ty)>,
     loops: Vec<LoopKind>,
     called: BTreeSet<String>,
+    /// Pointer parameters that are arrays, per function.
+    arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
 }
 
 fn int_lit(v: i64) -> Expr {
@@ -515,7 +641,13 @@ impl FnCx<'_, '_> {
                         ..
                     },
                 ] => {
-                    if indexed.names.contains(&pname) {
+                    let is_array = self
+                        .arrays
+                        .get(&name)
+                        .and_then(|m| m.get(&pname))
+                        .copied()
+                        .unwrap_or(true);
+                    if is_array {
                         VarKind::ArrayParam
                     } else {
                         VarKind::RefScalar
@@ -571,10 +703,49 @@ impl FnCx<'_, '_> {
             if kind == VarKind::Value {
                 attrs.push(Attr::Value);
             }
+            // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
+            // its extent; `double *x` and `double x[]` are assumed-size.
+            let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                Some(DerivedDeclarator::Array(a)) => match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        match (&e.node, const_int(&e.node)) {
+                            (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
+                            (Expression::Identifier(id), _)
+                                if matches!(
+                                    self.vars.get(&key(&id.node.name)),
+                                    Some(Var {
+                                        ty: Ty::Int(_),
+                                        kind: VarKind::Value,
+                                        ..
+                                    })
+                                ) =>
+                            {
+                                Bound::Expr(Expr::binary(
+                                    BinOp::Sub,
+                                    Expr::var(&id.node.name),
+                                    int_lit(1),
+                                ))
+                            }
+                            _ => {
+                                self.unsupported(
+                                    "E0603",
+                                    "an array parameter whose size is not a constant or an \
+                                     earlier int parameter",
+                                    e.span,
+                                );
+                                ok = false;
+                                continue;
+                            }
+                        }
+                    }
+                    _ => Bound::Star,
+                },
+                _ => Bound::Star,
+            };
             let dims = (kind == VarKind::ArrayParam).then(|| {
                 vec![DimSpec {
                     lower: Some(int_lit(0)),
-                    upper: Bound::Star,
+                    upper,
                 }]
             });
             self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
