@@ -25,5 +25,6 @@ double nll(int n, int m, const double *x, const int *label, const double *w, dou
     double pen = 0.0;
     for (int j = 0; j < m; j++)
         pen += w[j] * w[j];
-    return total / n + 0.5 * lambda * pen;
+    /* (double)n: adgen writes the partial of total / n as 1/n, an integer division */
+    return total / (double)n + 0.5 * lambda * pen;
 }
