@@ -13,6 +13,9 @@
 //! - The runtime's Fortran-style names (`pushreal8(x)`, `popcontrol(k)`,
 //!   `pushreal8array(a, n)`) become its C API (`adgen_push_real8(&x)`, ...).
 
+#[cfg(test)]
+mod tests;
+
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -1110,12 +1113,10 @@ impl Cx<'_> {
 
     fn elementwise_in(&self, e: &mut Expr, subs: &[Expr]) {
         match &mut e.kind {
-            ExprKind::Var(n) => {
-                if self.whole_array(&Expr::var(n.clone())).is_some() {
-                    e.kind = ExprKind::Index(n.clone(), subs.to_vec());
-                }
+            ExprKind::Var(n) if self.whole_array(&Expr::var(n.clone())).is_some() => {
+                e.kind = ExprKind::Index(n.clone(), subs.to_vec());
             }
-            ExprKind::Index(..) => {}
+            ExprKind::Var(_) | ExprKind::Index(..) => {}
             ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => {
                 for a in args {
                     self.elementwise_in(&mut a.value, subs);

@@ -89,9 +89,12 @@ type R<T> = Result<T, Reported>;
 pub(crate) fn lower_unit(
     tu: &TranslationUnit,
     map: &PosMap,
+    text: &str,
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<il::Unit> {
+    let comments = whole_line_comments(text);
+    let mut comment_cursor = 0usize;
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
         match &ext.node {
@@ -133,6 +136,8 @@ pub(crate) fn lower_unit(
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
+                    comments: &comments,
+                    comment_cursor: &mut comment_cursor,
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -523,6 +528,72 @@ struct FnCx<'m, 'd> {
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    /// Whole-line comments of the file and the first one not yet placed.
+    comments: &'m [Comment],
+    comment_cursor: &'d mut usize,
+}
+
+/// A comment alone on its line(s): its start offset and its lines' texts.
+pub(crate) struct Comment {
+    start: usize,
+    lines: Vec<String>,
+}
+
+/// The comments of `text` that stand alone on their lines, in order.
+fn whole_line_comments(text: &str) -> Vec<Comment> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let line_start = |i: usize| text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') || b.get(i + 1) == Some(&b'*') => {
+                let start = i;
+                let block = b[i + 1] == b'*';
+                let end = if block {
+                    text[i + 2..]
+                        .find("*/")
+                        .map(|p| i + 2 + p + 2)
+                        .unwrap_or(b.len())
+                } else {
+                    text[i..].find('\n').map(|p| i + p).unwrap_or(b.len())
+                };
+                let alone_before = text[line_start(start)..start].trim().is_empty();
+                let rest = text[end..].split('\n').next().unwrap_or("");
+                if alone_before && rest.trim().is_empty() {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    let lines = body
+                        .lines()
+                        .map(|l| {
+                            let t = l.trim();
+                            let t = t.strip_prefix('*').map(str::trim_start).unwrap_or(t);
+                            format!(" {t}")
+                        })
+                        .filter(|l| !l.trim().is_empty())
+                        .collect();
+                    out.push(Comment { start, lines });
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 fn int_lit(v: i64) -> Expr {
@@ -564,6 +635,29 @@ impl FnCx<'_, '_> {
     }
 
     fn function(&mut self, fd: &Node<FunctionDefinition>) -> R<il::Unit> {
+        let mut leading = Vec::new();
+        if let Some(at) = self.original(fd.span.start) {
+            self.comments_before(at, &mut leading);
+        }
+        let leading_comments = leading
+            .into_iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Comment(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let r = self.function_inner(fd, leading_comments);
+        if let Some(end) = self.original(fd.span.end) {
+            self.skip_comments(end);
+        }
+        r
+    }
+
+    fn function_inner(
+        &mut self,
+        fd: &Node<FunctionDefinition>,
+        leading_comments: Vec<String>,
+    ) -> R<il::Unit> {
         let f = &fd.node;
         let unit_span = self.span(fd.span);
         let name_node = declarator_name(&f.declarator.node)
@@ -804,7 +898,7 @@ impl FnCx<'_, '_> {
             result: self.result.as_ref().map(|r| r.0.clone()),
             explicit_result: kind == il::UnitKind::Function,
             prefix_type: None,
-            leading_comments: Vec::new(),
+            leading_comments,
             decls: std::mem::take(&mut self.decls),
             body,
             symbols: std::mem::take(&mut self.symbols),
@@ -916,16 +1010,60 @@ impl FnCx<'_, '_> {
     fn block_body(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<()> {
         self.scopes.push(Vec::new());
         let r = match &s.node {
-            Statement::Compound(items) => self.items(items, out),
+            Statement::Compound(items) => {
+                let r = self.items(items, out);
+                if let Some(end) = self.original(s.span.end) {
+                    self.comments_before(end, out);
+                }
+                r
+            }
             _ => self.statement(s, out),
         };
         self.scopes.pop();
         r
     }
 
+    /// Comments placed before the original offset `before`, as statements.
+    fn comments_before(&mut self, before: usize, out: &mut Vec<Stmt>) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+            for line in &c.lines {
+                let id = StmtId(*self.next_id);
+                *self.next_id += 1;
+                out.push(Stmt {
+                    id,
+                    kind: StmtKind::Comment(line.clone()),
+                    span: Span::new(self.map.file, c.start, c.start),
+                    label: None,
+                    trailing_comment: None,
+                });
+            }
+        }
+    }
+
+    /// Skips the comments before `before` (inside constructs that keep none).
+    fn skip_comments(&mut self, before: usize) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+        }
+    }
+
+    fn original(&self, pos: usize) -> Option<usize> {
+        self.map.offset(pos)
+    }
+
     fn items(&mut self, items: &[Node<BlockItem>], out: &mut Vec<Stmt>) -> R<()> {
         let mut result = Ok(());
         for item in items {
+            if let Some(at) = self.original(item.span.start) {
+                self.comments_before(at, out);
+            }
             let r = match &item.node {
                 BlockItem::Declaration(d) => self.declaration(d, out),
                 BlockItem::StaticAssert(_) => Ok(()),

@@ -38,7 +38,7 @@ pub(crate) struct PosMap {
     lines: Vec<(usize, Option<usize>)>,
     /// Start offset and length of each line of the original source.
     orig_lines: Vec<(usize, usize)>,
-    file: FileId,
+    pub(crate) file: FileId,
 }
 
 impl PosMap {
@@ -81,7 +81,7 @@ impl PosMap {
     }
 
     /// The original offset of preprocessed offset `pos`, when it lies in the main file.
-    fn offset(&self, pos: usize) -> Option<usize> {
+    pub(crate) fn offset(&self, pos: usize) -> Option<usize> {
         let i = match self.lines.binary_search_by_key(&pos, |l| l.0) {
             Ok(i) => i,
             Err(0) => return None,
@@ -186,7 +186,7 @@ pub fn lower_file(
         }
     };
     let mut diags = Vec::new();
-    let units = lower::lower_unit(&parse.unit, &map, next_stmt_id, &mut diags);
+    let units = lower::lower_unit(&parse.unit, &map, &source.text, next_stmt_id, &mut diags);
     diags.sort_by_key(|d| match &d.location {
         Some(crate::diag::Location::Span(span)) => span.lo,
         _ => u32::MAX,
