@@ -177,7 +177,7 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
             contents: back::write_file_among(path, file, &program, &siblings),
         });
         if back::is_c(path) {
-            let (hpath, contents) = back::write_header(path, file);
+            let (hpath, contents) = back::write_header(path, file, &program, &siblings);
             files.push(GeneratedFile {
                 path: hpath,
                 contents,

@@ -32,8 +32,16 @@ pub fn write_file_among(
 }
 
 /// The header of a generated C file `path` (`heat_d.c` → `heat_d.h`): its path and text.
-pub fn write_header(path: &str, file: &il::File) -> (String, String) {
+pub fn write_header(
+    path: &str,
+    file: &il::File,
+    program: &il::Program,
+    siblings: &[il::File],
+) -> (String, String) {
     let stem = path.rsplit_once('.').map(|(s, _)| s).unwrap_or(path);
     let base = stem.rsplit('/').next().unwrap_or(stem);
-    (format!("{stem}.h"), c::write_header(file, base))
+    (
+        format!("{stem}.h"),
+        c::write_header(file, base, program, siblings),
+    )
 }

@@ -42,6 +42,8 @@ struct VarInfo {
     dims: Vec<DimSpec>,
     /// `Some` for dummies.
     pass: Option<Pass>,
+    /// Declared INTENT(IN).
+    intent_in: bool,
 }
 
 /// The C type of a scalar type.
@@ -97,6 +99,9 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     _ => None,
                 });
                 let is_value = attrs.iter().any(|a| matches!(a, Attr::Value));
+                let intent_in = attrs
+                    .iter()
+                    .any(|a| matches!(a, Attr::Intent(il::Intent::In)));
                 for e in entities {
                     let dims = e
                         .dims
@@ -112,8 +117,16 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                             ty: spec_type(spec),
                             dims,
                             pass: None,
+                            intent_in,
                         },
                     );
+                }
+            }
+            DeclKind::Intent(il::Intent::In, names) => {
+                for n in names {
+                    if let Some(v) = vars.get_mut(&key(n)) {
+                        v.intent_in = true;
+                    }
                 }
             }
             DeclKind::Dimension(entities) => {
@@ -134,6 +147,7 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     ty: s.ty,
                     dims: s.dims.clone(),
                     pass: None,
+                    intent_in: s.intent == Some(il::Intent::In),
                 },
             );
         }
@@ -144,6 +158,7 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
             ty: ScalarType::Real(8),
             dims: Vec::new(),
             pass: None,
+            intent_in: false,
         });
         v.pass = Some(if !v.dims.is_empty() {
             Pass::Array
@@ -167,6 +182,12 @@ pub fn param_kinds(unit: &Unit) -> Vec<Pass> {
 
 /// `double f(double x, double *y)`.
 pub fn prototype(unit: &Unit) -> String {
+    prototype_in(unit, &BTreeMap::new())
+}
+
+/// The prototype of `unit` when the units it calls are in `table` (by key): an INTENT(IN)
+/// pointer passed on by value only stays `const`.
+pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
     let vars = unit_vars(unit);
     let ret = match unit.kind {
         UnitKind::Subroutine => "void",
@@ -177,6 +198,48 @@ pub fn prototype(unit: &Unit) -> String {
             .map(|v| c_type(v.ty))
             .unwrap_or("double"),
     };
+    // INTENT(IN) pointers the body neither writes nor passes on are `const`
+    // (INTERFACE.md §3); passing one on to a callee would need the callee's to be too.
+    let touched = RefCell::new(BTreeSet::new());
+    let by_reference = |callee: &str, args: &[Arg]| {
+        let mut touched = touched.borrow_mut();
+        let kinds = table.get(&key(callee)).map(|u| param_kinds(u));
+        for (i, a) in args.iter().enumerate() {
+            let by_value = kinds
+                .as_ref()
+                .is_some_and(|k| k.get(i) == Some(&Pass::Value));
+            if let (false, Some(n)) = (by_value, a.value.base_name()) {
+                touched.insert(key(n));
+            }
+        }
+    };
+    il::visit::walk_stmts(&unit.body, &mut |s| {
+        match &s.kind {
+            StmtKind::Assign { lhs, .. } => {
+                if let Some(n) = lhs.base_name() {
+                    touched.borrow_mut().insert(key(n));
+                }
+            }
+            StmtKind::Do { var, .. } => {
+                touched.borrow_mut().insert(key(var));
+            }
+            StmtKind::Call { name, args } => {
+                match runtime_call(name) {
+                    // Pushes read through const pointers.
+                    Some((c, _, _)) if c.starts_with("adgen_push") => {}
+                    _ => by_reference(name, args),
+                }
+            }
+            _ => {}
+        }
+        for e in il::visit::stmt_exprs(s) {
+            il::visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(f, args) = &x.kind {
+                    by_reference(f, args);
+                }
+            });
+        }
+    });
     let params: Vec<String> = unit
         .args
         .iter()
@@ -185,6 +248,9 @@ pub fn prototype(unit: &Unit) -> String {
             let t = c_type(v.ty);
             match v.pass {
                 Some(Pass::Value) => format!("{t} {a}"),
+                _ if v.intent_in && !touched.borrow().contains(&key(a)) => {
+                    format!("const {t} *{a}")
+                }
                 _ => format!("{t} *{a}"),
             }
         })
@@ -197,22 +263,35 @@ pub fn prototype(unit: &Unit) -> String {
     format!("{ret} {}({params})", unit.name)
 }
 
-/// Prints a whole C file. `originals` is the program the file was generated from (its
-/// procedures are copied as `static` functions when called); `siblings` are the other
-/// generated files, whose units may be called too.
-pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File]) -> String {
+/// Every unit a file's units may call, by key: originals, then generated units.
+fn call_table<'a>(
+    file: &'a il::File,
+    originals: &'a il::Program,
+    siblings: &'a [il::File],
+) -> BTreeMap<String, &'a Unit> {
     let mut table: BTreeMap<String, &Unit> = BTreeMap::new();
     for u in originals.units() {
         table.insert(key(&u.name), u);
     }
-    let mut generated: BTreeSet<String> = BTreeSet::new();
     for u in siblings.iter().flat_map(|f| f.units.iter()) {
         table.insert(key(&u.name), u);
-        generated.insert(key(&u.name));
     }
     for u in &file.units {
         table.insert(key(&u.name), u);
     }
+    table
+}
+
+/// Prints a whole C file. `originals` is the program the file was generated from (its
+/// procedures are copied as `static` functions when called); `siblings` are the other
+/// generated files, whose units may be called too.
+pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File]) -> String {
+    let table = call_table(file, originals, siblings);
+    let generated: BTreeSet<String> = siblings
+        .iter()
+        .flat_map(|f| f.units.iter())
+        .map(|u| key(&u.name))
+        .collect();
     let own: BTreeSet<String> = file.units.iter().map(|u| key(&u.name)).collect();
     let is_original =
         |k: &str| !generated.contains(k) && originals.units().any(|u| key(&u.name) == k);
@@ -257,13 +336,13 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     }
     out.push('\n');
     for u in &externs {
-        writeln!(out, "{};", prototype(u)).unwrap();
+        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     for u in &copies {
-        writeln!(out, "static {};", prototype(u)).unwrap();
+        writeln!(out, "static {};", prototype_in(u, &table)).unwrap();
     }
     for u in &file.units {
-        writeln!(out, "{};", prototype(u)).unwrap();
+        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     let is_copy: BTreeSet<String> = copies.iter().map(|u| key(&u.name)).collect();
     for u in all {
@@ -279,7 +358,13 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
 }
 
 /// A header declaring every unit of a generated file.
-pub fn write_header(file: &il::File, guard: &str) -> String {
+pub fn write_header(
+    file: &il::File,
+    guard: &str,
+    originals: &il::Program,
+    siblings: &[il::File],
+) -> String {
+    let table = call_table(file, originals, siblings);
     let guard: String = guard
         .chars()
         .map(|c| {
@@ -300,7 +385,7 @@ pub fn write_header(file: &il::File, guard: &str) -> String {
     writeln!(out, "#ifndef ADGEN_{guard}_H\n#define ADGEN_{guard}_H\n").unwrap();
     writeln!(out, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n").unwrap();
     for u in &file.units {
-        writeln!(out, "{};", prototype(u)).unwrap();
+        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     writeln!(out, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif").unwrap();
     out
@@ -391,7 +476,7 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
     for c in &unit.leading_comments {
         writeln!(out, "/*{} */", c.replace("*/", "* /")).unwrap();
     }
-    writeln!(out, "{prefix}{} {{", prototype(unit)).unwrap();
+    writeln!(out, "{prefix}{} {{", prototype_in(unit, table)).unwrap();
     // Declarations of locals, in declaration order.
     let args: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
     let mut declared = BTreeSet::new();
