@@ -103,18 +103,28 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     .iter()
                     .any(|a| matches!(a, Attr::Intent(il::Intent::In)));
                 for e in entities {
+                    let symbol = unit.symbols.get(&e.name);
+                    // A function declared by its type (`real(8) :: f`) is no variable.
+                    if symbol.is_some_and(|s| s.kind == il::SymbolKind::Procedure) {
+                        continue;
+                    }
                     let dims = e
                         .dims
                         .clone()
                         .or_else(|| attr_dims.clone())
                         .unwrap_or_default();
+                    // The symbol knows the kind a named constant gives (`real(dp)`).
+                    let ty = match (symbol, spec.kind.as_ref().map(|k| &k.kind)) {
+                        (Some(s), Some(ExprKind::Var(_) | ExprKind::Call(..))) => s.ty,
+                        _ => spec_type(spec),
+                    };
                     if is_value {
                         value.insert(key(&e.name));
                     }
                     vars.insert(
                         key(&e.name),
                         VarInfo {
-                            ty: spec_type(spec),
+                            ty,
                             dims,
                             pass: None,
                             intent_in,
@@ -479,6 +489,33 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
     writeln!(out, "{prefix}{} {{", prototype_in(unit, table)).unwrap();
     // Declarations of locals, in declaration order.
     let args: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
+    let read = names_read(&unit.body);
+    // Named constants are needed where the body or a declared shape reads them.
+    let mut shape_names = read.clone();
+    for v in cx.vars.values() {
+        for d in &v.dims {
+            for e in d.lower.iter().chain(match &d.upper {
+                Bound::Expr(e) => Some(e),
+                Bound::Star => None,
+            }) {
+                shape_names.extend(il::visit::names_read(e).into_iter().map(key));
+            }
+        }
+    }
+    for decl in &unit.decls {
+        if let DeclKind::Var { entities, .. } = &decl.kind {
+            let mut more = Vec::new();
+            for e in entities
+                .iter()
+                .filter(|e| shape_names.contains(&key(&e.name)))
+            {
+                if let Some(init) = &e.init {
+                    more.extend(il::visit::names_read(init).into_iter().map(key));
+                }
+            }
+            shape_names.extend(more);
+        }
+    }
     let mut declared = BTreeSet::new();
     for decl in &unit.decls {
         match &decl.kind {
@@ -494,13 +531,25 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
                 {
                     continue;
                 }
+                let is_parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
                 for e in entities {
                     let k = key(&e.name);
+                    let Some(v) = cx.vars.get(&k) else { continue };
+                    // Named constants only used in declarations (kinds) are not needed.
+                    let mut has_call = false;
+                    if let Some(init) = &e.init {
+                        il::visit::walk_expr(init, &mut |x| {
+                            has_call |= matches!(x.kind, ExprKind::Call(..))
+                        });
+                    }
+                    if is_parameter && (!shape_names.contains(&k) || has_call) {
+                        continue;
+                    }
                     if args.contains(&k) || !declared.insert(k.clone()) {
                         continue;
                     }
-                    let v = &cx.vars[&k];
-                    let mut line = format!("  {} {}", c_type(v.ty), e.name);
+                    let constant = if is_parameter { "const " } else { "" };
+                    let mut line = format!("  {constant}{} {}", c_type(v.ty), e.name);
                     for d in v.dims.iter().rev() {
                         write!(line, "[{}]", cx.extent(d)).unwrap();
                     }
@@ -520,7 +569,7 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
     for s in unit.symbols.iter() {
         let k = key(&s.name);
         if s.kind == il::SymbolKind::Variable && !args.contains(&k) && !declared.contains(&k) {
-            let v = &cx.vars[&k];
+            let Some(v) = cx.vars.get(&k) else { continue };
             let mut line = format!("  {} {}", c_type(v.ty), s.name);
             for d in v.dims.iter().rev() {
                 write!(line, "[{}]", cx.extent(d)).unwrap();
@@ -533,7 +582,6 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
         }
     }
     // Silence unused parameters and never-read locals (C warns where Fortran does not).
-    let read = names_read(&unit.body);
     let result_key = unit.result.as_deref().map(key);
     for a in &unit.args {
         if !read.contains(&key(a)) && !assigned(&unit.body).contains(&key(a)) {
