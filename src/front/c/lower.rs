@@ -115,10 +115,50 @@ pub(crate) fn lower_unit(
         }
     }
     let arrays = pointer_kinds(tu);
+    // File-scope `const` scalars initialized by constant expressions: replaced by their
+    // value where they are used.
+    let mut consts: BTreeMap<String, (Ty, Node<Expression>)> = BTreeMap::new();
+    let mut const_decls: BTreeSet<usize> = BTreeSet::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if !map.in_main(ext.span.start) || !is_const(&d.node.specifiers) {
+            continue;
+        }
+        let extern_or_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node != StorageClassSpecifier::Static)
+        });
+        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers) else {
+            continue;
+        };
+        let mut all = !extern_or_typedef && !d.node.declarators.is_empty();
+        let mut found = Vec::new();
+        for i in &d.node.declarators {
+            match (
+                declarator_name(&i.node.declarator.node),
+                i.node.declarator.node.derived.is_empty(),
+                &i.node.initializer,
+            ) {
+                (Some(name), true, Some(init)) => match &init.node {
+                    Initializer::Expression(e) if is_literal_expr(&e.node) => {
+                        found.push((name.node.name.clone(), (ty, (**e).clone())));
+                    }
+                    _ => all = false,
+                },
+                _ => all = false,
+            }
+        }
+        if all {
+            consts.extend(found);
+            const_decls.insert(index);
+        }
+    }
     let mut units = Vec::new();
     let mut defined: BTreeMap<String, String> = BTreeMap::new();
-    for ext in &tu.0 {
-        if !map.in_main(ext.span.start) {
+    for (index, ext) in tu.0.iter().enumerate() {
+        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
             continue;
         }
         match &ext.node {
@@ -138,6 +178,7 @@ pub(crate) fn lower_unit(
                     arrays: &arrays,
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
+                    consts: &consts,
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -167,7 +208,8 @@ pub(crate) fn lower_unit(
                     diags.push(
                         Diagnostic::error(
                             "E0603",
-                            "global variables, typedefs, structs and enums are not supported yet",
+                            "global variables (other than `const` scalars with a constant \
+                             initializer), typedefs, structs and enums are not supported yet",
                         )
                         .at(map.span(d.span))
                         .with_help(
@@ -531,6 +573,32 @@ struct FnCx<'m, 'd> {
     /// Whole-line comments of the file and the first one not yet placed.
     comments: &'m [Comment],
     comment_cursor: &'d mut usize,
+    /// File-scope constants: their type and initializer.
+    consts: &'m BTreeMap<String, (Ty, Node<Expression>)>,
+}
+
+/// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).
+fn is_literal_expr(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(c) => !matches!(c.node, Constant::Character(_)),
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::Minus | UnaryOperator::Plus
+            ) && is_literal_expr(&u.node.operand.node)
+        }
+        Expression::BinaryOperator(b) => {
+            matches!(
+                b.node.operator.node,
+                BinaryOperator::Plus
+                    | BinaryOperator::Minus
+                    | BinaryOperator::Multiply
+                    | BinaryOperator::Divide
+            ) && is_literal_expr(&b.node.lhs.node)
+                && is_literal_expr(&b.node.rhs.node)
+        }
+        _ => false,
+    }
 }
 
 /// A comment alone on its line(s): its start offset and its lines' texts.
@@ -1656,6 +1724,9 @@ impl FnCx<'_, '_> {
     /// An assignable place: a scalar variable, `*p`, `a[i]`, `a[i][j]`.
     fn lvalue(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         let (v, ty) = self.place(e)?;
+        if !matches!(v.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
+            return Err(self.err("E0605", "assignment to a constant", e.span));
+        }
         if let Some(n) = v.base_name() {
             let var = self.var(n, e.span)?;
             if var.kind == VarKind::Value {
@@ -1672,6 +1743,27 @@ impl FnCx<'_, '_> {
     /// A variable reference (scalar or element).
     fn place(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         match &e.node {
+            Expression::Identifier(id)
+                if !self.vars.contains_key(&key(&id.node.name))
+                    && self.consts.contains_key(&id.node.name) =>
+            {
+                let (ty, init) = self.consts[&id.node.name].clone();
+                let (v, vty) = self.value(&init)?;
+                let v = match (ty, vty, &v.kind) {
+                    (a, b, _) if a == b => v,
+                    (Ty::Real(k), _, ExprKind::Real(lit)) => Expr::new(ExprKind::Real(RealLit {
+                        value: lit.value.clone(),
+                        kind: k,
+                        spelling: None,
+                    })),
+                    (Ty::Real(8), _, _) => Expr::intrinsic(il::Intrinsic::Dble, vec![v]),
+                    (Ty::Real(_), _, _) => {
+                        Expr::intrinsic(il::Intrinsic::Real, vec![v, int_lit(4)])
+                    }
+                    _ => Expr::intrinsic(il::Intrinsic::Int, vec![v]),
+                };
+                Ok((paren_if_binary(v).spanned(self.span(e.span)), ty))
+            }
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, e.span)?;
                 match v.kind {

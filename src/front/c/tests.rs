@@ -40,3 +40,20 @@ fn refusals_are_located() {
     assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
     assert!(e.contains("t.c:2:28: error[E0605]"), "{e}");
 }
+
+#[test]
+fn file_scope_constants_are_inlined() {
+    let f = lower(
+        "static const double g = 9.81, half = 0.5;\nconst int n2 = 2 * 3;\n\
+         double fall(double t) { return half * g * t * t + n2; }\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert!(!u.symbols.contains("g"));
+    let text = crate::back::c::prototype(u);
+    assert_eq!(text, "double fall(double t)");
+    let e = lower("const double g = 9.81;\nvoid f(double *y) { g = 1.0; *y = g; }\n").unwrap_err();
+    assert!(e.contains("E0605"), "{e}");
+    let e = lower("double g = 9.81;\nvoid f(double *y) { *y = g; }\n").unwrap_err();
+    assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
+}

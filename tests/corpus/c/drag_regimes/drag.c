@@ -2,10 +2,13 @@
    else-if chain, ?:, fmax/fmin, pow, hypot, atan2, tanh, log10, sqrt. */
 #include <math.h>
 
+static const double pi = 3.141592653589793;
+const float stokes_limit = 1.0f;
+
 static double drag_coefficient(double re)
 {
     double cd;
-    if (re < 1.0) {
+    if (re < stokes_limit) {
         cd = 24.0 / re;
     } else if (re < 1000.0) {
         cd = 24.0 / re * (1.0 + 0.15 * pow(re, 0.687));
@@ -23,7 +26,7 @@ void drag(int n, const double *vx, const double *vy, const double *diam, double 
     for (int i = 0; i < n; i++) {
         const double speed = hypot(vx[i], vy[i]);
         const double re = fmax(rho * speed * diam[i] / mu, 1e-3);
-        const double area = 0.25 * 3.141592653589793 * diam[i] * diam[i];
+        const double area = 0.25 * pi * diam[i] * diam[i];
         double cd = drag_coefficient(re);
         cd = re > 5.0e4 ? fmin(cd, 0.5) : cd;
         force[i] = 0.5 * rho * cd * area * speed * speed;
