@@ -169,11 +169,23 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Err(d) => return Err(fail(&sources, d)),
     };
     let mut files = runtime::runtime_files(differentiated.needs_runtime);
+    let siblings: Vec<il::File> = differentiated
+        .files
+        .iter()
+        .map(|(_, f)| f.clone())
+        .collect();
     for (path, file) in &differentiated.files {
         files.push(GeneratedFile {
             path: path.clone(),
-            contents: back::fortran::write_file(file),
+            contents: back::write_file_among(path, file, &program, &siblings),
         });
+        if back::is_c(path) {
+            let (hpath, contents) = back::write_header(path, file, &program, &siblings);
+            files.push(GeneratedFile {
+                path: hpath,
+                contents,
+            });
+        }
     }
     let mut warnings = analyses.warnings.clone();
     warnings.extend(differentiated.warnings.iter().cloned());

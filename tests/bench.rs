@@ -14,6 +14,7 @@
 #[allow(dead_code)]
 mod support {
     pub mod case;
+    pub mod cdriver;
     pub mod checks;
     pub mod config;
     pub mod driver;

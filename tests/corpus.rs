@@ -1,6 +1,7 @@
-//! Derivative checks of the Fortran corpus: see `tests/support/mod.rs`.
+//! Derivative checks of the Fortran and C corpora: see `tests/support/mod.rs`.
 //!
-//! `cargo test --test corpus` runs every program of `tests/corpus/fortran/`;
+//! `cargo test --test corpus` runs every program of `tests/corpus/fortran/` (test
+//! `corpus`) and of `tests/corpus/c/` (test `corpus_c`);
 //! `ADGEN_CORPUS=heat,newton` restricts the run to programs whose name contains one of
 //! the words; `ADGEN_CORPUS_KEEP=1` keeps the work directories for inspection;
 //! `ADGEN_CORPUS_CHECKPOINT=0` differentiates in split mode instead of joint mode and
@@ -17,17 +18,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use support::case::{self, Failure};
 
-fn corpus_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran")
+fn corpus_root(lang: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(lang)
 }
 
-/// Corpus directories, sorted, filtered by `ADGEN_CORPUS`.
-fn corpus_dirs() -> Vec<PathBuf> {
+/// Corpus directories of one language (`fortran`, `c`), sorted, filtered by
+/// `ADGEN_CORPUS`.
+fn corpus_dirs(lang: &str) -> Vec<PathBuf> {
     let filter: Vec<String> = std::env::var("ADGEN_CORPUS")
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
         .unwrap_or_default();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root())
-        .expect("tests/corpus/fortran exists")
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root(lang))
+        .expect("the corpus directory exists")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_dir())
@@ -68,6 +72,7 @@ fn run_all(cases: &[PathBuf], disable: &[&str]) -> Vec<(String, Vec<Failure>)> {
 
 #[test]
 fn corpus() {
+<<<<<<< HEAD
     check_corpus(&[]);
 }
 
@@ -79,6 +84,21 @@ fn corpus_with_optimizations_off() {
 
 fn check_corpus(disable: &[&str]) {
     let dirs = corpus_dirs();
+=======
+    run_corpus("fortran");
+}
+
+#[test]
+fn corpus_c() {
+    run_corpus("c");
+}
+
+fn run_corpus(lang: &str) {
+    let dirs = corpus_dirs(lang);
+    if dirs.is_empty() && std::env::var_os("ADGEN_CORPUS").is_some() {
+        return;
+    }
+>>>>>>> cfront
     assert!(!dirs.is_empty(), "no corpus program selected");
     let results = run_all(&dirs, disable);
     let failed: Vec<&(String, Vec<Failure>)> =
@@ -89,12 +109,16 @@ fn check_corpus(disable: &[&str]) {
         }
     }
     let summary = format!(
+<<<<<<< HEAD
         "corpus{}: {} passed, {} failed",
         if disable.is_empty() {
             String::new()
         } else {
             format!(" (off: {})", disable.join(", "))
         },
+=======
+        "corpus ({lang}): {} passed, {} failed",
+>>>>>>> cfront
         results.len() - failed.len(),
         failed.len()
     );
@@ -121,7 +145,7 @@ fn check_corpus(disable: &[&str]) {
 /// must compile with `-Wall -Werror`), and there are enough programs.
 #[test]
 fn corpus_is_well_formed() {
-    let dirs = corpus_dirs();
+    let dirs = corpus_dirs("fortran");
     if std::env::var_os("ADGEN_CORPUS").is_none() {
         assert!(
             dirs.len() >= 18,
@@ -165,6 +189,68 @@ fn corpus_is_well_formed() {
                 text.contains(&format!("subroutine {root}("))
                     || text.contains(&format!("function {root}("))
             });
+            if !defined {
+                problems.push(format!(
+                    "{name}: no source defines the root `{}`",
+                    root.name
+                ));
+            }
+            if root.independents.is_empty() || root.dependents.is_empty() {
+                problems.push(format!(
+                    "{name}: root `{}` lacks independents or dependents",
+                    root.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The C corpus is well formed: manifests and check files parse, every source compiles
+/// with `gcc -std=c99 -Wall -Wextra -Werror`, every root is defined, and there are
+/// enough programs.
+#[test]
+fn corpus_c_is_well_formed() {
+    let dirs = corpus_dirs("c");
+    if std::env::var_os("ADGEN_CORPUS").is_none() {
+        assert!(
+            dirs.len() >= 8,
+            "the C corpus has {} programs, want 8",
+            dirs.len()
+        );
+    }
+    let mut problems = Vec::new();
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let (manifest, _check, sources) = match case::load(dir) {
+            Ok(x) => x,
+            Err(e) => {
+                problems.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let work = tempfile::tempdir().unwrap();
+        for src in &sources {
+            let path = dir.join(&src.path);
+            let mut args: Vec<String> = support::toolchain::CFLAGS
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            args.extend(["-fsyntax-only".to_string(), path.display().to_string()]);
+            let o = support::toolchain::run(
+                &support::toolchain::cc(),
+                &args,
+                work.path(),
+                std::time::Duration::from_secs(60),
+            );
+            if !o.success {
+                problems.push(format!("{name}: {}", o.report()));
+            }
+        }
+        for root in &manifest.roots {
+            let defined = sources
+                .iter()
+                .any(|s| s.text.contains(&format!(" {}(", root.name)));
             if !defined {
                 problems.push(format!(
                     "{name}: no source defines the root `{}`",

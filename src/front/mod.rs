@@ -1,5 +1,6 @@
 //! Front-ends: each turns one source language into the [`crate::il`].
 
+pub mod c;
 pub mod fortran;
 
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
@@ -15,6 +16,9 @@ pub fn lower_source(
 ) -> Result<il::File, Vec<Diagnostic>> {
     use fortran::SourceForm;
     let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    if ext.eq_ignore_ascii_case("c") {
+        return c::lower_file(id, source, path, next_stmt_id);
+    }
     // As gfortran reads them: upper-case extensions (and `.fpp`) ask for the C
     // preprocessor; `.f`, `.for`, `.ftn`, `.fpp` are fixed form.
     let preprocessed = matches!(
@@ -32,7 +36,7 @@ pub fn lower_source(
                 )
                 .at(Span::new(id, 0, 0))
                 .with_help(
-                    "Fortran sources end in .f90, .f95, .f03, .f08 (free form) or .f, .for, .ftn (fixed form); upper case (.F, .F90) or .fpp for the C preprocessor",
+                    "Fortran sources end in .f90, .f95, .f03, .f08 (free form) or .f, .for, .ftn (fixed form); upper case (.F, .F90) or .fpp for the C preprocessor; C sources in .c",
                 ),
             ]);
         }
@@ -65,7 +69,7 @@ mod tests {
             assert!(lower(path, free).is_ok(), "{path}");
         }
         assert!(lower("a.f", free).is_err());
-        let err = lower("a.c", free).unwrap_err();
+        let err = lower("a.txt", free).unwrap_err();
         assert_eq!(err[0].code, "E0901");
     }
 }

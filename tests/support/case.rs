@@ -8,6 +8,7 @@ use adgen::diff::Signature;
 use adgen::il::{Program, Unit};
 use adgen::{GeneratedFile, Mode, RootRequest, SourceInput};
 
+use super::cdriver;
 use super::checks::{self, Expected};
 use super::config::{self, CheckConfig, Manifest, RootSpec};
 use super::driver::{self, Printer};
@@ -34,6 +35,8 @@ pub struct Context<'a> {
     pub work: PathBuf,
     pub check: CheckConfig,
     pub print: Printer<'a>,
+    /// A C program: C drivers, C round trip.
+    pub c: bool,
 }
 
 impl Context<'_> {
@@ -87,7 +90,11 @@ pub fn compile_sources(
         }
         let obj = dir.join(object_name(path));
         let flags: &[&str] = if toolchain::is_c(path) {
-            toolchain::CFLAGS
+            if flags.contains(&"-Werror") {
+                toolchain::CFLAGS
+            } else {
+                toolchain::CFLAGS_LENIENT
+            }
         } else {
             flags
         };
@@ -115,11 +122,23 @@ pub fn build_and_run(
     stage: &str,
 ) -> Result<String, Failure> {
     let dir = ctx.work.join(sub);
-    let src = dir.join(format!("{driver_name}.f90"));
+    let ext = if ctx.c { "c" } else { "f90" };
+    let src = dir.join(format!("{driver_name}.{ext}"));
     write_file(&src, driver_text)
         .map_err(|e| ctx.fail(stage, format!("cannot write {}: {e}", src.display())))?;
     let obj = dir.join(format!("{driver_name}.o"));
-    let o = toolchain::compile(&src, &obj, &dir, toolchain::DRIVER_FFLAGS);
+    let generated_headers = format!("-I{}", ctx.work.join("generated").display());
+    let cflags: Vec<&str> = toolchain::CFLAGS_LENIENT
+        .iter()
+        .copied()
+        .chain([generated_headers.as_str()])
+        .collect();
+    let flags: &[&str] = if ctx.c {
+        &cflags
+    } else {
+        toolchain::DRIVER_FFLAGS
+    };
+    let o = toolchain::compile(&src, &obj, &dir, flags);
     if !o.success {
         return Err(ctx.fail_outcome(
             stage,
@@ -154,8 +173,12 @@ pub fn primal_outputs(
 ) -> Result<String, Failure> {
     let mut all = String::new();
     for (unit, spec) in roots {
-        let text = driver::primal_driver(unit, spec, &ctx.check, ctx.print)
-            .map_err(|e| ctx.fail("driver", e))?;
+        let text = if ctx.c {
+            cdriver::primal_driver(unit, spec, &ctx.check)
+        } else {
+            driver::primal_driver(unit, spec, &ctx.check, ctx.print)
+        }
+        .map_err(|e| ctx.fail("driver", e))?;
         let name = format!("primal_{}", spec.name.to_ascii_lowercase());
         let out = build_and_run(ctx, sub, &name, &text, objects, stage)?;
         all.push_str(&format!("ROOT {}\n{out}", spec.name));
@@ -279,14 +302,23 @@ pub fn check_derivatives(
             ));
             continue;
         }
-        let (text, what) =
-            match driver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, ctx.print) {
-                Ok(t) => t,
-                Err(e) => {
-                    failures.push(ctx.fail("driver", e));
-                    continue;
-                }
-            };
+        let headers: Vec<(String, String)> = generated
+            .iter()
+            .filter(|f| f.path.ends_with(".h") && !f.path.ends_with("adgen_runtime.h"))
+            .map(|f| (f.path.clone(), f.contents.clone()))
+            .collect();
+        let made = if ctx.c {
+            cdriver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, &headers)
+        } else {
+            driver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, ctx.print)
+        };
+        let (text, what) = match made {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(ctx.fail("driver", e));
+                continue;
+            }
+        };
         let name = format!("derivatives_{}", spec.name.to_ascii_lowercase());
         let output = match build_and_run(ctx, "derivatives", &name, &text, &objects, "check-run") {
             Ok(o) => o,
@@ -446,6 +478,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         work,
         check,
         print: &print,
+        c: sources.iter().any(|s| toolchain::is_c(&s.path)),
     };
     let mut source_map = adgen::SourceMap::default();
     let program: Program = match adgen::parse_sources(&sources, &mut source_map) {
@@ -492,7 +525,12 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
             let unparsed: Vec<(String, String)> = program
                 .files
                 .iter()
-                .map(|f| (f.path.clone(), adgen::back::fortran::write_file(f)))
+                .map(|f| {
+                    (
+                        f.path.clone(),
+                        adgen::back::write_file(&f.path, f, &program),
+                    )
+                })
                 .collect();
             failures.extend(check_roundtrip(&ctx, &reference, &unparsed, &roots));
         }

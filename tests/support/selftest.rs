@@ -317,6 +317,7 @@ fn run_with(
         work: work.path().to_path_buf(),
         check,
         print: &print,
+        c: false,
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -414,6 +415,7 @@ fn generated_code_with_warnings_is_rejected() {
         work: work.path().to_path_buf(),
         check: Default::default(),
         print: &print,
+        c: false,
     };
     let sources = vec![(
         "w_d.f90".to_string(),
@@ -437,6 +439,7 @@ fn roundtrip_detects_a_changed_result() {
         work: work.path().to_path_buf(),
         check: config::parse_check("n = 4\n[extent]\nx = 4\n").unwrap(),
         print: &print,
+        c: false,
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -983,6 +986,7 @@ fn corpus_primal_drivers_run() {
             work: work.path().to_path_buf(),
             check,
             print: &print,
+            c: false,
         };
         let originals: Vec<(String, String)> = sources
             .iter()

@@ -11,7 +11,9 @@ pub const ORIGINAL_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all"];
 /// Flags for the drivers the harness writes.
 pub const DRIVER_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all", "-ffree-line-length-none"];
 /// Flags for the runtime and any generated C: warning-free as well.
-pub const CFLAGS: &[&str] = &["-O0", "-g", "-Wall", "-Werror"];
+pub const CFLAGS: &[&str] = &["-std=c99", "-O0", "-g", "-Wall", "-Wextra", "-Werror"];
+/// Flags for C sources whose warnings are not failures (the user's, C drivers).
+pub const CFLAGS_LENIENT: &[&str] = &["-std=c99", "-O0", "-g"];
 
 /// What a finished command did.
 #[derive(Debug)]
@@ -171,6 +173,10 @@ pub fn compile(src: &Path, obj: &Path, mod_dir: &Path, flags: &[&str]) -> Outcom
 /// Links objects into an executable with the Fortran compiler.
 pub fn link(objects: &[PathBuf], exe: &Path, dir: &Path) -> Outcome {
     let mut args: Vec<String> = objects.iter().map(|o| o.display().to_string()).collect();
-    args.extend(["-o".to_string(), exe.display().to_string()]);
+    args.extend([
+        "-o".to_string(),
+        exe.display().to_string(),
+        "-lm".to_string(),
+    ]);
     run(&fc(), &args, dir, COMPILE_TIMEOUT)
 }

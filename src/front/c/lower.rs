@@ -1,0 +1,2411 @@
+//! Lowering of lang-c's tree into the IL: one [`il::Unit`] per function definition.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+use lang_c::visit::Visit;
+
+use super::PosMap;
+use crate::diag::{Diagnostic, Span};
+use crate::il::{
+    self, Attr, BinOp, Bound, Decl, DeclKind, DimSpec, Entity, Expr, ExprKind, Intent, RealLit,
+    ScalarType, Stmt, StmtId, StmtKind, Symbol, SymbolKind, SymbolTable, TypeSpec, UnOp, key,
+};
+
+/// A C scalar type of the subset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ty {
+    Void,
+    Int(u8),
+    Real(u8),
+    /// The value of a comparison or logical operator.
+    Bool,
+}
+
+impl Ty {
+    fn scalar(self) -> ScalarType {
+        match self {
+            Ty::Int(k) => ScalarType::Integer(k),
+            Ty::Real(k) => ScalarType::Real(k),
+            Ty::Bool => ScalarType::Logical,
+            Ty::Void => ScalarType::Integer(4),
+        }
+    }
+    fn is_numeric(self) -> bool {
+        matches!(self, Ty::Int(_) | Ty::Real(_))
+    }
+}
+
+fn promote(a: Ty, b: Ty) -> Ty {
+    match (a, b) {
+        (Ty::Real(x), Ty::Real(y)) => Ty::Real(x.max(y)),
+        (Ty::Real(x), _) | (_, Ty::Real(x)) => Ty::Real(x),
+        (Ty::Int(x), Ty::Int(y)) => Ty::Int(x.max(y)),
+        (x, _) => x,
+    }
+}
+
+/// How a parameter is passed, from a prototype.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Pass {
+    Value,
+    Ref,
+}
+
+#[derive(Clone, Debug)]
+struct Proto {
+    ret: Ty,
+    params: Vec<Pass>,
+}
+
+/// What a name in a function is.
+#[derive(Clone, Debug, PartialEq)]
+enum VarKind {
+    /// A by-value parameter.
+    Value,
+    /// A pointer parameter used only as `*p`: a scalar passed by reference.
+    RefScalar,
+    /// A pointer or `[]` parameter indexed as an array.
+    ArrayParam,
+    Local,
+    /// A local array with its extents in C order.
+    LocalArray(Vec<i64>),
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    ty: Ty,
+    kind: VarKind,
+}
+
+/// An error already reported.
+struct Reported;
+
+type R<T> = Result<T, Reported>;
+
+/// The IL of every function definition of the translation unit.
+pub(crate) fn lower_unit(
+    tu: &TranslationUnit,
+    map: &PosMap,
+    text: &str,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<il::Unit> {
+    let comments = whole_line_comments(text);
+    let mut comment_cursor = 0usize;
+    let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
+    for ext in &tu.0 {
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                if let Some((name, proto)) = proto_of(&fd.node.specifiers, &fd.node.declarator) {
+                    protos.insert(name, proto);
+                }
+            }
+            ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
+                for init in &d.node.declarators {
+                    if let Some((name, proto)) = proto_of(&d.node.specifiers, &init.node.declarator)
+                    {
+                        protos.entry(name).or_insert(proto);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let arrays = pointer_kinds(tu);
+    // File-scope `const` scalars initialized by constant expressions: replaced by their
+    // value where they are used.
+    let mut consts: BTreeMap<String, (Ty, Node<Expression>)> = BTreeMap::new();
+    let mut const_decls: BTreeSet<usize> = BTreeSet::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if !map.in_main(ext.span.start) || !is_const(&d.node.specifiers) {
+            continue;
+        }
+        let extern_or_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node != StorageClassSpecifier::Static)
+        });
+        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers) else {
+            continue;
+        };
+        let mut all = !extern_or_typedef && !d.node.declarators.is_empty();
+        let mut found = Vec::new();
+        for i in &d.node.declarators {
+            match (
+                declarator_name(&i.node.declarator.node),
+                i.node.declarator.node.derived.is_empty(),
+                &i.node.initializer,
+            ) {
+                (Some(name), true, Some(init)) => match &init.node {
+                    Initializer::Expression(e) if is_literal_expr(&e.node) => {
+                        found.push((name.node.name.clone(), (ty, (**e).clone())));
+                    }
+                    _ => all = false,
+                },
+                _ => all = false,
+            }
+        }
+        if all {
+            consts.extend(found);
+            const_decls.insert(index);
+        }
+    }
+    let mut units = Vec::new();
+    let mut defined: BTreeMap<String, String> = BTreeMap::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
+            continue;
+        }
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                let mut cx = FnCx {
+                    map,
+                    diags: &mut *diags,
+                    next_id: &mut *next_id,
+                    protos: &protos,
+                    vars: BTreeMap::new(),
+                    scopes: vec![Vec::new()],
+                    decls: Vec::new(),
+                    symbols: SymbolTable::default(),
+                    result: None,
+                    loops: Vec::new(),
+                    called: BTreeSet::new(),
+                    arrays: &arrays,
+                    comments: &comments,
+                    comment_cursor: &mut comment_cursor,
+                    consts: &consts,
+                };
+                if let Ok(unit) = cx.function(fd) {
+                    if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
+                        diags.push(
+                            Diagnostic::error(
+                                "E0608",
+                                format!(
+                                    "`{}` and `{prev}` differ only by case: adgen's IL does not \
+                                     tell them apart",
+                                    unit.name
+                                ),
+                            )
+                            .at(unit.span),
+                        );
+                    }
+                    units.push(unit);
+                }
+            }
+            ExternalDeclaration::Declaration(d) => {
+                let is_proto = d
+                    .node
+                    .declarators
+                    .iter()
+                    .all(|i| proto_of(&d.node.specifiers, &i.node.declarator).is_some())
+                    && !d.node.declarators.is_empty();
+                if !is_proto {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0603",
+                            "global variables (other than `const` scalars with a constant \
+                             initializer), typedefs, structs and enums are not supported yet",
+                        )
+                        .at(map.span(d.span))
+                        .with_help(
+                            "pass the data as function arguments, or use #define for constants",
+                        ),
+                    );
+                }
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    units
+}
+
+/// Base type of declaration specifiers; `Err` with a description when unsupported.
+fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, String> {
+    let mut long = 0;
+    let mut seen = Vec::new();
+    for s in specs {
+        match s {
+            TypeSpecifier::Long => long += 1,
+            TypeSpecifier::Void => seen.push("void"),
+            TypeSpecifier::Int => seen.push("int"),
+            TypeSpecifier::Signed => seen.push("signed"),
+            TypeSpecifier::Float => seen.push("float"),
+            TypeSpecifier::Double => seen.push("double"),
+            TypeSpecifier::Unsigned => return Err("unsigned types".into()),
+            TypeSpecifier::Char => return Err("`char`".into()),
+            TypeSpecifier::Short => return Err("`short`".into()),
+            TypeSpecifier::Bool => return Err("`_Bool`".into()),
+            TypeSpecifier::Struct(_) => return Err("structs and unions".into()),
+            TypeSpecifier::Enum(_) => return Err("enums".into()),
+            TypeSpecifier::TypedefName(n) => {
+                return Err(format!("the typedef name `{}`", n.node.name));
+            }
+            _ => return Err("this type".into()),
+        }
+    }
+    seen.retain(|s| *s != "signed" || long == 0);
+    match (seen.as_slice(), long) {
+        (["double"], 0) => Ok(Ty::Real(8)),
+        (["float"], 0) => Ok(Ty::Real(4)),
+        (["void"], 0) => Ok(Ty::Void),
+        (["int"] | ["signed"] | ["signed", "int"] | ["int", "signed"], 0) => Ok(Ty::Int(4)),
+        ([] | ["int"] | ["signed"] | ["signed", "int"], 1 | 2) => Ok(Ty::Int(8)),
+        (["double"], _) => Err("`long double`".into()),
+        _ => Err("this combination of type specifiers".into()),
+    }
+}
+
+fn decl_type(specs: &[Node<DeclarationSpecifier>]) -> Result<Ty, String> {
+    base_type(specs.iter().filter_map(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+        _ => None,
+    }))
+}
+
+fn is_const(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const)
+    })
+}
+
+fn declarator_name(d: &Declarator) -> Option<&Node<Identifier>> {
+    match &d.kind.node {
+        DeclaratorKind::Identifier(id) => Some(id),
+        _ => None,
+    }
+}
+
+/// The prototype of a function declarator (`None` when not a function).
+fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Option<(String, Proto)> {
+    let name = declarator_name(&d.node)?.node.name.clone();
+    let [
+        Node {
+            node: DerivedDeclarator::Function(f),
+            ..
+        },
+    ] = d.node.derived.as_slice()
+    else {
+        return None;
+    };
+    let ret = decl_type(specs).unwrap_or(Ty::Void);
+    let mut params = Vec::new();
+    for p in &f.node.parameters {
+        let pass = match &p.node.declarator {
+            None => {
+                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                    continue;
+                }
+                Pass::Value
+            }
+            Some(d) => {
+                if d.node.derived.is_empty() {
+                    Pass::Value
+                } else {
+                    Pass::Ref
+                }
+            }
+        };
+        params.push(pass);
+    }
+    Some((name, Proto { ret, params }))
+}
+
+/// Names used as `p[...]` in a function body.
+#[derive(Default)]
+struct Indexed {
+    names: BTreeSet<String>,
+    idents: BTreeSet<String>,
+    /// Names used as `*p`.
+    derefs: BTreeSet<String>,
+    /// Names passed whole as arguments: (name, callee, position).
+    passes: Vec<(String, String, usize)>,
+}
+
+impl<'ast> Visit<'ast> for Indexed {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        if b.operator.node == BinaryOperator::Index {
+            if let Expression::Identifier(id) = &b.lhs.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_identifier(&mut self, identifier: &'ast Identifier, _span: &'ast CSpan) {
+        self.idents.insert(key(&identifier.name));
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        if u.operator.node == UnaryOperator::Indirection {
+            if let Expression::Identifier(id) = &u.operand.node {
+                self.derefs.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
+        if let Expression::Identifier(callee) = &c.callee.node {
+            for (k, a) in c.arguments.iter().enumerate() {
+                if let Expression::Identifier(id) = &a.node {
+                    self.passes
+                        .push((id.node.name.clone(), callee.node.name.clone(), k));
+                }
+            }
+        }
+        lang_c::visit::visit_call_expression(self, c, span);
+    }
+}
+
+/// For each function of the file, which of its pointer parameters are arrays: those
+/// indexed `p[i]`; not those only dereferenced `*p`; those only passed on take the kind
+/// of the parameter they are passed to (arrays when nothing tells).
+fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<String, bool>> {
+    struct Info {
+        params: Vec<String>,
+        usage: Indexed,
+    }
+    let mut infos: BTreeMap<String, Info> = BTreeMap::new();
+    for ext in &tu.0 {
+        let ExternalDeclaration::FunctionDefinition(fd) = &ext.node else {
+            continue;
+        };
+        let Some(name) = declarator_name(&fd.node.declarator.node) else {
+            continue;
+        };
+        let mut params = Vec::new();
+        if let [
+            Node {
+                node: DerivedDeclarator::Function(f),
+                ..
+            },
+        ] = fd.node.declarator.node.derived.as_slice()
+        {
+            for p in &f.node.parameters {
+                let n = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| declarator_name(&d.node))
+                    .map(|i| i.node.name.clone())
+                    .unwrap_or_default();
+                params.push(n);
+            }
+        }
+        let mut usage = Indexed::default();
+        usage.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
+        infos.insert(name.node.name.clone(), Info { params, usage });
+    }
+    // None: undecided (only passed on).
+    let mut kinds: BTreeMap<String, BTreeMap<String, Option<bool>>> = infos
+        .iter()
+        .map(|(f, i)| {
+            let m = i
+                .params
+                .iter()
+                .map(|p| {
+                    let k = if i.usage.names.contains(p) {
+                        Some(true)
+                    } else if i.usage.derefs.contains(p) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    (p.clone(), k)
+                })
+                .collect();
+            (f.clone(), m)
+        })
+        .collect();
+    for _ in 0..8 {
+        let mut changed = false;
+        for (f, i) in &infos {
+            for p in &i.params {
+                if kinds[f][p].is_some() {
+                    continue;
+                }
+                let decided = i.usage.passes.iter().find_map(|(n, callee, k)| {
+                    if n != p {
+                        return None;
+                    }
+                    let cp = infos.get(callee)?.params.get(*k)?;
+                    kinds.get(callee)?.get(cp).copied().flatten()
+                });
+                if let Some(d) = decided {
+                    kinds.get_mut(f).unwrap().insert(p.clone(), Some(d));
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(f, m)| {
+            (
+                f,
+                m.into_iter().map(|(p, k)| (p, k.unwrap_or(true))).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Names a statement assigns (`=`, `op=`, `++`, `--`, `&x`).
+#[derive(Default)]
+struct Assigned {
+    names: BTreeSet<String>,
+}
+
+fn target_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            target_name(&b.node.lhs.node)
+        }
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+            target_name(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for Assigned {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use BinaryOperator::*;
+        if matches!(
+            b.operator.node,
+            Assign
+                | AssignMultiply
+                | AssignDivide
+                | AssignModulo
+                | AssignPlus
+                | AssignMinus
+                | AssignShiftLeft
+                | AssignShiftRight
+                | AssignBitwiseAnd
+                | AssignBitwiseXor
+                | AssignBitwiseOr
+        ) {
+            if let Some(n) = target_name(&b.lhs.node) {
+                self.names.insert(n.to_string());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use UnaryOperator::*;
+        if matches!(
+            u.operator.node,
+            PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
+        ) {
+            if let Some(n) = target_name(&u.operand.node) {
+                self.names.insert(n.to_string());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+}
+
+/// Does a statement contain a `continue` that belongs to the loop around it?
+fn has_own_continue(s: &Statement) -> bool {
+    match s {
+        Statement::Continue => true,
+        Statement::Compound(items) => items.iter().any(|i| match &i.node {
+            BlockItem::Statement(s) => has_own_continue(&s.node),
+            _ => false,
+        }),
+        Statement::If(i) => {
+            has_own_continue(&i.node.then_statement.node)
+                || i.node
+                    .else_statement
+                    .as_ref()
+                    .is_some_and(|e| has_own_continue(&e.node))
+        }
+        Statement::Labeled(l) => has_own_continue(&l.node.statement.node),
+        _ => false,
+    }
+}
+
+/// Kind of the enclosing loop: may `continue` be lowered to CYCLE?
+#[derive(Copy, Clone)]
+enum LoopKind {
+    Plain,
+    /// A `for` lowered to a WHILE loop with its increment at the end of the body.
+    ForWhile,
+}
+
+struct FnCx<'m, 'd> {
+    map: &'m PosMap,
+    diags: &'d mut Vec<Diagnostic>,
+    next_id: &'d mut u32,
+    protos: &'m BTreeMap<String, Proto>,
+    /// Every variable of the function, by key.
+    vars: BTreeMap<String, Var>,
+    /// Names declared in each open block scope.
+    scopes: Vec<Vec<String>>,
+    decls: Vec<Decl>,
+    symbols: SymbolTable,
+    result: Option<(String, Ty)>,
+    loops: Vec<LoopKind>,
+    called: BTreeSet<String>,
+    /// Pointer parameters that are arrays, per function.
+    arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    /// Whole-line comments of the file and the first one not yet placed.
+    comments: &'m [Comment],
+    comment_cursor: &'d mut usize,
+    /// File-scope constants: their type and initializer.
+    consts: &'m BTreeMap<String, (Ty, Node<Expression>)>,
+}
+
+/// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).
+fn is_literal_expr(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(c) => !matches!(c.node, Constant::Character(_)),
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::Minus | UnaryOperator::Plus
+            ) && is_literal_expr(&u.node.operand.node)
+        }
+        Expression::BinaryOperator(b) => {
+            matches!(
+                b.node.operator.node,
+                BinaryOperator::Plus
+                    | BinaryOperator::Minus
+                    | BinaryOperator::Multiply
+                    | BinaryOperator::Divide
+            ) && is_literal_expr(&b.node.lhs.node)
+                && is_literal_expr(&b.node.rhs.node)
+        }
+        _ => false,
+    }
+}
+
+/// A comment alone on its line(s): its start offset and its lines' texts.
+pub(crate) struct Comment {
+    start: usize,
+    lines: Vec<String>,
+}
+
+/// The comments of `text` that stand alone on their lines, in order.
+fn whole_line_comments(text: &str) -> Vec<Comment> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let line_start = |i: usize| text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') || b.get(i + 1) == Some(&b'*') => {
+                let start = i;
+                let block = b[i + 1] == b'*';
+                let end = if block {
+                    text[i + 2..]
+                        .find("*/")
+                        .map(|p| i + 2 + p + 2)
+                        .unwrap_or(b.len())
+                } else {
+                    text[i..].find('\n').map(|p| i + p).unwrap_or(b.len())
+                };
+                let alone_before = text[line_start(start)..start].trim().is_empty();
+                let rest = text[end..].split('\n').next().unwrap_or("");
+                if alone_before && rest.trim().is_empty() {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    let lines = body
+                        .lines()
+                        .map(|l| {
+                            let t = l.trim();
+                            let t = t.strip_prefix('*').map(str::trim_start).unwrap_or(t);
+                            format!(" {t}")
+                        })
+                        .filter(|l| !l.trim().is_empty())
+                        .collect();
+                    out.push(Comment { start, lines });
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+fn int_lit(v: i64) -> Expr {
+    Expr::int(v)
+}
+
+fn real_spec(ty: Ty) -> TypeSpec {
+    TypeSpec::of(ty.scalar())
+}
+
+impl FnCx<'_, '_> {
+    fn span(&self, s: CSpan) -> Span {
+        self.map.span(s)
+    }
+
+    fn err(&mut self, code: &'static str, msg: impl Into<String>, at: CSpan) -> Reported {
+        let span = self.span(at);
+        self.diags.push(Diagnostic::error(code, msg).at(span));
+        Reported
+    }
+
+    fn unsupported(&mut self, code: &'static str, what: &str, at: CSpan) -> Reported {
+        let span = self.span(at);
+        self.diags
+            .push(Diagnostic::error(code, format!("{what} is not supported yet")).at(span));
+        Reported
+    }
+
+    fn stmt(&mut self, kind: StmtKind, at: CSpan) -> Stmt {
+        let id = StmtId(*self.next_id);
+        *self.next_id += 1;
+        Stmt {
+            id,
+            kind,
+            span: self.span(at),
+            label: None,
+            trailing_comment: None,
+        }
+    }
+
+    fn function(&mut self, fd: &Node<FunctionDefinition>) -> R<il::Unit> {
+        let mut leading = Vec::new();
+        if let Some(at) = self.original(fd.span.start) {
+            self.comments_before(at, &mut leading);
+        }
+        let leading_comments = leading
+            .into_iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Comment(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let r = self.function_inner(fd, leading_comments);
+        if let Some(end) = self.original(fd.span.end) {
+            self.skip_comments(end);
+        }
+        r
+    }
+
+    fn function_inner(
+        &mut self,
+        fd: &Node<FunctionDefinition>,
+        leading_comments: Vec<String>,
+    ) -> R<il::Unit> {
+        let f = &fd.node;
+        let unit_span = self.span(fd.span);
+        let name_node = declarator_name(&f.declarator.node)
+            .ok_or_else(|| self.unsupported("E0603", "this function declarator", fd.span))?;
+        let name = name_node.node.name.clone();
+        let params = match f.declarator.node.derived.as_slice() {
+            [
+                Node {
+                    node: DerivedDeclarator::Function(p),
+                    ..
+                },
+            ] => &p.node,
+            _ => {
+                return Err(self.unsupported(
+                    "E0603",
+                    "a function returning a pointer, or a K&R-style definition,",
+                    f.declarator.span,
+                ));
+            }
+        };
+        if params.ellipsis == Ellipsis::Some {
+            return Err(self.unsupported("E0603", "a variadic function", f.declarator.span));
+        }
+        for s in &f.specifiers {
+            if let DeclarationSpecifier::StorageClass(sc) = &s.node {
+                if sc.node != StorageClassSpecifier::Static {
+                    return Err(self.unsupported("E0603", "this storage class", sc.span));
+                }
+            }
+        }
+        let ret = decl_type(&f.specifiers).map_err(|w| {
+            self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
+        })?;
+        let mut indexed = Indexed::default();
+        indexed.visit_statement(&f.statement.node, &f.statement.span);
+        let mut assigned = Assigned::default();
+        assigned.visit_statement(&f.statement.node, &f.statement.span);
+
+        // Parameters.
+        let mut args = Vec::new();
+        let mut ok = true;
+        for p in &params.parameters {
+            let Some(d) = &p.node.declarator else {
+                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                    continue;
+                }
+                self.unsupported("E0603", "a parameter without a name", p.span);
+                ok = false;
+                continue;
+            };
+            let Some(pname) = declarator_name(&d.node) else {
+                self.unsupported("E0603", "this parameter declarator", p.span);
+                ok = false;
+                continue;
+            };
+            let pname = pname.node.name.clone();
+            let ty = match decl_type(&p.node.specifiers) {
+                Ok(Ty::Void) | Ok(Ty::Bool) => {
+                    self.unsupported("E0603", "a `void` parameter", p.span);
+                    ok = false;
+                    continue;
+                }
+                Ok(t) => t,
+                Err(w) => {
+                    self.unsupported("E0603", &format!("a parameter of {w}"), p.span);
+                    ok = false;
+                    continue;
+                }
+            };
+            let kind = match d.node.derived.as_slice() {
+                [] => VarKind::Value,
+                [
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                ] => {
+                    let is_array = self
+                        .arrays
+                        .get(&name)
+                        .and_then(|m| m.get(&pname))
+                        .copied()
+                        .unwrap_or(true);
+                    if is_array {
+                        VarKind::ArrayParam
+                    } else {
+                        VarKind::RefScalar
+                    }
+                }
+                [
+                    Node {
+                        node: DerivedDeclarator::Array(_),
+                        ..
+                    },
+                ] => VarKind::ArrayParam,
+                _ => {
+                    self.unsupported(
+                        "E0603",
+                        "a pointer to pointer or multi-dimensional array parameter",
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            if kind == VarKind::Value && assigned.names.contains(&pname) {
+                self.err(
+                    "E0607",
+                    format!(
+                        "the by-value parameter `{pname}` is assigned in `{name}`: adgen does \
+                         not differentiate writes to by-value copies yet"
+                    ),
+                    p.span,
+                );
+                self.diags.last_mut().unwrap().help = Some(format!(
+                    "copy `{pname}` into a local variable and assign that"
+                ));
+                ok = false;
+                continue;
+            }
+            let constant = is_const(&p.node.specifiers);
+            let intent = match kind {
+                VarKind::Value => Some(Intent::In),
+                _ if constant => Some(Intent::In),
+                _ => None,
+            };
+            if self.declare(&pname, ty, kind.clone(), p.span).is_err() {
+                ok = false;
+                continue;
+            }
+            let index = args.len();
+            args.push(pname.clone());
+            let mut attrs = Vec::new();
+            if let Some(i) = intent {
+                attrs.push(Attr::Intent(i));
+            }
+            if kind == VarKind::Value {
+                attrs.push(Attr::Value);
+            }
+            // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
+            // its extent; `double *x` and `double x[]` are assumed-size.
+            let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                Some(DerivedDeclarator::Array(a)) => match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        match (&e.node, const_int(&e.node)) {
+                            (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
+                            (Expression::Identifier(id), _)
+                                if matches!(
+                                    self.vars.get(&key(&id.node.name)),
+                                    Some(Var {
+                                        ty: Ty::Int(_),
+                                        kind: VarKind::Value,
+                                        ..
+                                    })
+                                ) =>
+                            {
+                                Bound::Expr(Expr::binary(
+                                    BinOp::Sub,
+                                    Expr::var(&id.node.name),
+                                    int_lit(1),
+                                ))
+                            }
+                            _ => {
+                                self.unsupported(
+                                    "E0603",
+                                    "an array parameter whose size is not a constant or an \
+                                     earlier int parameter",
+                                    e.span,
+                                );
+                                ok = false;
+                                continue;
+                            }
+                        }
+                    }
+                    _ => Bound::Star,
+                },
+                _ => Bound::Star,
+            };
+            let dims = (kind == VarKind::ArrayParam).then(|| {
+                vec![DimSpec {
+                    lower: Some(int_lit(0)),
+                    upper,
+                }]
+            });
+            self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
+        }
+        if !ok {
+            return Err(Reported);
+        }
+        // The result variable.
+        let kind = if ret == Ty::Void {
+            il::UnitKind::Subroutine
+        } else {
+            let mut rname = "result".to_string();
+            let mut n = 0;
+            while indexed.idents.contains(&key(&rname)) || key(&rname) == key(&name) {
+                rname = format!("result{n}");
+                n += 1;
+            }
+            self.vars.insert(
+                key(&rname),
+                Var {
+                    name: rname.clone(),
+                    ty: ret,
+                    kind: VarKind::Local,
+                },
+            );
+            self.push_decl(&rname, ret, Vec::new(), None, None, None, true, fd.span);
+            self.result = Some((rname, ret));
+            il::UnitKind::Function
+        };
+        let mut body = Vec::new();
+        let r = self.block_body(&f.statement, &mut body);
+        // A final `return` needs no statement of its own.
+        if matches!(body.last().map(|s| &s.kind), Some(StmtKind::Return)) {
+            body.pop();
+        }
+        r?;
+        for callee in std::mem::take(&mut self.called) {
+            let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
+            self.symbols.insert(Symbol {
+                name: callee.clone(),
+                kind: SymbolKind::Procedure,
+                ty: ty.scalar(),
+                type_spec: real_spec(ty),
+                dims: Vec::new(),
+                intent: None,
+                arg_index: None,
+                is_result: false,
+                implicit: false,
+                span: unit_span,
+            });
+        }
+        Ok(il::Unit {
+            kind,
+            name,
+            args,
+            result: self.result.as_ref().map(|r| r.0.clone()),
+            explicit_result: kind == il::UnitKind::Function,
+            prefix_type: None,
+            leading_comments,
+            decls: std::mem::take(&mut self.decls),
+            body,
+            symbols: std::mem::take(&mut self.symbols),
+            span: unit_span,
+        })
+    }
+
+    /// Declares a variable in the current scope.
+    fn declare(&mut self, name: &str, ty: Ty, kind: VarKind, at: CSpan) -> R<bool> {
+        let k = key(name);
+        if let Some(prev) = self.vars.get(&k) {
+            if prev.name != name {
+                return Err(self.err(
+                    "E0608",
+                    format!(
+                        "`{name}` and `{}` differ only by case: adgen's IL does not tell \
+                         them apart",
+                        prev.name
+                    ),
+                    at,
+                ));
+            }
+            let visible = self.scopes.iter().any(|s| s.contains(&k));
+            if visible || prev.ty != ty || prev.kind != kind {
+                return Err(self.err(
+                    "E0608",
+                    format!(
+                        "`{name}` is declared again (shadowing or a different type): not \
+                         supported yet"
+                    ),
+                    at,
+                ));
+            }
+            self.scopes.last_mut().unwrap().push(k);
+            return Ok(false);
+        }
+        if self.protos.contains_key(name) {
+            return Err(self.err(
+                "E0608",
+                format!("the variable `{name}` has the name of a function"),
+                at,
+            ));
+        }
+        self.vars.insert(
+            k.clone(),
+            Var {
+                name: name.to_string(),
+                ty,
+                kind,
+            },
+        );
+        self.scopes.last_mut().unwrap().push(k);
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        attrs: Vec<Attr>,
+        dims: Option<Vec<DimSpec>>,
+        intent: Option<Intent>,
+        arg_index: Option<usize>,
+        is_result: bool,
+        at: CSpan,
+    ) {
+        let span = self.span(at);
+        self.decls.push(Decl {
+            kind: DeclKind::Var {
+                spec: real_spec(ty),
+                attrs,
+                entities: vec![Entity {
+                    name: name.to_string(),
+                    dims: dims.clone(),
+                    init: None,
+                    span,
+                }],
+            },
+            span,
+        });
+        self.symbols.insert(Symbol {
+            name: name.to_string(),
+            kind: SymbolKind::Variable,
+            ty: ty.scalar(),
+            type_spec: real_spec(ty),
+            dims: dims.unwrap_or_default(),
+            intent,
+            arg_index,
+            is_result,
+            implicit: false,
+            span,
+        });
+    }
+
+    fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
+        match self.vars.get(&key(name)) {
+            Some(v) if v.name == name => Ok(v.clone()),
+            _ => Err(self.err(
+                "E0606",
+                format!("`{name}` is not a variable of this function"),
+                at,
+            )),
+        }
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    fn block_body(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<()> {
+        self.scopes.push(Vec::new());
+        let r = match &s.node {
+            Statement::Compound(items) => {
+                let r = self.items(items, out);
+                if let Some(end) = self.original(s.span.end) {
+                    self.comments_before(end, out);
+                }
+                r
+            }
+            _ => self.statement(s, out),
+        };
+        self.scopes.pop();
+        r
+    }
+
+    /// Comments placed before the original offset `before`, as statements.
+    fn comments_before(&mut self, before: usize, out: &mut Vec<Stmt>) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+            for line in &c.lines {
+                let id = StmtId(*self.next_id);
+                *self.next_id += 1;
+                out.push(Stmt {
+                    id,
+                    kind: StmtKind::Comment(line.clone()),
+                    span: Span::new(self.map.file, c.start, c.start),
+                    label: None,
+                    trailing_comment: None,
+                });
+            }
+        }
+    }
+
+    /// Skips the comments before `before` (inside constructs that keep none).
+    fn skip_comments(&mut self, before: usize) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+        }
+    }
+
+    fn original(&self, pos: usize) -> Option<usize> {
+        self.map.offset(pos)
+    }
+
+    fn items(&mut self, items: &[Node<BlockItem>], out: &mut Vec<Stmt>) -> R<()> {
+        let mut result = Ok(());
+        for item in items {
+            if let Some(at) = self.original(item.span.start) {
+                self.comments_before(at, out);
+            }
+            let r = match &item.node {
+                BlockItem::Declaration(d) => self.declaration(d, out),
+                BlockItem::StaticAssert(_) => Ok(()),
+                BlockItem::Statement(s) => self.statement(s, out),
+            };
+            if r.is_err() {
+                result = r;
+            }
+        }
+        result
+    }
+
+    fn declaration(&mut self, d: &Node<Declaration>, out: &mut Vec<Stmt>) -> R<()> {
+        for s in &d.node.specifiers {
+            match &s.node {
+                DeclarationSpecifier::StorageClass(sc) => {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a storage class (`static`, `extern`, `typedef`) on a local declaration",
+                        sc.span,
+                    ));
+                }
+                DeclarationSpecifier::Function(_) | DeclarationSpecifier::Alignment(_) => {
+                    return Err(self.unsupported("E0603", "this declaration", d.span));
+                }
+                _ => {}
+            }
+        }
+        let ty = match decl_type(&d.node.specifiers) {
+            Ok(Ty::Void) | Ok(Ty::Bool) => {
+                return Err(self.unsupported("E0603", "a `void` variable", d.span));
+            }
+            Ok(t) => t,
+            Err(w) => return Err(self.unsupported("E0603", &format!("a variable of {w}"), d.span)),
+        };
+        for init in &d.node.declarators {
+            let decl = &init.node.declarator;
+            let Some(name) = declarator_name(&decl.node) else {
+                return Err(self.unsupported("E0603", "this declarator", decl.span));
+            };
+            let name = name.node.name.clone();
+            let mut extents = Vec::new();
+            for dd in &decl.node.derived {
+                match &dd.node {
+                    DerivedDeclarator::Array(a) => match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match const_int(&e.node) {
+                                Some(n) if n > 0 => extents.push(n),
+                                _ => {
+                                    return Err(self.unsupported(
+                                        "E0603",
+                                        "an array whose size is not a positive integer constant",
+                                        e.span,
+                                    ));
+                                }
+                            }
+                        }
+                        _ => {
+                            return Err(self.unsupported(
+                                "E0603",
+                                "a local array without a size",
+                                dd.span,
+                            ));
+                        }
+                    },
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0603",
+                            "pointer and function local variables",
+                            dd.span,
+                        ));
+                    }
+                }
+            }
+            if extents.len() > 2 {
+                return Err(self.unsupported(
+                    "E0603",
+                    "an array of more than 2 dimensions",
+                    decl.span,
+                ));
+            }
+            let kind = if extents.is_empty() {
+                VarKind::Local
+            } else {
+                VarKind::LocalArray(extents.clone())
+            };
+            if self.declare(&name, ty, kind, init.span)? {
+                let dims = (!extents.is_empty()).then(|| {
+                    extents
+                        .iter()
+                        .rev()
+                        .map(|n| DimSpec {
+                            lower: Some(int_lit(0)),
+                            upper: Bound::Expr(int_lit(n - 1)),
+                        })
+                        .collect()
+                });
+                self.push_decl(&name, ty, Vec::new(), dims, None, None, false, init.span);
+            }
+            if let Some(i) = &init.node.initializer {
+                match &i.node {
+                    Initializer::Expression(e) if extents.is_empty() => {
+                        let (rhs, rty) = self.value(e)?;
+                        self.check_assignable(ty, rty, e.span)?;
+                        let s = self.stmt(
+                            StmtKind::Assign {
+                                lhs: Expr::var(&name),
+                                rhs,
+                            },
+                            init.span,
+                        );
+                        out.push(s);
+                    }
+                    Initializer::List(items) if extents.len() == 1 => {
+                        if items.len() as i64 > extents[0] {
+                            return Err(self.err(
+                                "E0605",
+                                "more initializers than array elements",
+                                i.span,
+                            ));
+                        }
+                        for (k, item) in items.iter().enumerate() {
+                            let Initializer::Expression(e) = &item.node.initializer.node else {
+                                return Err(self.unsupported(
+                                    "E0605",
+                                    "a nested initializer",
+                                    item.span,
+                                ));
+                            };
+                            if !item.node.designation.is_empty() {
+                                return Err(self.unsupported(
+                                    "E0605",
+                                    "a designated initializer",
+                                    item.span,
+                                ));
+                            }
+                            let (rhs, rty) = self.value(e)?;
+                            self.check_assignable(ty, rty, e.span)?;
+                            let s = self.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::new(ExprKind::Index(
+                                        name.clone(),
+                                        vec![int_lit(k as i64)],
+                                    )),
+                                    rhs,
+                                },
+                                item.span,
+                            );
+                            out.push(s);
+                        }
+                        // C zero-fills the rest.
+                        for k in items.len() as i64..extents[0] {
+                            let zero = self.zero(ty);
+                            let s = self.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::new(ExprKind::Index(name.clone(), vec![int_lit(k)])),
+                                    rhs: zero,
+                                },
+                                i.span,
+                            );
+                            out.push(s);
+                        }
+                    }
+                    _ => {
+                        return Err(self.unsupported("E0605", "this initializer", i.span));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn zero(&self, ty: Ty) -> Expr {
+        match ty {
+            Ty::Real(k) => Expr::new(ExprKind::Real(RealLit {
+                value: "0.0".into(),
+                kind: k,
+                spelling: None,
+            })),
+            _ => int_lit(0),
+        }
+    }
+
+    fn check_assignable(&mut self, to: Ty, from: Ty, at: CSpan) -> R<()> {
+        if to.is_numeric() && from.is_numeric() {
+            Ok(())
+        } else {
+            Err(self.unsupported(
+                "E0605",
+                "using the value of a comparison or logical operator as a number",
+                at,
+            ))
+        }
+    }
+
+    fn statement(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<()> {
+        match &s.node {
+            Statement::Compound(_) => self.block_body(s, out),
+            Statement::Expression(None) => Ok(()),
+            Statement::Expression(Some(e)) => self.expr_stmt(e, out),
+            Statement::If(i) => {
+                let mut arms = Vec::new();
+                let mut else_body = None;
+                let mut cur = i;
+                let mut result = Ok(());
+                loop {
+                    let cond = self.cond(&cur.node.condition);
+                    let mut body = Vec::new();
+                    let r = self.block_body(&cur.node.then_statement, &mut body);
+                    match cond {
+                        Ok(c) => arms.push((c, body)),
+                        Err(e) => result = Err(e),
+                    }
+                    if r.is_err() {
+                        result = r;
+                    }
+                    match &cur.node.else_statement {
+                        None => break,
+                        Some(e) => match &e.node {
+                            Statement::If(next) => cur = next,
+                            _ => {
+                                let mut b = Vec::new();
+                                if self.block_body(e, &mut b).is_err() {
+                                    result = Err(Reported);
+                                }
+                                else_body = Some(b);
+                                break;
+                            }
+                        },
+                    }
+                }
+                result?;
+                let st = self.stmt(
+                    StmtKind::If {
+                        arms,
+                        else_body,
+                        logical_if: false,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Statement::While(w) => {
+                let cond = self.cond(&w.node.expression);
+                self.loops.push(LoopKind::Plain);
+                let mut body = Vec::new();
+                let r = self.block_body(&w.node.statement, &mut body);
+                self.loops.pop();
+                let cond = cond?;
+                r?;
+                let st = self.stmt(
+                    StmtKind::DoWhile {
+                        cond,
+                        body,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Statement::For(f) => self.for_loop(f, s.span, out),
+            Statement::DoWhile(_) => Err(self.unsupported("E0604", "`do ... while`", s.span)),
+            Statement::Continue => match self.loops.last() {
+                Some(LoopKind::Plain) => {
+                    let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
+                    out.push(st);
+                    Ok(())
+                }
+                Some(LoopKind::ForWhile) => Err(self.unsupported(
+                    "E0604",
+                    "`continue` in a `for` loop that is not of the form \
+                     `for (i = a; i < b; i++)`",
+                    s.span,
+                )),
+                None => Err(self.err("E0604", "`continue` outside a loop", s.span)),
+            },
+            Statement::Break => {
+                if self.loops.is_empty() {
+                    return Err(self.err("E0604", "`break` outside a loop", s.span));
+                }
+                let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                out.push(st);
+                Ok(())
+            }
+            Statement::Return(e) => {
+                match (e, self.result.clone()) {
+                    (Some(e), Some((r, rty))) => {
+                        let (v, ty) = self.value(e)?;
+                        self.check_assignable(rty, ty, e.span)?;
+                        let st = self.stmt(
+                            StmtKind::Assign {
+                                lhs: Expr::var(&r),
+                                rhs: v,
+                            },
+                            s.span,
+                        );
+                        out.push(st);
+                    }
+                    (None, None) => {}
+                    _ => {
+                        return Err(self.err(
+                            "E0604",
+                            "`return` does not match the function's return type",
+                            s.span,
+                        ));
+                    }
+                }
+                let st = self.stmt(StmtKind::Return, s.span);
+                out.push(st);
+                Ok(())
+            }
+            Statement::Switch(_) => Err(self.unsupported("E0604", "`switch`", s.span)),
+            Statement::Goto(_) | Statement::Labeled(_) => {
+                Err(self.unsupported("E0604", "`goto` and labels", s.span))
+            }
+            Statement::Asm(_) => Err(self.unsupported("E0604", "inline assembly", s.span)),
+        }
+    }
+
+    /// An expression statement: assignment, compound assignment, `++`/`--`, call.
+    fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        use BinaryOperator as B;
+        match &e.node {
+            Expression::BinaryOperator(b) => {
+                let op = match b.node.operator.node {
+                    B::Assign => None,
+                    B::AssignPlus => Some(BinOp::Add),
+                    B::AssignMinus => Some(BinOp::Sub),
+                    B::AssignMultiply => Some(BinOp::Mul),
+                    B::AssignDivide => Some(BinOp::Div),
+                    B::AssignModulo => {
+                        let (lhs, lty) = self.lvalue(&b.node.lhs)?;
+                        let (rhs, rty) = self.value(&b.node.rhs)?;
+                        if !matches!((lty, rty), (Ty::Int(_), Ty::Int(_))) {
+                            return Err(self.err("E0605", "`%=` needs integer operands", e.span));
+                        }
+                        let rhs = Expr::intrinsic(il::Intrinsic::Mod, vec![lhs.clone(), rhs]);
+                        let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                        out.push(st);
+                        return Ok(());
+                    }
+                    B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseOr
+                    | B::AssignBitwiseXor => {
+                        return Err(self.unsupported("E0605", "bitwise assignment", e.span));
+                    }
+                    _ => return Err(self.no_effect(e)),
+                };
+                let (lhs, lty) = self.lvalue(&b.node.lhs)?;
+                let (rhs, rty) = self.value(&b.node.rhs)?;
+                self.check_assignable(lty, rty, b.node.rhs.span)?;
+                let rhs = match op {
+                    None => rhs,
+                    Some(op) => Expr::binary(op, lhs.clone(), paren_if_binary(rhs)),
+                };
+                let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                out.push(st);
+                Ok(())
+            }
+            Expression::UnaryOperator(u) => {
+                use UnaryOperator as U;
+                let op = match u.node.operator.node {
+                    U::PostIncrement | U::PreIncrement => BinOp::Add,
+                    U::PostDecrement | U::PreDecrement => BinOp::Sub,
+                    _ => return Err(self.no_effect(e)),
+                };
+                let (lhs, lty) = self.lvalue(&u.node.operand)?;
+                let one = match lty {
+                    Ty::Real(k) => Expr::real("1.0", k),
+                    _ => int_lit(1),
+                };
+                let rhs = Expr::binary(op, lhs.clone(), one);
+                let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                out.push(st);
+                Ok(())
+            }
+            Expression::Call(c) => {
+                let name = self.callee(c)?;
+                if math(&name).is_some() {
+                    return Err(self.no_effect(e));
+                }
+                let proto = self.proto(&name, c.span)?;
+                if proto.ret != Ty::Void {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "calling a function and discarding its value",
+                        e.span,
+                    ));
+                }
+                let args = self.call_args(&name, &proto, c)?;
+                let st = self.stmt(
+                    StmtKind::Call {
+                        name,
+                        args: args.into_iter().map(il::Arg::positional).collect(),
+                    },
+                    e.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Expression::Comma(_) => Err(self.unsupported("E0605", "the comma operator", e.span)),
+            _ => Err(self.no_effect(e)),
+        }
+    }
+
+    fn no_effect(&mut self, e: &Node<Expression>) -> Reported {
+        self.unsupported("E0604", "an expression statement without effect", e.span)
+    }
+
+    fn for_loop(&mut self, f: &Node<ForStatement>, at: CSpan, out: &mut Vec<Stmt>) -> R<()> {
+        self.scopes.push(Vec::new());
+        let r = self.for_loop_inner(f, at, out);
+        self.scopes.pop();
+        r
+    }
+
+    fn for_loop_inner(&mut self, f: &Node<ForStatement>, at: CSpan, out: &mut Vec<Stmt>) -> R<()> {
+        let mut init = Vec::new();
+        match &f.node.initializer.node {
+            ForInitializer::Empty => {}
+            ForInitializer::Expression(e) => self.expr_stmt(e, &mut init)?,
+            ForInitializer::Declaration(d) => self.declaration(d, &mut init)?,
+            ForInitializer::StaticAssert(_) => {}
+        }
+        if let Some(st) = self.counted(f, &init)? {
+            out.push(st);
+            return Ok(());
+        }
+        out.extend(init);
+        let cond = match &f.node.condition {
+            Some(c) => self.cond(c)?,
+            None => Expr::new(ExprKind::Logical(true)),
+        };
+        let mut step = Vec::new();
+        if let Some(s) = &f.node.step {
+            self.expr_stmt(s, &mut step)?;
+        }
+        let continue_ok = step.is_empty() || !has_own_continue(&f.node.statement.node);
+        self.loops.push(if continue_ok {
+            LoopKind::Plain
+        } else {
+            LoopKind::ForWhile
+        });
+        let mut body = Vec::new();
+        let r = self.block_body(&f.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        body.extend(step);
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond,
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body
+    /// assigns neither `i` nor the variables of `b`.
+    fn counted(&mut self, f: &Node<ForStatement>, init: &[Stmt]) -> R<Option<Stmt>> {
+        let [
+            Stmt {
+                kind: StmtKind::Assign { lhs, rhs: start },
+                ..
+            },
+        ] = init
+        else {
+            return Ok(None);
+        };
+        let ExprKind::Var(var) = &lhs.kind else {
+            return Ok(None);
+        };
+        if !matches!(
+            self.vars.get(&key(var)),
+            Some(Var {
+                ty: Ty::Int(_),
+                kind: VarKind::Local,
+                ..
+            })
+        ) {
+            return Ok(None);
+        }
+        let (Some(cond), Some(step)) = (&f.node.condition, &f.node.step) else {
+            return Ok(None);
+        };
+        // The step: a literal increment.
+        let Some(inc) = literal_step(&step.node, var) else {
+            return Ok(None);
+        };
+        let Expression::BinaryOperator(c) = &cond.node else {
+            return Ok(None);
+        };
+        let Expression::Identifier(cv) = &c.node.lhs.node else {
+            return Ok(None);
+        };
+        if cv.node.name != *var {
+            return Ok(None);
+        }
+        use BinaryOperator as B;
+        let (adjust, up) = match c.node.operator.node {
+            B::Less => (-1, true),
+            B::LessOrEqual => (0, true),
+            B::Greater => (1, false),
+            B::GreaterOrEqual => (0, false),
+            _ => return Ok(None),
+        };
+        if (inc > 0) != up || inc == 0 {
+            return Ok(None);
+        }
+        // The body must not change the variable or the bound.
+        let mut assigned = Assigned::default();
+        assigned.visit_statement(&f.node.statement.node, &f.node.statement.span);
+        let mut bound_names = Indexed::default();
+        bound_names.visit_expression(&c.node.rhs.node, &c.node.rhs.span);
+        if assigned.names.contains(var)
+            || bound_names
+                .idents
+                .iter()
+                .any(|n| assigned.names.iter().any(|a| key(a) == *n))
+        {
+            return Ok(None);
+        }
+        let (bound, bty) = self.value(&c.node.rhs)?;
+        if !matches!(bty, Ty::Int(_)) {
+            return Ok(None);
+        }
+        let end = match (&bound.kind, adjust) {
+            (_, 0) => bound,
+            (ExprKind::Int(t), a) if t.parse::<i64>().is_ok() => {
+                int_lit(t.parse::<i64>().unwrap() + a)
+            }
+            (_, a) if a < 0 => Expr::binary(BinOp::Sub, bound, int_lit(-a)),
+            (_, a) => Expr::binary(BinOp::Add, bound, int_lit(a)),
+        };
+        self.loops.push(LoopKind::Plain);
+        let mut body = Vec::new();
+        let r = self.block_body(&f.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let st = self.stmt(
+            StmtKind::Do {
+                var: var.clone(),
+                start: start.clone(),
+                end,
+                step: (inc != 1).then(|| int_lit(inc)),
+                body,
+                name: None,
+            },
+            f.span,
+        );
+        Ok(Some(st))
+    }
+
+    // --------------------------------------------------------------- expressions
+
+    /// A condition: a comparison or logical operation, or a number compared with zero.
+    fn cond(&mut self, e: &Node<Expression>) -> R<Expr> {
+        let (v, ty) = self.expr(e)?;
+        Ok(self.to_bool(v, ty))
+    }
+
+    fn to_bool(&self, v: Expr, ty: Ty) -> Expr {
+        match ty {
+            Ty::Bool => v,
+            t => Expr::binary(BinOp::Ne, v, self.zero(t)),
+        }
+    }
+
+    /// A numeric value.
+    fn value(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
+        let (v, ty) = self.expr(e)?;
+        if !ty.is_numeric() {
+            return Err(self.unsupported(
+                "E0605",
+                "using the value of a comparison or logical operator as a number",
+                e.span,
+            ));
+        }
+        Ok((v, ty))
+    }
+
+    /// An assignable place: a scalar variable, `*p`, `a[i]`, `a[i][j]`.
+    fn lvalue(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
+        let (v, ty) = self.place(e)?;
+        if !matches!(v.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
+            return Err(self.err("E0605", "assignment to a constant", e.span));
+        }
+        if let Some(n) = v.base_name() {
+            let var = self.var(n, e.span)?;
+            if var.kind == VarKind::Value {
+                return Err(self.err(
+                    "E0607",
+                    format!("the by-value parameter `{n}` is assigned: not supported yet"),
+                    e.span,
+                ));
+            }
+        }
+        Ok((v, ty))
+    }
+
+    /// A variable reference (scalar or element).
+    fn place(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
+        match &e.node {
+            Expression::Identifier(id)
+                if !self.vars.contains_key(&key(&id.node.name))
+                    && self.consts.contains_key(&id.node.name) =>
+            {
+                let (ty, init) = self.consts[&id.node.name].clone();
+                let (v, vty) = self.value(&init)?;
+                let v = match (ty, vty, &v.kind) {
+                    (a, b, _) if a == b => v,
+                    (Ty::Real(k), _, ExprKind::Real(lit)) => Expr::new(ExprKind::Real(RealLit {
+                        value: lit.value.clone(),
+                        kind: k,
+                        spelling: None,
+                    })),
+                    (Ty::Real(8), _, _) => Expr::intrinsic(il::Intrinsic::Dble, vec![v]),
+                    (Ty::Real(_), _, _) => {
+                        Expr::intrinsic(il::Intrinsic::Real, vec![v, int_lit(4)])
+                    }
+                    _ => Expr::intrinsic(il::Intrinsic::Int, vec![v]),
+                };
+                Ok((paren_if_binary(v).spanned(self.span(e.span)), ty))
+            }
+            Expression::Identifier(id) => {
+                let v = self.var(&id.node.name, e.span)?;
+                match v.kind {
+                    VarKind::Value | VarKind::Local => {
+                        Ok((Expr::var(&v.name).spanned(self.span(e.span)), v.ty))
+                    }
+                    VarKind::RefScalar => Err(self.unsupported(
+                        "E0605",
+                        &format!("using the pointer `{}` itself (write `*{0}`)", v.name),
+                        e.span,
+                    )),
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        &format!("using the whole array `{}` as a value", v.name),
+                        e.span,
+                    )),
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let Expression::Identifier(id) = &u.node.operand.node else {
+                    return Err(self.unsupported("E0605", "pointer arithmetic", e.span));
+                };
+                let v = self.var(&id.node.name, e.span)?;
+                let span = self.span(e.span);
+                match v.kind {
+                    VarKind::RefScalar => Ok((Expr::var(&v.name).spanned(span), v.ty)),
+                    VarKind::ArrayParam => Ok((
+                        Expr::new(ExprKind::Index(v.name.clone(), vec![int_lit(0)])).spanned(span),
+                        v.ty,
+                    )),
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        &format!("dereferencing `{}`, which is not a pointer", v.name),
+                        e.span,
+                    )),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let (name, subs_c) = match &b.node.lhs.node {
+                    Expression::Identifier(id) => (id.node.name.clone(), vec![&*b.node.rhs]),
+                    Expression::BinaryOperator(inner)
+                        if inner.node.operator.node == BinaryOperator::Index =>
+                    {
+                        let Expression::Identifier(id) = &inner.node.lhs.node else {
+                            return Err(self.unsupported("E0605", "this array reference", e.span));
+                        };
+                        (id.node.name.clone(), vec![&*inner.node.rhs, &*b.node.rhs])
+                    }
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "indexing an expression that is not an array name (pointer arithmetic)",
+                            e.span,
+                        ));
+                    }
+                };
+                let v = self.var(&name, e.span)?;
+                let rank = match &v.kind {
+                    VarKind::ArrayParam => 1,
+                    VarKind::LocalArray(ext) => ext.len(),
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            &format!("indexing `{name}`, which is not an array"),
+                            e.span,
+                        ));
+                    }
+                };
+                if rank != subs_c.len() {
+                    return Err(self.unsupported(
+                        "E0605",
+                        &format!("a reference to `{name}` with {} subscript(s) for its {rank} dimension(s)", subs_c.len()),
+                        e.span,
+                    ));
+                }
+                let mut subs = Vec::new();
+                for s in subs_c {
+                    let (x, ty) = self.value(s)?;
+                    if !matches!(ty, Ty::Int(_)) {
+                        return Err(self.err(
+                            "E0605",
+                            "an array subscript must be an integer",
+                            s.span,
+                        ));
+                    }
+                    subs.push(x);
+                }
+                // The IL is column-major: the last C subscript varies fastest.
+                subs.reverse();
+                Ok((
+                    Expr::new(ExprKind::Index(v.name.clone(), subs)).spanned(self.span(e.span)),
+                    v.ty,
+                ))
+            }
+            _ => Err(self.unsupported("E0605", "assigning to this expression", e.span)),
+        }
+    }
+
+    fn expr(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
+        let span = self.span(e.span);
+        match &e.node {
+            Expression::Identifier(_) => self.place(e),
+            Expression::Constant(c) => self.constant(c),
+            Expression::UnaryOperator(u) => {
+                use UnaryOperator as U;
+                match u.node.operator.node {
+                    U::Indirection => self.place(e),
+                    U::Minus | U::Plus => {
+                        let (v, ty) = self.value(&u.node.operand)?;
+                        let op = if u.node.operator.node == U::Minus {
+                            UnOp::Neg
+                        } else {
+                            UnOp::Plus
+                        };
+                        Ok((Expr::unary(op, paren_if_binary(v)).spanned(span), ty))
+                    }
+                    U::Negate => {
+                        let (v, ty) = self.expr(&u.node.operand)?;
+                        let v = match ty {
+                            Ty::Bool => Expr::unary(UnOp::Not, paren_if_binary(v)),
+                            t => Expr::binary(BinOp::Eq, v, self.zero(t)),
+                        };
+                        Ok((v.spanned(span), Ty::Bool))
+                    }
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                        Err(self.unsupported(
+                            "E0605",
+                            "`++`/`--` inside an expression (a side effect)",
+                            e.span,
+                        ))
+                    }
+                    U::Address => Err(self.unsupported(
+                        "E0605",
+                        "taking an address outside a call argument",
+                        e.span,
+                    )),
+                    U::Complement => Err(self.unsupported("E0605", "the `~` operator", e.span)),
+                }
+            }
+            Expression::BinaryOperator(b) => {
+                use BinaryOperator as B;
+                let op = match b.node.operator.node {
+                    B::Index => return self.place(e),
+                    B::Plus => BinOp::Add,
+                    B::Minus => BinOp::Sub,
+                    B::Multiply => BinOp::Mul,
+                    B::Divide => BinOp::Div,
+                    B::Modulo => {
+                        let (l, lt) = self.value(&b.node.lhs)?;
+                        let (r, rt) = self.value(&b.node.rhs)?;
+                        if !matches!((lt, rt), (Ty::Int(_), Ty::Int(_))) {
+                            return Err(self.err("E0605", "`%` needs integer operands", e.span));
+                        }
+                        return Ok((
+                            Expr::intrinsic(il::Intrinsic::Mod, vec![l, r]).spanned(span),
+                            promote(lt, rt),
+                        ));
+                    }
+                    B::Less => BinOp::Lt,
+                    B::Greater => BinOp::Gt,
+                    B::LessOrEqual => BinOp::Le,
+                    B::GreaterOrEqual => BinOp::Ge,
+                    B::Equals => BinOp::Eq,
+                    B::NotEquals => BinOp::Ne,
+                    B::LogicalAnd | B::LogicalOr => {
+                        let l = self.cond(&b.node.lhs)?;
+                        let r = self.cond(&b.node.rhs)?;
+                        let op = if b.node.operator.node == B::LogicalAnd {
+                            BinOp::And
+                        } else {
+                            BinOp::Or
+                        };
+                        return Ok((Expr::binary(op, l, r).spanned(span), Ty::Bool));
+                    }
+                    B::Assign
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseXor
+                    | B::AssignBitwiseOr => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "an assignment inside an expression (a side effect)",
+                            e.span,
+                        ));
+                    }
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "shift and bitwise operators",
+                            e.span,
+                        ));
+                    }
+                };
+                let (l, lt) = self.value(&b.node.lhs)?;
+                let (r, rt) = self.value(&b.node.rhs)?;
+                let ty = if op.is_arithmetic() {
+                    promote(lt, rt)
+                } else {
+                    Ty::Bool
+                };
+                Ok((Expr::binary(op, l, r).spanned(span), ty))
+            }
+            Expression::Conditional(c) => {
+                let cond = self.cond(&c.node.condition)?;
+                let (a, at) = self.value(&c.node.then_expression)?;
+                let (b, bt) = self.value(&c.node.else_expression)?;
+                for (x, s) in [
+                    (&a, c.node.then_expression.span),
+                    (&b, c.node.else_expression.span),
+                ] {
+                    let mut has_call = false;
+                    il::visit::walk_expr(x, &mut |y| {
+                        has_call |= matches!(y.kind, ExprKind::Call(..));
+                    });
+                    if has_call {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "a function call in a branch of `?:` (both branches would be evaluated)",
+                            s,
+                        ));
+                    }
+                }
+                Ok((
+                    Expr::intrinsic(il::Intrinsic::Merge, vec![a, b, cond]).spanned(span),
+                    promote(at, bt),
+                ))
+            }
+            Expression::Cast(c) => {
+                let ty =
+                    base_type(c.node.type_name.node.specifiers.iter().filter_map(
+                        |s| match &s.node {
+                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                            _ => None,
+                        },
+                    ));
+                if c.node.type_name.node.declarator.is_some() {
+                    return Err(self.unsupported("E0605", "a cast to a pointer type", e.span));
+                }
+                let (v, _) = self.value(&c.node.expression)?;
+                let (op, args, ty) = match ty {
+                    Ok(Ty::Real(8)) => (il::Intrinsic::Dble, vec![v], Ty::Real(8)),
+                    Ok(Ty::Real(4)) => (il::Intrinsic::Real, vec![v, int_lit(4)], Ty::Real(4)),
+                    Ok(Ty::Int(4)) => (il::Intrinsic::Int, vec![v], Ty::Int(4)),
+                    _ => return Err(self.unsupported("E0605", "a cast to this type", e.span)),
+                };
+                Ok((Expr::intrinsic(op, args).spanned(span), ty))
+            }
+            Expression::Call(c) => {
+                let name = self.callee(c)?;
+                if let Some((op, n)) = math(&name) {
+                    if c.node.arguments.len() != n {
+                        return Err(self.err(
+                            "E0609",
+                            format!("`{name}` takes {n} argument(s)"),
+                            e.span,
+                        ));
+                    }
+                    let mut args = Vec::new();
+                    let mut ty = Ty::Int(4);
+                    for a in &c.node.arguments {
+                        let (v, t) = self.value(a)?;
+                        ty = promote(ty, t);
+                        args.push(v);
+                    }
+                    let ty = match ty {
+                        Ty::Int(_) => Ty::Real(8),
+                        t => t,
+                    };
+                    let result_ty = if name.starts_with("floor") {
+                        Ty::Int(4)
+                    } else {
+                        ty
+                    };
+                    let v = match op {
+                        Math::Op(op) => Expr::intrinsic(op, args),
+                        Math::Pow => {
+                            let b = args.pop().unwrap();
+                            let a = args.pop().unwrap();
+                            Expr::binary(BinOp::Pow, paren_if_binary(a), paren_if_binary(b))
+                        }
+                        Math::Hypot => {
+                            let b = paren_if_binary(args.pop().unwrap());
+                            let a = paren_if_binary(args.pop().unwrap());
+                            Expr::intrinsic(
+                                il::Intrinsic::Sqrt,
+                                vec![Expr::binary(
+                                    BinOp::Add,
+                                    Expr::binary(BinOp::Mul, a.clone(), a),
+                                    Expr::binary(BinOp::Mul, b.clone(), b),
+                                )],
+                            )
+                        }
+                    };
+                    return Ok((v.spanned(span), result_ty));
+                }
+                let proto = self.proto(&name, c.span)?;
+                if proto.ret == Ty::Void {
+                    return Err(self.err("E0605", format!("`{name}` returns no value"), e.span));
+                }
+                let args = self.call_args(&name, &proto, c)?;
+                Ok((
+                    Expr::new(ExprKind::Call(
+                        name,
+                        args.into_iter().map(il::Arg::positional).collect(),
+                    ))
+                    .spanned(span),
+                    proto.ret,
+                ))
+            }
+            Expression::Comma(_) => Err(self.unsupported("E0605", "the comma operator", e.span)),
+            Expression::Member(_) => Err(self.unsupported("E0605", "struct members", e.span)),
+            Expression::StringLiteral(_) => {
+                Err(self.unsupported("E0605", "a string literal", e.span))
+            }
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
+                Err(self.unsupported("E0605", "`sizeof`", e.span))
+            }
+            _ => Err(self.unsupported("E0605", "this expression", e.span)),
+        }
+    }
+
+    fn constant(&mut self, c: &Node<Constant>) -> R<(Expr, Ty)> {
+        let span = self.span(c.span);
+        match &c.node {
+            Constant::Integer(i) => {
+                if i.suffix.unsigned || i.suffix.imaginary {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "an unsigned or imaginary constant",
+                        c.span,
+                    ));
+                }
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Binary => 2,
+                };
+                let Ok(v) = i64::from_str_radix(&i.number, radix) else {
+                    return Err(self.err("E0605", "this integer constant is too large", c.span));
+                };
+                let long = i.suffix.size != IntegerSize::Int || v > i32::MAX as i64;
+                let text = if i.base == IntegerBase::Decimal {
+                    i.number.to_string()
+                } else {
+                    v.to_string()
+                };
+                let (text, ty) = if long {
+                    (format!("{text}_8"), Ty::Int(8))
+                } else {
+                    (text, Ty::Int(4))
+                };
+                Ok((Expr::new(ExprKind::Int(text)).spanned(span), ty))
+            }
+            Constant::Float(f) => {
+                if f.base != FloatBase::Decimal || f.suffix.imaginary {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "a hexadecimal or imaginary float constant",
+                        c.span,
+                    ));
+                }
+                let kind = match f.suffix.format {
+                    FloatFormat::Double => 8,
+                    FloatFormat::Float => 4,
+                    _ => {
+                        return Err(self.unsupported("E0605", "a `long double` constant", c.span));
+                    }
+                };
+                let mut value = f.number.to_ascii_lowercase();
+                if value.starts_with('.') {
+                    value.insert(0, '0');
+                }
+                if let Some(p) = value.find('.') {
+                    if !value[p + 1..].starts_with(|ch: char| ch.is_ascii_digit()) {
+                        value.insert(p + 1, '0');
+                    }
+                }
+                let suffix = if kind == 4 { "f" } else { "" };
+                Ok((
+                    Expr::new(ExprKind::Real(RealLit {
+                        value,
+                        kind,
+                        spelling: Some(format!("{}{suffix}", f.number)),
+                    }))
+                    .spanned(span),
+                    Ty::Real(kind),
+                ))
+            }
+            Constant::Character(_) => {
+                Err(self.unsupported("E0605", "a character constant", c.span))
+            }
+        }
+    }
+
+    fn callee(&mut self, c: &Node<CallExpression>) -> R<String> {
+        match &c.node.callee.node {
+            Expression::Identifier(id) => Ok(id.node.name.clone()),
+            _ => Err(self.unsupported("E0605", "a call through a function pointer", c.span)),
+        }
+    }
+
+    fn proto(&mut self, name: &str, at: CSpan) -> R<Proto> {
+        match self.protos.get(name) {
+            Some(p) => Ok(p.clone()),
+            None => Err(self.err(
+                "E0606",
+                format!("`{name}` is not a function of this file, nor one adgen knows from math.h"),
+                at,
+            )),
+        }
+    }
+
+    /// Actual arguments: values for by-value parameters; `&x`, `&a[i]`, an array or a
+    /// pointer parameter for pointer parameters.
+    fn call_args(&mut self, name: &str, proto: &Proto, c: &Node<CallExpression>) -> R<Vec<Expr>> {
+        if proto.params.len() != c.node.arguments.len() {
+            return Err(self.err(
+                "E0609",
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    proto.params.len(),
+                    c.node.arguments.len()
+                ),
+                c.span,
+            ));
+        }
+        self.called.insert(name.to_string());
+        let mut out = Vec::new();
+        for (pass, a) in proto.params.iter().zip(&c.node.arguments) {
+            let v = match pass {
+                Pass::Value => self.value(a)?.0,
+                Pass::Ref => self.ref_arg(a)?,
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn ref_arg(&mut self, a: &Node<Expression>) -> R<Expr> {
+        let span = self.span(a.span);
+        match &a.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let (v, _) = self.place(&u.node.operand)?;
+                if let Some(n) = v.base_name() {
+                    if self.var(n, a.span)?.kind == VarKind::Value {
+                        return Err(self.err(
+                            "E0607",
+                            format!("passing the address of the by-value parameter `{n}`: not supported yet"),
+                            a.span,
+                        ));
+                    }
+                }
+                Ok(v)
+            }
+            Expression::Identifier(id) => {
+                let v = self.var(&id.node.name, a.span)?;
+                match v.kind {
+                    VarKind::RefScalar | VarKind::ArrayParam | VarKind::LocalArray(_) => {
+                        if let VarKind::LocalArray(ext) = &v.kind {
+                            if ext.len() > 1 {
+                                return Err(self.unsupported(
+                                    "E0605",
+                                    "passing a 2-D array to a pointer parameter",
+                                    a.span,
+                                ));
+                            }
+                        }
+                        Ok(Expr::var(&v.name).spanned(span))
+                    }
+                    _ => Err(self.err(
+                        "E0605",
+                        format!("`{}` is not a pointer or an array (pass `&{0}`)", v.name),
+                        a.span,
+                    )),
+                }
+            }
+            _ => Err(self.unsupported(
+                "E0605",
+                "this pointer argument (pointer arithmetic); pass `&a[i]`, `&x` or an array",
+                a.span,
+            )),
+        }
+    }
+}
+
+enum Math {
+    Op(il::Intrinsic),
+    Pow,
+    Hypot,
+}
+
+/// math.h functions: the IL operation and the argument count.
+fn math(name: &str) -> Option<(Math, usize)> {
+    use il::Intrinsic::*;
+    let base = name.strip_suffix('f').filter(|b| {
+        matches!(
+            *b,
+            "sin"
+                | "cos"
+                | "tan"
+                | "asin"
+                | "acos"
+                | "atan"
+                | "atan2"
+                | "sinh"
+                | "cosh"
+                | "tanh"
+                | "exp"
+                | "log"
+                | "log10"
+                | "sqrt"
+                | "fabs"
+                | "fmax"
+                | "fmin"
+                | "floor"
+                | "fmod"
+                | "pow"
+                | "hypot"
+        )
+    });
+    let base = base.unwrap_or(name);
+    let (op, n) = match base {
+        "sin" => (Sin, 1),
+        "cos" => (Cos, 1),
+        "tan" => (Tan, 1),
+        "asin" => (Asin, 1),
+        "acos" => (Acos, 1),
+        "atan" => (Atan, 1),
+        "atan2" => (Atan2, 2),
+        "sinh" => (Sinh, 1),
+        "cosh" => (Cosh, 1),
+        "tanh" => (Tanh, 1),
+        "exp" => (Exp, 1),
+        "log" => (Log, 1),
+        "log10" => (Log10, 1),
+        "sqrt" => (Sqrt, 1),
+        "fabs" => (Abs, 1),
+        "fmax" => (Max, 2),
+        "fmin" => (Min, 2),
+        "floor" => (Floor, 1),
+        "fmod" => (Mod, 2),
+        "pow" => return Some((Math::Pow, 2)),
+        "hypot" => return Some((Math::Hypot, 2)),
+        _ => return None,
+    };
+    Some((Math::Op(op), n))
+}
+
+fn paren_if_binary(e: Expr) -> Expr {
+    if matches!(e.kind, ExprKind::Binary(..)) {
+        let span = e.span;
+        Expr {
+            kind: ExprKind::Paren(Box::new(e)),
+            span,
+        }
+    } else {
+        e
+    }
+}
+
+trait Spanned {
+    fn spanned(self, span: Span) -> Self;
+}
+
+impl Spanned for Expr {
+    fn spanned(mut self, span: Span) -> Expr {
+        self.span = span;
+        self
+    }
+}
+
+/// The step of a counted loop over `var`: `i++`, `--i`, `i += 2`, `i -= 2`, `i = i + 2`.
+fn literal_step(e: &Expression, var: &str) -> Option<i64> {
+    let is_var = |x: &Expression| matches!(x, Expression::Identifier(id) if id.node.name == var);
+    match e {
+        Expression::UnaryOperator(u) if is_var(&u.node.operand.node) => {
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => Some(1),
+                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => Some(-1),
+                _ => None,
+            }
+        }
+        Expression::BinaryOperator(b) if is_var(&b.node.lhs.node) => {
+            let lit = |x: &Expression| const_int(x);
+            match b.node.operator.node {
+                BinaryOperator::AssignPlus => lit(&b.node.rhs.node),
+                BinaryOperator::AssignMinus => lit(&b.node.rhs.node).map(|v| -v),
+                BinaryOperator::Assign => match &b.node.rhs.node {
+                    Expression::BinaryOperator(r) if is_var(&r.node.lhs.node) => {
+                        match r.node.operator.node {
+                            BinaryOperator::Plus => lit(&r.node.rhs.node),
+                            BinaryOperator::Minus => lit(&r.node.rhs.node).map(|v| -v),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The value of an integer constant expression made of literals and `+ - * / ( )`.
+fn const_int(e: &Expression) -> Option<i64> {
+    match e {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) if !i.suffix.unsigned => {
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Binary => 2,
+                };
+                i64::from_str_radix(&i.number, radix).ok()
+            }
+            _ => None,
+        },
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            UnaryOperator::Minus => const_int(&u.node.operand.node).map(|v| -v),
+            UnaryOperator::Plus => const_int(&u.node.operand.node),
+            _ => None,
+        },
+        Expression::BinaryOperator(b) => {
+            let l = const_int(&b.node.lhs.node)?;
+            let r = const_int(&b.node.rhs.node)?;
+            match b.node.operator.node {
+                BinaryOperator::Plus => l.checked_add(r),
+                BinaryOperator::Minus => l.checked_sub(r),
+                BinaryOperator::Multiply => l.checked_mul(r),
+                BinaryOperator::Divide if r != 0 => Some(l / r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,59 @@
+use crate::diag::{SourceFile, SourceMap};
+use crate::il::{self, StmtKind};
+
+fn lower(text: &str) -> Result<il::File, String> {
+    let mut map = SourceMap::default();
+    let id = map.add(SourceFile::new("t.c", text));
+    let mut next = 0;
+    super::lower_file(id, map.get(id), "t.c", &mut next)
+        .map_err(|d| crate::Diagnostics(d).render(&map))
+}
+
+#[test]
+fn lowers_a_kernel() {
+    let f = lower(
+        "#include <math.h>\n#define N 4\nstatic inline double sq(double x) { return x * x; }\n\
+         void f(int n, const double *x, double *y, double *s) {\n  double t[N];\n  \
+         for (int i = 0; i < n; i++) { y[i] = sq(x[i]) + N; }\n  *s = sin(t[0]);\n}\n",
+    )
+    .unwrap();
+    assert_eq!(f.units.len(), 2);
+    let u = &f.units[1];
+    assert_eq!(u.args, ["n", "x", "y", "s"]);
+    assert!(u.symbols.get("y").unwrap().is_array());
+    assert!(!u.symbols.get("s").unwrap().is_array());
+    assert!(matches!(u.body[0].kind, StmtKind::Do { .. }));
+}
+
+#[test]
+fn refusals_are_located() {
+    let e = lower("void f(double *x) {\n  x[0] = 1.0;\n  switch (1) { default: break; }\n}\n")
+        .unwrap_err();
+    assert!(e.contains("t.c:3:3: error[E0604]"), "{e}");
+    let e = lower("void f(double x, double *y) {\n  x = 2.0 * x;\n  *y = x;\n}\n").unwrap_err();
+    assert!(e.contains("E0607"), "{e}");
+    let e = lower("void f(double *y) {\n  *y = 1.0 +;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:13: error[E0602]"), "{e}");
+    let e = lower("#include \"nothere.h\"\nvoid f(void) {}\n").unwrap_err();
+    assert!(e.contains("t.c:1:10: error[E0601]"), "{e}");
+    let e = lower("double g;\nvoid f(double *y) { y[1] = *(y + 1); }\n").unwrap_err();
+    assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
+    assert!(e.contains("t.c:2:28: error[E0605]"), "{e}");
+}
+
+#[test]
+fn file_scope_constants_are_inlined() {
+    let f = lower(
+        "static const double g = 9.81, half = 0.5;\nconst int n2 = 2 * 3;\n\
+         double fall(double t) { return half * g * t * t + n2; }\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert!(!u.symbols.contains("g"));
+    let text = crate::back::c::prototype(u);
+    assert_eq!(text, "double fall(double t)");
+    let e = lower("const double g = 9.81;\nvoid f(double *y) { g = 1.0; *y = g; }\n").unwrap_err();
+    assert!(e.contains("E0605"), "{e}");
+    let e = lower("double g = 9.81;\nvoid f(double *y) { *y = g; }\n").unwrap_err();
+    assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
+}
