@@ -72,33 +72,25 @@ fn run_all(cases: &[PathBuf], disable: &[&str]) -> Vec<(String, Vec<Failure>)> {
 
 #[test]
 fn corpus() {
-<<<<<<< HEAD
-    check_corpus(&[]);
+    check_corpus("fortran", &[]);
 }
 
 /// With every optimization off, the derivatives must still be right (DESIGN.md §4).
 #[test]
 fn corpus_with_optimizations_off() {
-    check_corpus(&["activity", "diff-liveness", "tbr", "snapshot"]);
-}
-
-fn check_corpus(disable: &[&str]) {
-    let dirs = corpus_dirs();
-=======
-    run_corpus("fortran");
+    check_corpus("fortran", &["activity", "diff-liveness", "tbr", "snapshot"]);
 }
 
 #[test]
 fn corpus_c() {
-    run_corpus("c");
+    check_corpus("c", &[]);
 }
 
-fn run_corpus(lang: &str) {
+fn check_corpus(lang: &str, disable: &[&str]) {
     let dirs = corpus_dirs(lang);
     if dirs.is_empty() && std::env::var_os("ADGEN_CORPUS").is_some() {
         return;
     }
->>>>>>> cfront
     assert!(!dirs.is_empty(), "no corpus program selected");
     let results = run_all(&dirs, disable);
     let failed: Vec<&(String, Vec<Failure>)> =
@@ -109,16 +101,12 @@ fn run_corpus(lang: &str) {
         }
     }
     let summary = format!(
-<<<<<<< HEAD
-        "corpus{}: {} passed, {} failed",
+        "corpus ({lang}{}): {} passed, {} failed",
         if disable.is_empty() {
             String::new()
         } else {
-            format!(" (off: {})", disable.join(", "))
+            format!(", off: {}", disable.join(", "))
         },
-=======
-        "corpus ({lang}): {} passed, {} failed",
->>>>>>> cfront
         results.len() - failed.len(),
         failed.len()
     );
