@@ -158,7 +158,12 @@ pub fn differentiate(
                     .rsplit_once('.')
                     .map(|(s, _)| s)
                     .unwrap_or(&file.path);
-                let ext = file.path.rsplit_once('.').map(|(_, e)| e).unwrap_or("f90");
+                // Generated Fortran is free form: a fixed-form or preprocessed source
+                // (`.f`, `.F`, `.for`) gets a `.f90` derivative; C stays C.
+                let ext = match file.path.rsplit_once('.').map(|(_, e)| e) {
+                    Some(e @ ("f90" | "f95" | "f03" | "f08" | "c")) => e,
+                    _ => "f90",
+                };
                 out.files.push((
                     format!("{stem}{}.{ext}", mode.unit_suffix()),
                     il::File {

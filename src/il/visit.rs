@@ -149,3 +149,128 @@ pub fn expr_key(e: &Expr) -> String {
     go(e, &mut s);
     s
 }
+
+/// Gives every reference to a name the spelling of its declaration: variables after the
+/// unit's symbol table, procedures after `procedure_spelling`. Fortran does not care
+/// how a name is spelled where; C does.
+pub fn canonical_spelling(
+    unit: &mut super::Unit,
+    procedure_spelling: &dyn Fn(&str) -> Option<String>,
+) {
+    let symbols = unit.symbols.clone();
+    let var = |n: &mut String| {
+        if let Some(s) = symbols.get(n) {
+            if s.kind != super::SymbolKind::Procedure {
+                *n = s.name.clone();
+                return;
+            }
+        }
+        if let Some(p) = procedure_spelling(n) {
+            *n = p;
+        }
+    };
+    for a in &mut unit.args {
+        var(a);
+    }
+    if let Some(r) = &mut unit.result {
+        var(r);
+    }
+    fn expr(e: &mut Expr, var: &dyn Fn(&mut String)) {
+        match &mut e.kind {
+            ExprKind::Var(n) => var(n),
+            ExprKind::Index(n, subs) => {
+                var(n);
+                subs.iter_mut().for_each(|s| expr(s, var));
+            }
+            ExprKind::Call(n, args) => {
+                var(n);
+                args.iter_mut().for_each(|a| expr(&mut a.value, var));
+            }
+            ExprKind::Intrinsic { args, .. } => {
+                args.iter_mut().for_each(|a| expr(&mut a.value, var))
+            }
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => expr(x, var),
+            ExprKind::Binary(_, a, b) => {
+                expr(a, var);
+                expr(b, var);
+            }
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+        }
+    }
+    fn block(stmts: &mut [Stmt], var: &dyn Fn(&mut String)) {
+        for s in stmts {
+            match &mut s.kind {
+                StmtKind::Assign { lhs, rhs } => {
+                    expr(lhs, var);
+                    expr(rhs, var);
+                }
+                StmtKind::If {
+                    arms, else_body, ..
+                } => {
+                    for (c, b) in arms.iter_mut() {
+                        expr(c, var);
+                        block(b, var);
+                    }
+                    if let Some(b) = else_body {
+                        block(b, var);
+                    }
+                }
+                StmtKind::Do {
+                    var: v,
+                    start,
+                    end,
+                    step,
+                    body,
+                    ..
+                } => {
+                    var(v);
+                    expr(start, var);
+                    expr(end, var);
+                    if let Some(s) = step {
+                        expr(s, var);
+                    }
+                    block(body, var);
+                }
+                StmtKind::DoWhile { cond, body, .. } => {
+                    expr(cond, var);
+                    block(body, var);
+                }
+                StmtKind::Call { name, args } => {
+                    var(name);
+                    args.iter_mut().for_each(|a| expr(&mut a.value, var));
+                }
+                _ => {}
+            }
+        }
+    }
+    block(&mut unit.body, &var);
+    for d in &mut unit.decls {
+        match &mut d.kind {
+            super::DeclKind::Var { entities, .. } | super::DeclKind::Dimension(entities) => {
+                for e in entities {
+                    var(&mut e.name);
+                    for dim in e.dims.iter_mut().flatten() {
+                        if let Some(l) = &mut dim.lower {
+                            expr(l, &var);
+                        }
+                        if let super::Bound::Expr(u) = &mut dim.upper {
+                            expr(u, &var);
+                        }
+                    }
+                }
+            }
+            super::DeclKind::Parameter(items) => {
+                for (n, e) in items {
+                    var(n);
+                    expr(e, &var);
+                }
+            }
+            super::DeclKind::Intent(_, names)
+            | super::DeclKind::External(names)
+            | super::DeclKind::Intrinsic(names) => {
+                names.iter_mut().for_each(|n| var(n));
+            }
+            _ => {}
+        }
+    }
+}

@@ -526,10 +526,10 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
                 .files
                 .iter()
                 .map(|f| {
-                    (
-                        f.path.clone(),
-                        adgen::back::write_file(&f.path, f, &program),
-                    )
+                    // The back-end writes free-form Fortran: a fixed-form source's
+                    // round trip is a `.f90` file.
+                    let path = free_form_path(&f.path);
+                    (path.clone(), adgen::back::write_file(&path, f, &program))
                 })
                 .collect();
             failures.extend(check_roundtrip(&ctx, &reference, &unparsed, &roots));
@@ -551,4 +551,12 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         Err(f) => failures.push(ctx.fail("differentiate", f.rendered)),
     }
     failures
+}
+
+/// `a.f` (fixed form, or preprocessed `.F`) → `a.f90`; free-form and C paths unchanged.
+fn free_form_path(path: &str) -> String {
+    match path.rsplit_once('.') {
+        Some((_, "f90" | "f95" | "f03" | "f08" | "c")) | None => path.to_string(),
+        Some((stem, _)) => format!("{stem}.f90"),
+    }
 }

@@ -296,6 +296,19 @@ fn call_table<'a>(
 /// procedures are copied as `static` functions when called); `siblings` are the other
 /// generated files, whose units may be called too.
 pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File]) -> String {
+    // C is case-sensitive: every reference takes its declaration's spelling.
+    let spelling = |n: &str| {
+        originals
+            .units()
+            .chain(siblings.iter().flat_map(|f| f.units.iter()))
+            .find(|u| u.name.eq_ignore_ascii_case(n))
+            .map(|u| u.name.clone())
+    };
+    let mut file = file.clone();
+    for unit in &mut file.units {
+        il::visit::canonical_spelling(unit, &spelling);
+    }
+    let file = &file;
     let table = call_table(file, originals, siblings);
     let generated: BTreeSet<String> = siblings
         .iter()
