@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
-    let request = adgen::Request {
+fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Request {
+    adgen::Request {
         roots: vec![adgen::RootRequest {
             name: root.to_string(),
             independents: independents.iter().map(|s| s.to_string()).collect(),
@@ -15,12 +15,15 @@ fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&s
         }],
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
-    };
+    }
+}
+
+fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
     let input = adgen::SourceInput {
         path: "w.f90".into(),
         text: source.into(),
     };
-    adgen::differentiate(&[input], &request)
+    adgen::differentiate(&[input], &request(root, independents, dependents))
         .expect("differentiates")
         .warnings
 }
@@ -43,9 +46,29 @@ fn same_variable_passed_twice() {
     let text = "subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
                 b = b + a*a\nend subroutine g\n\nsubroutine f(x, y)\n  real(8), intent(inout) :: x\n  \
                 real(8), intent(out) :: y\n  call g(x, x)\n  y = x\nend subroutine f\n";
-    let w = warnings_of(text, "f", &["x"], &["y"]);
+    // Active: the adjoint of g would assume a and b distinct, so it is refused.
+    let input = adgen::SourceInput {
+        path: "w.f90".into(),
+        text: text.into(),
+    };
+    let err = adgen::differentiate(&[input], &request("f", &["x"], &["y"])).expect_err("refused");
     assert!(
-        w.contains("w.f90:10:3: warning[W0302]: `x` is passed twice to `g`"),
+        err.rendered
+            .contains("w.f90:10:3: error[E0508]: `x` is passed both as `a` and as `b` of `g`"),
+        "{}",
+        err.rendered
+    );
+    // Passive (x carries no derivative): a warning about the original program.
+    let passive = text
+        .replace("subroutine f(x, y)", "subroutine f(x, z, y)")
+        .replace(
+            "real(8), intent(out) :: y",
+            "real(8), intent(out) :: y\n  real(8), intent(in) :: z",
+        )
+        .replace("  y = x\n", "  y = z*z + x\n");
+    let w = warnings_of(&passive, "f", &["z"], &["y"]);
+    assert!(
+        w.contains("warning[W0302]: `x` is passed twice to `g`"),
         "{w}"
     );
 }

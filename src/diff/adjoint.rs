@@ -1280,6 +1280,41 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .expect("differentiated units are known");
         let callee = cu.unit;
         let actuals = bind_actuals(callee, site.args);
+        // One variable bound to two dummies the callee's adjoint updates: its adjoint
+        // would assume they are distinct, and the gradient would be wrong.
+        for (i, a) in actuals.iter().enumerate() {
+            for (j, b) in actuals.iter().enumerate().skip(i + 1) {
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                let (Some(na), Some(nb)) = (a.base_name(), b.base_name()) else {
+                    continue;
+                };
+                let whole =
+                    matches!(a.kind, ExprKind::Var(_)) || matches!(b.kind, ExprKind::Var(_));
+                let same = na.eq_ignore_ascii_case(nb)
+                    && (whole || visit::expr_key(a) == visit::expr_key(b));
+                let writes = ca.summary.writes[i] || ca.summary.writes[j];
+                if same
+                    && writes
+                    && ca.deriv_args[i]
+                    && ca.deriv_args[j]
+                    && self.ug.deriv_name(na).is_some()
+                {
+                    self.ug.error(
+                        Diagnostic::error(
+                            "E0508",
+                            format!(
+                                "`{na}` is passed both as `{}` and as `{}` of `{}`, which overwrites one \
+                                 of them: its adjoint would be wrong",
+                                callee.args[i], callee.args[j], callee.name
+                            ),
+                        )
+                        .at(s.span)
+                        .with_help("pass a copy of the variable as one of the two arguments"),
+                    );
+                    return Vec::new();
+                }
+            }
+        }
         let mut before = Vec::new();
         let mut after = Vec::new();
         let mut args = Vec::new();
