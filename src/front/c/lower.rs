@@ -1396,7 +1396,65 @@ impl FnCx<'_, '_> {
                 Ok(())
             }
             Statement::For(f) => self.for_loop(f, s.span, out),
-            Statement::DoWhile(_) => Err(self.unsupported("E0604", "`do ... while`", s.span)),
+            Statement::DoWhile(w) => {
+                // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
+                // a `continue` in B still goes to the test.
+                let mut n = 0;
+                let mut first = "first_pass".to_string();
+                while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
+                    first = format!("first_pass{n}");
+                    n += 1;
+                }
+                self.vars.insert(
+                    key(&first),
+                    Var {
+                        name: first.clone(),
+                        ty: Ty::Bool,
+                        kind: VarKind::Local,
+                    },
+                );
+                self.push_decl(
+                    &first,
+                    Ty::Bool,
+                    Vec::new(),
+                    None,
+                    None,
+                    None,
+                    false,
+                    s.span,
+                );
+                let cond = self.cond(&w.node.expression);
+                self.loops.push(LoopKind::Plain);
+                let mut body = vec![self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(false)),
+                    },
+                    s.span,
+                )];
+                let r = self.block_body(&w.node.statement, &mut body);
+                self.loops.pop();
+                let cond = cond?;
+                r?;
+                let init = self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(true)),
+                    },
+                    s.span,
+                );
+                out.push(init);
+                let st = self.stmt(
+                    StmtKind::DoWhile {
+                        cond: Expr::binary(BinOp::Or, Expr::var(&first), cond),
+                        body,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
             Statement::Continue => match self.loops.last() {
                 Some(LoopKind::Plain) => {
                     let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
