@@ -550,8 +550,6 @@ fn has_own_continue(s: &Statement) -> bool {
 #[derive(Copy, Clone)]
 enum LoopKind {
     Plain,
-    /// A `for` lowered to a WHILE loop with its increment at the end of the body.
-    ForWhile,
 }
 
 struct FnCx<'m, 'd> {
@@ -1399,30 +1397,7 @@ impl FnCx<'_, '_> {
             Statement::DoWhile(w) => {
                 // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
                 // a `continue` in B still goes to the test.
-                let mut n = 0;
-                let mut first = "first_pass".to_string();
-                while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
-                    first = format!("first_pass{n}");
-                    n += 1;
-                }
-                self.vars.insert(
-                    key(&first),
-                    Var {
-                        name: first.clone(),
-                        ty: Ty::Bool,
-                        kind: VarKind::Local,
-                    },
-                );
-                self.push_decl(
-                    &first,
-                    Ty::Bool,
-                    Vec::new(),
-                    None,
-                    None,
-                    None,
-                    false,
-                    s.span,
-                );
+                let first = self.first_pass_var(s.span);
                 let cond = self.cond(&w.node.expression);
                 self.loops.push(LoopKind::Plain);
                 let mut body = vec![self.stmt(
@@ -1461,12 +1436,6 @@ impl FnCx<'_, '_> {
                     out.push(st);
                     Ok(())
                 }
-                Some(LoopKind::ForWhile) => Err(self.unsupported(
-                    "E0604",
-                    "`continue` in a `for` loop that is not of the form \
-                     `for (i = a; i < b; i++)`",
-                    s.span,
-                )),
                 None => Err(self.err("E0604", "`continue` outside a loop", s.span)),
             },
             Statement::Break => {
@@ -1633,11 +1602,59 @@ impl FnCx<'_, '_> {
             self.expr_stmt(s, &mut step)?;
         }
         let continue_ok = step.is_empty() || !has_own_continue(&f.node.statement.node);
-        self.loops.push(if continue_ok {
-            LoopKind::Plain
-        } else {
-            LoopKind::ForWhile
-        });
+        if !continue_ok {
+            // `continue` must reach the increment: `first_pass = 1; while (1) { if
+            // (!first_pass) step; first_pass = 0; if (!cond) break; body }`.
+            let first = self.first_pass_var(at);
+            let set = |cx: &mut Self, v: bool| {
+                cx.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(v)),
+                    },
+                    at,
+                )
+            };
+            let init_flag = set(self, true);
+            out.push(init_flag);
+            let mut body = vec![self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), step)],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            )];
+            let clear = set(self, false);
+            body.push(clear);
+            let exit = self.stmt(StmtKind::Exit { name: None }, at);
+            let test = self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), vec![exit])],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            );
+            body.push(test);
+            self.loops.push(LoopKind::Plain);
+            let r = self.block_body(&f.node.statement, &mut body);
+            self.loops.pop();
+            r?;
+            let st = self.stmt(
+                StmtKind::DoWhile {
+                    cond: Expr::new(ExprKind::Logical(true)),
+                    body,
+                    name: None,
+                },
+                at,
+            );
+            out.push(st);
+            return Ok(());
+        }
+        self.loops.push(LoopKind::Plain);
         let mut body = Vec::new();
         let r = self.block_body(&f.node.statement, &mut body);
         self.loops.pop();
@@ -1653,6 +1670,27 @@ impl FnCx<'_, '_> {
         );
         out.push(st);
         Ok(())
+    }
+
+    /// A new logical local `first_pass` (made unique) for loops that must tell their
+    /// first iteration.
+    fn first_pass_var(&mut self, at: CSpan) -> String {
+        let mut n = 0;
+        let mut first = "first_pass".to_string();
+        while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
+            first = format!("first_pass{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&first),
+            Var {
+                name: first.clone(),
+                ty: Ty::Bool,
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
+        first
     }
 
     /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body
