@@ -93,7 +93,7 @@ pub(crate) fn lower_unit(
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<il::Unit> {
-    let comments = whole_line_comments(text);
+    let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
@@ -179,6 +179,9 @@ pub(crate) fn lower_unit(
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
                     consts: &consts,
+                    trailing: &trailing,
+                    text,
+                    used_trailing: BTreeSet::new(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -573,6 +576,10 @@ struct FnCx<'m, 'd> {
     comment_cursor: &'d mut usize,
     /// File-scope constants: their type and initializer.
     consts: &'m BTreeMap<String, (Ty, Node<Expression>)>,
+    /// Comments after code on their line, by start offset.
+    trailing: &'m BTreeMap<usize, String>,
+    text: &'m str,
+    used_trailing: BTreeSet<usize>,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).
@@ -606,9 +613,10 @@ pub(crate) struct Comment {
 }
 
 /// The comments of `text` that stand alone on their lines, in order.
-fn whole_line_comments(text: &str) -> Vec<Comment> {
+fn whole_line_comments(text: &str) -> (Vec<Comment>, BTreeMap<usize, String>) {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    let mut trailing = BTreeMap::new();
     let mut i = 0;
     let line_start = |i: usize| text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
     while i < b.len() {
@@ -637,7 +645,14 @@ fn whole_line_comments(text: &str) -> Vec<Comment> {
                 };
                 let alone_before = text[line_start(start)..start].trim().is_empty();
                 let rest = text[end..].split('\n').next().unwrap_or("");
-                if alone_before && rest.trim().is_empty() {
+                if !alone_before && rest.trim().is_empty() && !text[start..end].contains('\n') {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    trailing.insert(start, format!(" {}", body.trim()));
+                } else if alone_before && rest.trim().is_empty() {
                     let body = if block {
                         &text[start + 2..end.saturating_sub(2).max(start + 2)]
                     } else {
@@ -659,7 +674,7 @@ fn whole_line_comments(text: &str) -> Vec<Comment> {
             _ => i += 1,
         }
     }
-    out
+    (out, trailing)
 }
 
 fn int_lit(v: i64) -> Expr {
@@ -691,12 +706,26 @@ impl FnCx<'_, '_> {
     fn stmt(&mut self, kind: StmtKind, at: CSpan) -> Stmt {
         let id = StmtId(*self.next_id);
         *self.next_id += 1;
+        // A comment after code on the line where the statement starts goes with the
+        // first statement made there.
+        let mut trailing_comment = None;
+        if let Some(start) = self.original(at.start) {
+            let line_end = self.text[start..]
+                .find('\n')
+                .map(|p| start + p)
+                .unwrap_or(self.text.len());
+            if let Some((&c, text)) = self.trailing.range(start..line_end).next() {
+                if self.used_trailing.insert(c) {
+                    trailing_comment = Some(text.clone());
+                }
+            }
+        }
         Stmt {
             id,
             kind,
             span: self.span(at),
             label: None,
-            trailing_comment: None,
+            trailing_comment,
         }
     }
 
