@@ -93,7 +93,7 @@ pub(crate) fn lower_unit(
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<il::Unit> {
-    let comments = whole_line_comments(text);
+    let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
@@ -179,6 +179,9 @@ pub(crate) fn lower_unit(
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
                     consts: &consts,
+                    trailing: &trailing,
+                    text,
+                    used_trailing: BTreeSet::new(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -550,8 +553,6 @@ fn has_own_continue(s: &Statement) -> bool {
 #[derive(Copy, Clone)]
 enum LoopKind {
     Plain,
-    /// A `for` lowered to a WHILE loop with its increment at the end of the body.
-    ForWhile,
 }
 
 struct FnCx<'m, 'd> {
@@ -575,6 +576,10 @@ struct FnCx<'m, 'd> {
     comment_cursor: &'d mut usize,
     /// File-scope constants: their type and initializer.
     consts: &'m BTreeMap<String, (Ty, Node<Expression>)>,
+    /// Comments after code on their line, by start offset.
+    trailing: &'m BTreeMap<usize, String>,
+    text: &'m str,
+    used_trailing: BTreeSet<usize>,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).
@@ -608,9 +613,10 @@ pub(crate) struct Comment {
 }
 
 /// The comments of `text` that stand alone on their lines, in order.
-fn whole_line_comments(text: &str) -> Vec<Comment> {
+fn whole_line_comments(text: &str) -> (Vec<Comment>, BTreeMap<usize, String>) {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    let mut trailing = BTreeMap::new();
     let mut i = 0;
     let line_start = |i: usize| text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
     while i < b.len() {
@@ -639,7 +645,14 @@ fn whole_line_comments(text: &str) -> Vec<Comment> {
                 };
                 let alone_before = text[line_start(start)..start].trim().is_empty();
                 let rest = text[end..].split('\n').next().unwrap_or("");
-                if alone_before && rest.trim().is_empty() {
+                if !alone_before && rest.trim().is_empty() && !text[start..end].contains('\n') {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    trailing.insert(start, format!(" {}", body.trim()));
+                } else if alone_before && rest.trim().is_empty() {
                     let body = if block {
                         &text[start + 2..end.saturating_sub(2).max(start + 2)]
                     } else {
@@ -661,7 +674,7 @@ fn whole_line_comments(text: &str) -> Vec<Comment> {
             _ => i += 1,
         }
     }
-    out
+    (out, trailing)
 }
 
 fn int_lit(v: i64) -> Expr {
@@ -693,12 +706,26 @@ impl FnCx<'_, '_> {
     fn stmt(&mut self, kind: StmtKind, at: CSpan) -> Stmt {
         let id = StmtId(*self.next_id);
         *self.next_id += 1;
+        // A comment after code on the line where the statement starts goes with the
+        // first statement made there.
+        let mut trailing_comment = None;
+        if let Some(start) = self.original(at.start) {
+            let line_end = self.text[start..]
+                .find('\n')
+                .map(|p| start + p)
+                .unwrap_or(self.text.len());
+            if let Some((&c, text)) = self.trailing.range(start..line_end).next() {
+                if self.used_trailing.insert(c) {
+                    trailing_comment = Some(text.clone());
+                }
+            }
+        }
         Stmt {
             id,
             kind,
             span: self.span(at),
             label: None,
-            trailing_comment: None,
+            trailing_comment,
         }
     }
 
@@ -1396,19 +1423,48 @@ impl FnCx<'_, '_> {
                 Ok(())
             }
             Statement::For(f) => self.for_loop(f, s.span, out),
-            Statement::DoWhile(_) => Err(self.unsupported("E0604", "`do ... while`", s.span)),
+            Statement::DoWhile(w) => {
+                // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
+                // a `continue` in B still goes to the test.
+                let first = self.first_pass_var(s.span);
+                let cond = self.cond(&w.node.expression);
+                self.loops.push(LoopKind::Plain);
+                let mut body = vec![self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(false)),
+                    },
+                    s.span,
+                )];
+                let r = self.block_body(&w.node.statement, &mut body);
+                self.loops.pop();
+                let cond = cond?;
+                r?;
+                let init = self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(true)),
+                    },
+                    s.span,
+                );
+                out.push(init);
+                let st = self.stmt(
+                    StmtKind::DoWhile {
+                        cond: Expr::binary(BinOp::Or, Expr::var(&first), cond),
+                        body,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
             Statement::Continue => match self.loops.last() {
                 Some(LoopKind::Plain) => {
                     let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
                     out.push(st);
                     Ok(())
                 }
-                Some(LoopKind::ForWhile) => Err(self.unsupported(
-                    "E0604",
-                    "`continue` in a `for` loop that is not of the form \
-                     `for (i = a; i < b; i++)`",
-                    s.span,
-                )),
                 None => Err(self.err("E0604", "`continue` outside a loop", s.span)),
             },
             Statement::Break => {
@@ -1575,11 +1631,59 @@ impl FnCx<'_, '_> {
             self.expr_stmt(s, &mut step)?;
         }
         let continue_ok = step.is_empty() || !has_own_continue(&f.node.statement.node);
-        self.loops.push(if continue_ok {
-            LoopKind::Plain
-        } else {
-            LoopKind::ForWhile
-        });
+        if !continue_ok {
+            // `continue` must reach the increment: `first_pass = 1; while (1) { if
+            // (!first_pass) step; first_pass = 0; if (!cond) break; body }`.
+            let first = self.first_pass_var(at);
+            let set = |cx: &mut Self, v: bool| {
+                cx.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(v)),
+                    },
+                    at,
+                )
+            };
+            let init_flag = set(self, true);
+            out.push(init_flag);
+            let mut body = vec![self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), step)],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            )];
+            let clear = set(self, false);
+            body.push(clear);
+            let exit = self.stmt(StmtKind::Exit { name: None }, at);
+            let test = self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), vec![exit])],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            );
+            body.push(test);
+            self.loops.push(LoopKind::Plain);
+            let r = self.block_body(&f.node.statement, &mut body);
+            self.loops.pop();
+            r?;
+            let st = self.stmt(
+                StmtKind::DoWhile {
+                    cond: Expr::new(ExprKind::Logical(true)),
+                    body,
+                    name: None,
+                },
+                at,
+            );
+            out.push(st);
+            return Ok(());
+        }
+        self.loops.push(LoopKind::Plain);
         let mut body = Vec::new();
         let r = self.block_body(&f.node.statement, &mut body);
         self.loops.pop();
@@ -1595,6 +1699,27 @@ impl FnCx<'_, '_> {
         );
         out.push(st);
         Ok(())
+    }
+
+    /// A new logical local `first_pass` (made unique) for loops that must tell their
+    /// first iteration.
+    fn first_pass_var(&mut self, at: CSpan) -> String {
+        let mut n = 0;
+        let mut first = "first_pass".to_string();
+        while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
+            first = format!("first_pass{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&first),
+            Var {
+                name: first.clone(),
+                ty: Ty::Bool,
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
+        first
     }
 
     /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body

@@ -9,9 +9,11 @@
 //! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters; pointer and
 //! `[]` parameters (arrays, or scalars passed by reference when only used as `*p`);
 //! local scalars and 1-D / 2-D arrays of constant size; assignment, compound assignment,
-//! `++`/`--` as statements, `if`/`else`, `for`, `while`, `break`, `continue`, `return`,
+//! `++`/`--` as statements, `if`/`else`, `for`, `while`, `do ... while` (as a WHILE loop
+//! with a first-pass flag), `break`, `continue`, `return`,
 //! calls; arithmetic, comparisons, `&&`, `||`, `!`, side-effect-free `?:`, casts, the
-//! math.h functions. Anything else is refused with a located diagnostic.
+//! math.h functions; file-scope `const` scalars with literal initializers (inlined).
+//! Whole-line comments are kept. Anything else is refused with a located diagnostic.
 //!
 //! Diagnostic codes:
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration

@@ -1,5 +1,6 @@
 /* A weighted sum over an index list with skips and an early stop: `continue` and
-   `break` in a counted loop, a while loop with continue, a stride-2 loop, %. */
+   `break` in a counted loop, a while loop with continue, a stride-2 loop, %, a
+   halving loop with continue. */
 #include <math.h>
 
 void skips(int n, const int *idx, const double *x, double *total, double *peak)
@@ -25,4 +26,10 @@ void skips(int n, const int *idx, const double *x, double *total, double *peak)
     }
     for (i = 0; i < n; i += 2)
         *total -= 0.001 * x[i] * x[n - 1 - i];
+    /* halving steps: not a counted loop, and its continue must reach k /= 2 */
+    for (int k = n - 1; k > 0; k /= 2) {
+        if (k % 2 == 0)
+            continue;
+        *total += 0.05 * x[k] * x[k];
+    }
 }
