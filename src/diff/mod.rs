@@ -160,10 +160,12 @@ pub fn differentiate(
                     .unwrap_or(&file.path);
                 // Generated Fortran is free form: a fixed-form or preprocessed source
                 // (`.f`, `.F`, `.for`) gets a `.f90` derivative; C stays C.
-                let ext = match file.path.rsplit_once('.').map(|(_, e)| e) {
-                    Some(e @ ("f90" | "f95" | "f03" | "f08" | "c")) => e,
-                    _ => "f90",
-                };
+                let ext = file
+                    .path
+                    .rsplit_once('.')
+                    .map(|(_, e)| e)
+                    .filter(|e| matches!(*e, "f90" | "f95" | "f03" | "f08" | "c"))
+                    .unwrap_or("f90");
                 out.files.push((
                     format!("{stem}{}.{ext}", mode.unit_suffix()),
                     il::File {

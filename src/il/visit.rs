@@ -268,7 +268,7 @@ pub fn canonical_spelling(
             super::DeclKind::Intent(_, names)
             | super::DeclKind::External(names)
             | super::DeclKind::Intrinsic(names) => {
-                names.iter_mut().for_each(|n| var(n));
+                names.iter_mut().for_each(var);
             }
             _ => {}
         }
