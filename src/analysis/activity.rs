@@ -25,9 +25,7 @@ impl Problem for Varied<'_> {
         self.entry.clone()
     }
     fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        let old = into.clone();
-        *into |= from;
-        *into != old
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, input: &ZoneSet) -> ZoneSet {
         let mut out = input.clone();
@@ -57,9 +55,7 @@ impl Problem for Useful<'_> {
         self.exit.clone()
     }
     fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        let old = into.clone();
-        *into |= from;
-        *into != old
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, after: &ZoneSet) -> ZoneSet {
         let mut before = after.clone();

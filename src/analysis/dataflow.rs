@@ -120,3 +120,11 @@ mod tests {
         assert!(sol.after.iter().all(|&r| r));
     }
 }
+
+/// The join of the "may" problems on zone sets (activity, diff-liveness, TBR, in-out):
+/// union, reporting whether `into` grew.
+pub fn union_into(into: &mut crate::ir::ZoneSet, from: &crate::ir::ZoneSet) -> bool {
+    let before = into.count_ones();
+    *into |= from;
+    into.count_ones() != before
+}

@@ -36,9 +36,7 @@ impl Problem for DiffLive<'_> {
         self.at_exit.clone()
     }
     fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        let old = into.clone();
-        *into |= from;
-        *into != old
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, after: &ZoneSet) -> ZoneSet {
         let a = &self.access[node];

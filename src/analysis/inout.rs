@@ -30,9 +30,7 @@ impl Problem for MayUninit<'_> {
         self.entry.clone()
     }
     fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        let old = into.clone();
-        *into |= from;
-        *into != old
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, input: &ZoneSet) -> ZoneSet {
         let mut out = input.clone();

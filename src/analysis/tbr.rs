@@ -31,9 +31,7 @@ impl Problem for Tbr<'_, '_> {
         self.bottom()
     }
     fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        let old = into.clone();
-        *into |= from;
-        *into != old
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, before: &ZoneSet) -> ZoneSet {
         let mut after = before.clone();
