@@ -445,7 +445,10 @@ fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<String, bool
                     kinds.get(callee)?.get(cp).copied().flatten()
                 });
                 if let Some(d) = decided {
-                    kinds.get_mut(f).unwrap().insert(p.clone(), Some(d));
+                    kinds
+                        .get_mut(f)
+                        .expect("every function has a kind table")
+                        .insert(p.clone(), Some(d));
                     changed = true;
                 }
             }
@@ -867,7 +870,10 @@ impl FnCx<'_, '_> {
                     ),
                     p.span,
                 );
-                self.diags.last_mut().unwrap().help = Some(format!(
+                self.diags
+                    .last_mut()
+                    .expect("a diagnostic was just pushed")
+                    .help = Some(format!(
                     "copy `{pname}` into a local variable and assign that"
                 ));
                 ok = false;
@@ -1027,7 +1033,10 @@ impl FnCx<'_, '_> {
                     at,
                 ));
             }
-            self.scopes.last_mut().unwrap().push(k);
+            self.scopes
+                .last_mut()
+                .expect("a function scope is open")
+                .push(k);
             return Ok(false);
         }
         if self.protos.contains_key(name) {
@@ -1045,7 +1054,10 @@ impl FnCx<'_, '_> {
                 kind,
             },
         );
-        self.scopes.last_mut().unwrap().push(k);
+        self.scopes
+            .last_mut()
+            .expect("a function scope is open")
+            .push(k);
         Ok(true)
     }
 
@@ -1794,7 +1806,7 @@ impl FnCx<'_, '_> {
         let end = match (&bound.kind, adjust) {
             (_, 0) => bound,
             (ExprKind::Int(t), a) if t.parse::<i64>().is_ok() => {
-                int_lit(t.parse::<i64>().unwrap() + a)
+                int_lit(t.parse::<i64>().expect("checked by the guard") + a)
             }
             (_, a) if a < 0 => Expr::binary(BinOp::Sub, bound, int_lit(-a)),
             (_, a) => Expr::binary(BinOp::Add, bound, int_lit(a)),
@@ -2171,13 +2183,13 @@ impl FnCx<'_, '_> {
                     let v = match op {
                         Math::Op(op) => Expr::intrinsic(op, args),
                         Math::Pow => {
-                            let b = args.pop().unwrap();
-                            let a = args.pop().unwrap();
+                            let b = args.pop().expect("arity checked above");
+                            let a = args.pop().expect("arity checked above");
                             Expr::binary(BinOp::Pow, paren_if_binary(a), paren_if_binary(b))
                         }
                         Math::Hypot => {
-                            let b = paren_if_binary(args.pop().unwrap());
-                            let a = paren_if_binary(args.pop().unwrap());
+                            let b = paren_if_binary(args.pop().expect("arity checked above"));
+                            let a = paren_if_binary(args.pop().expect("arity checked above"));
                             Expr::intrinsic(
                                 il::Intrinsic::Sqrt,
                                 vec![Expr::binary(
