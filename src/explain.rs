@@ -45,8 +45,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
             continue;
         }
         let mut ug = UnitGen::new(&ctx, i);
-        let nothing_live = ir.units[i].zones.empty_set();
-        let plan = adjoint::make_plan(&mut ug, &nothing_live);
+        let (plan, _, _) = adjoint::settle(&mut ug);
         let uir = &ir.units[i];
         let ua = &analyses.units[i];
         let _ = writeln!(out, "{}:", uir.unit.name);

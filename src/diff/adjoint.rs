@@ -40,41 +40,7 @@ use super::{UnitGen, assign, call};
 
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;
-    let saved = (
-        ug.namer.clone(),
-        ug.temps.clone(),
-        ug.errors.len(),
-        ug.warnings.len(),
-        ug.called_functions.clone(),
-    );
-    let mut live_at_exit = ug.uir.zones.empty_set();
-    let (body, unsaved) = loop {
-        let plan = make_plan(ug, &live_at_exit);
-        ug.uses_runtime = false;
-        let mut adj = Adj::new(ug, plan);
-        let body = adj.unit_body();
-        let unsaved = std::mem::take(&mut adj.unsaved);
-        // A dummy that slicing removed from the adjoint altogether would be an unused
-        // argument: compute it after all.
-        let referenced = super::referenced_names(&body);
-        let mut grew = false;
-        for a in &unit.args {
-            if let Some(z) = ug.uir.zones.get(a) {
-                if !referenced.contains(&key(a)) && !live_at_exit[z] {
-                    live_at_exit.set(z, true);
-                    grew = true;
-                }
-            }
-        }
-        if !grew {
-            break (body, unsaved);
-        }
-        ug.namer = saved.0.clone();
-        ug.temps = saved.1.clone();
-        ug.errors.truncate(saved.2);
-        ug.warnings.truncate(saved.3);
-        ug.called_functions = saved.4.clone();
-    };
+    let (_, body, unsaved) = settle(ug);
     if let Some(index) = ug.ctx.ir.index_of(&unit.name) {
         let restored = unit
             .args
@@ -126,9 +92,50 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     }
 }
 
+/// The plan the adjoint is generated with, its body, and the variables the forward
+/// sweep overwrites without saving. A dummy that slicing would remove from the adjoint
+/// altogether (an unused argument for the compiler) is made diff-live at the exit and
+/// everything regenerated.
+pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
+    let unit = ug.unit;
+    let saved = (
+        ug.namer.clone(),
+        ug.temps.clone(),
+        ug.errors.len(),
+        ug.warnings.len(),
+        ug.called_functions.clone(),
+    );
+    let mut live_at_exit = ug.uir.zones.empty_set();
+    loop {
+        let plan = make_plan(ug, &live_at_exit);
+        ug.uses_runtime = false;
+        let mut adj = Adj::new(ug, plan.clone());
+        let body = adj.unit_body();
+        let unsaved = std::mem::take(&mut adj.unsaved);
+        let referenced = super::referenced_names(&body);
+        let mut grew = false;
+        for a in &unit.args {
+            if let Some(z) = ug.uir.zones.get(a) {
+                if !referenced.contains(&key(a)) && !live_at_exit[z] {
+                    live_at_exit.set(z, true);
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            return (plan, body, unsaved);
+        }
+        ug.namer = saved.0.clone();
+        ug.temps = saved.1.clone();
+        ug.errors.truncate(saved.2);
+        ug.warnings.truncate(saved.3);
+        ug.called_functions = saved.4.clone();
+    }
+}
+
 /// Writes each statement's derivative instruction alone to learn `use(I')`, then runs
 /// diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps and saves.
-pub(crate) fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
+fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
     let saved = (
         ug.namer.clone(),
         ug.temps.clone(),

@@ -141,7 +141,7 @@ fn walk(
                     if a_act {
                         walk(
                             a,
-                            mul(coeff.clone(), power_partial(a, b, info)),
+                            mul(coeff.clone(), power_partial(a, b)),
                             negative,
                             info,
                             out,
@@ -166,7 +166,7 @@ fn walk(
 }
 
 /// d(a**b)/da = b*a**(b-1), simplified for integer and real literal exponents.
-fn power_partial(a: &Expr, b: &Expr, info: &dyn LeafInfo) -> Expr {
+fn power_partial(a: &Expr, b: &Expr) -> Expr {
     let inner = match &b.kind {
         ExprKind::Paren(e) => e,
         _ => b,
@@ -197,22 +197,19 @@ fn power_partial(a: &Expr, b: &Expr, info: &dyn LeafInfo) -> Expr {
                 Expr::binary(BinOp::Pow, paren(a), paren(&exponent)),
             )
         }
-        _ => {
-            let _ = info;
+        _ => Expr::binary(
+            BinOp::Mul,
+            paren(b),
             Expr::binary(
-                BinOp::Mul,
-                paren(b),
-                Expr::binary(
-                    BinOp::Pow,
-                    paren(a),
-                    Expr::new(ExprKind::Paren(Box::new(Expr::binary(
-                        BinOp::Sub,
-                        b.clone(),
-                        Expr::int(1),
-                    )))),
-                ),
-            )
-        }
+                BinOp::Pow,
+                paren(a),
+                Expr::new(ExprKind::Paren(Box::new(Expr::binary(
+                    BinOp::Sub,
+                    b.clone(),
+                    Expr::int(1),
+                )))),
+            ),
+        ),
     }
 }
 
