@@ -76,6 +76,14 @@ pub fn solve<P: Problem>(flow: &FlowGraph, problem: &P) -> Solution<P::State> {
     }
 }
 
+/// The join of the "may" problems on zone sets (activity, diff-liveness, TBR, in-out):
+/// union, reporting whether `into` grew.
+pub fn union_into(into: &mut crate::ir::ZoneSet, from: &crate::ir::ZoneSet) -> bool {
+    let before = into.count_ones();
+    *into |= from;
+    into.count_ones() != before
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,12 +127,4 @@ mod tests {
         let sol = solve(&flow, &Reach);
         assert!(sol.after.iter().all(|&r| r));
     }
-}
-
-/// The join of the "may" problems on zone sets (activity, diff-liveness, TBR, in-out):
-/// union, reporting whether `into` grew.
-pub fn union_into(into: &mut crate::ir::ZoneSet, from: &crate::ir::ZoneSet) -> bool {
-    let before = into.count_ones();
-    *into |= from;
-    into.count_ones() != before
 }

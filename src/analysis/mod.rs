@@ -365,9 +365,26 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
         active |= varied.after[node].clone() & useful.after[node].clone();
     }
     let slots = slot_zones(uir);
+    // A dummy the unit neither writes nor reads differentiably only passes its derivative
+    // through: it needs no derivative argument (which would be unused).
+    let mut touched = uir.zones.empty_set();
+    for (node, defs) in state.effects.iter().enumerate() {
+        for d in defs {
+            touched.set(d.zone, true);
+            if useful.after[node][d.zone] {
+                for &u in &d.diff_sources {
+                    touched.set(u, true);
+                }
+            }
+        }
+    }
     for (k, z) in slots.iter().enumerate().take(uir.unit.args.len()) {
         let Some(z) = *z else { continue };
         if !uir.zones.zones[z].ty.is_differentiable() {
+            continue;
+        }
+        if !touched[z] {
+            active.set(z, false);
             continue;
         }
         if active[z] || (state.useful_out[k] && state.summary.writes[k]) {
