@@ -116,8 +116,41 @@ fn cmake_template_with_makefiles() {
     template_with("Unix Makefiles");
 }
 
-/// `add_subdirectory(adgen)` works like `find_package`, and a missing MANIFEST stops the
-/// configuration with a message naming it.
+/// `add_subdirectory(adgen)` works like `find_package`; MODES and OUTPUT_DIR are obeyed.
+#[test]
+fn add_subdirectory_with_modes_and_output_dir() {
+    let dir = copy_template();
+    let source = dir.path().join("project");
+    let repo_path = repo().display().to_string().replace('\\', "/");
+    std::fs::write(
+        source.join("CMakeLists.txt"),
+        format!(
+            "cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES C Fortran)\n\
+             add_subdirectory(\"{repo_path}\" adgen)\n\
+             add_ad_library(adjoint_only MANIFEST ad.toml MODES adjoint OUTPUT_DIR generated)\n"
+        ),
+    )
+    .unwrap();
+    let build = dir.path().join("build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&source)
+        .arg("-B")
+        .arg(&build)
+        .args(["-G", "Ninja"])
+        .arg(format!(
+            "-DADGEN_EXECUTABLE={}",
+            env!("CARGO_BIN_EXE_adgen")
+        )));
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let generated = build.join("generated");
+    assert!(generated.join("src/rosenbrock_b.f90").is_file());
+    assert!(!generated.join("src/rosenbrock_d.f90").exists());
+    assert!(generated.join("mod/adgen_runtime.mod").is_file());
+    assert!(build.join("libadjoint_only.a").is_file());
+}
+
+/// A missing MANIFEST stops the configuration with a message naming it.
 #[test]
 fn add_subdirectory_and_missing_manifest() {
     let dir = tempfile::tempdir().unwrap();
