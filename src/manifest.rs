@@ -1000,37 +1000,10 @@ pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).clamp(1, 3);
     candidates
         .iter()
-        .map(|c| (edit_distance(&word_lower, c), *c))
+        .map(|c| (crate::diag::edit_distance(&word_lower, c), *c))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)
-}
-
-/// Edit distance in characters, counting a swap of neighbours as one edit (optimal
-/// string alignment), so that `tangnet` is one edit from `tangent`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -1278,8 +1251,8 @@ nmae = "g"
             Some("diff-liveness")
         );
         assert_eq!(suggest("zzz", &DISABLE_NAMES), None);
-        assert_eq!(edit_distance("tangnet", "tangent"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(crate::diag::edit_distance("tangnet", "tangent"), 1);
+        assert_eq!(crate::diag::edit_distance("kitten", "sitting"), 3);
         assert_eq!(
             field_names::<RawRoot>(),
             ["name", "head", "independents", "dependents", "modes"]
