@@ -133,65 +133,30 @@ fn check_corpus(lang: &str, disable: &[&str]) {
 /// must compile with `-Wall -Werror`), and there are enough programs.
 #[test]
 fn corpus_is_well_formed() {
-    let dirs = corpus_dirs("fortran");
-    if std::env::var_os("ADGEN_CORPUS").is_none() {
-        assert!(
-            dirs.len() >= 18,
-            "the corpus has {} programs, want 18",
-            dirs.len()
-        );
-    }
-    let mut problems = Vec::new();
-    for dir in &dirs {
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let (manifest, _check, sources) = match case::load(dir) {
-            Ok(x) => x,
-            Err(e) => {
-                problems.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        let work = tempfile::tempdir().unwrap();
-        for src in &sources {
-            let path = dir.join(&src.path);
-            let o = support::toolchain::run(
+    check_well_formed(
+        "fortran",
+        18,
+        &|path, work| {
+            support::toolchain::run(
                 &support::toolchain::fc(),
                 &[
                     "-fsyntax-only".to_string(),
                     "-Wall".to_string(),
                     "-Werror".to_string(),
-                    format!("-J{}", work.path().display()),
+                    format!("-J{}", work.display()),
                     path.display().to_string(),
                 ],
-                work.path(),
+                work,
                 std::time::Duration::from_secs(60),
-            );
-            if !o.success {
-                problems.push(format!("{name}: {}", o.report()));
-            }
-        }
-        for root in &manifest.roots {
-            let defined = sources.iter().any(|s| {
-                let text = s.text.to_ascii_lowercase();
-                let root = root.name.to_ascii_lowercase();
-                text.contains(&format!("subroutine {root}("))
-                    || text.contains(&format!("function {root}("))
-            });
-            if !defined {
-                problems.push(format!(
-                    "{name}: no source defines the root `{}`",
-                    root.name
-                ));
-            }
-            if root.independents.is_empty() || root.dependents.is_empty() {
-                problems.push(format!(
-                    "{name}: root `{}` lacks independents or dependents",
-                    root.name
-                ));
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+            )
+        },
+        &|text, root| {
+            let text = text.to_ascii_lowercase();
+            let root = root.to_ascii_lowercase();
+            text.contains(&format!("subroutine {root}("))
+                || text.contains(&format!("function {root}("))
+        },
+    );
 }
 
 /// The C corpus is well formed: manifests and check files parse, every source compiles
@@ -199,11 +164,40 @@ fn corpus_is_well_formed() {
 /// enough programs.
 #[test]
 fn corpus_c_is_well_formed() {
-    let dirs = corpus_dirs("c");
+    check_well_formed(
+        "c",
+        8,
+        &|path, work| {
+            let mut args: Vec<String> = support::toolchain::CFLAGS
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            args.extend(["-fsyntax-only".to_string(), path.display().to_string()]);
+            support::toolchain::run(
+                &support::toolchain::cc(),
+                &args,
+                work,
+                std::time::Duration::from_secs(60),
+            )
+        },
+        &|text, root| text.contains(&format!(" {root}(")),
+    );
+}
+
+/// Shared by both languages: at least `min` programs (unless a subset is selected),
+/// every source accepted by `compile`, every root defined (`defines`) and given both
+/// independents and dependents.
+fn check_well_formed(
+    lang: &str,
+    min: usize,
+    compile: &dyn Fn(&Path, &Path) -> support::toolchain::Outcome,
+    defines: &dyn Fn(&str, &str) -> bool,
+) {
+    let dirs = corpus_dirs(lang);
     if std::env::var_os("ADGEN_CORPUS").is_none() {
         assert!(
-            dirs.len() >= 8,
-            "the C corpus has {} programs, want 8",
+            dirs.len() >= min,
+            "the {lang} corpus has {} programs, want {min}",
             dirs.len()
         );
     }
@@ -219,27 +213,13 @@ fn corpus_c_is_well_formed() {
         };
         let work = tempfile::tempdir().unwrap();
         for src in &sources {
-            let path = dir.join(&src.path);
-            let mut args: Vec<String> = support::toolchain::CFLAGS
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            args.extend(["-fsyntax-only".to_string(), path.display().to_string()]);
-            let o = support::toolchain::run(
-                &support::toolchain::cc(),
-                &args,
-                work.path(),
-                std::time::Duration::from_secs(60),
-            );
+            let o = compile(&dir.join(&src.path), work.path());
             if !o.success {
                 problems.push(format!("{name}: {}", o.report()));
             }
         }
         for root in &manifest.roots {
-            let defined = sources
-                .iter()
-                .any(|s| s.text.contains(&format!(" {}(", root.name)));
-            if !defined {
+            if !sources.iter().any(|s| defines(&s.text, &root.name)) {
                 problems.push(format!(
                     "{name}: no source defines the root `{}`",
                     root.name
