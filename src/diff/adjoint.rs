@@ -1328,16 +1328,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let suffix = self.ug.mode().var_suffix();
         for (k, actual) in actuals.iter().enumerate() {
             let Some(actual) = actual else {
-                self.ug.error(
-                    Diagnostic::error(
-                        "E0502",
-                        format!(
-                            "call of `{}` does not pass argument `{}`",
-                            callee.name, callee.args[k]
-                        ),
-                    )
-                    .at(s.span),
-                );
+                self.ug.error(super::missing_argument(callee, k, s.span));
                 return Vec::new();
             };
             args.push((*actual).clone());
@@ -1351,19 +1342,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             if formal.is_some_and(|f| f.is_array()) {
-                self.ug.error(
-                    Diagnostic::error(
-                        "E0505",
-                        format!(
-                            "argument {} of `{}` is an array that needs a derivative, but the actual \
-                             argument is an expression",
-                            k + 1,
-                            callee.name
-                        ),
-                    )
-                    .at(actual.span)
-                    .with_help("pass a variable"),
-                );
+                self.ug
+                    .error(super::array_expression_argument(callee, k, actual.span));
                 return Vec::new();
             }
             let temp = self

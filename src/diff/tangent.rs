@@ -229,16 +229,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let mut args = Vec::new();
     for (k, actual) in actuals.iter().enumerate() {
         let Some(actual) = actual else {
-            ug.error(
-                Diagnostic::error(
-                    "E0502",
-                    format!(
-                        "call of `{}` does not pass argument `{}`",
-                        callee.name, callee.args[k]
-                    ),
-                )
-                .at(s.span),
-            );
+            ug.error(super::missing_argument(callee, k, s.span));
             return;
         };
         args.push((*actual).clone());
@@ -251,19 +242,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
             match ug.dref(actual) {
                 Some(d) => args.push(d),
                 None if formal_is_array => {
-                    ug.error(
-                        Diagnostic::error(
-                            "E0505",
-                            format!(
-                                "argument {} of `{}` is an array that needs a derivative, but the \
-                                 actual argument is an expression",
-                                k + 1,
-                                callee.name
-                            ),
-                        )
-                        .at(actual.span)
-                        .with_help("pass a variable"),
-                    );
+                    ug.error(super::array_expression_argument(callee, k, actual.span));
                     return;
                 }
                 None => {
