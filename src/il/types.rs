@@ -79,3 +79,76 @@ impl ScalarType {
         matches!(self, ScalarType::Real(_) | ScalarType::Integer(_))
     }
 }
+
+/// How names are typed where an expression is typed: the lookups of variables and of
+/// function results, and the kind of a real that nothing fixes (Fortran's default REAL
+/// is 4 bytes, C's `double` 8).
+pub struct TypeRules<'a> {
+    pub variable: &'a dyn Fn(&str) -> ScalarType,
+    pub function: &'a dyn Fn(&str) -> ScalarType,
+    pub default_real: u8,
+}
+
+/// The type of an expression: literals by their kind, names by the rules' lookups,
+/// intrinsics and operators by the usual promotions.
+pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
+    use super::{BinOp, ExprKind, Intrinsic, UnOp};
+    let ty = |e: &Expr| expr_type(e, rules);
+    match &expr.kind {
+        ExprKind::Int(text) => match text.rsplit_once('_') {
+            Some((_, "8")) => ScalarType::Integer(8),
+            _ => ScalarType::Integer(4),
+        },
+        ExprKind::Real(lit) => ScalarType::Real(lit.kind),
+        ExprKind::Logical(_) => ScalarType::Logical,
+        ExprKind::Str(_) => ScalarType::Character,
+        ExprKind::Var(n) | ExprKind::Index(n, _) => (rules.variable)(n),
+        ExprKind::Call(n, _) => (rules.function)(n),
+        ExprKind::Intrinsic { op, args, .. } => {
+            let arg = |i: usize| {
+                args.get(i)
+                    .map(|a| ty(&a.value))
+                    .unwrap_or(ScalarType::Real(rules.default_real))
+            };
+            let real_of = |t: ScalarType| match t {
+                ScalarType::Real(k) => ScalarType::Real(k),
+                _ => ScalarType::Real(rules.default_real),
+            };
+            match op {
+                Intrinsic::Dble => ScalarType::Real(8),
+                Intrinsic::Real => match args.get(1).map(|a| &a.value.kind) {
+                    Some(ExprKind::Int(k)) => ScalarType::Real(k.parse().unwrap_or(4)),
+                    Some(_) => ScalarType::Real(8),
+                    None => real_of(arg(0)),
+                },
+                Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor => ScalarType::Integer(4),
+                Intrinsic::Max
+                | Intrinsic::Min
+                | Intrinsic::Mod
+                | Intrinsic::Sign
+                | Intrinsic::Abs => (0..args.len())
+                    .map(arg)
+                    .fold(ScalarType::Integer(4), promote),
+                Intrinsic::Merge => promote(arg(0), arg(1)),
+                _ => real_of(arg(0)),
+            }
+        }
+        ExprKind::Unary(UnOp::Not, _) => ScalarType::Logical,
+        ExprKind::Unary(_, e) | ExprKind::Paren(e) => ty(e),
+        ExprKind::Binary(op, a, b) => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow => promote(ty(a), ty(b)),
+            BinOp::Concat => ScalarType::Character,
+            _ => ScalarType::Logical,
+        },
+    }
+}
+
+/// The type of an arithmetic operation on operands of types `a` and `b`.
+pub fn promote(a: ScalarType, b: ScalarType) -> ScalarType {
+    match (a, b) {
+        (ScalarType::Real(x), ScalarType::Real(y)) => ScalarType::Real(x.max(y)),
+        (ScalarType::Real(x), _) | (_, ScalarType::Real(x)) => ScalarType::Real(x),
+        (ScalarType::Integer(x), ScalarType::Integer(y)) => ScalarType::Integer(x.max(y)),
+        (x, _) => x,
+    }
+}

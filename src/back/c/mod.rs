@@ -705,65 +705,24 @@ impl Cx<'_> {
     }
 
     fn type_of(&self, e: &Expr) -> ScalarType {
-        match &e.kind {
-            ExprKind::Int(t) => match t.rsplit_once('_') {
-                Some((_, "8")) => ScalarType::Integer(8),
-                _ => ScalarType::Integer(4),
-            },
-            ExprKind::Real(l) => ScalarType::Real(l.kind),
-            ExprKind::Logical(_) => ScalarType::Logical,
-            ExprKind::Str(_) => ScalarType::Character,
-            ExprKind::Var(n) | ExprKind::Index(n, _) => {
-                self.var(n).map(|v| v.ty).unwrap_or(ScalarType::Real(8))
-            }
-            ExprKind::Call(n, _) => self
-                .table
+        let variable = |n: &str| self.var(n).map(|v| v.ty).unwrap_or(ScalarType::Real(8));
+        let function = |n: &str| {
+            self.table
                 .get(&key(n))
                 .and_then(|u| {
                     let r = u.result.as_ref()?;
                     unit_vars(u).get(&key(r)).map(|v| v.ty)
                 })
-                .unwrap_or(ScalarType::Real(8)),
-            ExprKind::Intrinsic { op, args, .. } => {
-                let t = |i: usize| {
-                    args.get(i)
-                        .map(|a| self.type_of(&a.value))
-                        .unwrap_or(ScalarType::Real(8))
-                };
-                match op {
-                    Intrinsic::Dble => ScalarType::Real(8),
-                    Intrinsic::Real => match args.get(1).and_then(|a| int_value(&a.value)) {
-                        Some(k) => ScalarType::Real(k as u8),
-                        None => match t(0) {
-                            ScalarType::Real(k) => ScalarType::Real(k),
-                            _ => ScalarType::Real(4),
-                        },
-                    },
-                    Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor => ScalarType::Integer(4),
-                    Intrinsic::Max
-                    | Intrinsic::Min
-                    | Intrinsic::Mod
-                    | Intrinsic::Sign
-                    | Intrinsic::Abs => {
-                        (0..args.len()).map(t).fold(ScalarType::Integer(4), promote)
-                    }
-                    Intrinsic::Merge => promote(t(0), t(1)),
-                    _ => match t(0) {
-                        ScalarType::Real(k) => ScalarType::Real(k),
-                        _ => ScalarType::Real(8),
-                    },
-                }
-            }
-            ExprKind::Unary(UnOp::Not, _) => ScalarType::Logical,
-            ExprKind::Unary(_, x) | ExprKind::Paren(x) => self.type_of(x),
-            ExprKind::Binary(op, a, b) => {
-                if op.is_arithmetic() {
-                    promote(self.type_of(a), self.type_of(b))
-                } else {
-                    ScalarType::Logical
-                }
-            }
-        }
+                .unwrap_or(ScalarType::Real(8))
+        };
+        il::types::expr_type(
+            e,
+            &il::types::TypeRules {
+                variable: &variable,
+                function: &function,
+                default_real: 8,
+            },
+        )
     }
 
     /// The number of elements of one dimension.
@@ -1511,15 +1470,6 @@ fn next_level(l: Level) -> Level {
         Level::Add => Level::Mul,
         Level::Mul => Level::Unary,
         Level::Unary | Level::Primary => Level::Primary,
-    }
-}
-
-fn promote(a: ScalarType, b: ScalarType) -> ScalarType {
-    match (a, b) {
-        (ScalarType::Real(x), ScalarType::Real(y)) => ScalarType::Real(x.max(y)),
-        (ScalarType::Real(x), _) | (_, ScalarType::Real(x)) => ScalarType::Real(x),
-        (ScalarType::Integer(x), ScalarType::Integer(y)) => ScalarType::Integer(x.max(y)),
-        (x, _) => x,
     }
 }
 
