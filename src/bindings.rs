@@ -563,6 +563,7 @@ mod tests {
                 })
                 .collect(),
             is_function: false,
+            module: None,
         }
     }
 

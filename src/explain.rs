@@ -24,6 +24,9 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
     let program = diff::normalize::normalize(&program);
     let ir = ir::Ir::build(&program, request).map_err(|d| fail(&sources, d))?;
     let analyses = analysis::analyze(&program, &ir, request);
+    if !analyses.errors.is_empty() {
+        return Err(fail(&sources, analyses.errors.clone()));
+    }
     let mut unit_names = std::collections::BTreeMap::new();
     for (i, u) in ir.units.iter().enumerate() {
         if analyses.units[i].is_differentiated() {
@@ -38,6 +41,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         mode: Mode::Adjoint,
         unit_names,
         restored: Default::default(),
+        module_names: Default::default(),
     };
     let mut out = String::new();
     for i in ir.call_graph.bottom_up().into_iter().flatten().rev() {

@@ -29,6 +29,8 @@ pub use explain::explain;
 
 use std::collections::BTreeSet;
 
+use diag::FileId;
+
 /// A differentiation mode.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
@@ -130,15 +132,46 @@ pub fn parse_sources(
     let mut program = il::Program::default();
     let mut errors = Vec::new();
     let mut next_stmt_id = 0u32;
-    for input in inputs {
-        let id = sources.add(diag::SourceFile::new(
-            input.path.clone(),
-            input.text.clone(),
-        ));
-        match front::lower_source(id, sources.get(id), &input.path, &mut next_stmt_id) {
-            Ok(file) => program.files.push(file),
-            Err(diags) => errors.extend(diags),
+    let mut context = front::Context::default();
+    let ids: Vec<FileId> = inputs
+        .iter()
+        .map(|input| {
+            sources.add(diag::SourceFile::new(
+                input.path.clone(),
+                input.text.clone(),
+            ))
+        })
+        .collect();
+    // Files are lowered in the manifest's order, except that a file using a module
+    // another file defines waits for it: rounds until every file is lowered or no
+    // file waiting for a module could be lowered (then their errors are the answer).
+    let mut waiting: Vec<usize> = (0..inputs.len()).collect();
+    loop {
+        let mut deferred = Vec::new();
+        let mut last_errors = Vec::new();
+        let before = waiting.len();
+        for &k in &waiting {
+            let (id, input) = (ids[k], &inputs[k]);
+            match front::lower_source_in(
+                &mut context,
+                id,
+                sources.get(id),
+                &input.path,
+                &mut next_stmt_id,
+            ) {
+                Ok(file) => program.files.push(file),
+                Err(diags) if diags.iter().any(|d| d.code == "E0313") => {
+                    deferred.push(k);
+                    last_errors.push(diags);
+                }
+                Err(diags) => errors.extend(diags),
+            }
         }
+        if deferred.is_empty() || deferred.len() == before {
+            errors.extend(last_errors.into_iter().flatten());
+            break;
+        }
+        waiting = deferred;
     }
     if errors.iter().any(Diagnostic::is_error) {
         Err(errors)
@@ -164,6 +197,9 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Err(d) => return Err(fail(&sources, d)),
     };
     let analyses = analysis::analyze(&program, &ir, request);
+    if !analyses.errors.is_empty() {
+        return Err(fail(&sources, analyses.errors.clone()));
+    }
     let differentiated = match diff::differentiate(&program, &ir, &analyses, request) {
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),

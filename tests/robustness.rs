@@ -27,7 +27,7 @@ fn every_procedure_as_a_root_never_panics() {
         let Ok(program) = adgen::parse_sources(&loaded.sources, &mut sources) else {
             continue;
         };
-        for unit in program.units() {
+        for unit in program.procedures() {
             let mut names: Vec<String> = unit
                 .args
                 .iter()

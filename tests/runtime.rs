@@ -307,6 +307,7 @@ mod adjoint {
             decl(DeclKind::Use {
                 module: adgen::runtime::RUNTIME_MODULE.to_string(),
                 only: None,
+                renames: vec![],
             }),
             decl(DeclKind::Implicit(vec![])),
             var_decl(integer.clone(), Some(Intent::In), &["n"], false),
@@ -389,6 +390,7 @@ mod adjoint {
                 body,
                 symbols: SymbolTable::default(),
                 span: Span::default(),
+                host: None,
             }],
         }
     }

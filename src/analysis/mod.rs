@@ -58,6 +58,8 @@ pub struct Analyses {
     pub units: Vec<UnitAnalysis>,
     /// What the analyses found worth telling the user.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// What adgen cannot differentiate correctly yet (the run stops on them).
+    pub errors: Vec<crate::diag::Diagnostic>,
 }
 
 pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
@@ -206,6 +208,8 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         }
     }
 
+    let errors = active_globals(ir, &units);
+
     // With activity analysis switched off, every real variable of every unit a root
     // reaches is varied and useful everywhere (the naive model of §4.6).
     if request.disabled.contains("activity") {
@@ -280,7 +284,56 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         let accesses = access::node_accesses(ir, uir, &summaries);
         warnings.extend(inout::warnings(ir, uir, &accesses, &writes));
     }
-    Analyses { units, warnings }
+    Analyses {
+        units,
+        warnings,
+        errors,
+    }
+}
+
+/// Module variables are global zones of the units that see them. Only passive ones are
+/// supported: read-only data, or data computed from passive values. A module variable
+/// that receives a value depending on the independents would need a derivative module
+/// variable, which adgen does not generate yet: refused, never differentiated wrongly.
+fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
+    let mut out = Vec::new();
+    let mut reported = std::collections::BTreeSet::new();
+    for (u, state) in units.iter().enumerate() {
+        let (Some(varied), true) = (&state.varied, state.has_context) else {
+            continue;
+        };
+        let uir = &ir.units[u];
+        for (node, defs) in state.effects.iter().enumerate() {
+            for d in defs {
+                let zone = &uir.zones.zones[d.zone];
+                if !zone.global || !zone.ty.is_differentiable() || !varied.after[node][d.zone] {
+                    continue;
+                }
+                if !reported.insert(crate::il::key(&zone.name)) {
+                    continue;
+                }
+                let span = match &uir.flow.nodes[node] {
+                    NodeKind::Simple(stmt) => stmt.span,
+                    _ => uir.unit.span,
+                };
+                out.push(
+                    crate::diag::Diagnostic::error(
+                        "E0511",
+                        format!(
+                            "module variable `{}` receives a value that depends on the independents; active module variables are not supported yet",
+                            zone.name
+                        ),
+                    )
+                    .at(span)
+                    .with_help(format!(
+                        "pass `{}` to `{}` as an argument instead",
+                        zone.name, uir.unit.name
+                    )),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Independents and dependents that turn out passive: like Tapenade, adgen gives them no
@@ -407,9 +460,9 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
             }
         }
     }
-    // Only reals carry derivatives.
+    // Only reals carry derivatives; module variables are passive (`active_globals`).
     for (z, zone) in uir.zones.zones.iter().enumerate() {
-        if !zone.ty.is_differentiable() {
+        if !zone.ty.is_differentiable() || zone.global {
             active.set(z, false);
         }
     }

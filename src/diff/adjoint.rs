@@ -68,6 +68,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
                 kind: DeclKind::Use {
                     module: RUNTIME_MODULE.to_string(),
                     only: None,
+                    renames: Vec::new(),
                 },
                 span: Default::default(),
             },
@@ -89,6 +90,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         body,
         symbols: unit.symbols.clone(),
         span: unit.span,
+        host: ug.ctx.derivative_host(unit),
     }
 }
 

@@ -39,6 +39,9 @@ pub struct Signature {
     /// Tangent of a function: the derivative is returned and the primal result stored in
     /// the last argument. Adjoint of a function: the result weight is the last argument.
     pub is_function: bool,
+    /// For a module procedure: the derivative module that holds the generated procedure
+    /// (a caller needs `use` of it).
+    pub module: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +79,8 @@ pub struct Ctx<'a> {
     /// For each unit whose adjoint is generated (by index): the dummies (keys) that its
     /// adjoint gives back with their values on entry, because it saves every overwrite.
     pub restored: std::cell::RefCell<BTreeMap<usize, std::collections::BTreeSet<String>>>,
+    /// Derivative module of each module (by key of the original): `m` → `m_d`.
+    pub module_names: BTreeMap<String, String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -86,6 +91,11 @@ impl<'a> Ctx<'a> {
     /// The derivative procedure of `name`, when it is differentiated.
     pub fn derivative_of(&self, name: &str) -> Option<&str> {
         self.unit_names.get(&key(name)).map(String::as_str)
+    }
+    /// The derivative module that holds the derivative of module procedure `unit`.
+    pub fn derivative_host(&self, unit: &Unit) -> Option<String> {
+        let host = unit.host.as_ref()?;
+        self.module_names.get(&key(host)).cloned()
     }
 }
 
@@ -109,6 +119,11 @@ pub fn differentiate(
                 unit_names.insert(key(&uir.unit.name), name);
             }
         }
+        let mut module_names = BTreeMap::new();
+        for m in program.units().filter(|u| u.is_module()) {
+            let name = taken.fresh(&format!("{}{}", m.name, mode.unit_suffix()));
+            module_names.insert(key(&m.name), name);
+        }
         let ctx = Ctx {
             program,
             ir,
@@ -117,6 +132,7 @@ pub fn differentiate(
             mode,
             unit_names,
             restored: Default::default(),
+            module_names,
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
@@ -140,14 +156,31 @@ pub fn differentiate(
             generated_units.insert(i, generated);
         }
         out.signatures.sort_by_key(|s| (key(&s.root), s.mode));
+        let callers_need = modules_used_by_derivatives(&ctx, &generated_units);
+        for (i, uses) in callers_need {
+            if let Some(u) = generated_units.get_mut(&i) {
+                for (pos, decl) in uses.into_iter().enumerate() {
+                    u.decls.insert(pos, decl);
+                }
+            }
+        }
         for file in &program.files {
             let mut units = Vec::new();
+            let mut opened: Option<String> = None;
             for unit in &file.units {
                 let Some(i) = ir.index_of(&unit.name) else {
                     continue;
                 };
                 if std::ptr::eq(ir.units[i].unit, unit) {
                     if let Some(u) = generated_units.remove(&i) {
+                        // The derivatives of a module's procedures go into the derivative
+                        // module, which uses the original one.
+                        if let (Some(host), Some(dhost)) = (&unit.host, &u.host) {
+                            if opened.as_deref() != Some(dhost.as_str()) {
+                                units.push(derivative_module(dhost, host, unit.span));
+                                opened = Some(dhost.clone());
+                            }
+                        }
                         units.push(u);
                     }
                 }
@@ -639,8 +672,84 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             unit: generated.name.clone(),
             args,
             is_function: self.unit.is_function(),
+            module: self.ctx.derivative_host(self.unit),
         }
     }
+}
+
+/// The derivative module `name` of module `original`: it uses the original (so its
+/// procedures see the original's names) and holds the derivative procedures.
+fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
+    Unit {
+        kind: il::UnitKind::Module,
+        name: name.to_string(),
+        args: Vec::new(),
+        result: None,
+        explicit_result: false,
+        prefix_type: None,
+        leading_comments: Vec::new(),
+        decls: vec![
+            Decl {
+                kind: DeclKind::Use {
+                    module: original.to_string(),
+                    only: None,
+                    renames: Vec::new(),
+                },
+                span,
+            },
+            Decl {
+                kind: DeclKind::Implicit(Vec::new()),
+                span,
+            },
+        ],
+        body: Vec::new(),
+        symbols: Default::default(),
+        span,
+        host: None,
+    }
+}
+
+/// For each generated unit (by index), the `use` declarations of the derivative modules
+/// whose procedures it calls, other than its own host: `use m_d, only: f_d`.
+fn modules_used_by_derivatives(
+    ctx: &Ctx,
+    generated: &BTreeMap<usize, Unit>,
+) -> Vec<(usize, Vec<Decl>)> {
+    // Derivative procedure (key) → the derivative module that holds it.
+    let mut home: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for u in ctx.program.procedures() {
+        if let (Some(d), Some(m)) = (ctx.derivative_of(&u.name), ctx.derivative_host(u)) {
+            home.insert(key(d), (m, d.to_string()));
+        }
+    }
+    let mut out = Vec::new();
+    for (&i, unit) in generated {
+        let own = unit.host.as_ref().map(|h| key(h));
+        let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for name in referenced_names(&unit.body) {
+            if let Some((m, d)) = home.get(&name) {
+                if own.as_deref() != Some(key(m).as_str()) {
+                    wanted.entry(m.clone()).or_default().push(d.clone());
+                }
+            }
+        }
+        if wanted.is_empty() {
+            continue;
+        }
+        let decls = wanted
+            .into_iter()
+            .map(|(module, names)| Decl {
+                kind: DeclKind::Use {
+                    module,
+                    only: Some(names),
+                    renames: Vec::new(),
+                },
+                span: Span::default(),
+            })
+            .collect();
+        out.push((i, decls));
+    }
+    out
 }
 
 /// Names (keys) a generated body refers to: variables and called procedures.

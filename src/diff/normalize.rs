@@ -146,6 +146,7 @@ impl Hoister<'_> {
                     is_result: false,
                     implicit: false,
                     span: Span::default(),
+                    global: None,
                     ..result
                 };
                 self.new_symbols.push(symbol);

@@ -46,6 +46,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         body,
         symbols: unit.symbols.clone(),
         span: unit.span,
+        host: ug.ctx.derivative_host(unit),
     }
 }
 
@@ -277,7 +278,10 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
         Some(sym) => sym.type_spec.clone(),
         None => TypeSpec::of(result_ty),
     };
-    ug.called_functions.insert(dname.clone(), spec.clone());
+    // A module procedure's derivative is known by use or host association.
+    if callee.host.is_none() {
+        ug.called_functions.insert(dname.clone(), spec.clone());
+    }
     let lhs_name = lhs.base_name().unwrap_or_default().to_string();
     let needs_deriv = ug.dref(lhs).is_some() && ug.useful_after(s, &lhs_name);
     let call_expr = |args: Vec<Expr>| Expr {

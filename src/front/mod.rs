@@ -6,9 +6,27 @@ pub mod fortran;
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
 use crate::il;
 
-/// Lowers one source file, choosing the front-end by the file's extension.
-/// `next_stmt_id` numbers statements uniquely across the whole program.
+/// What the files lowered so far tell the next ones: the Fortran modules they define.
+#[derive(Default)]
+pub struct Context {
+    pub modules: fortran::Modules,
+}
+
+/// Lowers one source file on its own (no module of another file visible).
 pub fn lower_source(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    next_stmt_id: &mut u32,
+) -> Result<il::File, Vec<Diagnostic>> {
+    lower_source_in(&mut Context::default(), id, source, path, next_stmt_id)
+}
+
+/// Lowers one source file, choosing the front-end by the file's extension.
+/// `next_stmt_id` numbers statements uniquely across the whole program; `context`
+/// carries the modules defined by the files lowered before.
+pub fn lower_source_in(
+    context: &mut Context,
     id: FileId,
     source: &SourceFile,
     path: &str,
@@ -42,9 +60,16 @@ pub fn lower_source(
         }
     };
     if preprocessed {
-        return fortran::lower_preprocessed(id, source, path, form, next_stmt_id);
+        return fortran::lower_preprocessed(
+            id,
+            source,
+            path,
+            form,
+            next_stmt_id,
+            &mut context.modules,
+        );
     }
-    fortran::lower_file_in_form(id, source, path, form, next_stmt_id)
+    fortran::lower_file_in_form(id, source, path, form, next_stmt_id, &mut context.modules)
 }
 
 #[cfg(test)]

@@ -36,6 +36,20 @@ impl StmtId {
     pub const GENERATED: StmtId = StmtId(u32::MAX);
 }
 
+/// A global variable: `name` as declared in `module`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GlobalRef {
+    pub module: String,
+    pub name: String,
+}
+
+impl GlobalRef {
+    /// Case-insensitive identity.
+    pub fn key(&self) -> (String, String) {
+        (key(&self.module), key(&self.name))
+    }
+}
+
 /// A whole run's input: every source file, lowered.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
@@ -47,10 +61,33 @@ impl Program {
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
         self.files.iter().flat_map(|f| f.units.iter())
     }
-    /// The unit named `name` (case-insensitive), if any source defines it.
+    /// Every subroutine and function (modules left out), in file then source order.
+    pub fn procedures(&self) -> impl Iterator<Item = &Unit> {
+        self.units().filter(|u| u.is_procedure())
+    }
+    /// The procedure named `name` (case-insensitive), if any source defines it.
     pub fn unit(&self, name: &str) -> Option<&Unit> {
         let k = key(name);
-        self.units().find(|u| key(&u.name) == k)
+        self.procedures().find(|u| key(&u.name) == k)
+    }
+    /// The module named `name` (case-insensitive).
+    pub fn module(&self, name: &str) -> Option<&Unit> {
+        let k = key(name);
+        self.units().find(|u| u.is_module() && key(&u.name) == k)
+    }
+    /// Every global variable of the program (module variables), in file then
+    /// declaration order: the zones every procedure carries beside its own (§5.2).
+    pub fn globals(&self) -> Vec<GlobalRef> {
+        let mut out = Vec::new();
+        for m in self.units().filter(|u| u.is_module()) {
+            for s in m.symbols.iter().filter(|s| s.is_variable()) {
+                out.push(GlobalRef {
+                    module: m.name.clone(),
+                    name: s.name.clone(),
+                });
+            }
+        }
+        out
     }
 }
 
@@ -67,6 +104,10 @@ pub struct File {
 pub enum UnitKind {
     Subroutine,
     Function,
+    /// A module: its declarations are global variables, constants and the interfaces of
+    /// its procedures (seeds/000 §4.2). Its procedures are the units that follow it in
+    /// the same file with `host` naming it; its `body` is empty.
+    Module,
 }
 
 /// A procedure: subroutine or function.
@@ -89,11 +130,21 @@ pub struct Unit {
     pub body: Vec<Stmt>,
     pub symbols: SymbolTable,
     pub span: Span,
+    /// For a module procedure: the module that contains it (it sees the module's names
+    /// by host association). Units of one module follow the module in their file.
+    pub host: Option<String>,
 }
 
 impl Unit {
     pub fn is_function(&self) -> bool {
         self.kind == UnitKind::Function
+    }
+    pub fn is_module(&self) -> bool {
+        self.kind == UnitKind::Module
+    }
+    /// A subroutine or function (not a module).
+    pub fn is_procedure(&self) -> bool {
+        self.kind != UnitKind::Module
     }
 }
 
@@ -106,11 +157,12 @@ pub struct Decl {
 
 #[derive(Clone, Debug)]
 pub enum DeclKind {
-    /// `USE module` (optionally `, ONLY: names`). Front-ends of the skeleton produce none;
-    /// the differentiator adds the runtime's.
+    /// `USE module [, ONLY: names]`, with renames `local => remote` (in the ONLY list or
+    /// after the module name). `only` lists local names.
     Use {
         module: String,
         only: Option<Vec<String>>,
+        renames: Vec<(String, String)>,
     },
     /// `IMPLICIT NONE` when the list is empty, else the rules.
     Implicit(Vec<ImplicitRule>),
@@ -130,6 +182,9 @@ pub enum DeclKind {
     External(Vec<String>),
     /// `INTRINSIC sin`.
     Intrinsic(Vec<String>),
+    /// `PRIVATE` / `PUBLIC` in a module, for the listed names or (empty list) the
+    /// module's default.
+    Access { public: bool, names: Vec<String> },
     /// A whole comment line among the declarations (text after the comment marker).
     Comment(String),
 }
@@ -149,6 +204,9 @@ pub enum Attr {
     External,
     Intrinsic,
     Save,
+    /// Module accessibility.
+    Public,
+    Private,
     /// The dummy is passed by value (Fortran `VALUE`, every C scalar parameter). The
     /// adjoint of such a dummy is passed by reference (seeds/000 §4.5, seeds/003).
     Value,

@@ -41,6 +41,10 @@ pub struct Symbol {
     /// Typed by an implicit rule, not by a declaration.
     pub implicit: bool,
     pub span: Span,
+    /// A module variable (or constant, or module procedure) seen here by use or host
+    /// association: the module and the name it has there. Such a variable is not local
+    /// storage of the unit; its zone is the program's global one.
+    pub global: Option<super::GlobalRef>,
 }
 
 impl Symbol {
@@ -55,6 +59,10 @@ impl Symbol {
     }
     pub fn is_variable(&self) -> bool {
         self.kind == SymbolKind::Variable
+    }
+    /// A variable that belongs to a module (this unit's host or a used module).
+    pub fn is_global_variable(&self) -> bool {
+        self.is_variable() && self.global.is_some()
     }
 }
 
@@ -90,6 +98,10 @@ impl SymbolTable {
     /// Symbols in declaration order.
     pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
         self.symbols.iter()
+    }
+    /// Symbols in declaration order, to amend (names must not change).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Symbol> {
+        self.symbols.iter_mut()
     }
     pub fn len(&self) -> usize {
         self.symbols.len()

@@ -36,7 +36,7 @@ impl<'p> Ir<'p> {
         let mut units = Vec::new();
         let mut by_key = BTreeMap::new();
         let mut errors = Vec::new();
-        for unit in program.units() {
+        for unit in program.procedures() {
             if let Some(&first) = by_key.get(&key(&unit.name)) {
                 let first: &UnitIr = &units[first];
                 errors.push(

@@ -21,6 +21,8 @@ pub struct Zone {
     /// Position among the dummy arguments.
     pub arg_index: Option<usize>,
     pub is_result: bool,
+    /// A module variable seen by use or host association (not the unit's own storage).
+    pub global: bool,
 }
 
 /// The zones of one unit: every variable symbol (dummies, locals, function result), in
@@ -45,6 +47,7 @@ impl Zones {
                 is_array: symbol.is_array(),
                 arg_index: symbol.arg_index,
                 is_result: symbol.is_result,
+                global: symbol.global.is_some(),
             });
         }
         zones

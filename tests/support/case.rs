@@ -89,14 +89,19 @@ pub fn compile_sources(
             continue;
         }
         let obj = dir.join(object_name(path));
+        // Generated derivative modules use the original modules.
+        let originals = format!("-I{}", ctx.work.join("original").display());
+        let fflags: Vec<&str> = flags.iter().copied().chain([originals.as_str()]).collect();
         let flags: &[&str] = if toolchain::is_c(path) {
             if flags.contains(&"-Werror") {
                 toolchain::CFLAGS
             } else {
                 toolchain::CFLAGS_LENIENT
             }
-        } else {
+        } else if sub == "original" || sub == "roundtrip" {
             flags
+        } else {
+            &fflags
         };
         let o = toolchain::compile(&src, &obj, &dir, flags);
         if o.success {
@@ -133,11 +138,18 @@ pub fn build_and_run(
         .copied()
         .chain([generated_headers.as_str()])
         .collect();
-    let flags: &[&str] = if ctx.c {
-        &cflags
-    } else {
-        toolchain::DRIVER_FFLAGS
-    };
+    // A driver of a module procedure uses its module and the derivative modules.
+    let module_dirs: Vec<String> = ["original", "generated", "generated-lenient"]
+        .iter()
+        .filter(|s| **s != sub)
+        .map(|s| format!("-I{}", ctx.work.join(s).display()))
+        .collect();
+    let fflags: Vec<&str> = toolchain::DRIVER_FFLAGS
+        .iter()
+        .copied()
+        .chain(module_dirs.iter().map(String::as_str))
+        .collect();
+    let flags: &[&str] = if ctx.c { &cflags } else { &fflags };
     let o = toolchain::compile(&src, &obj, &dir, flags);
     if !o.success {
         return Err(ctx.fail_outcome(

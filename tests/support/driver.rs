@@ -425,8 +425,23 @@ contains
   end subroutine adg_fill
 ";
 
+/// `use` lines for a root that is a module procedure (and for its derivatives, which
+/// live in derivative modules): such procedures are not declared EXTERNAL.
+fn module_uses(unit: &Unit, sigs: &[&Signature]) -> String {
+    let mut out = String::new();
+    if let Some(m) = &unit.host {
+        writeln!(out, "  use {m}, only: {}", unit.name).unwrap();
+    }
+    for sig in sigs {
+        if let Some(m) = &sig.module {
+            writeln!(out, "  use {m}, only: {}", sig.unit).unwrap();
+        }
+    }
+    out
+}
+
 fn externals(unit: &Unit, slots: &[Slot], names: &[String]) -> Result<String, String> {
-    if !unit.is_function() {
+    if !unit.is_function() || unit.host.is_some() {
         return Ok(String::new());
     }
     let res = slots
@@ -450,7 +465,9 @@ pub fn primal_driver(
     let slots = slots(unit, spec)?;
     let setup = setup(unit, &slots, check, print)?;
     let mut out = String::new();
-    out.push_str("program adgen_primal_driver\n  implicit none\n");
+    out.push_str("program adgen_primal_driver\n");
+    out.push_str(&module_uses(unit, &[]));
+    out.push_str("  implicit none\n");
     out.push_str(&setup.decls);
     out.push_str(&externals(unit, &slots, std::slice::from_ref(&unit.name))?);
     out.push_str(&setup.body);
@@ -844,7 +861,9 @@ pub fn derivative_driver(
     }
 
     let mut out = String::new();
-    out.push_str("program adgen_derivative_driver\n  implicit none\n");
+    out.push_str("program adgen_derivative_driver\n");
+    out.push_str(&module_uses(unit, &sigs));
+    out.push_str("  implicit none\n");
     out.push_str(&d);
     out.push_str(&b);
     out.push_str(CONTAINS);

@@ -46,6 +46,7 @@ fn symbol(name: &str, ty: ScalarType, dims: Vec<DimSpec>, intent: Option<Intent>
         is_result: false,
         implicit: false,
         span: Span::default(),
+        global: None,
     }
 }
 
@@ -73,6 +74,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         body: Vec::new(),
         symbols,
         span: Span::default(),
+        host: None,
     }
 }
 
@@ -245,6 +247,7 @@ fn signatures() -> Vec<Signature> {
             arg(&format!("s{s}"), Some("s"), true),
         ],
         is_function: false,
+        module: None,
     };
     let cube_d = Signature {
         root: "cube".into(),
@@ -257,6 +260,7 @@ fn signatures() -> Vec<Signature> {
             arg("r", None, false),
         ],
         is_function: true,
+        module: None,
     };
     let cube_b = Signature {
         root: "cube".into(),
@@ -269,6 +273,7 @@ fn signatures() -> Vec<Signature> {
             arg("rb", None, true),
         ],
         is_function: true,
+        module: None,
     };
     vec![
         sq(Mode::Tangent, "d"),

@@ -200,7 +200,7 @@ pub fn prototype(unit: &Unit) -> String {
 pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
     let vars = unit_vars(unit);
     let ret = match unit.kind {
-        UnitKind::Subroutine => "void",
+        UnitKind::Subroutine | UnitKind::Module => "void",
         UnitKind::Function => unit
             .result
             .as_ref()

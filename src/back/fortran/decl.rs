@@ -79,6 +79,8 @@ fn attr_text(attr: &Attr) -> String {
         Attr::External => "external".to_string(),
         Attr::Intrinsic => "intrinsic".to_string(),
         Attr::Save => "save".to_string(),
+        Attr::Public => "public".to_string(),
+        Attr::Private => "private".to_string(),
         Attr::Value => "value".to_string(),
     }
 }
@@ -114,11 +116,37 @@ fn implicit_rule_text(rule: &ImplicitRule) -> String {
 /// The text of one declaration line (a comment declaration returns `None`).
 pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
     let text = match kind {
-        DeclKind::Use { module, only: None } => format!("use {module}"),
         DeclKind::Use {
             module,
-            only: Some(names),
-        } => format!("use {module}, only: {}", names.join(", ")),
+            only,
+            renames,
+        } => {
+            let renamed = |local: &String| match renames.iter().find(|(l, _)| l == local) {
+                Some((l, r)) => format!("{l} => {r}"),
+                None => local.clone(),
+            };
+            match only {
+                None if renames.is_empty() => format!("use {module}"),
+                None => {
+                    let list: Vec<String> =
+                        renames.iter().map(|(l, r)| format!("{l} => {r}")).collect();
+                    format!("use {module}, {}", list.join(", "))
+                }
+                Some(names) if names.is_empty() => format!("use {module}, only:"),
+                Some(names) => {
+                    let list: Vec<String> = names.iter().map(renamed).collect();
+                    format!("use {module}, only: {}", list.join(", "))
+                }
+            }
+        }
+        DeclKind::Access { public, names } => {
+            let word = if *public { "public" } else { "private" };
+            if names.is_empty() {
+                word.to_string()
+            } else {
+                format!("{word} :: {}", names.join(", "))
+            }
+        }
         DeclKind::Implicit(rules) if rules.is_empty() => "implicit none".to_string(),
         DeclKind::Implicit(rules) => {
             let rules: Vec<String> = rules.iter().map(implicit_rule_text).collect();

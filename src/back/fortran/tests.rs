@@ -82,6 +82,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         body,
         symbols: SymbolTable::default(),
         span: Span::default(),
+        host: None,
     }
 }
 
@@ -370,10 +371,12 @@ fn every_declaration_kind() {
         decl(DeclKind::Use {
             module: "adgen_runtime".into(),
             only: None,
+            renames: vec![],
         }),
         decl(DeclKind::Use {
             module: "m".into(),
             only: Some(vec!["a".into(), "b".into()]),
+            renames: vec![("b".into(), "c".into())],
         }),
         decl(DeclKind::Implicit(vec![])),
         decl(DeclKind::Implicit(vec![
@@ -433,7 +436,7 @@ fn every_declaration_kind() {
         text,
         "subroutine s()
   use adgen_runtime
-  use m, only: a, b
+  use m, only: a, b => c
   implicit none
   implicit double precision (a-h, o-z), integer (i-n)
   real(8), intent(in) :: x(n), y = 1.0

@@ -13,6 +13,10 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
     let keyword = match unit.kind {
         UnitKind::Subroutine => "subroutine",
         UnitKind::Function => "function",
+        UnitKind::Module => {
+            write_module(w, unit, &[]);
+            return;
+        }
     };
     let mut header = String::new();
     if unit.kind == UnitKind::Function {
@@ -42,4 +46,30 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
     write_block(w, &unit.body);
     w.pop();
     w.line(None, &format!("end {keyword} {}", unit.name), None);
+}
+
+/// Writes a module: its declarations, then `contains` and its procedures.
+pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
+    for comment in &module.leading_comments {
+        w.comment(comment);
+    }
+    w.line(None, &format!("module {}", module.name), None);
+    w.push();
+    for decl in &module.decls {
+        write_decl(w, decl);
+    }
+    w.pop();
+    if !procedures.is_empty() {
+        w.blank_line();
+        w.line(None, "contains", None);
+        w.push();
+        for (i, p) in procedures.iter().enumerate() {
+            if i > 0 {
+                w.blank_line();
+            }
+            write_unit(w, p);
+        }
+        w.pop();
+    }
+    w.line(None, &format!("end module {}", module.name), None);
 }

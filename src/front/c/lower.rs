@@ -990,6 +990,7 @@ impl FnCx<'_, '_> {
                 is_result: false,
                 implicit: false,
                 span: unit_span,
+                global: None,
             });
         }
         Ok(il::Unit {
@@ -1004,6 +1005,7 @@ impl FnCx<'_, '_> {
             body,
             symbols: std::mem::take(&mut self.symbols),
             span: unit_span,
+            host: None,
         })
     }
 
@@ -1098,6 +1100,7 @@ impl FnCx<'_, '_> {
             is_result,
             implicit: false,
             span,
+            global: None,
         });
     }
 

@@ -248,8 +248,10 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "external" => Attr::External,
             "intrinsic" => Attr::Intrinsic,
             "save" => Attr::Save,
-            "allocatable" | "pointer" | "target" | "optional" | "value" | "public" | "private"
-            | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
+            "public" => Attr::Public,
+            "private" => Attr::Private,
+            "allocatable" | "pointer" | "target" | "optional" | "value" | "bind" | "volatile"
+            | "asynchronous" | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,
                     &format!("the {} attribute", word.to_ascii_uppercase()),
@@ -437,4 +439,81 @@ pub fn parse_name_list(c: &mut Cursor) -> PResult<Vec<String>> {
 pub fn parse_intent_stmt(c: &mut Cursor) -> PResult<DeclKind> {
     let intent = parse_intent_spec(c)?;
     Ok(DeclKind::Intent(intent, parse_name_list(c)?))
+}
+
+/// `USE module [, ONLY: [items]]` or `USE module, local => remote, ...`; the cursor after
+/// USE. Items of an ONLY list are names or renames.
+pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
+    if c.eat(&TokKind::Comma) {
+        // `USE, INTRINSIC :: m` / `USE, NON_INTRINSIC :: m`.
+        let (word, span) = c.expect_ident("INTRINSIC or NON_INTRINSIC")?;
+        if word.eq_ignore_ascii_case("intrinsic") {
+            return Err(unsupported(
+                span,
+                "USE of an intrinsic module",
+                "declare the kinds you need with SELECTED_REAL_KIND or KIND(1.0d0)",
+            ));
+        }
+        c.expect(&TokKind::DoubleColon, "`::`")?;
+    } else {
+        c.eat(&TokKind::DoubleColon);
+    }
+    let (module, _) = c.expect_ident("a module name")?;
+    let mut only = None;
+    let mut renames = Vec::new();
+    if c.eat(&TokKind::Comma) {
+        if c.is_kw("only") && c.nth(1) == Some(&TokKind::Colon) {
+            c.bump();
+            c.bump();
+            let mut names = Vec::new();
+            while !c.at_end() {
+                let (local, span) = c.expect_ident("a name in the ONLY list")?;
+                if local.eq_ignore_ascii_case("operator")
+                    || local.eq_ignore_ascii_case("assignment")
+                {
+                    return Err(unsupported(
+                        span,
+                        "an operator or assignment in an ONLY list",
+                        "import the procedures by name",
+                    ));
+                }
+                if c.eat(&TokKind::Arrow) {
+                    let (remote, _) = c.expect_ident("the module's name after `=>`")?;
+                    renames.push((local.clone(), remote));
+                }
+                names.push(local);
+                if !c.eat(&TokKind::Comma) {
+                    break;
+                }
+            }
+            only = Some(names);
+        } else {
+            loop {
+                let (local, _) = c.expect_ident("a rename `local => name`")?;
+                c.expect(&TokKind::Arrow, "`=>`")?;
+                let (remote, _) = c.expect_ident("the module's name after `=>`")?;
+                renames.push((local, remote));
+                if !c.eat(&TokKind::Comma) {
+                    break;
+                }
+            }
+        }
+    }
+    c.expect_end()?;
+    Ok(DeclKind::Use {
+        module,
+        only,
+        renames,
+    })
+}
+
+/// `PRIVATE` / `PUBLIC` statements, with or without a list; the cursor after the word.
+pub fn parse_access(c: &mut Cursor, public: bool) -> PResult<DeclKind> {
+    c.eat(&TokKind::DoubleColon);
+    let names = if c.at_end() {
+        Vec::new()
+    } else {
+        parse_name_list(c)?
+    };
+    Ok(DeclKind::Access { public, names })
 }

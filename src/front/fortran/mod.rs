@@ -58,6 +58,7 @@ mod tests_fixed;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
+pub use sema::Modules;
 
 /// The source form of a Fortran file, chosen by its extension.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,7 +77,15 @@ pub fn lower_file(
     path: &str,
     next_stmt_id: &mut u32,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    lower_file_in_form(id, source, path, SourceForm::Free, next_stmt_id)
+    let mut modules = Modules::default();
+    lower_file_in_form(
+        id,
+        source,
+        path,
+        SourceForm::Free,
+        next_stmt_id,
+        &mut modules,
+    )
 }
 
 /// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
@@ -86,14 +95,47 @@ pub fn lower_preprocessed(
     path: &str,
     form: SourceForm,
     next_stmt_id: &mut u32,
+    modules: &mut Modules,
 ) -> Result<il::File, Vec<Diagnostic>> {
     match preprocess::apply(id, &source.text, form)? {
-        None => lower_file_in_form(id, source, path, form, next_stmt_id),
+        None => lower_file_in_form(id, source, path, form, next_stmt_id, modules),
         Some(text) => {
             let kept = SourceFile::new(source.display_path.clone(), text);
-            lower_file_in_form(id, &kept, path, form, next_stmt_id)
+            lower_file_in_form(id, &kept, path, form, next_stmt_id, modules)
         }
     }
+}
+
+/// The procedures of module `module` (the units after it with it as host), as its own
+/// declarations must see them.
+fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProcedure> {
+    after
+        .iter()
+        .take_while(|u| {
+            u.host
+                .as_deref()
+                .is_some_and(|h| il::key(h) == il::key(module))
+        })
+        .map(|u| {
+            let result_type = u.result.as_ref().and_then(|r| {
+                u.prefix_type.clone().or_else(|| {
+                    u.decls.iter().find_map(|d| match &d.kind {
+                        il::DeclKind::Var { spec, entities, .. }
+                            if entities.iter().any(|e| il::key(&e.name) == il::key(r)) =>
+                        {
+                            Some(spec.clone())
+                        }
+                        _ => None,
+                    })
+                })
+            });
+            sema::ModuleProcedure {
+                name: u.name.clone(),
+                result_type,
+                span: u.span,
+            }
+        })
+        .collect()
 }
 
 /// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
@@ -104,6 +146,7 @@ pub fn lower_file_in_form(
     path: &str,
     form: SourceForm,
     next_stmt_id: &mut u32,
+    modules: &mut Modules,
 ) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let free_text;
@@ -130,9 +173,17 @@ pub fn lower_file_in_form(
     let mut units = parser.units();
     diags.append(&mut parser.diags);
     let mut names = std::collections::BTreeMap::new();
-    for (index, unit) in units.iter_mut().enumerate() {
+    for index in 0..units.len() {
         let spans = parser.headers.get(index).cloned().unwrap_or_default();
-        sema::analyze(unit, &spans, &mut diags);
+        let procedures = if units[index].is_module() {
+            module_procedures(&units[index].name, &units[index + 1..])
+        } else {
+            Vec::new()
+        };
+        let unit = &mut units[index];
+        if let Some(scope) = sema::analyze(unit, &spans, &mut diags, modules, &procedures) {
+            modules.insert(il::key(&unit.name), scope);
+        }
         if names.insert(il::key(&unit.name), unit.span).is_some() {
             diags.push(
                 Diagnostic::error(

@@ -24,8 +24,10 @@ pub enum Line {
     /// A statement with a lexing error, already reported.
     Broken,
     Header(Header),
-    /// PROGRAM, MODULE, SUBMODULE, BLOCK DATA: a unit kind not supported yet.
+    /// PROGRAM, SUBMODULE, BLOCK DATA: a unit kind not supported yet.
     OtherUnit(&'static str),
+    /// `MODULE name`.
+    Module(String),
     Interface,
     Contains,
     /// `END`, `END SUBROUTINE [name]`, `END FUNCTION [name]`.
@@ -110,12 +112,9 @@ const UNSUPPORTED: &[&str] = &[
     "common",
     "equivalence",
     "namelist",
-    "use",
     "include",
     "save",
     "sequence",
-    "private",
-    "public",
     "allocatable",
     "pointer",
     "target",
@@ -245,7 +244,14 @@ impl StmtParser<'_> {
             "module" if c.is_kw("procedure") => {
                 return Err(unsupported_statement("module procedure", word_span));
             }
-            "module" => Line::OtherUnit("MODULE"),
+            "module" => {
+                let (name, _) = c.expect_ident("the module's name")?;
+                c.expect_end()?;
+                Line::Module(name)
+            }
+            "use" => Line::Decl(decl::parse_use(c)?),
+            "private" => Line::Decl(decl::parse_access(c, false)?),
+            "public" => Line::Decl(decl::parse_access(c, true)?),
             "submodule" => Line::OtherUnit("SUBMODULE"),
             "blockdata" => Line::OtherUnit("BLOCK DATA"),
             "block" if c.is_kw("data") => Line::OtherUnit("BLOCK DATA"),

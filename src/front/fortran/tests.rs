@@ -642,7 +642,7 @@ subroutine ok(a)
 end
 ";
     let d = errs(text);
-    assert_eq!(where_(text, &d), vec![("E0402", 1, 1), ("E0402", 6, 1)]);
+    assert_eq!(where_(text, &d), vec![("E0402", 6, 1)]);
 }
 
 #[test]
@@ -1119,7 +1119,7 @@ fn corpus_dir() {
 }
 
 #[test]
-fn modules_with_interfaces_and_types_are_skipped_whole() {
+fn unsupported_parts_of_modules_are_reported_where_they_are() {
     let text = "\
 module m
   implicit none
@@ -1150,7 +1150,15 @@ end
     let d = errs(text);
     assert_eq!(
         where_(text, &d),
-        vec![("E0402", 1, 1), ("E0402", 18, 1), ("E0208", 21, 1)]
+        vec![
+            ("E0405", 3, 3),
+            ("E0403", 6, 3),
+            // `p` is undeclared: the module's IMPLICIT NONE holds in its procedures.
+            ("E0301", 12, 20),
+            ("E0401", 13, 5),
+            ("E0402", 18, 1),
+            ("E0208", 21, 1)
+        ]
     );
 }
 

@@ -93,6 +93,11 @@ impl FileParser<'_> {
                             let unit = self.unit(header, &raw, std::mem::take(&mut leading));
                             units.push(unit);
                         }
+                        Ok(Line::Module(name)) => {
+                            self.pos += 1;
+                            let leading = std::mem::take(&mut leading);
+                            units.extend(self.module(name, &raw, leading));
+                        }
                         Ok(Line::OtherUnit(what)) => {
                             self.diags.push(
                                 Diagnostic::error(
@@ -207,7 +212,9 @@ impl FileParser<'_> {
                 continue;
             }
             match self.stmts.classify(raw) {
-                Ok(Line::Header(_) | Line::OtherUnit(_) | Line::Interface) => depth += 1,
+                Ok(Line::Header(_) | Line::OtherUnit(_) | Line::Module(_) | Line::Interface) => {
+                    depth += 1
+                }
                 Err(_) if stmt::looks_like_header(raw) => depth += 1,
                 Ok(Line::EndUnit { .. } | Line::EndOther(_)) => {
                     depth = depth.saturating_sub(1);
@@ -221,6 +228,158 @@ impl FileParser<'_> {
         }
     }
 
+    /// A MODULE: its specification part, then (after CONTAINS) its procedures, which
+    /// follow it in the returned list with `host` set. The cursor is after the MODULE
+    /// statement.
+    fn module(&mut self, name: String, header_raw: &RawStmt, leading: Vec<String>) -> Vec<Unit> {
+        self.headers.push(HeaderSpans {
+            header: header_raw.span,
+            args: Vec::new(),
+        });
+        let mut module = Unit {
+            kind: UnitKind::Module,
+            name: name.clone(),
+            args: Vec::new(),
+            result: None,
+            explicit_result: false,
+            prefix_type: None,
+            leading_comments: leading,
+            decls: Vec::new(),
+            body: Vec::new(),
+            symbols: Default::default(),
+            span: header_raw.span,
+            host: None,
+        };
+        if let Some(text) = header_raw.comment.clone() {
+            module.decls.push(Decl {
+                kind: DeclKind::Comment(text),
+                span: header_raw.span,
+            });
+        }
+        let mut procedures = Vec::new();
+        let mut in_contains = false;
+        let mut pending: Vec<String> = Vec::new();
+        let missing_end = |this: &mut Self| {
+            this.diags.push(
+                Diagnostic::error("E0205", format!("MODULE `{name}` has no END statement"))
+                    .at(header_raw.span)
+                    .with_help(format!("add `END MODULE {name}`")),
+            );
+        };
+        loop {
+            let Some(item) = self.items.get(self.pos).cloned() else {
+                missing_end(self);
+                break;
+            };
+            let raw = match item {
+                Item::Comment { text, span } => {
+                    self.pos += 1;
+                    if in_contains {
+                        pending.push(text);
+                    } else {
+                        module.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span,
+                        });
+                    }
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            let line = match self.stmts.classify(&raw) {
+                Ok(line) => line,
+                Err(d) => {
+                    self.diags.push(d);
+                    self.pos += 1;
+                    if stmt::looks_like_header(&raw) {
+                        self.skip_to_end(1);
+                    } else {
+                        self.skip_unsupported_construct(&raw);
+                    }
+                    continue;
+                }
+            };
+            match line {
+                Line::Broken => self.pos += 1,
+                Line::Decl(kind) if !in_contains => {
+                    self.pos += 1;
+                    module.decls.push(Decl {
+                        kind,
+                        span: raw.span,
+                    });
+                    if let Some(text) = raw.comment.clone() {
+                        module.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span: raw.span,
+                        });
+                    }
+                }
+                Line::Contains if !in_contains => {
+                    self.pos += 1;
+                    in_contains = true;
+                }
+                Line::Header(header) if in_contains => {
+                    self.pos += 1;
+                    self.headers.push(HeaderSpans {
+                        header: raw.span,
+                        args: header.args.iter().map(|(_, span)| *span).collect(),
+                    });
+                    let mut unit = self.unit(header, &raw, std::mem::take(&mut pending));
+                    unit.host = Some(name.clone());
+                    procedures.push(unit);
+                }
+                Line::EndOther(what) if what == "MODULE" => {
+                    self.pos += 1;
+                    if let Some(end_name) = raw_end_name(&raw, self.stmts.src)
+                        && !end_name.eq_ignore_ascii_case(&name)
+                    {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0206",
+                                format!("END MODULE names `{end_name}` but the module is `{name}`"),
+                            )
+                            .at(raw.span),
+                        );
+                    }
+                    module.span = header_raw.span.to(raw.span);
+                    break;
+                }
+                Line::EndUnit { kind: None, .. } => {
+                    self.pos += 1;
+                    module.span = header_raw.span.to(raw.span);
+                    break;
+                }
+                Line::Header(_) | Line::Module(_) | Line::OtherUnit(_) => {
+                    missing_end(self);
+                    break;
+                }
+                Line::Interface => {
+                    self.interface_error(&raw);
+                    self.skip_nested();
+                }
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0208",
+                            if in_contains {
+                                "only SUBROUTINEs and FUNCTIONs can follow CONTAINS in a module"
+                            } else {
+                                "executable statements cannot appear in a module's specification part"
+                            },
+                        )
+                        .at(raw.span)
+                        .with_help("put the statement inside a module procedure"),
+                    );
+                    self.pos += 1;
+                    self.skip_unsupported_construct(&raw);
+                }
+            }
+        }
+        let mut out = vec![module];
+        out.extend(procedures);
+        out
+    }
+
     fn unit(&mut self, header: Header, header_raw: &RawStmt, leading: Vec<String>) -> Unit {
         let mut unit = Unit {
             kind: header.kind,
@@ -230,7 +389,7 @@ impl FileParser<'_> {
                 UnitKind::Function => {
                     Some(header.result.clone().unwrap_or_else(|| header.name.clone()))
                 }
-                UnitKind::Subroutine => None,
+                UnitKind::Subroutine | UnitKind::Module => None,
             },
             explicit_result: header.result.is_some(),
             prefix_type: header.prefix_type.clone(),
@@ -239,10 +398,12 @@ impl FileParser<'_> {
             body: Vec::new(),
             symbols: Default::default(),
             span: header_raw.span,
+            host: None,
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",
             UnitKind::Function => "FUNCTION",
+            UnitKind::Module => "MODULE",
         };
         // A comment at the end of the header line opens the declaration part.
         if let Some(text) = header_raw.comment.clone() {
@@ -296,7 +457,7 @@ impl FileParser<'_> {
                     self.pos += 1;
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                 }
-                Line::Header(_) | Line::OtherUnit(_) => {
+                Line::Header(_) | Line::OtherUnit(_) | Line::Module(_) => {
                     self.diags.push(
                         Diagnostic::error(
                             "E0205",
@@ -761,6 +922,16 @@ impl FileParser<'_> {
 }
 
 /// Appends a statement to the innermost open block.
+/// The name after `END MODULE`, if the statement gives one.
+fn raw_end_name(raw: &RawStmt, src: &str) -> Option<String> {
+    let text = src.get(raw.span.lo as usize..raw.span.hi as usize)?;
+    let last = text.split_whitespace().last()?;
+    let lower = last.to_ascii_lowercase();
+    (lower != "module" && lower != "endmodule")
+        .then(|| last.trim_end_matches(';').to_string())
+        .filter(|n| n.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'))
+}
+
 fn push(frames: &mut [Frame], body: &mut Vec<Stmt>, stmt: Stmt) {
     match frames.last_mut() {
         Some(frame) => frame.body.push(stmt),

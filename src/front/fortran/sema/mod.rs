@@ -19,8 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::intrinsics;
 use crate::diag::{Diagnostic, Span};
 use crate::il::{
-    Attr, DeclKind, DimSpec, Expr, Intent, ScalarType, Symbol, SymbolKind, SymbolTable, TypeSpec,
-    Unit, UnitKind, key,
+    Attr, DeclKind, DimSpec, Expr, GlobalRef, Intent, ScalarType, Symbol, SymbolKind, SymbolTable,
+    TypeSpec, Unit, UnitKind, key,
 };
 
 /// What the unit says about one name.
@@ -43,6 +43,39 @@ struct Info {
     used_proc: bool,
     /// Referenced as an intrinsic function (a typed intrinsic name).
     used_intrinsic: bool,
+    /// Where the name comes from when it is not the unit's own.
+    import: Import,
+    /// For an entity of a module: the module and its name there.
+    global: Option<GlobalRef>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Import {
+    Local,
+    /// From the host module: a local declaration hides it.
+    Host,
+    /// By USE: it cannot be declared again.
+    Use,
+}
+
+/// What a module makes visible to the units that use it or that it contains.
+#[derive(Clone, Debug)]
+pub struct ModuleScope {
+    infos: Vec<Info>,
+    implicit: Vec<Option<(TypeSpec, ScalarType)>>,
+    implicit_none: bool,
+}
+
+/// The modules analyzed so far, by key.
+pub type Modules = BTreeMap<String, ModuleScope>;
+
+/// A procedure of a module, as the module's other units see it before it is analyzed.
+#[derive(Clone, Debug)]
+pub struct ModuleProcedure {
+    pub name: String,
+    /// The result type of a function, `None` for a subroutine.
+    pub result_type: Option<TypeSpec>,
+    pub span: Span,
 }
 
 impl Info {
@@ -62,6 +95,8 @@ impl Info {
             used_var: false,
             used_proc: false,
             used_intrinsic: false,
+            import: Import::Local,
+            global: None,
         }
     }
 }
@@ -107,8 +142,16 @@ pub struct HeaderSpans {
     pub args: Vec<Span>,
 }
 
-/// Analyzes `unit` in place: fills its symbol table and resolves every name.
-pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>) {
+/// Analyzes `unit` in place: fills its symbol table and resolves every name. Names of
+/// its host module and of the modules it uses come from `modules`. For a module, returns
+/// what it makes visible, its `procedures` included.
+pub fn analyze(
+    unit: &mut Unit,
+    spans: &HeaderSpans,
+    diags: &mut Vec<Diagnostic>,
+    modules: &Modules,
+    procedures: &[ModuleProcedure],
+) -> Option<ModuleScope> {
     let mut sema = Sema {
         diags,
         infos: Vec::new(),
@@ -125,6 +168,31 @@ pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
+    if let Some(host) = &unit.host {
+        match modules.get(&key(host)) {
+            Some(scope) => sema.import_host(scope, unit),
+            None => {
+                sema.error(
+                    "E0313",
+                    format!(
+                        "the host module `{host}` of `{}` was not analyzed",
+                        unit.name
+                    ),
+                    unit.span,
+                );
+            }
+        }
+    }
+    for decl in &decls {
+        if let DeclKind::Use {
+            module,
+            only,
+            renames,
+        } = &decl.kind
+        {
+            sema.import_use(modules, module, only.as_deref(), renames, decl.span);
+        }
+    }
     sema.implicit_rules(&decls);
     for decl in &decls {
         sema.declare(&decl.kind, decl.span);
@@ -141,9 +209,197 @@ pub fn analyze(unit: &mut Unit, spans: &HeaderSpans, diags: &mut Vec<Diagnostic>
     sema.check_variable_and_function();
     unit.body = body;
     unit.symbols = sema.symbols();
+    if !unit.is_module() {
+        return None;
+    }
+    for symbol in unit.symbols.iter_mut() {
+        if symbol.global.is_none() {
+            symbol.global = Some(GlobalRef {
+                module: unit.name.clone(),
+                name: symbol.name.clone(),
+            });
+        }
+    }
+    for p in procedures {
+        let i = sema.get_or_create(&p.name, p.span);
+        sema.infos[i].external = true;
+        if let Some(spec) = &p.result_type {
+            let ty = sema.type_of_spec(spec, p.span);
+            sema.infos[i].spec = Some(spec.clone());
+            sema.infos[i].ty = Some(ty);
+        }
+    }
+    let module = unit.name.clone();
+    let infos = sema
+        .infos
+        .iter()
+        .map(|info| {
+            let mut info = info.clone();
+            if info.global.is_none() {
+                info.global = Some(GlobalRef {
+                    module: module.clone(),
+                    name: info.name.clone(),
+                });
+            }
+            info.used_var = false;
+            info.used_proc = false;
+            info.used_intrinsic = false;
+            info
+        })
+        .collect();
+    Some(ModuleScope {
+        infos,
+        implicit: sema.implicit.clone(),
+        implicit_none: sema.implicit_none,
+    })
 }
 
 impl Sema<'_> {
+    /// A module procedure sees every name of its module, and its implicit rules, unless
+    /// it declares the name itself (its dummies and result are always its own).
+    fn import_host(&mut self, scope: &ModuleScope, unit: &Unit) {
+        self.implicit = scope.implicit.clone();
+        self.implicit_none = scope.implicit_none;
+        let own: BTreeSet<String> = unit
+            .args
+            .iter()
+            .chain(unit.result.iter())
+            .map(|n| key(n))
+            .chain(std::iter::once(key(&unit.name)))
+            .collect();
+        for info in &scope.infos {
+            if own.contains(&key(&info.name)) {
+                continue;
+            }
+            let mut info = info.clone();
+            info.import = Import::Host;
+            self.by_key.insert(key(&info.name), self.infos.len());
+            self.infos.push(info);
+        }
+    }
+
+    /// `USE module [, ONLY: ...]`: the module's names under their local names.
+    fn import_use(
+        &mut self,
+        modules: &Modules,
+        module: &str,
+        only: Option<&[String]>,
+        renames: &[(String, String)],
+        span: Span,
+    ) {
+        let Some(scope) = modules.get(&key(module)) else {
+            self.error(
+                "E0313",
+                format!("module `{module}` is not defined in the sources"),
+                span,
+            )
+            .help = Some("add the file that defines it to `sources` in ad.toml".to_string());
+            return;
+        };
+        // (local, remote) pairs to import.
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        match only {
+            Some(names) => {
+                for local in names {
+                    let remote = renames
+                        .iter()
+                        .find(|(l, _)| key(l) == key(local))
+                        .map_or(local.clone(), |(_, r)| r.clone());
+                    wanted.push((local.clone(), remote));
+                }
+            }
+            None => {
+                for info in &scope.infos {
+                    let renamed: Vec<&(String, String)> = renames
+                        .iter()
+                        .filter(|(_, r)| key(r) == key(&info.name))
+                        .collect();
+                    if renamed.is_empty() {
+                        wanted.push((info.name.clone(), info.name.clone()));
+                    }
+                    for (l, r) in renamed {
+                        wanted.push((l.clone(), r.clone()));
+                    }
+                }
+            }
+        }
+        for (local, remote) in wanted {
+            let Some(found) = scope.infos.iter().find(|i| key(&i.name) == key(&remote)) else {
+                self.error(
+                    "E0313",
+                    format!("module `{module}` has no entity named `{remote}`"),
+                    span,
+                );
+                continue;
+            };
+            if let Some(i) = self.lookup(&local) {
+                let same = self.infos[i].global.as_ref().map(GlobalRef::key)
+                    == found.global.as_ref().map(GlobalRef::key);
+                if self.infos[i].import == Import::Use && same {
+                    continue;
+                }
+                if self.infos[i].import == Import::Host {
+                    self.infos[i] = found.clone();
+                    self.infos[i].name = local.clone();
+                    self.infos[i].import = Import::Use;
+                    continue;
+                }
+                self.error(
+                    "E0307",
+                    format!("`{local}` is imported twice with different meanings"),
+                    span,
+                );
+                continue;
+            }
+            let mut info = found.clone();
+            info.name = local.clone();
+            info.import = Import::Use;
+            info.span = span;
+            // The kind may be a name of the module's scope (`real(dp)`), which this unit
+            // may not see: state it as a number.
+            if let (Some(spec), Some(ty)) = (&info.spec, info.ty)
+                && spec.kind.is_some()
+                && matches!(ty, ScalarType::Real(_) | ScalarType::Integer(_))
+            {
+                info.spec = Some(TypeSpec::of(ty));
+            }
+            self.by_key.insert(key(&local), self.infos.len());
+            self.infos.push(info);
+        }
+    }
+
+    /// The entry a declaration of `name` fills: a name of the host module is hidden by
+    /// a new local one; a use-associated name cannot be declared again.
+    fn local(&mut self, name: &str, span: Span) -> usize {
+        if let Some(i) = self.lookup(name) {
+            match self.infos[i].import {
+                Import::Local => {}
+                Import::Host => {
+                    let arg_index = self.args.iter().position(|a| *a == key(name));
+                    self.infos[i] = Info::new(name, span);
+                    self.infos[i].arg_index = arg_index;
+                }
+                Import::Use => {
+                    let module = self.infos[i]
+                        .global
+                        .as_ref()
+                        .map(|g| g.module.clone())
+                        .unwrap_or_default();
+                    self.error(
+                        "E0307",
+                        format!("`{name}` comes from module `{module}` by USE; it cannot be declared again"),
+                        span,
+                    )
+                    .help = Some(format!("rename it in the USE statement (`local => {name}`) or remove this declaration"));
+                    self.infos[i].import = Import::Local;
+                    self.infos[i].global = None;
+                }
+            }
+            return i;
+        }
+        self.get_or_create(name, span)
+    }
+
     fn error(&mut self, code: &'static str, msg: String, span: Span) -> &mut Diagnostic {
         self.diags.push(Diagnostic::error(code, msg).at(span));
         let last = self.diags.len() - 1;
@@ -270,11 +526,15 @@ impl Sema<'_> {
                         Attr::Intent(i) => intent = Some(*i),
                         Attr::Parameter => parameter = true,
                         Attr::External => external = true,
-                        Attr::Intrinsic | Attr::Save | Attr::Value => {}
+                        Attr::Intrinsic
+                        | Attr::Save
+                        | Attr::Value
+                        | Attr::Public
+                        | Attr::Private => {}
                     }
                 }
                 for entity in entities {
-                    let i = self.get_or_create(&entity.name, entity.span);
+                    let i = self.local(&entity.name, entity.span);
                     if self.infos[i].spec.is_some() {
                         self.duplicate(&entity.name, "type", entity.span);
                     } else {
@@ -298,13 +558,13 @@ impl Sema<'_> {
             }
             DeclKind::Parameter(list) => {
                 for (name, value) in list {
-                    let i = self.get_or_create(name, span);
+                    let i = self.local(name, span);
                     self.set_constant(i, value, span);
                 }
             }
             DeclKind::Dimension(entities) => {
                 for entity in entities {
-                    let i = self.get_or_create(&entity.name, entity.span);
+                    let i = self.local(&entity.name, entity.span);
                     if let Some(dims) = entity.dims.clone() {
                         self.set_dims(i, dims, entity.span);
                     }
@@ -336,7 +596,10 @@ impl Sema<'_> {
                     }
                 }
             }
-            DeclKind::Implicit(_) | DeclKind::Comment(_) | DeclKind::Use { .. } => {}
+            DeclKind::Implicit(_)
+            | DeclKind::Comment(_)
+            | DeclKind::Use { .. }
+            | DeclKind::Access { .. } => {}
         }
     }
 
@@ -524,6 +787,11 @@ impl Sema<'_> {
                 is_result: info.is_result,
                 implicit,
                 span: info.span,
+                global: if info.import == Import::Local {
+                    None
+                } else {
+                    info.global.clone()
+                },
             });
         }
         table

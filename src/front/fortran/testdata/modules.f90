@@ -1,6 +1,5 @@
-! expect E0402 at 4:1
-! expect E0403 at 13:3
-! expect E0403 at 17:3
+! expect E0403 at 12:3
+! expect E0403 at 16:3
 module m
   implicit none
 contains
