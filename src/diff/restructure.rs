@@ -468,7 +468,10 @@ impl Restructurer<'_> {
                 }
                 return true;
             }
-            if fallthrough_arms(&block[i], &label) > 1 && !labels_in(&skipped).is_empty() {
+            let jumped_into = labels_in(&skipped)
+                .iter()
+                .any(|l| refs_to(whole, l) > 0);
+            if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
                 continue;
             }
             block.drain(i + 1..j);
