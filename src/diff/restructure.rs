@@ -364,9 +364,9 @@ fn fallthrough_arms(s: &Stmt, label: &str) -> usize {
 }
 
 impl Restructurer<'_> {
-    /// In IF `s`, removes the tail GO TOs to `label` and appends `skipped` to the arms
-    /// that fall through.
-    fn distribute(&mut self, s: &mut Stmt, label: &str, skipped: &[Stmt]) {
+    /// In IF `s`, appends `skipped` to the arms that fall through; `land` when the
+    /// target follows `s` (after `skipped`), so the tail GO TOs to `label` go too.
+    fn distribute(&mut self, s: &mut Stmt, label: &str, skipped: &[Stmt], land: bool) {
         let StmtKind::If {
             arms,
             else_body,
@@ -393,9 +393,11 @@ impl Restructurer<'_> {
             if to_label {
                 let last = body.len() - 1;
                 if matches!(&body[last].kind, StmtKind::Goto { .. }) {
-                    body.pop();
+                    if land {
+                        body.pop();
+                    }
                 } else {
-                    self.distribute(&mut body[last], label, skipped);
+                    self.distribute(&mut body[last], label, skipped, land);
                 }
             } else if body.last().is_some_and(is_jump) {
             } else {
@@ -474,8 +476,9 @@ impl Restructurer<'_> {
             if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
                 continue;
             }
+            let land = j < block.len();
             block.drain(i + 1..j);
-            self.distribute(&mut block[i], &label, &skipped);
+            self.distribute(&mut block[i], &label, &skipped, land);
             return true;
         }
         false
