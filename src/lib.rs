@@ -191,6 +191,12 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // GO TO, arithmetic IF, computed GO TO and SELECT CASE become structured IL; the
+    // parsed program keeps the source's form for the round trip.
+    let program = match diff::restructure::restructure(&program) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(&sources, d)),
+    };
     let program = diff::normalize::normalize(&program);
     let ir = match ir::Ir::build(&program, request) {
         Ok(ir) => ir,

@@ -8,6 +8,7 @@
 pub mod adjoint;
 pub mod names;
 pub mod normalize;
+pub mod restructure;
 pub mod partials;
 pub mod plan;
 pub mod tangent;

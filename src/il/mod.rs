@@ -310,6 +310,43 @@ pub enum StmtKind {
     },
     /// A whole comment line (text after the comment marker).
     Comment(String),
+    /// `GO TO (l1, l2, ...), index`: jump to the index-th label, fall through when
+    /// `index` is out of range. Restructured before differentiation (`diff::restructure`).
+    ComputedGoto {
+        labels: Vec<String>,
+        index: Expr,
+    },
+    /// Arithmetic IF `IF (expr) l1, l2, l3`: jump to `labels[0]`, `[1]` or `[2]` when
+    /// `expr` is negative, zero or positive. Restructured before differentiation.
+    ArithmeticIf {
+        expr: Expr,
+        labels: [String; 3],
+    },
+    /// `SELECT CASE (selector)`: the first case whose values match runs; the case with
+    /// no values (`CASE DEFAULT`) runs when none does. Lowered to IF before
+    /// differentiation.
+    Select {
+        selector: Expr,
+        cases: Vec<Case>,
+        name: Option<String>,
+    },
+}
+
+/// One `CASE (...)` of a SELECT CASE: `values` empty for `CASE DEFAULT`.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub values: Vec<CaseValue>,
+    pub body: Vec<Stmt>,
+    /// A comment on the CASE line.
+    pub comment: Option<String>,
+    pub span: Span,
+}
+
+/// One value of a CASE selector: `v`, `lo:`, `:hi` or `lo:hi`.
+#[derive(Clone, Debug)]
+pub enum CaseValue {
+    Single(Expr),
+    Range(Option<Expr>, Option<Expr>),
 }
 
 /// An actual argument, optionally given by keyword.

@@ -25,6 +25,7 @@ pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
             blocks
         }
         StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body.as_slice()],
+        StmtKind::Select { cases, .. } => cases.iter().map(|c| c.body.as_slice()).collect(),
         _ => Vec::new(),
     }
 }
@@ -82,6 +83,22 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         }
         StmtKind::DoWhile { cond, .. } => vec![cond],
         StmtKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        StmtKind::ComputedGoto { index, .. } => vec![index],
+        StmtKind::ArithmeticIf { expr, .. } => vec![expr],
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            let mut v = vec![selector];
+            for case in cases {
+                for value in &case.values {
+                    match value {
+                        super::CaseValue::Single(e) => v.push(e),
+                        super::CaseValue::Range(lo, hi) => v.extend(lo.iter().chain(hi.iter())),
+                    }
+                }
+            }
+            v
+        }
         _ => Vec::new(),
     }
 }

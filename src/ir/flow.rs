@@ -255,6 +255,35 @@ impl<'p> Builder<'p> {
                 }
                 Vec::new()
             }
+            // Restructured into IF and GO TO before differentiation (diff::restructure);
+            // the edges are still right for a graph built on the source's form.
+            StmtKind::ComputedGoto { .. } | StmtKind::ArithmeticIf { .. } => {
+                let labels: &[String] = match &stmt.kind {
+                    StmtKind::ComputedGoto { labels, .. } => labels,
+                    StmtKind::ArithmeticIf { labels, .. } => labels,
+                    _ => &[],
+                };
+                for p in &preds {
+                    for label in labels.iter() {
+                        self.gotos.push((*p, label.clone()));
+                    }
+                }
+                if matches!(stmt.kind, StmtKind::ComputedGoto { .. }) {
+                    preds
+                } else {
+                    Vec::new()
+                }
+            }
+            StmtKind::Select { cases, .. } => {
+                let mut ends = Vec::new();
+                for case in cases {
+                    ends.extend(self.block(&case.body, preds.clone()));
+                }
+                if !cases.iter().any(|c| c.values.is_empty()) {
+                    ends.extend(preds);
+                }
+                ends
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::expr::{push_args, write_expr};
 use super::writer::Writer;
-use crate::il::{Stmt, StmtKind};
+use crate::il::{CaseValue, Stmt, StmtKind};
 
 /// Writes a block of statements at the writer's current indentation.
 pub(crate) fn write_block(w: &mut Writer, block: &[Stmt]) {
@@ -25,7 +25,14 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::Return => "return".to_string(),
         StmtKind::Continue => "continue".to_string(),
         StmtKind::Goto { label } => format!("go to {label}"),
-        StmtKind::If { .. }
+        StmtKind::ComputedGoto { labels, index } => {
+            format!("go to ({}) {}", labels.join(", "), write_expr(index))
+        }
+        StmtKind::ArithmeticIf { expr, labels } => {
+            format!("if ({}) {}", write_expr(expr), labels.join(", "))
+        }
+        StmtKind::Select { .. }
+        | StmtKind::If { .. }
         | StmtKind::Do { .. }
         | StmtKind::DoWhile { .. }
         | StmtKind::Comment(_) => return None,
@@ -134,10 +141,50 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
             w.pop();
             w.line(None, &with_name("end do", name.as_deref()), None);
         }
+        StmtKind::Select {
+            selector,
+            cases,
+            name,
+        } => {
+            let head = format!(
+                "{}select case ({})",
+                construct_prefix(name.as_deref()),
+                write_expr(selector)
+            );
+            w.line(label, &head, trailing);
+            for case in cases {
+                let values = if case.values.is_empty() {
+                    "case default".to_string()
+                } else {
+                    let list: Vec<String> = case.values.iter().map(case_value_text).collect();
+                    format!("case ({})", list.join(", "))
+                };
+                w.line(
+                    None,
+                    &with_name(&values, name.as_deref()),
+                    case.comment.as_deref(),
+                );
+                w.push();
+                write_block(w, &case.body);
+                w.pop();
+            }
+            w.line(None, &with_name("end select", name.as_deref()), None);
+        }
         kind => {
             let text = simple_text(kind).expect("block statements are handled above");
             w.line(label, &text, trailing);
         }
+    }
+}
+
+fn case_value_text(value: &CaseValue) -> String {
+    match value {
+        CaseValue::Single(e) => write_expr(e),
+        CaseValue::Range(lo, hi) => format!(
+            "{}:{}",
+            lo.as_ref().map(write_expr).unwrap_or_default(),
+            hi.as_ref().map(write_expr).unwrap_or_default()
+        ),
     }
 }
 

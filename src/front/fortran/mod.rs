@@ -25,7 +25,8 @@
 //!   E0207 declaration after executable statements, E0208 statement outside a unit,
 //!   E0209 constructs nested too deep. Fixed form: E0210 a non-digit in the label
 //!   field (columns 1–5), E0211 a continuation line without a statement to continue or
-//!   with a label, E0212 `&` outside a character constant.
+//!   with a label, E0212 `&` outside a character constant, E0213 a jump to a label the
+//!   procedure does not define, or a label defined twice.
 //! - E0301 undeclared name under IMPLICIT NONE, E0302 function without a type, E0303 bad
 //!   DO variable, E0304 assignment to a named constant, E0305 EXIT/CYCLE outside a loop,
 //!   E0306 wrong number of subscripts, E0307 duplicate or conflicting declaration,

@@ -7,7 +7,7 @@ use super::decl;
 use super::expr::{parse_args, parse_expr};
 use super::lexer::{RawStmt, TokKind};
 use crate::diag::{Diagnostic, FileId, Span};
-use crate::il::{DeclKind, Expr, ExprKind, StmtKind, TypeSpec, UnitKind};
+use crate::il::{CaseValue, DeclKind, Expr, ExprKind, Stmt, StmtKind, TypeSpec, UnitKind};
 
 /// A SUBROUTINE or FUNCTION statement.
 #[derive(Clone, Debug)]
@@ -74,16 +74,23 @@ pub enum Line {
     EndDo {
         name: Option<String>,
     },
+    /// `[name:] SELECT CASE (selector)`.
+    SelectCase {
+        selector: Expr,
+        name: Option<String>,
+    },
+    /// `CASE (values) [name]`; `values` empty for `CASE DEFAULT`.
+    Case {
+        values: Vec<CaseValue>,
+        name: Option<String>,
+    },
+    EndSelect {
+        name: Option<String>,
+    },
 }
 
 /// Statement keywords that are valid Fortran but not supported yet.
 const UNSUPPORTED: &[&str] = &[
-    "go",
-    "goto",
-    "select",
-    "selectcase",
-    "case",
-    "endselect",
     "print",
     "write",
     "read",
@@ -216,12 +223,9 @@ impl StmtParser<'_> {
         let word_span = c.here();
         let lower = word.to_ascii_lowercase();
         if let Some(name) = &construct
-            && !matches!(lower.as_str(), "do" | "dowhile" | "if")
+            && !matches!(lower.as_str(), "do" | "dowhile" | "if" | "select" | "selectcase")
         {
-            if matches!(
-                lower.as_str(),
-                "select" | "selectcase" | "block" | "associate"
-            ) {
+            if matches!(lower.as_str(), "block" | "associate") {
                 return Err(unsupported_statement(&lower, word_span));
             }
             return Err(c.expected(&format!("DO or IF after the construct name `{name}:`")));
@@ -286,6 +290,20 @@ impl StmtParser<'_> {
                 name: self.opt_name(c)?,
             },
             "do" => self.do_stmt(c, construct)?,
+            "go" if c.is_kw("to") => {
+                c.bump();
+                Line::Action(self.goto(c, word_span)?)
+            }
+            "goto" => Line::Action(self.goto(c, word_span)?),
+            "select" if c.is_kw("case") => {
+                c.bump();
+                self.select(c, construct)?
+            }
+            "selectcase" => self.select(c, construct)?,
+            "case" => self.case(c)?,
+            "endselect" => Line::EndSelect {
+                name: self.opt_name(c)?,
+            },
             // Fixed form ignores blanks, so libraries also write `DOWHILE (...)`.
             "dowhile" if c.is(&TokKind::LParen) => {
                 let cond = self.paren_cond(c, "DO WHILE")?;
@@ -349,9 +367,12 @@ impl StmtParser<'_> {
             "if" => Ok(Line::EndIf {
                 name: self.opt_name(c)?,
             }),
+            "select" => Ok(Line::EndSelect {
+                name: self.opt_name(c)?,
+            }),
             "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
             "function" => self.end_unit_name(c, Some(UnitKind::Function)),
-            "program" | "module" | "interface" | "type" | "submodule" | "select" | "where"
+            "program" | "module" | "interface" | "type" | "submodule" | "where"
             | "forall" | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
             "block" => Ok(Line::EndOther(if c.is_kw("data") {
                 "BLOCK DATA".to_string()
@@ -531,6 +552,25 @@ impl StmtParser<'_> {
 
     fn if_stmt(&self, c: &mut Cursor, name: Option<String>) -> PResult<Line> {
         let cond = self.paren_cond(c, "the IF")?;
+        if let Some(TokKind::Int(_)) = c.peek()
+            && name.is_none()
+        {
+            // Arithmetic IF: `IF (e) l1, l2, l3`.
+            let mut labels = Vec::new();
+            loop {
+                labels.push(self.label(c, "a statement label of the arithmetic IF")?);
+                if labels.len() == 3 {
+                    break;
+                }
+                c.expect(&TokKind::Comma, "`,` and the next label of the arithmetic IF")?;
+            }
+            c.expect_end()?;
+            let [l1, l2, l3] = [labels[0].clone(), labels[1].clone(), labels[2].clone()];
+            return Ok(Line::Action(StmtKind::ArithmeticIf {
+                expr: cond,
+                labels: [l1, l2, l3],
+            }));
+        }
         if c.is_kw("then") && c.nth(1).is_none() {
             c.bump();
             return Ok(Line::IfThen { cond, name });
@@ -624,6 +664,156 @@ impl StmtParser<'_> {
             end_label,
         })
     }
+}
+
+/// Jumps and SELECT CASE lines.
+impl StmtParser<'_> {
+    /// A statement label (1 to 5 digits, not all zero).
+    fn label(&self, c: &mut Cursor, what: &str) -> PResult<String> {
+        match c.peek() {
+            Some(TokKind::Int(text))
+                if text.len() <= 5
+                    && text.bytes().all(|b| b.is_ascii_digit())
+                    && text.bytes().any(|b| b != b'0') =>
+            {
+                let label = normalize_label(text);
+                c.bump();
+                Ok(label)
+            }
+            _ => Err(c.expected(what)),
+        }
+    }
+
+    /// After `GO TO`: `label` or `(l1, l2, ...) [,] index`.
+    fn goto(&self, c: &mut Cursor, word_span: Span) -> PResult<StmtKind> {
+        if c.eat(&TokKind::LParen) {
+            let mut labels = Vec::new();
+            loop {
+                labels.push(self.label(c, "a statement label in the computed GO TO")?);
+                if c.eat(&TokKind::Comma) {
+                    continue;
+                }
+                c.expect(&TokKind::RParen, "`,` or `)` in the computed GO TO's labels")?;
+                break;
+            }
+            c.eat(&TokKind::Comma);
+            let index = parse_expr(c)?;
+            c.expect_end()?;
+            return Ok(StmtKind::ComputedGoto { labels, index });
+        }
+        if c.ident_at(0).is_some() {
+            return Err(Diagnostic::error(
+                "E0401",
+                "unsupported statement: the assigned GO TO (`GO TO variable`) is not supported",
+            )
+            .at(word_span.to(c.here()))
+            .with_help("jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)"));
+        }
+        let label = self.label(c, "the label to jump to")?;
+        c.expect_end()?;
+        Ok(StmtKind::Goto { label })
+    }
+
+    fn select(&self, c: &mut Cursor, name: Option<String>) -> PResult<Line> {
+        let selector = self.paren_cond(c, "SELECT CASE")?;
+        c.expect_end()?;
+        Ok(Line::SelectCase { selector, name })
+    }
+
+    /// After `CASE`: `DEFAULT [name]` or `(value-list) [name]`.
+    fn case(&self, c: &mut Cursor) -> PResult<Line> {
+        if c.eat_kw("default") {
+            let name = self.opt_name(c)?;
+            return Ok(Line::Case {
+                values: Vec::new(),
+                name,
+            });
+        }
+        c.expect(&TokKind::LParen, "`(` and the values of the CASE, or DEFAULT")?;
+        let mut values = Vec::new();
+        loop {
+            let lo = if c.is(&TokKind::Colon) {
+                None
+            } else {
+                Some(parse_expr(c)?)
+            };
+            let value = if c.eat(&TokKind::Colon) {
+                let hi = if c.is(&TokKind::Comma) || c.is(&TokKind::RParen) {
+                    None
+                } else {
+                    Some(parse_expr(c)?)
+                };
+                if lo.is_none() && hi.is_none() {
+                    return Err(c.expected("a bound on one side of `:` in the CASE range"));
+                }
+                CaseValue::Range(lo, hi)
+            } else {
+                match lo {
+                    Some(e) => CaseValue::Single(e),
+                    None => return Err(c.expected("a CASE value")),
+                }
+            };
+            values.push(value);
+            if c.eat(&TokKind::Comma) {
+                continue;
+            }
+            c.expect(&TokKind::RParen, "`,` or `)` in the CASE values")?;
+            break;
+        }
+        let name = self.opt_name(c)?;
+        Ok(Line::Case { values, name })
+    }
+}
+
+/// A label as the IL keeps it: without leading zeros (`010` and `10` are one label).
+pub fn normalize_label(text: &str) -> String {
+    let t = text.trim_start_matches('0');
+    if t.is_empty() { "0" } else { t }.to_string()
+}
+
+/// The labels a jump statement may go to, in order.
+pub fn jump_targets(kind: &StmtKind) -> Vec<&str> {
+    match kind {
+        StmtKind::Goto { label } => vec![label.as_str()],
+        StmtKind::ComputedGoto { labels, .. } => labels.iter().map(String::as_str).collect(),
+        StmtKind::ArithmeticIf { labels, .. } => labels.iter().map(String::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every jump of a unit's body must name a label of that body, and no label may be
+/// defined twice.
+pub fn check_labels(body: &[Stmt], diags: &mut Vec<Diagnostic>) {
+    let mut defined: std::collections::BTreeMap<String, Span> = Default::default();
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        if let Some(label) = &s.label {
+            let label = normalize_label(label);
+            if let Some(first) = defined.get(&label) {
+                let _ = first;
+                diags.push(
+                    Diagnostic::error("E0213", format!("label {label} is defined twice"))
+                        .at(s.span)
+                        .with_help("give each statement its own label"),
+                );
+            } else {
+                defined.insert(label, s.span);
+            }
+        }
+    });
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        for target in jump_targets(&s.kind) {
+            if !defined.contains_key(target) {
+                diags.push(
+                    Diagnostic::error(
+                        "E0213",
+                        format!("this jump goes to label {target}, which no statement of the procedure carries"),
+                    )
+                    .at(s.span)
+                    .with_help(format!("label the target statement `{target}`, or fix the label")),
+                );
+            }
+        }
+    });
 }
 
 /// Action statements other than assignment (kept apart to keep `line` readable).

@@ -6,7 +6,7 @@ use super::lexer::{Item, RawStmt};
 use super::sema::HeaderSpans;
 use super::stmt::{self, Header, Line, StmtParser};
 use crate::diag::{Diagnostic, Span};
-use crate::il::{Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
+use crate::il::{Case, CaseValue, Decl, DeclKind, Expr, Stmt, StmtId, StmtKind, Unit, UnitKind};
 
 /// Deepest nesting of IF/DO constructs accepted.
 const MAX_NESTING: usize = 100;
@@ -26,6 +26,13 @@ enum FrameKind {
     DoWhile {
         cond: Expr,
     },
+    /// SELECT CASE: the closed cases; `frame.body` fills the current one.
+    Select {
+        selector: Expr,
+        cases: Vec<Case>,
+        /// Values, comment and span of the case being filled; None before the first CASE.
+        current: Option<(Vec<CaseValue>, Option<String>, Span)>,
+    },
 }
 
 /// An open IF or DO construct.
@@ -43,11 +50,12 @@ struct Frame {
 
 impl Frame {
     fn is_loop(&self) -> bool {
-        !matches!(self.kind, FrameKind::If { .. })
+        matches!(self.kind, FrameKind::Do { .. } | FrameKind::DoWhile { .. })
     }
     fn what(&self) -> &'static str {
         match self.kind {
             FrameKind::If { .. } => "IF construct",
+            FrameKind::Select { .. } => "SELECT CASE construct",
             _ => "DO loop",
         }
     }
@@ -527,6 +535,7 @@ impl FileParser<'_> {
                         unit.body.push(stmt);
                     }
                     unit.span = header_raw.span.to(raw.span);
+                    stmt::check_labels(&unit.body, &mut self.diags);
                     break;
                 }
                 Line::EndOther(what) => {
@@ -708,6 +717,32 @@ impl FileParser<'_> {
                 }
                 self.close(frames, body, name, raw);
             }
+            Line::SelectCase { selector, name } => self.open(
+                frames,
+                FrameKind::Select {
+                    selector,
+                    cases: Vec::new(),
+                    current: None,
+                },
+                raw,
+                name,
+                None,
+            ),
+            Line::Case { values, name } => self.case_arm(frames, values, name, raw),
+            Line::EndSelect { name } => {
+                if !matches!(
+                    frames.last().map(|f| &f.kind),
+                    Some(FrameKind::Select { .. })
+                ) {
+                    self.error(
+                        "E0206",
+                        "END SELECT without a matching SELECT CASE".to_string(),
+                        span,
+                    );
+                    return;
+                }
+                self.close(frames, body, name, raw);
+            }
             Line::EndDo { name } => {
                 if !frames.last().is_some_and(Frame::is_loop) {
                     self.error("E0206", "END DO without a matching DO".to_string(), span);
@@ -848,6 +883,67 @@ impl FileParser<'_> {
         }
     }
 
+    /// `CASE (...)` or `CASE DEFAULT` inside SELECT CASE.
+    fn case_arm(
+        &mut self,
+        frames: &mut [Frame],
+        values: Vec<CaseValue>,
+        name: Option<String>,
+        raw: &RawStmt,
+    ) {
+        let Some(frame) = frames.last_mut() else {
+            self.error(
+                "E0206",
+                "CASE outside of a SELECT CASE construct".to_string(),
+                raw.span,
+            );
+            return;
+        };
+        let FrameKind::Select { cases, current, .. } = &mut frame.kind else {
+            self.error(
+                "E0206",
+                format!("CASE inside a {} that is not closed", frame.what()),
+                raw.span,
+            );
+            return;
+        };
+        if let (Some(n), Some(m)) = (&name, &frame.name)
+            && !n.eq_ignore_ascii_case(m)
+        {
+            self.error(
+                "E0206",
+                format!("CASE names `{n}` but the SELECT CASE is named `{m}`"),
+                raw.span,
+            );
+        }
+        if values.is_empty() && cases.iter().any(|c| c.values.is_empty()) {
+            self.error(
+                "E0206",
+                "a second CASE DEFAULT in the same SELECT CASE".to_string(),
+                raw.span,
+            );
+        }
+        let body = std::mem::take(&mut frame.body);
+        match current.take() {
+            Some((values, comment, span)) => cases.push(Case {
+                values,
+                body,
+                comment,
+                span,
+            }),
+            None => {
+                if body.iter().any(|s| !matches!(s.kind, StmtKind::Comment(_))) {
+                    self.error(
+                        "E0206",
+                        "statements between SELECT CASE and its first CASE".to_string(),
+                        raw.span,
+                    );
+                }
+            }
+        }
+        *current = Some((values, raw.comment.clone(), raw.span));
+    }
+
     /// Closes the innermost frame with END IF / END DO.
     fn close(
         &mut self,
@@ -907,7 +1003,18 @@ impl FileParser<'_> {
             // The block DO of the IL needs no terminating label: a `CONTINUE` that only
             // ended the loop goes, another statement keeps its place without the label.
             // (Nothing can jump to it: GOTO is not accepted yet.)
-            if let Some(last) = frame.body.last_mut() {
+            // A CONTINUE that GO TOs in the loop jump to stays, with its label.
+            let targeted = {
+                let mut found = false;
+                crate::il::visit::walk_stmts(&frame.body, &mut |s| {
+                    found |= stmt::jump_targets(&s.kind)
+                        .contains(&stmt::normalize_label(label).as_str());
+                });
+                found
+            };
+            if let Some(last) = frame.body.last_mut()
+                && !targeted
+            {
                 if last.label.as_deref() == Some(label) {
                     last.label = None;
                     if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
@@ -976,6 +1083,25 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
             body: frame.body,
             name: frame.name.clone(),
         },
+        FrameKind::Select {
+            selector,
+            mut cases,
+            current,
+        } => {
+            if let Some((values, comment, span)) = current {
+                cases.push(Case {
+                    values,
+                    body: frame.body,
+                    comment,
+                    span,
+                });
+            }
+            StmtKind::Select {
+                selector,
+                cases,
+                name: frame.name.clone(),
+            }
+        }
     };
     Stmt {
         id: frame.id,

@@ -427,6 +427,28 @@ impl Sema<'_> {
                     self.resolve_expr(&mut a.value, true);
                 }
             }
+            StmtKind::ComputedGoto { index, .. } => {
+                self.resolve_expr(index, false);
+            }
+            StmtKind::ArithmeticIf { expr, .. } => self.resolve_expr(expr, false),
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                self.resolve_expr(selector, false);
+                for case in cases {
+                    for value in &mut case.values {
+                        match value {
+                            crate::il::CaseValue::Single(e) => self.resolve_expr(e, false),
+                            crate::il::CaseValue::Range(lo, hi) => {
+                                for e in [lo, hi].into_iter().flatten() {
+                                    self.resolve_expr(e, false);
+                                }
+                            }
+                        }
+                    }
+                    self.resolve_block(&mut case.body);
+                }
+            }
             StmtKind::Goto { .. }
             | StmtKind::Exit { .. }
             | StmtKind::Cycle { .. }

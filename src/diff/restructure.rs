@@ -1,0 +1,969 @@
+//! Restructuring before differentiation: the adjoint reverses structured code (IF, DO,
+//! DO WHILE, EXIT, CYCLE, RETURN), not arbitrary jumps. This pass rewrites, per unit:
+//!
+//! - SELECT CASE into an IF / ELSE IF chain on the selector;
+//! - an arithmetic IF and a computed GO TO into an IF chain of plain GO TOs;
+//! - a GO TO to the end of the procedure (`GO TO 99` with `99 CONTINUE` / `RETURN`
+//!   before END) into RETURN;
+//! - a forward GO TO into an IF block: the statements it skips move into the arms of
+//!   its IF that fall through (`IF (c) GO TO 10; A; 10 ...` → `IF (.NOT. c) A`);
+//! - a GO TO leaving a DO loop into EXIT (with a logical flag and a GO TO after the loop
+//!   when the target is not the statement right after the loop);
+//! - a backward GO TO into an endless DO WHILE whose body starts at the target: the
+//!   jumps back become CYCLE, falling off the end becomes EXIT.
+//!
+//! Each rewrite keeps the meaning; a jump none of them removes (into a block, or
+//! crossing another jump's target) is refused with E0410 at the jump. The source's own
+//! form stays in the program the round trip prints; this pass works on a copy.
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::{
+    BinOp, CaseValue, Decl, DeclKind, Entity, Expr, ExprKind, Program, ScalarType, Stmt, StmtId,
+    StmtKind, Symbol, SymbolKind, TypeSpec, UnOp, Unit,
+};
+
+use super::names::Namer;
+
+/// Upper bound on the rewrites of one unit (each removes or moves one jump).
+const MAX_REWRITES: usize = 10_000;
+
+/// Returns the program with every unit restructured, or the jumps that could not be.
+pub fn restructure(program: &Program) -> Result<Program, Vec<Diagnostic>> {
+    let mut next_id = 0u32;
+    for unit in program.units() {
+        crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+            if s.id != StmtId::GENERATED {
+                next_id = next_id.max(s.id.0.saturating_add(1));
+            }
+        });
+    }
+    let mut out = program.clone();
+    let mut errors = Vec::new();
+    for file in &mut out.files {
+        for unit in &mut file.units {
+            if needs_restructuring(&unit.body) {
+                restructure_unit(unit, &mut next_id, &mut errors);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+fn needs_restructuring(body: &[Stmt]) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        found |= matches!(
+            s.kind,
+            StmtKind::Goto { .. }
+                | StmtKind::ComputedGoto { .. }
+                | StmtKind::ArithmeticIf { .. }
+                | StmtKind::Select { .. }
+        );
+    });
+    found
+}
+
+/// The structured form of a SELECT CASE, arithmetic IF or computed GO TO (the jumps
+/// become plain GO TOs); None for any other statement.
+pub fn lowered(kind: &StmtKind) -> Option<StmtKind> {
+    let goto = |label: &String| {
+        vec![Stmt::generated(StmtKind::Goto {
+            label: label.clone(),
+        })]
+    };
+    let zero = || Expr::int(0);
+    match kind {
+        StmtKind::ArithmeticIf { expr, labels } => {
+            let [neg, zer, pos] = labels;
+            let cmp = |op| Expr::binary(op, expr.clone(), zero());
+            let (arms, else_body) = if neg == zer && zer == pos {
+                return Some(StmtKind::Goto { label: neg.clone() });
+            } else if neg == zer {
+                (vec![(cmp(BinOp::Le), goto(neg))], goto(pos))
+            } else if zer == pos {
+                (vec![(cmp(BinOp::Lt), goto(neg))], goto(zer))
+            } else if neg == pos {
+                (vec![(cmp(BinOp::Eq), goto(zer))], goto(neg))
+            } else {
+                (
+                    vec![(cmp(BinOp::Lt), goto(neg)), (cmp(BinOp::Eq), goto(zer))],
+                    goto(pos),
+                )
+            };
+            Some(StmtKind::If {
+                arms,
+                else_body: Some(else_body),
+                logical_if: false,
+                name: None,
+            })
+        }
+        StmtKind::ComputedGoto { labels, index } => {
+            let arms = labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    (
+                        Expr::binary(BinOp::Eq, index.clone(), Expr::int(i as i64 + 1)),
+                        goto(l),
+                    )
+                })
+                .collect();
+            Some(StmtKind::If {
+                arms,
+                else_body: None,
+                logical_if: false,
+                name: None,
+            })
+        }
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            let mut arms = Vec::new();
+            let mut else_body = None;
+            for case in cases {
+                let mut body = case.body.clone();
+                if let Some(text) = &case.comment {
+                    body.insert(0, Stmt::generated(StmtKind::Comment(text.clone())));
+                }
+                if case.values.is_empty() {
+                    else_body = Some(body);
+                    continue;
+                }
+                let mut cond: Option<Expr> = None;
+                for value in &case.values {
+                    let test = case_test(selector, value);
+                    cond = Some(match cond {
+                        None => test,
+                        Some(c) => Expr::binary(BinOp::Or, c, test),
+                    });
+                }
+                if let Some(cond) = cond {
+                    arms.push((cond, body));
+                }
+            }
+            if arms.is_empty() {
+                // Only CASE DEFAULT (or nothing): its body runs unconditionally.
+                arms.push((Expr::new(ExprKind::Logical(true)), else_body.unwrap_or_default()));
+                return Some(StmtKind::If {
+                    arms,
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                });
+            }
+            Some(StmtKind::If {
+                arms,
+                else_body,
+                logical_if: false,
+                name: None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `selector` matches `value`: equality (`.EQV.` for logical constants), or a range.
+fn case_test(selector: &Expr, value: &CaseValue) -> Expr {
+    let paren = |e: Expr| match e.kind {
+        ExprKind::Binary(..) => Expr::new(ExprKind::Paren(Box::new(e))),
+        _ => e,
+    };
+    match value {
+        CaseValue::Single(v) => {
+            let op = if matches!(v.kind, ExprKind::Logical(_)) {
+                BinOp::Eqv
+            } else {
+                BinOp::Eq
+            };
+            paren(Expr::binary(op, selector.clone(), v.clone()))
+        }
+        CaseValue::Range(lo, hi) => {
+            let lo = lo
+                .as_ref()
+                .map(|l| Expr::binary(BinOp::Ge, selector.clone(), l.clone()));
+            let hi = hi
+                .as_ref()
+                .map(|h| Expr::binary(BinOp::Le, selector.clone(), h.clone()));
+            match (lo, hi) {
+                (Some(l), Some(h)) => paren(Expr::binary(BinOp::And, l, h)),
+                (Some(t), None) | (None, Some(t)) => paren(t),
+                (None, None) => Expr::new(ExprKind::Logical(true)),
+            }
+        }
+    }
+}
+
+/// Labels compare as numbers: `010` is label 10.
+fn same_label(a: &str, b: &str) -> bool {
+    a.trim_start_matches('0') == b.trim_start_matches('0')
+}
+
+fn label_of(s: &Stmt) -> Option<&str> {
+    s.label.as_deref()
+}
+
+struct Restructurer<'a> {
+    next_id: &'a mut u32,
+    namer: Namer,
+    /// Logical flags created for jumps out of loops.
+    flags: Vec<String>,
+}
+
+impl Restructurer<'_> {
+    fn fresh_id(&mut self) -> StmtId {
+        let id = StmtId(*self.next_id);
+        *self.next_id = self.next_id.saturating_add(1);
+        id
+    }
+
+    fn new_stmt(&mut self, kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            id: self.fresh_id(),
+            kind,
+            span,
+            label: None,
+            trailing_comment: None,
+        }
+    }
+
+    /// A copy of `stmts` with fresh statement ids.
+    fn copy(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
+        let mut out = stmts.to_vec();
+        self.renumber(&mut out);
+        out
+    }
+
+    fn renumber(&mut self, stmts: &mut [Stmt]) {
+        for s in stmts {
+            s.id = self.fresh_id();
+            for block in child_blocks_mut(s) {
+                self.renumber(block);
+            }
+        }
+    }
+}
+
+fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match &mut stmt.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
+            if let Some(e) = else_body {
+                v.push(e);
+            }
+            v
+        }
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body],
+        StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn walk_mut(block: &mut [Stmt], f: &mut dyn FnMut(&mut Stmt)) {
+    for s in block {
+        f(s);
+        for child in child_blocks_mut(s) {
+            walk_mut(child, f);
+        }
+    }
+}
+
+/// Number of GO TOs to `label` in `block`, at any depth.
+fn refs_to(block: &[Stmt], label: &str) -> usize {
+    let mut n = 0;
+    crate::il::visit::walk_stmts(block, &mut |s| {
+        if let StmtKind::Goto { label: l } = &s.kind
+            && same_label(l, label)
+        {
+            n += 1;
+        }
+    });
+    n
+}
+
+/// Labels carried by statements of `block`, at any depth.
+fn labels_in(block: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    crate::il::visit::walk_stmts(block, &mut |s| {
+        if let Some(l) = &s.label {
+            out.push(l.clone());
+        }
+    });
+    out
+}
+
+/// Whether moving or copying `part` out of `whole` keeps every jump into `part` inside
+/// `part` (no label of `part` is the target of a jump from elsewhere).
+fn self_contained(part: &[Stmt], whole: &[Stmt]) -> bool {
+    labels_in(part)
+        .iter()
+        .all(|l| refs_to(part, l) == refs_to(whole, l))
+}
+
+/// The labels a statement jumps to on its way out through the tails of IF arms.
+fn tail_gotos(s: &Stmt) -> Vec<String> {
+    match &s.kind {
+        StmtKind::Goto { label } => vec![label.clone()],
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            let mut out = Vec::new();
+            for body in arms.iter().map(|(_, b)| b).chain(else_body.iter()) {
+                if let Some(last) = body.last() {
+                    for l in tail_gotos(last) {
+                        if !out.iter().any(|o: &String| same_label(o, &l)) {
+                            out.push(l);
+                        }
+                    }
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Control never falls through `s` to the next statement.
+fn is_jump(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Goto { .. } | StmtKind::Return | StmtKind::Exit { .. } | StmtKind::Cycle { .. }
+    )
+}
+
+/// How many arms of IF `s` fall through without jumping to `label` (the copies of the
+/// skipped statements `distribute` would make).
+fn fallthrough_arms(s: &Stmt, label: &str) -> usize {
+    match &s.kind {
+        StmtKind::Goto { label: l } if same_label(l, label) => 0,
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            let mut n = 0;
+            for body in arms.iter().map(|(_, b)| b).chain(else_body.iter()) {
+                n += match body.last() {
+                    Some(last) if tail_gotos(last).iter().any(|l| same_label(l, label)) => {
+                        fallthrough_arms(last, label)
+                    }
+                    Some(last) if is_jump(last) => 0,
+                    _ => 1,
+                };
+            }
+            if else_body.is_none() {
+                n += 1;
+            }
+            n
+        }
+        _ => 1,
+    }
+}
+
+impl Restructurer<'_> {
+    /// In IF `s`, appends `skipped` to the arms that fall through; `land` when the
+    /// target follows `s` (after `skipped`), so the tail GO TOs to `label` go too.
+    fn distribute(&mut self, s: &mut Stmt, label: &str, skipped: &[Stmt], land: bool) {
+        let StmtKind::If {
+            arms,
+            else_body,
+            logical_if,
+            ..
+        } = &mut s.kind
+        else {
+            return;
+        };
+        *logical_if = false;
+        if else_body.is_none() && !skipped.is_empty() {
+            *else_body = Some(Vec::new());
+        }
+        let mut copies_made = 0usize;
+        let bodies: Vec<&mut Vec<Stmt>> = arms
+            .iter_mut()
+            .map(|(_, b)| b)
+            .chain(else_body.iter_mut())
+            .collect();
+        for body in bodies {
+            let to_label = body
+                .last()
+                .is_some_and(|last| tail_gotos(last).iter().any(|l| same_label(l, label)));
+            if to_label {
+                let last = body.len() - 1;
+                if matches!(&body[last].kind, StmtKind::Goto { .. }) {
+                    if land {
+                        body.pop();
+                    }
+                } else {
+                    self.distribute(&mut body[last], label, skipped, land);
+                }
+            } else if body.last().is_some_and(is_jump) {
+            } else {
+                let copy = if copies_made == 0 {
+                    skipped.to_vec()
+                } else {
+                    self.copy(skipped)
+                };
+                copies_made += 1;
+                body.extend(copy);
+            }
+        }
+    }
+
+    /// One rewrite somewhere in `block` (`unit` is the whole body, for counting
+    /// references). True when something changed.
+    fn pass(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+        if self.loop_exit(block, whole) {
+            return true;
+        }
+        for i in 0..block.len() {
+            for child in child_blocks_mut(&mut block[i]) {
+                if self.pass(child, whole) {
+                    return true;
+                }
+            }
+        }
+        self.forward(block, whole) || self.backward(block, whole)
+    }
+
+    /// Forward GO TO (or a tail GO TO with statements after it, the target outside the
+    /// block): the statements between move into the arms that fall through.
+    fn forward(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+        let position = |label: &str| {
+            block
+                .iter()
+                .position(|s| label_of(s).is_some_and(|l| same_label(l, label)))
+        };
+        let inside = |label: &str| {
+            labels_in(block)
+                .iter()
+                .any(|l| same_label(l, label))
+        };
+        // (target index, goto index, label)
+        let mut candidates = Vec::new();
+        for (i, s) in block.iter().enumerate() {
+            for label in tail_gotos(s) {
+                match position(&label) {
+                    Some(j) if j > i => candidates.push((j, i, label)),
+                    Some(_) => {}
+                    None if inside(&label) => {}
+                    None if i + 1 < block.len() => candidates.push((block.len(), i, label)),
+                    None => {}
+                }
+            }
+        }
+        candidates.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        for (j, i, label) in candidates {
+            let skipped: Vec<Stmt> = block[i + 1..j].to_vec();
+            if !self_contained(&skipped, whole) {
+                continue;
+            }
+            let plain = matches!(block[i].kind, StmtKind::Goto { .. });
+            if plain {
+                // The skipped statements are dead; a jump to the next statement goes.
+                let target_here = j < block.len();
+                block.drain(i + 1..j);
+                if target_here {
+                    block.remove(i);
+                }
+                return true;
+            }
+            let jumped_into = labels_in(&skipped)
+                .iter()
+                .any(|l| refs_to(whole, l) > 0);
+            if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
+                continue;
+            }
+            let land = j < block.len();
+            block.drain(i + 1..j);
+            self.distribute(&mut block[i], &label, &skipped, land);
+            return true;
+        }
+        false
+    }
+
+    /// A DO loop of `block` containing a GO TO to a label outside it: EXIT.
+    fn loop_exit(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+        for i in 0..block.len() {
+            if !matches!(block[i].kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. }) {
+                continue;
+            }
+            let inner_labels = labels_in(std::slice::from_ref(&block[i]));
+            let mut outward = None;
+            crate::il::visit::walk_stmts(std::slice::from_ref(&block[i]), &mut |s| {
+                if let StmtKind::Goto { label } = &s.kind
+                    && outward.is_none()
+                    && !inner_labels.iter().any(|l| same_label(l, label))
+                {
+                    outward = Some(label.clone());
+                }
+            });
+            let Some(label) = outward else { continue };
+            let _ = whole;
+            // The statement that follows the loop (comments skipped).
+            let next = block[i + 1..]
+                .iter()
+                .find(|s| !matches!(s.kind, StmtKind::Comment(_)));
+            let direct = next.is_some_and(|s| label_of(s).is_some_and(|l| same_label(l, &label)));
+            let needs_name = goto_in_nested_loop(&block[i], &label);
+            let name = if needs_name {
+                Some(self.loop_name(&mut block[i]))
+            } else {
+                loop_name_of(&block[i])
+            };
+            let flag = if direct {
+                None
+            } else {
+                let flag = self.namer.fresh("jumped");
+                self.flags.push(flag.clone());
+                Some(flag)
+            };
+            let span = block[i].span;
+            let mut replacements = Vec::new();
+            let mut body = std::mem::replace(&mut block[i], Stmt::generated(StmtKind::Continue));
+            self.replace_gotos(&mut body, &label, &mut |r: &mut Self, s: &Stmt| {
+                let mut v = Vec::new();
+                if let Some(f) = &flag {
+                    v.push(r.new_stmt(
+                        StmtKind::Assign {
+                            lhs: Expr::var(f.clone()),
+                            rhs: Expr::new(ExprKind::Logical(true)),
+                        },
+                        s.span,
+                    ));
+                }
+                v.push(r.new_stmt(StmtKind::Exit { name: name.clone() }, s.span));
+                v
+            });
+            replacements.push(body);
+            if let Some(f) = &flag {
+                let reset = self.new_stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(f.clone()),
+                        rhs: Expr::new(ExprKind::Logical(false)),
+                    },
+                    span,
+                );
+                let goto = self.new_stmt(StmtKind::Goto { label: label.clone() }, span);
+                let test = self.new_stmt(
+                    StmtKind::If {
+                        arms: vec![(Expr::var(f.clone()), vec![goto])],
+                        else_body: None,
+                        logical_if: true,
+                        name: None,
+                    },
+                    span,
+                );
+                replacements.insert(0, reset);
+                replacements.push(test);
+            }
+            block.splice(i..=i, replacements);
+            return true;
+        }
+        false
+    }
+
+    /// Replaces every GO TO `label` inside `s` (any depth) by what `with` makes.
+    fn replace_gotos(
+        &mut self,
+        s: &mut Stmt,
+        label: &str,
+        with: &mut dyn FnMut(&mut Self, &Stmt) -> Vec<Stmt>,
+    ) {
+        for block in child_blocks_mut(s) {
+            let mut out = Vec::with_capacity(block.len());
+            for mut stmt in std::mem::take(block) {
+                match &stmt.kind {
+                    StmtKind::Goto { label: l } if same_label(l, label) => {
+                        let mut new = with(self, &stmt);
+                        if let (Some(first), Some(l)) = (new.first_mut(), stmt.label.take()) {
+                            first.label = Some(l);
+                        }
+                        out.extend(new);
+                    }
+                    _ => {
+                        self.replace_gotos(&mut stmt, label, with);
+                        out.push(stmt);
+                    }
+                }
+            }
+            *block = out;
+        }
+        if let StmtKind::If { logical_if, .. } = &mut s.kind {
+            *logical_if = false;
+        }
+    }
+
+    /// The loop's construct name, naming it if it has none.
+    fn loop_name(&mut self, s: &mut Stmt) -> String {
+        let name = match &mut s.kind {
+            StmtKind::Do { name, .. } | StmtKind::DoWhile { name, .. } => name,
+            _ => return String::new(),
+        };
+        if let Some(n) = name {
+            return n.clone();
+        }
+        let fresh = self.namer.fresh("jumps");
+        *name = Some(fresh.clone());
+        fresh
+    }
+
+    /// A backward GO TO: the statements from the target to the last jump back become an
+    /// endless DO WHILE.
+    fn backward(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+        for j in 0..block.len() {
+            let Some(label) = block[j].label.clone() else {
+                continue;
+            };
+            let total = refs_to(whole, &label);
+            if total == 0 {
+                continue;
+            }
+            let Some(i) = (j..block.len())
+                .rev()
+                .find(|&k| refs_to(std::slice::from_ref(&block[k]), &label) > 0)
+            else {
+                continue;
+            };
+            if refs_to(&block[j..=i], &label) != total {
+                continue;
+            }
+            // EXIT or CYCLE of an enclosing loop would now leave the new loop instead.
+            if has_loose_loop_jump(&block[j..=i]) {
+                continue;
+            }
+            let span = block[j].span.to(block[i].span);
+            let mut lp = self.new_stmt(
+                StmtKind::DoWhile {
+                    cond: Expr::new(ExprKind::Logical(true)),
+                    body: block[j..=i].to_vec(),
+                    name: None,
+                },
+                span,
+            );
+            let name = if goto_in_nested_loop(&lp, &label) {
+                Some(self.loop_name(&mut lp))
+            } else {
+                None
+            };
+            let label_copy = label.clone();
+            self.replace_gotos(&mut lp, &label_copy, &mut |r: &mut Self, s: &Stmt| {
+                vec![r.new_stmt(StmtKind::Cycle { name: name.clone() }, s.span)]
+            });
+            if let StmtKind::DoWhile { body, .. } = &mut lp.kind {
+                if matches!(body.last().map(|s| &s.kind), Some(StmtKind::Cycle { .. }))
+                    && body.last().is_some_and(|s| s.label.is_none())
+                {
+                    body.pop();
+                } else {
+                    let exit = self.new_stmt(StmtKind::Exit { name: None }, span);
+                    // `IF (c) CYCLE` then EXIT: `IF (.NOT. c) EXIT`.
+                    let simple_if = match body.last_mut().map(|s| (&mut s.kind, s.label.is_none())) {
+                        Some((
+                            StmtKind::If {
+                                arms,
+                                else_body: None,
+                                logical_if,
+                                ..
+                            },
+                            true,
+                        )) if arms.len() == 1
+                            && arms[0].1.len() == 1
+                            && matches!(arms[0].1[0].kind, StmtKind::Cycle { name: None }) =>
+                        {
+                            arms[0].0 = negate(arms[0].0.clone());
+                            arms[0].1 = vec![exit.clone()];
+                            *logical_if = true;
+                            true
+                        }
+                        _ => false,
+                    };
+                    if !simple_if {
+                        body.push(exit);
+                    }
+                }
+            }
+            block.splice(j..=i, [lp]);
+            return true;
+        }
+        false
+    }
+}
+
+fn loop_name_of(s: &Stmt) -> Option<String> {
+    match &s.kind {
+        StmtKind::Do { name, .. } | StmtKind::DoWhile { name, .. } => name.clone(),
+        _ => None,
+    }
+}
+
+/// Some GO TO `label` inside `s` sits in a loop nested in `s`.
+fn goto_in_nested_loop(s: &Stmt, label: &str) -> bool {
+    fn go(block: &[Stmt], label: &str, in_loop: bool) -> bool {
+        block.iter().any(|s| {
+            if let StmtKind::Goto { label: l } = &s.kind
+                && same_label(l, label)
+                && in_loop
+            {
+                return true;
+            }
+            let nested = in_loop || matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
+            crate::il::visit::child_blocks(s)
+                .iter()
+                .any(|b| go(b, label, nested))
+        })
+    }
+    crate::il::visit::child_blocks(s)
+        .iter()
+        .any(|b| go(b, label, false))
+}
+
+/// An unnamed EXIT or CYCLE of `block` outside any loop of `block`.
+fn has_loose_loop_jump(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match &s.kind {
+        StmtKind::Exit { name: None } | StmtKind::Cycle { name: None } => true,
+        StmtKind::Do { .. } | StmtKind::DoWhile { .. } => false,
+        _ => crate::il::visit::child_blocks(s)
+            .iter()
+            .any(|b| has_loose_loop_jump(b)),
+    })
+}
+
+/// `.NOT. c`, written as the opposite comparison when `c` is one.
+pub fn negate(c: Expr) -> Expr {
+    let span = c.span;
+    match c.kind {
+        ExprKind::Binary(op, a, b)
+            if matches!(
+                op,
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+            ) =>
+        {
+            let op = match op {
+                BinOp::Lt => BinOp::Ge,
+                BinOp::Le => BinOp::Gt,
+                BinOp::Gt => BinOp::Le,
+                BinOp::Ge => BinOp::Lt,
+                BinOp::Eq => BinOp::Ne,
+                _ => BinOp::Eq,
+            };
+            Expr {
+                kind: ExprKind::Binary(op, a, b),
+                span,
+            }
+        }
+        ExprKind::Unary(UnOp::Not, inner) => match inner.kind {
+            ExprKind::Paren(x) => *x,
+            _ => *inner,
+        },
+        ExprKind::Paren(_) | ExprKind::Var(_) | ExprKind::Logical(_) => Expr {
+            kind: ExprKind::Unary(UnOp::Not, Box::new(c)),
+            span,
+        },
+        kind => Expr {
+            kind: ExprKind::Unary(
+                UnOp::Not,
+                Box::new(Expr::new(ExprKind::Paren(Box::new(Expr { kind, span })))),
+            ),
+            span,
+        },
+    }
+}
+
+fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnostic>) {
+    let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        if let Some(n) = loop_name_of(s) {
+            namer.reserve(&n);
+        }
+    });
+    let mut r = Restructurer {
+        next_id,
+        namer,
+        flags: Vec::new(),
+    };
+    let mut body = std::mem::take(&mut unit.body);
+    lower_select_and_jumps(&mut body, &mut r);
+    gotos_to_end_become_returns(&mut body);
+    let mut rewrites = 0;
+    loop {
+        let whole = body.clone();
+        if rewrites >= MAX_REWRITES || !r.pass(&mut body, &whole) {
+            break;
+        }
+        rewrites += 1;
+    }
+    let mut left = Vec::new();
+    crate::il::visit::walk_stmts(&body, &mut |s| {
+        if let StmtKind::Goto { label } = &s.kind {
+            left.push((s.span, label.clone()));
+        }
+    });
+    if let Some((span, label)) = left.first() {
+        errors.push(
+            Diagnostic::error(
+                "E0410",
+                format!(
+                    "this GO TO {label} in `{}` cannot be turned into IF, DO WHILE, EXIT or CYCLE, which differentiation needs",
+                    unit.name
+                ),
+            )
+            .at(*span)
+            .with_help(
+                "jumps into a block, or jumps whose skipped statements are themselves jumped into, have no structured form: rewrite this part with IF blocks and loops",
+            ),
+        );
+    }
+    tidy(&mut body);
+    unit.body = body;
+    for flag in std::mem::take(&mut r.flags) {
+        let spec = TypeSpec::of(ScalarType::Logical);
+        unit.decls.push(Decl {
+            kind: DeclKind::Var {
+                spec: spec.clone(),
+                attrs: Vec::new(),
+                entities: vec![Entity {
+                    name: flag.clone(),
+                    dims: None,
+                    init: None,
+                    span: Span::default(),
+                }],
+            },
+            span: Span::default(),
+        });
+        unit.symbols.insert(Symbol {
+            name: flag,
+            kind: SymbolKind::Variable,
+            ty: ScalarType::Logical,
+            type_spec: spec,
+            dims: Vec::new(),
+            intent: None,
+            arg_index: None,
+            is_result: false,
+            implicit: false,
+            span: Span::default(),
+        });
+    }
+}
+
+/// SELECT CASE, arithmetic IF, computed GO TO → IF chains; the statements made get
+/// fresh ids, the case bodies keep theirs.
+fn lower_select_and_jumps(block: &mut [Stmt], r: &mut Restructurer) {
+    for s in block.iter_mut() {
+        if let Some(kind) = lowered(&s.kind) {
+            s.kind = kind;
+            let span = s.span;
+            for b in child_blocks_mut(s) {
+                for x in b.iter_mut() {
+                    if x.id == StmtId::GENERATED {
+                        x.id = r.fresh_id();
+                        x.span = span;
+                    }
+                }
+            }
+        }
+        for b in child_blocks_mut(s) {
+            lower_select_and_jumps(b, r);
+        }
+    }
+}
+
+/// `GO TO 99` where only CONTINUE, RETURN and comments follow label 99 to the END.
+fn gotos_to_end_become_returns(body: &mut [Stmt]) {
+    let mut end_labels = Vec::new();
+    for s in body.iter().rev() {
+        match s.kind {
+            StmtKind::Continue | StmtKind::Return | StmtKind::Comment(_) => {
+                if let Some(l) = &s.label {
+                    end_labels.push(l.clone());
+                }
+            }
+            _ => break,
+        }
+    }
+    if end_labels.is_empty() {
+        return;
+    }
+    walk_mut(body, &mut |s| {
+        if let StmtKind::Goto { label } = &s.kind
+            && end_labels.iter().any(|l| same_label(l, label))
+        {
+            s.kind = StmtKind::Return;
+        }
+    });
+}
+
+/// After restructuring: labels nothing jumps to go, CONTINUEs that only carried them
+/// too, and IFs whose first arm became empty are turned around.
+fn tidy(block: &mut Vec<Stmt>) {
+    let whole = block.clone();
+    tidy_block(block, &whole);
+}
+
+fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
+    for s in block.iter_mut() {
+        if let Some(l) = &s.label
+            && refs_to(whole, l) == 0
+        {
+            s.label = None;
+        }
+        for b in child_blocks_mut(s) {
+            tidy_block(b, whole);
+        }
+        if let StmtKind::If {
+            arms,
+            else_body,
+            logical_if,
+            ..
+        } = &mut s.kind
+        {
+            if arms.len() == 1 && arms[0].1.is_empty() {
+                if let Some(e) = else_body.take() {
+                    arms[0].0 = negate(arms[0].0.clone());
+                    arms[0].1 = e;
+                }
+            }
+            if else_body.as_ref().is_some_and(|e| e.is_empty()) {
+                *else_body = None;
+            }
+            let one_simple = arms.len() == 1
+                && else_body.is_none()
+                && arms[0].1.len() == 1
+                && !matches!(
+                    arms[0].1[0].kind,
+                    StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::DoWhile { .. } | StmtKind::Comment(_)
+                );
+            if !one_simple {
+                *logical_if = false;
+            }
+        }
+    }
+    block.retain(|s| {
+        !(matches!(s.kind, StmtKind::Continue) && s.label.is_none() && s.trailing_comment.is_none())
+            && !is_empty_if(s)
+    });
+}
+
+/// An IF with nothing in any arm and conditions without calls.
+fn is_empty_if(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            s.label.is_none()
+                && arms.iter().all(|(c, b)| b.is_empty() && !has_call(c))
+                && else_body.as_ref().is_none_or(|e| e.is_empty())
+        }
+        _ => false,
+    }
+}
+
+fn has_call(e: &Expr) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_expr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Call(..));
+    });
+    found
+}
