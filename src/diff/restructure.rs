@@ -844,6 +844,7 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
             is_result: false,
             implicit: false,
             span: Span::default(),
+            global: None,
         });
     }
 }

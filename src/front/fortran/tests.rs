@@ -1155,7 +1155,6 @@ end
             ("E0403", 6, 3),
             // `p` is undeclared: the module's IMPLICIT NONE holds in its procedures.
             ("E0301", 12, 20),
-            ("E0401", 13, 5),
             ("E0402", 18, 1),
             ("E0208", 21, 1)
         ]
