@@ -42,6 +42,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         unit_names,
         restored: Default::default(),
         module_names: Default::default(),
+        type_names: Default::default(),
     };
     let mut out = String::new();
     for i in ir.call_graph.bottom_up().into_iter().flatten().rev() {

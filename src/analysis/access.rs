@@ -68,14 +68,14 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                 if let Some(lhs) = site.result_lhs {
                     subscripts_into(lhs, uir, &mut reads);
                     if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
-                        defs.push((z, matches!(lhs.kind, ExprKind::Var(_))));
+                        defs.push((z, kills_whole(lhs)));
                     }
                 }
             } else if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
                 reads_into(rhs, uir, &mut reads);
                 subscripts_into(lhs, uir, &mut reads);
                 if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
-                    defs.push((z, matches!(lhs.kind, ExprKind::Var(_))));
+                    defs.push((z, kills_whole(lhs)));
                 }
             }
         }
@@ -128,4 +128,9 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
         NodeKind::Entry | NodeKind::Exit => {}
     }
     Access { defs, reads }
+}
+
+/// A write to a whole variable kills its zone; an element or a component (`s%x`) does not.
+fn kills_whole(lhs: &crate::il::Expr) -> bool {
+    matches!(&lhs.kind, ExprKind::Var(n) if !n.contains('%'))
 }

@@ -18,7 +18,7 @@ fn collect_diff_uses(expr: &Expr, zones: &Zones, out: &mut Vec<ZoneId>) {
     match &expr.kind {
         ExprKind::Var(n) | ExprKind::Index(n, _) => {
             if let Some(z) = zones.get(n) {
-                if zones.zones[z].ty.is_differentiable() {
+                if zones.is_differentiable(n) {
                     out.push(z);
                 }
             }
@@ -60,7 +60,8 @@ fn collect_diff_uses(expr: &Expr, zones: &Zones, out: &mut Vec<ZoneId>) {
 /// The zone an lvalue writes, and whether the write kills the whole zone.
 pub fn lvalue_zone(lhs: &Expr, zones: &Zones) -> Option<(ZoneId, bool)> {
     match &lhs.kind {
-        ExprKind::Var(n) => zones.get(n).map(|z| (z, true)),
+        // A component (`s%x = ...`) writes part of its variable's zone.
+        ExprKind::Var(n) => zones.get(n).map(|z| (z, !n.contains('%'))),
         ExprKind::Index(n, _) => zones.get(n).map(|z| (z, false)),
         ExprKind::Paren(inner) => lvalue_zone(inner, zones),
         _ => None,

@@ -515,6 +515,37 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         (has, reads)
     }
 
+    /// Push and pop of a variable; a whole derived-type variable is saved component by
+    /// component.
+    fn save_all(&mut self, target: &Expr, s: &Stmt) -> Vec<(Stmt, Stmt)> {
+        let whole_derived = match &target.kind {
+            ExprKind::Var(n) => self
+                .ug
+                .unit
+                .symbols
+                .get(n)
+                .is_some_and(|sym| sym.ty == ScalarType::Derived)
+                .then(|| n.clone()),
+            _ => None,
+        };
+        let Some(name) = whole_derived else {
+            return self.save(target, s).into_iter().collect();
+        };
+        let prefix = format!("{}%", key(&name));
+        let leaves: Vec<String> = self
+            .ug
+            .unit
+            .symbols
+            .iter()
+            .filter(|l| key(&l.name).starts_with(&prefix) && l.ty != ScalarType::Derived)
+            .map(|l| l.name.clone())
+            .collect();
+        leaves
+            .iter()
+            .filter_map(|l| self.save(&Expr::var(l), s))
+            .collect()
+    }
+
     /// Push and pop of a scalar or an array element.
     fn save(&mut self, target: &Expr, s: &Stmt) -> Option<(Stmt, Stmt)> {
         let name = target.base_name()?;
@@ -532,6 +563,19 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         ),
                     )
                     .at(s.span),
+                );
+                return None;
+            }
+            ScalarType::Derived => {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0506",
+                        format!(
+                            "derived-type variable `{name}` would have to be saved whole for the adjoint; adgen saves only its components yet"
+                        ),
+                    )
+                    .at(s.span)
+                    .with_help("assign the components one by one instead of passing the whole variable to a procedure that overwrites it"),
                 );
                 return None;
             }
@@ -1227,17 +1271,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 .is_some_and(|f| self.callee_restores(site.callee, f));
             if differentiated.is_some() && !restored {
                 if self.needed_before(s, &name) {
-                    if let Some(pair) = self.save(w, s) {
-                        clobbered.push(pair);
-                    }
+                    clobbered.extend(self.save_all(w, s));
                 } else {
                     self.unsaved.insert(key(&name));
                 }
             }
             if present && self.saves(s, &name) {
-                if let Some(pair) = self.save(w, s) {
-                    snapshot.push(pair);
-                }
+                snapshot.extend(self.save_all(w, s));
             }
         }
         let mut fwd = Vec::new();
@@ -1306,7 +1346,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     && writes
                     && ca.deriv_args[i]
                     && ca.deriv_args[j]
-                    && self.ug.deriv_name(na).is_some()
+                    && self.ug.deriv_ref_name(na).is_some()
                 {
                     self.ug.error(
                         Diagnostic::error(
@@ -1378,7 +1418,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
                 args.push(Expr::var(weight));
             } else if let Some(d) = live {
-                before.push(assign(d, self.ug.zero_of(&n)));
+                before.extend(self.ug.zero_into(d, &n));
             }
         }
         let mut out = before;
@@ -1442,7 +1482,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 );
                 continue;
             }
-            out.push(assign(Expr::var(d), self.ug.zero(symbol.ty)));
+            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
         }
         out
     }
@@ -1467,7 +1507,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
                 continue;
             }
-            out.push(assign(Expr::var(d), self.ug.zero(symbol.ty)));
+            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
         }
         out
     }

@@ -8,9 +8,9 @@
 pub mod adjoint;
 pub mod names;
 pub mod normalize;
-pub mod restructure;
 pub mod partials;
 pub mod plan;
+pub mod restructure;
 pub mod tangent;
 pub mod types;
 
@@ -82,6 +82,8 @@ pub struct Ctx<'a> {
     pub restored: std::cell::RefCell<BTreeMap<usize, std::collections::BTreeSet<String>>>,
     /// Derivative module of each module (by key of the original): `m` → `m_d`.
     pub module_names: BTreeMap<String, String>,
+    /// Derivative type of each derived type (by key of the original): `t` → `t_d`.
+    pub type_names: BTreeMap<String, String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -92,6 +94,19 @@ impl<'a> Ctx<'a> {
     /// The derivative procedure of `name`, when it is differentiated.
     pub fn derivative_of(&self, name: &str) -> Option<&str> {
         self.unit_names.get(&key(name)).map(String::as_str)
+    }
+    /// The spec of a variable's derivative: a derived type's is its derivative type.
+    pub fn derivative_spec(&self, spec: &TypeSpec) -> TypeSpec {
+        let mut out = spec.clone();
+        if let Some(t) = &spec.type_name {
+            out.type_name = Some(
+                self.type_names
+                    .get(&key(t))
+                    .cloned()
+                    .unwrap_or_else(|| format!("{t}{}", self.mode.unit_suffix())),
+            );
+        }
+        out
     }
     /// The derivative module that holds the derivative of module procedure `unit`.
     pub fn derivative_host(&self, unit: &Unit) -> Option<String> {
@@ -121,9 +136,16 @@ pub fn differentiate(
             }
         }
         let mut module_names = BTreeMap::new();
+        let mut type_names = BTreeMap::new();
         for m in program.units().filter(|u| u.is_module()) {
             let name = taken.fresh(&format!("{}{}", m.name, mode.unit_suffix()));
             module_names.insert(key(&m.name), name);
+            for d in &m.decls {
+                if let DeclKind::TypeDef { name, .. } = &d.kind {
+                    let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
+                    type_names.insert(key(name), dname);
+                }
+            }
         }
         let ctx = Ctx {
             program,
@@ -134,6 +156,7 @@ pub fn differentiate(
             unit_names,
             restored: Default::default(),
             module_names,
+            type_names,
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
@@ -169,6 +192,17 @@ pub fn differentiate(
             let mut units = Vec::new();
             let mut opened: Option<String> = None;
             for unit in &file.units {
+                if unit.is_module() {
+                    let types = derivative_types(&ctx, unit);
+                    if !types.is_empty() {
+                        let dname = ctx.module_names[&key(&unit.name)].clone();
+                        let mut m = derivative_module(&dname, &unit.name, unit.span);
+                        m.decls.extend(types);
+                        units.push(m);
+                        opened = Some(dname);
+                    }
+                    continue;
+                }
                 let Some(i) = ir.index_of(&unit.name) else {
                     continue;
                 };
@@ -310,13 +344,54 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         self.deriv_names.get(&key(name)).map(String::as_str)
     }
 
+    /// The derivative of a reference by name: `x` → `xd`, and for a component of a
+    /// derived-type variable `s%x` → `sd%x` (real and derived-type components only).
+    pub fn deriv_ref_name(&self, name: &str) -> Option<String> {
+        match name.split_once('%') {
+            None => self.deriv_name(name).map(str::to_string),
+            Some((base, rest)) => {
+                if !self.uir.zones.is_differentiable(name) {
+                    return None;
+                }
+                Some(format!("{}%{rest}", self.deriv_name(base)?))
+            }
+        }
+    }
+
+    /// `d = 0` for the derivative `d` of variable `primal`; for a derived-type variable,
+    /// one assignment per real component (`sd%x = 0`).
+    pub fn zero_into(&self, d: Expr, primal: &str) -> Vec<Stmt> {
+        let Some(sym) = self.unit.symbols.get(primal) else {
+            return vec![assign(d, self.zero_of(primal))];
+        };
+        if sym.ty != ScalarType::Derived {
+            return vec![assign(d, self.zero(sym.ty))];
+        }
+        let prefix = format!("{}%", key(primal));
+        self.unit
+            .symbols
+            .iter()
+            .filter(|s| key(&s.name).starts_with(&prefix) && matches!(s.ty, ScalarType::Real(_)))
+            .filter_map(|s| {
+                let dn = self.deriv_ref_name(&s.name)?;
+                Some(assign(Expr::var(dn), self.zero(s.ty)))
+            })
+            .collect()
+    }
+
+    /// The variable a component path belongs to (`s` for `s%x`), or the symbol itself.
+    pub fn owner<'s>(&'s self, symbol: &'s crate::il::Symbol) -> &'s crate::il::Symbol {
+        match symbol.name.split_once('%') {
+            Some((base, _)) => self.unit.symbols.get(base).unwrap_or(symbol),
+            None => symbol,
+        }
+    }
+
     /// The derivative of a variable reference (`x` → `xd`, `a(i)` → `ad(i)`).
     pub fn dref(&self, e: &Expr) -> Option<Expr> {
         let kind = match &e.kind {
-            ExprKind::Var(n) => ExprKind::Var(self.deriv_name(n)?.to_string()),
-            ExprKind::Index(n, subs) => {
-                ExprKind::Index(self.deriv_name(n)?.to_string(), subs.clone())
-            }
+            ExprKind::Var(n) => ExprKind::Var(self.deriv_ref_name(n)?),
+            ExprKind::Index(n, subs) => ExprKind::Index(self.deriv_ref_name(n)?, subs.clone()),
             ExprKind::Paren(inner) => return self.dref(inner),
             _ => return None,
         };
@@ -400,7 +475,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             }
             if ca.summary.writes[k] {
                 if let Some(n) = actual.base_name() {
-                    if self.deriv_name(n).is_some() && self.useful_after(s, n) {
+                    if self.deriv_ref_name(n).is_some() && self.useful_after(s, n) {
                         return false;
                     }
                 }
@@ -513,6 +588,8 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             for e in entities {
                 declared.push(key(&e.name));
             }
+            // A derived-type variable's derivative has the derivative type.
+            let spec = &self.ctx.derivative_spec(spec);
             let derived: Vec<Entity> = entities
                 .iter()
                 .filter_map(|e| {
@@ -605,6 +682,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
         // Variables declared implicitly or by DIMENSION statements.
         for symbol in self.unit.symbols.iter() {
+            if symbol.name.contains('%') {
+                continue;
+            }
             let Some(d) = self.deriv_name(&symbol.name) else {
                 continue;
             };
@@ -710,6 +790,56 @@ fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
     }
 }
 
+/// The derivative types of a module's derived types: their real and derived-type
+/// components, under the same names (seeds/000 §4.2).
+fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
+    let mut out = Vec::new();
+    for d in &module.decls {
+        let DeclKind::TypeDef { name, components } = &d.kind else {
+            continue;
+        };
+        let mut parts = Vec::new();
+        for c in components {
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &c.kind
+            else {
+                continue;
+            };
+            if !matches!(
+                spec.base,
+                il::BaseType::Real | il::BaseType::DoublePrecision | il::BaseType::Derived
+            ) {
+                continue;
+            }
+            parts.push(Decl {
+                kind: DeclKind::Var {
+                    spec: ctx.derivative_spec(spec),
+                    attrs: attrs.clone(),
+                    entities: entities
+                        .iter()
+                        .map(|e| Entity {
+                            init: None,
+                            ..e.clone()
+                        })
+                        .collect(),
+                },
+                span: c.span,
+            });
+        }
+        out.push(Decl {
+            kind: DeclKind::TypeDef {
+                name: ctx.type_names[&key(name)].clone(),
+                components: parts,
+            },
+            span: d.span,
+        });
+    }
+    out
+}
+
 /// For each generated unit (by index), the `use` declarations of the derivative modules
 /// whose procedures it calls, other than its own host: `use m_d, only: f_d`.
 fn modules_used_by_derivatives(
@@ -723,11 +853,27 @@ fn modules_used_by_derivatives(
             home.insert(key(d), (m, d.to_string()));
         }
     }
+    for m in ctx.program.units().filter(|u| u.is_module()) {
+        for d in &m.decls {
+            if let DeclKind::TypeDef { name, .. } = &d.kind {
+                let dt = ctx.type_names[&key(name)].clone();
+                home.insert(key(&dt), (ctx.module_names[&key(&m.name)].clone(), dt));
+            }
+        }
+    }
     let mut out = Vec::new();
     for (&i, unit) in generated {
         let own = unit.host.as_ref().map(|h| key(h));
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for name in referenced_names(&unit.body) {
+        let mut names = referenced_names(&unit.body);
+        for d in &unit.decls {
+            if let DeclKind::Var { spec, .. } = &d.kind {
+                if let Some(t) = &spec.type_name {
+                    names.insert(key(t));
+                }
+            }
+        }
+        for name in names {
             if let Some((m, d)) = home.get(&name) {
                 if own.as_deref() != Some(key(m).as_str()) {
                     wanted.entry(m.clone()).or_default().push(d.clone());
@@ -811,7 +957,7 @@ impl LeafInfo for StmtLeaves<'_, '_, '_> {
         let Some(name) = leaf.base_name() else {
             return false;
         };
-        self.ug.deriv_name(name).is_some() && self.ug.varied_before(self.stmt, name)
+        self.ug.deriv_ref_name(name).is_some() && self.ug.varied_before(self.stmt, name)
     }
     fn kind_of(&self, expr: &Expr) -> u8 {
         types::real_kind(self.ug.ty(expr))

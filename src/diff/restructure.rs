@@ -147,7 +147,10 @@ pub fn lowered(kind: &StmtKind) -> Option<StmtKind> {
             }
             if arms.is_empty() {
                 // Only CASE DEFAULT (or nothing): its body runs unconditionally.
-                arms.push((Expr::new(ExprKind::Logical(true)), else_body.unwrap_or_default()));
+                arms.push((
+                    Expr::new(ExprKind::Logical(true)),
+                    else_body.unwrap_or_default(),
+                ));
                 return Some(StmtKind::If {
                     arms,
                     else_body: None,
@@ -436,11 +439,7 @@ impl Restructurer<'_> {
                 .iter()
                 .position(|s| label_of(s).is_some_and(|l| same_label(l, label)))
         };
-        let inside = |label: &str| {
-            labels_in(block)
-                .iter()
-                .any(|l| same_label(l, label))
-        };
+        let inside = |label: &str| labels_in(block).iter().any(|l| same_label(l, label));
         // (target index, goto index, label)
         let mut candidates = Vec::new();
         for (i, s) in block.iter().enumerate() {
@@ -470,9 +469,7 @@ impl Restructurer<'_> {
                 }
                 return true;
             }
-            let jumped_into = labels_in(&skipped)
-                .iter()
-                .any(|l| refs_to(whole, l) > 0);
+            let jumped_into = labels_in(&skipped).iter().any(|l| refs_to(whole, l) > 0);
             if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
                 continue;
             }
@@ -487,7 +484,10 @@ impl Restructurer<'_> {
     /// A DO loop of `block` containing a GO TO to a label outside it: EXIT.
     fn loop_exit(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
         for i in 0..block.len() {
-            if !matches!(block[i].kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. }) {
+            if !matches!(
+                block[i].kind,
+                StmtKind::Do { .. } | StmtKind::DoWhile { .. }
+            ) {
                 continue;
             }
             let inner_labels = labels_in(std::slice::from_ref(&block[i]));
@@ -546,7 +546,12 @@ impl Restructurer<'_> {
                     },
                     span,
                 );
-                let goto = self.new_stmt(StmtKind::Goto { label: label.clone() }, span);
+                let goto = self.new_stmt(
+                    StmtKind::Goto {
+                        label: label.clone(),
+                    },
+                    span,
+                );
                 let test = self.new_stmt(
                     StmtKind::If {
                         arms: vec![(Expr::var(f.clone()), vec![goto])],
@@ -660,7 +665,8 @@ impl Restructurer<'_> {
                 } else {
                     let exit = self.new_stmt(StmtKind::Exit { name: None }, span);
                     // `IF (c) CYCLE` then EXIT: `IF (.NOT. c) EXIT`.
-                    let simple_if = match body.last_mut().map(|s| (&mut s.kind, s.label.is_none())) {
+                    let simple_if = match body.last_mut().map(|s| (&mut s.kind, s.label.is_none()))
+                    {
                         Some((
                             StmtKind::If {
                                 arms,
@@ -709,7 +715,8 @@ fn goto_in_nested_loop(s: &Stmt, label: &str) -> bool {
             {
                 return true;
             }
-            let nested = in_loop || matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
+            let nested =
+                in_loop || matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
             crate::il::visit::child_blocks(s)
                 .iter()
                 .any(|b| go(b, label, nested))
@@ -934,7 +941,10 @@ fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
                 && arms[0].1.len() == 1
                 && !matches!(
                     arms[0].1[0].kind,
-                    StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::DoWhile { .. } | StmtKind::Comment(_)
+                    StmtKind::If { .. }
+                        | StmtKind::Do { .. }
+                        | StmtKind::DoWhile { .. }
+                        | StmtKind::Comment(_)
                 );
             if !one_simple {
                 *logical_if = false;

@@ -89,7 +89,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             );
             continue;
         }
-        stmts.push(assign(Expr::var(d), ug.zero(symbol.ty)));
+        stmts.extend(ug.zero_into(Expr::var(d), &symbol.name));
     }
     (stmts, zeroed)
 }
@@ -379,10 +379,10 @@ pub fn touches_active(ug: &UnitGen, s: &Stmt, site: &CallSite) -> bool {
         !linearize(&a.value, &ug.leaf_info(s)).is_empty()
             || a.value
                 .base_name()
-                .is_some_and(|n| ug.deriv_name(n).is_some() && ug.useful_after(s, n))
+                .is_some_and(|n| ug.deriv_ref_name(n).is_some() && ug.useful_after(s, n))
     }) || site.result_lhs.is_some_and(|l| {
         l.base_name()
-            .is_some_and(|n| ug.deriv_name(n).is_some() && ug.useful_after(s, n))
+            .is_some_and(|n| ug.deriv_ref_name(n).is_some() && ug.useful_after(s, n))
             && site
                 .args
                 .iter()

@@ -182,6 +182,8 @@ pub enum DeclKind {
     External(Vec<String>),
     /// `INTRINSIC sin`.
     Intrinsic(Vec<String>),
+    /// `TYPE name ... END TYPE`: a derived type; its components are type declarations.
+    TypeDef { name: String, components: Vec<Decl> },
     /// `PRIVATE` / `PUBLIC` in a module, for the listed names or (empty list) the
     /// module's default.
     Access { public: bool, names: Vec<String> },

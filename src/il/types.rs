@@ -12,6 +12,8 @@ pub enum BaseType {
     DoublePrecision,
     Logical,
     Character,
+    /// `TYPE(name)`: the name is [`TypeSpec::type_name`].
+    Derived,
 }
 
 /// A type as written: base, kind selector (`real(8)`, `real(kind=dp)`), `*len` form
@@ -27,6 +29,8 @@ pub struct TypeSpec {
     pub star: Option<u32>,
     /// For CHARACTER: the length as written (`len=*`, `10`), kept verbatim.
     pub char_len: Option<String>,
+    /// For `TYPE(name)`: the derived type's name.
+    pub type_name: Option<String>,
 }
 
 impl TypeSpec {
@@ -37,6 +41,7 @@ impl TypeSpec {
             kind_keyword: false,
             star: None,
             char_len: None,
+            type_name: None,
         }
     }
     /// `real(kind)` with a literal kind: used for variables the differentiator creates.
@@ -57,6 +62,8 @@ impl TypeSpec {
             },
             ScalarType::Logical => TypeSpec::simple(BaseType::Logical),
             ScalarType::Character => TypeSpec::simple(BaseType::Character),
+            // The name is not in the scalar type: callers keep the declared spec.
+            ScalarType::Derived => TypeSpec::simple(BaseType::Derived),
         }
     }
 }
@@ -68,12 +75,16 @@ pub enum ScalarType {
     Real(u8),
     Logical,
     Character,
+    /// A derived-type variable: its components are named by paths (`s%x`) in the
+    /// symbol table, with their own types. It carries derivatives through its real
+    /// components.
+    Derived,
 }
 
 impl ScalarType {
-    /// Only reals carry derivatives.
+    /// Reals carry derivatives, and derived-type variables through their real components.
     pub fn is_differentiable(self) -> bool {
-        matches!(self, ScalarType::Real(_))
+        matches!(self, ScalarType::Real(_) | ScalarType::Derived)
     }
     pub fn is_numeric(self) -> bool {
         matches!(self, ScalarType::Real(_) | ScalarType::Integer(_))

@@ -31,6 +31,9 @@ pub struct Zone {
 pub struct Zones {
     pub zones: Vec<Zone>,
     by_key: BTreeMap<String, ZoneId>,
+    /// Components of derived-type variables (`s%x`, by key) and their types: a
+    /// component belongs to its variable's zone (the variable is the atom).
+    parts: BTreeMap<String, ScalarType>,
 }
 
 impl Zones {
@@ -38,6 +41,10 @@ impl Zones {
         let mut zones = Zones::default();
         for symbol in unit.symbols.iter() {
             if symbol.kind != SymbolKind::Variable {
+                continue;
+            }
+            if symbol.name.contains('%') {
+                zones.parts.insert(key(&symbol.name), symbol.ty);
                 continue;
             }
             zones.by_key.insert(key(&symbol.name), zones.zones.len());
@@ -58,8 +65,22 @@ impl Zones {
     pub fn is_empty(&self) -> bool {
         self.zones.is_empty()
     }
+    /// The zone of a variable, or of the variable a component path (`s%x`) belongs to.
     pub fn get(&self, name: &str) -> Option<ZoneId> {
-        self.by_key.get(&key(name)).copied()
+        let base = name.split('%').next().unwrap_or(name);
+        self.by_key.get(&key(base)).copied()
+    }
+    /// Whether a reference by this name can carry a derivative: a real variable, a
+    /// derived-type variable, or a real (or derived-type) component.
+    pub fn is_differentiable(&self, name: &str) -> bool {
+        if name.contains('%') {
+            return self
+                .parts
+                .get(&key(name))
+                .is_some_and(|t| t.is_differentiable());
+        }
+        self.get(name)
+            .is_some_and(|z| self.zones[z].ty.is_differentiable())
     }
     /// An empty set over these zones.
     pub fn empty_set(&self) -> ZoneSet {

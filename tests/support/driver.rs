@@ -96,6 +96,9 @@ fn type_name(ty: ScalarType) -> Result<String, String> {
         ScalarType::Character => {
             return Err("the driver cannot pass CHARACTER arguments".to_string());
         }
+        ScalarType::Derived => {
+            return Err("the driver cannot pass derived-type arguments".to_string());
+        }
     })
 }
 
@@ -348,7 +351,7 @@ fn setup(
                 }
             },
             ScalarType::Logical => writeln!(body, "  {} = .false.", s.var).unwrap(),
-            ScalarType::Character => unreachable!("rejected by type_name"),
+            ScalarType::Character | ScalarType::Derived => unreachable!("rejected by type_name"),
         }
     }
     // Reals: pseudo-random in the configured range (also outputs, so that nothing is

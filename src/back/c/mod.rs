@@ -55,6 +55,8 @@ pub fn c_type(ty: ScalarType) -> &'static str {
         ScalarType::Integer(_) => "int",
         ScalarType::Logical => "int",
         ScalarType::Character => "char",
+        // Derived types reach the C back-end only from Fortran, which it refuses.
+        ScalarType::Derived => "void",
     }
 }
 
@@ -73,6 +75,7 @@ fn spec_type(spec: &TypeSpec) -> ScalarType {
         BaseType::Integer => ScalarType::Integer(kind.unwrap_or(4)),
         BaseType::Logical => ScalarType::Logical,
         BaseType::Character => ScalarType::Character,
+        BaseType::Derived => ScalarType::Derived,
     }
 }
 
@@ -1192,7 +1195,9 @@ impl Cx<'_> {
                 writeln!(out, "{ind}goto L{label};{trailing}").unwrap();
             }
             // The C front-end makes none of these; print their IF form should one come.
-            StmtKind::ComputedGoto { .. } | StmtKind::ArithmeticIf { .. } | StmtKind::Select { .. } => {
+            StmtKind::ComputedGoto { .. }
+            | StmtKind::ArithmeticIf { .. }
+            | StmtKind::Select { .. } => {
                 if let Some(kind) = crate::diff::restructure::lowered(&s.kind) {
                     let lowered = Stmt { kind, ..s.clone() };
                     self.stmt(out, &lowered, depth);

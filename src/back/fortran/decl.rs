@@ -14,6 +14,9 @@ pub(crate) fn write_type_spec(spec: &TypeSpec) -> String {
         BaseType::DoublePrecision => "double precision",
         BaseType::Logical => "logical",
         BaseType::Character => "character",
+        BaseType::Derived => {
+            return format!("type({})", spec.type_name.as_deref().unwrap_or("?"));
+        }
     };
     let mut out = base.to_string();
     let mut selectors = Vec::new();
@@ -116,6 +119,7 @@ fn implicit_rule_text(rule: &ImplicitRule) -> String {
 /// The text of one declaration line (a comment declaration returns `None`).
 pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
     let text = match kind {
+        DeclKind::TypeDef { name, .. } => format!("type {name}"),
         DeclKind::Use {
             module,
             only,
@@ -190,6 +194,15 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
 pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
     match &decl.kind {
         DeclKind::Comment(text) => w.comment(text),
+        DeclKind::TypeDef { name, components } => {
+            w.line(None, &format!("type {name}"), None);
+            w.push();
+            for c in components {
+                write_decl(w, c);
+            }
+            w.pop();
+            w.line(None, &format!("end type {name}"), None);
+        }
         kind => {
             let text = decl_text(kind).expect("only comment declarations have no text");
             w.line(None, &text, None);

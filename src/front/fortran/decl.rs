@@ -43,6 +43,14 @@ pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec>
             c.expect_ident("`precision`")?;
             BaseType::DoublePrecision
         }
+        "type" => {
+            c.expect(&TokKind::LParen, "`(` after TYPE")?;
+            let (name, _) = c.expect_ident("a derived type's name")?;
+            c.expect(&TokKind::RParen, "`)` after the type's name")?;
+            let mut spec = TypeSpec::simple(BaseType::Derived);
+            spec.type_name = Some(name);
+            return Ok(spec);
+        }
         "complex" | "doublecomplex" => {
             return Err(unsupported(
                 span,

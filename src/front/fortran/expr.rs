@@ -328,21 +328,26 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
         }
         TokKind::LBracket => return Err(unsupported(c, "array constructors")),
         TokKind::Ident(name) => {
-            let name = name.clone();
+            let mut name = name.clone();
             c.bump();
+            // A component of a derived-type scalar: `s%x`, `s%inner%a`. The IL names
+            // it by its whole path; the parts after `%` follow the type's definition.
+            while c.is(&TokKind::Percent) {
+                c.bump();
+                let (part, _) = c.expect_ident("a component name after `%`")?;
+                name.push('%');
+                name.push_str(&part);
+            }
             if c.is(&TokKind::LParen) {
                 let (args, depth) = parse_args(c)?;
                 if c.is(&TokKind::LParen) {
                     return Err(unsupported(c, "substrings"));
                 }
                 if c.is(&TokKind::Percent) {
-                    return Err(unsupported(c, "derived-type components"));
+                    return Err(unsupported(c, "components of array elements (`a(i)%x`)"));
                 }
                 let e = node(ExprKind::Call(name, args), c.span_from(lo));
                 return Ok((e, depth + 1));
-            }
-            if c.is(&TokKind::Percent) {
-                return Err(unsupported(c, "derived-type components"));
             }
             ExprKind::Var(name)
         }

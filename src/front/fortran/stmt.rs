@@ -28,6 +28,8 @@ pub enum Line {
     OtherUnit(&'static str),
     /// `MODULE name`.
     Module(String),
+    /// `TYPE [, attributes ::] name`: opens a derived-type definition.
+    TypeDef(String),
     Interface,
     Contains,
     /// `END`, `END SUBROUTINE [name]`, `END FUNCTION [name]`.
@@ -223,7 +225,10 @@ impl StmtParser<'_> {
         let word_span = c.here();
         let lower = word.to_ascii_lowercase();
         if let Some(name) = &construct
-            && !matches!(lower.as_str(), "do" | "dowhile" | "if" | "select" | "selectcase")
+            && !matches!(
+                lower.as_str(),
+                "do" | "dowhile" | "if" | "select" | "selectcase"
+            )
         {
             if matches!(lower.as_str(), "block" | "associate") {
                 return Err(unsupported_statement(&lower, word_span));
@@ -266,12 +271,32 @@ impl StmtParser<'_> {
                 Line::Contains
             }
             "type" => {
-                return Err(Diagnostic::error(
-                    "E0405",
-                    "derived type definitions are not supported yet",
-                )
-                .at(word_span)
-                .with_help("use separate arrays or scalars instead of a derived type"));
+                // `type, public :: name` / `type :: name` / `type name`.
+                while c.eat(&TokKind::Comma) {
+                    let (attr, span) = c.expect_ident("a type attribute")?;
+                    if !matches!(attr.to_ascii_lowercase().as_str(), "public" | "private") {
+                        return Err(Diagnostic::error(
+                            "E0405",
+                            format!(
+                                "the type attribute {} is not supported yet",
+                                attr.to_ascii_uppercase()
+                            ),
+                        )
+                        .at(span)
+                        .with_help("remove it; adgen handles plain derived types"));
+                    }
+                }
+                c.eat(&TokKind::DoubleColon);
+                let (name, _) = c.expect_ident("the type's name")?;
+                if c.is(&TokKind::LParen) {
+                    return Err(Diagnostic::error(
+                        "E0405",
+                        "parameterized derived types are not supported yet",
+                    )
+                    .at(c.here()));
+                }
+                c.expect_end()?;
+                Line::TypeDef(name)
             }
             "if" => self.if_stmt(c, construct)?,
             "elseif" => self.else_if(c)?,
@@ -372,8 +397,8 @@ impl StmtParser<'_> {
             }),
             "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
             "function" => self.end_unit_name(c, Some(UnitKind::Function)),
-            "program" | "module" | "interface" | "type" | "submodule" | "where"
-            | "forall" | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
+            "program" | "module" | "interface" | "type" | "submodule" | "where" | "forall"
+            | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
             "block" => Ok(Line::EndOther(if c.is_kw("data") {
                 "BLOCK DATA".to_string()
             } else {
@@ -519,13 +544,6 @@ impl StmtParser<'_> {
 
     fn assignment(&self, c: &mut Cursor) -> PResult<StmtKind> {
         let lhs_lo = c.lo();
-        if c.nth(1) == Some(&TokKind::Percent) {
-            return Err(Diagnostic::error(
-                "E0404",
-                "derived-type components are not supported yet",
-            )
-            .at(c.toks[c.pos + 1].span));
-        }
         let lhs = parse_expr(c)?;
         if !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Call(..)) {
             return Err(Diagnostic::error(
@@ -562,7 +580,10 @@ impl StmtParser<'_> {
                 if labels.len() == 3 {
                     break;
                 }
-                c.expect(&TokKind::Comma, "`,` and the next label of the arithmetic IF")?;
+                c.expect(
+                    &TokKind::Comma,
+                    "`,` and the next label of the arithmetic IF",
+                )?;
             }
             c.expect_end()?;
             let [l1, l2, l3] = [labels[0].clone(), labels[1].clone(), labels[2].clone()];
@@ -693,7 +714,10 @@ impl StmtParser<'_> {
                 if c.eat(&TokKind::Comma) {
                     continue;
                 }
-                c.expect(&TokKind::RParen, "`,` or `)` in the computed GO TO's labels")?;
+                c.expect(
+                    &TokKind::RParen,
+                    "`,` or `)` in the computed GO TO's labels",
+                )?;
                 break;
             }
             c.eat(&TokKind::Comma);
@@ -707,7 +731,9 @@ impl StmtParser<'_> {
                 "unsupported statement: the assigned GO TO (`GO TO variable`) is not supported",
             )
             .at(word_span.to(c.here()))
-            .with_help("jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)"));
+            .with_help(
+                "jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)",
+            ));
         }
         let label = self.label(c, "the label to jump to")?;
         c.expect_end()?;
@@ -729,7 +755,10 @@ impl StmtParser<'_> {
                 name,
             });
         }
-        c.expect(&TokKind::LParen, "`(` and the values of the CASE, or DEFAULT")?;
+        c.expect(
+            &TokKind::LParen,
+            "`(` and the values of the CASE, or DEFAULT",
+        )?;
         let mut values = Vec::new();
         loop {
             let lo = if c.is(&TokKind::Colon) {

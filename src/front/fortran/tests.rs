@@ -1012,7 +1012,8 @@ end subroutine
     let d = errs(text);
     assert_eq!(
         d.iter().map(|d| d.code).collect::<Vec<_>>(),
-        vec!["E0405", "E0405", "E0405", "E0405", "E0401"],
+        // `type(point)`: declarations of derived types are supported, `point` is unknown.
+        vec!["E0405", "E0405", "E0405", "E0301", "E0401"],
         "{}",
         render(text, &d)
     );
@@ -1151,7 +1152,6 @@ end
     assert_eq!(
         where_(text, &d),
         vec![
-            ("E0405", 3, 3),
             ("E0403", 6, 3),
             // `p` is undeclared: the module's IMPLICIT NONE holds in its procedures.
             ("E0301", 12, 20),

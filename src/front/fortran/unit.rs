@@ -326,6 +326,17 @@ impl FileParser<'_> {
                     self.pos += 1;
                     in_contains = true;
                 }
+                Line::TypeDef(type_name) if !in_contains => {
+                    self.pos += 1;
+                    let components = self.type_components(&type_name);
+                    module.decls.push(Decl {
+                        kind: DeclKind::TypeDef {
+                            name: type_name,
+                            components,
+                        },
+                        span: raw.span,
+                    });
+                }
                 Line::Header(header) if in_contains => {
                     self.pos += 1;
                     self.headers.push(HeaderSpans {
@@ -385,6 +396,45 @@ impl FileParser<'_> {
         }
         let mut out = vec![module];
         out.extend(procedures);
+        out
+    }
+
+    /// The component declarations of a derived type, up to its END TYPE.
+    fn type_components(&mut self, name: &str) -> Vec<Decl> {
+        let mut out = Vec::new();
+        while let Some(item) = self.items.get(self.pos).cloned() {
+            let raw = match item {
+                Item::Comment { text, span } => {
+                    self.pos += 1;
+                    out.push(Decl {
+                        kind: DeclKind::Comment(text),
+                        span,
+                    });
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            self.pos += 1;
+            match self.stmts.classify(&raw) {
+                Ok(Line::EndOther(what)) if what == "TYPE" => return out,
+                Ok(Line::Decl(kind @ DeclKind::Var { .. })) => out.push(Decl {
+                    kind,
+                    span: raw.span,
+                }),
+                Ok(Line::Broken) => {}
+                Ok(_) => self.error(
+                    "E0405",
+                    format!("only component declarations can appear in type `{name}`"),
+                    raw.span,
+                ),
+                Err(d) => self.diags.push(d),
+            }
+        }
+        self.error(
+            "E0205",
+            format!("type `{name}` has no END TYPE"),
+            Span::default(),
+        );
         out
     }
 
@@ -547,6 +597,18 @@ impl FileParser<'_> {
                         .at(raw.span),
                     );
                     self.pos += 1;
+                }
+                Line::TypeDef(_) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0405",
+                            "derived types defined inside a procedure are not supported yet",
+                        )
+                        .at(raw.span)
+                        .with_help("define the type in a module and USE the module"),
+                    );
+                    self.pos += 1;
+                    self.skip_unsupported_construct(&raw);
                 }
                 Line::Decl(kind) => {
                     self.pos += 1;

@@ -10,6 +10,7 @@ fn kind_bytes(ty: ScalarType) -> i64 {
         ScalarType::Integer(k) | ScalarType::Real(k) => k as i64,
         ScalarType::Logical => 4,
         ScalarType::Character => 1,
+        ScalarType::Derived => 0,
     }
 }
 
@@ -47,6 +48,7 @@ impl Sema<'_> {
             BaseType::DoublePrecision => return ScalarType::Real(8),
             BaseType::Logical => return ScalarType::Logical,
             BaseType::Character => return ScalarType::Character,
+            BaseType::Derived => return ScalarType::Derived,
         };
         let (kind, where_span) = match (&spec.kind, spec.star) {
             (Some(e), _) => (self.eval_int(e, 0), e.span),

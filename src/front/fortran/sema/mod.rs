@@ -62,6 +62,7 @@ enum Import {
 #[derive(Clone, Debug)]
 pub struct ModuleScope {
     infos: Vec<Info>,
+    types: BTreeMap<String, TypeInfo>,
     implicit: Vec<Option<(TypeSpec, ScalarType)>>,
     implicit_none: bool,
 }
@@ -118,6 +119,23 @@ struct Sema<'d> {
     quiet_whole_arrays: bool,
     /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
     result_renamed_from: Option<String>,
+    /// Derived types visible here, by key.
+    types: BTreeMap<String, TypeInfo>,
+}
+
+/// A derived type: its components with their meaning, in order.
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    pub components: Vec<Component>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Component {
+    pub name: String,
+    /// With a literal kind, valid wherever the type is used.
+    pub spec: TypeSpec,
+    pub ty: ScalarType,
+    pub dims: Option<Vec<DimSpec>>,
 }
 
 fn default_implicit() -> Vec<Option<(TypeSpec, ScalarType)>> {
@@ -165,6 +183,7 @@ pub fn analyze(
         in_decl: true,
         quiet_whole_arrays: false,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
+        types: BTreeMap::new(),
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
@@ -249,6 +268,7 @@ pub fn analyze(
         .collect();
     Some(ModuleScope {
         infos,
+        types: sema.types.clone(),
         implicit: sema.implicit.clone(),
         implicit_none: sema.implicit_none,
     })
@@ -258,6 +278,7 @@ impl Sema<'_> {
     /// A module procedure sees every name of its module, and its implicit rules, unless
     /// it declares the name itself (its dummies and result are always its own).
     fn import_host(&mut self, scope: &ModuleScope, unit: &Unit) {
+        self.types.extend(scope.types.clone());
         self.implicit = scope.implicit.clone();
         self.implicit_none = scope.implicit_none;
         let own: BTreeSet<String> = unit
@@ -301,6 +322,10 @@ impl Sema<'_> {
         match only {
             Some(names) => {
                 for local in names {
+                    if let Some(t) = scope.types.get(&key(local)) {
+                        self.types.insert(key(local), t.clone());
+                        continue;
+                    }
                     let remote = renames
                         .iter()
                         .find(|(l, _)| key(l) == key(local))
@@ -309,7 +334,11 @@ impl Sema<'_> {
                 }
             }
             None => {
+                self.types.extend(scope.types.clone());
                 for info in &scope.infos {
+                    if info.name.contains('%') {
+                        continue;
+                    }
                     let renamed: Vec<&(String, String)> = renames
                         .iter()
                         .filter(|(_, r)| key(r) == key(&info.name))
@@ -350,6 +379,23 @@ impl Sema<'_> {
                     span,
                 );
                 continue;
+            }
+            // The components of a derived-type variable come with it.
+            let prefix = format!("{}%", key(&remote));
+            let parts: Vec<Info> = scope
+                .infos
+                .iter()
+                .filter(|i| key(&i.name).starts_with(&prefix))
+                .cloned()
+                .collect();
+            for mut part in parts {
+                part.name = format!("{local}{}", &part.name[remote.len()..]);
+                part.import = Import::Use;
+                part.span = span;
+                if self.lookup(&part.name).is_none() {
+                    self.by_key.insert(key(&part.name), self.infos.len());
+                    self.infos.push(part);
+                }
             }
             let mut info = found.clone();
             info.name = local.clone();
@@ -545,6 +591,9 @@ impl Sema<'_> {
                     if let Some(dims) = entity.dims.clone().or_else(|| attr_dims.clone()) {
                         self.set_dims(i, dims, entity.span);
                     }
+                    if ty == ScalarType::Derived {
+                        self.derived_variable(i, spec, entity.span);
+                    }
                     if let Some(intent) = intent {
                         self.set_intent(i, intent, entity.span);
                     }
@@ -596,10 +645,108 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
             DeclKind::Implicit(_)
             | DeclKind::Comment(_)
             | DeclKind::Use { .. }
             | DeclKind::Access { .. } => {}
+        }
+    }
+
+    /// `TYPE name ... END TYPE`: the components' meaning, in this scope.
+    fn define_type(&mut self, name: &str, components: &[crate::il::Decl], span: Span) {
+        let mut list = Vec::new();
+        for c in components {
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &c.kind
+            else {
+                continue;
+            };
+            let ty = self.type_of_spec(spec, c.span);
+            let attr_dims = attrs.iter().find_map(|a| match a {
+                Attr::Dimension(d) => Some(d.clone()),
+                _ => None,
+            });
+            if let Some(a) = attrs.iter().find(|a| !matches!(a, Attr::Dimension(_))) {
+                self.error(
+                    "E0405",
+                    format!("the attribute {a:?} on a component is not supported yet"),
+                    c.span,
+                );
+            }
+            let spec = match ty {
+                ScalarType::Real(_) | ScalarType::Integer(_) if spec.kind.is_some() => {
+                    TypeSpec::of(ty)
+                }
+                _ => spec.clone(),
+            };
+            for e in entities {
+                let dims = e.dims.clone().or_else(|| attr_dims.clone());
+                if ty == ScalarType::Derived && dims.is_some() {
+                    self.error(
+                        "E0405",
+                        "arrays of derived type are not supported yet".to_string(),
+                        e.span,
+                    );
+                }
+                list.push(Component {
+                    name: e.name.clone(),
+                    spec: spec.clone(),
+                    ty,
+                    dims,
+                });
+            }
+        }
+        if self.types.contains_key(&key(name)) {
+            self.error("E0307", format!("type `{name}` is defined twice"), span);
+        }
+        self.types.insert(key(name), TypeInfo { components: list });
+    }
+
+    /// A variable of derived type: each component becomes a name of its own, by path
+    /// (`s%x`, `s%inner%y`), so that expressions, types and derivatives find it.
+    fn derived_variable(&mut self, i: usize, spec: &TypeSpec, span: Span) {
+        let name = self.infos[i].name.clone();
+        if self.infos[i].dims.is_some() {
+            self.error(
+                "E0405",
+                format!("`{name}`: arrays of derived type are not supported yet"),
+                span,
+            )
+            .help = Some("use a derived type holding arrays instead".to_string());
+            return;
+        }
+        let type_name = spec.type_name.clone().unwrap_or_default();
+        self.components_of(&name, &type_name, span, 0);
+    }
+
+    fn components_of(&mut self, path: &str, type_name: &str, span: Span, depth: usize) {
+        let Some(t) = self.types.get(&key(type_name)).cloned() else {
+            self.error(
+                "E0301",
+                format!("the derived type `{type_name}` is not defined here"),
+                span,
+            )
+            .help = Some("define it in a module and USE the module".to_string());
+            return;
+        };
+        if depth > 16 {
+            return;
+        }
+        for c in &t.components {
+            let leaf = format!("{path}%{}", c.name);
+            let j = self.get_or_create(&leaf, span);
+            self.infos[j].spec = Some(c.spec.clone());
+            self.infos[j].ty = Some(c.ty);
+            self.infos[j].dims = c.dims.clone();
+            self.infos[j].arg_index = None;
+            if c.ty == ScalarType::Derived {
+                let inner = c.spec.type_name.clone().unwrap_or_default();
+                self.components_of(&leaf, &inner, span, depth + 1);
+            }
         }
     }
 
