@@ -12,6 +12,9 @@
 //! - a backward GO TO into an endless DO WHILE whose body starts at the target: the
 //!   jumps back become CYCLE, falling off the end becomes EXIT.
 //!
+//! Statement functions are inlined first (their references become the formula with
+//! the actual arguments in place of the dummies).
+//!
 //! Each rewrite keeps the meaning; a jump none of them removes (into a block, or
 //! crossing another jump's target) is refused with E0410 at the jump. The source's own
 //! form stays in the program the round trip prints; this pass works on a copy.
@@ -41,6 +44,7 @@ pub fn restructure(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
+            inline_statement_functions(unit, &mut errors);
             if needs_restructuring(&unit.body) {
                 restructure_unit(unit, &mut next_id, &mut errors);
             }
@@ -966,4 +970,164 @@ fn has_call(e: &Expr) -> bool {
         found |= matches!(x.kind, ExprKind::Call(..));
     });
     found
+}
+
+/// The expressions a statement holds directly (not those of nested blocks).
+fn exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
+    match &mut s.kind {
+        StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
+        StmtKind::If { arms, .. } => arms.iter_mut().map(|(c, _)| c).collect(),
+        StmtKind::Do {
+            start, end, step, ..
+        } => {
+            let mut v = vec![start, end];
+            v.extend(step.iter_mut());
+            v
+        }
+        StmtKind::DoWhile { cond, .. } => vec![cond],
+        StmtKind::Call { args, .. } => args.iter_mut().map(|a| &mut a.value).collect(),
+        StmtKind::ComputedGoto { index, .. } => vec![index],
+        StmtKind::ArithmeticIf { expr, .. } => vec![expr],
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            let mut v = vec![selector];
+            for case in cases {
+                for value in &mut case.values {
+                    match value {
+                        CaseValue::Single(e) => v.push(e),
+                        CaseValue::Range(lo, hi) => v.extend(lo.iter_mut().chain(hi.iter_mut())),
+                    }
+                }
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A statement function's definition: name, dummies, value (already inlined).
+type StmtFunction = (String, Vec<String>, Expr);
+
+/// Statement functions are replaced by their value at every reference, the dummies by
+/// the actual arguments (in parentheses); the definitions go. A statement function
+/// whose value has another type than the one declared for it converts on return: that
+/// case is refused (E0411) rather than given a wrong type.
+fn inline_statement_functions(unit: &mut Unit, errors: &mut Vec<Diagnostic>) {
+    let mut defs: Vec<StmtFunction> = Vec::new();
+    let mut kept = Vec::new();
+    for decl in std::mem::take(&mut unit.decls) {
+        match decl.kind {
+            DeclKind::StmtFunction {
+                name,
+                args,
+                mut body,
+            } => {
+                inline_expr(&mut body, &defs);
+                let declared = unit.symbols.get(&name).map(|s| s.ty);
+                let rules = crate::il::types::TypeRules {
+                    variable: &|n| unit.symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4)),
+                    function: &|n| unit.symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4)),
+                    default_real: 4,
+                };
+                let value = crate::il::types::expr_type(&body, &rules);
+                if declared.is_some_and(|d| d != value) {
+                    errors.push(
+                        Diagnostic::error(
+                            "E0411",
+                            format!(
+                                "the statement function `{name}` is declared {:?} but its formula has type {:?}",
+                                declared.unwrap_or(value),
+                                value
+                            ),
+                        )
+                        .at(decl.span)
+                        .with_help(format!(
+                            "convert the formula to the type of `{name}` (e.g. with DBLE or REAL)"
+                        )),
+                    );
+                }
+                defs.push((name, args, body));
+            }
+            _ => kept.push(decl),
+        }
+    }
+    unit.decls = kept;
+    if defs.is_empty() {
+        return;
+    }
+    walk_mut(&mut unit.body, &mut |s| {
+        for e in exprs_mut(s) {
+            inline_expr(e, &defs);
+        }
+    });
+}
+
+fn inline_expr(e: &mut Expr, defs: &[StmtFunction]) {
+    match &mut e.kind {
+        ExprKind::Call(name, args) => {
+            for a in args.iter_mut() {
+                inline_expr(&mut a.value, defs);
+            }
+            let Some((_, params, body)) = defs
+                .iter()
+                .rev()
+                .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            else {
+                return;
+            };
+            if params.len() != args.len() {
+                return;
+            }
+            let mut value = body.clone();
+            substitute(&mut value, params, args);
+            let span = e.span;
+            *e = Expr {
+                kind: ExprKind::Paren(Box::new(value)),
+                span,
+            };
+        }
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|x| inline_expr(x, defs)),
+        ExprKind::Intrinsic { args, .. } => {
+            args.iter_mut().for_each(|a| inline_expr(&mut a.value, defs))
+        }
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => inline_expr(x, defs),
+        ExprKind::Binary(_, a, b) => {
+            inline_expr(a, defs);
+            inline_expr(b, defs);
+        }
+        _ => {}
+    }
+}
+
+/// Replaces the dummies `params` in `e` by the actual arguments.
+fn substitute(e: &mut Expr, params: &[String], args: &[crate::il::Arg]) {
+    if let ExprKind::Var(n) = &e.kind
+        && let Some(i) = params.iter().position(|p| p.eq_ignore_ascii_case(n))
+    {
+        let actual = args[i].value.clone();
+        *e = match actual.kind {
+            ExprKind::Var(_)
+            | ExprKind::Index(..)
+            | ExprKind::Int(_)
+            | ExprKind::Real(_)
+            | ExprKind::Paren(_)
+            | ExprKind::Call(..)
+            | ExprKind::Intrinsic { .. } => actual,
+            _ => Expr::new(ExprKind::Paren(Box::new(actual))),
+        };
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|x| substitute(x, params, args)),
+        ExprKind::Call(_, a) | ExprKind::Intrinsic { args: a, .. } => a
+            .iter_mut()
+            .for_each(|x| substitute(&mut x.value, params, args)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => substitute(x, params, args),
+        ExprKind::Binary(_, a, b) => {
+            substitute(a, params, args);
+            substitute(b, params, args);
+        }
+        _ => {}
+    }
 }

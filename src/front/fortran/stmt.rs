@@ -810,6 +810,50 @@ pub fn check_labels(body: &[Stmt], diags: &mut Vec<Diagnostic>) {
     });
 }
 
+/// `f(x, y) = expr` before the first executable statement, where `f` is not declared as
+/// an array and the arguments are distinct names: a statement function.
+pub fn statement_function(kind: &StmtKind, decls: &[crate::il::Decl]) -> Option<DeclKind> {
+    let StmtKind::Assign { lhs, rhs } = kind else {
+        return None;
+    };
+    let ExprKind::Call(name, args) = &lhs.kind else {
+        return None;
+    };
+    let mut names: Vec<String> = Vec::new();
+    for a in args {
+        match (&a.keyword, &a.value.kind) {
+            (None, ExprKind::Var(n)) if !names.iter().any(|m| m.eq_ignore_ascii_case(n)) => {
+                names.push(n.clone())
+            }
+            _ => return None,
+        }
+    }
+    let k = name.to_ascii_lowercase();
+    let is_array = decls.iter().any(|d| match &d.kind {
+        DeclKind::Var {
+            attrs, entities, ..
+        } => entities.iter().any(|e| {
+            e.name.eq_ignore_ascii_case(&k)
+                && (e.dims.is_some()
+                    || attrs
+                        .iter()
+                        .any(|a| matches!(a, crate::il::Attr::Dimension(_))))
+        }),
+        DeclKind::Dimension(entities) => entities
+            .iter()
+            .any(|e| e.name.eq_ignore_ascii_case(&k)),
+        _ => false,
+    });
+    if is_array {
+        return None;
+    }
+    Some(DeclKind::StmtFunction {
+        name: name.clone(),
+        args: names,
+        body: rhs.clone(),
+    })
+}
+
 /// Action statements other than assignment (kept apart to keep `line` readable).
 impl StmtParser<'_> {
     pub fn action_keyword(&self, c: &mut Cursor, lower: &str) -> PResult<Option<StmtKind>> {

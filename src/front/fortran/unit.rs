@@ -419,6 +419,23 @@ impl FileParser<'_> {
                         });
                     }
                 }
+                Line::Action(kind)
+                    if !in_body && stmt::statement_function(&kind, &unit.decls).is_some() =>
+                {
+                    self.pos += 1;
+                    for (text, span) in pending.drain(..) {
+                        unit.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span,
+                        });
+                    }
+                    if let Some(kind) = stmt::statement_function(&kind, &unit.decls) {
+                        unit.decls.push(Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
+                }
                 exec => {
                     self.pos += 1;
                     if !in_body {

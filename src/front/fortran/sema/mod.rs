@@ -336,6 +336,17 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::StmtFunction { name, .. } => {
+                let i = self.get_or_create(name, span);
+                if self.infos[i].dims.is_some() {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is an array; `{name}(...) = ...` among the declarations is a statement function"),
+                        span,
+                    );
+                }
+                self.infos[i].external = true;
+            }
             DeclKind::Implicit(_) | DeclKind::Comment(_) | DeclKind::Use { .. } => {}
         }
     }
