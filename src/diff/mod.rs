@@ -8,9 +8,9 @@
 pub mod adjoint;
 pub mod names;
 pub mod normalize;
-pub mod restructure;
 pub mod partials;
 pub mod plan;
+pub mod restructure;
 pub mod tangent;
 pub mod types;
 

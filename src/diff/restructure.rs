@@ -151,7 +151,10 @@ pub fn lowered(kind: &StmtKind) -> Option<StmtKind> {
             }
             if arms.is_empty() {
                 // Only CASE DEFAULT (or nothing): its body runs unconditionally.
-                arms.push((Expr::new(ExprKind::Logical(true)), else_body.unwrap_or_default()));
+                arms.push((
+                    Expr::new(ExprKind::Logical(true)),
+                    else_body.unwrap_or_default(),
+                ));
                 return Some(StmtKind::If {
                     arms,
                     else_body: None,
@@ -440,11 +443,7 @@ impl Restructurer<'_> {
                 .iter()
                 .position(|s| label_of(s).is_some_and(|l| same_label(l, label)))
         };
-        let inside = |label: &str| {
-            labels_in(block)
-                .iter()
-                .any(|l| same_label(l, label))
-        };
+        let inside = |label: &str| labels_in(block).iter().any(|l| same_label(l, label));
         // (target index, goto index, label)
         let mut candidates = Vec::new();
         for (i, s) in block.iter().enumerate() {
@@ -474,9 +473,7 @@ impl Restructurer<'_> {
                 }
                 return true;
             }
-            let jumped_into = labels_in(&skipped)
-                .iter()
-                .any(|l| refs_to(whole, l) > 0);
+            let jumped_into = labels_in(&skipped).iter().any(|l| refs_to(whole, l) > 0);
             if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
                 continue;
             }
@@ -491,7 +488,10 @@ impl Restructurer<'_> {
     /// A DO loop of `block` containing a GO TO to a label outside it: EXIT.
     fn loop_exit(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
         for i in 0..block.len() {
-            if !matches!(block[i].kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. }) {
+            if !matches!(
+                block[i].kind,
+                StmtKind::Do { .. } | StmtKind::DoWhile { .. }
+            ) {
                 continue;
             }
             let inner_labels = labels_in(std::slice::from_ref(&block[i]));
@@ -550,7 +550,12 @@ impl Restructurer<'_> {
                     },
                     span,
                 );
-                let goto = self.new_stmt(StmtKind::Goto { label: label.clone() }, span);
+                let goto = self.new_stmt(
+                    StmtKind::Goto {
+                        label: label.clone(),
+                    },
+                    span,
+                );
                 let test = self.new_stmt(
                     StmtKind::If {
                         arms: vec![(Expr::var(f.clone()), vec![goto])],
@@ -664,16 +669,13 @@ impl Restructurer<'_> {
                 } else {
                     let exit = self.new_stmt(StmtKind::Exit { name: None }, span);
                     // `IF (c) CYCLE` then EXIT: `IF (.NOT. c) EXIT`.
-                    let simple_if = match body.last_mut().map(|s| (&mut s.kind, s.label.is_none())) {
-                        Some((
-                            StmtKind::If {
-                                arms,
-                                else_body: None,
-                                logical_if,
-                                ..
-                            },
-                            true,
-                        )) if arms.len() == 1
+                    let simple_if = match body.last_mut().map(|s| &mut s.kind) {
+                        Some(StmtKind::If {
+                            arms,
+                            else_body: None,
+                            logical_if,
+                            ..
+                        }) if arms.len() == 1
                             && arms[0].1.len() == 1
                             && matches!(arms[0].1[0].kind, StmtKind::Cycle { name: None }) =>
                         {
@@ -713,7 +715,8 @@ fn goto_in_nested_loop(s: &Stmt, label: &str) -> bool {
             {
                 return true;
             }
-            let nested = in_loop || matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
+            let nested =
+                in_loop || matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
             crate::il::visit::child_blocks(s)
                 .iter()
                 .any(|b| go(b, label, nested))
@@ -937,7 +940,10 @@ fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
                 && arms[0].1.len() == 1
                 && !matches!(
                     arms[0].1[0].kind,
-                    StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::DoWhile { .. } | StmtKind::Comment(_)
+                    StmtKind::If { .. }
+                        | StmtKind::Do { .. }
+                        | StmtKind::DoWhile { .. }
+                        | StmtKind::Comment(_)
                 );
             if !one_simple {
                 *logical_if = false;
@@ -1026,8 +1032,18 @@ fn inline_statement_functions(unit: &mut Unit, errors: &mut Vec<Diagnostic>) {
                 inline_expr(&mut body, &defs);
                 let declared = unit.symbols.get(&name).map(|s| s.ty);
                 let rules = crate::il::types::TypeRules {
-                    variable: &|n| unit.symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4)),
-                    function: &|n| unit.symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4)),
+                    variable: &|n| {
+                        unit.symbols
+                            .get(n)
+                            .map(|s| s.ty)
+                            .unwrap_or(ScalarType::Real(4))
+                    },
+                    function: &|n| {
+                        unit.symbols
+                            .get(n)
+                            .map(|s| s.ty)
+                            .unwrap_or(ScalarType::Real(4))
+                    },
                     default_real: 4,
                 };
                 let value = crate::il::types::expr_type(&body, &rules);
@@ -1088,9 +1104,9 @@ fn inline_expr(e: &mut Expr, defs: &[StmtFunction]) {
             };
         }
         ExprKind::Index(_, subs) => subs.iter_mut().for_each(|x| inline_expr(x, defs)),
-        ExprKind::Intrinsic { args, .. } => {
-            args.iter_mut().for_each(|a| inline_expr(&mut a.value, defs))
-        }
+        ExprKind::Intrinsic { args, .. } => args
+            .iter_mut()
+            .for_each(|a| inline_expr(&mut a.value, defs)),
         ExprKind::Unary(_, x) | ExprKind::Paren(x) => inline_expr(x, defs),
         ExprKind::Binary(_, a, b) => {
             inline_expr(a, defs);
@@ -1129,5 +1145,91 @@ fn substitute(e: &mut Expr, params: &[String], args: &[crate::il::Arg]) {
             substitute(b, params, args);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{SourceInput, parse_sources};
+
+    fn restructured(text: &str) -> Result<String, Vec<&'static str>> {
+        let mut map = crate::diag::SourceMap::default();
+        let inputs = [SourceInput {
+            path: "t.f".to_string(),
+            text: text.to_string(),
+        }];
+        let program = parse_sources(&inputs, &mut map).expect("parses");
+        match super::restructure(&program) {
+            Ok(p) => Ok(crate::back::fortran::write_file(&p.files[0])),
+            Err(d) => Err(d.iter().map(|d| d.code).collect()),
+        }
+    }
+
+    #[test]
+    fn forward_backward_and_loop_exits_become_structured() {
+        let text = "\
+C     ALL THREE KINDS
+      SUBROUTINE S(X, N, Y)
+      DOUBLE PRECISION X(N), Y
+      INTEGER N, I
+      Y = 0.0D0
+      I = 0
+   10 I = I + 1
+      IF (X(I) .LT. 0.0D0) GO TO 20
+      Y = Y + X(I)
+   20 IF (I .LT. N) GO TO 10
+      DO 30 I = 1, N
+         IF (X(I) .GT. 5.0D0) GO TO 40
+   30 CONTINUE
+      Y = -Y
+   40 RETURN
+      END
+";
+        let out = restructured(text).expect("restructured");
+        assert!(!out.to_ascii_lowercase().contains("go to"), "{out}");
+        assert!(out.contains("do while (.true.)"), "{out}");
+        assert!(out.contains("if (I >= N) exit"), "{out}");
+        assert!(out.contains("return"), "{out}");
+    }
+
+    #[test]
+    fn a_jump_into_a_block_is_refused() {
+        let text = "\
+C     A JUMP INTO AN IF BLOCK
+      SUBROUTINE S(X, Y)
+      DOUBLE PRECISION X, Y
+      IF (X .GT. 0.0D0) GO TO 10
+      IF (Y .GT. 0.0D0) THEN
+         Y = 1.0D0
+   10    Y = Y + X
+      END IF
+      END
+";
+        assert_eq!(restructured(text).unwrap_err(), vec!["E0410"]);
+    }
+
+    #[test]
+    fn select_case_and_statement_functions_are_lowered() {
+        let text = "\
+C     SELECT CASE AND A STATEMENT FUNCTION
+      SUBROUTINE S(K, X, Y)
+      INTEGER K
+      DOUBLE PRECISION X, Y, SQ, T
+      SQ(T) = T*T
+      SELECT CASE (K)
+      CASE (1, 3:5)
+         Y = SQ(X + 1.0D0)
+      CASE DEFAULT
+         Y = X
+      END SELECT
+      END
+";
+        let out = restructured(text).expect("restructured");
+        assert!(
+            out.contains("if ((K == 1) .or. (K >= 3 .and. K <= 5)) then"),
+            "{out}"
+        );
+        assert!(out.contains("Y = ((X + 1.0D0)*(X + 1.0D0))"), "{out}");
+        assert!(!out.contains("SQ(T)"), "{out}");
     }
 }

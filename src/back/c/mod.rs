@@ -1192,7 +1192,9 @@ impl Cx<'_> {
                 writeln!(out, "{ind}goto L{label};{trailing}").unwrap();
             }
             // The C front-end makes none of these; print their IF form should one come.
-            StmtKind::ComputedGoto { .. } | StmtKind::ArithmeticIf { .. } | StmtKind::Select { .. } => {
+            StmtKind::ComputedGoto { .. }
+            | StmtKind::ArithmeticIf { .. }
+            | StmtKind::Select { .. } => {
                 if let Some(kind) = crate::diff::restructure::lowered(&s.kind) {
                     let lowered = Stmt { kind, ..s.clone() };
                     self.stmt(out, &lowered, depth);

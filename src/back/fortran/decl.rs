@@ -120,7 +120,11 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
             only: Some(names),
         } => format!("use {module}, only: {}", names.join(", ")),
         DeclKind::StmtFunction { name, args, body } => {
-            format!("{name}({}) = {}", args.join(", "), super::expr::write_expr(body))
+            format!(
+                "{name}({}) = {}",
+                args.join(", "),
+                super::expr::write_expr(body)
+            )
         }
         DeclKind::Implicit(rules) if rules.is_empty() => "implicit none".to_string(),
         DeclKind::Implicit(rules) => {

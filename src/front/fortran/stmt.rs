@@ -224,7 +224,10 @@ impl StmtParser<'_> {
         let word_span = c.here();
         let lower = word.to_ascii_lowercase();
         if let Some(name) = &construct
-            && !matches!(lower.as_str(), "do" | "dowhile" | "if" | "select" | "selectcase")
+            && !matches!(
+                lower.as_str(),
+                "do" | "dowhile" | "if" | "select" | "selectcase"
+            )
         {
             if matches!(lower.as_str(), "block" | "associate") {
                 return Err(unsupported_statement(&lower, word_span));
@@ -366,8 +369,8 @@ impl StmtParser<'_> {
             }),
             "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
             "function" => self.end_unit_name(c, Some(UnitKind::Function)),
-            "program" | "module" | "interface" | "type" | "submodule" | "where"
-            | "forall" | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
+            "program" | "module" | "interface" | "type" | "submodule" | "where" | "forall"
+            | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
             "block" => Ok(Line::EndOther(if c.is_kw("data") {
                 "BLOCK DATA".to_string()
             } else {
@@ -556,7 +559,10 @@ impl StmtParser<'_> {
                 if labels.len() == 3 {
                     break;
                 }
-                c.expect(&TokKind::Comma, "`,` and the next label of the arithmetic IF")?;
+                c.expect(
+                    &TokKind::Comma,
+                    "`,` and the next label of the arithmetic IF",
+                )?;
             }
             c.expect_end()?;
             let [l1, l2, l3] = [labels[0].clone(), labels[1].clone(), labels[2].clone()];
@@ -687,7 +693,10 @@ impl StmtParser<'_> {
                 if c.eat(&TokKind::Comma) {
                     continue;
                 }
-                c.expect(&TokKind::RParen, "`,` or `)` in the computed GO TO's labels")?;
+                c.expect(
+                    &TokKind::RParen,
+                    "`,` or `)` in the computed GO TO's labels",
+                )?;
                 break;
             }
             c.eat(&TokKind::Comma);
@@ -701,7 +710,9 @@ impl StmtParser<'_> {
                 "unsupported statement: the assigned GO TO (`GO TO variable`) is not supported",
             )
             .at(word_span.to(c.here()))
-            .with_help("jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)"));
+            .with_help(
+                "jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)",
+            ));
         }
         let label = self.label(c, "the label to jump to")?;
         c.expect_end()?;
@@ -723,7 +734,10 @@ impl StmtParser<'_> {
                 name,
             });
         }
-        c.expect(&TokKind::LParen, "`(` and the values of the CASE, or DEFAULT")?;
+        c.expect(
+            &TokKind::LParen,
+            "`(` and the values of the CASE, or DEFAULT",
+        )?;
         let mut values = Vec::new();
         loop {
             let lo = if c.is(&TokKind::Colon) {
@@ -839,9 +853,7 @@ pub fn statement_function(kind: &StmtKind, decls: &[crate::il::Decl]) -> Option<
                         .iter()
                         .any(|a| matches!(a, crate::il::Attr::Dimension(_))))
         }),
-        DeclKind::Dimension(entities) => entities
-            .iter()
-            .any(|e| e.name.eq_ignore_ascii_case(&k)),
+        DeclKind::Dimension(entities) => entities.iter().any(|e| e.name.eq_ignore_ascii_case(&k)),
         _ => false,
     });
     if is_array {
@@ -912,7 +924,7 @@ fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
     (words, start)
 }
 
-/// If `raw` opens a block construct adgen does not support (SELECT CASE, WHERE, FORALL,
+/// If `raw` opens a block construct adgen does not support (WHERE, FORALL,
 /// ASSOCIATE, BLOCK, a derived TYPE definition), the word its END repeats.
 pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
     let (words, start) = leading_words(raw);
@@ -927,7 +939,6 @@ pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
                 .is_some_and(|close| close + 1 == toks.len())
     };
     match first {
-        "select" | "selectcase" => Some("select"),
         "where" if paren_alone() => Some("where"),
         "forall" if paren_alone() => Some("forall"),
         "associate" => Some("associate"),
