@@ -425,8 +425,8 @@ impl Restructurer<'_> {
         if self.loop_exit(block, whole) {
             return true;
         }
-        for i in 0..block.len() {
-            for child in child_blocks_mut(&mut block[i]) {
+        for stmt in block.iter_mut() {
+            for child in child_blocks_mut(stmt) {
                 if self.pass(child, whole) {
                     return true;
                 }
@@ -951,8 +951,10 @@ fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
         }
     }
     block.retain(|s| {
-        !(matches!(s.kind, StmtKind::Continue) && s.label.is_none() && s.trailing_comment.is_none())
-            && !is_empty_if(s)
+        let bare_continue = matches!(s.kind, StmtKind::Continue)
+            && s.label.is_none()
+            && s.trailing_comment.is_none();
+        !bare_continue && !is_empty_if(s)
     });
 }
 

@@ -870,12 +870,11 @@ impl FileParser<'_> {
             };
             if let Some(last) = frame.body.last_mut()
                 && !targeted
+                && last.label.as_deref() == Some(label)
             {
-                if last.label.as_deref() == Some(label) {
-                    last.label = None;
-                    if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
-                        frame.body.pop();
-                    }
+                last.label = None;
+                if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
+                    frame.body.pop();
                 }
             }
             let stmt = finish(frame, end_span);
