@@ -12,6 +12,9 @@
 //! - a backward GO TO into an endless DO WHILE whose body starts at the target: the
 //!   jumps back become CYCLE, falling off the end becomes EXIT.
 //!
+//! Statement functions are inlined first (their references become the formula with
+//! the actual arguments in place of the dummies).
+//!
 //! Each rewrite keeps the meaning; a jump none of them removes (into a block, or
 //! crossing another jump's target) is refused with E0410 at the jump. The source's own
 //! form stays in the program the round trip prints; this pass works on a copy.
@@ -41,6 +44,7 @@ pub fn restructure(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
+            inline_statement_functions(unit, &mut errors);
             if needs_restructuring(&unit.body) {
                 restructure_unit(unit, &mut next_id, &mut errors);
             }
@@ -421,8 +425,8 @@ impl Restructurer<'_> {
         if self.loop_exit(block, whole) {
             return true;
         }
-        for i in 0..block.len() {
-            for child in child_blocks_mut(&mut block[i]) {
+        for stmt in block.iter_mut() {
+            for child in child_blocks_mut(stmt) {
                 if self.pass(child, whole) {
                     return true;
                 }
@@ -665,17 +669,13 @@ impl Restructurer<'_> {
                 } else {
                     let exit = self.new_stmt(StmtKind::Exit { name: None }, span);
                     // `IF (c) CYCLE` then EXIT: `IF (.NOT. c) EXIT`.
-                    let simple_if = match body.last_mut().map(|s| (&mut s.kind, s.label.is_none()))
-                    {
-                        Some((
-                            StmtKind::If {
-                                arms,
-                                else_body: None,
-                                logical_if,
-                                ..
-                            },
-                            true,
-                        )) if arms.len() == 1
+                    let simple_if = match body.last_mut().map(|s| &mut s.kind) {
+                        Some(StmtKind::If {
+                            arms,
+                            else_body: None,
+                            logical_if,
+                            ..
+                        }) if arms.len() == 1
                             && arms[0].1.len() == 1
                             && matches!(arms[0].1[0].kind, StmtKind::Cycle { name: None }) =>
                         {
@@ -952,8 +952,10 @@ fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
         }
     }
     block.retain(|s| {
-        !(matches!(s.kind, StmtKind::Continue) && s.label.is_none() && s.trailing_comment.is_none())
-            && !is_empty_if(s)
+        let bare_continue = matches!(s.kind, StmtKind::Continue)
+            && s.label.is_none()
+            && s.trailing_comment.is_none();
+        !bare_continue && !is_empty_if(s)
     });
 }
 
@@ -977,4 +979,260 @@ fn has_call(e: &Expr) -> bool {
         found |= matches!(x.kind, ExprKind::Call(..));
     });
     found
+}
+
+/// The expressions a statement holds directly (not those of nested blocks).
+fn exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
+    match &mut s.kind {
+        StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
+        StmtKind::If { arms, .. } => arms.iter_mut().map(|(c, _)| c).collect(),
+        StmtKind::Do {
+            start, end, step, ..
+        } => {
+            let mut v = vec![start, end];
+            v.extend(step.iter_mut());
+            v
+        }
+        StmtKind::DoWhile { cond, .. } => vec![cond],
+        StmtKind::Call { args, .. } => args.iter_mut().map(|a| &mut a.value).collect(),
+        StmtKind::ComputedGoto { index, .. } => vec![index],
+        StmtKind::ArithmeticIf { expr, .. } => vec![expr],
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            let mut v = vec![selector];
+            for case in cases {
+                for value in &mut case.values {
+                    match value {
+                        CaseValue::Single(e) => v.push(e),
+                        CaseValue::Range(lo, hi) => v.extend(lo.iter_mut().chain(hi.iter_mut())),
+                    }
+                }
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A statement function's definition: name, dummies, value (already inlined).
+type StmtFunction = (String, Vec<String>, Expr);
+
+/// Statement functions are replaced by their value at every reference, the dummies by
+/// the actual arguments (in parentheses); the definitions go. A statement function
+/// whose value has another type than the one declared for it converts on return: that
+/// case is refused (E0411) rather than given a wrong type.
+fn inline_statement_functions(unit: &mut Unit, errors: &mut Vec<Diagnostic>) {
+    let mut defs: Vec<StmtFunction> = Vec::new();
+    let mut kept = Vec::new();
+    for decl in std::mem::take(&mut unit.decls) {
+        match decl.kind {
+            DeclKind::StmtFunction {
+                name,
+                args,
+                mut body,
+            } => {
+                inline_expr(&mut body, &defs);
+                let declared = unit.symbols.get(&name).map(|s| s.ty);
+                let rules = crate::il::types::TypeRules {
+                    variable: &|n| {
+                        unit.symbols
+                            .get(n)
+                            .map(|s| s.ty)
+                            .unwrap_or(ScalarType::Real(4))
+                    },
+                    function: &|n| {
+                        unit.symbols
+                            .get(n)
+                            .map(|s| s.ty)
+                            .unwrap_or(ScalarType::Real(4))
+                    },
+                    default_real: 4,
+                };
+                let value = crate::il::types::expr_type(&body, &rules);
+                if declared.is_some_and(|d| d != value) {
+                    errors.push(
+                        Diagnostic::error(
+                            "E0411",
+                            format!(
+                                "the statement function `{name}` is declared {:?} but its formula has type {:?}",
+                                declared.unwrap_or(value),
+                                value
+                            ),
+                        )
+                        .at(decl.span)
+                        .with_help(format!(
+                            "convert the formula to the type of `{name}` (e.g. with DBLE or REAL)"
+                        )),
+                    );
+                }
+                defs.push((name, args, body));
+            }
+            _ => kept.push(decl),
+        }
+    }
+    unit.decls = kept;
+    if defs.is_empty() {
+        return;
+    }
+    walk_mut(&mut unit.body, &mut |s| {
+        for e in exprs_mut(s) {
+            inline_expr(e, &defs);
+        }
+    });
+}
+
+fn inline_expr(e: &mut Expr, defs: &[StmtFunction]) {
+    match &mut e.kind {
+        ExprKind::Call(name, args) => {
+            for a in args.iter_mut() {
+                inline_expr(&mut a.value, defs);
+            }
+            let Some((_, params, body)) = defs
+                .iter()
+                .rev()
+                .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            else {
+                return;
+            };
+            if params.len() != args.len() {
+                return;
+            }
+            let mut value = body.clone();
+            substitute(&mut value, params, args);
+            let span = e.span;
+            *e = Expr {
+                kind: ExprKind::Paren(Box::new(value)),
+                span,
+            };
+        }
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|x| inline_expr(x, defs)),
+        ExprKind::Intrinsic { args, .. } => args
+            .iter_mut()
+            .for_each(|a| inline_expr(&mut a.value, defs)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => inline_expr(x, defs),
+        ExprKind::Binary(_, a, b) => {
+            inline_expr(a, defs);
+            inline_expr(b, defs);
+        }
+        _ => {}
+    }
+}
+
+/// Replaces the dummies `params` in `e` by the actual arguments.
+fn substitute(e: &mut Expr, params: &[String], args: &[crate::il::Arg]) {
+    if let ExprKind::Var(n) = &e.kind
+        && let Some(i) = params.iter().position(|p| p.eq_ignore_ascii_case(n))
+    {
+        let actual = args[i].value.clone();
+        *e = match actual.kind {
+            ExprKind::Var(_)
+            | ExprKind::Index(..)
+            | ExprKind::Int(_)
+            | ExprKind::Real(_)
+            | ExprKind::Paren(_)
+            | ExprKind::Call(..)
+            | ExprKind::Intrinsic { .. } => actual,
+            _ => Expr::new(ExprKind::Paren(Box::new(actual))),
+        };
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|x| substitute(x, params, args)),
+        ExprKind::Call(_, a) | ExprKind::Intrinsic { args: a, .. } => a
+            .iter_mut()
+            .for_each(|x| substitute(&mut x.value, params, args)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => substitute(x, params, args),
+        ExprKind::Binary(_, a, b) => {
+            substitute(a, params, args);
+            substitute(b, params, args);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{SourceInput, parse_sources};
+
+    fn restructured(text: &str) -> Result<String, Vec<&'static str>> {
+        let mut map = crate::diag::SourceMap::default();
+        let inputs = [SourceInput {
+            path: "t.f".to_string(),
+            text: text.to_string(),
+        }];
+        let program = parse_sources(&inputs, &mut map).expect("parses");
+        match super::restructure(&program) {
+            Ok(p) => Ok(crate::back::fortran::write_file(&p.files[0])),
+            Err(d) => Err(d.iter().map(|d| d.code).collect()),
+        }
+    }
+
+    #[test]
+    fn forward_backward_and_loop_exits_become_structured() {
+        let text = "\
+C     ALL THREE KINDS
+      SUBROUTINE S(X, N, Y)
+      DOUBLE PRECISION X(N), Y
+      INTEGER N, I
+      Y = 0.0D0
+      I = 0
+   10 I = I + 1
+      IF (X(I) .LT. 0.0D0) GO TO 20
+      Y = Y + X(I)
+   20 IF (I .LT. N) GO TO 10
+      DO 30 I = 1, N
+         IF (X(I) .GT. 5.0D0) GO TO 40
+   30 CONTINUE
+      Y = -Y
+   40 RETURN
+      END
+";
+        let out = restructured(text).expect("restructured");
+        assert!(!out.to_ascii_lowercase().contains("go to"), "{out}");
+        assert!(out.contains("do while (.true.)"), "{out}");
+        assert!(out.contains("if (I >= N) exit"), "{out}");
+        assert!(out.contains("return"), "{out}");
+    }
+
+    #[test]
+    fn a_jump_into_a_block_is_refused() {
+        let text = "\
+C     A JUMP INTO AN IF BLOCK
+      SUBROUTINE S(X, Y)
+      DOUBLE PRECISION X, Y
+      IF (X .GT. 0.0D0) GO TO 10
+      IF (Y .GT. 0.0D0) THEN
+         Y = 1.0D0
+   10    Y = Y + X
+      END IF
+      END
+";
+        assert_eq!(restructured(text).unwrap_err(), vec!["E0410"]);
+    }
+
+    #[test]
+    fn select_case_and_statement_functions_are_lowered() {
+        let text = "\
+C     SELECT CASE AND A STATEMENT FUNCTION
+      SUBROUTINE S(K, X, Y)
+      INTEGER K
+      DOUBLE PRECISION X, Y, SQ, T
+      SQ(T) = T*T
+      SELECT CASE (K)
+      CASE (1, 3:5)
+         Y = SQ(X + 1.0D0)
+      CASE DEFAULT
+         Y = X
+      END SELECT
+      END
+";
+        let out = restructured(text).expect("restructured");
+        assert!(
+            out.contains("if ((K == 1) .or. (K >= 3 .and. K <= 5)) then"),
+            "{out}"
+        );
+        assert!(out.contains("Y = ((X + 1.0D0)*(X + 1.0D0))"), "{out}");
+        assert!(!out.contains("SQ(T)"), "{out}");
+    }
 }

@@ -189,6 +189,12 @@ pub enum DeclKind {
     Access { public: bool, names: Vec<String> },
     /// A whole comment line among the declarations (text after the comment marker).
     Comment(String),
+    /// A statement function `f(x, y) = expr`: inlined before differentiation.
+    StmtFunction {
+        name: String,
+        args: Vec<String>,
+        body: Expr,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -151,6 +151,13 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
                 format!("{word} :: {}", names.join(", "))
             }
         }
+        DeclKind::StmtFunction { name, args, body } => {
+            format!(
+                "{name}({}) = {}",
+                args.join(", "),
+                super::expr::write_expr(body)
+            )
+        }
         DeclKind::Implicit(rules) if rules.is_empty() => "implicit none".to_string(),
         DeclKind::Implicit(rules) => {
             let rules: Vec<String> = rules.iter().map(implicit_rule_text).collect();

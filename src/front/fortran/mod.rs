@@ -17,7 +17,12 @@
 //! `kind(...)`, `selected_real_kind(...)`); attributes INTENT, PARAMETER, DIMENSION,
 //! EXTERNAL, INTRINSIC, SAVE and the matching statements; explicit-shape and assumed-size
 //! arrays; assignment, IF (block and logical), DO (counted, labelled, WHILE, endless),
-//! EXIT, CYCLE, CALL, RETURN, CONTINUE; the intrinsics of [`il::Intrinsic`].
+//! EXIT, CYCLE, CALL, RETURN, CONTINUE, GO TO, computed GO TO, arithmetic IF, SELECT CASE
+//! (integer, character and logical selectors, ranges, lists, DEFAULT), statement
+//! functions; the intrinsics of [`il::Intrinsic`]. Jumps and SELECT CASE stay in the IL
+//! as written; `diff::restructure` makes them structured before differentiation and
+//! refuses what it cannot (E0410), as well as a statement function whose formula has
+//! another type than the function (E0411).
 //!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too

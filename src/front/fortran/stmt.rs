@@ -845,6 +845,48 @@ pub fn check_labels(body: &[Stmt], diags: &mut Vec<Diagnostic>) {
     });
 }
 
+/// `f(x, y) = expr` before the first executable statement, where `f` is not declared as
+/// an array and the arguments are distinct names: a statement function.
+pub fn statement_function(kind: &StmtKind, decls: &[crate::il::Decl]) -> Option<DeclKind> {
+    let StmtKind::Assign { lhs, rhs } = kind else {
+        return None;
+    };
+    let ExprKind::Call(name, args) = &lhs.kind else {
+        return None;
+    };
+    let mut names: Vec<String> = Vec::new();
+    for a in args {
+        match (&a.keyword, &a.value.kind) {
+            (None, ExprKind::Var(n)) if !names.iter().any(|m| m.eq_ignore_ascii_case(n)) => {
+                names.push(n.clone())
+            }
+            _ => return None,
+        }
+    }
+    let k = name.to_ascii_lowercase();
+    let is_array = decls.iter().any(|d| match &d.kind {
+        DeclKind::Var {
+            attrs, entities, ..
+        } => entities.iter().any(|e| {
+            e.name.eq_ignore_ascii_case(&k)
+                && (e.dims.is_some()
+                    || attrs
+                        .iter()
+                        .any(|a| matches!(a, crate::il::Attr::Dimension(_))))
+        }),
+        DeclKind::Dimension(entities) => entities.iter().any(|e| e.name.eq_ignore_ascii_case(&k)),
+        _ => false,
+    });
+    if is_array {
+        return None;
+    }
+    Some(DeclKind::StmtFunction {
+        name: name.clone(),
+        args: names,
+        body: rhs.clone(),
+    })
+}
+
 /// Action statements other than assignment (kept apart to keep `line` readable).
 impl StmtParser<'_> {
     pub fn action_keyword(&self, c: &mut Cursor, lower: &str) -> PResult<Option<StmtKind>> {
@@ -903,7 +945,7 @@ fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
     (words, start)
 }
 
-/// If `raw` opens a block construct adgen does not support (SELECT CASE, WHERE, FORALL,
+/// If `raw` opens a block construct adgen does not support (WHERE, FORALL,
 /// ASSOCIATE, BLOCK, a derived TYPE definition), the word its END repeats.
 pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
     let (words, start) = leading_words(raw);
@@ -918,7 +960,6 @@ pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
                 .is_some_and(|close| close + 1 == toks.len())
     };
     match first {
-        "select" | "selectcase" => Some("select"),
         "where" if paren_alone() => Some("where"),
         "forall" if paren_alone() => Some("forall"),
         "associate" => Some("associate"),

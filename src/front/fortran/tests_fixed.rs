@@ -390,3 +390,89 @@ fn fixed_form_corpus_programs_keep_the_il_invariants() {
     }
     assert!(seen >= 8, "only {seen} fixed-form corpus sources");
 }
+
+/// GO TO, computed GO TO, arithmetic IF and SELECT CASE are kept as written; a DO's
+/// CONTINUE that a GO TO in the loop jumps to keeps its label.
+#[test]
+fn jumps_and_select_case_are_kept() {
+    let text = "\
+C     JUMPS OF ALL KINDS
+      SUBROUTINE JUMPS(X, K, Y)
+      DOUBLE PRECISION X, Y
+      INTEGER K, I
+      IF (X) 10, 20, 30
+   10 Y = -X
+      GO TO 40
+   20 Y = 0.0D0
+      GO TO 40
+   30 Y = X
+   40 GO TO (50, 60), K
+   50 Y = 2.0D0*Y
+   60 DO 70 I = 1, 3
+         IF (Y .GT. 10.0D0) GO TO 70
+         Y = Y*Y
+   70 CONTINUE
+      SELECT CASE (K)
+      CASE (1, 3:5)
+         Y = Y + 1.0D0
+      CASE (:0)
+      CASE DEFAULT
+         Y = Y - 1.0D0
+      END SELECT
+      END
+";
+    let file = ok(text);
+    let body = &file.units[0].body;
+    assert!(
+        matches!(&body[0].kind, StmtKind::ArithmeticIf { labels, .. } if labels == &["10".to_string(), "20".to_string(), "30".to_string()])
+    );
+    assert!(matches!(&body[2].kind, StmtKind::Goto { label } if label == "40"));
+    assert!(matches!(&body[6].kind, StmtKind::ComputedGoto { labels, .. } if labels.len() == 2));
+    let StmtKind::Do {
+        body: loop_body, ..
+    } = &body[8].kind
+    else {
+        panic!("{:?}", body[8].kind);
+    };
+    assert_eq!(
+        loop_body.last().and_then(|s| s.label.as_deref()),
+        Some("70")
+    );
+    let StmtKind::Select { cases, .. } = &body[9].kind else {
+        panic!("{:?}", body[9].kind);
+    };
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0].values.len(), 2);
+    assert!(cases[1].body.is_empty());
+    assert!(cases[2].values.is_empty());
+}
+
+/// A jump to a label no statement carries, and a label defined twice.
+#[test]
+fn bad_labels_are_located() {
+    let text = "      SUBROUTINE S(X)\n      DOUBLE PRECISION X\n      GO TO 99\n   10 X = 1.0D0\n   10 X = 2.0D0\n      END\n";
+    let d = lower(text).unwrap_err();
+    assert_eq!(where_(text, &d), vec![("E0213", 3, 7), ("E0213", 5, 4)]);
+    let assigned = "      SUBROUTINE S(X)\n      DOUBLE PRECISION X\n      INTEGER L\n      GO TO L\n      END\n";
+    let d = lower(assigned).unwrap_err();
+    assert_eq!(where_(assigned, &d), vec![("E0401", 4, 7)]);
+}
+
+/// `F(X) = ...` among the declarations is a statement function, kept as a declaration;
+/// an array element assignment there is not.
+#[test]
+fn statement_functions_are_declarations() {
+    let text = "\
+C     A STATEMENT FUNCTION
+      SUBROUTINE S(X, Y)
+      DOUBLE PRECISION X, Y, F, T, A(3)
+      F(T) = T*T + 1.0D0
+      A(1) = F(X)
+      Y = A(1)
+      END
+";
+    let file = ok(text);
+    let u = &file.units[0];
+    assert!(u.decls.iter().any(|d| matches!(&d.kind, crate::il::DeclKind::StmtFunction { name, args, .. } if name == "F" && args == &["T".to_string()])));
+    assert_eq!(u.body.len(), 2);
+}

@@ -642,6 +642,23 @@ impl FileParser<'_> {
                         });
                     }
                 }
+                Line::Action(kind)
+                    if !in_body && stmt::statement_function(&kind, &unit.decls).is_some() =>
+                {
+                    self.pos += 1;
+                    for (text, span) in pending.drain(..) {
+                        unit.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span,
+                        });
+                    }
+                    if let Some(kind) = stmt::statement_function(&kind, &unit.decls) {
+                        unit.decls.push(Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
+                }
                 exec => {
                     self.pos += 1;
                     if !in_body {
@@ -1076,12 +1093,11 @@ impl FileParser<'_> {
             };
             if let Some(last) = frame.body.last_mut()
                 && !targeted
+                && last.label.as_deref() == Some(label)
             {
-                if last.label.as_deref() == Some(label) {
-                    last.label = None;
-                    if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
-                        frame.body.pop();
-                    }
+                last.label = None;
+                if matches!(last.kind, StmtKind::Continue) && last.trailing_comment.is_none() {
+                    frame.body.pop();
                 }
             }
             let stmt = finish(frame, end_span);

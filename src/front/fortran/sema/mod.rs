@@ -645,6 +645,17 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::StmtFunction { name, .. } => {
+                let i = self.get_or_create(name, span);
+                if self.infos[i].dims.is_some() {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is an array; `{name}(...) = ...` among the declarations is a statement function"),
+                        span,
+                    );
+                }
+                self.infos[i].external = true;
+            }
             DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
             DeclKind::Implicit(_)
             | DeclKind::Comment(_)

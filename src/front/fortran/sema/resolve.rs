@@ -50,6 +50,12 @@ impl Sema<'_> {
                     self.resolve_spec(&mut rule.spec);
                 }
             }
+            DeclKind::StmtFunction { args, body, .. } => {
+                for arg in args.iter() {
+                    self.use_var(arg, body.span, false);
+                }
+                self.resolve_expr(body, false);
+            }
             _ => {}
         }
     }

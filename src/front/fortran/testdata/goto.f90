@@ -1,5 +1,4 @@
 ! expect E0401 at 6:3
-! expect E0401 at 7:3
 subroutine s(a)
   real a
   a = 1

@@ -1,8 +1,8 @@
-! expect E0401 at 6:3
+! expect ok
 subroutine s(a, k)
   real a
   integer k
-  ! the whole construct is one report
+  ! an integer selector with a value and DEFAULT
   select case (k)
   case (1)
     a = 1
