@@ -95,17 +95,18 @@ pub(crate) fn lower_unit(
 ) -> Vec<il::Unit> {
     let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
+    let typedefs = collect_typedefs(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
-                if let Some((name, proto)) = proto_of(&fd.node.specifiers, &fd.node.declarator) {
+                if let Some((name, proto)) = proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs) {
                     protos.insert(name, proto);
                 }
             }
             ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
                 for init in &d.node.declarators {
-                    if let Some((name, proto)) = proto_of(&d.node.specifiers, &init.node.declarator)
+                    if let Some((name, proto)) = proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
                     {
                         protos.entry(name).or_insert(proto);
                     }
@@ -130,7 +131,7 @@ pub(crate) fn lower_unit(
             matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                 if c.node != StorageClassSpecifier::Static)
         });
-        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers) else {
+        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers, &typedefs) else {
             continue;
         };
         let mut all = !extern_or_typedef && !d.node.declarators.is_empty();
@@ -176,6 +177,7 @@ pub(crate) fn lower_unit(
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
+                    typedefs: &typedefs,
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
                     consts: &consts,
@@ -205,14 +207,35 @@ pub(crate) fn lower_unit(
                     .node
                     .declarators
                     .iter()
-                    .all(|i| proto_of(&d.node.specifiers, &i.node.declarator).is_some())
+                    .all(|i| proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some())
                     && !d.node.declarators.is_empty();
-                if !is_proto {
+                let is_typedef = d.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                        if c.node == StorageClassSpecifier::Typedef)
+                });
+                let typedef_error = is_typedef
+                    .then(|| {
+                        d.node.declarators.iter().find_map(|i| {
+                            let name = declarator_name(&i.node.declarator.node)?;
+                            typedefs.get(&name.node.name)?.as_ref().err()
+                        })
+                    })
+                    .flatten();
+                if let Some(what) = typedef_error {
+                    diags.push(
+                        Diagnostic::error("E0603", format!("{what} is not supported yet"))
+                            .at(map.span(d.span))
+                            .with_help(
+                                "typedefs of `double`, `float`, `int`, `long` and of arrays \
+                                 of them with constant sizes are supported",
+                            ),
+                    );
+                } else if !is_proto && !is_typedef {
                     diags.push(
                         Diagnostic::error(
                             "E0603",
                             "global variables (other than `const` scalars with a constant \
-                             initializer), typedefs, structs and enums are not supported yet",
+                             initializer), structs and enums are not supported yet",
                         )
                         .at(map.span(d.span))
                         .with_help(
@@ -227,10 +250,99 @@ pub(crate) fn lower_unit(
     units
 }
 
+/// What a `typedef` name stands for: a scalar type and, for an array typedef
+/// (`typedef double vec3[3];`), its extents in C order. `Err` describes a typedef adgen
+/// cannot use (structs, pointers, ...), reported where the name is used.
+type Typedefs = BTreeMap<String, Result<(Ty, Vec<i64>), String>>;
+
+/// The typedefs of the translation unit (headers included), in declaration order, so that
+/// a typedef may use an earlier one (`typedef real_t vec3[3];`).
+fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
+    let mut typedefs = Typedefs::new();
+    for ext in &tu.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let is_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Typedef)
+        });
+        if !is_typedef {
+            continue;
+        }
+        let base = decl_type(&d.node.specifiers, &typedefs);
+        let inner = typedef_extents(&d.node.specifiers, &typedefs);
+        for init in &d.node.declarators {
+            let Some(name) = declarator_name(&init.node.declarator.node) else {
+                continue;
+            };
+            let mut extents = Vec::new();
+            let mut what = Ok(());
+            for dd in &init.node.declarator.node.derived {
+                match &dd.node {
+                    DerivedDeclarator::Array(a) => match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match const_int(&e.node) {
+                                Some(n) if n > 0 => extents.push(n),
+                                _ => what = Err("an array typedef without a constant size"),
+                            }
+                        }
+                        _ => what = Err("an array typedef without a size"),
+                    },
+                    _ => what = Err("a pointer or function typedef"),
+                }
+            }
+            extents.extend(inner.iter().copied());
+            let info = match (&base, what) {
+                (Ok(Ty::Void | Ty::Bool), _) => Err(format!("the typedef `{}` (void)", name.node.name)),
+                (Ok(t), Ok(())) => Ok((*t, extents)),
+                (Err(w), _) => Err(format!("the typedef `{}` ({w})", name.node.name)),
+                (_, Err(w)) => Err(format!("the typedef `{}` ({w})", name.node.name)),
+            };
+            typedefs.insert(name.node.name.clone(), info);
+        }
+    }
+    typedefs
+}
+
+/// The array extents a typedef name among the specifiers brings (empty for scalars).
+fn typedef_extents(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) -> Vec<i64> {
+    specs
+        .iter()
+        .find_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+                TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.name) {
+                    Some(Ok((_, ext))) => Some(ext.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// Base type of declaration specifiers; `Err` with a description when unsupported.
-fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, String> {
+fn base_type<'a>(
+    specs: impl Iterator<Item = &'a TypeSpecifier>,
+    typedefs: &Typedefs,
+) -> Result<Ty, String> {
     let mut long = 0;
     let mut seen = Vec::new();
+    let mut specs = specs.peekable();
+    if let Some(TypeSpecifier::TypedefName(n)) = specs.peek() {
+        let name = &n.node.name;
+        let ty = match typedefs.get(name) {
+            Some(Ok((ty, _))) => Ok(*ty),
+            Some(Err(w)) => Err(w.clone()),
+            None => Err(format!("the typedef name `{name}`")),
+        };
+        specs.next();
+        return match specs.next() {
+            None => ty,
+            Some(_) => Err("this combination of type specifiers".into()),
+        };
+    }
     for s in specs {
         match s {
             TypeSpecifier::Long => long += 1,
@@ -263,11 +375,14 @@ fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, S
     }
 }
 
-fn decl_type(specs: &[Node<DeclarationSpecifier>]) -> Result<Ty, String> {
-    base_type(specs.iter().filter_map(|s| match &s.node {
-        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-        _ => None,
-    }))
+fn decl_type(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) -> Result<Ty, String> {
+    base_type(
+        specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        }),
+        typedefs,
+    )
 }
 
 fn is_const(specs: &[Node<DeclarationSpecifier>]) -> bool {
@@ -284,7 +399,11 @@ fn declarator_name(d: &Declarator) -> Option<&Node<Identifier>> {
 }
 
 /// The prototype of a function declarator (`None` when not a function).
-fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Option<(String, Proto)> {
+fn proto_of(
+    specs: &[Node<DeclarationSpecifier>],
+    d: &Node<Declarator>,
+    typedefs: &Typedefs,
+) -> Option<(String, Proto)> {
     let name = declarator_name(&d.node)?.node.name.clone();
     let [
         Node {
@@ -295,18 +414,20 @@ fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Optio
     else {
         return None;
     };
-    let ret = decl_type(specs).unwrap_or(Ty::Void);
+    let ret = decl_type(specs, typedefs).unwrap_or(Ty::Void);
     let mut params = Vec::new();
     for p in &f.node.parameters {
+        // A parameter of an array typedef is a pointer.
+        let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
         let pass = match &p.node.declarator {
             None => {
-                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                if decl_type(&p.node.specifiers, typedefs) == Ok(Ty::Void) {
                     continue;
                 }
-                Pass::Value
+                if typedef_array { Pass::Ref } else { Pass::Value }
             }
             Some(d) => {
-                if d.node.derived.is_empty() {
+                if d.node.derived.is_empty() && !typedef_array {
                     Pass::Value
                 } else {
                     Pass::Ref
@@ -574,6 +695,7 @@ struct FnCx<'m, 'd> {
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    typedefs: &'m Typedefs,
     /// Whole-line comments of the file and the first one not yet placed.
     comments: &'m [Comment],
     comment_cursor: &'d mut usize,
@@ -786,7 +908,7 @@ impl FnCx<'_, '_> {
                 }
             }
         }
-        let ret = decl_type(&f.specifiers).map_err(|w| {
+        let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
             self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
         })?;
         let mut indexed = Indexed::default();
@@ -799,7 +921,7 @@ impl FnCx<'_, '_> {
         let mut ok = true;
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
-                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
                     continue;
                 }
                 self.unsupported("E0603", "a parameter without a name", p.span);
@@ -812,7 +934,7 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let pname = pname.node.name.clone();
-            let ty = match decl_type(&p.node.specifiers) {
+            let ty = match decl_type(&p.node.specifiers, self.typedefs) {
                 Ok(Ty::Void) | Ok(Ty::Bool) => {
                     self.unsupported("E0603", "a `void` parameter", p.span);
                     ok = false;
@@ -825,8 +947,19 @@ impl FnCx<'_, '_> {
                     continue;
                 }
             };
+            let typedef_ext = typedef_extents(&p.node.specifiers, self.typedefs);
             let kind = match d.node.derived.as_slice() {
-                [] => VarKind::Value,
+                [_, ..] if !typedef_ext.is_empty() => {
+                    self.unsupported(
+                        "E0603",
+                        "a pointer to, or an array of, an array typedef as a parameter",
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+                [] if typedef_ext.len() == 1 => VarKind::ArrayParam,
+                [] if typedef_ext.is_empty() => VarKind::Value,
                 [
                     Node {
                         node: DerivedDeclarator::Pointer(_),
@@ -901,6 +1034,7 @@ impl FnCx<'_, '_> {
             // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
             // its extent; `double *x` and `double x[]` are assumed-size.
             let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                None if typedef_ext.len() == 1 => Bound::Expr(int_lit(typedef_ext[0] - 1)),
                 Some(DerivedDeclarator::Array(a)) => match &a.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                         match (&e.node, const_int(&e.node)) {
@@ -1199,7 +1333,7 @@ impl FnCx<'_, '_> {
                 _ => {}
             }
         }
-        let ty = match decl_type(&d.node.specifiers) {
+        let ty = match decl_type(&d.node.specifiers, self.typedefs) {
             Ok(Ty::Void) | Ok(Ty::Bool) => {
                 return Err(self.unsupported("E0603", "a `void` variable", d.span));
             }
@@ -1213,6 +1347,7 @@ impl FnCx<'_, '_> {
             };
             let name = name.node.name.clone();
             let mut extents = Vec::new();
+            let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
             for dd in &decl.node.derived {
                 match &dd.node {
                     DerivedDeclarator::Array(a) => match &a.node.size {
@@ -1245,6 +1380,7 @@ impl FnCx<'_, '_> {
                     }
                 }
             }
+            extents.extend(typedef_ext);
             if extents.len() > 2 {
                 return Err(self.unsupported(
                     "E0603",
@@ -2135,13 +2271,13 @@ impl FnCx<'_, '_> {
                 ))
             }
             Expression::Cast(c) => {
-                let ty =
-                    base_type(c.node.type_name.node.specifiers.iter().filter_map(
-                        |s| match &s.node {
-                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                            _ => None,
-                        },
-                    ));
+                let ty = base_type(
+                    c.node.type_name.node.specifiers.iter().filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    }),
+                    self.typedefs,
+                );
                 if c.node.type_name.node.declarator.is_some() {
                     return Err(self.unsupported("E0605", "a cast to a pointer type", e.span));
                 }

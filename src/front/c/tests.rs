@@ -98,3 +98,35 @@ fn truncated_sources_never_panic() {
         }
     }
 }
+
+#[test]
+fn typedefs_of_scalars_and_arrays() {
+    let f = lower(
+        "typedef double real_t;\ntypedef real_t vec3[3];\ntypedef float single;\n\
+         static real_t dot3(const vec3 a, const vec3 b) { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2]; }\n\
+         void f(int n, const real_t *x, real_t *y) {\n  vec3 t;\n  vec3 m[2];\n  \
+         for (int i = 0; i < 3; i++) { t[i] = x[i]; m[1][i] = (single) x[i]; }\n  \
+         *y = dot3(t, m[1 - 1]) + (real_t) n;\n}\n",
+    );
+    let e = f.unwrap_err();
+    // `m[0]` (a row of a 2-D array) cannot be passed yet; everything before lowers.
+    assert!(e.contains("t.c:9:16: error[E0605]"), "{e}");
+    let f = lower(
+        "typedef double real_t;\ntypedef real_t vec3[3];\n\
+         static real_t dot3(const vec3 a, const vec3 b) { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2]; }\n\
+         void f(int n, const real_t *x, real_t *y) {\n  vec3 t;\n  vec3 m[2];\n  \
+         for (int i = 0; i < 3; i++) { t[i] = x[i]; m[1][i] = (real_t) x[i]; }\n  \
+         *y = dot3(t, t) + m[1][2] * (real_t) n;\n}\n",
+    )
+    .unwrap();
+    let dot = &f.units[0];
+    assert!(dot.symbols.get("a").unwrap().is_array());
+    let u = &f.units[1];
+    assert_eq!(u.symbols.get("m").unwrap().dims.len(), 2);
+    assert_eq!(u.symbols.get("t").unwrap().dims.len(), 1);
+    let e = lower("typedef double *dptr;\nvoid f(dptr y) { *y = 1.0; }\n").unwrap_err();
+    assert!(e.contains("t.c:1:1: error[E0603]") && e.contains("dptr"), "{e}");
+    let e = lower("typedef struct { double a; } s_t;\nvoid f(double *y) { *y = 1.0; }\n")
+        .unwrap_err();
+    assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
+}
