@@ -100,13 +100,16 @@ pub(crate) fn lower_unit(
     for ext in &tu.0 {
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
-                if let Some((name, proto)) = proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs) {
+                if let Some((name, proto)) =
+                    proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs)
+                {
                     protos.insert(name, proto);
                 }
             }
             ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
                 for init in &d.node.declarators {
-                    if let Some((name, proto)) = proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
+                    if let Some((name, proto)) =
+                        proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
                     {
                         protos.entry(name).or_insert(proto);
                     }
@@ -174,6 +177,7 @@ pub(crate) fn lower_unit(
                     decls: Vec::new(),
                     symbols: SymbolTable::default(),
                     result: None,
+                    copies: BTreeMap::new(),
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
@@ -203,12 +207,10 @@ pub(crate) fn lower_unit(
                 }
             }
             ExternalDeclaration::Declaration(d) => {
-                let is_proto = d
-                    .node
-                    .declarators
-                    .iter()
-                    .all(|i| proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some())
-                    && !d.node.declarators.is_empty();
+                let is_proto =
+                    d.node.declarators.iter().all(|i| {
+                        proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some()
+                    }) && !d.node.declarators.is_empty();
                 let is_typedef = d.node.specifiers.iter().any(|s| {
                     matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                         if c.node == StorageClassSpecifier::Typedef)
@@ -294,7 +296,9 @@ fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
             }
             extents.extend(inner.iter().copied());
             let info = match (&base, what) {
-                (Ok(Ty::Void | Ty::Bool), _) => Err(format!("the typedef `{}` (void)", name.node.name)),
+                (Ok(Ty::Void | Ty::Bool), _) => {
+                    Err(format!("the typedef `{}` (void)", name.node.name))
+                }
                 (Ok(t), Ok(())) => Ok((*t, extents)),
                 (Err(w), _) => Err(format!("the typedef `{}` ({w})", name.node.name)),
                 (_, Err(w)) => Err(format!("the typedef `{}` ({w})", name.node.name)),
@@ -424,7 +428,11 @@ fn proto_of(
                 if decl_type(&p.node.specifiers, typedefs) == Ok(Ty::Void) {
                     continue;
                 }
-                if typedef_array { Pass::Ref } else { Pass::Value }
+                if typedef_array {
+                    Pass::Ref
+                } else {
+                    Pass::Value
+                }
             }
             Some(d) => {
                 if d.node.derived.is_empty() && !typedef_array {
@@ -669,14 +677,53 @@ fn has_own_continue(s: &Statement) -> bool {
                     .is_some_and(|e| has_own_continue(&e.node))
         }
         Statement::Labeled(l) => has_own_continue(&l.node.statement.node),
+        // A `continue` in a switch goes to the loop around the switch.
+        Statement::Switch(sw) => has_own_continue(&sw.node.statement.node),
         _ => false,
     }
 }
 
-/// Kind of the enclosing loop: may `continue` be lowered to CYCLE?
-#[derive(Copy, Clone)]
+/// What a `break` or `continue` would leave: a loop, or a `switch` (whose `break`s the
+/// lowering of the switch consumes, and which `continue` passes through).
+#[derive(Copy, Clone, PartialEq)]
 enum LoopKind {
     Plain,
+    Switch,
+}
+
+/// One stretch of a `switch` body: the labels that enter it and its statements, up to the
+/// next label.
+struct CaseSegment {
+    /// `sel == v` (or `v1 <= sel && sel <= v2`) for each `case` label.
+    tests: Vec<Expr>,
+    is_default: bool,
+    body: Vec<Stmt>,
+    /// Control does not fall through into the next segment (`break`, `return`,
+    /// `continue`).
+    ends: bool,
+}
+
+/// Gives fresh ids to copied statements (a case body repeated for fall-through), so that
+/// statement ids stay unique.
+fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
+    for s in stmts {
+        s.id = StmtId(*next_id);
+        *next_id += 1;
+        match &mut s.kind {
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
+                for (_, body) in arms {
+                    renumber(body, next_id);
+                }
+                if let Some(body) = else_body {
+                    renumber(body, next_id);
+                }
+            }
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => renumber(body, next_id),
+            _ => {}
+        }
+    }
 }
 
 struct FnCx<'m, 'd> {
@@ -691,6 +738,8 @@ struct FnCx<'m, 'd> {
     decls: Vec<Decl>,
     symbols: SymbolTable,
     result: Option<(String, Ty)>,
+    /// By-value parameters the function assigns, by key: the local copy the body uses.
+    copies: BTreeMap<String, String>,
     loops: Vec<LoopKind>,
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
@@ -919,6 +968,7 @@ impl FnCx<'_, '_> {
         // Parameters.
         let mut args = Vec::new();
         let mut ok = true;
+        let mut copies = Vec::new();
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
                 if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
@@ -994,23 +1044,22 @@ impl FnCx<'_, '_> {
                     continue;
                 }
             };
+            // A by-value parameter the function assigns (the `vb0` case of seeds/003):
+            // the body works on a local copy, so that the parameter itself is only read.
+            // Its derivative is then that of an input: in the adjoint, the copy's adjoint
+            // is a local that is added to the caller's (`*xb += x_copyb`) when the
+            // adjoint returns, which is Tapenade's `*vb0 += vb`.
             if kind == VarKind::Value && assigned.names.contains(&pname) {
-                self.err(
-                    "E0607",
-                    format!(
-                        "the by-value parameter `{pname}` is assigned in `{name}`: adgen does \
-                         not differentiate writes to by-value copies yet"
-                    ),
-                    p.span,
-                );
-                self.diags
-                    .last_mut()
-                    .expect("a diagnostic was just pushed")
-                    .help = Some(format!(
-                    "copy `{pname}` into a local variable and assign that"
-                ));
-                ok = false;
-                continue;
+                let mut copy = format!("{pname}_copy");
+                let mut n = 0;
+                while indexed.idents.contains(&key(&copy))
+                    || self.vars.contains_key(&key(&copy))
+                    || self.protos.contains_key(&copy)
+                {
+                    copy = format!("{pname}_copy{n}");
+                    n += 1;
+                }
+                copies.push((pname.clone(), copy, ty, p.span));
             }
             let constant = is_const(&p.node.specifiers);
             let intent = match kind {
@@ -1082,6 +1131,30 @@ impl FnCx<'_, '_> {
         if !ok {
             return Err(Reported);
         }
+        let mut body = Vec::new();
+        for (pname, copy, ty, at) in copies {
+            self.vars.insert(
+                key(&copy),
+                Var {
+                    name: copy.clone(),
+                    ty,
+                    kind: VarKind::Local,
+                },
+            );
+            self.push_decl(&copy, ty, Vec::new(), None, None, None, false, at);
+            self.copies.insert(key(&pname), copy.clone());
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&copy),
+                    rhs: Expr::var(&pname),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(
+                " the by-value parameter `{pname}` is assigned below: work on a copy"
+            ));
+            body.push(st);
+        }
         // The result variable.
         let kind = if ret == Ty::Void {
             il::UnitKind::Subroutine
@@ -1104,7 +1177,6 @@ impl FnCx<'_, '_> {
             self.result = Some((rname, ret));
             il::UnitKind::Function
         };
-        let mut body = Vec::new();
         let r = self.block_body(&f.statement, &mut body);
         // A final `return` needs no statement of its own.
         if matches!(body.last().map(|s| &s.kind), Some(StmtKind::Return)) {
@@ -1236,6 +1308,11 @@ impl FnCx<'_, '_> {
     }
 
     fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
+        if let Some(copy) = self.copies.get(&key(name)) {
+            if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
+                return Ok(self.vars[&key(copy)].clone());
+            }
+        }
         match self.vars.get(&key(name)) {
             Some(v) if v.name == name => Ok(v.clone()),
             _ => Err(self.err(
@@ -1607,22 +1684,36 @@ impl FnCx<'_, '_> {
                 out.push(st);
                 Ok(())
             }
-            Statement::Continue => match self.loops.last() {
-                Some(LoopKind::Plain) => {
-                    let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
-                    out.push(st);
-                    Ok(())
+            Statement::Continue => {
+                if !self.loops.contains(&LoopKind::Plain) {
+                    return Err(self.err("E0604", "`continue` outside a loop", s.span));
                 }
-                None => Err(self.err("E0604", "`continue` outside a loop", s.span)),
-            },
-            Statement::Break => {
-                if self.loops.is_empty() {
-                    return Err(self.err("E0604", "`break` outside a loop", s.span));
-                }
-                let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
                 out.push(st);
                 Ok(())
             }
+            Statement::Break => match self.loops.last() {
+                None => Err(self.err("E0604", "`break` outside a loop or a switch", s.span)),
+                Some(LoopKind::Switch) => {
+                    let e = self.unsupported(
+                        "E0604",
+                        "a `break` nested in an `if` (or a block) inside a `switch` case",
+                        s.span,
+                    );
+                    self.diags
+                        .last_mut()
+                        .expect("a diagnostic was just pushed")
+                        .help = Some(
+                        "end the case with its own `break`, and use if/else inside the case".into(),
+                    );
+                    Err(e)
+                }
+                Some(LoopKind::Plain) => {
+                    let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                    out.push(st);
+                    Ok(())
+                }
+            },
             Statement::Return(e) => {
                 match (e, self.result.clone()) {
                     (Some(e), Some((r, rty))) => {
@@ -1650,11 +1741,268 @@ impl FnCx<'_, '_> {
                 out.push(st);
                 Ok(())
             }
-            Statement::Switch(_) => Err(self.unsupported("E0604", "`switch`", s.span)),
+            Statement::Switch(sw) => self.switch(sw, s.span, out),
+            Statement::Labeled(l) if !matches!(l.node.label.node, Label::Identifier(_)) => {
+                Err(self.unsupported(
+                    "E0604",
+                    "a `case` or `default` label that is not directly in the body of its \
+                     `switch`",
+                    s.span,
+                ))
+            }
             Statement::Goto(_) | Statement::Labeled(_) => {
                 Err(self.unsupported("E0604", "`goto` and labels", s.span))
             }
             Statement::Asm(_) => Err(self.unsupported("E0604", "inline assembly", s.span)),
+        }
+    }
+
+    /// `switch (sel) { case a: A; case b: B; break; default: D; }` as an IF chain:
+    /// `if (sel == a) { A B } else if (sel == b) { B } else { D }`. A case that falls
+    /// through continues with the statements of the following cases up to the `break`
+    /// (copied). A `break` must end its case at the top level of the case's statements;
+    /// one nested in an `if` is refused.
+    fn switch(&mut self, sw: &Node<SwitchStatement>, at: CSpan, out: &mut Vec<Stmt>) -> R<()> {
+        let (sel, sel_ty) = self.value(&sw.node.expression)?;
+        if !matches!(sel_ty, Ty::Int(_)) {
+            return Err(self.err(
+                "E0604",
+                "a `switch` needs an integer selector",
+                sw.node.expression.span,
+            ));
+        }
+        let mut has_call = false;
+        il::visit::walk_expr(&sel, &mut |y| {
+            has_call |= matches!(y.kind, ExprKind::Call(..));
+        });
+        if has_call {
+            let e = self.unsupported(
+                "E0604",
+                "a function call in a `switch` selector (it would be evaluated once per case)",
+                sw.node.expression.span,
+            );
+            self.diags
+                .last_mut()
+                .expect("a diagnostic was just pushed")
+                .help = Some("store the value in a variable and switch on that".into());
+            return Err(e);
+        }
+        let one;
+        let stmts: Vec<&Node<BlockItem>> = match &sw.node.statement.node {
+            Statement::Compound(items) => items.iter().collect(),
+            _ => {
+                one = Node::new(
+                    BlockItem::Statement((*sw.node.statement).clone()),
+                    sw.node.statement.span,
+                );
+                vec![&one]
+            }
+        };
+        self.scopes.push(Vec::new());
+        self.loops.push(LoopKind::Switch);
+        let r = self.switch_segments(&sel, &stmts);
+        self.loops.pop();
+        self.scopes.pop();
+        if let Some(end) = self.original(sw.node.statement.span.end) {
+            self.skip_comments(end);
+        }
+        let segments = r?;
+        let mut arms = Vec::new();
+        let mut else_body = None;
+        let mut originals: Vec<Option<Vec<Stmt>>> =
+            segments.iter().map(|seg| Some(seg.body.clone())).collect();
+        for (j, seg) in segments.iter().enumerate() {
+            let mut body = originals[j].take().unwrap_or_default();
+            let mut k = j;
+            while !segments[k].ends && k + 1 < segments.len() {
+                k += 1;
+                let mut copy = segments[k].body.clone();
+                renumber(&mut copy, self.next_id);
+                body.extend(copy);
+            }
+            if seg.is_default {
+                else_body = Some(body);
+            } else {
+                let mut tests = seg.tests.clone().into_iter();
+                let Some(first) = tests.next() else {
+                    continue;
+                };
+                let cond = tests.fold(first, |acc, t| Expr::binary(BinOp::Or, acc, t));
+                arms.push((cond, body));
+            }
+        }
+        if else_body.is_none() {
+            arms.retain(|(_, body)| !body.is_empty());
+        }
+        if arms.is_empty() {
+            out.extend(else_body.unwrap_or_default());
+            return Ok(());
+        }
+        let st = self.stmt(
+            StmtKind::If {
+                arms,
+                else_body,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// The segments of a switch body, each lowered once.
+    fn switch_segments(&mut self, sel: &Expr, items: &[&Node<BlockItem>]) -> R<Vec<CaseSegment>> {
+        let mut segments: Vec<CaseSegment> = Vec::new();
+        let mut result = Ok(());
+        // Statements before the first label, or after a `break` and before the next
+        // label, are never executed.
+        let mut live = false;
+        for item in items {
+            let stmt = match &item.node {
+                BlockItem::Statement(s) => s,
+                BlockItem::StaticAssert(_) => continue,
+                BlockItem::Declaration(d) => {
+                    let e = self.unsupported(
+                        "E0603",
+                        "a declaration directly in a `switch` body",
+                        d.span,
+                    );
+                    self.diags
+                        .last_mut()
+                        .expect("a diagnostic was just pushed")
+                        .help = Some("put the case's statements in braces `{ ... }`".into());
+                    result = Err(e);
+                    continue;
+                }
+            };
+            // Comments before a label go with the case they end when it falls through,
+            // else with the case the label starts.
+            if let (true, Some(seg), Some(start)) =
+                (live, segments.last_mut(), self.original(item.span.start))
+            {
+                let mut body = std::mem::take(&mut seg.body);
+                self.comments_before(start, &mut body);
+                segments.last_mut().expect("a segment is open").body = body;
+            }
+            let mut s = stmt;
+            let mut labelled = false;
+            let mut tests = Vec::new();
+            let mut is_default = false;
+            while let Statement::Labeled(l) = &s.node {
+                match &l.node.label.node {
+                    Label::Case(v) => match self.case_value(v) {
+                        Ok(v) => tests.push(Expr::binary(BinOp::Eq, sel.clone(), v)),
+                        Err(e) => result = Err(e),
+                    },
+                    Label::CaseRange(r) => {
+                        match (self.case_value(&r.node.low), self.case_value(&r.node.high)) {
+                            (Ok(lo), Ok(hi)) => tests.push(Expr::binary(
+                                BinOp::And,
+                                Expr::binary(BinOp::Le, lo, sel.clone()),
+                                Expr::binary(BinOp::Le, sel.clone(), hi),
+                            )),
+                            _ => result = Err(Reported),
+                        }
+                    }
+                    Label::Default => is_default = true,
+                    Label::Identifier(_) => {
+                        result = Err(self.unsupported("E0604", "`goto` and labels", l.span));
+                    }
+                }
+                labelled = true;
+                s = &l.node.statement;
+            }
+            if labelled {
+                segments.push(CaseSegment {
+                    tests,
+                    is_default,
+                    body: Vec::new(),
+                    ends: false,
+                });
+                live = true;
+            }
+            let Some(seg) = segments.last_mut().filter(|_| live) else {
+                if let Some(end) = self.original(item.span.end) {
+                    self.skip_comments(end);
+                }
+                continue;
+            };
+            let mut body = std::mem::take(&mut seg.body);
+            if let Some(start) = self.original(s.span.start) {
+                self.comments_before(start, &mut body);
+            }
+            let ended = match self.case_body(s, &mut body) {
+                Ok(ended) => ended,
+                Err(e) => {
+                    result = Err(e);
+                    false
+                }
+            };
+            let ends = ended
+                || matches!(
+                    body.last().map(|st| &st.kind),
+                    Some(StmtKind::Return | StmtKind::Cycle { .. })
+                );
+            let seg = segments.last_mut().expect("a segment is open");
+            seg.body = body;
+            if ends {
+                seg.ends = true;
+                live = false;
+            }
+        }
+        result.map(|()| segments)
+    }
+
+    /// The value of a `case` label: an integer constant.
+    fn case_value(&mut self, v: &Node<Expression>) -> R<Expr> {
+        match const_int(&v.node) {
+            Some(n) => Ok(int_lit(n).spanned(self.span(v.span))),
+            None => Err(self.unsupported(
+                "E0604",
+                "a `case` label that is not an integer constant",
+                v.span,
+            )),
+        }
+    }
+
+    /// Lowers one statement of a case; true when it ends with a `break` of the switch
+    /// (at its top level, or at the top level of a block).
+    fn case_body(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<bool> {
+        match &s.node {
+            Statement::Break => Ok(true),
+            Statement::Compound(items) => {
+                self.scopes.push(Vec::new());
+                let mut result = Ok(false);
+                for item in items {
+                    if let Some(at) = self.original(item.span.start) {
+                        self.comments_before(at, out);
+                    }
+                    let r = match &item.node {
+                        BlockItem::Declaration(d) => self.declaration(d, out).map(|()| false),
+                        BlockItem::StaticAssert(_) => Ok(false),
+                        BlockItem::Statement(st) => self.case_body(st, out),
+                    };
+                    match r {
+                        Ok(true) => {
+                            result = result.map(|_| true);
+                            break;
+                        }
+                        Ok(false) => {}
+                        Err(e) => result = Err(e),
+                    }
+                }
+                self.scopes.pop();
+                if let Some(end) = self.original(s.span.end) {
+                    if matches!(result, Ok(true)) {
+                        self.skip_comments(end);
+                    } else {
+                        self.comments_before(end, out);
+                    }
+                }
+                result
+            }
+            _ => self.statement(s, out).map(|()| false),
         }
     }
 
@@ -2272,10 +2620,15 @@ impl FnCx<'_, '_> {
             }
             Expression::Cast(c) => {
                 let ty = base_type(
-                    c.node.type_name.node.specifiers.iter().filter_map(|s| match &s.node {
-                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    }),
+                    c.node
+                        .type_name
+                        .node
+                        .specifiers
+                        .iter()
+                        .filter_map(|s| match &s.node {
+                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                            _ => None,
+                        }),
                     self.typedefs,
                 );
                 if c.node.type_name.node.declarator.is_some() {
