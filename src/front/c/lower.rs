@@ -71,6 +71,22 @@ enum VarKind {
     Local,
     /// A local array with its extents in C order.
     LocalArray(Vec<i64>),
+    /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
+    /// one array it points into (see [`PtrVar`]).
+    Pointer,
+}
+
+/// A pointer that moves: a local pointer, or a pointer parameter the function advances
+/// (`x++`, `x += n`). It designates element `off` of the array `base`, so that `*p`,
+/// `p[i]` and `*p++` become `base(off)`, `base(off + i)` and `base(off)` followed by
+/// `off = off + 1`. A pointer that would point into two arrays is refused.
+#[derive(Clone, Debug)]
+struct PtrVar {
+    /// The IL integer variable holding the offset.
+    off: String,
+    /// The IL array it points into, once an assignment has told (a moving parameter
+    /// points into itself).
+    base: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -178,6 +194,13 @@ pub(crate) fn lower_unit(
                     symbols: SymbolTable::default(),
                     result: None,
                     copies: BTreeMap::new(),
+                    pointers: BTreeMap::new(),
+                    idents: BTreeSet::new(),
+                    effects_ok: false,
+                    pre: Vec::new(),
+                    post: Vec::new(),
+                    stepped: BTreeSet::new(),
+                    ptr_uses: BTreeMap::new(),
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
@@ -464,9 +487,22 @@ impl<'ast> Visit<'ast> for Indexed {
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        if b.operator.node == BinaryOperator::Index {
+        use BinaryOperator as B;
+        if b.operator.node == B::Index {
             if let Expression::Identifier(id) = &b.lhs.node {
                 self.names.insert(id.node.name.clone());
+            }
+        }
+        // Pointer arithmetic (`x + k`, `p = x`, `x += n`) makes a pointer parameter an
+        // array; marking scalars too is harmless, only pointers are looked up.
+        if matches!(
+            b.operator.node,
+            B::Plus | B::Minus | B::Assign | B::AssignPlus | B::AssignMinus
+        ) {
+            for side in [&b.lhs.node, &b.rhs.node] {
+                if let Expression::Identifier(id) = side {
+                    self.names.insert(id.node.name.clone());
+                }
             }
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -479,12 +515,31 @@ impl<'ast> Visit<'ast> for Indexed {
         u: &'ast UnaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        if u.operator.node == UnaryOperator::Indirection {
-            if let Expression::Identifier(id) = &u.operand.node {
-                self.derefs.insert(id.node.name.clone());
+        use UnaryOperator as U;
+        if let Expression::Identifier(id) = &u.operand.node {
+            match u.operator.node {
+                U::Indirection => {
+                    self.derefs.insert(id.node.name.clone());
+                }
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                    self.names.insert(id.node.name.clone());
+                }
+                _ => {}
             }
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast CSpan) {
+        if let Some(Node {
+            node: Initializer::Expression(e),
+            ..
+        }) = &d.initializer
+        {
+            if let Expression::Identifier(id) = &e.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_init_declarator(self, d, span);
     }
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
         if let Expression::Identifier(callee) = &c.callee.node {
@@ -661,6 +716,45 @@ impl<'ast> Visit<'ast> for Assigned {
     }
 }
 
+/// Names assigned themselves (`x = ...`, `x += ...`, `x++`), not through `*x` or `x[i]`:
+/// for a pointer parameter, the pointer moves.
+#[derive(Default)]
+struct DirectTargets {
+    names: BTreeSet<String>,
+}
+
+impl<'ast> Visit<'ast> for DirectTargets {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use BinaryOperator::*;
+        if matches!(b.operator.node, Assign | AssignPlus | AssignMinus) {
+            if let Expression::Identifier(id) = &b.lhs.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use UnaryOperator::*;
+        if matches!(
+            u.operator.node,
+            PostIncrement | PostDecrement | PreIncrement | PreDecrement
+        ) {
+            if let Expression::Identifier(id) = &u.operand.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+}
+
 /// Does a statement contain a `continue` that belongs to the loop around it?
 fn has_own_continue(s: &Statement) -> bool {
     match s {
@@ -740,6 +834,20 @@ struct FnCx<'m, 'd> {
     result: Option<(String, Ty)>,
     /// By-value parameters the function assigns, by key: the local copy the body uses.
     copies: BTreeMap<String, String>,
+    /// Moving pointers, by key of their C name.
+    pointers: BTreeMap<String, PtrVar>,
+    /// Every identifier of the function body (keys): names adgen makes avoid them.
+    idents: BTreeSet<String>,
+    /// May the expression being lowered step a pointer (`*p++`)? Only in a statement
+    /// that can run the step before or after itself, never in a condition or a branch
+    /// of `?:`.
+    effects_ok: bool,
+    /// Pointer steps to run before / after the statement being lowered.
+    pre: Vec<Stmt>,
+    post: Vec<Stmt>,
+    /// Moving pointers the statement steps, and how often it uses each moving pointer.
+    stepped: BTreeSet<String>,
+    ptr_uses: BTreeMap<String, usize>,
     loops: Vec<LoopKind>,
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
@@ -964,11 +1072,15 @@ impl FnCx<'_, '_> {
         indexed.visit_statement(&f.statement.node, &f.statement.span);
         let mut assigned = Assigned::default();
         assigned.visit_statement(&f.statement.node, &f.statement.span);
+        let mut direct = DirectTargets::default();
+        direct.visit_statement(&f.statement.node, &f.statement.span);
+        self.idents = indexed.idents.clone();
 
         // Parameters.
         let mut args = Vec::new();
         let mut ok = true;
         let mut copies = Vec::new();
+        let mut moving = Vec::new();
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
                 if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
@@ -1127,6 +1239,9 @@ impl FnCx<'_, '_> {
                 }]
             });
             self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
+            if kind == VarKind::ArrayParam && direct.names.contains(&pname) {
+                moving.push((pname.clone(), p.span));
+            }
         }
         if !ok {
             return Err(Reported);
@@ -1153,6 +1268,25 @@ impl FnCx<'_, '_> {
             st.trailing_comment = Some(format!(
                 " the by-value parameter `{pname}` is assigned below: work on a copy"
             ));
+            body.push(st);
+        }
+        for (pname, at) in moving {
+            let off = self.offset_var(&pname, at);
+            self.pointers.insert(
+                key(&pname),
+                PtrVar {
+                    off: off.clone(),
+                    base: Some(pname.clone()),
+                },
+            );
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&off),
+                    rhs: int_lit(0),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(" `{pname}` moves: `{off}` is its offset"));
             body.push(st);
         }
         // The result variable.
@@ -1448,10 +1582,16 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    DerivedDeclarator::Pointer(_)
+                        if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
+                    {
+                        return self.pointer_decl(&name, ty, init, out);
+                    }
                     _ => {
                         return Err(self.unsupported(
                             "E0603",
-                            "pointer and function local variables",
+                            "pointers to pointers, pointers to arrays, and function local \
+                             variables",
                             dd.span,
                         ));
                     }
@@ -1486,16 +1626,19 @@ impl FnCx<'_, '_> {
             if let Some(i) = &init.node.initializer {
                 match &i.node {
                     Initializer::Expression(e) if extents.is_empty() => {
-                        let (rhs, rty) = self.value(e)?;
-                        self.check_assignable(ty, rty, e.span)?;
-                        let s = self.stmt(
-                            StmtKind::Assign {
-                                lhs: Expr::var(&name),
-                                rhs,
-                            },
-                            init.span,
-                        );
-                        out.push(s);
+                        self.with_effects(out, |cx, out| {
+                            let (rhs, rty) = cx.value(e)?;
+                            cx.check_assignable(ty, rty, e.span)?;
+                            let s = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&name),
+                                    rhs,
+                                },
+                                init.span,
+                            );
+                            out.push(s);
+                            Ok(())
+                        })?;
                     }
                     Initializer::List(items) if extents.len() == 1 => {
                         if items.len() as i64 > extents[0] {
@@ -1717,16 +1860,19 @@ impl FnCx<'_, '_> {
             Statement::Return(e) => {
                 match (e, self.result.clone()) {
                     (Some(e), Some((r, rty))) => {
-                        let (v, ty) = self.value(e)?;
-                        self.check_assignable(rty, ty, e.span)?;
-                        let st = self.stmt(
-                            StmtKind::Assign {
-                                lhs: Expr::var(&r),
-                                rhs: v,
-                            },
-                            s.span,
-                        );
-                        out.push(st);
+                        self.with_effects(out, |cx, out| {
+                            let (v, ty) = cx.value(e)?;
+                            cx.check_assignable(rty, ty, e.span)?;
+                            let st = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&r),
+                                    rhs: v,
+                                },
+                                s.span,
+                            );
+                            out.push(st);
+                            Ok(())
+                        })?;
                     }
                     (None, None) => {}
                     _ => {
@@ -2008,7 +2154,61 @@ impl FnCx<'_, '_> {
 
     /// An expression statement: assignment, compound assignment, `++`/`--`, call.
     fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        self.with_effects(out, |cx, out| cx.expr_stmt_inner(e, out))
+    }
+
+    /// Lowers one statement in which pointers may be stepped (`*q++ = *p++;`): the steps
+    /// run after it (`p++`) or before it (`++p`). A pointer stepped there must not be
+    /// used twice in it (C leaves the order unspecified).
+    fn with_effects(
+        &mut self,
+        out: &mut Vec<Stmt>,
+        f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> R<()>,
+    ) -> R<()> {
+        let saved = (
+            self.effects_ok,
+            std::mem::take(&mut self.pre),
+            std::mem::take(&mut self.post),
+            std::mem::take(&mut self.stepped),
+            std::mem::take(&mut self.ptr_uses),
+        );
+        self.effects_ok = true;
+        let mut body = Vec::new();
+        let r = f(self, &mut body);
+        let pre = std::mem::replace(&mut self.pre, saved.1);
+        let post = std::mem::replace(&mut self.post, saved.2);
+        let stepped = std::mem::replace(&mut self.stepped, saved.3);
+        let uses = std::mem::replace(&mut self.ptr_uses, saved.4);
+        self.effects_ok = saved.0;
+        r?;
+        for p in &stepped {
+            if uses.get(p).copied().unwrap_or(0) > 1 {
+                let at = body.first().map(|s| s.span).unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0605",
+                        format!(
+                            "the pointer `{p}` is stepped (`++`/`--`) and used again in the \
+                             same statement: C leaves the order unspecified"
+                        ),
+                    )
+                    .at(at)
+                    .with_help("step the pointer in a statement of its own"),
+                );
+                return Err(Reported);
+            }
+        }
+        out.extend(pre);
+        out.extend(body);
+        out.extend(post);
+        Ok(())
+    }
+
+    fn expr_stmt_inner(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
         use BinaryOperator as B;
+        if let Some(name) = self.moving_target(e) {
+            return self.pointer_assign(&name, e, out);
+        }
         match &e.node {
             Expression::BinaryOperator(b) => {
                 let op = match b.node.operator.node {
@@ -2318,7 +2518,10 @@ impl FnCx<'_, '_> {
 
     /// A condition: a comparison or logical operation, or a number compared with zero.
     fn cond(&mut self, e: &Node<Expression>) -> R<Expr> {
-        let (v, ty) = self.expr(e)?;
+        let saved = std::mem::replace(&mut self.effects_ok, false);
+        let r = self.expr(e);
+        self.effects_ok = saved;
+        let (v, ty) = r?;
         Ok(self.to_bool(v, ty))
     }
 
@@ -2391,9 +2594,12 @@ impl FnCx<'_, '_> {
                     VarKind::Value | VarKind::Local => {
                         Ok((Expr::var(&v.name).spanned(self.span(e.span)), v.ty))
                     }
-                    VarKind::RefScalar => Err(self.unsupported(
+                    VarKind::RefScalar | VarKind::Pointer => Err(self.unsupported(
                         "E0605",
-                        &format!("using the pointer `{}` itself (write `*{0}`)", v.name),
+                        &format!(
+                            "using the pointer `{}` itself as a value (write `*{0}` or `{0}[i]`)",
+                            v.name
+                        ),
                         e.span,
                     )),
                     _ => Err(self.unsupported(
@@ -2404,23 +2610,32 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                let Expression::Identifier(id) = &u.node.operand.node else {
-                    return Err(self.unsupported("E0605", "pointer arithmetic", e.span));
-                };
-                let v = self.var(&id.node.name, e.span)?;
                 let span = self.span(e.span);
-                match v.kind {
-                    VarKind::RefScalar => Ok((Expr::var(&v.name).spanned(span), v.ty)),
-                    VarKind::ArrayParam => Ok((
-                        Expr::new(ExprKind::Index(v.name.clone(), vec![int_lit(0)])).spanned(span),
-                        v.ty,
-                    )),
-                    _ => Err(self.unsupported(
-                        "E0605",
-                        &format!("dereferencing `{}`, which is not a pointer", v.name),
-                        e.span,
-                    )),
+                if let Expression::Identifier(id) = &u.node.operand.node {
+                    let v = self.var(&id.node.name, e.span)?;
+                    match v.kind {
+                        VarKind::RefScalar => {
+                            return Ok((Expr::var(&v.name).spanned(span), v.ty));
+                        }
+                        VarKind::Value | VarKind::Local => {
+                            return Err(self.unsupported(
+                                "E0605",
+                                &format!("dereferencing `{}`, which is not a pointer", v.name),
+                                e.span,
+                            ));
+                        }
+                        _ => {}
+                    }
                 }
+                let (base, off, ty) = self.ptr_expr(&u.node.operand)?;
+                Ok((
+                    Expr::new(ExprKind::Index(
+                        base,
+                        vec![off.unwrap_or_else(|| int_lit(0))],
+                    ))
+                    .spanned(span),
+                    ty,
+                ))
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (name, subs_c) = match &b.node.lhs.node {
@@ -2442,6 +2657,29 @@ impl FnCx<'_, '_> {
                     }
                 };
                 let v = self.var(&name, e.span)?;
+                if v.kind == VarKind::Pointer || self.pointers.contains_key(&key(&name)) {
+                    let [sub] = subs_c.as_slice() else {
+                        return Err(self.unsupported(
+                            "E0605",
+                            &format!("indexing the pointer `{name}` twice"),
+                            e.span,
+                        ));
+                    };
+                    let (base, off, ty) = self.ptr_ident(&name, b.node.lhs.span)?;
+                    let (x, xty) = self.value(sub)?;
+                    if !matches!(xty, Ty::Int(_)) {
+                        return Err(self.err(
+                            "E0605",
+                            "an array subscript must be an integer",
+                            sub.span,
+                        ));
+                    }
+                    return Ok((
+                        Expr::new(ExprKind::Index(base, vec![add_offset(off, x, false)]))
+                            .spanned(self.span(e.span)),
+                        ty,
+                    ));
+                }
                 let rank = match &v.kind {
                     VarKind::ArrayParam => 1,
                     VarKind::LocalArray(ext) => ext.len(),
@@ -2543,6 +2781,16 @@ impl FnCx<'_, '_> {
                             promote(lt, rt),
                         ));
                     }
+                    B::Less
+                    | B::Greater
+                    | B::LessOrEqual
+                    | B::GreaterOrEqual
+                    | B::Equals
+                    | B::NotEquals
+                        if self.is_ptr(&b.node.lhs.node) || self.is_ptr(&b.node.rhs.node) =>
+                    {
+                        return self.pointer_compare(b, e.span);
+                    }
                     B::Less => BinOp::Lt,
                     B::Greater => BinOp::Gt,
                     B::LessOrEqual => BinOp::Le,
@@ -2595,8 +2843,11 @@ impl FnCx<'_, '_> {
             }
             Expression::Conditional(c) => {
                 let cond = self.cond(&c.node.condition)?;
-                let (a, at) = self.value(&c.node.then_expression)?;
-                let (b, bt) = self.value(&c.node.else_expression)?;
+                let saved = std::mem::replace(&mut self.effects_ok, false);
+                let a = self.value(&c.node.then_expression);
+                let b = self.value(&c.node.else_expression);
+                self.effects_ok = saved;
+                let ((a, at), (b, bt)) = (a?, b?);
                 for (x, s) in [
                     (&a, c.node.then_expression.span),
                     (&b, c.node.else_expression.span),
@@ -2851,6 +3102,34 @@ impl FnCx<'_, '_> {
                 }
                 Ok(v)
             }
+            Expression::Identifier(id)
+                if self.pointers.contains_key(&key(&id.node.name))
+                    || self.var(&id.node.name, a.span)?.kind == VarKind::Pointer =>
+            {
+                let (base, off, _) = self.ptr_ident(&id.node.name, a.span)?;
+                Ok(element_at(base, off).spanned(span))
+            }
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) =>
+            {
+                let (base, off, _) = self.ptr_expr(a)?;
+                Ok(element_at(base, off).spanned(span))
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                        | UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                ) =>
+            {
+                let (base, off, _) = self.ptr_expr(a)?;
+                Ok(element_at(base, off).spanned(span))
+            }
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, a.span)?;
                 match v.kind {
@@ -2875,10 +3154,376 @@ impl FnCx<'_, '_> {
             }
             _ => Err(self.unsupported(
                 "E0605",
-                "this pointer argument (pointer arithmetic); pass `&a[i]`, `&x` or an array",
+                "this pointer argument; pass `&a[i]`, `a + i`, `&x` or an array",
                 a.span,
             )),
         }
+    }
+
+    // ------------------------------------------------------------------ pointers
+
+    /// A new integer local holding the offset of the moving pointer `name`.
+    fn offset_var(&mut self, name: &str, at: CSpan) -> String {
+        let mut off = format!("{name}_off");
+        let mut n = 0;
+        while self.idents.contains(&key(&off))
+            || self.vars.contains_key(&key(&off))
+            || self.protos.contains_key(&off)
+        {
+            off = format!("{name}_off{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&off),
+            Var {
+                name: off.clone(),
+                ty: Ty::Int(4),
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&off, Ty::Int(4), Vec::new(), None, None, None, false, at);
+        off
+    }
+
+    /// `double *p [= init];` in a function body.
+    fn pointer_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        init: &Node<InitDeclarator>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        if self.declare(name, ty, VarKind::Pointer, init.span)? {
+            let off = self.offset_var(name, init.span);
+            self.pointers.insert(key(name), PtrVar { off, base: None });
+        }
+        let Some(i) = &init.node.initializer else {
+            return Ok(());
+        };
+        let Initializer::Expression(e) = &i.node else {
+            return Err(self.unsupported("E0605", "this pointer initializer", i.span));
+        };
+        self.with_effects(out, |cx, out| cx.point_to(name, e, init.span, out))
+    }
+
+    /// The moving pointer an expression statement sets (`p = ...`, `p += k`, `p++`).
+    fn moving_target(&self, e: &Node<Expression>) -> Option<String> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        let target = match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    B::Assign | B::AssignPlus | B::AssignMinus
+                ) =>
+            {
+                &b.node.lhs.node
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                &u.node.operand.node
+            }
+            _ => return None,
+        };
+        match target {
+            Expression::Identifier(id) if self.pointers.contains_key(&key(&id.node.name)) => {
+                Some(id.node.name.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// `p = q + k;`, `p += k;`, `p -= k;`, `p++;`: the offset of `p` changes.
+    fn pointer_assign(&mut self, name: &str, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        use BinaryOperator as B;
+        let (step, negative) = match &e.node {
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Assign => return self.point_to(name, &b.node.rhs, e.span, out),
+                B::AssignPlus => (Some(&*b.node.rhs), false),
+                _ => (Some(&*b.node.rhs), true),
+            },
+            Expression::UnaryOperator(u) => (
+                None,
+                matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostDecrement | UnaryOperator::PreDecrement
+                ),
+            ),
+            _ => unreachable!("moving_target accepts only these"),
+        };
+        let (_, off, _) = self.ptr_ident(name, e.span)?;
+        let off = off.expect("a moving pointer has an offset variable");
+        let k = match step {
+            Some(k) => {
+                let (v, ty) = self.value(k)?;
+                if !matches!(ty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", k.span));
+                }
+                v
+            }
+            None => int_lit(1),
+        };
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: off.clone(),
+                rhs: add_offset(Some(off), k, negative),
+            },
+            e.span,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// `p = <pointer expression>`: the first such assignment fixes the array `p` points
+    /// into; later ones must point into the same array.
+    fn point_to(
+        &mut self,
+        name: &str,
+        value: &Node<Expression>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let (base, off, ty) = self.ptr_expr(value)?;
+        let var = self.var(name, at)?;
+        if ty != var.ty {
+            return Err(self.unsupported(
+                "E0605",
+                &format!("making `{name}` point into an array of another type"),
+                value.span,
+            ));
+        }
+        let ptr = self
+            .pointers
+            .get_mut(&key(name))
+            .expect("point_to is called for moving pointers");
+        match &ptr.base {
+            None => ptr.base = Some(base),
+            Some(b) if *b == base => {}
+            Some(b) => {
+                let msg = format!(
+                    "the pointer `{name}` points into `{b}` elsewhere and into `{base}` here: \
+                     adgen follows a pointer only within one array"
+                );
+                let e = self.err("E0605", msg, value.span);
+                self.diags
+                    .last_mut()
+                    .expect("a diagnostic was just pushed")
+                    .help = Some("use one pointer per array, or index the arrays".into());
+                return Err(e);
+            }
+        }
+        let off_var = ptr.off.clone();
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&off_var),
+                rhs: off.unwrap_or_else(|| int_lit(0)),
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// Is this expression syntactically a pointer into an array?
+    fn is_ptr(&self, e: &Expression) -> bool {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match e {
+            Expression::Identifier(id) => matches!(
+                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                Some(VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer)
+            ),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                U::Address => true,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                    self.is_ptr(&u.node.operand.node)
+                }
+                _ => false,
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Plus => self.is_ptr(&b.node.lhs.node) || self.is_ptr(&b.node.rhs.node),
+                B::Minus => self.is_ptr(&b.node.lhs.node),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A pointer expression as an array and an integer offset (`None`: element 0).
+    fn ptr_expr(&mut self, e: &Node<Expression>) -> R<(String, Option<Expr>, Ty)> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match &e.node {
+            Expression::Identifier(id) => self.ptr_ident(&id.node.name, e.span),
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, B::Plus | B::Minus) => {
+                let minus = b.node.operator.node == B::Minus;
+                let (p, k) = match (
+                    self.is_ptr(&b.node.lhs.node),
+                    !minus && self.is_ptr(&b.node.rhs.node),
+                ) {
+                    (true, false) => (&b.node.lhs, &b.node.rhs),
+                    (false, true) => (&b.node.rhs, &b.node.lhs),
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "this pointer arithmetic (adgen follows pointers as an array plus \
+                             an integer offset)",
+                            e.span,
+                        ));
+                    }
+                };
+                let (base, off, ty) = self.ptr_expr(p)?;
+                let (k, kty) = self.value(k)?;
+                if !matches!(kty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", e.span));
+                }
+                Ok((base, Some(add_offset(off, k, minus)), ty))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                let (v, ty) = self.place(&u.node.operand)?;
+                match v.kind {
+                    ExprKind::Index(base, subs) if subs.len() == 1 => {
+                        let sub = subs.into_iter().next().expect("one subscript");
+                        Ok((base, Some(sub), ty))
+                    }
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        "pointer arithmetic from the address of a scalar or of an element of a \
+                         2-D array",
+                        e.span,
+                    )),
+                }
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                let Expression::Identifier(id) = &u.node.operand.node else {
+                    return Err(self.unsupported("E0605", "this pointer step", e.span));
+                };
+                let name = id.node.name.clone();
+                if !self.pointers.contains_key(&key(&name)) {
+                    return Err(self.unsupported(
+                        "E0605",
+                        &format!("stepping `{name}`, which is not a pointer"),
+                        e.span,
+                    ));
+                }
+                if !self.effects_ok {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "stepping a pointer (`p++`) in a condition or in a branch of `?:`",
+                        e.span,
+                    ));
+                }
+                let (base, off, ty) = self.ptr_ident(&name, e.span)?;
+                let off = off.expect("a moving pointer has an offset variable");
+                let op = &u.node.operator.node;
+                let down = matches!(op, U::PostDecrement | U::PreDecrement);
+                let step = self.stmt(
+                    StmtKind::Assign {
+                        lhs: off.clone(),
+                        rhs: add_offset(Some(off.clone()), int_lit(1), down),
+                    },
+                    e.span,
+                );
+                if matches!(op, U::PostIncrement | U::PostDecrement) {
+                    self.post.push(step);
+                } else {
+                    self.pre.push(step);
+                }
+                self.stepped.insert(key(&name));
+                Ok((base, Some(off), ty))
+            }
+            Expression::Cast(_) => Err(self.unsupported("E0605", "a pointer cast", e.span)),
+            _ => Err(self.unsupported(
+                "E0605",
+                "this pointer expression (adgen follows pointers as an array plus an integer \
+                 offset)",
+                e.span,
+            )),
+        }
+    }
+
+    /// A name used as a pointer: an array (element 0), or a moving pointer.
+    fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(String, Option<Expr>, Ty)> {
+        let v = self.var(name, at)?;
+        if let Some(p) = self.pointers.get(&key(name)).cloned() {
+            *self.ptr_uses.entry(key(name)).or_insert(0) += 1;
+            let Some(base) = p.base else {
+                return Err(self.err(
+                    "E0605",
+                    format!("the pointer `{name}` is used before it is set to point into an array"),
+                    at,
+                ));
+            };
+            return Ok((base, Some(Expr::var(&p.off)), v.ty));
+        }
+        match &v.kind {
+            VarKind::ArrayParam => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(ext) if ext.len() == 1 => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(_) => Err(self.unsupported(
+                "E0605",
+                &format!("a pointer into the 2-D array `{name}`"),
+                at,
+            )),
+            _ => Err(self.unsupported(
+                "E0605",
+                &format!("using `{name}` as a pointer into an array"),
+                at,
+            )),
+        }
+    }
+
+    /// `p < q`, `p != end`: pointers into the same array compare their offsets.
+    fn pointer_compare(&mut self, b: &Node<BinaryOperatorExpression>, at: CSpan) -> R<(Expr, Ty)> {
+        use BinaryOperator as B;
+        let (lbase, loff, _) = self.ptr_expr(&b.node.lhs)?;
+        let (rbase, roff, _) = self.ptr_expr(&b.node.rhs)?;
+        if lbase != rbase {
+            return Err(self.unsupported("E0605", "comparing pointers into different arrays", at));
+        }
+        let op = match b.node.operator.node {
+            B::Less => BinOp::Lt,
+            B::Greater => BinOp::Gt,
+            B::LessOrEqual => BinOp::Le,
+            B::GreaterOrEqual => BinOp::Ge,
+            B::Equals => BinOp::Eq,
+            _ => BinOp::Ne,
+        };
+        let l = loff.unwrap_or_else(|| int_lit(0));
+        let r = roff.unwrap_or_else(|| int_lit(0));
+        Ok((Expr::binary(op, l, r).spanned(self.span(at)), Ty::Bool))
+    }
+}
+
+/// `off + k` (`off - k`), without `0 +`.
+fn add_offset(off: Option<Expr>, k: Expr, minus: bool) -> Expr {
+    let is_zero = matches!(&k.kind, ExprKind::Int(t) if t == "0");
+    match off {
+        None if minus => Expr::unary(UnOp::Neg, paren_if_binary(k)),
+        None => k,
+        Some(off) if is_zero => off,
+        Some(off) => Expr::binary(
+            if minus { BinOp::Sub } else { BinOp::Add },
+            off,
+            paren_if_binary(k),
+        ),
+    }
+}
+
+/// The actual argument for a pointer into `base` at `off`: the whole array, or the
+/// element where the callee's array starts (sequence association).
+fn element_at(base: String, off: Option<Expr>) -> Expr {
+    match off {
+        None => Expr::var(base),
+        Some(off) => Expr::new(ExprKind::Index(base, vec![off])),
     }
 }
 

@@ -34,9 +34,9 @@ fn refusals_are_located() {
     assert!(e.contains("t.c:2:13: error[E0602]"), "{e}");
     let e = lower("#include \"nothere.h\"\nvoid f(void) {}\n").unwrap_err();
     assert!(e.contains("t.c:1:10: error[E0601]"), "{e}");
-    let e = lower("double g;\nvoid f(double *y) { y[1] = *(y + 1); }\n").unwrap_err();
+    let e = lower("double g;\nvoid f(double *y) { y[1] = *((double *) y); }\n").unwrap_err();
     assert!(e.contains("t.c:1:1: error[E0603]"), "{e}");
-    assert!(e.contains("t.c:2:28: error[E0605]"), "{e}");
+    assert!(e.contains("t.c:2:29: error[E0605]"), "{e}");
 }
 
 #[test]
@@ -186,4 +186,49 @@ fn switch_refusals_are_located() {
     assert!(e.contains("t.c:3:3: error[E0603]"), "{e}");
     let e = lower("void f(int k, double *y) {\n  if (k) break;\n  *y = 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:2:10: error[E0604]"), "{e}");
+}
+
+#[test]
+fn pointers_lower_to_an_array_and_an_offset() {
+    let f = lower(
+        "static double sum(int n, const double *a) {\n  double s = 0.0;\n  \
+         for (int i = 0; i < n; i++) s += *a++;\n  return s;\n}\n\
+         void f(int n, const double *x, double *y) {\n  const double *p = x + 1;\n  \
+         double *q = y;\n  while (p < x + n) { *q++ = 2.0 * p[0] + *(p - 1); p += 1; }\n  \
+         y[0] = sum(n - 1, x + 1) + sum(2, &y[1]);\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[1];
+    // `p` and `q` are offsets into `x` and `y`; no pointer variable remains.
+    assert!(u.symbols.contains("p_off") && u.symbols.contains("q_off"));
+    assert!(!u.symbols.contains("p"));
+    let sum = &f.units[0];
+    assert!(sum.symbols.get("a").unwrap().is_array());
+    assert!(sum.symbols.contains("a_off"));
+}
+
+#[test]
+fn pointer_refusals_are_located() {
+    let e = lower(
+        "void f(int n, double *x, double *y) {\n  double *p = x;\n  if (n > 2)\n    p = y;\n  \
+         *p = 1.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:9: error[E0605]"), "{e}");
+    let e = lower("void f(double *x) {\n  double *p;\n  *p = 1.0;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:3:4: error[E0605]"), "{e}");
+    let e = lower("void f(int n, double *x) {\n  double *p = x;\n  while (*p++ > 0.0) n--;\n}\n")
+        .unwrap_err();
+    assert!(e.contains("t.c:3:11: error[E0605]"), "{e}");
+    let e = lower("void f(double *x) {\n  double *p = x;\n  *p++ = *p + 1.0;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:3:3: error[E0605]"), "{e}");
+    let e = lower(
+        "void f(double *x, double *y) {\n  double a[2][2];\n  double *p = a[1];\n  *x = *p;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:3:"), "{e}");
+    let e = lower("void f(double *x) {\n  double **p = &x;\n  **p = 1.0;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:") && e.contains("E0603"), "{e}");
+    let e = lower("void f(double *x, double *y) {\n  *x = *(y + *y);\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:"), "{e}");
 }
