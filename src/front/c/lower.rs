@@ -112,6 +112,7 @@ pub(crate) fn lower_unit(
     let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
     let typedefs = collect_typedefs(tu);
+    let enums = collect_enums(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
         match &ext.node {
@@ -205,6 +206,7 @@ pub(crate) fn lower_unit(
                     called: BTreeSet::new(),
                     arrays: &arrays,
                     typedefs: &typedefs,
+                    enums: &enums,
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
                     consts: &consts,
@@ -255,12 +257,12 @@ pub(crate) fn lower_unit(
                                  of them with constant sizes are supported",
                             ),
                     );
-                } else if !is_proto && !is_typedef {
+                } else if !is_proto && !is_typedef && !is_enum_definition(&d.node) {
                     diags.push(
                         Diagnostic::error(
                             "E0603",
                             "global variables (other than `const` scalars with a constant \
-                             initializer), structs and enums are not supported yet",
+                             initializer) and structs are not supported yet",
                         )
                         .at(map.span(d.span))
                         .with_help(
@@ -332,6 +334,15 @@ fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
     typedefs
 }
 
+/// `enum kind { A, B };`: a declaration that only defines enumeration constants.
+fn is_enum_definition(d: &Declaration) -> bool {
+    d.declarators.is_empty()
+        && d.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, TypeSpecifier::Enum(_)))
+        })
+}
+
 /// The array extents a typedef name among the specifiers brings (empty for scalars).
 fn typedef_extents(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) -> Vec<i64> {
     specs
@@ -347,6 +358,41 @@ fn typedef_extents(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) ->
             _ => None,
         })
         .unwrap_or_default()
+}
+
+/// Enumeration constants of the file, by name: used as integer constants.
+type Enums = BTreeMap<String, i64>;
+
+/// The constants of every `enum { A, B = 4, C }` of the translation unit (headers
+/// included), each the previous plus one unless given.
+fn collect_enums(tu: &TranslationUnit) -> Enums {
+    struct Finder<'a> {
+        enums: &'a mut Enums,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_enum_type(&mut self, e: &'ast EnumType, _span: &'ast CSpan) {
+            let mut next = 0i64;
+            for en in &e.enumerators {
+                let value = match &en.node.expression {
+                    Some(x) => match const_int_in(&x.node, self.enums) {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                    None => next,
+                };
+                self.enums
+                    .insert(en.node.identifier.node.name.clone(), value);
+                next = value.saturating_add(1);
+            }
+        }
+    }
+    let mut enums = Enums::new();
+    for ext in &tu.0 {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            Finder { enums: &mut enums }.visit_declaration(&d.node, &d.span);
+        }
+    }
+    enums
 }
 
 /// Base type of declaration specifiers; `Err` with a description when unsupported.
@@ -383,7 +429,8 @@ fn base_type<'a>(
             TypeSpecifier::Short => return Err("`short`".into()),
             TypeSpecifier::Bool => return Err("`_Bool`".into()),
             TypeSpecifier::Struct(_) => return Err("structs and unions".into()),
-            TypeSpecifier::Enum(_) => return Err("enums".into()),
+            // An enumeration is an `int`.
+            TypeSpecifier::Enum(_) => seen.push("int"),
             TypeSpecifier::TypedefName(n) => {
                 return Err(format!("the typedef name `{}`", n.node.name));
             }
@@ -853,6 +900,7 @@ struct FnCx<'m, 'd> {
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
     typedefs: &'m Typedefs,
+    enums: &'m Enums,
     /// Whole-line comments of the file and the first one not yet placed.
     comments: &'m [Comment],
     comment_cursor: &'d mut usize,
@@ -1198,7 +1246,7 @@ impl FnCx<'_, '_> {
                 None if typedef_ext.len() == 1 => Bound::Expr(int_lit(typedef_ext[0] - 1)),
                 Some(DerivedDeclarator::Array(a)) => match &a.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                        match (&e.node, const_int(&e.node)) {
+                        match (&e.node, const_int_in(&e.node, self.enums)) {
                             (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
                             (Expression::Identifier(id), _)
                                 if matches!(
@@ -1563,7 +1611,7 @@ impl FnCx<'_, '_> {
                 match &dd.node {
                     DerivedDeclarator::Array(a) => match &a.node.size {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            match const_int(&e.node) {
+                            match const_int_in(&e.node, self.enums) {
                                 Some(n) if n > 0 => extents.push(n),
                                 _ => {
                                     return Err(self.unsupported(
@@ -2102,7 +2150,7 @@ impl FnCx<'_, '_> {
 
     /// The value of a `case` label: an integer constant.
     fn case_value(&mut self, v: &Node<Expression>) -> R<Expr> {
-        match const_int(&v.node) {
+        match const_int_in(&v.node, self.enums) {
             Some(n) => Ok(int_lit(n).spanned(self.span(v.span))),
             None => Err(self.unsupported(
                 "E0604",
@@ -2567,6 +2615,13 @@ impl FnCx<'_, '_> {
     /// A variable reference (scalar or element).
     fn place(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         match &e.node {
+            Expression::Identifier(id)
+                if !self.vars.contains_key(&key(&id.node.name))
+                    && self.enums.contains_key(&id.node.name) =>
+            {
+                let v = self.enums[&id.node.name];
+                Ok((int_lit(v).spanned(self.span(e.span)), Ty::Int(4)))
+            }
             Expression::Identifier(id)
                 if !self.vars.contains_key(&key(&id.node.name))
                     && self.consts.contains_key(&id.node.name) =>
@@ -3648,6 +3703,15 @@ fn literal_step(e: &Expression, var: &str) -> Option<i64> {
 
 /// The value of an integer constant expression made of literals and `+ - * / ( )`.
 fn const_int(e: &Expression) -> Option<i64> {
+    const_int_in(e, &Enums::new())
+}
+
+/// [`const_int`], where enumeration constants may appear too.
+fn const_int_in(e: &Expression, enums: &Enums) -> Option<i64> {
+    let const_int = |e: &Expression| const_int_in(e, enums);
+    if let Expression::Identifier(id) = e {
+        return enums.get(&id.node.name).copied();
+    }
     match e {
         Expression::Constant(c) => match &c.node {
             Constant::Integer(i) if !i.suffix.unsigned => {

@@ -232,3 +232,18 @@ fn pointer_refusals_are_located() {
     let e = lower("void f(double *x, double *y) {\n  *x = *(y + *y);\n}\n").unwrap_err();
     assert!(e.contains("t.c:2:"), "{e}");
 }
+
+#[test]
+fn enumeration_constants_are_integers() {
+    let f = lower(
+        "enum scheme { UPWIND, CENTRED = 4, LAX };\ntypedef enum { A, B } ab_t;\n\
+         void f(enum scheme s, ab_t k, double x[LAX], double *y) {\n  switch (s) {\n  \
+         case UPWIND: *y = x[0]; break;\n  case LAX: *y = x[k + B]; break;\n  \
+         default: *y = 0.0;\n  }\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert_eq!(u.args, ["s", "k", "x", "y"]);
+    let e = lower("enum { A = 1 };\nvoid f(double *y) { *y = B; }\n").unwrap_err();
+    assert!(e.contains("t.c:2:26: error[E0606]"), "{e}");
+}
