@@ -844,6 +844,25 @@ struct CaseSegment {
     ends: bool,
 }
 
+/// The name of the loop a nested `break` of a switch leaves, while the switch is lowered:
+/// no C identifier, and replaced before the switch is done.
+const SWITCH_BREAK: &str = "<switch>";
+
+/// Does a block hold a `break` of the switch being lowered (in `if`s: a `break` in a
+/// loop belongs to the loop)?
+fn has_switch_break(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit { name: Some(n) } => n == SWITCH_BREAK,
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            arms.iter().any(|(_, b)| has_switch_break(b))
+                || else_body.as_deref().is_some_and(has_switch_break)
+        }
+        _ => false,
+    })
+}
+
 /// Gives fresh ids to copied statements (a case body repeated for fall-through), so that
 /// statement ids stay unique.
 fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
@@ -1886,18 +1905,16 @@ impl FnCx<'_, '_> {
             Statement::Break => match self.loops.last() {
                 None => Err(self.err("E0604", "`break` outside a loop or a switch", s.span)),
                 Some(LoopKind::Switch) => {
-                    let e = self.unsupported(
-                        "E0604",
-                        "a `break` nested in an `if` (or a block) inside a `switch` case",
+                    // A `break` of the switch inside an `if` of a case: a marker that
+                    // `guard_switch_breaks` turns into a flag.
+                    let st = self.stmt(
+                        StmtKind::Exit {
+                            name: Some(SWITCH_BREAK.into()),
+                        },
                         s.span,
                     );
-                    self.diags
-                        .last_mut()
-                        .expect("a diagnostic was just pushed")
-                        .help = Some(
-                        "end the case with its own `break`, and use if/else inside the case".into(),
-                    );
-                    Err(e)
+                    out.push(st);
+                    Ok(())
                 }
                 Some(LoopKind::Plain) => {
                     let st = self.stmt(StmtKind::Exit { name: None }, s.span);
@@ -2005,6 +2022,7 @@ impl FnCx<'_, '_> {
         let mut else_body = None;
         let mut originals: Vec<Option<Vec<Stmt>>> =
             segments.iter().map(|seg| Some(seg.body.clone())).collect();
+        let mut done_flag: Option<String> = None;
         for (j, seg) in segments.iter().enumerate() {
             let mut body = originals[j].take().unwrap_or_default();
             let mut k = j;
@@ -2013,6 +2031,17 @@ impl FnCx<'_, '_> {
                 let mut copy = segments[k].body.clone();
                 renumber(&mut copy, self.next_id);
                 body.extend(copy);
+            }
+            if has_switch_break(&body) {
+                let flag = match &done_flag {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f = self.flag_var("switch_done", at);
+                        done_flag = Some(f.clone());
+                        f
+                    }
+                };
+                body = self.guard_switch_breaks(body, &flag);
             }
             if seg.is_default {
                 else_body = Some(body);
@@ -2027,6 +2056,16 @@ impl FnCx<'_, '_> {
         }
         if else_body.is_none() {
             arms.retain(|(_, body)| !body.is_empty());
+        }
+        if let Some(flag) = &done_flag {
+            let st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(flag),
+                    rhs: Expr::new(ExprKind::Logical(false)),
+                },
+                at,
+            );
+            out.push(st);
         }
         if arms.is_empty() {
             out.extend(else_body.unwrap_or_default());
@@ -2043,6 +2082,55 @@ impl FnCx<'_, '_> {
         );
         out.push(st);
         Ok(())
+    }
+
+    /// A `break` nested in an `if` of a case sets `flag`; the statements after that `if`
+    /// run only while `flag` is unset: `if (c) { A; break; } B` becomes
+    /// `if (c) { A; flag = 1; } if (!flag) { B }`.
+    fn guard_switch_breaks(&mut self, stmts: Vec<Stmt>, flag: &str) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut rest = stmts.into_iter();
+        while let Some(mut s) = rest.next() {
+            let holds_break = has_switch_break(std::slice::from_ref(&s));
+            match &mut s.kind {
+                StmtKind::Exit { name: Some(n) } if n == SWITCH_BREAK => {
+                    s.kind = StmtKind::Assign {
+                        lhs: Expr::var(flag),
+                        rhs: Expr::new(ExprKind::Logical(true)),
+                    };
+                    out.push(s);
+                    // What follows a `break` in its block never runs.
+                    return out;
+                }
+                StmtKind::If {
+                    arms, else_body, ..
+                } if holds_break => {
+                    for (_, body) in arms.iter_mut() {
+                        *body = self.guard_switch_breaks(std::mem::take(body), flag);
+                    }
+                    if let Some(body) = else_body {
+                        *body = self.guard_switch_breaks(std::mem::take(body), flag);
+                    }
+                    out.push(s);
+                    let after: Vec<Stmt> = rest.collect();
+                    if !after.is_empty() {
+                        let guarded = self.guard_switch_breaks(after, flag);
+                        let mut st = Stmt::generated(StmtKind::If {
+                            arms: vec![(Expr::unary(UnOp::Not, Expr::var(flag)), guarded)],
+                            else_body: None,
+                            logical_if: false,
+                            name: None,
+                        });
+                        st.id = StmtId(*self.next_id);
+                        *self.next_id += 1;
+                        out.push(st);
+                    }
+                    return out;
+                }
+                _ => out.push(s),
+            }
+        }
+        out
     }
 
     /// The segments of a switch body, each lowered once.
@@ -2448,10 +2536,18 @@ impl FnCx<'_, '_> {
     /// A new logical local `first_pass` (made unique) for loops that must tell their
     /// first iteration.
     fn first_pass_var(&mut self, at: CSpan) -> String {
+        self.flag_var("first_pass", at)
+    }
+
+    /// A new logical local named after `base` (made unique).
+    fn flag_var(&mut self, base: &str, at: CSpan) -> String {
         let mut n = 0;
-        let mut first = "first_pass".to_string();
-        while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
-            first = format!("first_pass{n}");
+        let mut first = base.to_string();
+        while self.vars.contains_key(&key(&first))
+            || self.protos.contains_key(&first)
+            || self.idents.contains(&key(&first))
+        {
+            first = format!("{base}{n}");
             n += 1;
         }
         self.vars.insert(
