@@ -533,6 +533,7 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
         }
     }
     let mut declared = BTreeSet::new();
+    let pushes = uses_runtime(unit);
     for decl in &unit.decls {
         match &decl.kind {
             DeclKind::Comment(text) => {
@@ -575,6 +576,10 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
                         // Adjoints save variables before their first assignment; a
                         // defined value keeps gcc's -Wmaybe-uninitialized quiet.
                         line.push_str(" = 0");
+                    } else if pushes && v.dims.iter().all(|d| cx.extent(d).parse::<i64>().is_ok()) {
+                        // The same for local arrays whose elements an adjoint pushes
+                        // (variable-length arrays take no initializer).
+                        line.push_str(" = {0}");
                     }
                     writeln!(out, "{line};").unwrap();
                 }

@@ -71,6 +71,22 @@ enum VarKind {
     Local,
     /// A local array with its extents in C order.
     LocalArray(Vec<i64>),
+    /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
+    /// one array it points into (see [`PtrVar`]).
+    Pointer,
+}
+
+/// A pointer that moves: a local pointer, or a pointer parameter the function advances
+/// (`x++`, `x += n`). It designates element `off` of the array `base`, so that `*p`,
+/// `p[i]` and `*p++` become `base(off)`, `base(off + i)` and `base(off)` followed by
+/// `off = off + 1`. A pointer that would point into two arrays is refused.
+#[derive(Clone, Debug)]
+struct PtrVar {
+    /// The IL integer variable holding the offset.
+    off: String,
+    /// The IL array it points into, once an assignment has told (a moving parameter
+    /// points into itself).
+    base: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -95,17 +111,22 @@ pub(crate) fn lower_unit(
 ) -> Vec<il::Unit> {
     let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
+    let typedefs = collect_typedefs(tu);
+    let enums = collect_enums(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
-                if let Some((name, proto)) = proto_of(&fd.node.specifiers, &fd.node.declarator) {
+                if let Some((name, proto)) =
+                    proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs)
+                {
                     protos.insert(name, proto);
                 }
             }
             ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
                 for init in &d.node.declarators {
-                    if let Some((name, proto)) = proto_of(&d.node.specifiers, &init.node.declarator)
+                    if let Some((name, proto)) =
+                        proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
                     {
                         protos.entry(name).or_insert(proto);
                     }
@@ -130,7 +151,7 @@ pub(crate) fn lower_unit(
             matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                 if c.node != StorageClassSpecifier::Static)
         });
-        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers) else {
+        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers, &typedefs) else {
             continue;
         };
         let mut all = !extern_or_typedef && !d.node.declarators.is_empty();
@@ -173,9 +194,19 @@ pub(crate) fn lower_unit(
                     decls: Vec::new(),
                     symbols: SymbolTable::default(),
                     result: None,
+                    copies: BTreeMap::new(),
+                    pointers: BTreeMap::new(),
+                    idents: BTreeSet::new(),
+                    effects_ok: false,
+                    pre: Vec::new(),
+                    post: Vec::new(),
+                    stepped: BTreeSet::new(),
+                    ptr_uses: BTreeMap::new(),
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
+                    typedefs: &typedefs,
+                    enums: &enums,
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
                     consts: &consts,
@@ -201,18 +232,37 @@ pub(crate) fn lower_unit(
                 }
             }
             ExternalDeclaration::Declaration(d) => {
-                let is_proto = d
-                    .node
-                    .declarators
-                    .iter()
-                    .all(|i| proto_of(&d.node.specifiers, &i.node.declarator).is_some())
-                    && !d.node.declarators.is_empty();
-                if !is_proto {
+                let is_proto =
+                    d.node.declarators.iter().all(|i| {
+                        proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some()
+                    }) && !d.node.declarators.is_empty();
+                let is_typedef = d.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                        if c.node == StorageClassSpecifier::Typedef)
+                });
+                let typedef_error = is_typedef
+                    .then(|| {
+                        d.node.declarators.iter().find_map(|i| {
+                            let name = declarator_name(&i.node.declarator.node)?;
+                            typedefs.get(&name.node.name)?.as_ref().err()
+                        })
+                    })
+                    .flatten();
+                if let Some(what) = typedef_error {
+                    diags.push(
+                        Diagnostic::error("E0603", format!("{what} is not supported yet"))
+                            .at(map.span(d.span))
+                            .with_help(
+                                "typedefs of `double`, `float`, `int`, `long` and of arrays \
+                                 of them with constant sizes are supported",
+                            ),
+                    );
+                } else if !is_proto && !is_typedef && !is_enum_definition(&d.node) {
                     diags.push(
                         Diagnostic::error(
                             "E0603",
                             "global variables (other than `const` scalars with a constant \
-                             initializer), typedefs, structs and enums are not supported yet",
+                             initializer) and structs are not supported yet",
                         )
                         .at(map.span(d.span))
                         .with_help(
@@ -227,10 +277,145 @@ pub(crate) fn lower_unit(
     units
 }
 
+/// What a `typedef` name stands for: a scalar type and, for an array typedef
+/// (`typedef double vec3[3];`), its extents in C order. `Err` describes a typedef adgen
+/// cannot use (structs, pointers, ...), reported where the name is used.
+type Typedefs = BTreeMap<String, Result<(Ty, Vec<i64>), String>>;
+
+/// The typedefs of the translation unit (headers included), in declaration order, so that
+/// a typedef may use an earlier one (`typedef real_t vec3[3];`).
+fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
+    let mut typedefs = Typedefs::new();
+    for ext in &tu.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let is_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Typedef)
+        });
+        if !is_typedef {
+            continue;
+        }
+        let base = decl_type(&d.node.specifiers, &typedefs);
+        let inner = typedef_extents(&d.node.specifiers, &typedefs);
+        for init in &d.node.declarators {
+            let Some(name) = declarator_name(&init.node.declarator.node) else {
+                continue;
+            };
+            let mut extents = Vec::new();
+            let mut what = Ok(());
+            for dd in &init.node.declarator.node.derived {
+                match &dd.node {
+                    DerivedDeclarator::Array(a) => match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match const_int(&e.node) {
+                                Some(n) if n > 0 => extents.push(n),
+                                _ => what = Err("an array typedef without a constant size"),
+                            }
+                        }
+                        _ => what = Err("an array typedef without a size"),
+                    },
+                    _ => what = Err("a pointer or function typedef"),
+                }
+            }
+            extents.extend(inner.iter().copied());
+            let info = match (&base, what) {
+                (Ok(Ty::Void | Ty::Bool), _) => {
+                    Err(format!("the typedef `{}` (void)", name.node.name))
+                }
+                (Ok(t), Ok(())) => Ok((*t, extents)),
+                (Err(w), _) => Err(format!("the typedef `{}` ({w})", name.node.name)),
+                (_, Err(w)) => Err(format!("the typedef `{}` ({w})", name.node.name)),
+            };
+            typedefs.insert(name.node.name.clone(), info);
+        }
+    }
+    typedefs
+}
+
+/// `enum kind { A, B };`: a declaration that only defines enumeration constants.
+fn is_enum_definition(d: &Declaration) -> bool {
+    d.declarators.is_empty()
+        && d.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, TypeSpecifier::Enum(_)))
+        })
+}
+
+/// The array extents a typedef name among the specifiers brings (empty for scalars).
+fn typedef_extents(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) -> Vec<i64> {
+    specs
+        .iter()
+        .find_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+                TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.name) {
+                    Some(Ok((_, ext))) => Some(ext.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Enumeration constants of the file, by name: used as integer constants.
+type Enums = BTreeMap<String, i64>;
+
+/// The constants of every `enum { A, B = 4, C }` of the translation unit (headers
+/// included), each the previous plus one unless given.
+fn collect_enums(tu: &TranslationUnit) -> Enums {
+    struct Finder<'a> {
+        enums: &'a mut Enums,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_enum_type(&mut self, e: &'ast EnumType, _span: &'ast CSpan) {
+            let mut next = 0i64;
+            for en in &e.enumerators {
+                let value = match &en.node.expression {
+                    Some(x) => match const_int_in(&x.node, self.enums) {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                    None => next,
+                };
+                self.enums
+                    .insert(en.node.identifier.node.name.clone(), value);
+                next = value.saturating_add(1);
+            }
+        }
+    }
+    let mut enums = Enums::new();
+    for ext in &tu.0 {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            Finder { enums: &mut enums }.visit_declaration(&d.node, &d.span);
+        }
+    }
+    enums
+}
+
 /// Base type of declaration specifiers; `Err` with a description when unsupported.
-fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, String> {
+fn base_type<'a>(
+    specs: impl Iterator<Item = &'a TypeSpecifier>,
+    typedefs: &Typedefs,
+) -> Result<Ty, String> {
     let mut long = 0;
     let mut seen = Vec::new();
+    let mut specs = specs.peekable();
+    if let Some(TypeSpecifier::TypedefName(n)) = specs.peek() {
+        let name = &n.node.name;
+        let ty = match typedefs.get(name) {
+            Some(Ok((ty, _))) => Ok(*ty),
+            Some(Err(w)) => Err(w.clone()),
+            None => Err(format!("the typedef name `{name}`")),
+        };
+        specs.next();
+        return match specs.next() {
+            None => ty,
+            Some(_) => Err("this combination of type specifiers".into()),
+        };
+    }
     for s in specs {
         match s {
             TypeSpecifier::Long => long += 1,
@@ -244,7 +429,8 @@ fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, S
             TypeSpecifier::Short => return Err("`short`".into()),
             TypeSpecifier::Bool => return Err("`_Bool`".into()),
             TypeSpecifier::Struct(_) => return Err("structs and unions".into()),
-            TypeSpecifier::Enum(_) => return Err("enums".into()),
+            // An enumeration is an `int`.
+            TypeSpecifier::Enum(_) => seen.push("int"),
             TypeSpecifier::TypedefName(n) => {
                 return Err(format!("the typedef name `{}`", n.node.name));
             }
@@ -263,11 +449,14 @@ fn base_type<'a>(specs: impl Iterator<Item = &'a TypeSpecifier>) -> Result<Ty, S
     }
 }
 
-fn decl_type(specs: &[Node<DeclarationSpecifier>]) -> Result<Ty, String> {
-    base_type(specs.iter().filter_map(|s| match &s.node {
-        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-        _ => None,
-    }))
+fn decl_type(specs: &[Node<DeclarationSpecifier>], typedefs: &Typedefs) -> Result<Ty, String> {
+    base_type(
+        specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        }),
+        typedefs,
+    )
 }
 
 fn is_const(specs: &[Node<DeclarationSpecifier>]) -> bool {
@@ -284,7 +473,11 @@ fn declarator_name(d: &Declarator) -> Option<&Node<Identifier>> {
 }
 
 /// The prototype of a function declarator (`None` when not a function).
-fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Option<(String, Proto)> {
+fn proto_of(
+    specs: &[Node<DeclarationSpecifier>],
+    d: &Node<Declarator>,
+    typedefs: &Typedefs,
+) -> Option<(String, Proto)> {
     let name = declarator_name(&d.node)?.node.name.clone();
     let [
         Node {
@@ -295,18 +488,24 @@ fn proto_of(specs: &[Node<DeclarationSpecifier>], d: &Node<Declarator>) -> Optio
     else {
         return None;
     };
-    let ret = decl_type(specs).unwrap_or(Ty::Void);
+    let ret = decl_type(specs, typedefs).unwrap_or(Ty::Void);
     let mut params = Vec::new();
     for p in &f.node.parameters {
+        // A parameter of an array typedef is a pointer.
+        let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
         let pass = match &p.node.declarator {
             None => {
-                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                if decl_type(&p.node.specifiers, typedefs) == Ok(Ty::Void) {
                     continue;
                 }
-                Pass::Value
+                if typedef_array {
+                    Pass::Ref
+                } else {
+                    Pass::Value
+                }
             }
             Some(d) => {
-                if d.node.derived.is_empty() {
+                if d.node.derived.is_empty() && !typedef_array {
                     Pass::Value
                 } else {
                     Pass::Ref
@@ -335,9 +534,22 @@ impl<'ast> Visit<'ast> for Indexed {
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        if b.operator.node == BinaryOperator::Index {
+        use BinaryOperator as B;
+        if b.operator.node == B::Index {
             if let Expression::Identifier(id) = &b.lhs.node {
                 self.names.insert(id.node.name.clone());
+            }
+        }
+        // Pointer arithmetic (`x + k`, `p = x`, `x += n`) makes a pointer parameter an
+        // array; marking scalars too is harmless, only pointers are looked up.
+        if matches!(
+            b.operator.node,
+            B::Plus | B::Minus | B::Assign | B::AssignPlus | B::AssignMinus
+        ) {
+            for side in [&b.lhs.node, &b.rhs.node] {
+                if let Expression::Identifier(id) = side {
+                    self.names.insert(id.node.name.clone());
+                }
             }
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -350,12 +562,31 @@ impl<'ast> Visit<'ast> for Indexed {
         u: &'ast UnaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        if u.operator.node == UnaryOperator::Indirection {
-            if let Expression::Identifier(id) = &u.operand.node {
-                self.derefs.insert(id.node.name.clone());
+        use UnaryOperator as U;
+        if let Expression::Identifier(id) = &u.operand.node {
+            match u.operator.node {
+                U::Indirection => {
+                    self.derefs.insert(id.node.name.clone());
+                }
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                    self.names.insert(id.node.name.clone());
+                }
+                _ => {}
             }
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast CSpan) {
+        if let Some(Node {
+            node: Initializer::Expression(e),
+            ..
+        }) = &d.initializer
+        {
+            if let Expression::Identifier(id) = &e.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_init_declarator(self, d, span);
     }
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
         if let Expression::Identifier(callee) = &c.callee.node {
@@ -532,6 +763,45 @@ impl<'ast> Visit<'ast> for Assigned {
     }
 }
 
+/// Names assigned themselves (`x = ...`, `x += ...`, `x++`), not through `*x` or `x[i]`:
+/// for a pointer parameter, the pointer moves.
+#[derive(Default)]
+struct DirectTargets {
+    names: BTreeSet<String>,
+}
+
+impl<'ast> Visit<'ast> for DirectTargets {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use BinaryOperator::*;
+        if matches!(b.operator.node, Assign | AssignPlus | AssignMinus) {
+            if let Expression::Identifier(id) = &b.lhs.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use UnaryOperator::*;
+        if matches!(
+            u.operator.node,
+            PostIncrement | PostDecrement | PreIncrement | PreDecrement
+        ) {
+            if let Expression::Identifier(id) = &u.operand.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+}
+
 /// Does a statement contain a `continue` that belongs to the loop around it?
 fn has_own_continue(s: &Statement) -> bool {
     match s {
@@ -548,14 +818,72 @@ fn has_own_continue(s: &Statement) -> bool {
                     .is_some_and(|e| has_own_continue(&e.node))
         }
         Statement::Labeled(l) => has_own_continue(&l.node.statement.node),
+        // A `continue` in a switch goes to the loop around the switch.
+        Statement::Switch(sw) => has_own_continue(&sw.node.statement.node),
         _ => false,
     }
 }
 
-/// Kind of the enclosing loop: may `continue` be lowered to CYCLE?
-#[derive(Copy, Clone)]
+/// What a `break` or `continue` would leave: a loop, or a `switch` (whose `break`s the
+/// lowering of the switch consumes, and which `continue` passes through).
+#[derive(Copy, Clone, PartialEq)]
 enum LoopKind {
     Plain,
+    Switch,
+}
+
+/// One stretch of a `switch` body: the labels that enter it and its statements, up to the
+/// next label.
+struct CaseSegment {
+    /// `sel == v` (or `v1 <= sel && sel <= v2`) for each `case` label.
+    tests: Vec<Expr>,
+    is_default: bool,
+    body: Vec<Stmt>,
+    /// Control does not fall through into the next segment (`break`, `return`,
+    /// `continue`).
+    ends: bool,
+}
+
+/// The name of the loop a nested `break` of a switch leaves, while the switch is lowered:
+/// no C identifier, and replaced before the switch is done.
+const SWITCH_BREAK: &str = "<switch>";
+
+/// Does a block hold a `break` of the switch being lowered (in `if`s: a `break` in a
+/// loop belongs to the loop)?
+fn has_switch_break(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit { name: Some(n) } => n == SWITCH_BREAK,
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            arms.iter().any(|(_, b)| has_switch_break(b))
+                || else_body.as_deref().is_some_and(has_switch_break)
+        }
+        _ => false,
+    })
+}
+
+/// Gives fresh ids to copied statements (a case body repeated for fall-through), so that
+/// statement ids stay unique.
+fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
+    for s in stmts {
+        s.id = StmtId(*next_id);
+        *next_id += 1;
+        match &mut s.kind {
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
+                for (_, body) in arms {
+                    renumber(body, next_id);
+                }
+                if let Some(body) = else_body {
+                    renumber(body, next_id);
+                }
+            }
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => renumber(body, next_id),
+            _ => {}
+        }
+    }
 }
 
 struct FnCx<'m, 'd> {
@@ -570,10 +898,28 @@ struct FnCx<'m, 'd> {
     decls: Vec<Decl>,
     symbols: SymbolTable,
     result: Option<(String, Ty)>,
+    /// By-value parameters the function assigns, by key: the local copy the body uses.
+    copies: BTreeMap<String, String>,
+    /// Moving pointers, by key of their C name.
+    pointers: BTreeMap<String, PtrVar>,
+    /// Every identifier of the function body (keys): names adgen makes avoid them.
+    idents: BTreeSet<String>,
+    /// May the expression being lowered step a pointer (`*p++`)? Only in a statement
+    /// that can run the step before or after itself, never in a condition or a branch
+    /// of `?:`.
+    effects_ok: bool,
+    /// Pointer steps to run before / after the statement being lowered.
+    pre: Vec<Stmt>,
+    post: Vec<Stmt>,
+    /// Moving pointers the statement steps, and how often it uses each moving pointer.
+    stepped: BTreeSet<String>,
+    ptr_uses: BTreeMap<String, usize>,
     loops: Vec<LoopKind>,
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    typedefs: &'m Typedefs,
+    enums: &'m Enums,
     /// Whole-line comments of the file and the first one not yet placed.
     comments: &'m [Comment],
     comment_cursor: &'d mut usize,
@@ -786,20 +1132,25 @@ impl FnCx<'_, '_> {
                 }
             }
         }
-        let ret = decl_type(&f.specifiers).map_err(|w| {
+        let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
             self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
         })?;
         let mut indexed = Indexed::default();
         indexed.visit_statement(&f.statement.node, &f.statement.span);
         let mut assigned = Assigned::default();
         assigned.visit_statement(&f.statement.node, &f.statement.span);
+        let mut direct = DirectTargets::default();
+        direct.visit_statement(&f.statement.node, &f.statement.span);
+        self.idents = indexed.idents.clone();
 
         // Parameters.
         let mut args = Vec::new();
         let mut ok = true;
+        let mut copies = Vec::new();
+        let mut moving = Vec::new();
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
-                if decl_type(&p.node.specifiers) == Ok(Ty::Void) {
+                if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
                     continue;
                 }
                 self.unsupported("E0603", "a parameter without a name", p.span);
@@ -812,7 +1163,7 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let pname = pname.node.name.clone();
-            let ty = match decl_type(&p.node.specifiers) {
+            let ty = match decl_type(&p.node.specifiers, self.typedefs) {
                 Ok(Ty::Void) | Ok(Ty::Bool) => {
                     self.unsupported("E0603", "a `void` parameter", p.span);
                     ok = false;
@@ -825,8 +1176,19 @@ impl FnCx<'_, '_> {
                     continue;
                 }
             };
+            let typedef_ext = typedef_extents(&p.node.specifiers, self.typedefs);
             let kind = match d.node.derived.as_slice() {
-                [] => VarKind::Value,
+                [_, ..] if !typedef_ext.is_empty() => {
+                    self.unsupported(
+                        "E0603",
+                        "a pointer to, or an array of, an array typedef as a parameter",
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+                [] if typedef_ext.len() == 1 => VarKind::ArrayParam,
+                [] if typedef_ext.is_empty() => VarKind::Value,
                 [
                     Node {
                         node: DerivedDeclarator::Pointer(_),
@@ -861,23 +1223,22 @@ impl FnCx<'_, '_> {
                     continue;
                 }
             };
+            // A by-value parameter the function assigns (the `vb0` case of seeds/003):
+            // the body works on a local copy, so that the parameter itself is only read.
+            // Its derivative is then that of an input: in the adjoint, the copy's adjoint
+            // is a local that is added to the caller's (`*xb += x_copyb`) when the
+            // adjoint returns, which is Tapenade's `*vb0 += vb`.
             if kind == VarKind::Value && assigned.names.contains(&pname) {
-                self.err(
-                    "E0607",
-                    format!(
-                        "the by-value parameter `{pname}` is assigned in `{name}`: adgen does \
-                         not differentiate writes to by-value copies yet"
-                    ),
-                    p.span,
-                );
-                self.diags
-                    .last_mut()
-                    .expect("a diagnostic was just pushed")
-                    .help = Some(format!(
-                    "copy `{pname}` into a local variable and assign that"
-                ));
-                ok = false;
-                continue;
+                let mut copy = format!("{pname}_copy");
+                let mut n = 0;
+                while indexed.idents.contains(&key(&copy))
+                    || self.vars.contains_key(&key(&copy))
+                    || self.protos.contains_key(&copy)
+                {
+                    copy = format!("{pname}_copy{n}");
+                    n += 1;
+                }
+                copies.push((pname.clone(), copy, ty, p.span));
             }
             let constant = is_const(&p.node.specifiers);
             let intent = match kind {
@@ -901,9 +1262,10 @@ impl FnCx<'_, '_> {
             // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
             // its extent; `double *x` and `double x[]` are assumed-size.
             let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                None if typedef_ext.len() == 1 => Bound::Expr(int_lit(typedef_ext[0] - 1)),
                 Some(DerivedDeclarator::Array(a)) => match &a.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                        match (&e.node, const_int(&e.node)) {
+                        match (&e.node, const_int_in(&e.node, self.enums)) {
                             (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
                             (Expression::Identifier(id), _)
                                 if matches!(
@@ -944,9 +1306,55 @@ impl FnCx<'_, '_> {
                 }]
             });
             self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
+            if kind == VarKind::ArrayParam && direct.names.contains(&pname) {
+                moving.push((pname.clone(), p.span));
+            }
         }
         if !ok {
             return Err(Reported);
+        }
+        let mut body = Vec::new();
+        for (pname, copy, ty, at) in copies {
+            self.vars.insert(
+                key(&copy),
+                Var {
+                    name: copy.clone(),
+                    ty,
+                    kind: VarKind::Local,
+                },
+            );
+            self.push_decl(&copy, ty, Vec::new(), None, None, None, false, at);
+            self.copies.insert(key(&pname), copy.clone());
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&copy),
+                    rhs: Expr::var(&pname),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(
+                " the by-value parameter `{pname}` is assigned below: work on a copy"
+            ));
+            body.push(st);
+        }
+        for (pname, at) in moving {
+            let off = self.offset_var(&pname, at);
+            self.pointers.insert(
+                key(&pname),
+                PtrVar {
+                    off: off.clone(),
+                    base: Some(pname.clone()),
+                },
+            );
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&off),
+                    rhs: int_lit(0),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(" `{pname}` moves: `{off}` is its offset"));
+            body.push(st);
         }
         // The result variable.
         let kind = if ret == Ty::Void {
@@ -970,7 +1378,6 @@ impl FnCx<'_, '_> {
             self.result = Some((rname, ret));
             il::UnitKind::Function
         };
-        let mut body = Vec::new();
         let r = self.block_body(&f.statement, &mut body);
         // A final `return` needs no statement of its own.
         if matches!(body.last().map(|s| &s.kind), Some(StmtKind::Return)) {
@@ -1105,6 +1512,11 @@ impl FnCx<'_, '_> {
     }
 
     fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
+        if let Some(copy) = self.copies.get(&key(name)) {
+            if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
+                return Ok(self.vars[&key(copy)].clone());
+            }
+        }
         match self.vars.get(&key(name)) {
             Some(v) if v.name == name => Ok(v.clone()),
             _ => Err(self.err(
@@ -1202,7 +1614,7 @@ impl FnCx<'_, '_> {
                 _ => {}
             }
         }
-        let ty = match decl_type(&d.node.specifiers) {
+        let ty = match decl_type(&d.node.specifiers, self.typedefs) {
             Ok(Ty::Void) | Ok(Ty::Bool) => {
                 return Err(self.unsupported("E0603", "a `void` variable", d.span));
             }
@@ -1216,11 +1628,12 @@ impl FnCx<'_, '_> {
             };
             let name = name.node.name.clone();
             let mut extents = Vec::new();
+            let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
             for dd in &decl.node.derived {
                 match &dd.node {
                     DerivedDeclarator::Array(a) => match &a.node.size {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            match const_int(&e.node) {
+                            match const_int_in(&e.node, self.enums) {
                                 Some(n) if n > 0 => extents.push(n),
                                 _ => {
                                     return Err(self.unsupported(
@@ -1239,15 +1652,22 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    DerivedDeclarator::Pointer(_)
+                        if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
+                    {
+                        return self.pointer_decl(&name, ty, init, out);
+                    }
                     _ => {
                         return Err(self.unsupported(
                             "E0603",
-                            "pointer and function local variables",
+                            "pointers to pointers, pointers to arrays, and function local \
+                             variables",
                             dd.span,
                         ));
                     }
                 }
             }
+            extents.extend(typedef_ext);
             if extents.len() > 2 {
                 return Err(self.unsupported(
                     "E0603",
@@ -1276,16 +1696,19 @@ impl FnCx<'_, '_> {
             if let Some(i) = &init.node.initializer {
                 match &i.node {
                     Initializer::Expression(e) if extents.is_empty() => {
-                        let (rhs, rty) = self.value(e)?;
-                        self.check_assignable(ty, rty, e.span)?;
-                        let s = self.stmt(
-                            StmtKind::Assign {
-                                lhs: Expr::var(&name),
-                                rhs,
-                            },
-                            init.span,
-                        );
-                        out.push(s);
+                        self.with_effects(out, |cx, out| {
+                            let (rhs, rty) = cx.value(e)?;
+                            cx.check_assignable(ty, rty, e.span)?;
+                            let s = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&name),
+                                    rhs,
+                                },
+                                init.span,
+                            );
+                            out.push(s);
+                            Ok(())
+                        })?;
                     }
                     Initializer::List(items) if extents.len() == 1 => {
                         if items.len() as i64 > extents[0] {
@@ -1474,35 +1897,50 @@ impl FnCx<'_, '_> {
                 out.push(st);
                 Ok(())
             }
-            Statement::Continue => match self.loops.last() {
-                Some(LoopKind::Plain) => {
-                    let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
-                    out.push(st);
-                    Ok(())
+            Statement::Continue => {
+                if !self.loops.contains(&LoopKind::Plain) {
+                    return Err(self.err("E0604", "`continue` outside a loop", s.span));
                 }
-                None => Err(self.err("E0604", "`continue` outside a loop", s.span)),
-            },
-            Statement::Break => {
-                if self.loops.is_empty() {
-                    return Err(self.err("E0604", "`break` outside a loop", s.span));
-                }
-                let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
                 out.push(st);
                 Ok(())
             }
+            Statement::Break => match self.loops.last() {
+                None => Err(self.err("E0604", "`break` outside a loop or a switch", s.span)),
+                Some(LoopKind::Switch) => {
+                    // A `break` of the switch inside an `if` of a case: a marker that
+                    // `guard_switch_breaks` turns into a flag.
+                    let st = self.stmt(
+                        StmtKind::Exit {
+                            name: Some(SWITCH_BREAK.into()),
+                        },
+                        s.span,
+                    );
+                    out.push(st);
+                    Ok(())
+                }
+                Some(LoopKind::Plain) => {
+                    let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                    out.push(st);
+                    Ok(())
+                }
+            },
             Statement::Return(e) => {
                 match (e, self.result.clone()) {
                     (Some(e), Some((r, rty))) => {
-                        let (v, ty) = self.value(e)?;
-                        self.check_assignable(rty, ty, e.span)?;
-                        let st = self.stmt(
-                            StmtKind::Assign {
-                                lhs: Expr::var(&r),
-                                rhs: v,
-                            },
-                            s.span,
-                        );
-                        out.push(st);
+                        self.with_effects(out, |cx, out| {
+                            let (v, ty) = cx.value(e)?;
+                            cx.check_assignable(rty, ty, e.span)?;
+                            let st = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&r),
+                                    rhs: v,
+                                },
+                                s.span,
+                            );
+                            out.push(st);
+                            Ok(())
+                        })?;
                     }
                     (None, None) => {}
                     _ => {
@@ -1517,7 +1955,15 @@ impl FnCx<'_, '_> {
                 out.push(st);
                 Ok(())
             }
-            Statement::Switch(_) => Err(self.unsupported("E0604", "`switch`", s.span)),
+            Statement::Switch(sw) => self.switch(sw, s.span, out),
+            Statement::Labeled(l) if !matches!(l.node.label.node, Label::Identifier(_)) => {
+                Err(self.unsupported(
+                    "E0604",
+                    "a `case` or `default` label that is not directly in the body of its \
+                     `switch`",
+                    s.span,
+                ))
+            }
             Statement::Goto(_) | Statement::Labeled(_) => {
                 Err(self.unsupported("E0604", "`goto` and labels", s.span))
             }
@@ -1525,9 +1971,383 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `switch (sel) { case a: A; case b: B; break; default: D; }` as an IF chain:
+    /// `if (sel == a) { A B } else if (sel == b) { B } else { D }`. A case that falls
+    /// through continues with the statements of the following cases up to the `break`
+    /// (copied). A `break` must end its case at the top level of the case's statements;
+    /// one nested in an `if` is refused.
+    fn switch(&mut self, sw: &Node<SwitchStatement>, at: CSpan, out: &mut Vec<Stmt>) -> R<()> {
+        let (sel, sel_ty) = self.value(&sw.node.expression)?;
+        if !matches!(sel_ty, Ty::Int(_)) {
+            return Err(self.err(
+                "E0604",
+                "a `switch` needs an integer selector",
+                sw.node.expression.span,
+            ));
+        }
+        let mut has_call = false;
+        il::visit::walk_expr(&sel, &mut |y| {
+            has_call |= matches!(y.kind, ExprKind::Call(..));
+        });
+        if has_call {
+            let e = self.unsupported(
+                "E0604",
+                "a function call in a `switch` selector (it would be evaluated once per case)",
+                sw.node.expression.span,
+            );
+            self.diags
+                .last_mut()
+                .expect("a diagnostic was just pushed")
+                .help = Some("store the value in a variable and switch on that".into());
+            return Err(e);
+        }
+        let one;
+        let stmts: Vec<&Node<BlockItem>> = match &sw.node.statement.node {
+            Statement::Compound(items) => items.iter().collect(),
+            _ => {
+                one = Node::new(
+                    BlockItem::Statement((*sw.node.statement).clone()),
+                    sw.node.statement.span,
+                );
+                vec![&one]
+            }
+        };
+        self.scopes.push(Vec::new());
+        self.loops.push(LoopKind::Switch);
+        let r = self.switch_segments(&sel, &stmts);
+        self.loops.pop();
+        self.scopes.pop();
+        if let Some(end) = self.original(sw.node.statement.span.end) {
+            self.skip_comments(end);
+        }
+        let segments = r?;
+        let mut arms = Vec::new();
+        let mut else_body = None;
+        let mut originals: Vec<Option<Vec<Stmt>>> =
+            segments.iter().map(|seg| Some(seg.body.clone())).collect();
+        let mut done_flag: Option<String> = None;
+        for (j, seg) in segments.iter().enumerate() {
+            let mut body = originals[j].take().unwrap_or_default();
+            let mut k = j;
+            while !segments[k].ends && k + 1 < segments.len() {
+                k += 1;
+                let mut copy = segments[k].body.clone();
+                renumber(&mut copy, self.next_id);
+                body.extend(copy);
+            }
+            if has_switch_break(&body) {
+                let flag = match &done_flag {
+                    Some(f) => f.clone(),
+                    None => {
+                        let f = self.flag_var("switch_done", at);
+                        done_flag = Some(f.clone());
+                        f
+                    }
+                };
+                body = self.guard_switch_breaks(body, &flag);
+            }
+            if seg.is_default {
+                else_body = Some(body);
+            } else {
+                let mut tests = seg.tests.clone().into_iter();
+                let Some(first) = tests.next() else {
+                    continue;
+                };
+                let cond = tests.fold(first, |acc, t| Expr::binary(BinOp::Or, acc, t));
+                arms.push((cond, body));
+            }
+        }
+        if else_body.is_none() {
+            arms.retain(|(_, body)| !body.is_empty());
+        }
+        if let Some(flag) = &done_flag {
+            let st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(flag),
+                    rhs: Expr::new(ExprKind::Logical(false)),
+                },
+                at,
+            );
+            out.push(st);
+        }
+        if arms.is_empty() {
+            out.extend(else_body.unwrap_or_default());
+            return Ok(());
+        }
+        let st = self.stmt(
+            StmtKind::If {
+                arms,
+                else_body,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// A `break` nested in an `if` of a case sets `flag`; the statements after that `if`
+    /// run only while `flag` is unset: `if (c) { A; break; } B` becomes
+    /// `if (c) { A; flag = 1; } if (!flag) { B }`.
+    fn guard_switch_breaks(&mut self, stmts: Vec<Stmt>, flag: &str) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut rest = stmts.into_iter();
+        while let Some(mut s) = rest.next() {
+            let holds_break = has_switch_break(std::slice::from_ref(&s));
+            match &mut s.kind {
+                StmtKind::Exit { name: Some(n) } if n == SWITCH_BREAK => {
+                    s.kind = StmtKind::Assign {
+                        lhs: Expr::var(flag),
+                        rhs: Expr::new(ExprKind::Logical(true)),
+                    };
+                    out.push(s);
+                    // What follows a `break` in its block never runs.
+                    return out;
+                }
+                StmtKind::If {
+                    arms, else_body, ..
+                } if holds_break => {
+                    for (_, body) in arms.iter_mut() {
+                        *body = self.guard_switch_breaks(std::mem::take(body), flag);
+                    }
+                    if let Some(body) = else_body {
+                        *body = self.guard_switch_breaks(std::mem::take(body), flag);
+                    }
+                    out.push(s);
+                    let after: Vec<Stmt> = rest.collect();
+                    if !after.is_empty() {
+                        let guarded = self.guard_switch_breaks(after, flag);
+                        let mut st = Stmt::generated(StmtKind::If {
+                            arms: vec![(Expr::unary(UnOp::Not, Expr::var(flag)), guarded)],
+                            else_body: None,
+                            logical_if: false,
+                            name: None,
+                        });
+                        st.id = StmtId(*self.next_id);
+                        *self.next_id += 1;
+                        out.push(st);
+                    }
+                    return out;
+                }
+                _ => out.push(s),
+            }
+        }
+        out
+    }
+
+    /// The segments of a switch body, each lowered once.
+    fn switch_segments(&mut self, sel: &Expr, items: &[&Node<BlockItem>]) -> R<Vec<CaseSegment>> {
+        let mut segments: Vec<CaseSegment> = Vec::new();
+        let mut result = Ok(());
+        // Statements before the first label, or after a `break` and before the next
+        // label, are never executed.
+        let mut live = false;
+        for item in items {
+            let stmt = match &item.node {
+                BlockItem::Statement(s) => s,
+                BlockItem::StaticAssert(_) => continue,
+                BlockItem::Declaration(d) => {
+                    let e = self.unsupported(
+                        "E0603",
+                        "a declaration directly in a `switch` body",
+                        d.span,
+                    );
+                    self.diags
+                        .last_mut()
+                        .expect("a diagnostic was just pushed")
+                        .help = Some("put the case's statements in braces `{ ... }`".into());
+                    result = Err(e);
+                    continue;
+                }
+            };
+            // Comments before a label go with the case they end when it falls through,
+            // else with the case the label starts.
+            if let (true, Some(seg), Some(start)) =
+                (live, segments.last_mut(), self.original(item.span.start))
+            {
+                let mut body = std::mem::take(&mut seg.body);
+                self.comments_before(start, &mut body);
+                segments.last_mut().expect("a segment is open").body = body;
+            }
+            let mut s = stmt;
+            let mut labelled = false;
+            let mut tests = Vec::new();
+            let mut is_default = false;
+            while let Statement::Labeled(l) = &s.node {
+                match &l.node.label.node {
+                    Label::Case(v) => match self.case_value(v) {
+                        Ok(v) => tests.push(Expr::binary(BinOp::Eq, sel.clone(), v)),
+                        Err(e) => result = Err(e),
+                    },
+                    Label::CaseRange(r) => {
+                        match (self.case_value(&r.node.low), self.case_value(&r.node.high)) {
+                            (Ok(lo), Ok(hi)) => tests.push(Expr::binary(
+                                BinOp::And,
+                                Expr::binary(BinOp::Le, lo, sel.clone()),
+                                Expr::binary(BinOp::Le, sel.clone(), hi),
+                            )),
+                            _ => result = Err(Reported),
+                        }
+                    }
+                    Label::Default => is_default = true,
+                    Label::Identifier(_) => {
+                        result = Err(self.unsupported("E0604", "`goto` and labels", l.span));
+                    }
+                }
+                labelled = true;
+                s = &l.node.statement;
+            }
+            if labelled {
+                segments.push(CaseSegment {
+                    tests,
+                    is_default,
+                    body: Vec::new(),
+                    ends: false,
+                });
+                live = true;
+            }
+            let Some(seg) = segments.last_mut().filter(|_| live) else {
+                if let Some(end) = self.original(item.span.end) {
+                    self.skip_comments(end);
+                }
+                continue;
+            };
+            let mut body = std::mem::take(&mut seg.body);
+            if let Some(start) = self.original(s.span.start) {
+                self.comments_before(start, &mut body);
+            }
+            let ended = match self.case_body(s, &mut body) {
+                Ok(ended) => ended,
+                Err(e) => {
+                    result = Err(e);
+                    false
+                }
+            };
+            let ends = ended
+                || matches!(
+                    body.last().map(|st| &st.kind),
+                    Some(StmtKind::Return | StmtKind::Cycle { .. })
+                );
+            let seg = segments.last_mut().expect("a segment is open");
+            seg.body = body;
+            if ends {
+                seg.ends = true;
+                live = false;
+            }
+        }
+        result.map(|()| segments)
+    }
+
+    /// The value of a `case` label: an integer constant.
+    fn case_value(&mut self, v: &Node<Expression>) -> R<Expr> {
+        match const_int_in(&v.node, self.enums) {
+            Some(n) => Ok(int_lit(n).spanned(self.span(v.span))),
+            None => Err(self.unsupported(
+                "E0604",
+                "a `case` label that is not an integer constant",
+                v.span,
+            )),
+        }
+    }
+
+    /// Lowers one statement of a case; true when it ends with a `break` of the switch
+    /// (at its top level, or at the top level of a block).
+    fn case_body(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<bool> {
+        match &s.node {
+            Statement::Break => Ok(true),
+            Statement::Compound(items) => {
+                self.scopes.push(Vec::new());
+                let mut result = Ok(false);
+                for item in items {
+                    if let Some(at) = self.original(item.span.start) {
+                        self.comments_before(at, out);
+                    }
+                    let r = match &item.node {
+                        BlockItem::Declaration(d) => self.declaration(d, out).map(|()| false),
+                        BlockItem::StaticAssert(_) => Ok(false),
+                        BlockItem::Statement(st) => self.case_body(st, out),
+                    };
+                    match r {
+                        Ok(true) => {
+                            result = result.map(|_| true);
+                            break;
+                        }
+                        Ok(false) => {}
+                        Err(e) => result = Err(e),
+                    }
+                }
+                self.scopes.pop();
+                if let Some(end) = self.original(s.span.end) {
+                    if matches!(result, Ok(true)) {
+                        self.skip_comments(end);
+                    } else {
+                        self.comments_before(end, out);
+                    }
+                }
+                result
+            }
+            _ => self.statement(s, out).map(|()| false),
+        }
+    }
+
     /// An expression statement: assignment, compound assignment, `++`/`--`, call.
     fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        self.with_effects(out, |cx, out| cx.expr_stmt_inner(e, out))
+    }
+
+    /// Lowers one statement in which pointers may be stepped (`*q++ = *p++;`): the steps
+    /// run after it (`p++`) or before it (`++p`). A pointer stepped there must not be
+    /// used twice in it (C leaves the order unspecified).
+    fn with_effects(
+        &mut self,
+        out: &mut Vec<Stmt>,
+        f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> R<()>,
+    ) -> R<()> {
+        let saved = (
+            self.effects_ok,
+            std::mem::take(&mut self.pre),
+            std::mem::take(&mut self.post),
+            std::mem::take(&mut self.stepped),
+            std::mem::take(&mut self.ptr_uses),
+        );
+        self.effects_ok = true;
+        let mut body = Vec::new();
+        let r = f(self, &mut body);
+        let pre = std::mem::replace(&mut self.pre, saved.1);
+        let post = std::mem::replace(&mut self.post, saved.2);
+        let stepped = std::mem::replace(&mut self.stepped, saved.3);
+        let uses = std::mem::replace(&mut self.ptr_uses, saved.4);
+        self.effects_ok = saved.0;
+        r?;
+        for p in &stepped {
+            if uses.get(p).copied().unwrap_or(0) > 1 {
+                let at = body.first().map(|s| s.span).unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0605",
+                        format!(
+                            "the pointer `{p}` is stepped (`++`/`--`) and used again in the \
+                             same statement: C leaves the order unspecified"
+                        ),
+                    )
+                    .at(at)
+                    .with_help("step the pointer in a statement of its own"),
+                );
+                return Err(Reported);
+            }
+        }
+        out.extend(pre);
+        out.extend(body);
+        out.extend(post);
+        Ok(())
+    }
+
+    fn expr_stmt_inner(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
         use BinaryOperator as B;
+        if let Some(name) = self.moving_target(e) {
+            return self.pointer_assign(&name, e, out);
+        }
         match &e.node {
             Expression::BinaryOperator(b) => {
                 let op = match b.node.operator.node {
@@ -1719,10 +2539,18 @@ impl FnCx<'_, '_> {
     /// A new logical local `first_pass` (made unique) for loops that must tell their
     /// first iteration.
     fn first_pass_var(&mut self, at: CSpan) -> String {
+        self.flag_var("first_pass", at)
+    }
+
+    /// A new logical local named after `base` (made unique).
+    fn flag_var(&mut self, base: &str, at: CSpan) -> String {
         let mut n = 0;
-        let mut first = "first_pass".to_string();
-        while self.vars.contains_key(&key(&first)) || self.protos.contains_key(&first) {
-            first = format!("first_pass{n}");
+        let mut first = base.to_string();
+        while self.vars.contains_key(&key(&first))
+            || self.protos.contains_key(&first)
+            || self.idents.contains(&key(&first))
+        {
+            first = format!("{base}{n}");
             n += 1;
         }
         self.vars.insert(
@@ -1837,7 +2665,10 @@ impl FnCx<'_, '_> {
 
     /// A condition: a comparison or logical operation, or a number compared with zero.
     fn cond(&mut self, e: &Node<Expression>) -> R<Expr> {
-        let (v, ty) = self.expr(e)?;
+        let saved = std::mem::replace(&mut self.effects_ok, false);
+        let r = self.expr(e);
+        self.effects_ok = saved;
+        let (v, ty) = r?;
         Ok(self.to_bool(v, ty))
     }
 
@@ -1885,6 +2716,13 @@ impl FnCx<'_, '_> {
         match &e.node {
             Expression::Identifier(id)
                 if !self.vars.contains_key(&key(&id.node.name))
+                    && self.enums.contains_key(&id.node.name) =>
+            {
+                let v = self.enums[&id.node.name];
+                Ok((int_lit(v).spanned(self.span(e.span)), Ty::Int(4)))
+            }
+            Expression::Identifier(id)
+                if !self.vars.contains_key(&key(&id.node.name))
                     && self.consts.contains_key(&id.node.name) =>
             {
                 let (ty, init) = self.consts[&id.node.name].clone();
@@ -1910,9 +2748,12 @@ impl FnCx<'_, '_> {
                     VarKind::Value | VarKind::Local => {
                         Ok((Expr::var(&v.name).spanned(self.span(e.span)), v.ty))
                     }
-                    VarKind::RefScalar => Err(self.unsupported(
+                    VarKind::RefScalar | VarKind::Pointer => Err(self.unsupported(
                         "E0605",
-                        &format!("using the pointer `{}` itself (write `*{0}`)", v.name),
+                        &format!(
+                            "using the pointer `{}` itself as a value (write `*{0}` or `{0}[i]`)",
+                            v.name
+                        ),
                         e.span,
                     )),
                     _ => Err(self.unsupported(
@@ -1923,23 +2764,32 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                let Expression::Identifier(id) = &u.node.operand.node else {
-                    return Err(self.unsupported("E0605", "pointer arithmetic", e.span));
-                };
-                let v = self.var(&id.node.name, e.span)?;
                 let span = self.span(e.span);
-                match v.kind {
-                    VarKind::RefScalar => Ok((Expr::var(&v.name).spanned(span), v.ty)),
-                    VarKind::ArrayParam => Ok((
-                        Expr::new(ExprKind::Index(v.name.clone(), vec![int_lit(0)])).spanned(span),
-                        v.ty,
-                    )),
-                    _ => Err(self.unsupported(
-                        "E0605",
-                        &format!("dereferencing `{}`, which is not a pointer", v.name),
-                        e.span,
-                    )),
+                if let Expression::Identifier(id) = &u.node.operand.node {
+                    let v = self.var(&id.node.name, e.span)?;
+                    match v.kind {
+                        VarKind::RefScalar => {
+                            return Ok((Expr::var(&v.name).spanned(span), v.ty));
+                        }
+                        VarKind::Value | VarKind::Local => {
+                            return Err(self.unsupported(
+                                "E0605",
+                                &format!("dereferencing `{}`, which is not a pointer", v.name),
+                                e.span,
+                            ));
+                        }
+                        _ => {}
+                    }
                 }
+                let (base, off, ty) = self.ptr_expr(&u.node.operand)?;
+                Ok((
+                    Expr::new(ExprKind::Index(
+                        base,
+                        vec![off.unwrap_or_else(|| int_lit(0))],
+                    ))
+                    .spanned(span),
+                    ty,
+                ))
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (name, subs_c) = match &b.node.lhs.node {
@@ -1961,6 +2811,29 @@ impl FnCx<'_, '_> {
                     }
                 };
                 let v = self.var(&name, e.span)?;
+                if v.kind == VarKind::Pointer || self.pointers.contains_key(&key(&name)) {
+                    let [sub] = subs_c.as_slice() else {
+                        return Err(self.unsupported(
+                            "E0605",
+                            &format!("indexing the pointer `{name}` twice"),
+                            e.span,
+                        ));
+                    };
+                    let (base, off, ty) = self.ptr_ident(&name, b.node.lhs.span)?;
+                    let (x, xty) = self.value(sub)?;
+                    if !matches!(xty, Ty::Int(_)) {
+                        return Err(self.err(
+                            "E0605",
+                            "an array subscript must be an integer",
+                            sub.span,
+                        ));
+                    }
+                    return Ok((
+                        Expr::new(ExprKind::Index(base, vec![add_offset(off, x, false)]))
+                            .spanned(self.span(e.span)),
+                        ty,
+                    ));
+                }
                 let rank = match &v.kind {
                     VarKind::ArrayParam => 1,
                     VarKind::LocalArray(ext) => ext.len(),
@@ -2062,6 +2935,16 @@ impl FnCx<'_, '_> {
                             promote(lt, rt),
                         ));
                     }
+                    B::Less
+                    | B::Greater
+                    | B::LessOrEqual
+                    | B::GreaterOrEqual
+                    | B::Equals
+                    | B::NotEquals
+                        if self.is_ptr(&b.node.lhs.node) || self.is_ptr(&b.node.rhs.node) =>
+                    {
+                        return self.pointer_compare(b, e.span);
+                    }
                     B::Less => BinOp::Lt,
                     B::Greater => BinOp::Gt,
                     B::LessOrEqual => BinOp::Le,
@@ -2114,8 +2997,11 @@ impl FnCx<'_, '_> {
             }
             Expression::Conditional(c) => {
                 let cond = self.cond(&c.node.condition)?;
-                let (a, at) = self.value(&c.node.then_expression)?;
-                let (b, bt) = self.value(&c.node.else_expression)?;
+                let saved = std::mem::replace(&mut self.effects_ok, false);
+                let a = self.value(&c.node.then_expression);
+                let b = self.value(&c.node.else_expression);
+                self.effects_ok = saved;
+                let ((a, at), (b, bt)) = (a?, b?);
                 for (x, s) in [
                     (&a, c.node.then_expression.span),
                     (&b, c.node.else_expression.span),
@@ -2138,13 +3024,18 @@ impl FnCx<'_, '_> {
                 ))
             }
             Expression::Cast(c) => {
-                let ty =
-                    base_type(c.node.type_name.node.specifiers.iter().filter_map(
-                        |s| match &s.node {
+                let ty = base_type(
+                    c.node
+                        .type_name
+                        .node
+                        .specifiers
+                        .iter()
+                        .filter_map(|s| match &s.node {
                             SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
                             _ => None,
-                        },
-                    ));
+                        }),
+                    self.typedefs,
+                );
                 if c.node.type_name.node.declarator.is_some() {
                     return Err(self.unsupported("E0605", "a cast to a pointer type", e.span));
                 }
@@ -2365,6 +3256,34 @@ impl FnCx<'_, '_> {
                 }
                 Ok(v)
             }
+            Expression::Identifier(id)
+                if self.pointers.contains_key(&key(&id.node.name))
+                    || self.var(&id.node.name, a.span)?.kind == VarKind::Pointer =>
+            {
+                let (base, off, _) = self.ptr_ident(&id.node.name, a.span)?;
+                Ok(element_at(base, off).spanned(span))
+            }
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) =>
+            {
+                let (base, off, _) = self.ptr_expr(a)?;
+                Ok(element_at(base, off).spanned(span))
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                        | UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                ) =>
+            {
+                let (base, off, _) = self.ptr_expr(a)?;
+                Ok(element_at(base, off).spanned(span))
+            }
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, a.span)?;
                 match v.kind {
@@ -2389,10 +3308,376 @@ impl FnCx<'_, '_> {
             }
             _ => Err(self.unsupported(
                 "E0605",
-                "this pointer argument (pointer arithmetic); pass `&a[i]`, `&x` or an array",
+                "this pointer argument; pass `&a[i]`, `a + i`, `&x` or an array",
                 a.span,
             )),
         }
+    }
+
+    // ------------------------------------------------------------------ pointers
+
+    /// A new integer local holding the offset of the moving pointer `name`.
+    fn offset_var(&mut self, name: &str, at: CSpan) -> String {
+        let mut off = format!("{name}_off");
+        let mut n = 0;
+        while self.idents.contains(&key(&off))
+            || self.vars.contains_key(&key(&off))
+            || self.protos.contains_key(&off)
+        {
+            off = format!("{name}_off{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&off),
+            Var {
+                name: off.clone(),
+                ty: Ty::Int(4),
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&off, Ty::Int(4), Vec::new(), None, None, None, false, at);
+        off
+    }
+
+    /// `double *p [= init];` in a function body.
+    fn pointer_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        init: &Node<InitDeclarator>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        if self.declare(name, ty, VarKind::Pointer, init.span)? {
+            let off = self.offset_var(name, init.span);
+            self.pointers.insert(key(name), PtrVar { off, base: None });
+        }
+        let Some(i) = &init.node.initializer else {
+            return Ok(());
+        };
+        let Initializer::Expression(e) = &i.node else {
+            return Err(self.unsupported("E0605", "this pointer initializer", i.span));
+        };
+        self.with_effects(out, |cx, out| cx.point_to(name, e, init.span, out))
+    }
+
+    /// The moving pointer an expression statement sets (`p = ...`, `p += k`, `p++`).
+    fn moving_target(&self, e: &Node<Expression>) -> Option<String> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        let target = match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    B::Assign | B::AssignPlus | B::AssignMinus
+                ) =>
+            {
+                &b.node.lhs.node
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                &u.node.operand.node
+            }
+            _ => return None,
+        };
+        match target {
+            Expression::Identifier(id) if self.pointers.contains_key(&key(&id.node.name)) => {
+                Some(id.node.name.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// `p = q + k;`, `p += k;`, `p -= k;`, `p++;`: the offset of `p` changes.
+    fn pointer_assign(&mut self, name: &str, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        use BinaryOperator as B;
+        let (step, negative) = match &e.node {
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Assign => return self.point_to(name, &b.node.rhs, e.span, out),
+                B::AssignPlus => (Some(&*b.node.rhs), false),
+                _ => (Some(&*b.node.rhs), true),
+            },
+            Expression::UnaryOperator(u) => (
+                None,
+                matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostDecrement | UnaryOperator::PreDecrement
+                ),
+            ),
+            _ => unreachable!("moving_target accepts only these"),
+        };
+        let (_, off, _) = self.ptr_ident(name, e.span)?;
+        let off = off.expect("a moving pointer has an offset variable");
+        let k = match step {
+            Some(k) => {
+                let (v, ty) = self.value(k)?;
+                if !matches!(ty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", k.span));
+                }
+                v
+            }
+            None => int_lit(1),
+        };
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: off.clone(),
+                rhs: add_offset(Some(off), k, negative),
+            },
+            e.span,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// `p = <pointer expression>`: the first such assignment fixes the array `p` points
+    /// into; later ones must point into the same array.
+    fn point_to(
+        &mut self,
+        name: &str,
+        value: &Node<Expression>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let (base, off, ty) = self.ptr_expr(value)?;
+        let var = self.var(name, at)?;
+        if ty != var.ty {
+            return Err(self.unsupported(
+                "E0605",
+                &format!("making `{name}` point into an array of another type"),
+                value.span,
+            ));
+        }
+        let ptr = self
+            .pointers
+            .get_mut(&key(name))
+            .expect("point_to is called for moving pointers");
+        match &ptr.base {
+            None => ptr.base = Some(base),
+            Some(b) if *b == base => {}
+            Some(b) => {
+                let msg = format!(
+                    "the pointer `{name}` points into `{b}` elsewhere and into `{base}` here: \
+                     adgen follows a pointer only within one array"
+                );
+                let e = self.err("E0605", msg, value.span);
+                self.diags
+                    .last_mut()
+                    .expect("a diagnostic was just pushed")
+                    .help = Some("use one pointer per array, or index the arrays".into());
+                return Err(e);
+            }
+        }
+        let off_var = ptr.off.clone();
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&off_var),
+                rhs: off.unwrap_or_else(|| int_lit(0)),
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// Is this expression syntactically a pointer into an array?
+    fn is_ptr(&self, e: &Expression) -> bool {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match e {
+            Expression::Identifier(id) => matches!(
+                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                Some(VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer)
+            ),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                U::Address => true,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                    self.is_ptr(&u.node.operand.node)
+                }
+                _ => false,
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Plus => self.is_ptr(&b.node.lhs.node) || self.is_ptr(&b.node.rhs.node),
+                B::Minus => self.is_ptr(&b.node.lhs.node),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A pointer expression as an array and an integer offset (`None`: element 0).
+    fn ptr_expr(&mut self, e: &Node<Expression>) -> R<(String, Option<Expr>, Ty)> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match &e.node {
+            Expression::Identifier(id) => self.ptr_ident(&id.node.name, e.span),
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, B::Plus | B::Minus) => {
+                let minus = b.node.operator.node == B::Minus;
+                let (p, k) = match (
+                    self.is_ptr(&b.node.lhs.node),
+                    !minus && self.is_ptr(&b.node.rhs.node),
+                ) {
+                    (true, false) => (&b.node.lhs, &b.node.rhs),
+                    (false, true) => (&b.node.rhs, &b.node.lhs),
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "this pointer arithmetic (adgen follows pointers as an array plus \
+                             an integer offset)",
+                            e.span,
+                        ));
+                    }
+                };
+                let (base, off, ty) = self.ptr_expr(p)?;
+                let (k, kty) = self.value(k)?;
+                if !matches!(kty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", e.span));
+                }
+                Ok((base, Some(add_offset(off, k, minus)), ty))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                let (v, ty) = self.place(&u.node.operand)?;
+                match v.kind {
+                    ExprKind::Index(base, subs) if subs.len() == 1 => {
+                        let sub = subs.into_iter().next().expect("one subscript");
+                        Ok((base, Some(sub), ty))
+                    }
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        "pointer arithmetic from the address of a scalar or of an element of a \
+                         2-D array",
+                        e.span,
+                    )),
+                }
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                let Expression::Identifier(id) = &u.node.operand.node else {
+                    return Err(self.unsupported("E0605", "this pointer step", e.span));
+                };
+                let name = id.node.name.clone();
+                if !self.pointers.contains_key(&key(&name)) {
+                    return Err(self.unsupported(
+                        "E0605",
+                        &format!("stepping `{name}`, which is not a pointer"),
+                        e.span,
+                    ));
+                }
+                if !self.effects_ok {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "stepping a pointer (`p++`) in a condition or in a branch of `?:`",
+                        e.span,
+                    ));
+                }
+                let (base, off, ty) = self.ptr_ident(&name, e.span)?;
+                let off = off.expect("a moving pointer has an offset variable");
+                let op = &u.node.operator.node;
+                let down = matches!(op, U::PostDecrement | U::PreDecrement);
+                let step = self.stmt(
+                    StmtKind::Assign {
+                        lhs: off.clone(),
+                        rhs: add_offset(Some(off.clone()), int_lit(1), down),
+                    },
+                    e.span,
+                );
+                if matches!(op, U::PostIncrement | U::PostDecrement) {
+                    self.post.push(step);
+                } else {
+                    self.pre.push(step);
+                }
+                self.stepped.insert(key(&name));
+                Ok((base, Some(off), ty))
+            }
+            Expression::Cast(_) => Err(self.unsupported("E0605", "a pointer cast", e.span)),
+            _ => Err(self.unsupported(
+                "E0605",
+                "this pointer expression (adgen follows pointers as an array plus an integer \
+                 offset)",
+                e.span,
+            )),
+        }
+    }
+
+    /// A name used as a pointer: an array (element 0), or a moving pointer.
+    fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(String, Option<Expr>, Ty)> {
+        let v = self.var(name, at)?;
+        if let Some(p) = self.pointers.get(&key(name)).cloned() {
+            *self.ptr_uses.entry(key(name)).or_insert(0) += 1;
+            let Some(base) = p.base else {
+                return Err(self.err(
+                    "E0605",
+                    format!("the pointer `{name}` is used before it is set to point into an array"),
+                    at,
+                ));
+            };
+            return Ok((base, Some(Expr::var(&p.off)), v.ty));
+        }
+        match &v.kind {
+            VarKind::ArrayParam => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(ext) if ext.len() == 1 => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(_) => Err(self.unsupported(
+                "E0605",
+                &format!("a pointer into the 2-D array `{name}`"),
+                at,
+            )),
+            _ => Err(self.unsupported(
+                "E0605",
+                &format!("using `{name}` as a pointer into an array"),
+                at,
+            )),
+        }
+    }
+
+    /// `p < q`, `p != end`: pointers into the same array compare their offsets.
+    fn pointer_compare(&mut self, b: &Node<BinaryOperatorExpression>, at: CSpan) -> R<(Expr, Ty)> {
+        use BinaryOperator as B;
+        let (lbase, loff, _) = self.ptr_expr(&b.node.lhs)?;
+        let (rbase, roff, _) = self.ptr_expr(&b.node.rhs)?;
+        if lbase != rbase {
+            return Err(self.unsupported("E0605", "comparing pointers into different arrays", at));
+        }
+        let op = match b.node.operator.node {
+            B::Less => BinOp::Lt,
+            B::Greater => BinOp::Gt,
+            B::LessOrEqual => BinOp::Le,
+            B::GreaterOrEqual => BinOp::Ge,
+            B::Equals => BinOp::Eq,
+            _ => BinOp::Ne,
+        };
+        let l = loff.unwrap_or_else(|| int_lit(0));
+        let r = roff.unwrap_or_else(|| int_lit(0));
+        Ok((Expr::binary(op, l, r).spanned(self.span(at)), Ty::Bool))
+    }
+}
+
+/// `off + k` (`off - k`), without `0 +`.
+fn add_offset(off: Option<Expr>, k: Expr, minus: bool) -> Expr {
+    let is_zero = matches!(&k.kind, ExprKind::Int(t) if t == "0");
+    match off {
+        None if minus => Expr::unary(UnOp::Neg, paren_if_binary(k)),
+        None => k,
+        Some(off) if is_zero => off,
+        Some(off) => Expr::binary(
+            if minus { BinOp::Sub } else { BinOp::Add },
+            off,
+            paren_if_binary(k),
+        ),
+    }
+}
+
+/// The actual argument for a pointer into `base` at `off`: the whole array, or the
+/// element where the callee's array starts (sequence association).
+fn element_at(base: String, off: Option<Expr>) -> Expr {
+    match off {
+        None => Expr::var(base),
+        Some(off) => Expr::new(ExprKind::Index(base, vec![off])),
     }
 }
 
@@ -2517,6 +3802,15 @@ fn literal_step(e: &Expression, var: &str) -> Option<i64> {
 
 /// The value of an integer constant expression made of literals and `+ - * / ( )`.
 fn const_int(e: &Expression) -> Option<i64> {
+    const_int_in(e, &Enums::new())
+}
+
+/// [`const_int`], where enumeration constants may appear too.
+fn const_int_in(e: &Expression, enums: &Enums) -> Option<i64> {
+    let const_int = |e: &Expression| const_int_in(e, enums);
+    if let Expression::Identifier(id) = e {
+        return enums.get(&id.node.name).copied();
+    }
     match e {
         Expression::Constant(c) => match &c.node {
             Constant::Integer(i) if !i.suffix.unsigned => {

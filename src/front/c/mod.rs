@@ -6,20 +6,27 @@
 //! point at `file:line:col` of what the user wrote.
 //!
 //! Accepted (the core subset): function definitions (`static`, `inline`) returning
-//! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters; pointer and
-//! `[]` parameters (arrays, or scalars passed by reference when only used as `*p`);
-//! local scalars and 1-D / 2-D arrays of constant size; assignment, compound assignment,
-//! `++`/`--` as statements, `if`/`else`, `for`, `while`, `do ... while` (as a WHILE loop
-//! with a first-pass flag), `break`, `continue`, `return`,
-//! calls; arithmetic, comparisons, `&&`, `||`, `!`, side-effect-free `?:`, casts, the
-//! math.h functions; file-scope `const` scalars with literal initializers (inlined).
-//! Whole-line comments are kept. Anything else is refused with a located diagnostic.
+//! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters (a function that
+//! assigns one works on a local copy `x_copy`, so that the parameter stays an input: the
+//! `vb0` case of seeds/003); pointer and `[]` parameters (arrays, or scalars passed by
+//! reference when only used as `*p`); local scalars and 1-D / 2-D arrays of constant
+//! size; typedefs of those types and of arrays of them; enumeration constants (inlined);
+//! pointer arithmetic that resolves to an array plus an integer offset (`*(x + i)`, `x + k`
+//! as an argument, local pointers and moving pointer parameters, `*p++`, `p += n`, pointer
+//! comparisons: each moving pointer becomes an integer offset variable `p_off`);
+//! assignment, compound assignment, `++`/`--` as statements, `if`/`else`, `for`, `while`,
+//! `do ... while` (as a WHILE loop with a first-pass flag), `switch` (an IF chain; a case
+//! that falls through repeats the following cases' statements up to the `break`),
+//! `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
+//! side-effect-free `?:`, casts, the math.h functions; file-scope `const` scalars with
+//! literal initializers (inlined). Whole-line comments are kept. Anything else is refused
+//! with a located diagnostic.
 //!
 //! Diagnostic codes:
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration
-//!   (globals, structs, typedefs, unsupported types), E0604 unsupported statement,
-//!   E0605 unsupported expression, E0606 unknown name or function, E0607 by-value
-//!   parameter assigned in the function, E0608 name clash (names differing only by case,
+//!   (globals, structs, unsupported types and typedefs), E0604 unsupported statement,
+//!   E0605 unsupported expression, E0606 unknown name or function, E0607 a write to a
+//!   by-value parameter that was not copied (a safety net), E0608 name clash (names differing only by case,
 //!   shadowing), E0609 wrong number of arguments.
 
 mod lower;
