@@ -42,6 +42,15 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             walk_expr(a, f);
             walk_expr(b, f);
         }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|e| walk_expr(e, f)),
+        ExprKind::ArrayCtor(items) => items.iter().for_each(|e| walk_expr(e, f)),
         ExprKind::Int(_)
         | ExprKind::Real(_)
         | ExprKind::Logical(_)
@@ -143,6 +152,28 @@ pub fn expr_key(e: &Expr) -> String {
                 s.push(')');
             }
             ExprKind::Paren(x) => go(x, s),
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => {
+                s.push('[');
+                for part in [lower, upper, stride] {
+                    if let Some(x) = part {
+                        go(x, s);
+                    }
+                    s.push(':');
+                }
+                s.push(']');
+            }
+            ExprKind::ArrayCtor(items) => {
+                s.push_str("a[");
+                for x in items {
+                    go(x, s);
+                    s.push(',');
+                }
+                s.push(']');
+            }
         }
     }
     let mut s = String::new();
@@ -194,6 +225,15 @@ pub fn canonical_spelling(
                 expr(a, var);
                 expr(b, var);
             }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .for_each(|x| expr(x, var)),
+            ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| expr(x, var)),
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }

@@ -155,6 +155,20 @@ impl Sema<'_> {
                     self.resolve_expr(&mut a.value, false);
                 }
             }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => {
+                for part in [lower, upper, stride].into_iter().flatten() {
+                    self.resolve_expr(part, false);
+                }
+            }
+            ExprKind::ArrayCtor(items) => {
+                for item in items {
+                    self.resolve_expr(item, false);
+                }
+            }
             ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }
