@@ -10,6 +10,7 @@ pub mod names;
 pub mod normalize;
 pub mod partials;
 pub mod plan;
+pub mod scalarize;
 pub mod tangent;
 pub mod types;
 

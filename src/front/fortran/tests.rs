@@ -138,6 +138,19 @@ fn show(e: &Expr) -> String {
                 .join(",")
         ),
         ExprKind::Unary(op, x) => format!("{op:?}({})", show(x)),
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .iter()
+            .map(|p| p.as_deref().map(show).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(":"),
+        ExprKind::ArrayCtor(items) => format!(
+            "[{}]",
+            items.iter().map(show).collect::<Vec<_>>().join(",")
+        ),
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
         ExprKind::Paren(x) => format!("<{}>", show(x)),
     }

@@ -102,14 +102,9 @@ impl Sema<'_> {
         if self.type_of(i).is_none() && !self.infos[i].external {
             self.undeclared(name, span);
         }
-        if self.infos[i].dims.is_some() && !actual_arg && !self.quiet_whole_arrays {
-            self.error(
-                "E0404",
-                format!("whole-array expressions are not supported yet: `{name}` is an array"),
-                span,
-            )
-            .help = Some(format!("use a DO loop over the elements of `{name}`"));
-        }
+        // Whole arrays in expressions are array syntax: `diff::scalarize` rewrites them
+        // into loops, and refuses those in places it cannot (E0408).
+        let _ = actual_arg;
     }
 
     pub(super) fn resolve_expr(&mut self, e: &mut Expr, actual_arg: bool) {
@@ -320,15 +315,8 @@ impl Sema<'_> {
                         span,
                     );
                 } else if info.dims.is_some() {
-                    self.error(
-                        "E0401",
-                        format!(
-                            "unsupported statement: array syntax on whole arrays is not supported yet (`{name}` is an array)"
-                        ),
-                        span,
-                    )
-                    .help = Some(format!("assign the elements of `{name}` in a DO loop"));
-                    return true;
+                    // A whole-array assignment: scalarized later.
+                    self.infos[i].used_var = true;
                 } else if info.external && !info.is_result {
                     self.error(
                         "E0309",
