@@ -162,6 +162,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         }
         let mut sources = SourceMap::default();
         let program = crate::parse_sources(&inputs, &mut sources).unwrap();
+        let program = crate::diff::scalarize::scalarize(&program).unwrap();
         let program = crate::diff::normalize::normalize(&program);
         let ir = crate::ir::Ir::build(&program, &request).unwrap();
         let analyses = crate::analysis::analyze(&program, &ir, &request);
