@@ -54,7 +54,11 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
             }
         }
     }
-    if diags.is_empty() { Ok(out) } else { Err(diags) }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
 }
 
 fn max_stmt_id(program: &Program) -> u32 {
@@ -74,6 +78,10 @@ fn unit_has_array_syntax(unit: &Unit) -> bool {
     crate::il::visit::walk_stmts(&unit.body, &mut |s| {
         let exprs: Vec<&Expr> = match &s.kind {
             StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => {
+                found = true;
+                Vec::new()
+            }
             _ => crate::il::visit::stmt_exprs(s),
         };
         found |= exprs
@@ -97,7 +105,9 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
     match &e.kind {
         ExprKind::Var(n) => !actual && is_array_name(symbols, n),
         ExprKind::Index(_, subs) => {
-            let section = subs.iter().any(|s| matches!(s.kind, ExprKind::Range { .. }));
+            let section = subs
+                .iter()
+                .any(|s| matches!(s.kind, ExprKind::Range { .. }));
             (section && !actual)
                 || subs.iter().any(|s| match &s.kind {
                     ExprKind::Range {
@@ -279,15 +289,17 @@ fn simplify(e: &Expr) -> Expr {
 /// `a - b` when it is an integer constant.
 fn constant_difference(a: &Expr, b: &Expr) -> Option<i64> {
     let l = linear(&Expr::binary(BinOp::Sub, a.clone(), b.clone()));
-    l.terms
-        .iter()
-        .all(|t| t.2 == 0)
-        .then_some(l.constant)
+    l.terms.iter().all(|t| t.2 == 0).then_some(l.constant)
 }
 
 // ----- the pass -----
 
-fn scalarize_unit(unit: &mut Unit, program: &Program, next_id: &mut u32, diags: &mut Vec<Diagnostic>) {
+fn scalarize_unit(
+    unit: &mut Unit,
+    program: &Program,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) {
     let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
     for u in program.units() {
         namer.reserve(&u.name);
@@ -319,6 +331,7 @@ fn scalarize_unit(unit: &mut Unit, program: &Program, next_id: &mut u32, diags: 
         loop_vars: Vec::new(),
         new_locals: Vec::new(),
         assigned,
+        free_uses: free_uses(&unit.body),
         span: unit.span,
         before: Vec::new(),
         diags: Vec::new(),
@@ -357,6 +370,9 @@ struct Scalarizer<'a> {
     assigned: BTreeSet<String>,
     /// The statement being rewritten.
     span: Span,
+    /// Names (keys) the unit's body uses outside any DO, FORALL or DO CONCURRENT that
+    /// binds them as its index: an index of that name must not be left changed.
+    free_uses: BTreeSet<String>,
     /// Statements to run before the statement being rewritten (hoisted reductions and
     /// constructors).
     before: Vec<Stmt>,
@@ -416,7 +432,10 @@ impl Scalarizer<'_> {
         const BASES: [&str; 6] = ["i", "j", "k", "l", "m", "n"];
         while self.loop_vars.len() <= depth {
             let d = self.loop_vars.len();
-            let base = BASES.get(d).map(|b| b.to_string()).unwrap_or(format!("i{d}"));
+            let base = BASES
+                .get(d)
+                .map(|b| b.to_string())
+                .unwrap_or(format!("i{d}"));
             let name = self.namer.fresh(&base);
             self.add_local(&name, ScalarType::Integer(4), Vec::new());
             self.loop_vars.push(name);
@@ -484,7 +503,7 @@ impl Scalarizer<'_> {
         self.before.clear();
         let result: R<()> = match &mut s.kind {
             StmtKind::Assign { lhs, rhs } if self.has(lhs) || self.has(rhs) => {
-                match self.assignment(lhs, rhs) {
+                match self.assignment(lhs, rhs, None) {
                     Ok(stmts) => {
                         self.emit(&s, stmts, out);
                         return;
@@ -492,7 +511,35 @@ impl Scalarizer<'_> {
                     Err(d) => Err(d),
                 }
             }
-            StmtKind::If { arms, else_body, .. } => {
+            StmtKind::Where {
+                arms, else_body, ..
+            } => match self.where_construct(arms, else_body.as_deref()) {
+                Ok(stmts) => {
+                    self.emit(&s, stmts, out);
+                    return;
+                }
+                Err(d) => Err(d),
+            },
+            StmtKind::Forall {
+                indices,
+                mask,
+                body,
+                concurrent,
+                ..
+            } => {
+                let (indices, mask, body, concurrent) =
+                    (indices.clone(), mask.clone(), body.clone(), *concurrent);
+                match self.forall(&s, indices, mask, body, concurrent) {
+                    Ok(stmts) => {
+                        self.emit(&s, stmts, out);
+                        return;
+                    }
+                    Err(d) => Err(d),
+                }
+            }
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
                 let mut r = Ok(());
                 for (cond, body) in arms.iter_mut() {
                     if r.is_ok() {
@@ -612,9 +659,19 @@ impl Scalarizer<'_> {
         }
     }
 
-    fn assignment(&mut self, lhs: &Expr, rhs: &Expr) -> R<Vec<Stmt>> {
+    /// `lhs = rhs`, under the elementwise `guard` of a WHERE when given.
+    fn assignment(&mut self, lhs: &Expr, rhs: &Expr, guard: Option<&Expr>) -> R<Vec<Stmt>> {
         let ldims = self.dims_of(lhs)?;
         let rrank = self.rank(rhs)?;
+        if let Some(g) = guard
+            && self.rank(g)? != ldims.len()
+        {
+            return Err(self.err(
+                lhs.span,
+                "the mask of WHERE and the assigned array have different ranks".into(),
+                "give the mask the shape of the assigned array",
+            ));
+        }
         if ldims.is_empty() {
             if rrank != 0 {
                 return Err(self.err(
@@ -645,7 +702,7 @@ impl Scalarizer<'_> {
             ));
         }
         // `v = [a, b, c]`: one assignment per item.
-        if let (ExprKind::ArrayCtor(items), 1) = (&rhs.kind, rank) {
+        if let (ExprKind::ArrayCtor(items), 1, None) = (&rhs.kind, rank, guard) {
             let mut out = Vec::new();
             for (k, item) in items.iter().enumerate() {
                 if self.rank(item)? != 0 {
@@ -661,16 +718,41 @@ impl Scalarizer<'_> {
             return Ok(out);
         }
         let vars: Vec<String> = (0..rank).map(|d| self.loop_var(d)).collect();
-        let offsets: Vec<Expr> = ldims
-            .iter()
-            .zip(&vars)
-            .map(|(d, v)| d.offset(v))
-            .collect();
+        let offsets: Vec<Expr> = ldims.iter().zip(&vars).map(|(d, v)| d.offset(v)).collect();
         let mut body = Vec::new();
         let target = self.element(lhs, &offsets, rank, &mut body)?;
         let value = self.element(rhs, &offsets, rank, &mut body)?;
-        let reversed = self.loop_directions(&target, &body, &value, &ldims, rhs.span)?;
+        let reversed = match self.loop_directions(&target, &body, &value, &ldims, rhs.span) {
+            Ok(r) => r,
+            Err(alias) => {
+                // No loop order reads every element before it is overwritten: through a
+                // temporary array, when its extents can size a local array.
+                let Some(tmp) = self.temporary_like(lhs, &ldims)? else {
+                    return Err(alias);
+                };
+                let index: Vec<Expr> = offsets
+                    .iter()
+                    .map(|o| simplify(&Expr::binary(BinOp::Add, o.clone(), Expr::int(1))))
+                    .collect();
+                let tmp_elem = Expr::new(ExprKind::Index(tmp, index));
+                body.push(self.assign(tmp_elem.clone(), value));
+                let fill = self.guarded(guard, &offsets, body)?;
+                let copy = vec![self.assign(target, tmp_elem)];
+                let copy = self.guarded(guard, &offsets, copy)?;
+                let mut out = std::mem::take(&mut self.before);
+                for nest in [fill, copy] {
+                    let mut nest = nest;
+                    for k in 0..rank {
+                        let l = self.do_loop(&vars[k], &ldims[k], false, nest);
+                        nest = vec![l];
+                    }
+                    out.extend(nest);
+                }
+                return Ok(out);
+            }
+        };
         body.push(self.assign(target, value));
+        let body = self.guarded(guard, &offsets, body)?;
         let mut nest = body;
         for k in 0..rank {
             let l = self.do_loop(&vars[k], &ldims[k], reversed[k], nest);
@@ -678,6 +760,408 @@ impl Scalarizer<'_> {
         }
         let mut out = std::mem::take(&mut self.before);
         out.extend(nest);
+        Ok(out)
+    }
+
+    /// `body` under the element of a WHERE mask at `offsets`, when there is one.
+    fn guarded(&mut self, guard: Option<&Expr>, offsets: &[Expr], body: Vec<Stmt>) -> R<Vec<Stmt>> {
+        let Some(g) = guard else {
+            return Ok(body);
+        };
+        let mut out = Vec::new();
+        let cond = self.element(g, offsets, offsets.len(), &mut out)?;
+        let logical_if = body.len() == 1;
+        let s = self.new_stmt(StmtKind::If {
+            arms: vec![(cond, body)],
+            else_body: None,
+            logical_if,
+            name: None,
+        });
+        out.push(s);
+        Ok(out)
+    }
+
+    /// A new local array `tmp(ext1, ext2, ...)` with the shape of `lhs`, when every
+    /// extent is a constant or depends only on dummy arguments the unit never assigns
+    /// (so that it can be declared as an automatic array).
+    fn temporary_like(&mut self, lhs: &Expr, ldims: &[LoopDim]) -> R<Option<String>> {
+        let mut dims = Vec::new();
+        for d in ldims {
+            let extent = d.extent();
+            if !self.is_specification(&extent) {
+                return Ok(None);
+            }
+            dims.push(DimSpec {
+                lower: None,
+                upper: Bound::Expr(extent),
+            });
+        }
+        let ty = self.type_of(lhs);
+        let base = lhs
+            .base_name()
+            .map(|n| format!("{n}_tmp"))
+            .unwrap_or("tmp".into());
+        let name = self.namer.fresh(&base);
+        self.add_local(&name, ty, dims);
+        Ok(Some(name))
+    }
+
+    fn is_specification(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        crate::il::visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => {
+                let fine = self.symbols.get(n).is_some_and(|s| {
+                    s.kind == crate::il::SymbolKind::Constant
+                        || (s.is_dummy() && !self.assigned.contains(&key(n)))
+                });
+                ok &= fine;
+            }
+            ExprKind::Call(..) => ok = false,
+            _ => {}
+        });
+        ok
+    }
+
+    /// A WHERE statement or construct: each assignment in turn, over the elements its
+    /// part's condition selects (the masks before it false, its own true).
+    fn where_construct(
+        &mut self,
+        arms: &[(Expr, Vec<Stmt>)],
+        else_body: Option<&[Stmt]>,
+    ) -> R<Vec<Stmt>> {
+        let mut parts: Vec<(Option<&Expr>, &[Stmt])> =
+            arms.iter().map(|(m, b)| (Some(m), b.as_slice())).collect();
+        if let Some(b) = else_body {
+            parts.push((None, b));
+        }
+        if let Some(fused) = self.where_fused(&parts)? {
+            return Ok(fused);
+        }
+        // The masks are evaluated once, before any assignment: refused when the
+        // construct assigns what they read.
+        let mut assigned = Vec::new();
+        for (_, body) in &parts {
+            for s in body.iter() {
+                match &s.kind {
+                    StmtKind::Assign { lhs, .. } => {
+                        if let Some(n) = lhs.base_name() {
+                            assigned.push(key(n));
+                        }
+                    }
+                    StmtKind::Comment(_) => {}
+                    _ => {
+                        return Err(self.err(
+                            s.span,
+                            "only array assignments are supported inside WHERE".into(),
+                            "move the other statements out of the WHERE construct",
+                        ));
+                    }
+                }
+            }
+        }
+        for (mask, _) in arms {
+            if let Some(n) = crate::il::visit::names_read(mask)
+                .into_iter()
+                .find(|n| assigned.contains(&key(n)))
+            {
+                return Err(self.err(
+                    mask.span,
+                    format!("the mask reads `{n}`, which the WHERE construct assigns"),
+                    "compute the mask into a LOGICAL array before the WHERE and use that",
+                ));
+            }
+        }
+        let negated =
+            |m: &Expr| Expr::unary(UnOp::Not, Expr::new(ExprKind::Paren(Box::new(m.clone()))));
+        let mut out = Vec::new();
+        for (k, (mask, body)) in parts.iter().enumerate() {
+            let mut cond: Option<Expr> = None;
+            for (earlier, _) in &arms[..k.min(arms.len())] {
+                let n = negated(earlier);
+                cond = Some(match cond {
+                    None => n,
+                    Some(c) => Expr::binary(BinOp::And, c, n),
+                });
+            }
+            if let Some(m) = mask {
+                let m = if cond.is_some() {
+                    Expr::new(ExprKind::Paren(Box::new((*m).clone())))
+                } else {
+                    (*m).clone()
+                };
+                cond = Some(match cond {
+                    None => m,
+                    Some(c) => Expr::binary(BinOp::And, c, m),
+                });
+            }
+            let cond = cond.expect("every part has a condition");
+            for s in body.iter() {
+                match &s.kind {
+                    StmtKind::Assign { lhs, rhs } => {
+                        self.span = s.span;
+                        let mut stmts = self.assignment(lhs, rhs, Some(&cond))?;
+                        if let Some(first) = stmts.first_mut() {
+                            first.trailing_comment = s.trailing_comment.clone();
+                        }
+                        out.extend(stmts);
+                    }
+                    _ => out.push(s.clone()),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A WHERE construct as one loop nest with an IF / ELSE IF / ELSE per element, when
+    /// that means the same as the construct: every assignment over the same index
+    /// ranges, and every array it assigns read (by the masks and right-hand sides) only
+    /// at the element being assigned, written the same way.
+    fn where_fused(&mut self, parts: &[(Option<&Expr>, &[Stmt])]) -> R<Option<Vec<Stmt>>> {
+        let dims_key = |dims: &[LoopDim]| {
+            dims.iter()
+                .map(|d| {
+                    format!(
+                        "{}:{}:{}",
+                        crate::il::visit::expr_key(&d.lo),
+                        crate::il::visit::expr_key(&d.hi),
+                        d.stride
+                            .as_ref()
+                            .map(crate::il::visit::expr_key)
+                            .unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut shape: Option<(String, Vec<LoopDim>)> = None;
+        let mut targets: Vec<(String, String)> = Vec::new();
+        let mut reads: Vec<&Expr> = parts.iter().filter_map(|(m, _)| *m).collect();
+        for (_, body) in parts {
+            for s in body.iter() {
+                let StmtKind::Assign { lhs, rhs } = &s.kind else {
+                    continue;
+                };
+                let d = self.dims_of(lhs)?;
+                let k = dims_key(&d);
+                match &shape {
+                    None => shape = Some((k, d)),
+                    Some((k0, _)) if *k0 != k => return Ok(None),
+                    _ => {}
+                }
+                let Some(name) = lhs.base_name() else {
+                    return Ok(None);
+                };
+                let lk = crate::il::visit::expr_key(lhs);
+                if targets.iter().any(|(n, t)| *n == key(name) && *t != lk) {
+                    return Ok(None);
+                }
+                targets.push((key(name), lk));
+                reads.push(rhs);
+            }
+        }
+        let Some((_, ldims)) = shape else {
+            return Ok(None);
+        };
+        for (name, lk) in &targets {
+            for e in &reads {
+                let mut refs = Vec::new();
+                refs_to(e, name, &mut refs);
+                if refs.iter().any(|r| crate::il::visit::expr_key(r) != *lk) {
+                    return Ok(None);
+                }
+            }
+        }
+        let rank = ldims.len();
+        let vars: Vec<String> = (0..rank).map(|d| self.loop_var(d)).collect();
+        let offsets: Vec<Expr> = ldims.iter().zip(&vars).map(|(d, v)| d.offset(v)).collect();
+        let mut body = Vec::new();
+        let mut arms = Vec::new();
+        let mut else_body = None;
+        for (mask, stmts) in parts {
+            let cond = match mask {
+                Some(m) => Some(self.element(m, &offsets, rank, &mut body)?),
+                None => None,
+            };
+            let mut out = Vec::new();
+            for s in stmts.iter() {
+                match &s.kind {
+                    StmtKind::Assign { lhs, rhs } => {
+                        let t = self.element(lhs, &offsets, rank, &mut out)?;
+                        let v = self.element(rhs, &offsets, rank, &mut out)?;
+                        let mut a = self.assign(t, v);
+                        a.span = s.span;
+                        a.trailing_comment = s.trailing_comment.clone();
+                        out.push(a);
+                    }
+                    _ => out.push(s.clone()),
+                }
+            }
+            match cond {
+                Some(c) => arms.push((c, out)),
+                None => else_body = Some(out),
+            }
+        }
+        let logical_if = arms.len() == 1 && else_body.is_none() && arms[0].1.len() == 1;
+        let s = self.new_stmt(StmtKind::If {
+            arms,
+            else_body,
+            logical_if,
+            name: None,
+        });
+        body.push(s);
+        let mut nest = body;
+        for k in 0..rank {
+            let l = self.do_loop(&vars[k], &ldims[k], false, nest);
+            nest = vec![l];
+        }
+        let mut out = std::mem::take(&mut self.before);
+        out.extend(nest);
+        Ok(Some(out))
+    }
+
+    /// FORALL and DO CONCURRENT as DO loops (the first index outermost). FORALL
+    /// assigns each statement for all indices before the next, and evaluates every
+    /// right-hand side before assigning: refused when an assignment reads the array it
+    /// assigns at other elements.
+    fn forall(
+        &mut self,
+        original: &Stmt,
+        mut indices: Vec<crate::il::ForallIndex>,
+        mut mask: Option<Expr>,
+        mut body: Vec<Stmt>,
+        concurrent: bool,
+    ) -> R<Vec<Stmt>> {
+        let span = original.span;
+        // The index variables are local to the construct, the DO loops leave theirs
+        // set: an index whose name the unit also uses elsewhere gets a fresh name.
+        for k in 0..indices.len() {
+            let name = indices[k].var.clone();
+            if self.free_uses.contains(&key(&name)) {
+                let fresh = self.namer.fresh(&name);
+                self.add_local(&fresh, ScalarType::Integer(4), Vec::new());
+                for ix in indices.iter_mut() {
+                    if key(&ix.var) == key(&name) {
+                        ix.var = fresh.clone();
+                    }
+                    rename_expr(&mut ix.lower, &name, &fresh);
+                    rename_expr(&mut ix.upper, &name, &fresh);
+                    if let Some(s) = &mut ix.stride {
+                        rename_expr(s, &name, &fresh);
+                    }
+                }
+                if let Some(m) = &mut mask {
+                    rename_expr(m, &name, &fresh);
+                }
+                rename_stmts(&mut body, &name, &fresh);
+            }
+        }
+        let make_nest = |sc: &mut Self, inner: Vec<Stmt>| -> Stmt {
+            let mut nest = match &mask {
+                Some(m) => vec![sc.new_stmt(StmtKind::If {
+                    arms: vec![(m.clone(), inner)],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                })],
+                None => inner,
+            };
+            for ix in indices.iter().rev() {
+                let s = sc.new_stmt(StmtKind::Do {
+                    var: ix.var.clone(),
+                    start: ix.lower.clone(),
+                    end: ix.upper.clone(),
+                    step: ix.stride.clone(),
+                    body: nest,
+                    name: None,
+                });
+                nest = vec![s];
+            }
+            nest.pop().expect("at least one index")
+        };
+        if indices.is_empty() {
+            return Err(self.err(
+                span,
+                "an index list without indices".into(),
+                "give at least one index",
+            ));
+        }
+        let mut loops = Vec::new();
+        if concurrent {
+            loops.push(make_nest(self, body));
+        } else {
+            let mut assigned = Vec::new();
+            for s in &body {
+                match &s.kind {
+                    StmtKind::Assign { lhs, rhs } => {
+                        let Some(name) = lhs.base_name() else {
+                            continue;
+                        };
+                        assigned.push(key(name));
+                        let mut refs = Vec::new();
+                        refs_to(rhs, name, &mut refs);
+                        // Safe: the very element assigned, or an element that a fixed
+                        // subscript (no index in it) keeps out of the assigned part.
+                        let index_names: Vec<String> =
+                            indices.iter().map(|ix| key(&ix.var)).collect();
+                        let same = |r: &Expr| {
+                            if crate::il::visit::expr_key(r) == crate::il::visit::expr_key(lhs) {
+                                return true;
+                            }
+                            let (ExprKind::Index(_, rs), ExprKind::Index(_, ls)) =
+                                (&r.kind, &lhs.kind)
+                            else {
+                                return false;
+                            };
+                            rs.len() == ls.len()
+                                && rs.iter().zip(ls).any(|(a, b)| {
+                                    let fixed = crate::il::visit::names_read(b)
+                                        .iter()
+                                        .all(|n| !index_names.contains(&key(n)))
+                                        && !matches!(b.kind, ExprKind::Range { .. })
+                                        && !matches!(a.kind, ExprKind::Range { .. });
+                                    fixed && constant_difference(a, b).is_some_and(|d| d != 0)
+                                })
+                        };
+                        if let Some(r) = refs.iter().find(|r| !same(r)) {
+                            return Err(self.err(
+                                r.span,
+                                format!("FORALL assigns `{name}` and reads it at other elements"),
+                                "assign the right-hand sides to a temporary array in one FORALL, then copy in a second",
+                            ));
+                        }
+                    }
+                    StmtKind::Comment(_) => {}
+                    _ => {
+                        return Err(self.err(
+                            s.span,
+                            "only assignments are supported inside FORALL".into(),
+                            "use DO CONCURRENT or DO loops for other statements",
+                        ));
+                    }
+                }
+            }
+            if let Some(m) = &mask
+                && let Some(n) = crate::il::visit::names_read(m)
+                    .into_iter()
+                    .find(|n| assigned.contains(&key(n)))
+            {
+                return Err(self.err(
+                    m.span,
+                    format!("the mask of FORALL reads `{n}`, which the FORALL assigns"),
+                    "compute the mask into a LOGICAL array first",
+                ));
+            }
+            for s in body {
+                if matches!(s.kind, StmtKind::Comment(_)) {
+                    continue;
+                }
+                loops.push(make_nest(self, vec![s]));
+            }
+        }
+        let mut out = Vec::new();
+        for l in loops {
+            self.stmt(l, &mut out);
+        }
         Ok(out)
     }
 
@@ -747,9 +1231,11 @@ impl Scalarizer<'_> {
             // A subscript depending on a loop index (all loop offsets are in terms of
             // the loop indices) is a loop dimension.
             let is_loop = looped < rank
-                && self.loop_vars[..rank]
-                    .iter()
-                    .any(|v| crate::il::visit::names_read(s).iter().any(|n| key(n) == key(v)));
+                && self.loop_vars[..rank].iter().any(|v| {
+                    crate::il::visit::names_read(s)
+                        .iter()
+                        .any(|n| key(n) == key(v))
+                });
             loop_dim_of_sub.push(is_loop.then(|| {
                 looped += 1;
                 looped - 1
@@ -897,7 +1383,11 @@ impl Scalarizer<'_> {
                             decl = Some(self.decl_dims(name, span)?);
                         }
                         let d = &decl.as_ref().expect("just computed")[k];
-                        Ok(if which == 0 { d.lo.clone() } else { d.hi.clone() })
+                        Ok(if which == 0 {
+                            d.lo.clone()
+                        } else {
+                            d.hi.clone()
+                        })
                     };
                     let lo = match lower {
                         Some(l) => (**l).clone(),
@@ -909,7 +1399,11 @@ impl Scalarizer<'_> {
                     };
                     let stride = stride.as_deref().cloned();
                     if stride.as_ref().is_some_and(|s| int_literal(s) == Some(1)) {
-                        out.push(LoopDim { lo, hi, stride: None });
+                        out.push(LoopDim {
+                            lo,
+                            hi,
+                            stride: None,
+                        });
                     } else {
                         out.push(LoopDim { lo, hi, stride });
                     }
@@ -962,7 +1456,11 @@ impl Scalarizer<'_> {
     fn arg_dims(&self, args: &[Arg], i: usize, span: Span) -> R<Vec<LoopDim>> {
         match args.get(i) {
             Some(a) => self.dims_of(&a.value),
-            None => Err(self.err(span, "an argument is missing".into(), "see the intrinsic's arguments")),
+            None => Err(self.err(
+                span,
+                "an argument is missing".into(),
+                "see the intrinsic's arguments",
+            )),
         }
     }
 
@@ -1067,7 +1565,10 @@ impl Scalarizer<'_> {
                 Some("kind") | Some("back") => {
                     return Err(self.err(
                         span,
-                        format!("the argument `{}=` of {op:?} is not supported", a.keyword.clone().unwrap_or_default()),
+                        format!(
+                            "the argument `{}=` of {op:?} is not supported",
+                            a.keyword.clone().unwrap_or_default()
+                        ),
                         "remove it",
                     ));
                 }
@@ -1088,31 +1589,55 @@ impl Scalarizer<'_> {
                 1 => dim = Some(self.dim_value(&a.value)?),
                 2 => mask = Some(a.value.clone()),
                 _ => {
-                    return Err(self.err(span, "unknown keyword argument".into(), "use ARRAY=, DIM= or MASK="));
+                    return Err(self.err(
+                        span,
+                        "unknown keyword argument".into(),
+                        "use ARRAY=, DIM= or MASK=",
+                    ));
                 }
             }
         }
         let Some(array) = array else {
-            return Err(self.err(span, "the array argument is missing".into(), "give the array to reduce"));
+            return Err(self.err(
+                span,
+                "the array argument is missing".into(),
+                "give the array to reduce",
+            ));
         };
         let rank = self.rank(&array)?;
         if rank == 0 {
-            return Err(self.err(array.span, "the argument of a reduction must be an array".into(), "pass an array or a section"));
+            return Err(self.err(
+                array.span,
+                "the argument of a reduction must be an array".into(),
+                "pass an array or a section",
+            ));
         }
         if let Some(d) = dim
             && d > rank
         {
-            return Err(self.err(span, format!("DIM={d} but the array has rank {rank}"), "check DIM"));
+            return Err(self.err(
+                span,
+                format!("DIM={d} but the array has rank {rank}"),
+                "check DIM",
+            ));
         }
         Ok(Reduction { array, dim, mask })
     }
 
     fn dot_product_args(&self, args: &[Arg], span: Span) -> R<Reduction> {
         let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
-            return Err(self.err(span, "DOT_PRODUCT takes two vectors".into(), "give both vectors"));
+            return Err(self.err(
+                span,
+                "DOT_PRODUCT takes two vectors".into(),
+                "give both vectors",
+            ));
         };
         if self.rank(&a.value)? != 1 || self.rank(&b.value)? != 1 {
-            return Err(self.err(span, "DOT_PRODUCT needs two arrays of rank 1".into(), "pass two vectors"));
+            return Err(self.err(
+                span,
+                "DOT_PRODUCT needs two arrays of rank 1".into(),
+                "pass two vectors",
+            ));
         }
         Ok(Reduction {
             array: Expr::binary(BinOp::Mul, paren(a.value.clone()), paren(b.value.clone())),
@@ -1140,7 +1665,11 @@ impl Scalarizer<'_> {
         }
         match parts {
             [Some(s), Some(d), Some(n)] => Ok((s, self.dim_value(d)?, n)),
-            _ => Err(self.err(span, "SPREAD takes SOURCE, DIM and NCOPIES".into(), "give all three")),
+            _ => Err(self.err(
+                span,
+                "SPREAD takes SOURCE, DIM and NCOPIES".into(),
+                "give all three",
+            )),
         }
     }
 
@@ -1150,7 +1679,11 @@ impl Scalarizer<'_> {
                 .as_deref()
                 .is_some_and(|k| !matches!(key(k).as_str(), "source" | "shape"))
         }) {
-            return Err(self.err(span, "RESHAPE with PAD or ORDER is not supported".into(), "give SOURCE and SHAPE only"));
+            return Err(self.err(
+                span,
+                "RESHAPE with PAD or ORDER is not supported".into(),
+                "give SOURCE and SHAPE only",
+            ));
         }
         let shape = args
             .iter()
@@ -1181,7 +1714,13 @@ impl Scalarizer<'_> {
     /// The element of `e` at 0-based `offsets` (one per dimension of `e`). Statements
     /// that must run first for this element (inner accumulations) go to `body`; loop
     /// indices from `depth` on are free.
-    fn element(&mut self, e: &Expr, offsets: &[Expr], depth: usize, body: &mut Vec<Stmt>) -> R<Expr> {
+    fn element(
+        &mut self,
+        e: &Expr,
+        offsets: &[Expr],
+        depth: usize,
+        body: &mut Vec<Stmt>,
+    ) -> R<Expr> {
         if !self.has(e) {
             return Ok(e.clone());
         }
@@ -1190,7 +1729,11 @@ impl Scalarizer<'_> {
         match &e.kind {
             ExprKind::Var(n) => {
                 let dims = self.decl_dims(n, span)?;
-                let subs = dims.iter().zip(offsets).map(|(d, o)| d.index_at(o)).collect();
+                let subs = dims
+                    .iter()
+                    .zip(offsets)
+                    .map(|(d, o)| d.index_at(o))
+                    .collect();
                 Ok(at(ExprKind::Index(n.clone(), subs)))
             }
             ExprKind::Index(n, subs) => {
@@ -1221,8 +1764,13 @@ impl Scalarizer<'_> {
                 let index = simplify(&Expr::binary(BinOp::Add, off, Expr::int(1)));
                 Ok(at(ExprKind::Index(name, vec![index])))
             }
-            ExprKind::Paren(x) => Ok(at(ExprKind::Paren(Box::new(self.element(x, offsets, depth, body)?)))),
-            ExprKind::Unary(op, x) => Ok(at(ExprKind::Unary(*op, Box::new(self.element(x, offsets, depth, body)?)))),
+            ExprKind::Paren(x) => Ok(at(ExprKind::Paren(Box::new(
+                self.element(x, offsets, depth, body)?,
+            )))),
+            ExprKind::Unary(op, x) => Ok(at(ExprKind::Unary(
+                *op,
+                Box::new(self.element(x, offsets, depth, body)?),
+            ))),
             ExprKind::Binary(op, a, b) => {
                 let ea = self.operand(a, offsets, depth, body)?;
                 let eb = self.operand(b, offsets, depth, body)?;
@@ -1230,7 +1778,9 @@ impl Scalarizer<'_> {
             }
             ExprKind::Call(name, _) => Err(self.err(
                 span,
-                format!("an array expression as an argument of the function `{name}` is not supported"),
+                format!(
+                    "an array expression as an argument of the function `{name}` is not supported"
+                ),
                 "assign the argument to an array variable first and pass that variable",
             )),
             ExprKind::Range { .. } => Err(self.err(
@@ -1241,12 +1791,20 @@ impl Scalarizer<'_> {
             ExprKind::Intrinsic { op, args, spelling } => {
                 self.intrinsic_element(*op, args, spelling, offsets, depth, body, span)
             }
-            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => Ok(e.clone()),
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {
+                Ok(e.clone())
+            }
         }
     }
 
     /// An operand of an elementwise operation: a scalar is broadcast.
-    fn operand(&mut self, e: &Expr, offsets: &[Expr], depth: usize, body: &mut Vec<Stmt>) -> R<Expr> {
+    fn operand(
+        &mut self,
+        e: &Expr,
+        offsets: &[Expr],
+        depth: usize,
+        body: &mut Vec<Stmt>,
+    ) -> R<Expr> {
         if self.rank(e)? == 0 {
             self.element(e, &[], depth, body)
         } else {
@@ -1307,7 +1865,13 @@ impl Scalarizer<'_> {
                     .find(|a| a.keyword.as_deref().map(key).as_deref() == Some("source"))
                     .or_else(|| args.iter().find(|a| a.keyword.is_none()))
                     .map(|a| a.value.clone())
-                    .ok_or_else(|| self.err(span, "RESHAPE needs SOURCE".into(), "give the array to reshape"))?;
+                    .ok_or_else(|| {
+                        self.err(
+                            span,
+                            "RESHAPE needs SOURCE".into(),
+                            "give the array to reshape",
+                        )
+                    })?;
                 // Column-major linear position, then the source's offsets.
                 let mut linear_pos = Expr::int(0);
                 let mut stride = Expr::int(1);
@@ -1338,11 +1902,12 @@ impl Scalarizer<'_> {
                 }
                 self.element(&source, &soffs, depth, body)
             }
-            Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self.err(
-                span,
-                "this inquiry is not supported in an array expression".into(),
-                "give the dimension, e.g. `size(a, 1)`",
-            )),
+            Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self
+                .err(
+                    span,
+                    "this inquiry is not supported in an array expression".into(),
+                    "give the dimension, e.g. `size(a, 1)`",
+                )),
             _ => {
                 // Elementwise intrinsic.
                 let mut out = Vec::with_capacity(args.len());
@@ -1479,7 +2044,14 @@ impl Scalarizer<'_> {
             f
         };
         let (acc, update) = if is_loc {
-            let best = self.temp(if op == Intrinsic::Maxloc { "vmax" } else { "vmin" }, ty);
+            let best = self.temp(
+                if op == Intrinsic::Maxloc {
+                    "vmax"
+                } else {
+                    "vmin"
+                },
+                ty,
+            );
             let loc = match into {
                 Some(e) => e,
                 None => Expr::var(self.temp(base, ScalarType::Integer(4))),
@@ -1489,7 +2061,11 @@ impl Scalarizer<'_> {
             out.extend(pre);
             out.push(self.assign(Expr::var(&best), first_value));
             out.push(self.assign(loc.clone(), Expr::int(1)));
-            let cmp = if op == Intrinsic::Maxloc { BinOp::Gt } else { BinOp::Lt };
+            let cmp = if op == Intrinsic::Maxloc {
+                BinOp::Gt
+            } else {
+                BinOp::Lt
+            };
             let k = reduced[0];
             let position = simplify(&Expr::binary(BinOp::Add, full[k].clone(), Expr::int(1)));
             let then = vec![
@@ -1558,12 +2134,19 @@ impl Scalarizer<'_> {
         let da = self.dims_of(&a)?;
         let db = self.dims_of(&b)?;
         let inner_dim = da.last().cloned().ok_or_else(|| {
-            self.err(span, "MATMUL needs arrays".into(), "check the arguments of MATMUL")
+            self.err(
+                span,
+                "MATMUL needs arrays".into(),
+                "check the arguments of MATMUL",
+            )
         })?;
         let v = self.loop_var(depth);
         let k = inner_dim.offset(&v);
         let (a_offs, b_offs) = match (da.len(), db.len()) {
-            (2, 2) => (vec![offsets[0].clone(), k.clone()], vec![k, offsets[1].clone()]),
+            (2, 2) => (
+                vec![offsets[0].clone(), k.clone()],
+                vec![k, offsets[1].clone()],
+            ),
             (1, 2) => (vec![k.clone()], vec![k, offsets[0].clone()]),
             _ => (vec![offsets[0].clone(), k.clone()], vec![k]),
         };
@@ -1630,5 +2213,155 @@ fn refs_to(e: &Expr, name: &str, out: &mut Vec<Expr>) {
         }
         ExprKind::ArrayCtor(items) => items.iter().for_each(|x| refs_to(x, name, out)),
         _ => {}
+    }
+}
+
+/// Every name of the statements' expressions, assigned variables and DO variables.
+fn stmt_names(s: &Stmt) -> Vec<String> {
+    let mut out: Vec<String> = crate::il::visit::stmt_exprs(s)
+        .into_iter()
+        .flat_map(crate::il::visit::names_read)
+        .map(key)
+        .collect();
+    match &s.kind {
+        StmtKind::Assign { lhs, .. } => {
+            if let Some(n) = lhs.base_name() {
+                out.push(key(n));
+            }
+        }
+        StmtKind::Do { var, .. } => out.push(key(var)),
+        StmtKind::Forall { indices, .. } => out.extend(indices.iter().map(|ix| key(&ix.var))),
+        _ => {}
+    }
+    out
+}
+
+/// Names used where no enclosing DO, FORALL or DO CONCURRENT binds them.
+fn free_uses(body: &[Stmt]) -> BTreeSet<String> {
+    fn walk(stmts: &[Stmt], bound: &mut Vec<String>, out: &mut BTreeSet<String>) {
+        for s in stmts {
+            let binds: Vec<String> = match &s.kind {
+                StmtKind::Do { var, .. } => vec![key(var)],
+                StmtKind::Forall { indices, .. } => indices.iter().map(|ix| key(&ix.var)).collect(),
+                _ => Vec::new(),
+            };
+            for n in stmt_names(s) {
+                if !bound.contains(&n) && !binds.contains(&n) {
+                    out.insert(n);
+                }
+            }
+            let depth = bound.len();
+            bound.extend(binds);
+            for child in crate::il::visit::child_blocks(s) {
+                walk(child, bound, out);
+            }
+            bound.truncate(depth);
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(body, &mut Vec::new(), &mut out);
+    out
+}
+
+fn rename_expr(e: &mut Expr, from: &str, to: &str) {
+    match &mut e.kind {
+        ExprKind::Var(n) => {
+            if key(n) == key(from) {
+                *n = to.to_string();
+            }
+        }
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|s| rename_expr(s, from, to)),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => args
+            .iter_mut()
+            .for_each(|a| rename_expr(&mut a.value, from, to)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => rename_expr(x, from, to),
+        ExprKind::Binary(_, a, b) => {
+            rename_expr(a, from, to);
+            rename_expr(b, from, to);
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => {
+            for p in [lower, upper, stride].into_iter().flatten() {
+                rename_expr(p, from, to);
+            }
+        }
+        ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| rename_expr(x, from, to)),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+    }
+}
+
+/// Renames variable `from` (a scalar index) in every expression of `stmts`.
+fn rename_stmts(stmts: &mut [Stmt], from: &str, to: &str) {
+    for s in stmts {
+        match &mut s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                rename_expr(lhs, from, to);
+                rename_expr(rhs, from, to);
+            }
+            StmtKind::If {
+                arms, else_body, ..
+            }
+            | StmtKind::Where {
+                arms, else_body, ..
+            } => {
+                for (c, b) in arms.iter_mut() {
+                    rename_expr(c, from, to);
+                    rename_stmts(b, from, to);
+                }
+                if let Some(b) = else_body {
+                    rename_stmts(b, from, to);
+                }
+            }
+            StmtKind::Do {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                if key(var) == key(from) {
+                    *var = to.to_string();
+                }
+                rename_expr(start, from, to);
+                rename_expr(end, from, to);
+                if let Some(st) = step {
+                    rename_expr(st, from, to);
+                }
+                rename_stmts(body, from, to);
+            }
+            StmtKind::DoWhile { cond, body, .. } => {
+                rename_expr(cond, from, to);
+                rename_stmts(body, from, to);
+            }
+            StmtKind::Call { args, .. } => args
+                .iter_mut()
+                .for_each(|a| rename_expr(&mut a.value, from, to)),
+            StmtKind::Forall {
+                indices,
+                mask,
+                body,
+                ..
+            } => {
+                for ix in indices.iter_mut() {
+                    if key(&ix.var) == key(from) {
+                        ix.var = to.to_string();
+                    }
+                    rename_expr(&mut ix.lower, from, to);
+                    rename_expr(&mut ix.upper, from, to);
+                    if let Some(st) = &mut ix.stride {
+                        rename_expr(st, from, to);
+                    }
+                }
+                if let Some(m) = mask {
+                    rename_expr(m, from, to);
+                }
+                rename_stmts(body, from, to);
+            }
+            _ => {}
+        }
     }
 }

@@ -255,6 +255,34 @@ pub enum StmtKind {
     },
     /// A whole comment line (text after the comment marker).
     Comment(String),
+    /// `WHERE (m1) ... ELSEWHERE (m2) ... ELSEWHERE ... END WHERE` over array
+    /// assignments; the statement form `WHERE (m) a = b` has one arm holding one
+    /// assignment and `construct` unset. `diff::scalarize` rewrites it into loops.
+    Where {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        else_body: Option<Vec<Stmt>>,
+        construct: bool,
+    },
+    /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
+    /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it
+    /// into DO loops.
+    Forall {
+        indices: Vec<ForallIndex>,
+        mask: Option<Expr>,
+        body: Vec<Stmt>,
+        construct: bool,
+        concurrent: bool,
+        name: Option<String>,
+    },
+}
+
+/// One index of a FORALL or DO CONCURRENT header: `var = lower:upper[:stride]`.
+#[derive(Clone, Debug)]
+pub struct ForallIndex {
+    pub var: String,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub stride: Option<Expr>,
 }
 
 /// An actual argument, optionally given by keyword.

@@ -25,6 +25,16 @@ pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
             blocks
         }
         StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body.as_slice()],
+        StmtKind::Where {
+            arms, else_body, ..
+        } => {
+            let mut blocks: Vec<&[Stmt]> = arms.iter().map(|(_, b)| b.as_slice()).collect();
+            if let Some(e) = else_body {
+                blocks.push(e);
+            }
+            blocks
+        }
+        StmtKind::Forall { body, .. } => vec![body.as_slice()],
         _ => Vec::new(),
     }
 }
@@ -91,6 +101,17 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         }
         StmtKind::DoWhile { cond, .. } => vec![cond],
         StmtKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        StmtKind::Where { arms, .. } => arms.iter().map(|(m, _)| m).collect(),
+        StmtKind::Forall { indices, mask, .. } => {
+            let mut v: Vec<&Expr> = Vec::new();
+            for ix in indices {
+                v.push(&ix.lower);
+                v.push(&ix.upper);
+                v.extend(ix.stride.iter());
+            }
+            v.extend(mask.iter());
+            v
+        }
         _ => Vec::new(),
     }
 }

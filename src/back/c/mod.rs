@@ -1057,10 +1057,7 @@ impl Cx<'_> {
             | Intrinsic::Lbound
             | Intrinsic::Ubound
             | Intrinsic::Shape
-            | Intrinsic::Modulo => (
-                format!("0 /* {op:?} */"),
-                Level::Primary,
-            ),
+            | Intrinsic::Modulo => (format!("0 /* {op:?} */"), Level::Primary),
             Intrinsic::Merge => (
                 format!(
                     "{} ? {} : {}",
@@ -1221,6 +1218,10 @@ impl Cx<'_> {
             }
             StmtKind::Comment(text) => {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
+            }
+            // Fortran array constructs never reach the C back-end (scalarized first).
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => {
+                writeln!(out, "{ind}/* array construct */").unwrap();
             }
         }
     }

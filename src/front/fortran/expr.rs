@@ -372,17 +372,21 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
     let mut items = Vec::new();
     let mut depth = 0;
     if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::DoubleColon) {
-        return Err(unsupported(c, "array constructors with a type spec (`[real :: ...]`)"));
+        return Err(unsupported(
+            c,
+            "array constructors with a type spec (`[real :: ...]`)",
+        ));
     }
     loop {
         if c.eat(close) {
             break;
         }
         if c.is(&TokKind::LParen) && implied_do_ahead(c) {
-            return Err(
-                unsupported(c, "implied DO loops in array constructors (`(f(i), i = 1, n)`)")
-                    .with_help("assign the elements in a DO loop instead"),
-            );
+            return Err(unsupported(
+                c,
+                "implied DO loops in array constructors (`(f(i), i = 1, n)`)",
+            )
+            .with_help("assign the elements in a DO loop instead"));
         }
         let (item, d) = parse_level(c)?;
         depth = depth.max(d);
@@ -401,7 +405,10 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
         break;
     }
     if *close == TokKind::Slash {
-        c.expect(&TokKind::RParen, "`)` after `/` to close the array constructor")?;
+        c.expect(
+            &TokKind::RParen,
+            "`)` after `/` to close the array constructor",
+        )?;
     }
     if items.is_empty() {
         return Err(unsupported(c, "empty array constructors"));

@@ -147,10 +147,9 @@ fn show(e: &Expr) -> String {
             .map(|p| p.as_deref().map(show).unwrap_or_default())
             .collect::<Vec<_>>()
             .join(":"),
-        ExprKind::ArrayCtor(items) => format!(
-            "[{}]",
-            items.iter().map(show).collect::<Vec<_>>().join(",")
-        ),
+        ExprKind::ArrayCtor(items) => {
+            format!("[{}]", items.iter().map(show).collect::<Vec<_>>().join(","))
+        }
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
         ExprKind::Paren(x) => format!("<{}>", show(x)),
     }

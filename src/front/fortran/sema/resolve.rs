@@ -411,6 +411,37 @@ impl Sema<'_> {
                 self.resolve_expr(cond, false);
                 self.resolve_block(body);
             }
+            StmtKind::Where {
+                arms, else_body, ..
+            } => {
+                for (mask, body) in arms {
+                    self.resolve_expr(mask, false);
+                    self.resolve_block(body);
+                }
+                if let Some(body) = else_body {
+                    self.resolve_block(body);
+                }
+            }
+            StmtKind::Forall {
+                indices,
+                mask,
+                body,
+                ..
+            } => {
+                for ix in indices {
+                    let var = ix.var.clone();
+                    self.check_do_var(&var, span);
+                    self.resolve_expr(&mut ix.lower, false);
+                    self.resolve_expr(&mut ix.upper, false);
+                    if let Some(s) = &mut ix.stride {
+                        self.resolve_expr(s, false);
+                    }
+                }
+                if let Some(m) = mask {
+                    self.resolve_expr(m, false);
+                }
+                self.resolve_block(body);
+            }
             StmtKind::Call { name, args } => {
                 let name = name.clone();
                 if let Some(i) = self.lookup(&name) {
