@@ -197,6 +197,11 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // Array syntax becomes loops over scalars (round trip keeps it).
+    let program = match diff::scalarize::scalarize(&program) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(&sources, d)),
+    };
     let program = diff::normalize::normalize(&program);
     let ir = match ir::Ir::build(&program, request) {
         Ok(ir) => ir,

@@ -49,6 +49,8 @@ fn collect_diff_uses(expr: &Expr, zones: &Zones, out: &mut Vec<ZoneId>) {
         }
         // Calls left inside expressions return passive values (real-valued calls are
         // hoisted into their own assignments before analysis).
+        // Array syntax is scalarized before analysis (`diff::scalarize`).
+        ExprKind::Range { .. } | ExprKind::ArrayCtor(_) => {}
         ExprKind::Call(..)
         | ExprKind::Int(_)
         | ExprKind::Real(_)

@@ -601,6 +601,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// The number of elements of array `name`, from its declaration.
     fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.unit.symbols.get(name)?;
+        if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon)) {
+            // Assumed or deferred shape: the array knows its size.
+            return Some(Expr::intrinsic(
+                crate::il::Intrinsic::Size,
+                vec![Expr::var(name)],
+            ));
+        }
         let mut size: Option<Expr> = None;
         for d in &sym.dims {
             let Bound::Expr(upper) = &d.upper else {

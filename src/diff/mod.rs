@@ -11,6 +11,7 @@ pub mod normalize;
 pub mod partials;
 pub mod plan;
 pub mod restructure;
+pub mod scalarize;
 pub mod tangent;
 pub mod types;
 

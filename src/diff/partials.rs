@@ -409,6 +409,24 @@ fn intrinsic(
                 }
             }
         }
+        Intrinsic::Modulo => {
+            // modulo(a, p) = a - floor(a/p)*p
+            single(Expr::int(1), false, out);
+            if let Some(p) = args.get(1).map(|x| &x.value) {
+                if is_active(p, info) {
+                    let q = Expr::binary(
+                        BinOp::Div,
+                        Expr::new(ExprKind::Paren(Box::new(Expr::binary(
+                            BinOp::Sub,
+                            a.clone(),
+                            call(Intrinsic::Modulo, vec![a.clone(), p.clone()]),
+                        )))),
+                        paren(p),
+                    );
+                    walk(p, mul(coeff, q), !negative, info, out);
+                }
+            }
+        }
         Intrinsic::Dble | Intrinsic::Real => single(Expr::int(1), false, out),
         Intrinsic::Merge => {
             if let (Some(b), Some(mask)) = (args.get(1), args.get(2)) {
@@ -430,6 +448,24 @@ fn intrinsic(
             }
         }
         Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor => {}
+        // Integer inquiries and locations: passive.
+        Intrinsic::Maxloc
+        | Intrinsic::Minloc
+        | Intrinsic::Size
+        | Intrinsic::Lbound
+        | Intrinsic::Ubound
+        | Intrinsic::Shape => {}
+        // Reductions and array-valued intrinsics never reach here: `diff::scalarize`
+        // rewrites them into loops, and refuses (E0408) what it cannot rewrite.
+        Intrinsic::Sum
+        | Intrinsic::Product
+        | Intrinsic::Maxval
+        | Intrinsic::Minval
+        | Intrinsic::DotProduct
+        | Intrinsic::Matmul
+        | Intrinsic::Transpose
+        | Intrinsic::Spread
+        | Intrinsic::Reshape => {}
     }
 }
 

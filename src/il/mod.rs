@@ -241,6 +241,9 @@ pub enum Bound {
     Expr(Expr),
     /// Assumed size: `*`.
     Star,
+    /// Assumed or deferred shape: nothing after the `:` (`a(:)`, `a(0:)`). The extent is
+    /// the actual argument's (assumed shape) or the allocation's (deferred shape).
+    Colon,
 }
 
 /// A statement. Blocks are plain `Vec<Stmt>`.
@@ -338,6 +341,25 @@ pub enum StmtKind {
         cases: Vec<Case>,
         name: Option<String>,
     },
+    /// `WHERE (m1) ... ELSEWHERE (m2) ... ELSEWHERE ... END WHERE` over array
+    /// assignments; the statement form `WHERE (m) a = b` has one arm holding one
+    /// assignment and `construct` unset. `diff::scalarize` rewrites it into loops.
+    Where {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        else_body: Option<Vec<Stmt>>,
+        construct: bool,
+    },
+    /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
+    /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it
+    /// into DO loops.
+    Forall {
+        indices: Vec<ForallIndex>,
+        mask: Option<Expr>,
+        body: Vec<Stmt>,
+        construct: bool,
+        concurrent: bool,
+        name: Option<String>,
+    },
 }
 
 /// One `CASE (...)` of a SELECT CASE: `values` empty for `CASE DEFAULT`.
@@ -355,6 +377,15 @@ pub struct Case {
 pub enum CaseValue {
     Single(Expr),
     Range(Option<Expr>, Option<Expr>),
+}
+
+/// One index of a FORALL or DO CONCURRENT header: `var = lower:upper[:stride]`.
+#[derive(Clone, Debug)]
+pub struct ForallIndex {
+    pub var: String,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub stride: Option<Expr>,
 }
 
 /// An actual argument, optionally given by keyword.
@@ -445,6 +476,15 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Paren(Box<Expr>),
+    /// A subscript triplet `lower:upper:stride`, each part optional; only as a subscript
+    /// of [`ExprKind::Index`], which then designates an array section.
+    Range {
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        stride: Option<Box<Expr>>,
+    },
+    /// An array constructor `[a, b, c]` of scalar items (rank 1).
+    ArrayCtor(Vec<Expr>),
 }
 
 /// A real literal: `value` in plain decimal/exponent form with `e` (`"2.5"`, `"1e-3"`),
@@ -524,11 +564,61 @@ pub enum Intrinsic {
     /// `merge(a, b, mask)`: `a` where `mask`, else `b`. Made by the differentiator for
     /// the partial derivatives of piecewise intrinsics (ABS, MAX, MIN, SIGN).
     Merge,
+    // Array intrinsics (transformational and inquiry). `diff::scalarize` rewrites every
+    // use of the transformational ones into loops before analysis; the inquiry ones
+    // (SIZE, LBOUND, UBOUND) stay as integer-valued calls.
+    Sum,
+    Product,
+    Maxval,
+    Minval,
+    Maxloc,
+    Minloc,
+    DotProduct,
+    Matmul,
+    Transpose,
+    Spread,
+    Reshape,
+    Size,
+    Lbound,
+    Ubound,
+    Shape,
+    /// `modulo(a, p)`: `a - floor(a/p)*p`, elementwise.
+    Modulo,
 }
 
 impl Intrinsic {
     /// Intrinsics whose result is piecewise constant: never active.
     pub fn is_passive(self) -> bool {
-        matches!(self, Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor)
+        matches!(
+            self,
+            Intrinsic::Int
+                | Intrinsic::Nint
+                | Intrinsic::Floor
+                | Intrinsic::Maxloc
+                | Intrinsic::Minloc
+                | Intrinsic::Size
+                | Intrinsic::Lbound
+                | Intrinsic::Ubound
+                | Intrinsic::Shape
+        )
+    }
+    /// Intrinsics taking or returning whole arrays, never elementwise: `diff::scalarize`
+    /// turns them into loops (all but the integer inquiries).
+    pub fn is_array_valued_or_reduction(self) -> bool {
+        matches!(
+            self,
+            Intrinsic::Sum
+                | Intrinsic::Product
+                | Intrinsic::Maxval
+                | Intrinsic::Minval
+                | Intrinsic::Maxloc
+                | Intrinsic::Minloc
+                | Intrinsic::DotProduct
+                | Intrinsic::Matmul
+                | Intrinsic::Transpose
+                | Intrinsic::Spread
+                | Intrinsic::Reshape
+                | Intrinsic::Shape
+        )
     }
 }

@@ -48,6 +48,22 @@ pub struct Symbol {
 }
 
 impl Symbol {
+    /// A local variable made by a transformation (a loop index, an accumulator).
+    pub fn local(name: &str, ty: ScalarType, type_spec: TypeSpec, dims: Vec<DimSpec>) -> Symbol {
+        Symbol {
+            name: name.to_string(),
+            kind: SymbolKind::Variable,
+            ty,
+            type_spec,
+            dims,
+            intent: None,
+            arg_index: None,
+            is_result: false,
+            implicit: false,
+            span: Span::default(),
+            global: None,
+        }
+    }
     pub fn is_array(&self) -> bool {
         !self.dims.is_empty()
     }

@@ -132,7 +132,24 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                     Some(_) => ScalarType::Real(8),
                     None => real_of(arg(0)),
                 },
-                Intrinsic::Int | Intrinsic::Nint | Intrinsic::Floor => ScalarType::Integer(4),
+                Intrinsic::Int
+                | Intrinsic::Nint
+                | Intrinsic::Floor
+                | Intrinsic::Maxloc
+                | Intrinsic::Minloc
+                | Intrinsic::Size
+                | Intrinsic::Lbound
+                | Intrinsic::Ubound
+                | Intrinsic::Shape => ScalarType::Integer(4),
+                Intrinsic::DotProduct | Intrinsic::Matmul => promote(arg(0), arg(1)),
+                Intrinsic::Sum
+                | Intrinsic::Product
+                | Intrinsic::Maxval
+                | Intrinsic::Minval
+                | Intrinsic::Transpose
+                | Intrinsic::Spread
+                | Intrinsic::Reshape => arg(0),
+                Intrinsic::Modulo => promote(arg(0), arg(1)),
                 Intrinsic::Max
                 | Intrinsic::Min
                 | Intrinsic::Mod
@@ -144,6 +161,12 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 _ => real_of(arg(0)),
             }
         }
+        ExprKind::Range { .. } => ScalarType::Integer(4),
+        ExprKind::ArrayCtor(items) => items
+            .iter()
+            .map(ty)
+            .reduce(promote)
+            .unwrap_or(ScalarType::Real(rules.default_real)),
         ExprKind::Unary(UnOp::Not, _) => ScalarType::Logical,
         ExprKind::Unary(_, e) | ExprKind::Paren(e) => ty(e),
         ExprKind::Binary(op, a, b) => match op {

@@ -26,6 +26,16 @@ pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
         }
         StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body.as_slice()],
         StmtKind::Select { cases, .. } => cases.iter().map(|c| c.body.as_slice()).collect(),
+        StmtKind::Where {
+            arms, else_body, ..
+        } => {
+            let mut blocks: Vec<&[Stmt]> = arms.iter().map(|(_, b)| b.as_slice()).collect();
+            if let Some(e) = else_body {
+                blocks.push(e);
+            }
+            blocks
+        }
+        StmtKind::Forall { body, .. } => vec![body.as_slice()],
         _ => Vec::new(),
     }
 }
@@ -43,6 +53,15 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             walk_expr(a, f);
             walk_expr(b, f);
         }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|e| walk_expr(e, f)),
+        ExprKind::ArrayCtor(items) => items.iter().for_each(|e| walk_expr(e, f)),
         ExprKind::Int(_)
         | ExprKind::Real(_)
         | ExprKind::Logical(_)
@@ -97,6 +116,17 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
                     }
                 }
             }
+            v
+        }
+        StmtKind::Where { arms, .. } => arms.iter().map(|(m, _)| m).collect(),
+        StmtKind::Forall { indices, mask, .. } => {
+            let mut v: Vec<&Expr> = Vec::new();
+            for ix in indices {
+                v.push(&ix.lower);
+                v.push(&ix.upper);
+                v.extend(ix.stride.iter());
+            }
+            v.extend(mask.iter());
             v
         }
         _ => Vec::new(),
@@ -160,6 +190,28 @@ pub fn expr_key(e: &Expr) -> String {
                 s.push(')');
             }
             ExprKind::Paren(x) => go(x, s),
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => {
+                s.push('[');
+                for part in [lower, upper, stride] {
+                    if let Some(x) = part {
+                        go(x, s);
+                    }
+                    s.push(':');
+                }
+                s.push(']');
+            }
+            ExprKind::ArrayCtor(items) => {
+                s.push_str("a[");
+                for x in items {
+                    go(x, s);
+                    s.push(',');
+                }
+                s.push(']');
+            }
         }
     }
     let mut s = String::new();
@@ -211,6 +263,15 @@ pub fn canonical_spelling(
                 expr(a, var);
                 expr(b, var);
             }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .for_each(|x| expr(x, var)),
+            ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| expr(x, var)),
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }

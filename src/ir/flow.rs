@@ -166,6 +166,8 @@ impl<'p> Builder<'p> {
                 vec![n]
             }
             StmtKind::Comment(_) => preds,
+            // Rewritten into DO loops by `diff::scalarize` before any flow graph is built.
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => preds,
             StmtKind::Continue => {
                 if stmt.label.is_some() {
                     let n = self.node(NodeKind::Simple(stmt));

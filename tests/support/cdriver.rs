@@ -95,7 +95,7 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
         let len = match sym.dims.as_slice() {
             [] => 1,
             [d] => match &d.upper {
-                Bound::Star => check.extent_of(arg).ok_or_else(|| {
+                Bound::Star | Bound::Colon => check.extent_of(arg).ok_or_else(|| {
                     format!("check.toml: `[extent] {}` is needed for `{arg}`", key(arg))
                 })?,
                 Bound::Expr(e) => {

@@ -304,6 +304,22 @@ fn setup(
             let lower = d.lower.as_ref().map(print);
             let upper = match &d.upper {
                 Bound::Expr(e) => print(e),
+                // Assumed shape: every dimension gets the `[extent]` of the argument.
+                Bound::Colon => {
+                    let extent = check.extent_of(&s.var).ok_or_else(|| {
+                        format!(
+                            "check.toml: `[extent] {}` is needed for the assumed-shape \
+                             argument `{}` of `{}`",
+                            key(&s.var),
+                            s.var,
+                            unit.name
+                        )
+                    })?;
+                    match &lower {
+                        Some(l) => format!("({l}) + {}", extent - 1),
+                        None => extent.to_string(),
+                    }
+                }
                 Bound::Star => {
                     if i + 1 != s.rank() {
                         return Err(format!("`{}`: `*` not in the last dimension", s.var));
@@ -443,6 +459,67 @@ fn module_uses(unit: &Unit, sigs: &[&Signature]) -> String {
     out
 }
 
+/// Does the root have assumed-shape dummies (which need an explicit interface)?
+fn needs_interface(slots: &[Slot]) -> bool {
+    slots
+        .iter()
+        .any(|s| s.dims.iter().any(|d| matches!(d.upper, Bound::Colon)))
+}
+
+/// An INTERFACE block for a subroutine root with assumed-shape dummies and for its
+/// derivatives (`procs`: name and arguments as (dummy name, slot, is_derivative)).
+fn interface_block(
+    unit: &Unit,
+    procs: &[(String, Vec<(String, &Slot)>)],
+    print: Printer,
+) -> Result<String, String> {
+    if unit.is_function() {
+        return Err(format!(
+            "the driver cannot call the function `{}` with assumed-shape dummies; make it a subroutine",
+            unit.name
+        ));
+    }
+    let mut out = String::from("  interface\n");
+    for (name, args) in procs {
+        let names: Vec<&str> = args.iter().map(|(n, _)| n.as_str()).collect();
+        writeln!(out, "    subroutine {name}({})", names.join(", ")).unwrap();
+        writeln!(out, "      import").unwrap();
+        for (n, slot) in args {
+            let dims = if slot.rank() == 0 {
+                String::new()
+            } else {
+                let parts: Vec<String> = slot
+                    .dims
+                    .iter()
+                    .map(|d| {
+                        let lower = d.lower.as_ref().map(|l| format!("{}:", print(l)));
+                        match &d.upper {
+                            Bound::Expr(e) => format!("{}{}", lower.unwrap_or_default(), print(e)),
+                            Bound::Colon => lower.unwrap_or_else(|| ":".to_string()),
+                            Bound::Star => format!("{}*", lower.unwrap_or_default()),
+                        }
+                    })
+                    .collect();
+                format!("({})", parts.join(", "))
+            };
+            writeln!(out, "      {} :: {n}{dims}", type_name(slot.ty)?).unwrap();
+        }
+        writeln!(out, "    end subroutine {name}").unwrap();
+    }
+    out.push_str("  end interface\n");
+    Ok(out)
+}
+
+/// The interface of the root itself, by its dummies' names.
+fn root_interface(unit: &Unit, slots: &[Slot], print: Printer) -> Result<String, String> {
+    let args = slots
+        .iter()
+        .filter(|s| !s.is_result)
+        .map(|s| (s.var.clone(), s))
+        .collect();
+    interface_block(unit, &[(unit.name.clone(), args)], print)
+}
+
 fn externals(unit: &Unit, slots: &[Slot], names: &[String]) -> Result<String, String> {
     if !unit.is_function() || unit.host.is_some() {
         return Ok(String::new());
@@ -472,7 +549,11 @@ pub fn primal_driver(
     out.push_str(&module_uses(unit, &[]));
     out.push_str("  implicit none\n");
     out.push_str(&setup.decls);
-    out.push_str(&externals(unit, &slots, std::slice::from_ref(&unit.name))?);
+    if needs_interface(&slots) {
+        out.push_str(&root_interface(unit, &slots, print)?);
+    } else {
+        out.push_str(&externals(unit, &slots, std::slice::from_ref(&unit.name))?);
+    }
     out.push_str(&setup.body);
     out.push_str(&restore(&slots));
     out.push_str(&primal_call(unit, &slots));
@@ -593,7 +674,31 @@ pub fn derivative_driver(
     .unwrap();
     let mut ext_names = vec![unit.name.clone()];
     ext_names.extend(tangent.map(|s| s.unit.clone()));
-    d.push_str(&externals(unit, &slots, &ext_names)?);
+    if needs_interface(&slots) {
+        let mut procs = vec![(
+            unit.name.clone(),
+            slots
+                .iter()
+                .filter(|s| !s.is_result)
+                .map(|s| (s.var.clone(), s))
+                .collect::<Vec<_>>(),
+        )];
+        for sig in &sigs {
+            let mut args = Vec::new();
+            for a in &sig.args {
+                let slot = a
+                    .original
+                    .as_ref()
+                    .and_then(|o| slots.iter().find(|s| s.key == key(o)))
+                    .ok_or_else(|| format!("{}: argument `{}` is no dummy", sig.unit, a.name))?;
+                args.push((a.name.clone(), slot));
+            }
+            procs.push((sig.unit.clone(), args));
+        }
+        d.push_str(&interface_block(unit, &procs, print)?);
+    } else {
+        d.push_str(&externals(unit, &slots, &ext_names)?);
+    }
 
     // Allocate derivatives and helpers; draw directions and weights.
     for s in &real_slots {

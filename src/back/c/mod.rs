@@ -512,7 +512,7 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
         for d in &v.dims {
             for e in d.lower.iter().chain(match &d.upper {
                 Bound::Expr(e) => Some(e),
-                Bound::Star => None,
+                Bound::Star | Bound::Colon => None,
             }) {
                 shape_names.extend(il::visit::names_read(e).into_iter().map(key));
             }
@@ -737,7 +737,7 @@ impl Cx<'_> {
     fn extent(&self, d: &DimSpec) -> String {
         let upper = match &d.upper {
             Bound::Expr(e) => e,
-            Bound::Star => return String::new(),
+            Bound::Star | Bound::Colon => return String::new(),
         };
         let lower = d.lower.as_ref();
         match (lower.map(int_value).unwrap_or(Some(1)), int_value(upper)) {
@@ -877,6 +877,10 @@ impl Cx<'_> {
             ExprKind::Var(n) => (self.var_value(n), Level::Primary),
             ExprKind::Index(n, subs) => (self.element(n, subs), Level::Primary),
             ExprKind::Paren(x) => (format!("({})", self.expr(x)), Level::Primary),
+            // Fortran array syntax never reaches the C back-end (the C front-end makes none).
+            ExprKind::Range { .. } | ExprKind::ArrayCtor(_) => {
+                ("0 /* array syntax */".into(), Level::Primary)
+            }
             ExprKind::Call(n, args) => (
                 format!("{n}({})", self.call_args(n, args).join(", ")),
                 Level::Primary,
@@ -1041,6 +1045,27 @@ impl Cx<'_> {
             ),
             Intrinsic::Nint => (format!("(int)lround({})", arg(0)), Level::Unary),
             Intrinsic::Floor => (format!("(int)floor({})", arg(0)), Level::Unary),
+            Intrinsic::Modulo if any_real => (
+                format!("({0} - floor({0}/{1})*{1})", arg(0), arg(1)),
+                Level::Primary,
+            ),
+            // Fortran's array intrinsics: the C front-end makes none.
+            Intrinsic::Sum
+            | Intrinsic::Product
+            | Intrinsic::Maxval
+            | Intrinsic::Minval
+            | Intrinsic::Maxloc
+            | Intrinsic::Minloc
+            | Intrinsic::DotProduct
+            | Intrinsic::Matmul
+            | Intrinsic::Transpose
+            | Intrinsic::Spread
+            | Intrinsic::Reshape
+            | Intrinsic::Size
+            | Intrinsic::Lbound
+            | Intrinsic::Ubound
+            | Intrinsic::Shape
+            | Intrinsic::Modulo => (format!("0 /* {op:?} */"), Level::Primary),
             Intrinsic::Merge => (
                 format!(
                     "{} ? {} : {}",
@@ -1211,6 +1236,10 @@ impl Cx<'_> {
             StmtKind::Comment(text) => {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
             }
+            // Fortran array constructs never reach the C back-end (scalarized first).
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => {
+                writeln!(out, "{ind}/* array construct */").unwrap();
+            }
         }
     }
 
@@ -1274,7 +1303,7 @@ impl Cx<'_> {
                 .unwrap_or_else(|| "1".into());
             let upper = match &dim.upper {
                 Bound::Expr(u) => self.expr_at(u, Level::Add),
-                Bound::Star => "0 /* assumed size */".into(),
+                Bound::Star | Bound::Colon => "0 /* assumed size */".into(),
             };
             let i = &names[k];
             writeln!(

@@ -166,6 +166,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         if program.units().any(|u| u.is_module()) {
             continue;
         }
+        let program = crate::diff::scalarize::scalarize(&program).unwrap();
         let program = crate::diff::normalize::normalize(&program);
         let ir = crate::ir::Ir::build(&program, &request).unwrap();
         let analyses = crate::analysis::analyze(&program, &ir, &request);

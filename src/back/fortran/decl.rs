@@ -56,6 +56,7 @@ pub(crate) fn write_dims(dims: &[DimSpec]) -> String {
             let upper = match &dim.upper {
                 Bound::Expr(e) => write_expr(e),
                 Bound::Star => "*".to_string(),
+                Bound::Colon => String::new(),
             };
             match &dim.lower {
                 Some(lower) => format!("{}:{upper}", write_expr(lower)),

@@ -162,6 +162,33 @@ fn push_expr(out: &mut String, expr: &Expr) {
             let wrap = level(operand) < min || starts_with_sign(operand);
             push_operand(out, operand, wrap);
         }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => {
+            if let Some(lower) = lower {
+                push_expr(out, lower);
+            }
+            out.push(':');
+            if let Some(upper) = upper {
+                push_expr(out, upper);
+            }
+            if let Some(stride) = stride {
+                out.push(':');
+                push_expr(out, stride);
+            }
+        }
+        ExprKind::ArrayCtor(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_expr(out, item);
+            }
+            out.push(']');
+        }
         ExprKind::Binary(op, lhs, rhs) => {
             push_operand(out, lhs, needs_parens_left(*op, lhs));
             out.push_str(binary_text(*op));
@@ -231,6 +258,22 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Nint => "nint",
         Intrinsic::Floor => "floor",
         Intrinsic::Merge => "merge",
+        Intrinsic::Sum => "sum",
+        Intrinsic::Product => "product",
+        Intrinsic::Maxval => "maxval",
+        Intrinsic::Minval => "minval",
+        Intrinsic::Maxloc => "maxloc",
+        Intrinsic::Minloc => "minloc",
+        Intrinsic::DotProduct => "dot_product",
+        Intrinsic::Matmul => "matmul",
+        Intrinsic::Transpose => "transpose",
+        Intrinsic::Spread => "spread",
+        Intrinsic::Reshape => "reshape",
+        Intrinsic::Size => "size",
+        Intrinsic::Lbound => "lbound",
+        Intrinsic::Ubound => "ubound",
+        Intrinsic::Shape => "shape",
+        Intrinsic::Modulo => "modulo",
     }
 }
 

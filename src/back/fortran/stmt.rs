@@ -35,6 +35,8 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         | StmtKind::If { .. }
         | StmtKind::Do { .. }
         | StmtKind::DoWhile { .. }
+        | StmtKind::Where { .. }
+        | StmtKind::Forall { .. }
         | StmtKind::Comment(_) => return None,
     };
     Some(text)
@@ -169,6 +171,93 @@ pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
                 w.pop();
             }
             w.line(None, &with_name("end select", name.as_deref()), None);
+        }
+        StmtKind::Where {
+            arms,
+            else_body,
+            construct,
+        } => {
+            if let ([(mask, body)], None, false) = (arms.as_slice(), else_body, construct)
+                && let [inner] = body.as_slice()
+                && let Some(text) = simple_text(&inner.kind)
+            {
+                let comment = trailing.or(inner.trailing_comment.as_deref());
+                w.line(
+                    label,
+                    &format!("where ({}) {text}", write_expr(mask)),
+                    comment,
+                );
+                return;
+            }
+            for (i, (mask, body)) in arms.iter().enumerate() {
+                let head = if i == 0 { "where" } else { "elsewhere" };
+                let (l, t) = if i == 0 {
+                    (label, trailing)
+                } else {
+                    (None, None)
+                };
+                w.line(l, &format!("{head} ({})", write_expr(mask)), t);
+                w.push();
+                write_block(w, body);
+                w.pop();
+            }
+            if let Some(body) = else_body {
+                w.line(None, "elsewhere", None);
+                w.push();
+                write_block(w, body);
+                w.pop();
+            }
+            w.line(None, "end where", None);
+        }
+        StmtKind::Forall {
+            indices,
+            mask,
+            body,
+            construct,
+            concurrent,
+            name,
+        } => {
+            let mut parts: Vec<String> = indices
+                .iter()
+                .map(|ix| {
+                    let mut t = format!(
+                        "{} = {}:{}",
+                        ix.var,
+                        write_expr(&ix.lower),
+                        write_expr(&ix.upper)
+                    );
+                    if let Some(s) = &ix.stride {
+                        t.push(':');
+                        t.push_str(&write_expr(s));
+                    }
+                    t
+                })
+                .collect();
+            if let Some(m) = mask {
+                parts.push(write_expr(m));
+            }
+            let prefix = construct_prefix(name.as_deref());
+            let keyword = if *concurrent {
+                "do concurrent"
+            } else {
+                "forall"
+            };
+            let head = format!("{prefix}{keyword} ({})", parts.join(", "));
+            if !concurrent
+                && !construct
+                && let [inner] = body.as_slice()
+                && let Some(text) = simple_text(&inner.kind)
+            {
+                let comment = trailing.or(inner.trailing_comment.as_deref());
+                w.line(label, &format!("{head} {text}"), comment);
+                return;
+            }
+            w.line(label, &head, trailing);
+            w.push();
+            write_block(w, body);
+            w.pop();
+            let end = if *concurrent { "end do" } else { "end forall" };
+            w.line(None, &with_name(end, name.as_deref()), None);
         }
         kind => {
             let text = simple_text(kind).expect("block statements are handled above");

@@ -178,14 +178,13 @@ pub fn parse_dims(c: &mut Cursor) -> PResult<Vec<DimSpec>> {
     c.expect(&TokKind::LParen, "`(`")?;
     let mut dims = Vec::new();
     loop {
-        if c.is(&TokKind::Colon) {
-            return Err(unsupported(
-                c.here(),
-                "an assumed-shape or deferred-shape array (`:`)",
-                "declare the array with explicit bounds, e.g. `x(n)`, or assumed size `x(*)`",
-            ));
-        }
-        let dim = if c.eat(&TokKind::Star) {
+        let dim = if c.eat(&TokKind::Colon) {
+            // Assumed shape (a dummy) or deferred shape (an allocatable): `x(:)`.
+            DimSpec {
+                lower: None,
+                upper: Bound::Colon,
+            }
+        } else if c.eat(&TokKind::Star) {
             DimSpec {
                 lower: None,
                 upper: Bound::Star,
@@ -199,11 +198,11 @@ pub fn parse_dims(c: &mut Cursor) -> PResult<Vec<DimSpec>> {
                         upper: Bound::Star,
                     }
                 } else if matches!(c.peek(), Some(TokKind::Comma | TokKind::RParen)) {
-                    return Err(unsupported(
-                        c.here(),
-                        "an assumed-shape array (`lower:`)",
-                        "give the upper bound explicitly",
-                    ));
+                    // Assumed shape with a lower bound: `x(0:)`.
+                    DimSpec {
+                        lower: Some(first),
+                        upper: Bound::Colon,
+                    }
                 } else {
                     DimSpec {
                         lower: Some(first),

@@ -222,6 +222,8 @@ fn parse_mul(c: &mut Cursor) -> PResult<Parsed> {
     loop {
         let op = match c.peek() {
             Some(TokKind::Star) => BinOp::Mul,
+            // `/)` closes an array constructor `(/ ... /)`.
+            Some(TokKind::Slash) if c.nth(1) == Some(&TokKind::RParen) => return Ok(lhs),
             Some(TokKind::Slash) => BinOp::Div,
             _ => return Ok(lhs),
         };
@@ -312,7 +314,9 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
         }
         TokKind::LParen => {
             if c.nth(1) == Some(&TokKind::Slash) {
-                return Err(unsupported(c, "array constructors"));
+                c.bump();
+                c.bump();
+                return parse_ctor_items(c, lo, &TokKind::Slash);
             }
             c.bump();
             let (inner, depth) = parse_level(c)?;
@@ -326,7 +330,10 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
             let e = node(ExprKind::Paren(Box::new(inner)), c.span_from(lo));
             return Ok((e, depth + 1));
         }
-        TokKind::LBracket => return Err(unsupported(c, "array constructors")),
+        TokKind::LBracket => {
+            c.bump();
+            return parse_ctor_items(c, lo, &TokKind::RBracket);
+        }
         TokKind::Ident(name) => {
             let mut name = name.clone();
             c.bump();
@@ -364,6 +371,113 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
     Ok((node(kind, span), 1))
 }
 
+/// The items of an array constructor after `[` or `(/`, up to `]` (`close` is
+/// `RBracket`) or `/)` (`close` is `Slash`, then the `)`).
+fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed> {
+    let mut items = Vec::new();
+    let mut depth = 0;
+    if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::DoubleColon) {
+        return Err(unsupported(
+            c,
+            "array constructors with a type spec (`[real :: ...]`)",
+        ));
+    }
+    loop {
+        if c.eat(close) {
+            break;
+        }
+        if c.is(&TokKind::LParen) && implied_do_ahead(c) {
+            return Err(unsupported(
+                c,
+                "implied DO loops in array constructors (`(f(i), i = 1, n)`)",
+            )
+            .with_help("assign the elements in a DO loop instead"));
+        }
+        let (item, d) = parse_level(c)?;
+        depth = depth.max(d);
+        items.push(item);
+        if c.eat(&TokKind::Comma) {
+            continue;
+        }
+        if !c.eat(close) {
+            let what = if *close == TokKind::Slash {
+                "`,` or `/)` in the array constructor"
+            } else {
+                "`,` or `]` in the array constructor"
+            };
+            return Err(c.expected(what));
+        }
+        break;
+    }
+    if *close == TokKind::Slash {
+        c.expect(
+            &TokKind::RParen,
+            "`)` after `/` to close the array constructor",
+        )?;
+    }
+    if items.is_empty() {
+        return Err(unsupported(c, "empty array constructors"));
+    }
+    if depth + 1 > MAX_DEPTH {
+        return Err(too_deep(c));
+    }
+    Ok((node(ExprKind::ArrayCtor(items), c.span_from(lo)), depth + 1))
+}
+
+/// At `(`: is this an implied DO `(expr, var = ...)`? Looks for a top-level `=` before
+/// the matching `)`.
+fn implied_do_ahead(c: &Cursor) -> bool {
+    let Some(close) = c.matching_paren(c.pos) else {
+        return false;
+    };
+    let mut depth = 0;
+    for t in &c.toks[c.pos + 1..close] {
+        match t.kind {
+            TokKind::LParen | TokKind::LBracket => depth += 1,
+            TokKind::RParen | TokKind::RBracket => depth -= 1,
+            TokKind::Assign if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// One subscript triplet `[lower] : [upper] [: stride]`, the cursor after `lower` (or at
+/// the first `:` when there is none).
+fn parse_triplet(c: &mut Cursor, lower: Option<Expr>, lo: u32) -> PResult<(Expr, u32)> {
+    c.expect(&TokKind::Colon, "`:` in the subscript triplet")?;
+    let ends_part = |c: &Cursor| {
+        matches!(
+            c.peek(),
+            Some(TokKind::Comma | TokKind::RParen | TokKind::Colon) | None
+        )
+    };
+    let mut depth = 0;
+    let upper = if ends_part(c) {
+        None
+    } else {
+        let (e, d) = parse_level(c)?;
+        depth = depth.max(d);
+        Some(Box::new(e))
+    };
+    let stride = if c.eat(&TokKind::Colon) {
+        let (e, d) = parse_level(c)?;
+        depth = depth.max(d);
+        Some(Box::new(e))
+    } else {
+        None
+    };
+    let e = node(
+        ExprKind::Range {
+            lower: lower.map(Box::new),
+            upper,
+            stride,
+        },
+        c.span_from(lo),
+    );
+    Ok((e, depth + 1))
+}
+
 /// `( [kw =] expr, ... )`, the cursor on the `(`. Returns the arguments and the deepest
 /// argument's depth.
 pub fn parse_args(c: &mut Cursor) -> PResult<(Vec<Arg>, u32)> {
@@ -382,15 +496,23 @@ pub fn parse_args(c: &mut Cursor) -> PResult<(Vec<Arg>, u32)> {
             }
             _ => None,
         };
+        let lo = c.lo();
         if c.is(&TokKind::Colon) {
-            return Err(unsupported(c, "array sections"));
+            let (value, d) = parse_triplet(c, None, lo)?;
+            depth = depth.max(d);
+            args.push(Arg { keyword, value });
+            if c.eat(&TokKind::Comma) {
+                continue;
+            }
+            c.expect(&TokKind::RParen, "`,` or `)` in the subscript list")?;
+            return Ok((args, depth));
         }
         if c.is(&TokKind::Star) {
             return Err(unsupported(c, "alternate return arguments"));
         }
-        let (value, d) = parse_level(c)?;
+        let (mut value, mut d) = parse_level(c)?;
         if c.is(&TokKind::Colon) {
-            return Err(unsupported(c, "array sections"));
+            (value, d) = parse_triplet(c, Some(value), lo)?;
         }
         depth = depth.max(d);
         args.push(Arg { keyword, value });

@@ -39,6 +39,23 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "int" | "ifix" | "idint" => (Int, 1, 2),
         "nint" | "idnint" => (Nint, 1, 2),
         "floor" => (Floor, 1, 2),
+        // Array intrinsics: `diff::scalarize` rewrites them into loops.
+        "sum" => (Sum, 1, 3),
+        "product" => (Product, 1, 3),
+        "maxval" => (Maxval, 1, 3),
+        "minval" => (Minval, 1, 3),
+        "maxloc" => (Maxloc, 1, 3),
+        "minloc" => (Minloc, 1, 3),
+        "dot_product" => (DotProduct, 2, 2),
+        "matmul" => (Matmul, 2, 2),
+        "transpose" => (Transpose, 1, 1),
+        "spread" => (Spread, 3, 3),
+        "reshape" => (Reshape, 2, 2),
+        "size" => (Size, 1, 2),
+        "lbound" => (Lbound, 1, 2),
+        "ubound" => (Ubound, 1, 2),
+        "shape" => (Shape, 1, 1),
+        "modulo" => (Modulo, 2, 2),
         _ => return None,
     };
     Some(IntrinsicInfo {
@@ -80,7 +97,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "count"
             | "cshift"
             | "dim"
-            | "dot_product"
             | "dprod"
             | "eoshift"
             | "epsilon"
@@ -103,7 +119,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "ishft"
             | "ishftc"
             | "kind"
-            | "lbound"
             | "len"
             | "len_trim"
             | "lge"
@@ -112,36 +127,22 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "llt"
             | "log_gamma"
             | "logical"
-            | "matmul"
-            | "maxloc"
-            | "maxval"
             | "merge"
-            | "minloc"
-            | "minval"
-            | "modulo"
             | "nearest"
             | "norm2"
             | "not"
             | "pack"
             | "present"
-            | "product"
             | "radix"
             | "repeat"
-            | "reshape"
             | "scale"
             | "scan"
             | "selected_int_kind"
             | "selected_real_kind"
-            | "shape"
-            | "size"
             | "spacing"
-            | "spread"
-            | "sum"
             | "tiny"
             | "transfer"
-            | "transpose"
             | "trim"
-            | "ubound"
             | "unpack"
             | "verify"
     )
@@ -155,7 +156,7 @@ mod tests {
     fn generic_and_specific_names() {
         assert_eq!(lookup("DSQRT").map(|i| i.op), Some(Intrinsic::Sqrt));
         assert_eq!(lookup("Max").map(|i| i.op), Some(Intrinsic::Max));
-        assert!(lookup("sum").is_none());
-        assert!(is_other_intrinsic("SUM"));
+        assert_eq!(lookup("SUM").map(|i| i.op), Some(Intrinsic::Sum));
+        assert!(is_other_intrinsic("PACK"));
     }
 }

@@ -7,7 +7,9 @@ use super::decl;
 use super::expr::{parse_args, parse_expr};
 use super::lexer::{RawStmt, TokKind};
 use crate::diag::{Diagnostic, FileId, Span};
-use crate::il::{CaseValue, DeclKind, Expr, ExprKind, Stmt, StmtKind, TypeSpec, UnitKind};
+use crate::il::{
+    CaseValue, DeclKind, Expr, ExprKind, ForallIndex, Stmt, StmtKind, TypeSpec, UnitKind,
+};
 
 /// A SUBROUTINE or FUNCTION statement.
 #[derive(Clone, Debug)]
@@ -89,6 +91,33 @@ pub enum Line {
     EndSelect {
         name: Option<String>,
     },
+    /// `WHERE (mask) assignment`.
+    WhereStmt {
+        mask: Expr,
+        inner: StmtKind,
+        inner_span: Span,
+    },
+    /// `WHERE (mask)` opening a construct.
+    Where {
+        mask: Expr,
+    },
+    /// `ELSEWHERE [(mask)]`.
+    ElseWhere {
+        mask: Option<Expr>,
+    },
+    EndWhere,
+    /// `FORALL (...) assignment` (`inner` set) or the opening of a FORALL construct;
+    /// `DO CONCURRENT (...)` opens a construct closed by END DO.
+    Forall {
+        indices: Vec<ForallIndex>,
+        mask: Option<Expr>,
+        inner: Option<(StmtKind, Span)>,
+        concurrent: bool,
+        name: Option<String>,
+    },
+    EndForall {
+        name: Option<String>,
+    },
 }
 
 /// Statement keywords that are valid Fortran but not supported yet.
@@ -110,11 +139,6 @@ const UNSUPPORTED: &[&str] = &[
     "stop",
     "error",
     "pause",
-    "where",
-    "elsewhere",
-    "endwhere",
-    "forall",
-    "endforall",
     "entry",
     "assign",
     "data",
@@ -227,7 +251,7 @@ impl StmtParser<'_> {
         if let Some(name) = &construct
             && !matches!(
                 lower.as_str(),
-                "do" | "dowhile" | "if" | "select" | "selectcase"
+                "do" | "dowhile" | "if" | "select" | "selectcase" | "forall"
             )
         {
             if matches!(lower.as_str(), "block" | "associate") {
@@ -300,6 +324,16 @@ impl StmtParser<'_> {
             }
             "if" => self.if_stmt(c, construct)?,
             "elseif" => self.else_if(c)?,
+            "else" if c.is_kw("where") => {
+                c.bump();
+                let mask = if c.is(&TokKind::LParen) {
+                    Some(self.paren_cond(c, "ELSE WHERE")?)
+                } else {
+                    None
+                };
+                c.expect_end()?;
+                Line::ElseWhere { mask }
+            }
             "else" => {
                 if c.eat_kw("if") {
                     self.else_if(c)?
@@ -314,6 +348,18 @@ impl StmtParser<'_> {
             "enddo" => Line::EndDo {
                 name: self.opt_name(c)?,
             },
+            "do" if c.is_kw("concurrent") => {
+                c.bump();
+                let (indices, mask) = self.forall_header(c)?;
+                c.expect_end()?;
+                Line::Forall {
+                    indices,
+                    mask,
+                    inner: None,
+                    concurrent: true,
+                    name: construct,
+                }
+            }
             "do" => self.do_stmt(c, construct)?,
             "go" if c.is_kw("to") => {
                 c.bump();
@@ -329,6 +375,38 @@ impl StmtParser<'_> {
             "endselect" => Line::EndSelect {
                 name: self.opt_name(c)?,
             },
+            "where" => self.where_stmt(c)?,
+            "elsewhere" => {
+                let mask = if c.is(&TokKind::LParen) {
+                    Some(self.paren_cond(c, "ELSEWHERE")?)
+                } else {
+                    None
+                };
+                c.expect_end()?;
+                Line::ElseWhere { mask }
+            }
+            "endwhere" => {
+                c.expect_end()?;
+                Line::EndWhere
+            }
+            "endforall" => Line::EndForall {
+                name: self.opt_name(c)?,
+            },
+            "forall" => {
+                let (indices, mask) = self.forall_header(c)?;
+                let inner = if c.at_end() {
+                    None
+                } else {
+                    Some(self.nested_assignment(c, "FORALL")?)
+                };
+                Line::Forall {
+                    indices,
+                    mask,
+                    inner,
+                    concurrent: false,
+                    name: construct,
+                }
+            }
             // Fixed form ignores blanks, so libraries also write `DOWHILE (...)`.
             "dowhile" if c.is(&TokKind::LParen) => {
                 let cond = self.paren_cond(c, "DO WHILE")?;
@@ -397,8 +475,16 @@ impl StmtParser<'_> {
             }),
             "subroutine" => self.end_unit_name(c, Some(UnitKind::Subroutine)),
             "function" => self.end_unit_name(c, Some(UnitKind::Function)),
-            "program" | "module" | "interface" | "type" | "submodule" | "where" | "forall"
-            | "associate" | "enum" => Ok(Line::EndOther(lower.to_ascii_uppercase())),
+            "where" => {
+                c.expect_end()?;
+                Ok(Line::EndWhere)
+            }
+            "forall" => Ok(Line::EndForall {
+                name: self.opt_name(c)?,
+            }),
+            "program" | "module" | "interface" | "type" | "submodule" | "associate" | "enum" => {
+                Ok(Line::EndOther(lower.to_ascii_uppercase()))
+            }
             "block" => Ok(Line::EndOther(if c.is_kw("data") {
                 "BLOCK DATA".to_string()
             } else {
@@ -556,6 +642,81 @@ impl StmtParser<'_> {
         let rhs = parse_expr(c)?;
         c.expect_end()?;
         Ok(StmtKind::Assign { lhs, rhs })
+    }
+
+    /// `WHERE (mask)` alone (a construct) or followed by an assignment.
+    fn where_stmt(&self, c: &mut Cursor) -> PResult<Line> {
+        let mask = self.paren_cond(c, "WHERE")?;
+        if c.at_end() {
+            return Ok(Line::Where { mask });
+        }
+        let (inner, inner_span) = self.nested_assignment(c, "WHERE")?;
+        Ok(Line::WhereStmt {
+            mask,
+            inner,
+            inner_span,
+        })
+    }
+
+    /// The assignment after `WHERE (mask)` or `FORALL (...)` on the same line.
+    fn nested_assignment(&self, c: &mut Cursor, what: &str) -> PResult<(StmtKind, Span)> {
+        let lo = c.lo();
+        let mut inner = Cursor::new(&c.toks[c.pos..], self.src, self.file);
+        if !assignment_shape(&inner) {
+            return Err(Diagnostic::error(
+                "E0202",
+                format!("expected an assignment after the header of {what}"),
+            )
+            .at(inner.here()));
+        }
+        let kind = self.assignment(&mut inner)?;
+        let span = inner.span_from(lo);
+        c.pos = c.toks.len();
+        Ok((kind, span))
+    }
+
+    /// `( i = l:u[:s], ... [, mask] )` of FORALL and DO CONCURRENT.
+    fn forall_header(&self, c: &mut Cursor) -> PResult<(Vec<ForallIndex>, Option<Expr>)> {
+        c.expect(&TokKind::LParen, "`(` and the indices")?;
+        if decl::at_type_spec(c) {
+            return Err(Diagnostic::error(
+                "E0404",
+                "a type in the index list (`integer :: i = ...`) is not supported yet",
+            )
+            .at(c.here())
+            .with_help("declare the index variables in the declarations instead"));
+        }
+        let mut indices = Vec::new();
+        let mut mask = None;
+        loop {
+            if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::Assign) {
+                let (var, _) = c.expect_ident("an index name")?;
+                c.bump();
+                let lower = parse_expr(c)?;
+                c.expect(&TokKind::Colon, "`:` between the bounds of the index")?;
+                let upper = parse_expr(c)?;
+                let stride = if c.eat(&TokKind::Colon) {
+                    Some(parse_expr(c)?)
+                } else {
+                    None
+                };
+                indices.push(ForallIndex {
+                    var,
+                    lower,
+                    upper,
+                    stride,
+                });
+            } else if !indices.is_empty() && mask.is_none() {
+                mask = Some(parse_expr(c)?);
+            } else {
+                return Err(c.expected("an index `i = lower:upper`"));
+            }
+            if c.eat(&TokKind::Comma) {
+                continue;
+            }
+            c.expect(&TokKind::RParen, "`,` or `)` in the index list")?;
+            return Ok((indices, mask));
+        }
     }
 
     fn paren_cond(&self, c: &mut Cursor, what: &str) -> PResult<Expr> {
@@ -952,16 +1113,7 @@ pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
     let first = words.first()?.as_str();
     let second = words.get(1).map(String::as_str).unwrap_or("");
     let toks = &raw.toks[start..];
-    // `where (mask)` / `forall (...)` with nothing after the parenthesis.
-    let paren_alone = || {
-        let c = Cursor::new(toks, "", FileId(0));
-        toks.get(1).map(|t| &t.kind) == Some(&TokKind::LParen)
-            && c.matching_paren(1)
-                .is_some_and(|close| close + 1 == toks.len())
-    };
     match first {
-        "where" if paren_alone() => Some("where"),
-        "forall" if paren_alone() => Some("forall"),
         "associate" => Some("associate"),
         "block" if second != "data" => Some("block"),
         "type" if toks.get(1).map(|t| &t.kind) != Some(&TokKind::LParen) => Some("type"),

@@ -33,6 +33,16 @@ enum FrameKind {
         /// Values, comment and span of the case being filled; None before the first CASE.
         current: Option<(Vec<CaseValue>, Option<String>, Span)>,
     },
+    Where {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        /// Mask of the part being filled; None once in the final ELSEWHERE.
+        current: Option<Expr>,
+    },
+    Forall {
+        indices: Vec<crate::il::ForallIndex>,
+        mask: Option<Expr>,
+        concurrent: bool,
+    },
 }
 
 /// An open IF or DO construct.
@@ -56,6 +66,11 @@ impl Frame {
         match self.kind {
             FrameKind::If { .. } => "IF construct",
             FrameKind::Select { .. } => "SELECT CASE construct",
+            FrameKind::Where { .. } => "WHERE construct",
+            FrameKind::Forall {
+                concurrent: true, ..
+            } => "DO CONCURRENT loop",
+            FrameKind::Forall { .. } => "FORALL construct",
             _ => "DO loop",
         }
     }
@@ -807,6 +822,119 @@ impl FileParser<'_> {
                 name,
                 None,
             ),
+            Line::WhereStmt {
+                mask,
+                inner,
+                inner_span,
+            } => {
+                let inner = self.simple(inner, inner_span, None, None);
+                let stmt = self.simple(
+                    StmtKind::Where {
+                        arms: vec![(mask, vec![inner])],
+                        else_body: None,
+                        construct: false,
+                    },
+                    span,
+                    label.clone(),
+                    comment,
+                );
+                push(frames, body, stmt);
+                self.close_labeled(frames, body, label.as_deref());
+            }
+            Line::Where { mask } => self.open(
+                frames,
+                FrameKind::Where {
+                    arms: Vec::new(),
+                    current: Some(mask),
+                },
+                raw,
+                None,
+                None,
+            ),
+            Line::ElseWhere { mask } => {
+                let Some(frame) = frames.last_mut() else {
+                    self.error(
+                        "E0206",
+                        "ELSEWHERE without a matching WHERE".to_string(),
+                        span,
+                    );
+                    return;
+                };
+                let FrameKind::Where { arms, current } = &mut frame.kind else {
+                    let what = frame.what();
+                    self.error(
+                        "E0206",
+                        format!("ELSEWHERE inside a {what} that is not closed"),
+                        span,
+                    );
+                    return;
+                };
+                let Some(before) = current.take() else {
+                    self.error(
+                        "E0206",
+                        "ELSEWHERE after the final ELSEWHERE of the same WHERE".to_string(),
+                        span,
+                    );
+                    return;
+                };
+                arms.push((before, std::mem::take(&mut frame.body)));
+                *current = mask;
+            }
+            Line::EndWhere => {
+                if !matches!(
+                    frames.last().map(|f| &f.kind),
+                    Some(FrameKind::Where { .. })
+                ) {
+                    self.error(
+                        "E0206",
+                        "END WHERE without a matching WHERE".to_string(),
+                        span,
+                    );
+                    return;
+                }
+                self.close(frames, body, None, raw);
+            }
+            Line::Forall {
+                indices,
+                mask,
+                inner: Some((inner, inner_span)),
+                concurrent,
+                name,
+            } => {
+                let inner = self.simple(inner, inner_span, None, None);
+                let stmt = self.simple(
+                    StmtKind::Forall {
+                        indices,
+                        mask,
+                        body: vec![inner],
+                        construct: false,
+                        concurrent,
+                        name,
+                    },
+                    span,
+                    label.clone(),
+                    comment,
+                );
+                push(frames, body, stmt);
+                self.close_labeled(frames, body, label.as_deref());
+            }
+            Line::Forall {
+                indices,
+                mask,
+                inner: None,
+                concurrent,
+                name,
+            } => self.open(
+                frames,
+                FrameKind::Forall {
+                    indices,
+                    mask,
+                    concurrent,
+                },
+                raw,
+                name,
+                None,
+            ),
             Line::Case { values, name } => self.case_arm(frames, values, name, raw),
             Line::EndSelect { name } => {
                 if !matches!(
@@ -820,6 +948,34 @@ impl FileParser<'_> {
                     );
                     return;
                 }
+                self.close(frames, body, name, raw);
+            }
+            Line::EndForall { name } => {
+                if !matches!(
+                    frames.last().map(|f| &f.kind),
+                    Some(FrameKind::Forall {
+                        concurrent: false,
+                        ..
+                    })
+                ) {
+                    self.error(
+                        "E0206",
+                        "END FORALL without a matching FORALL".to_string(),
+                        span,
+                    );
+                    return;
+                }
+                self.close(frames, body, name, raw);
+            }
+            Line::EndDo { name }
+                if matches!(
+                    frames.last().map(|f| &f.kind),
+                    Some(FrameKind::Forall {
+                        concurrent: true,
+                        ..
+                    })
+                ) =>
+            {
                 self.close(frames, body, name, raw);
             }
             Line::EndDo { name } => {
@@ -1180,6 +1336,32 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
                 name: frame.name.clone(),
             }
         }
+        FrameKind::Where { mut arms, current } => {
+            let else_body = match current {
+                Some(mask) => {
+                    arms.push((mask, frame.body));
+                    None
+                }
+                None => Some(frame.body),
+            };
+            StmtKind::Where {
+                arms,
+                else_body,
+                construct: true,
+            }
+        }
+        FrameKind::Forall {
+            indices,
+            mask,
+            concurrent,
+        } => StmtKind::Forall {
+            indices,
+            mask,
+            body: frame.body,
+            construct: true,
+            concurrent,
+            name: frame.name.clone(),
+        },
     };
     Stmt {
         id: frame.id,

@@ -108,14 +108,9 @@ impl Sema<'_> {
         if self.type_of(i).is_none() && !self.infos[i].external {
             self.undeclared(name, span);
         }
-        if self.infos[i].dims.is_some() && !actual_arg && !self.quiet_whole_arrays {
-            self.error(
-                "E0404",
-                format!("whole-array expressions are not supported yet: `{name}` is an array"),
-                span,
-            )
-            .help = Some(format!("use a DO loop over the elements of `{name}`"));
-        }
+        // Whole arrays in expressions are array syntax: `diff::scalarize` rewrites them
+        // into loops, and refuses those in places it cannot (E0408).
+        let _ = actual_arg;
     }
 
     pub(super) fn resolve_expr(&mut self, e: &mut Expr, actual_arg: bool) {
@@ -159,6 +154,20 @@ impl Sema<'_> {
             ExprKind::Intrinsic { args, .. } => {
                 for a in args {
                     self.resolve_expr(&mut a.value, false);
+                }
+            }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => {
+                for part in [lower, upper, stride].into_iter().flatten() {
+                    self.resolve_expr(part, false);
+                }
+            }
+            ExprKind::ArrayCtor(items) => {
+                for item in items {
+                    self.resolve_expr(item, false);
                 }
             }
             ExprKind::Logical(_) | ExprKind::Str(_) => {}
@@ -312,15 +321,8 @@ impl Sema<'_> {
                         span,
                     );
                 } else if info.dims.is_some() {
-                    self.error(
-                        "E0401",
-                        format!(
-                            "unsupported statement: array syntax on whole arrays is not supported yet (`{name}` is an array)"
-                        ),
-                        span,
-                    )
-                    .help = Some(format!("assign the elements of `{name}` in a DO loop"));
-                    return true;
+                    // A whole-array assignment: scalarized later.
+                    self.infos[i].used_var = true;
                 } else if info.external && !info.is_result {
                     self.error(
                         "E0309",
@@ -413,6 +415,37 @@ impl Sema<'_> {
             }
             StmtKind::DoWhile { cond, body, .. } => {
                 self.resolve_expr(cond, false);
+                self.resolve_block(body);
+            }
+            StmtKind::Where {
+                arms, else_body, ..
+            } => {
+                for (mask, body) in arms {
+                    self.resolve_expr(mask, false);
+                    self.resolve_block(body);
+                }
+                if let Some(body) = else_body {
+                    self.resolve_block(body);
+                }
+            }
+            StmtKind::Forall {
+                indices,
+                mask,
+                body,
+                ..
+            } => {
+                for ix in indices {
+                    let var = ix.var.clone();
+                    self.check_do_var(&var, span);
+                    self.resolve_expr(&mut ix.lower, false);
+                    self.resolve_expr(&mut ix.upper, false);
+                    if let Some(s) = &mut ix.stride {
+                        self.resolve_expr(s, false);
+                    }
+                }
+                if let Some(m) = mask {
+                    self.resolve_expr(m, false);
+                }
                 self.resolve_block(body);
             }
             StmtKind::Call { name, args } => {
