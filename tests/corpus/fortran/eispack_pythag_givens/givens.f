@@ -38,8 +38,7 @@ C     BACK SUBSTITUTION, ROW BY ROW FROM THE BOTTOM.
    50 CONTINUE
       RNORM = 0.0D0
       DO 60 I = N + 1, M
-         T = PYTHAG(RNORM, B(I))
-         RNORM = T
+         RNORM = PYTHAG(RNORM, B(I))
    60 CONTINUE
       RETURN
       END
