@@ -44,6 +44,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         restored: Default::default(),
         module_names: Default::default(),
         type_names: Default::default(),
+        global_names: vec![None; ir.globals.len()],
     };
     let mut out = String::new();
     for i in ir.call_graph.bottom_up().into_iter().flatten().rev() {

@@ -65,6 +65,17 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         }
                     }
                 }
+                // Module variables: a callee may read any of them (its summary does not
+                // say which), and overwrites those its summary says.
+                if let Some(c) = known {
+                    let first = ir.units[c].unit.args.len() + 1;
+                    for (g, &z) in uir.zones.globals.iter().enumerate() {
+                        reads.set(z, true);
+                        if summaries[c].writes.get(first + g).is_some_and(|b| *b) {
+                            defs.push((z, false));
+                        }
+                    }
+                }
                 if let Some(lhs) = site.result_lhs {
                     subscripts_into(lhs, uir, &mut reads);
                     if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {

@@ -22,7 +22,7 @@ use crate::ir::flow::{EXIT, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneSet};
 use dataflow::{Solution, solve};
 use effects::{Def, bind_actuals, call_site, diff_uses, lvalue_zone};
-use summary::{Summary, n_slots, slot_zones, summarize, zones_of_slots};
+use summary::{Summary, global_slot, n_slots, slot_zones, summarize, zones_of_slots};
 
 /// Everything the analyses found about one unit.
 #[derive(Clone, Debug)]
@@ -44,12 +44,15 @@ pub struct UnitAnalysis {
     pub result_active: bool,
     /// Zones that get derivative storage.
     pub deriv_zones: ZoneSet,
+    /// The unit reads or writes a module variable whose derivative is needed: its
+    /// derivative procedure updates the derivative module variable.
+    pub global_active: bool,
 }
 
 impl UnitAnalysis {
     /// The unit gets derivative procedures.
     pub fn is_differentiated(&self) -> bool {
-        self.deriv_args.any() || self.result_active
+        self.deriv_args.any() || self.result_active || self.global_active
     }
 }
 
@@ -100,6 +103,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
                 deriv_args: BitVec::repeat(false, ir.units[u].unit.args.len()),
                 result_active: false,
                 deriv_zones: ir.units[u].zones.empty_set(),
+                global_active: false,
             }
         })
         .collect();
@@ -187,6 +191,18 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
                         if useful.after[node][z] && callee.is_function() {
                             useful_out.set(callee.args.len(), true);
                         }
+                    }
+                }
+                // Module variables: the caller's zone of each is the callee's slot.
+                for (g, &z) in uir.zones.globals.iter().enumerate() {
+                    let slot = global_slot(&ir.units[c], g);
+                    if varied.before[node][z] {
+                        varied_in.set(slot, true);
+                    }
+                    // Unlike a dummy's, a module variable's adjoint is not passed: the
+                    // callee's adjoint must keep it when the caller needs it after.
+                    if useful.after[node][z] {
+                        useful_out.set(slot, true);
                     }
                 }
                 let callee_state = &mut units[c];
@@ -291,10 +307,10 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
     }
 }
 
-/// Module variables are global zones of the units that see them. Only passive ones are
-/// supported: read-only data, or data computed from passive values. A module variable
-/// that receives a value depending on the independents would need a derivative module
-/// variable, which adgen does not generate yet: refused, never differentiated wrongly.
+/// Global storage other than module variables (COMMON blocks) is supported only when
+/// passive: read-only data, or data computed from passive values. One that receives a
+/// value depending on the independents would need a derivative COMMON block, which adgen
+/// does not generate yet: refused, never differentiated wrongly.
 fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     let mut reported = std::collections::BTreeSet::new();
@@ -309,6 +325,17 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                 if !zone.global || !zone.ty.is_differentiable() || !varied.after[node][d.zone] {
                     continue;
                 }
+                // Module variables get derivative module variables; storage of other
+                // kinds (COMMON blocks, `/name/`) does not have derivatives yet.
+                let in_common = uir
+                    .unit
+                    .symbols
+                    .get(&zone.name)
+                    .and_then(|s| s.global.as_ref())
+                    .is_some_and(|g| g.module.starts_with('/'));
+                if !in_common {
+                    continue;
+                }
                 if !reported.insert(crate::il::key(&zone.name)) {
                     continue;
                 }
@@ -320,13 +347,13 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                     crate::diag::Diagnostic::error(
                         "E0511",
                         format!(
-                            "module variable `{}` receives a value that depends on the independents; active module variables are not supported yet",
+                            "`{}` (COMMON) receives a value that depends on the independents; active COMMON variables are not supported yet",
                             zone.name
                         ),
                     )
                     .at(span)
                     .with_help(format!(
-                        "pass `{}` to `{}` as an argument instead",
+                        "move `{}` to a module, or pass it to `{}` as an argument",
                         zone.name, uir.unit.name
                     )),
                 );
@@ -460,12 +487,21 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
             }
         }
     }
-    // Only reals carry derivatives; module variables are passive (`active_globals`).
+    // A module variable the unit overwrites while its caller needs its derivative after
+    // the call keeps a derivative here (to reset it), like a dummy.
+    for (g, &z) in uir.zones.globals.iter().enumerate() {
+        let slot = global_slot(uir, g);
+        if state.useful_out[slot] && state.summary.writes[slot] {
+            active.set(z, true);
+        }
+    }
+    // Only reals carry derivatives.
     for (z, zone) in uir.zones.zones.iter().enumerate() {
-        if !zone.ty.is_differentiable() || zone.global {
+        if !zone.ty.is_differentiable() {
             active.set(z, false);
         }
     }
+    state.global_active = uir.zones.globals.iter().any(|&z| active[z] && touched[z]);
     state.deriv_zones = active;
 }
 
@@ -529,12 +565,22 @@ fn call_effects(
             Summary::unknown(site.args.len() + 1),
         ),
     };
+    // The callee's global slots follow its dummies and its result slot.
+    let first_global = actuals.len() + 1;
+    let global_slots = |j: usize| j.checked_sub(first_global).filter(|_| known.is_some());
     let sources_of = |slot: usize| -> Vec<usize> {
         let mut v = Vec::new();
         for (j, actual) in actuals.iter().enumerate() {
             if summary.diff_dep[slot].get(j).is_some_and(|b| *b) {
                 if let Some(a) = actual {
                     v.extend(diff_uses(a, &uir.zones));
+                }
+            }
+        }
+        for (j, dep) in summary.diff_dep[slot].iter().enumerate() {
+            if let Some(g) = global_slots(j).filter(|_| *dep) {
+                if let Some(&z) = uir.zones.globals.get(g) {
+                    v.push(z);
                 }
             }
         }
@@ -554,6 +600,19 @@ fn call_effects(
                 total: false,
                 diff_sources: sources_of(slot),
             });
+        }
+    }
+    // Module variables the callee may overwrite.
+    if known.is_some() {
+        for (g, &zone) in uir.zones.globals.iter().enumerate() {
+            let slot = first_global + g;
+            if summary.writes.get(slot).is_some_and(|b| *b) {
+                defs.push(Def {
+                    zone,
+                    total: false,
+                    diff_sources: sources_of(slot),
+                });
+            }
         }
     }
     if let Some(lhs) = site.result_lhs {

@@ -1,7 +1,9 @@
 //! Per-procedure summaries computed bottom-up on the call graph (seeds/000 §5.2): which
 //! dummies a procedure may overwrite (the "out" part of in-out analysis) and its
 //! diff-dependency `Diff-dep(P)`: for each output slot, the input slots it depends on in a
-//! differentiable way. Slots are the dummy arguments in order, then the function result.
+//! differentiable way. Slots are the dummy arguments in order, then the function result
+//! (a slot with no zone for a subroutine), then the program's module variables in the
+//! order of `Ir::globals`.
 
 use bitvec::vec::BitVec;
 
@@ -43,9 +45,14 @@ impl Summary {
     }
 }
 
-/// Number of slots of a unit: its dummies, plus one for a function's result.
+/// Number of slots of a unit: its dummies, the result, the program's globals.
 pub fn n_slots(unit: &UnitIr) -> usize {
-    unit.unit.args.len() + usize::from(unit.unit.is_function())
+    unit.unit.args.len() + 1 + unit.zones.globals.len()
+}
+
+/// The slot of program global `g` (index into `Ir::globals`).
+pub fn global_slot(unit: &UnitIr, g: usize) -> usize {
+    unit.unit.args.len() + 1 + g
 }
 
 /// The zone of each slot of a unit.
@@ -53,9 +60,12 @@ pub fn slot_zones(unit: &UnitIr) -> Vec<Option<usize>> {
     let mut v: Vec<Option<usize>> = (0..unit.unit.args.len())
         .map(|i| unit.zones.of_arg(i))
         .collect();
-    if unit.unit.is_function() {
-        v.push(unit.zones.result());
-    }
+    v.push(if unit.unit.is_function() {
+        unit.zones.result()
+    } else {
+        None
+    });
+    v.extend(unit.zones.globals.iter().map(|&z| Some(z)));
     v
 }
 

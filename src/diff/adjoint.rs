@@ -108,6 +108,14 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         ug.called_functions.clone(),
     );
     let mut live_at_exit = ug.uir.zones.empty_set();
+    // Module variables the unit overwrites keep their final values: the rest of the
+    // program sees them, as it sees the originals'.
+    for (g, &z) in ug.uir.zones.globals.iter().enumerate() {
+        let slot = crate::analysis::summary::global_slot(ug.uir, g);
+        if ug.ua.summary.writes[slot] {
+            live_at_exit.set(z, true);
+        }
+    }
     loop {
         let plan = make_plan(ug, &live_at_exit);
         ug.uses_runtime = false;
@@ -172,6 +180,15 @@ fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
             for name in reads {
                 if let Some(z) = adj.ug.uir.zones.get(&name) {
                     set.set(z, true);
+                }
+            }
+            // The adjoint of a call re-runs the callee, which may read any module
+            // variable: all of them are used (their summaries do not say which).
+            if let Some(site) = call_site(stmt) {
+                if adj.ug.ctx.derivative_of(site.callee).is_some() {
+                    for &z in &adj.ug.uir.zones.globals {
+                        set.set(z, true);
+                    }
                 }
             }
             adjoints.uses[node] = set;
@@ -430,7 +447,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// The plan's decision: save zone `name` before `stmt` overwrites it. Records
     /// overwrites without a save (the unit then does not give that variable back).
     fn saves(&mut self, stmt: &Stmt, name: &str) -> bool {
-        let Some(sym) = self.ug.unit.symbols.get(name) else {
+        let Some(sym) = self.ug.symbol_or_global(name) else {
             return false;
         };
         if !sym.is_variable() || sym.ty == ScalarType::Character {
@@ -549,7 +566,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// Push and pop of a scalar or an array element.
     fn save(&mut self, target: &Expr, s: &Stmt) -> Option<(Stmt, Stmt)> {
         let name = target.base_name()?;
-        let sym = self.ug.unit.symbols.get(name)?;
+        let sym = self.ug.symbol_or_global(name)?;
         let suffix = match sym.ty {
             ScalarType::Real(k) => format!("real{k}"),
             ScalarType::Integer(k) => format!("integer{k}"),
@@ -600,9 +617,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     /// The number of elements of array `name`, from its declaration.
     fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
-        let sym = self.ug.unit.symbols.get(name)?;
-        if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon)) {
-            // Assumed or deferred shape: the array knows its size.
+        let sym = self.ug.symbol_or_global(name)?;
+        // Assumed or deferred shape, or a module's array whose bounds may use names this
+        // unit does not see: the array knows its size.
+        if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
+            || sym.global.is_some()
+            || self.ug.unit.symbols.get(name).is_none()
+        {
             return Some(Expr::intrinsic(
                 crate::il::Intrinsic::Size,
                 vec![Expr::var(name)],
@@ -1244,6 +1265,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     };
                     written.push((target, Some(formal.clone())));
                 }
+                // Module variables the callee overwrites (seen here or not).
+                let first = cu.unit.args.len() + 1;
+                for (g, &z) in self.ug.uir.zones.globals.iter().enumerate() {
+                    if ca.summary.writes.get(first + g).is_some_and(|b| *b) {
+                        written.push((Expr::var(&self.ug.uir.zones.zones[z].name), None));
+                    }
+                }
             }
             None => {
                 for a in site.args {
@@ -1462,7 +1490,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     fn backward_start_zeroing(&mut self) -> Vec<Stmt> {
         let mut out = Vec::new();
         let unit = self.ug.unit;
+        // Module variables: their adjoint is the caller's weight when the calling context
+        // needs them after the call, else zero.
+        for (name, d, _, useful_out) in self.ug.active_globals() {
+            if !useful_out {
+                out.extend(super::tangent::global_zeroing(self.ug, &name, &d));
+            }
+        }
         for symbol in unit.symbols.iter() {
+            if symbol.global.is_some() {
+                continue;
+            }
             let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {
                 continue;
             };

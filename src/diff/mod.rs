@@ -85,6 +85,9 @@ pub struct Ctx<'a> {
     pub module_names: BTreeMap<String, String>,
     /// Derivative type of each derived type (by key of the original): `t` → `t_d`.
     pub type_names: BTreeMap<String, String>,
+    /// Derivative of each module variable (`Ir::globals` order) that is active in some
+    /// unit: `u` → `ud`, declared in the derivative module.
+    pub global_names: Vec<Option<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -148,6 +151,7 @@ pub fn differentiate(
                 }
             }
         }
+        let global_names = global_derivative_names(program, ir, analyses, mode);
         let ctx = Ctx {
             program,
             ir,
@@ -158,6 +162,7 @@ pub fn differentiate(
             restored: Default::default(),
             module_names,
             type_names,
+            global_names,
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
@@ -194,7 +199,8 @@ pub fn differentiate(
             let mut opened: Option<String> = None;
             for unit in &file.units {
                 if unit.is_module() {
-                    let types = derivative_types(&ctx, unit);
+                    let mut types = derivative_types(&ctx, unit);
+                    types.extend(derivative_globals(&ctx, unit));
                     if !types.is_empty() {
                         let dname = ctx.module_names[&key(&unit.name)].clone();
                         let mut m = derivative_module(&dname, &unit.name, unit.span);
@@ -310,11 +316,23 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         for n in ctx.unit_names.values() {
             namer.reserve(n);
         }
+        for n in ctx.global_names.iter().flatten() {
+            namer.reserve(n);
+        }
         let mut deriv_names = BTreeMap::new();
+        // Module variables have one derivative, in the derivative module.
+        for (g, &z) in uir.zones.globals.iter().enumerate() {
+            if let (true, Some(d)) = (ua.deriv_zones[z], &ctx.global_names[g]) {
+                deriv_names.insert(key(&uir.zones.zones[z].name), d.clone());
+            }
+        }
         for z in ua.deriv_zones.iter_ones() {
-            let name = &uir.zones.zones[z].name;
-            let d = namer.fresh(&format!("{name}{}", ctx.mode.var_suffix()));
-            deriv_names.insert(key(name), d);
+            let zone = &uir.zones.zones[z];
+            if zone.global {
+                continue;
+            }
+            let d = namer.fresh(&format!("{}{}", zone.name, ctx.mode.var_suffix()));
+            deriv_names.insert(key(&zone.name), d);
         }
         let root = ctx
             .request
@@ -378,6 +396,44 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Some(assign(Expr::var(dn), self.zero(s.ty)))
             })
             .collect()
+    }
+
+    /// Module variables with a derivative in this unit: (zone name, derivative name,
+    /// varied on entry, useful on exit) from the calling context.
+    pub fn active_globals(&self) -> Vec<(String, String, bool, bool)> {
+        let mut out = Vec::new();
+        for (g, &z) in self.uir.zones.globals.iter().enumerate() {
+            if !self.ua.deriv_zones[z] {
+                continue;
+            }
+            let Some(d) = &self.ctx.global_names[g] else {
+                continue;
+            };
+            let slot = crate::analysis::summary::global_slot(self.uir, g);
+            out.push((
+                self.uir.zones.zones[z].name.clone(),
+                d.clone(),
+                self.ua.varied_in[slot],
+                self.ua.useful_out[slot],
+            ));
+        }
+        out
+    }
+
+    /// The symbol of `name` in the unit, or, for a module variable the unit does not see,
+    /// its symbol in its module.
+    pub fn symbol_or_global(&self, name: &str) -> Option<&'a crate::il::Symbol> {
+        if let Some(s) = self.unit.symbols.get(name) {
+            return Some(s);
+        }
+        let z = self.uir.zones.get(name)?;
+        let g = self.uir.zones.globals.iter().position(|&x| x == z)?;
+        let info = &self.ctx.ir.globals[g].global;
+        self.ctx
+            .program
+            .module(&info.module)?
+            .symbols
+            .get(&info.name)
     }
 
     /// The variable a component path belongs to (`s` for `s%x`), or the symbol itself.
@@ -465,6 +521,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         let Some((cu, ca)) = self.ctx.unit_analysis(site.callee) else {
             return false;
         };
+        // Its derivative updates derivative module variables.
+        if ca.global_active {
+            return false;
+        }
         let info = self.leaf_info(s);
         for (k, actual) in crate::analysis::effects::bind_actuals(cu.unit, site.args)
             .iter()
@@ -681,9 +741,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 }
             }
         }
-        // Variables declared implicitly or by DIMENSION statements.
+        // Variables declared implicitly or by DIMENSION statements (module variables'
+        // derivatives are in the derivative module).
         for symbol in self.unit.symbols.iter() {
-            if symbol.name.contains('%') {
+            if symbol.name.contains('%') || symbol.global.is_some() {
                 continue;
             }
             let Some(d) = self.deriv_name(&symbol.name) else {
@@ -791,6 +852,54 @@ fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
     }
 }
 
+/// The derivative name of each module variable active in some unit: unique among every
+/// name of the program, since units see it by use association.
+fn global_derivative_names(
+    program: &Program,
+    ir: &Ir,
+    analyses: &Analyses,
+    mode: Mode,
+) -> Vec<Option<String>> {
+    let mut namer = Namer::new(program.units().map(|u| u.name.as_str()));
+    for u in program.units() {
+        for s in u.symbols.iter() {
+            namer.reserve(s.name.split('%').next().unwrap_or(&s.name));
+        }
+    }
+    ir.globals
+        .iter()
+        .enumerate()
+        .map(|(g, info)| {
+            let active =
+                ir.units.iter().zip(&analyses.units).any(|(uir, ua)| {
+                    ua.is_differentiated() && ua.deriv_zones[uir.zones.globals[g]]
+                });
+            active.then(|| namer.fresh(&format!("{}{}", info.global.name, mode.var_suffix())))
+        })
+        .collect()
+}
+
+/// Declarations of the derivatives of a module's active variables.
+fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
+    let mut out = Vec::new();
+    for (g, info) in ctx.ir.globals.iter().enumerate() {
+        if key(&info.global.module) != key(&module.name) {
+            continue;
+        }
+        let (Some(d), Some(sym)) = (&ctx.global_names[g], module.symbols.get(&info.global.name))
+        else {
+            continue;
+        };
+        out.push(var_decl(
+            ctx.derivative_spec(&sym.type_spec),
+            Vec::new(),
+            d,
+            &sym.dims,
+        ));
+    }
+    out
+}
+
 /// The derivative types of a module's derived types: their real and derived-type
 /// components, under the same names (seeds/000 §4.2).
 fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
@@ -862,9 +971,25 @@ fn modules_used_by_derivatives(
             }
         }
     }
+    for (g, info) in ctx.ir.globals.iter().enumerate() {
+        if let Some(d) = &ctx.global_names[g] {
+            let m = ctx.module_names[&key(&info.global.module)].clone();
+            home.insert(key(d), (m, d.clone()));
+        }
+    }
     let mut out = Vec::new();
     for (&i, unit) in generated {
         let own = unit.host.as_ref().map(|h| key(h));
+        // Module variables the original does not see, which its derivative saves or
+        // restores around calls: `use m, only: u`.
+        let original = &ctx.ir.units[i];
+        let mut hidden: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for (g, &z) in original.zones.globals.iter().enumerate() {
+            if original.zones.zones[z].hidden {
+                let info = &ctx.ir.globals[g].global;
+                hidden.insert(key(&info.name), (info.module.clone(), info.name.clone()));
+            }
+        }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut names = referenced_names(&unit.body);
         for d in &unit.decls {
@@ -878,6 +1003,10 @@ fn modules_used_by_derivatives(
             if let Some((m, d)) = home.get(&name) {
                 if own.as_deref() != Some(key(m).as_str()) {
                     wanted.entry(m.clone()).or_default().push(d.clone());
+                }
+            } else if let Some((m, n)) = hidden.get(&name) {
+                if original.unit.symbols.get(n).is_none() {
+                    wanted.entry(m.clone()).or_default().push(n.clone());
                 }
             }
         }

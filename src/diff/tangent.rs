@@ -56,7 +56,17 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
     let mut stmts = Vec::new();
     let mut zeroed = Vec::new();
     let unit = ug.unit;
+    // Module variables: their derivative is zero on entry unless the calling context
+    // says they are varied there.
+    for (name, d, varied_in, _) in ug.active_globals() {
+        if !varied_in {
+            stmts.extend(global_zeroing(ug, &name, &d));
+        }
+    }
     for symbol in unit.symbols.iter() {
+        if symbol.global.is_some() {
+            continue;
+        }
         let Some(d) = ug.deriv_name(&symbol.name).map(str::to_string) else {
             continue;
         };
@@ -92,6 +102,23 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
         stmts.extend(ug.zero_into(Expr::var(d), &symbol.name));
     }
     (stmts, zeroed)
+}
+
+/// `d = 0` for the derivative `d` of module variable `name` (seen or not by the unit).
+pub(crate) fn global_zeroing(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
+    if ug.unit.symbols.get(name).is_some() {
+        return ug.zero_into(Expr::var(d), name);
+    }
+    let ty = ug
+        .uir
+        .zones
+        .get(name)
+        .map(|z| ug.uir.zones.zones[z].ty)
+        .unwrap_or(crate::il::ScalarType::Real(8));
+    if ty == crate::il::ScalarType::Derived {
+        return Vec::new();
+    }
+    vec![assign(Expr::var(d), ug.zero(ty))]
 }
 
 pub fn block(ug: &mut UnitGen, stmts: &[Stmt]) -> Vec<Stmt> {

@@ -75,20 +75,6 @@ impl Program {
         let k = key(name);
         self.units().find(|u| u.is_module() && key(&u.name) == k)
     }
-    /// Every global variable of the program (module variables), in file then
-    /// declaration order: the zones every procedure carries beside its own (§5.2).
-    pub fn globals(&self) -> Vec<GlobalRef> {
-        let mut out = Vec::new();
-        for m in self.units().filter(|u| u.is_module()) {
-            for s in m.symbols.iter().filter(|s| s.is_variable()) {
-                out.push(GlobalRef {
-                    module: m.name.clone(),
-                    name: s.name.clone(),
-                });
-            }
-        }
-        out
-    }
 }
 
 /// One source file (or one generated file).

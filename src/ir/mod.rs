@@ -13,7 +13,7 @@ use crate::{Request, RootRequest};
 
 pub use callgraph::CallGraph;
 pub use flow::{FlowGraph, NodeId, NodeKind};
-pub use zones::{ZoneId, ZoneSet, Zones};
+pub use zones::{GlobalInfo, ZoneId, ZoneSet, Zones};
 
 /// One unit with its zones and flow graph.
 #[derive(Debug)]
@@ -28,6 +28,8 @@ pub struct UnitIr<'p> {
 pub struct Ir<'p> {
     pub units: Vec<UnitIr<'p>>,
     pub call_graph: CallGraph,
+    /// The program's module variables: every unit has a zone for each.
+    pub globals: Vec<GlobalInfo>,
     by_key: BTreeMap<String, usize>,
 }
 
@@ -36,6 +38,30 @@ impl<'p> Ir<'p> {
         let mut units = Vec::new();
         let mut by_key = BTreeMap::new();
         let mut errors = Vec::new();
+        let globals: Vec<GlobalInfo> = program
+            .units()
+            .filter(|u| u.is_module())
+            .flat_map(|m| {
+                m.symbols
+                    .iter()
+                    // Its own variables: not those it uses from other modules.
+                    .filter(|s| {
+                        s.is_variable()
+                            && !s.name.contains('%')
+                            && s.global
+                                .as_ref()
+                                .is_none_or(|g| il::key(&g.module) == il::key(&m.name))
+                    })
+                    .map(|s| GlobalInfo {
+                        global: il::GlobalRef {
+                            module: m.name.clone(),
+                            name: s.name.clone(),
+                        },
+                        ty: s.ty,
+                        is_array: s.is_array(),
+                    })
+            })
+            .collect();
         for unit in program.procedures() {
             if let Some(&first) = by_key.get(&key(&unit.name)) {
                 let first: &UnitIr = &units[first];
@@ -56,7 +82,7 @@ impl<'p> Ir<'p> {
             by_key.insert(key(&unit.name), units.len());
             units.push(UnitIr {
                 unit,
-                zones: Zones::of_unit(unit),
+                zones: Zones::of_unit(unit, &globals),
                 flow: FlowGraph::build(&unit.body),
             });
         }
@@ -71,6 +97,7 @@ impl<'p> Ir<'p> {
         let ir = Ir {
             call_graph: CallGraph::new(units.len(), &calls),
             units,
+            globals,
             by_key,
         };
         for root in &request.roots {

@@ -23,6 +23,18 @@ pub struct Zone {
     pub is_result: bool,
     /// A module variable seen by use or host association (not the unit's own storage).
     pub global: bool,
+    /// A module variable this unit does not see: only its callees reach it. Its zone
+    /// carries their effects across the unit's calls (§5.2: globals are zones of every
+    /// procedure).
+    pub hidden: bool,
+}
+
+/// A module variable of the program, as every unit's zones include it.
+#[derive(Clone, Debug)]
+pub struct GlobalInfo {
+    pub global: crate::il::GlobalRef,
+    pub ty: ScalarType,
+    pub is_array: bool,
 }
 
 /// The zones of one unit: every variable symbol (dummies, locals, function result), in
@@ -34,11 +46,15 @@ pub struct Zones {
     /// Components of derived-type variables (`s%x`, by key) and their types: a
     /// component belongs to its variable's zone (the variable is the atom).
     parts: BTreeMap<String, ScalarType>,
+    /// The zone of each program global ([`GlobalInfo`], in the program's order).
+    pub globals: Vec<ZoneId>,
 }
 
 impl Zones {
-    pub fn of_unit(unit: &Unit) -> Zones {
+    /// The zones of `unit`: its variables, then the program's globals it does not see.
+    pub fn of_unit(unit: &Unit, globals: &[GlobalInfo]) -> Zones {
         let mut zones = Zones::default();
+        let mut global_zone: Vec<Option<ZoneId>> = vec![None; globals.len()];
         for symbol in unit.symbols.iter() {
             if symbol.kind != SymbolKind::Variable {
                 continue;
@@ -46,6 +62,11 @@ impl Zones {
             if symbol.name.contains('%') {
                 zones.parts.insert(key(&symbol.name), symbol.ty);
                 continue;
+            }
+            if let Some(g) = &symbol.global {
+                if let Some(i) = globals.iter().position(|x| x.global.key() == g.key()) {
+                    global_zone[i] = Some(zones.zones.len());
+                }
             }
             zones.by_key.insert(key(&symbol.name), zones.zones.len());
             zones.zones.push(Zone {
@@ -55,8 +76,28 @@ impl Zones {
                 arg_index: symbol.arg_index,
                 is_result: symbol.is_result,
                 global: symbol.global.is_some(),
+                hidden: false,
             });
         }
+        for (i, g) in globals.iter().enumerate() {
+            if global_zone[i].is_none() {
+                global_zone[i] = Some(zones.zones.len());
+                // Found by name only where the unit has no name of its own like it.
+                if unit.symbols.get(&g.global.name).is_none() {
+                    zones.by_key.insert(key(&g.global.name), zones.zones.len());
+                }
+                zones.zones.push(Zone {
+                    name: g.global.name.clone(),
+                    ty: g.ty,
+                    is_array: g.is_array,
+                    arg_index: None,
+                    is_result: false,
+                    global: true,
+                    hidden: true,
+                });
+            }
+        }
+        zones.globals = global_zone.into_iter().flatten().collect();
         zones
     }
     pub fn len(&self) -> usize {

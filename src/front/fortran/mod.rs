@@ -24,6 +24,21 @@
 //! refuses what it cannot (E0410), as well as a statement function whose formula has
 //! another type than the function (E0411).
 //!
+//! Modules: MODULE with a specification part (variables, PARAMETERs, derived types,
+//! USE, PUBLIC/PRIVATE) and CONTAINS; each module procedure follows its module in the
+//! file's unit list with `host` set. USE with ONLY and renames. `sema` gives every unit
+//! the names of its host module and of the modules it uses (a module's names are
+//! exported in full: PRIVATE is kept for the output, not enforced); variables that come
+//! from a module carry [`il::GlobalRef`]. Modules of other files are found through
+//! [`Modules`], filled as files are lowered (`parse_sources` lowers a file that uses a
+//! module not defined yet after the others).
+//!
+//! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
+//! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
+//! enters every component path of a derived-type variable in the symbol table with the
+//! component's type and bounds. Arrays of derived type and types defined inside
+//! procedures are refused (E0405).
+//!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
 //!   deep, E0204 unclosed string, E0205 missing END, E0206 mismatched END/ELSE,
@@ -37,10 +52,11 @@
 //!   E0306 wrong number of subscripts, E0307 duplicate or conflicting declaration,
 //!   E0308 kind not evaluable or invalid, E0309 name used as the wrong kind of entity,
 //!   E0310 wrong number of intrinsic arguments, E0311 INTENT on a non-dummy, E0312 unit
-//!   defined twice in a file.
-//! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, MODULE, ...), E0403
-//!   INTERFACE / CONTAINS, E0404 unsupported expression (sections, whole arrays, derived
-//!   types, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
+//!   defined twice in a file, E0313 a module that no source defines (or a name it does
+//!   not have).
+//! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
+//!   DATA), E0403 INTERFACE / CONTAINS in a procedure, E0404 unsupported expression
+//!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
 //!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
 //!   E0409 a line changed by macro expansion.

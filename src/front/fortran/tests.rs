@@ -1766,3 +1766,72 @@ fn random_valid_programs_lower_cleanly() {
         }
     }
 }
+
+#[test]
+fn modules_types_and_their_errors() {
+    // A module of types and data, used with ONLY and a rename; components by path.
+    let text = "\
+module geo
+  implicit none
+  integer, parameter :: dp = kind(1.0d0)
+  type :: point
+    real(dp) :: x, y
+    integer :: tag
+  end type point
+  real(dp) :: scale = 2.0_dp
+contains
+  function norm2p(p) result(r)
+    type(point), intent(in) :: p
+    real(dp) :: r
+    r = sqrt(p%x**2 + p%y**2) * scale
+  end function norm2p
+end module geo
+subroutine s(a, b)
+  use geo, only: point, norm2p, wp => dp
+  implicit none
+  real(wp), intent(in) :: a
+  real(wp), intent(out) :: b
+  type(point) :: q
+  q%x = a
+  q%y = 2 * a
+  q%tag = 1
+  b = norm2p(q)
+end subroutine s
+";
+    let file = ok(text);
+    let s = file.units.iter().find(|u| u.name == "s").unwrap();
+    let qx = s.symbols.get("q%x").expect("components are symbols");
+    assert_eq!(qx.ty, ScalarType::Real(8));
+    assert_eq!(s.symbols.get("q%tag").unwrap().ty, ScalarType::Integer(4));
+    assert!(
+        s.symbols.get("scale").is_none(),
+        "ONLY imports only what it lists"
+    );
+    let f = file.units.iter().find(|u| u.name == "norm2p").unwrap();
+    assert_eq!(f.host.as_deref(), Some("geo"));
+    assert!(f.symbols.get("scale").unwrap().global.is_some());
+    // Unknown module, unknown name in it, and a use-associated name declared again.
+    let bad = "\
+module m
+  real :: v
+end module m
+subroutine t(a)
+  use nosuch
+  use m, only: w
+  real a
+  real v
+  a = 1
+end subroutine t
+subroutine u(a)
+  use m
+  real a
+  real v
+  a = v
+end subroutine u
+";
+    let d = errs(bad);
+    assert_eq!(
+        where_(bad, &d),
+        vec![("E0313", 5, 3), ("E0313", 6, 3), ("E0307", 14, 8)]
+    );
+}

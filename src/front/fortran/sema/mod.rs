@@ -437,8 +437,10 @@ impl Sema<'_> {
                         span,
                     )
                     .help = Some(format!("rename it in the USE statement (`local => {name}`) or remove this declaration"));
-                    self.infos[i].import = Import::Local;
-                    self.infos[i].global = None;
+                    // Reported once: from here on the name is the unit's own.
+                    let arg_index = self.args.iter().position(|a| *a == key(name));
+                    self.infos[i] = Info::new(name, span);
+                    self.infos[i].arg_index = arg_index;
                 }
             }
             return i;
