@@ -2290,6 +2290,13 @@ impl FnCx<'_, '_> {
 
     /// An expression statement: assignment, compound assignment, `++`/`--`, call.
     fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        if let Expression::Comma(items) = &e.node {
+            // `i++, p++` (a `for` step): one statement per operand, in order.
+            for item in items.iter() {
+                self.expr_stmt(item, out)?;
+            }
+            return Ok(());
+        }
         self.with_effects(out, |cx, out| cx.expr_stmt_inner(e, out))
     }
 

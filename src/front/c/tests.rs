@@ -256,3 +256,16 @@ fn nested_switch_breaks_set_a_flag() {
     assert!(text.contains("switch_done = 1;"), "{text}");
     assert!(text.contains("if (!switch_done)"), "{text}");
 }
+
+#[test]
+fn comma_in_a_for_step_is_one_statement_per_operand() {
+    let f = lower(
+        "void f(int n, const double *x, double *y) {\n  const double *p;\n  int i;\n  \
+         for (i = 0, p = x; i < n; i++, p++)\n    y[i] = 2.0 * *p;\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert!(u.symbols.contains("p_off"));
+    let e = lower("void f(double *y) {\n  double a = (1.0, 2.0);\n  *y = a;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:14: error[E0605]"), "{e}");
+}
