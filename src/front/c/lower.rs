@@ -1508,6 +1508,11 @@ impl FnCx<'_, '_> {
         });
     }
 
+    /// Is `name` (with this spelling) a variable of the function?
+    fn is_variable(&self, name: &str) -> bool {
+        self.vars.get(&key(name)).is_some_and(|v| v.name == name)
+    }
+
     fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
         if let Some(copy) = self.copies.get(&key(name)) {
             if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
@@ -2718,16 +2723,16 @@ impl FnCx<'_, '_> {
     /// A variable reference (scalar or element).
     fn place(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         match &e.node {
+            // Enumeration and file-scope constants are inlined, so they may differ from a
+            // variable by case only (`INFLOW` and `inflow`).
             Expression::Identifier(id)
-                if !self.vars.contains_key(&key(&id.node.name))
-                    && self.enums.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.name) && self.enums.contains_key(&id.node.name) =>
             {
                 let v = self.enums[&id.node.name];
                 Ok((int_lit(v).spanned(self.span(e.span)), Ty::Int(4)))
             }
             Expression::Identifier(id)
-                if !self.vars.contains_key(&key(&id.node.name))
-                    && self.consts.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.name) && self.consts.contains_key(&id.node.name) =>
             {
                 let (ty, init) = self.consts[&id.node.name].clone();
                 let (v, vty) = self.value(&init)?;

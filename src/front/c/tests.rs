@@ -238,6 +238,9 @@ fn enumeration_constants_are_integers() {
     .unwrap();
     let u = &f.units[0];
     assert_eq!(u.args, ["s", "k", "x", "y"]);
+    // An inlined constant may differ from a variable by case only.
+    lower("enum { INFLOW = 2 };\nvoid f(double inflow, double *y) { *y = INFLOW * inflow; }\n")
+        .unwrap();
     let e = lower("enum { A = 1 };\nvoid f(double *y) { *y = B; }\n").unwrap_err();
     assert!(e.contains("t.c:2:26: error[E0606]"), "{e}");
 }
