@@ -3581,7 +3581,7 @@ impl FnCx<'_, '_> {
                 if !self.effects_ok {
                     return Err(self.unsupported(
                         "E0605",
-                        "stepping a pointer (`p++`) in a condition or in a branch of `?:`",
+                        "stepping a pointer (`p++`, `p--`) in a condition or in a branch of `?:`",
                         e.span,
                     ));
                 }
