@@ -272,3 +272,26 @@ fn comma_in_a_for_step_is_one_statement_per_operand() {
     let e = lower("void f(double *y) {\n  double a = (1.0, 2.0);\n  *y = a;\n}\n").unwrap_err();
     assert!(e.contains("t.c:2:14: error[E0605]"), "{e}");
 }
+
+#[test]
+fn assigned_by_value_parameters_work_on_a_copy() {
+    let f = lower(
+        "static double damp(double v, int k) {\n  while (k > 0) { v = 0.5 * v; k--; }\n  \
+         return v;\n}\nvoid g(double a, double *y) {\n  a *= 2.0;\n  *y = damp(a, 3);\n}\n",
+    )
+    .unwrap();
+    let damp = &f.units[0];
+    assert_eq!(damp.args, ["v", "k"]);
+    assert!(damp.symbols.contains("v_copy") && damp.symbols.contains("k_copy"));
+    // The parameter itself is only read, by the copy.
+    let mut writes = Vec::new();
+    il::visit::walk_stmts(&damp.body, &mut |s| {
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            writes.push(lhs.base_name().unwrap().to_string());
+        }
+    });
+    assert!(!writes.iter().any(|w| w == "v" || w == "k"), "{writes:?}");
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("a_copy = a;"), "{text}");
+    assert!(text.contains("damp(a_copy, 3)"), "{text}");
+}
