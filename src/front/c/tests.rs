@@ -211,9 +211,9 @@ fn pointer_refusals_are_located() {
     assert!(e.contains("t.c:4:9: error[E0605]"), "{e}");
     let e = lower("void f(double *x) {\n  double *p;\n  *p = 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:4: error[E0605]"), "{e}");
-    let e = lower("void f(int n, double *x) {\n  double *p = x;\n  while (*p++ > 0.0) n--;\n}\n")
+    let e = lower("void f(int n, double *x) {\n  double *p = x;\n  if (*p++ > 0.0) n--;\n}\n")
         .unwrap_err();
-    assert!(e.contains("t.c:3:11: error[E0605]"), "{e}");
+    assert!(e.contains("t.c:3:8: error[E0605]"), "{e}");
     let e = lower("void f(double *x) {\n  double *p = x;\n  *p++ = *p + 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:3: error[E0605]"), "{e}");
     let e = lower(
@@ -294,4 +294,30 @@ fn assigned_by_value_parameters_work_on_a_copy() {
     let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
     assert!(text.contains("a_copy = a;"), "{text}");
     assert!(text.contains("damp(a_copy, 3)"), "{text}");
+}
+
+#[test]
+fn steps_inside_statements_and_while_conditions() {
+    let f = lower(
+        "void f(int n, const double *x, double *y, int *m) {\n  int k = 0;\n  \
+         for (int i = 0; i < n; i++)\n    if (x[i] > 0.0)\n      y[k++] = x[i];\n  \
+         *m = k;\n  const double *p = x;\n  while (n-- > 0)\n    y[--k] += *p++;\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    // `n` is a by-value parameter stepped in the condition: the body works on a copy.
+    assert!(u.symbols.contains("n_copy"));
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("y[k] = x[i];\n      k = k + 1;"), "{text}");
+    assert!(
+        text.contains("if (!(n_copy > 0)) {\n      n_copy = n_copy - 1;"),
+        "{text}"
+    );
+    let e = lower("void f(int n, double *y) {\n  int k = 0;\n  y[k++] = k;\n}\n").unwrap_err();
+    assert!(
+        e.contains("t.c:3:3: error[E0605]") && e.contains("`k`"),
+        "{e}"
+    );
+    let e = lower("void f(int n, double *y) {\n  if (n-- > 0) *y = 1.0;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:7: error[E0605]"), "{e}");
 }
