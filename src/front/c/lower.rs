@@ -1917,6 +1917,9 @@ impl FnCx<'_, '_> {
             }
             Statement::For(f) => self.for_loop(f, s.span, out),
             Statement::DoWhile(w) => {
+                if has_steps(&w.node.expression.node) {
+                    return self.do_while_with_steps(w, s.span, out);
+                }
                 // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
                 // a `continue` in B still goes to the test.
                 let first = self.first_pass_var(s.span);
@@ -2443,8 +2446,8 @@ impl FnCx<'_, '_> {
         if !self.effects_ok {
             return Err(self.unsupported(
                 "E0605",
-                "`++`/`--` in an `if`, `for` or `do` condition or in a branch of `?:` (they \
-                 are accepted in statements and in `while` conditions)",
+                "`++`/`--` in an `if` or `for` condition or in a branch of `?:` (they are \
+                 accepted in statements and in `while` and `do ... while` conditions)",
                 at,
             ));
         }
@@ -2485,30 +2488,7 @@ impl FnCx<'_, '_> {
         at: CSpan,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
-        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
-        let saved = std::mem::take(&mut self.fx);
-        let r = self.expr(&w.node.expression);
-        let fx = std::mem::replace(&mut self.fx, saved);
-        self.effects_ok = saved_ok;
-        let (v, ty) = r?;
-        let cond = self.to_bool(v, ty);
-        self.check_steps(&fx, &w.node.expression)?;
-        let mut exit_body = fx.post.clone();
-        renumber(&mut exit_body, self.next_id);
-        let exit = self.stmt(StmtKind::Exit { name: None }, at);
-        exit_body.push(exit);
-        let mut body = fx.pre;
-        let leave = self.stmt(
-            StmtKind::If {
-                arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
-                else_body: None,
-                logical_if: false,
-                name: None,
-            },
-            at,
-        );
-        body.push(leave);
-        body.extend(fx.post);
+        let mut body = self.stepped_test(&w.node.expression, at)?;
         self.loops.push(LoopKind::Plain);
         let r = self.block_body(&w.node.statement, &mut body);
         self.loops.pop();
@@ -2745,6 +2725,88 @@ impl FnCx<'_, '_> {
         );
         self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
         first
+    }
+
+    /// The test of a loop whose condition steps a variable, as statements that leave the
+    /// loop: `pre-steps; if (!c) { post-steps; break; } post-steps`.
+    fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
+        let r = self.expr(e);
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
+        let (v, ty) = r?;
+        let cond = self.to_bool(v, ty);
+        self.check_steps(&fx, e)?;
+        let mut exit_body = fx.post.clone();
+        renumber(&mut exit_body, self.next_id);
+        let exit = self.stmt(StmtKind::Exit { name: None }, at);
+        exit_body.push(exit);
+        let mut test = fx.pre;
+        let leave = self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        test.push(leave);
+        test.extend(fx.post);
+        Ok(test)
+    }
+
+    /// `do B while (--n > 0);`, a step in the condition: `first = 1; while (1) { if
+    /// (!first) { <stepped test> } first = 0; B }`, so that `continue` in B reaches the
+    /// test.
+    fn do_while_with_steps(
+        &mut self,
+        w: &Node<DoWhileStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let first = self.first_pass_var(at);
+        let test = self.stepped_test(&w.node.expression, at)?;
+        let mut body = vec![self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), test)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        )];
+        let clear = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(false)),
+            },
+            at,
+        );
+        body.push(clear);
+        self.loops.push(LoopKind::Plain);
+        let r = self.block_body(&w.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let init = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(true)),
+            },
+            at,
+        );
+        out.push(init);
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond: Expr::new(ExprKind::Logical(true)),
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
     }
 
     /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body
@@ -3130,7 +3192,10 @@ impl FnCx<'_, '_> {
                     B::Equals => BinOp::Eq,
                     B::NotEquals => BinOp::Ne,
                     B::LogicalAnd | B::LogicalOr => {
-                        let l = self.cond(&b.node.lhs)?;
+                        // A step (`--n > 0 && ...`) may stand in the left operand, which
+                        // always runs, not in the right one.
+                        let (lv, lt) = self.expr(&b.node.lhs)?;
+                        let l = self.to_bool(lv, lt);
                         let r = self.cond(&b.node.rhs)?;
                         let op = if b.node.operator.node == B::LogicalAnd {
                             BinOp::And
