@@ -1200,10 +1200,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
         }
-        // Forward: [result variable], copies of what the callee's adjoint overwrites
-        // without giving back, the snapshot of everything the callee overwrites, the call.
-        // Backward: the snapshot (the state before the call), the callee's adjoint (which
-        // re-runs the callee), the copies, [result variable].
+        // Forward: copies of what the callee's adjoint overwrites without giving back, the
+        // snapshot of everything the callee overwrites, [result variable], the call.
+        // Backward: [result variable], the snapshot (the state before the call), the
+        // callee's adjoint (which re-runs the callee), the copies.
         // The snapshot is SNP = out(C) ∩ (TBR⁻(C) ∪ use(C')) (seeds/000 §5.4); the copies
         // are what the callee's adjoint overwrites, does not give back, and the rest of
         // the backward sweep reads (TBR⁻(C)).
@@ -1240,12 +1240,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let mut fwd = Vec::new();
         let mut bwd = Vec::new();
-        fwd.extend(lhs_save.iter().map(|(push, _)| push.clone()));
+        // The result variable is saved last and so restored first: in `y = f(y)` the
+        // callee's adjoint must see `y` as it was before the call.
         fwd.extend(clobbered.iter().map(|(push, _)| push.clone()));
         fwd.extend(snapshot.iter().map(|(push, _)| push.clone()));
+        fwd.extend(lhs_save.iter().map(|(push, _)| push.clone()));
         if present {
             fwd.push(s.clone());
         }
+        bwd.extend(lhs_save.iter().map(|(_, pop)| pop.clone()));
         bwd.extend(snapshot.iter().rev().map(|(_, pop)| pop.clone()));
         match differentiated {
             Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
@@ -1261,7 +1264,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
         }
         bwd.extend(clobbered.iter().rev().map(|(_, pop)| pop.clone()));
-        bwd.extend(lhs_save.iter().map(|(_, pop)| pop.clone()));
         (fwd, bwd)
     }
 
