@@ -198,10 +198,7 @@ pub(crate) fn lower_unit(
                     pointers: BTreeMap::new(),
                     idents: BTreeSet::new(),
                     effects_ok: false,
-                    pre: Vec::new(),
-                    post: Vec::new(),
-                    stepped: BTreeSet::new(),
-                    ptr_uses: BTreeMap::new(),
+                    fx: Effects::default(),
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
@@ -802,6 +799,49 @@ impl<'ast> Visit<'ast> for DirectTargets {
     }
 }
 
+/// How often `name` appears in an expression.
+fn count_identifier(e: &Expression, name: &str) -> usize {
+    struct Counter<'a> {
+        name: &'a str,
+        count: usize,
+    }
+    impl<'ast> Visit<'ast> for Counter<'_> {
+        fn visit_identifier(&mut self, id: &'ast Identifier, _span: &'ast CSpan) {
+            if id.name == self.name {
+                self.count += 1;
+            }
+        }
+    }
+    let mut c = Counter { name, count: 0 };
+    c.visit_expression(e, &CSpan::none());
+    c.count
+}
+
+/// Does an expression hold a `++` or `--`?
+fn has_steps(e: &Expression) -> bool {
+    #[derive(Default)]
+    struct Finder {
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_unary_operator_expression(
+            &mut self,
+            u: &'ast UnaryOperatorExpression,
+            span: &'ast CSpan,
+        ) {
+            use UnaryOperator::*;
+            self.found |= matches!(
+                u.operator.node,
+                PostIncrement | PostDecrement | PreIncrement | PreDecrement
+            );
+            lang_c::visit::visit_unary_operator_expression(self, u, span);
+        }
+    }
+    let mut f = Finder::default();
+    f.visit_expression(e, &CSpan::none());
+    f.found
+}
+
 /// Does a statement contain a `continue` that belongs to the loop around it?
 fn has_own_continue(s: &Statement) -> bool {
     match s {
@@ -842,6 +882,20 @@ struct CaseSegment {
     /// Control does not fall through into the next segment (`break`, `return`,
     /// `continue`).
     ends: bool,
+}
+
+/// The steps (`p++`, `k--`) met while lowering one statement or one `while` condition.
+#[derive(Default)]
+struct Effects {
+    /// Steps to run before (`++p`) / after (`p++`) the statement.
+    pre: Vec<Stmt>,
+    post: Vec<Stmt>,
+    /// Moving pointers stepped (keys of their C names), and how often the statement uses
+    /// each moving pointer.
+    stepped: BTreeSet<String>,
+    ptr_uses: BTreeMap<String, usize>,
+    /// Scalar variables stepped (C names).
+    stepped_vars: BTreeSet<String>,
 }
 
 /// The name of the loop a nested `break` of a switch leaves, while the switch is lowered:
@@ -908,12 +962,8 @@ struct FnCx<'m, 'd> {
     /// that can run the step before or after itself, never in a condition or a branch
     /// of `?:`.
     effects_ok: bool,
-    /// Pointer steps to run before / after the statement being lowered.
-    pre: Vec<Stmt>,
-    post: Vec<Stmt>,
-    /// Moving pointers the statement steps, and how often it uses each moving pointer.
-    stepped: BTreeSet<String>,
-    ptr_uses: BTreeMap<String, usize>,
+    /// The steps of the statement being lowered.
+    fx: Effects,
     loops: Vec<LoopKind>,
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
@@ -1511,6 +1561,11 @@ impl FnCx<'_, '_> {
         });
     }
 
+    /// Is `name` (with this spelling) a variable of the function?
+    fn is_variable(&self, name: &str) -> bool {
+        self.vars.get(&key(name)).is_some_and(|v| v.name == name)
+    }
+
     fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
         if let Some(copy) = self.copies.get(&key(name)) {
             if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
@@ -1696,7 +1751,7 @@ impl FnCx<'_, '_> {
             if let Some(i) = &init.node.initializer {
                 match &i.node {
                     Initializer::Expression(e) if extents.is_empty() => {
-                        self.with_effects(out, |cx, out| {
+                        self.with_effects(out, e, |cx, out| {
                             let (rhs, rty) = cx.value(e)?;
                             cx.check_assignable(ty, rty, e.span)?;
                             let s = cx.stmt(
@@ -1842,6 +1897,9 @@ impl FnCx<'_, '_> {
                 Ok(())
             }
             Statement::While(w) => {
+                if has_steps(&w.node.expression.node) {
+                    return self.while_with_steps(w, s.span, out);
+                }
                 let cond = self.cond(&w.node.expression);
                 self.loops.push(LoopKind::Plain);
                 let mut body = Vec::new();
@@ -1862,6 +1920,9 @@ impl FnCx<'_, '_> {
             }
             Statement::For(f) => self.for_loop(f, s.span, out),
             Statement::DoWhile(w) => {
+                if has_steps(&w.node.expression.node) {
+                    return self.do_while_with_steps(w, s.span, out);
+                }
                 // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
                 // a `continue` in B still goes to the test.
                 let first = self.first_pass_var(s.span);
@@ -1928,7 +1989,7 @@ impl FnCx<'_, '_> {
             Statement::Return(e) => {
                 match (e, self.result.clone()) {
                     (Some(e), Some((r, rty))) => {
-                        self.with_effects(out, |cx, out| {
+                        self.with_effects(out, e, |cx, out| {
                             let (v, ty) = cx.value(e)?;
                             cx.check_assignable(rty, ty, e.span)?;
                             let st = cx.stmt(
@@ -2293,7 +2354,14 @@ impl FnCx<'_, '_> {
 
     /// An expression statement: assignment, compound assignment, `++`/`--`, call.
     fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
-        self.with_effects(out, |cx, out| cx.expr_stmt_inner(e, out))
+        if let Expression::Comma(items) = &e.node {
+            // `i++, p++` (a `for` step): one statement per operand, in order.
+            for item in items.iter() {
+                self.expr_stmt(item, out)?;
+            }
+            return Ok(());
+        }
+        self.with_effects(out, e, |cx, out| cx.expr_stmt_inner(e, out))
     }
 
     /// Lowers one statement in which pointers may be stepped (`*q++ = *p++;`): the steps
@@ -2302,44 +2370,141 @@ impl FnCx<'_, '_> {
     fn with_effects(
         &mut self,
         out: &mut Vec<Stmt>,
+        source: &Node<Expression>,
         f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> R<()>,
     ) -> R<()> {
-        let saved = (
-            self.effects_ok,
-            std::mem::take(&mut self.pre),
-            std::mem::take(&mut self.post),
-            std::mem::take(&mut self.stepped),
-            std::mem::take(&mut self.ptr_uses),
-        );
-        self.effects_ok = true;
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
         let mut body = Vec::new();
         let r = f(self, &mut body);
-        let pre = std::mem::replace(&mut self.pre, saved.1);
-        let post = std::mem::replace(&mut self.post, saved.2);
-        let stepped = std::mem::replace(&mut self.stepped, saved.3);
-        let uses = std::mem::replace(&mut self.ptr_uses, saved.4);
-        self.effects_ok = saved.0;
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
         r?;
-        for p in &stepped {
-            if uses.get(p).copied().unwrap_or(0) > 1 {
-                let at = body.first().map(|s| s.span).unwrap_or_default();
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0605",
-                        format!(
-                            "the pointer `{p}` is stepped (`++`/`--`) and used again in the \
-                             same statement: C leaves the order unspecified"
-                        ),
-                    )
-                    .at(at)
-                    .with_help("step the pointer in a statement of its own"),
-                );
+        self.check_steps(&fx, source)?;
+        out.extend(fx.pre);
+        out.extend(body);
+        out.extend(fx.post);
+        Ok(())
+    }
+
+    /// A pointer or variable stepped inside a statement or a condition (`*p++`, `y[k++]`,
+    /// `n-- > 0`) must be used only once there: C leaves the order of the other uses
+    /// unspecified.
+    fn check_steps(&mut self, fx: &Effects, source: &Node<Expression>) -> R<()> {
+        let at = self.span(source.span);
+        let twice = |what: &str, name: &str| {
+            Diagnostic::error(
+                "E0605",
+                format!(
+                    "{what} `{name}` is stepped (`++`/`--`) and used again in the same \
+                     statement: C leaves the order unspecified"
+                ),
+            )
+            .at(at)
+            .with_help("step it in a statement of its own")
+        };
+        for p in &fx.stepped {
+            if fx.ptr_uses.get(p).copied().unwrap_or(0) > 1 {
+                self.diags.push(twice("the pointer", p));
                 return Err(Reported);
             }
         }
-        out.extend(pre);
-        out.extend(body);
-        out.extend(post);
+        for name in &fx.stepped_vars {
+            if count_identifier(&source.node, name) > 1 {
+                self.diags.push(twice("the variable", name));
+                return Err(Reported);
+            }
+        }
+        Ok(())
+    }
+
+    /// `k++`, `--n` inside an expression: the value of `k` (of `n` after the step), with
+    /// the step run after (before) the statement.
+    fn scalar_step(&mut self, u: &Node<UnaryOperatorExpression>, at: CSpan) -> R<(Expr, Ty)> {
+        use UnaryOperator as U;
+        if self.is_ptr(&u.node.operand.node) {
+            return Err(self.unsupported(
+                "E0605",
+                "a pointer step used as a pointer value (write `*p++`, or step `p` apart)",
+                at,
+            ));
+        }
+        let var = match &u.node.operand.node {
+            Expression::Identifier(id) => self.var(&id.node.name, u.node.operand.span)?,
+            _ => {
+                return Err(self.unsupported(
+                    "E0605",
+                    "`++`/`--` of an array element or of `*p` inside an expression",
+                    at,
+                ));
+            }
+        };
+        if var.kind != VarKind::Local || !var.ty.is_numeric() {
+            return Err(self.unsupported(
+                "E0605",
+                &format!("`++`/`--` of `{}` inside an expression", var.name),
+                at,
+            ));
+        }
+        if !self.effects_ok {
+            return Err(self.unsupported(
+                "E0605",
+                "`++`/`--` in an `if` or `for` condition or in a branch of `?:` (they are \
+                 accepted in statements and in `while` and `do ... while` conditions)",
+                at,
+            ));
+        }
+        let one = match var.ty {
+            Ty::Real(k) => Expr::real("1.0", k),
+            _ => int_lit(1),
+        };
+        let op = &u.node.operator.node;
+        let bin = if matches!(op, U::PostDecrement | U::PreDecrement) {
+            BinOp::Sub
+        } else {
+            BinOp::Add
+        };
+        let step = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&var.name),
+                rhs: Expr::binary(bin, Expr::var(&var.name), one),
+            },
+            at,
+        );
+        if matches!(op, U::PostIncrement | U::PostDecrement) {
+            self.fx.post.push(step);
+        } else {
+            self.fx.pre.push(step);
+        }
+        if let Expression::Identifier(id) = &u.node.operand.node {
+            self.fx.stepped_vars.insert(id.node.name.clone());
+        }
+        Ok((Expr::var(&var.name).spanned(self.span(at)), var.ty))
+    }
+
+    /// `while (n-- > 0) B`, a step in the condition: `while (1) { if (!(n > 0)) { n--;
+    /// break; } n--; B }`: the steps run whether the test passes or not, and `continue`
+    /// in B goes back to the test.
+    fn while_with_steps(
+        &mut self,
+        w: &Node<WhileStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let mut body = self.stepped_test(&w.node.expression, at)?;
+        self.loops.push(LoopKind::Plain);
+        let r = self.block_body(&w.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond: Expr::new(ExprKind::Logical(true)),
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
         Ok(())
     }
 
@@ -2565,6 +2730,88 @@ impl FnCx<'_, '_> {
         first
     }
 
+    /// The test of a loop whose condition steps a variable, as statements that leave the
+    /// loop: `pre-steps; if (!c) { post-steps; break; } post-steps`.
+    fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
+        let r = self.expr(e);
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
+        let (v, ty) = r?;
+        let cond = self.to_bool(v, ty);
+        self.check_steps(&fx, e)?;
+        let mut exit_body = fx.post.clone();
+        renumber(&mut exit_body, self.next_id);
+        let exit = self.stmt(StmtKind::Exit { name: None }, at);
+        exit_body.push(exit);
+        let mut test = fx.pre;
+        let leave = self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        test.push(leave);
+        test.extend(fx.post);
+        Ok(test)
+    }
+
+    /// `do B while (--n > 0);`, a step in the condition: `first = 1; while (1) { if
+    /// (!first) { <stepped test> } first = 0; B }`, so that `continue` in B reaches the
+    /// test.
+    fn do_while_with_steps(
+        &mut self,
+        w: &Node<DoWhileStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let first = self.first_pass_var(at);
+        let test = self.stepped_test(&w.node.expression, at)?;
+        let mut body = vec![self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), test)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        )];
+        let clear = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(false)),
+            },
+            at,
+        );
+        body.push(clear);
+        self.loops.push(LoopKind::Plain);
+        let r = self.block_body(&w.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let init = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(true)),
+            },
+            at,
+        );
+        out.push(init);
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond: Expr::new(ExprKind::Logical(true)),
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
     /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body
     /// assigns neither `i` nor the variables of `b`.
     fn counted(&mut self, f: &Node<ForStatement>, init: &[Stmt]) -> R<Option<Stmt>> {
@@ -2714,16 +2961,16 @@ impl FnCx<'_, '_> {
     /// A variable reference (scalar or element).
     fn place(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         match &e.node {
+            // Enumeration and file-scope constants are inlined, so they may differ from a
+            // variable by case only (`INFLOW` and `inflow`).
             Expression::Identifier(id)
-                if !self.vars.contains_key(&key(&id.node.name))
-                    && self.enums.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.name) && self.enums.contains_key(&id.node.name) =>
             {
                 let v = self.enums[&id.node.name];
                 Ok((int_lit(v).spanned(self.span(e.span)), Ty::Int(4)))
             }
             Expression::Identifier(id)
-                if !self.vars.contains_key(&key(&id.node.name))
-                    && self.consts.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.name) && self.consts.contains_key(&id.node.name) =>
             {
                 let (ty, init) = self.consts[&id.node.name].clone();
                 let (v, vty) = self.value(&init)?;
@@ -2902,11 +3149,7 @@ impl FnCx<'_, '_> {
                         Ok((v.spanned(span), Ty::Bool))
                     }
                     U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
-                        Err(self.unsupported(
-                            "E0605",
-                            "`++`/`--` inside an expression (a side effect)",
-                            e.span,
-                        ))
+                        self.scalar_step(u, e.span)
                     }
                     U::Address => Err(self.unsupported(
                         "E0605",
@@ -2952,7 +3195,10 @@ impl FnCx<'_, '_> {
                     B::Equals => BinOp::Eq,
                     B::NotEquals => BinOp::Ne,
                     B::LogicalAnd | B::LogicalOr => {
-                        let l = self.cond(&b.node.lhs)?;
+                        // A step (`--n > 0 && ...`) may stand in the left operand, which
+                        // always runs, not in the right one.
+                        let (lv, lt) = self.expr(&b.node.lhs)?;
+                        let l = self.to_bool(lv, lt);
                         let r = self.cond(&b.node.rhs)?;
                         let op = if b.node.operator.node == B::LogicalAnd {
                             BinOp::And
@@ -3357,7 +3603,7 @@ impl FnCx<'_, '_> {
         let Initializer::Expression(e) = &i.node else {
             return Err(self.unsupported("E0605", "this pointer initializer", i.span));
         };
-        self.with_effects(out, |cx, out| cx.point_to(name, e, init.span, out))
+        self.with_effects(out, e, |cx, out| cx.point_to(name, e, init.span, out))
     }
 
     /// The moving pointer an expression statement sets (`p = ...`, `p += k`, `p++`).
@@ -3572,7 +3818,7 @@ impl FnCx<'_, '_> {
                 if !self.effects_ok {
                     return Err(self.unsupported(
                         "E0605",
-                        "stepping a pointer (`p++`) in a condition or in a branch of `?:`",
+                        "stepping a pointer (`p++`, `p--`) in a condition or in a branch of `?:`",
                         e.span,
                     ));
                 }
@@ -3588,11 +3834,11 @@ impl FnCx<'_, '_> {
                     e.span,
                 );
                 if matches!(op, U::PostIncrement | U::PostDecrement) {
-                    self.post.push(step);
+                    self.fx.post.push(step);
                 } else {
-                    self.pre.push(step);
+                    self.fx.pre.push(step);
                 }
-                self.stepped.insert(key(&name));
+                self.fx.stepped.insert(key(&name));
                 Ok((base, Some(off), ty))
             }
             Expression::Cast(_) => Err(self.unsupported("E0605", "a pointer cast", e.span)),
@@ -3609,7 +3855,7 @@ impl FnCx<'_, '_> {
     fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(String, Option<Expr>, Ty)> {
         let v = self.var(name, at)?;
         if let Some(p) = self.pointers.get(&key(name)).cloned() {
-            *self.ptr_uses.entry(key(name)).or_insert(0) += 1;
+            *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
             let Some(base) = p.base else {
                 return Err(self.err(
                     "E0605",
@@ -3659,6 +3905,11 @@ impl FnCx<'_, '_> {
 
 /// `off + k` (`off - k`), without `0 +`.
 fn add_offset(off: Option<Expr>, k: Expr, minus: bool) -> Expr {
+    // `p[-1]` is `off - 1`, not `off + (-1)`.
+    if let (Some(_), ExprKind::Unary(UnOp::Neg, inner)) = (&off, &k.kind) {
+        let inner = (**inner).clone();
+        return add_offset(off, inner, !minus);
+    }
     let is_zero = matches!(&k.kind, ExprKind::Int(t) if t == "0");
     match off {
         None if minus => Expr::unary(UnOp::Neg, paren_if_binary(k)),

@@ -14,10 +14,13 @@
 //! pointer arithmetic that resolves to an array plus an integer offset (`*(x + i)`, `x + k`
 //! as an argument, local pointers and moving pointer parameters, `*p++`, `p += n`, pointer
 //! comparisons: each moving pointer becomes an integer offset variable `p_off`);
-//! assignment, compound assignment, `++`/`--` as statements, `if`/`else`, `for`, `while`,
-//! `do ... while` (as a WHILE loop with a first-pass flag), `switch` (an IF chain; a case
-//! that falls through repeats the following cases' statements up to the `break`),
-//! `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
+//! assignment, compound assignment, `++`/`--` as statements and inside statements
+//! (`y[k++] = v`, `while (n-- > 0)`: the step runs before or after the statement, or on
+//! both exits of the test; the stepped name must be used only once there), `if`/`else`,
+//! `for`, `while`, `,` in expression statements, `do ... while` (as a WHILE loop with a
+//! first-pass flag), `switch` (an IF chain; a case that falls through repeats the
+//! following cases' statements up to the `break`; a `break` inside an `if` of a case sets
+//! a flag guarding the rest), `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
 //! side-effect-free `?:`, casts, the math.h functions; file-scope `const` scalars with
 //! literal initializers (inlined). Whole-line comments are kept. Anything else is refused
 //! with a located diagnostic.

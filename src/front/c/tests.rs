@@ -211,9 +211,9 @@ fn pointer_refusals_are_located() {
     assert!(e.contains("t.c:4:9: error[E0605]"), "{e}");
     let e = lower("void f(double *x) {\n  double *p;\n  *p = 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:4: error[E0605]"), "{e}");
-    let e = lower("void f(int n, double *x) {\n  double *p = x;\n  while (*p++ > 0.0) n--;\n}\n")
+    let e = lower("void f(int n, double *x) {\n  double *p = x;\n  if (*p++ > 0.0) n--;\n}\n")
         .unwrap_err();
-    assert!(e.contains("t.c:3:11: error[E0605]"), "{e}");
+    assert!(e.contains("t.c:3:8: error[E0605]"), "{e}");
     let e = lower("void f(double *x) {\n  double *p = x;\n  *p++ = *p + 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:3: error[E0605]"), "{e}");
     let e = lower(
@@ -238,6 +238,9 @@ fn enumeration_constants_are_integers() {
     .unwrap();
     let u = &f.units[0];
     assert_eq!(u.args, ["s", "k", "x", "y"]);
+    // An inlined constant may differ from a variable by case only.
+    lower("enum { INFLOW = 2 };\nvoid f(double inflow, double *y) { *y = INFLOW * inflow; }\n")
+        .unwrap();
     let e = lower("enum { A = 1 };\nvoid f(double *y) { *y = B; }\n").unwrap_err();
     assert!(e.contains("t.c:2:26: error[E0606]"), "{e}");
 }
@@ -255,4 +258,66 @@ fn nested_switch_breaks_set_a_flag() {
     let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
     assert!(text.contains("switch_done = 1;"), "{text}");
     assert!(text.contains("if (!switch_done)"), "{text}");
+}
+
+#[test]
+fn comma_in_a_for_step_is_one_statement_per_operand() {
+    let f = lower(
+        "void f(int n, const double *x, double *y) {\n  const double *p;\n  int i;\n  \
+         for (i = 0, p = x; i < n; i++, p++)\n    y[i] = 2.0 * *p;\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert!(u.symbols.contains("p_off"));
+    let e = lower("void f(double *y) {\n  double a = (1.0, 2.0);\n  *y = a;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:14: error[E0605]"), "{e}");
+}
+
+#[test]
+fn assigned_by_value_parameters_work_on_a_copy() {
+    let f = lower(
+        "static double damp(double v, int k) {\n  while (k > 0) { v = 0.5 * v; k--; }\n  \
+         return v;\n}\nvoid g(double a, double *y) {\n  a *= 2.0;\n  *y = damp(a, 3);\n}\n",
+    )
+    .unwrap();
+    let damp = &f.units[0];
+    assert_eq!(damp.args, ["v", "k"]);
+    assert!(damp.symbols.contains("v_copy") && damp.symbols.contains("k_copy"));
+    // The parameter itself is only read, by the copy.
+    let mut writes = Vec::new();
+    il::visit::walk_stmts(&damp.body, &mut |s| {
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            writes.push(lhs.base_name().unwrap().to_string());
+        }
+    });
+    assert!(!writes.iter().any(|w| w == "v" || w == "k"), "{writes:?}");
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("a_copy = a;"), "{text}");
+    assert!(text.contains("damp(a_copy, 3)"), "{text}");
+}
+
+#[test]
+fn steps_inside_statements_and_while_conditions() {
+    let f = lower(
+        "void f(int n, const double *x, double *y, int *m) {\n  int k = 0;\n  \
+         for (int i = 0; i < n; i++)\n    if (x[i] > 0.0)\n      y[k++] = x[i];\n  \
+         *m = k;\n  const double *p = x;\n  while (n-- > 0)\n    y[--k] += *p++;\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    // `n` is a by-value parameter stepped in the condition: the body works on a copy.
+    assert!(u.symbols.contains("n_copy"));
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("y[k] = x[i];\n      k = k + 1;"), "{text}");
+    assert!(
+        text.contains("if (!(n_copy > 0)) {\n      n_copy = n_copy - 1;"),
+        "{text}"
+    );
+    let e = lower("void f(int n, double *y) {\n  int k = 0;\n  y[k++] = k;\n}\n").unwrap_err();
+    assert!(
+        e.contains("t.c:3:3: error[E0605]") && e.contains("`k`"),
+        "{e}"
+    );
+    let e = lower("void f(int n, double *y) {\n  if (n-- > 0) *y = 1.0;\n}\n").unwrap_err();
+    assert!(e.contains("t.c:2:7: error[E0605]"), "{e}");
 }
