@@ -263,11 +263,12 @@ fn fortran_syntax_error_is_located() {
 
 #[test]
 fn unsupported_statement_is_located() {
-    let source = "subroutine f(x, y)\n  real(8) :: x, y\n  y = x * x\n  go to 10\n10 continue\nend subroutine f\n";
+    let source =
+        "subroutine f(x, y)\n  real(8) :: x, y\n  namelist /io/ x, y\n  y = x * x\nend subroutine f\n";
     assert_source_error(
         source,
         &format!("sources = [\"src/*.f90\"]\n{ROOT}"),
-        "src/f.f90:4:3: error[E0401]",
+        "src/f.f90:3:3: error[E0401]",
     );
 }
 
