@@ -55,9 +55,10 @@ pub(crate) fn write_dims(dims: &[DimSpec]) -> String {
                 Bound::Star => "*".to_string(),
                 Bound::Colon => String::new(),
             };
-            match &dim.lower {
-                Some(lower) => format!("{}:{upper}", write_expr(lower)),
-                None => upper,
+            match (&dim.lower, &dim.upper) {
+                (Some(lower), _) => format!("{}:{upper}", write_expr(lower)),
+                (None, Bound::Colon) => ":".to_string(),
+                (None, _) => upper,
             }
         })
         .collect();
