@@ -82,6 +82,7 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Intrinsic => "intrinsic".to_string(),
         Attr::Save => "save".to_string(),
         Attr::Value => "value".to_string(),
+        Attr::Allocatable => "allocatable".to_string(),
     }
 }
 

@@ -25,6 +25,15 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::Return => "return".to_string(),
         StmtKind::Continue => "continue".to_string(),
         StmtKind::Goto { label } => format!("go to {label}"),
+        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+            let word = if matches!(kind, StmtKind::Allocate(_)) {
+                "allocate"
+            } else {
+                "deallocate"
+            };
+            let list: Vec<String> = items.iter().map(write_expr).collect();
+            format!("{word}({})", list.join(", "))
+        }
         StmtKind::If { .. }
         | StmtKind::Do { .. }
         | StmtKind::DoWhile { .. }

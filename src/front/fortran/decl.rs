@@ -247,7 +247,8 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "external" => Attr::External,
             "intrinsic" => Attr::Intrinsic,
             "save" => Attr::Save,
-            "allocatable" | "pointer" | "target" | "optional" | "value" | "public" | "private"
+            "allocatable" => Attr::Allocatable,
+            "pointer" | "target" | "optional" | "value" | "public" | "private"
             | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,

@@ -270,7 +270,7 @@ impl Sema<'_> {
                         Attr::Intent(i) => intent = Some(*i),
                         Attr::Parameter => parameter = true,
                         Attr::External => external = true,
-                        Attr::Intrinsic | Attr::Save | Attr::Value => {}
+                        Attr::Intrinsic | Attr::Save | Attr::Value | Attr::Allocatable => {}
                     }
                 }
                 for entity in entities {
