@@ -248,8 +248,8 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "intrinsic" => Attr::Intrinsic,
             "save" => Attr::Save,
             "allocatable" => Attr::Allocatable,
-            "pointer" | "target" | "optional" | "value" | "public" | "private"
-            | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
+            "pointer" | "target" | "optional" | "value" | "public" | "private" | "bind"
+            | "volatile" | "asynchronous" | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,
                     &format!("the {} attribute", word.to_ascii_uppercase()),

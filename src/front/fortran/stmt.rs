@@ -796,7 +796,10 @@ impl StmtParser<'_> {
                 if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
                     return Err(Diagnostic::error(
                         "E0404",
-                        format!("`{kw}=` in {} is not supported yet", lower.to_ascii_uppercase()),
+                        format!(
+                            "`{kw}=` in {} is not supported yet",
+                            lower.to_ascii_uppercase()
+                        ),
                     )
                     .at(c.here())
                     .with_help("remove it: adgen's code stops on an allocation failure anyway"));
