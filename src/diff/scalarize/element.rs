@@ -71,13 +71,33 @@ impl Scalarizer<'_> {
                 let eb = self.operand(b, offsets, depth, body)?;
                 Ok(at(ExprKind::Binary(*op, Box::new(ea), Box::new(eb))))
             }
-            ExprKind::Call(name, _) => Err(self.err(
-                span,
-                format!(
-                    "an array expression as an argument of the function `{name}` is not supported"
-                ),
-                "assign the argument to an array variable first and pass that variable",
-            )),
+            ExprKind::Call(name, args) => {
+                let mut out = Vec::with_capacity(args.len());
+                for a in args {
+                    let value = if !self.has(&a.value) || self.is_plain_array_ref(&a.value) {
+                        a.value.clone()
+                    } else if self.rank(&a.value)? == 0 {
+                        self.element(&a.value, &[], depth, body)?
+                    } else {
+                        self.array_argument(&a.value)?
+                    };
+                    out.push(Arg {
+                        keyword: a.keyword.clone(),
+                        value,
+                    });
+                }
+                let call = at(ExprKind::Call(name.clone(), out));
+                if offsets.is_empty() && !self.in_elementwise {
+                    return Ok(call);
+                }
+                // Inside an elementwise loop the call is the same for every element:
+                // made once, before the statement.
+                let ty = self.type_of(&call);
+                let value = self.temp(&format!("{name}_val"), ty);
+                let s = self.assign(Expr::var(&value), call);
+                self.before.push(s);
+                Ok(Expr::var(value))
+            }
             ExprKind::Range { .. } => Err(self.err(
                 span,
                 "a subscript triplet is only allowed as a subscript".into(),
@@ -101,7 +121,12 @@ impl Scalarizer<'_> {
         body: &mut Vec<Stmt>,
     ) -> R<Expr> {
         if self.rank(e)? == 0 {
-            self.element(e, &[], depth, body)
+            // A scalar broadcast inside an elementwise loop: the same for every element.
+            let outer = self.in_elementwise;
+            self.in_elementwise |= !offsets.is_empty();
+            let value = self.element(e, &[], depth, body);
+            self.in_elementwise = outer;
+            value
         } else {
             self.element(e, offsets, depth, body)
         }

@@ -173,10 +173,16 @@ fn scalarize_unit(
         StmtKind::Do { var, .. } => {
             assigned.insert(key(var));
         }
-        // A callee may assign any argument.
-        StmtKind::Call { args, .. } => {
-            for a in args {
-                if let Some(n) = a.value.base_name() {
+        // A callee may assign any argument but those it declares INTENT(IN).
+        StmtKind::Call { name, args } => {
+            let callee = program.unit(name);
+            for (i, a) in args.iter().enumerate() {
+                let read_only = a.keyword.is_none()
+                    && callee
+                        .and_then(|u| u.args.get(i))
+                        .and_then(|d| callee.and_then(|u| u.symbols.get(d)))
+                        .is_some_and(|s| s.intent == Some(crate::il::Intent::In));
+                if let (Some(n), false) = (a.value.base_name(), read_only) {
                     assigned.insert(key(n));
                 }
             }
@@ -198,6 +204,7 @@ fn scalarize_unit(
         span: unit.span,
         before: Vec::new(),
         diags: Vec::new(),
+        in_elementwise: false,
     };
     let body = std::mem::take(&mut unit.body);
     unit.body = sc.block(body);
@@ -240,6 +247,9 @@ struct Scalarizer<'a> {
     /// constructors).
     before: Vec<Stmt>,
     diags: Vec<Diagnostic>,
+    /// Evaluating a scalar operand broadcast inside an elementwise loop: a function
+    /// call there is made once, before the statement.
+    in_elementwise: bool,
 }
 
 /// The parts of a reduction's arguments: `sum(array [, dim] [, mask])`.
@@ -455,11 +465,7 @@ impl Scalarizer<'_> {
                     }
                     r = match self.rank(&a.value) {
                         Ok(0) => self.scalar_in_place(&mut a.value),
-                        Ok(_) => Err(self.err(
-                            a.value.span,
-                            "an array expression as an actual argument is not supported".into(),
-                            "assign it to an array variable first and pass that variable",
-                        )),
+                        Ok(_) => self.array_argument(&a.value).map(|t| a.value = t),
                         Err(d) => Err(d),
                     };
                 }
@@ -502,6 +508,27 @@ impl Scalarizer<'_> {
         self.before.extend(body);
         *e = value;
         Ok(())
+    }
+
+    /// An array expression passed as an actual argument: evaluated before the statement
+    /// into a temporary array, which is passed instead (the callee may not assign an
+    /// expression argument, so nothing is copied back).
+    fn array_argument(&mut self, arg: &Expr) -> R<Expr> {
+        let dims = self.dims_of(arg)?;
+        let Some(tmp) = self.temporary_like(arg, &dims)? else {
+            return Err(self.err(
+                arg.span,
+                "an array expression as an actual argument needs a temporary array whose size the procedure computes".into(),
+                "assign it to an array variable first and pass that variable",
+            ));
+        };
+        // `assignment` hands back what was hoisted so far, followed by its loops.
+        let stmts = self.assignment(&Expr::var(&tmp), arg, None)?;
+        self.before.extend(stmts);
+        Ok(Expr {
+            kind: ExprKind::Var(tmp),
+            span: arg.span,
+        })
     }
 
     fn is_plain_array_ref(&self, e: &Expr) -> bool {

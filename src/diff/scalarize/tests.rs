@@ -86,27 +86,37 @@ fn reductions_accumulate_in_place_or_before_the_statement() {
 
 #[test]
 fn refusals_are_located() {
-    // Rank mismatch, an array expression passed to a function, a vector subscript.
+    // Rank mismatch, a vector subscript, MAXVAL with MASK, an expression argument
+    // whose temporary would be sized by a computed variable.
     let text = "\
 subroutine s(n, x, y, k, t)
-  integer n, k(n)
+  integer n, k(n), m
   real(8) x(n), y(n, n), t, f
   external f
   t = x
-  t = f(2*x)
   y(:, 1) = x(k)
   x = maxval(x, mask=x > 0)
+  m = n - 1
+  t = f(2*x(1:m))
 end
 ";
     assert_eq!(
         run(text).unwrap_err(),
         vec![
             ("E0410", 5, 7),
-            ("E0410", 6, 7),
-            ("E0410", 7, 15),
-            ("E0410", 8, 7)
+            ("E0410", 6, 15),
+            ("E0410", 7, 7),
+            ("E0410", 9, 9)
         ]
     );
+}
+
+#[test]
+fn expression_arguments_go_through_temporaries() {
+    let out = run("subroutine s(n, u, dt, k)\n  integer n\n  real(8) u(n), dt, k(n)\n  call rhs(n, u + dt*k, k)\nend\nsubroutine rhs(n, u, k)\n  integer, intent(in) :: n\n  real(8), intent(in) :: u(n)\n  real(8), intent(out) :: k(n)\n  k = -u\nend\n").unwrap();
+    assert!(out.contains("real(8) :: tmp(n)"), "{out}");
+    assert!(out.contains("tmp(i) = u(i) + dt*k(i)"), "{out}");
+    assert!(out.contains("call rhs(n, tmp, k)"), "{out}");
 }
 
 #[test]
