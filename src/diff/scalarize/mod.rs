@@ -208,6 +208,25 @@ fn scalarize_unit(
     };
     let body = std::mem::take(&mut unit.body);
     unit.body = sc.block(body);
+    // What no rule above rewrote (array syntax inside a construct this pass does not
+    // enter) is refused, never handed to the differentiator.
+    if sc.diags.is_empty() {
+        let symbols = &sc.symbols;
+        crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+            if let Some(span) = leftover_array_syntax(s, symbols) {
+                sc.diags.push(
+                    Diagnostic::error(
+                        CODE,
+                        "array syntax in this statement is not supported here yet",
+                    )
+                    .at(span)
+                    .with_help(
+                        "move the array statement out of this construct, or write it as a DO loop",
+                    ),
+                );
+            }
+        });
+    }
     for symbol in sc.new_locals {
         let dims = (!symbol.dims.is_empty()).then(|| symbol.dims.clone());
         unit.decls.push(Decl {
@@ -913,4 +932,34 @@ pub(super) fn stmt_names(s: &Stmt) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// The span of `s` when it still holds array syntax after scalarization.
+fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
+    let has = |e: &Expr| has_array_syntax(e, symbols, false);
+    let plain = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) => is_array_name(symbols, n),
+        ExprKind::Index(_, subs) => subs.iter().all(|x| match &x.kind {
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .all(|y| !has(y)),
+            _ => !has(x),
+        }),
+        _ => false,
+    };
+    let bad = match &s.kind {
+        StmtKind::Where { .. }
+        | StmtKind::Forall { .. }
+        | StmtKind::Allocate(_)
+        | StmtKind::Deallocate(_) => true,
+        StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),
+        StmtKind::Call { args, .. } => args.iter().any(|a| has(&a.value) && !plain(&a.value)),
+        _ => crate::il::visit::stmt_exprs(s).into_iter().any(has),
+    };
+    bad.then_some(s.span)
 }

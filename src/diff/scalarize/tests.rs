@@ -139,3 +139,9 @@ fn allocatables_become_automatic_arrays_or_are_refused() {
     let text = "subroutine s(n, x)\n  integer n, i\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  do i = 1, 2\n    allocate(w(n))\n    w = x\n    deallocate(w)\n  end do\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0410", 6, 5)]);
 }
+
+#[test]
+fn array_syntax_in_a_do_while_condition_is_refused() {
+    let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  do while (sum(x) > 1d0)\n    x = 0.5d0*x\n  end do\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0410", 4, 13)]);
+}
