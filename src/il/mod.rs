@@ -201,6 +201,8 @@ pub enum Attr {
     /// Module accessibility.
     Public,
     Private,
+    /// `ALLOCATABLE`: a deferred-shape array given its bounds by [`StmtKind::Allocate`].
+    Allocatable,
     /// The dummy is passed by value (Fortran `VALUE`, every C scalar parameter). The
     /// adjoint of such a dummy is passed by reference (seeds/000 §4.5, seeds/003).
     Value,
@@ -338,6 +340,10 @@ pub enum StmtKind {
     /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
     /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it
     /// into DO loops.
+    /// `ALLOCATE(a(n), b(0:m))`: each item an array reference giving the bounds.
+    Allocate(Vec<Expr>),
+    /// `DEALLOCATE(a, b)`.
+    Deallocate(Vec<Expr>),
     Forall {
         indices: Vec<ForallIndex>,
         mask: Option<Expr>,

@@ -167,7 +167,10 @@ impl<'p> Builder<'p> {
             }
             StmtKind::Comment(_) => preds,
             // Rewritten into DO loops by `diff::scalarize` before any flow graph is built.
-            StmtKind::Where { .. } | StmtKind::Forall { .. } => preds,
+            StmtKind::Where { .. }
+            | StmtKind::Forall { .. }
+            | StmtKind::Allocate(_)
+            | StmtKind::Deallocate(_) => preds,
             StmtKind::Continue => {
                 if stmt.label.is_some() {
                     let n = self.node(NodeKind::Simple(stmt));

@@ -1237,7 +1237,10 @@ impl Cx<'_> {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
             }
             // Fortran array constructs never reach the C back-end (scalarized first).
-            StmtKind::Where { .. } | StmtKind::Forall { .. } => {
+            StmtKind::Where { .. }
+            | StmtKind::Forall { .. }
+            | StmtKind::Allocate(_)
+            | StmtKind::Deallocate(_) => {
                 writeln!(out, "{ind}/* array construct */").unwrap();
             }
         }

@@ -58,9 +58,10 @@ pub(crate) fn write_dims(dims: &[DimSpec]) -> String {
                 Bound::Star => "*".to_string(),
                 Bound::Colon => String::new(),
             };
-            match &dim.lower {
-                Some(lower) => format!("{}:{upper}", write_expr(lower)),
-                None => upper,
+            match (&dim.lower, &dim.upper) {
+                (Some(lower), _) => format!("{}:{upper}", write_expr(lower)),
+                (None, Bound::Colon) => ":".to_string(),
+                (None, _) => upper,
             }
         })
         .collect();
@@ -86,6 +87,7 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Public => "public".to_string(),
         Attr::Private => "private".to_string(),
         Attr::Value => "value".to_string(),
+        Attr::Allocatable => "allocatable".to_string(),
     }
 }
 

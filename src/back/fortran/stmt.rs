@@ -31,6 +31,15 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::ArithmeticIf { expr, labels } => {
             format!("if ({}) {}", write_expr(expr), labels.join(", "))
         }
+        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+            let word = if matches!(kind, StmtKind::Allocate(_)) {
+                "allocate"
+            } else {
+                "deallocate"
+            };
+            let list: Vec<String> = items.iter().map(write_expr).collect();
+            format!("{word}({})", list.join(", "))
+        }
         StmtKind::Select { .. }
         | StmtKind::If { .. }
         | StmtKind::Do { .. }

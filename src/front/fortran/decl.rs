@@ -257,8 +257,9 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "save" => Attr::Save,
             "public" => Attr::Public,
             "private" => Attr::Private,
-            "allocatable" | "pointer" | "target" | "optional" | "value" | "bind" | "volatile"
-            | "asynchronous" | "contiguous" | "protected" => {
+            "allocatable" => Attr::Allocatable,
+            "pointer" | "target" | "optional" | "value" | "bind" | "volatile" | "asynchronous"
+            | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,
                     &format!("the {} attribute", word.to_ascii_uppercase()),

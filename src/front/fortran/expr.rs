@@ -383,7 +383,7 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
         ));
     }
     loop {
-        if c.eat(close) {
+        if items.is_empty() && c.eat(close) {
             break;
         }
         if c.is(&TokKind::LParen) && implied_do_ahead(c) {

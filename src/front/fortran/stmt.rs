@@ -133,8 +133,6 @@ const UNSUPPORTED: &[&str] = &[
     "endfile",
     "flush",
     "format",
-    "allocate",
-    "deallocate",
     "nullify",
     "stop",
     "error",
@@ -1061,6 +1059,27 @@ impl StmtParser<'_> {
                 };
                 c.expect_end()?;
                 StmtKind::Call { name, args }
+            }
+            "allocate" | "deallocate" => {
+                let (args, _) = parse_args(c)?;
+                c.expect_end()?;
+                if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
+                    return Err(Diagnostic::error(
+                        "E0404",
+                        format!(
+                            "`{kw}=` in {} is not supported yet",
+                            lower.to_ascii_uppercase()
+                        ),
+                    )
+                    .at(c.here())
+                    .with_help("remove it: adgen's code stops on an allocation failure anyway"));
+                }
+                let items = args.into_iter().map(|a| a.value).collect();
+                if lower == "allocate" {
+                    StmtKind::Allocate(items)
+                } else {
+                    StmtKind::Deallocate(items)
+                }
             }
             "return" => {
                 if !c.at_end() {

@@ -578,7 +578,8 @@ impl Sema<'_> {
                         | Attr::Save
                         | Attr::Value
                         | Attr::Public
-                        | Attr::Private => {}
+                        | Attr::Private
+                        | Attr::Allocatable => {}
                     }
                 }
                 for entity in entities {

@@ -417,6 +417,8 @@ impl Sema<'_> {
                 self.resolve_expr(cond, false);
                 self.resolve_block(body);
             }
+            StmtKind::Allocate(items) => self.resolve_allocation(items, true),
+            StmtKind::Deallocate(items) => self.resolve_allocation(items, false),
             StmtKind::Where {
                 arms, else_body, ..
             } => {
@@ -494,6 +496,48 @@ impl Sema<'_> {
             | StmtKind::Return
             | StmtKind::Continue
             | StmtKind::Comment(_) => {}
+        }
+    }
+
+    /// The items of ALLOCATE (`a(0:n)`, made array references) or DEALLOCATE (`a`).
+    pub(super) fn resolve_allocation(&mut self, items: &mut [Expr], allocate: bool) {
+        for item in items.iter_mut() {
+            let name = match &item.kind {
+                ExprKind::Var(n) | ExprKind::Call(n, _) => n.clone(),
+                _ => String::new(),
+            };
+            let ok = self.lookup(&name).is_some_and(|i| {
+                self.infos[i]
+                    .dims
+                    .as_ref()
+                    .is_some_and(|d| d.iter().all(|d| matches!(d.upper, crate::il::Bound::Colon)))
+            });
+            if !ok {
+                self.error(
+                    "E0309",
+                    format!("`{name}` is not an ALLOCATABLE array"),
+                    item.span,
+                );
+                continue;
+            }
+            if allocate {
+                // The bounds are given like a section: `a(0:n)`.
+                if let ExprKind::Call(n, args) = &mut item.kind {
+                    let subs = std::mem::take(args)
+                        .into_iter()
+                        .map(|a| a.value)
+                        .collect::<Vec<_>>();
+                    item.kind = ExprKind::Index(n.clone(), subs);
+                }
+                if let ExprKind::Index(_, subs) = &mut item.kind {
+                    for s in subs {
+                        self.resolve_expr(s, false);
+                    }
+                }
+            }
+            if let Some(i) = self.lookup(&name) {
+                self.infos[i].used_var = true;
+            }
         }
     }
 

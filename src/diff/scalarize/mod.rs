@@ -1,0 +1,965 @@
+//! Scalarization: array syntax into DO loops over scalars, before any analysis.
+//!
+//! The front-end keeps array syntax in the IL as written (sections `a(2:n-1)`, whole
+//! arrays, constructors `[x, y]`, array intrinsics), so that sources print back as they
+//! were. Differentiation works on scalars: this pass, run first in
+//! [`crate::differentiate`], rewrites every statement that uses array syntax into loops
+//! whose bodies assign array elements, so that the analyses and the tangent and adjoint
+//! rules need nothing more. The adjoints of seeds/000 §4.11 (Figure 13) follow: a sum
+//! reduction becomes an accumulation loop whose adjoint spreads, a scalar broadcast into
+//! an array becomes a loop whose adjoint sums.
+//!
+//! How an array expression is evaluated: each array-valued expression has dimensions
+//! ([`LoopDim`]: a lower and upper index and a stride), and [`Scalarizer::element`] gives
+//! the scalar expression of its element at given 0-based *offsets* along each dimension.
+//! A statement `lhs = rhs` loops over the dimensions of `lhs` with the index ranges of
+//! `lhs` itself (`u(2:n-1) = ...` loops `i = 2, n - 1`), so that the element references
+//! read as a person would write them (`u(i - 1)`). Reductions without DIM are hoisted
+//! before the statement into an accumulator; reductions with DIM and MATMUL accumulate
+//! in an inner loop inside the body.
+//!
+//! Aliasing: Fortran evaluates the whole right-hand side before assigning. When the
+//! assigned array is read at other elements, the loop direction is chosen so that every
+//! element is read before it is overwritten (`u(2:n) = u(1:n-1)` runs backwards); when no
+//! direction does (or the offset is not constant) the statement is refused (E0410) and the
+//! user asked for a temporary. Everything this pass cannot rewrite is refused with its
+//! location, never differentiated wrongly.
+
+use std::collections::BTreeSet;
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::types::{TypeRules, expr_type, promote};
+use crate::il::{
+    Arg, BinOp, Bound, Decl, DeclKind, DimSpec, Entity, Expr, ExprKind, Intrinsic, Program,
+    ScalarType, Stmt, StmtId, StmtKind, Symbol, SymbolTable, TypeSpec, UnOp, Unit, key,
+};
+
+use super::names::Namer;
+
+mod alloc;
+mod constructs;
+mod element;
+mod shape;
+#[cfg(test)]
+mod tests;
+
+use alloc::allocatables_to_automatic;
+use constructs::free_uses;
+use shape::{LoopDim, constant_difference, int_literal, paren, simplify};
+
+/// The code of every refusal of this pass.
+const CODE: &str = "E0410";
+
+type R<T> = Result<T, Diagnostic>;
+
+/// Returns the program with array syntax rewritten into loops, or the located reasons it
+/// could not be. Units without array syntax are left untouched.
+pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
+    let mut next_id = max_stmt_id(program) + 1;
+    let mut out = program.clone();
+    let mut diags = Vec::new();
+    for file in &mut out.files {
+        for unit in &mut file.units {
+            if unit_has_array_syntax(unit) {
+                scalarize_unit(unit, program, &mut next_id, &mut diags);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+fn max_stmt_id(program: &Program) -> u32 {
+    let mut max = 0;
+    for unit in program.units() {
+        crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+            if s.id != StmtId::GENERATED {
+                max = max.max(s.id.0);
+            }
+        });
+    }
+    max
+}
+
+fn unit_has_array_syntax(unit: &Unit) -> bool {
+    let mut found = unit.decls.iter().any(|d| {
+        matches!(&d.kind, DeclKind::Var { attrs, .. } if attrs.iter().any(|a| matches!(a, crate::il::Attr::Allocatable)))
+    });
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        let exprs: Vec<&Expr> = match &s.kind {
+            StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
+            StmtKind::Where { .. }
+            | StmtKind::Forall { .. }
+            | StmtKind::Allocate(_)
+            | StmtKind::Deallocate(_) => {
+                found = true;
+                Vec::new()
+            }
+            _ => crate::il::visit::stmt_exprs(s),
+        };
+        found |= exprs
+            .iter()
+            .any(|e| has_array_syntax(e, &unit.symbols, false));
+    });
+    found
+}
+
+fn is_array_name(symbols: &SymbolTable, name: &str) -> bool {
+    symbols
+        .get(name)
+        .is_some_and(|s| s.is_array() && s.kind != crate::il::SymbolKind::Procedure)
+}
+
+/// Does `e` use array syntax: a whole array, a section, a constructor, an array
+/// intrinsic? Whole arrays and sections passed to a user function (`f(n, x)`) or to an
+/// inquiry (`size(x)`) are not array syntax. `actual`: `e` is an argument of a call.
+fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
+    let rec = |x: &Expr| has_array_syntax(x, symbols, false);
+    match &e.kind {
+        ExprKind::Var(n) => !actual && is_array_name(symbols, n),
+        ExprKind::Index(_, subs) => {
+            let section = subs
+                .iter()
+                .any(|s| matches!(s.kind, ExprKind::Range { .. }));
+            (section && !actual)
+                || subs.iter().any(|s| match &s.kind {
+                    ExprKind::Range {
+                        lower,
+                        upper,
+                        stride,
+                    } => [lower, upper, stride].into_iter().flatten().any(|x| rec(x)),
+                    _ => rec(s),
+                })
+        }
+        ExprKind::ArrayCtor(_) | ExprKind::Range { .. } => true,
+        ExprKind::Call(_, args) => args
+            .iter()
+            .any(|a| has_array_syntax(&a.value, symbols, true)),
+        ExprKind::Intrinsic { op, args, .. } => match op {
+            Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
+                .iter()
+                .skip(1)
+                .any(|a| has_array_syntax(&a.value, symbols, false)),
+            op if op.is_array_valued_or_reduction() => true,
+            _ => args.iter().any(|a| rec(&a.value)),
+        },
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => rec(x),
+        ExprKind::Binary(_, a, b) => rec(a) || rec(b),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
+    }
+}
+// ----- the pass -----
+
+fn scalarize_unit(
+    unit: &mut Unit,
+    program: &Program,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
+    for u in program.units() {
+        namer.reserve(&u.name);
+    }
+    let mut assigned = BTreeSet::new();
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
+        StmtKind::Assign { lhs, .. } => {
+            if let Some(n) = lhs.base_name() {
+                assigned.insert(key(n));
+            }
+        }
+        StmtKind::Do { var, .. } => {
+            assigned.insert(key(var));
+        }
+        // A callee may assign any argument but those it declares INTENT(IN).
+        StmtKind::Call { name, args } => {
+            let callee = program.unit(name);
+            for (i, a) in args.iter().enumerate() {
+                let read_only = a.keyword.is_none()
+                    && callee
+                        .and_then(|u| u.args.get(i))
+                        .and_then(|d| callee.and_then(|u| u.symbols.get(d)))
+                        .is_some_and(|s| s.intent == Some(crate::il::Intent::In));
+                if let (Some(n), false) = (a.value.base_name(), read_only) {
+                    assigned.insert(key(n));
+                }
+            }
+        }
+        _ => {}
+    });
+    if let Err(d) = allocatables_to_automatic(unit, &assigned) {
+        diags.extend(d);
+        return;
+    }
+    let mut sc = Scalarizer {
+        symbols: unit.symbols.clone(),
+        namer,
+        next_id,
+        loop_vars: Vec::new(),
+        new_locals: Vec::new(),
+        assigned,
+        free_uses: free_uses(&unit.body),
+        span: unit.span,
+        before: Vec::new(),
+        diags: Vec::new(),
+        in_elementwise: false,
+    };
+    let body = std::mem::take(&mut unit.body);
+    unit.body = sc.block(body);
+    // What no rule above rewrote (array syntax inside a construct this pass does not
+    // enter) is refused, never handed to the differentiator.
+    if sc.diags.is_empty() {
+        let symbols = &sc.symbols;
+        crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+            if let Some(span) = leftover_array_syntax(s, symbols) {
+                sc.diags.push(
+                    Diagnostic::error(
+                        CODE,
+                        "array syntax in this statement is not supported here yet",
+                    )
+                    .at(span)
+                    .with_help(
+                        "move the array statement out of this construct, or write it as a DO loop",
+                    ),
+                );
+            }
+        });
+    }
+    for symbol in sc.new_locals {
+        let dims = (!symbol.dims.is_empty()).then(|| symbol.dims.clone());
+        unit.decls.push(Decl {
+            kind: DeclKind::Var {
+                spec: symbol.type_spec.clone(),
+                attrs: Vec::new(),
+                entities: vec![Entity {
+                    name: symbol.name.clone(),
+                    dims,
+                    init: None,
+                    span: Span::default(),
+                }],
+            },
+            span: Span::default(),
+        });
+        unit.symbols.insert(symbol);
+    }
+    diags.extend(sc.diags);
+}
+
+struct Scalarizer<'a> {
+    symbols: SymbolTable,
+    namer: Namer,
+    next_id: &'a mut u32,
+    /// Loop indices by nesting depth, shared by every statement of the unit.
+    loop_vars: Vec<String>,
+    new_locals: Vec<Symbol>,
+    /// Variables assigned somewhere in the unit (keys): a declared bound that reads one
+    /// is not trusted, LBOUND/UBOUND are used instead.
+    assigned: BTreeSet<String>,
+    /// The statement being rewritten.
+    span: Span,
+    /// Names (keys) the unit's body uses outside any DO, FORALL or DO CONCURRENT that
+    /// binds them as its index: an index of that name must not be left changed.
+    free_uses: BTreeSet<String>,
+    /// Statements to run before the statement being rewritten (hoisted reductions and
+    /// constructors).
+    before: Vec<Stmt>,
+    diags: Vec<Diagnostic>,
+    /// Evaluating a scalar operand broadcast inside an elementwise loop: a function
+    /// call there is made once, before the statement.
+    in_elementwise: bool,
+}
+
+/// The parts of a reduction's arguments: `sum(array [, dim] [, mask])`.
+struct Reduction {
+    array: Expr,
+    dim: Option<usize>,
+    mask: Option<Expr>,
+}
+
+impl Scalarizer<'_> {
+    fn err(&self, span: Span, message: String, help: &str) -> Diagnostic {
+        let span = if span == Span::default() {
+            self.span
+        } else {
+            span
+        };
+        Diagnostic::error(CODE, message).at(span).with_help(help)
+    }
+
+    fn new_stmt(&mut self, kind: StmtKind) -> Stmt {
+        let id = StmtId(*self.next_id);
+        *self.next_id += 1;
+        Stmt {
+            id,
+            kind,
+            span: self.span,
+            label: None,
+            trailing_comment: None,
+        }
+    }
+
+    fn assign(&mut self, lhs: Expr, rhs: Expr) -> Stmt {
+        self.new_stmt(StmtKind::Assign { lhs, rhs })
+    }
+
+    fn do_loop(&mut self, var: &str, dim: &LoopDim, reversed: bool, body: Vec<Stmt>) -> Stmt {
+        let (start, end, step) = if reversed {
+            (dim.hi.clone(), dim.lo.clone(), Some(Expr::int(-1)))
+        } else {
+            (dim.lo.clone(), dim.hi.clone(), dim.stride.clone())
+        };
+        self.new_stmt(StmtKind::Do {
+            var: var.to_string(),
+            start,
+            end,
+            step,
+            body,
+            name: None,
+        })
+    }
+
+    fn loop_var(&mut self, depth: usize) -> String {
+        const BASES: [&str; 6] = ["i", "j", "k", "l", "m", "n"];
+        while self.loop_vars.len() <= depth {
+            let d = self.loop_vars.len();
+            let base = BASES
+                .get(d)
+                .map(|b| b.to_string())
+                .unwrap_or(format!("i{d}"));
+            let name = self.namer.fresh(&base);
+            self.add_local(&name, ScalarType::Integer(4), Vec::new());
+            self.loop_vars.push(name);
+        }
+        self.loop_vars[depth].clone()
+    }
+
+    fn add_local(&mut self, name: &str, ty: ScalarType, dims: Vec<DimSpec>) {
+        // Declared like an existing variable of the same type, so kinds keep their
+        // spelling (`real(dp)`).
+        let spec = self
+            .symbols
+            .iter()
+            .find(|s| s.is_variable() && !s.implicit && s.ty == ty)
+            .map(|s| s.type_spec.clone())
+            .unwrap_or_else(|| TypeSpec::of(ty));
+        let symbol = Symbol::local(name, ty, spec, dims);
+        self.symbols.insert(symbol.clone());
+        self.new_locals.push(symbol);
+    }
+
+    fn temp(&mut self, base: &str, ty: ScalarType) -> String {
+        let name = self.namer.fresh(base);
+        self.add_local(&name, ty, Vec::new());
+        name
+    }
+
+    fn type_of(&self, e: &Expr) -> ScalarType {
+        let symbols = &self.symbols;
+        let variable = |n: &str| symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4));
+        let rules = TypeRules {
+            variable: &variable,
+            function: &variable,
+            default_real: 4,
+        };
+        expr_type(e, &rules)
+    }
+
+    fn has(&self, e: &Expr) -> bool {
+        has_array_syntax(e, &self.symbols, false)
+    }
+
+    // ----- statements -----
+
+    fn block(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
+        let mut out = Vec::with_capacity(stmts.len());
+        for s in stmts {
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    /// Appends `stmts` in place of `original`, which gives the first its label and
+    /// trailing comment.
+    fn emit(&self, original: &Stmt, mut stmts: Vec<Stmt>, out: &mut Vec<Stmt>) {
+        if let Some(first) = stmts.first_mut() {
+            first.label = original.label.clone();
+            first.trailing_comment = original.trailing_comment.clone();
+        }
+        out.extend(stmts);
+    }
+
+    fn stmt(&mut self, mut s: Stmt, out: &mut Vec<Stmt>) {
+        self.span = s.span;
+        self.before.clear();
+        let result: R<()> = match &mut s.kind {
+            StmtKind::Assign { lhs, rhs } if self.has(lhs) || self.has(rhs) => {
+                match self.assignment(lhs, rhs, None) {
+                    Ok(stmts) => {
+                        self.emit(&s, stmts, out);
+                        return;
+                    }
+                    Err(d) => Err(d),
+                }
+            }
+            StmtKind::Where {
+                arms, else_body, ..
+            } => match self.where_construct(arms, else_body.as_deref()) {
+                Ok(stmts) => {
+                    self.emit(&s, stmts, out);
+                    return;
+                }
+                Err(d) => Err(d),
+            },
+            StmtKind::Forall {
+                indices,
+                mask,
+                body,
+                concurrent,
+                ..
+            } => {
+                let (indices, mask, body, concurrent) =
+                    (indices.clone(), mask.clone(), body.clone(), *concurrent);
+                match self.forall(&s, indices, mask, body, concurrent) {
+                    Ok(stmts) => {
+                        self.emit(&s, stmts, out);
+                        return;
+                    }
+                    Err(d) => Err(d),
+                }
+            }
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
+                let mut r = Ok(());
+                for (cond, body) in arms.iter_mut() {
+                    if r.is_ok() {
+                        r = self.scalar_in_place(cond);
+                    }
+                    *body = self.block(std::mem::take(body));
+                }
+                if let Some(b) = else_body {
+                    *b = self.block(std::mem::take(b));
+                }
+                r
+            }
+            StmtKind::Do {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                let mut r = self.scalar_in_place(start);
+                if r.is_ok() {
+                    r = self.scalar_in_place(end);
+                }
+                if let (Ok(()), Some(step)) = (&r, step) {
+                    r = self.scalar_in_place(step);
+                }
+                let before = std::mem::take(&mut self.before);
+                *body = self.block(std::mem::take(body));
+                self.before = before;
+                r
+            }
+            StmtKind::DoWhile { cond, body, .. } => {
+                let r = if self.has(cond) {
+                    Err(self.err(
+                        cond.span,
+                        "array syntax in the condition of DO WHILE is not supported".into(),
+                        "compute the value into a scalar variable before the loop and at the end of its body",
+                    ))
+                } else {
+                    Ok(())
+                };
+                *body = self.block(std::mem::take(body));
+                r
+            }
+            StmtKind::Call { args, .. } => {
+                let mut r = Ok(());
+                for a in args.iter_mut() {
+                    if r.is_err() || !self.has(&a.value) || self.is_plain_array_ref(&a.value) {
+                        continue;
+                    }
+                    r = match self.rank(&a.value) {
+                        Ok(0) => self.scalar_in_place(&mut a.value),
+                        Ok(_) => self.array_argument(&a.value).map(|t| a.value = t),
+                        Err(d) => Err(d),
+                    };
+                }
+                r
+            }
+            _ => Ok(()),
+        };
+        match result {
+            Ok(()) => {
+                let mut stmts = std::mem::take(&mut self.before);
+                let label = s.label.take();
+                stmts.push(s);
+                if let Some(first) = stmts.first_mut() {
+                    first.label = label;
+                }
+                out.extend(stmts);
+            }
+            Err(d) => {
+                self.diags.push(d);
+                out.push(s);
+            }
+        }
+    }
+
+    /// A scalar expression that may hold reductions: rewritten in place, the loops going
+    /// to `self.before`.
+    fn scalar_in_place(&mut self, e: &mut Expr) -> R<()> {
+        if !self.has(e) {
+            return Ok(());
+        }
+        if self.rank(e)? != 0 {
+            return Err(self.err(
+                e.span,
+                "an array expression is used where a scalar is expected".into(),
+                "reduce it with SUM, MAXVAL, ... or use one element",
+            ));
+        }
+        let mut body = Vec::new();
+        let value = self.element(e, &[], 0, &mut body)?;
+        self.before.extend(body);
+        *e = value;
+        Ok(())
+    }
+
+    /// An array expression passed as an actual argument: evaluated before the statement
+    /// into a temporary array, which is passed instead (the callee may not assign an
+    /// expression argument, so nothing is copied back).
+    fn array_argument(&mut self, arg: &Expr) -> R<Expr> {
+        let dims = self.dims_of(arg)?;
+        let Some(tmp) = self.temporary_like(arg, &dims)? else {
+            return Err(self.err(
+                arg.span,
+                "an array expression as an actual argument needs a temporary array whose size the procedure computes".into(),
+                "assign it to an array variable first and pass that variable",
+            ));
+        };
+        // `assignment` hands back what was hoisted so far, followed by its loops.
+        let stmts = self.assignment(&Expr::var(&tmp), arg, None)?;
+        self.before.extend(stmts);
+        Ok(Expr {
+            kind: ExprKind::Var(tmp),
+            span: arg.span,
+        })
+    }
+
+    fn is_plain_array_ref(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(n) => is_array_name(&self.symbols, n),
+            ExprKind::Index(_, subs) => subs.iter().all(|s| match &s.kind {
+                ExprKind::Range {
+                    lower,
+                    upper,
+                    stride,
+                } => [lower, upper, stride]
+                    .into_iter()
+                    .flatten()
+                    .all(|x| !self.has(x)),
+                _ => !self.has(s),
+            }),
+            _ => false,
+        }
+    }
+
+    /// `lhs = rhs`, under the elementwise `guard` of a WHERE when given.
+    fn assignment(&mut self, lhs: &Expr, rhs: &Expr, guard: Option<&Expr>) -> R<Vec<Stmt>> {
+        let ldims = self.dims_of(lhs)?;
+        let rrank = self.rank(rhs)?;
+        if let Some(g) = guard
+            && self.rank(g)? != ldims.len()
+        {
+            return Err(self.err(
+                lhs.span,
+                "the mask of WHERE and the assigned array have different ranks".into(),
+                "give the mask the shape of the assigned array",
+            ));
+        }
+        if ldims.is_empty() {
+            if rrank != 0 {
+                return Err(self.err(
+                    rhs.span,
+                    format!("an array of rank {rrank} is assigned to a scalar"),
+                    "reduce it with SUM, MAXVAL, ... or assign it to an array",
+                ));
+            }
+            if let Some(stmts) = self.direct_reduction(lhs, rhs)? {
+                let mut out = std::mem::take(&mut self.before);
+                out.extend(stmts);
+                return Ok(out);
+            }
+            let mut body = Vec::new();
+            let value = self.element(rhs, &[], 0, &mut body)?;
+            let target = self.element(lhs, &[], 0, &mut body)?;
+            let mut out = std::mem::take(&mut self.before);
+            out.extend(body);
+            out.push(self.assign(target, value));
+            return Ok(out);
+        }
+        let rank = ldims.len();
+        if rrank != 0 && rrank != rank {
+            return Err(self.err(
+                rhs.span,
+                format!("the right-hand side has rank {rrank} but the left-hand side rank {rank}"),
+                "make both sides the same shape",
+            ));
+        }
+        // `v = [a, b, c]`: one assignment per item.
+        if let (ExprKind::ArrayCtor(items), 1, None) = (&rhs.kind, rank, guard) {
+            let mut out = Vec::new();
+            for (k, item) in items.iter().enumerate() {
+                if self.rank(item)? != 0 {
+                    return Err(self.ctor_item_error(item));
+                }
+                let mut body = Vec::new();
+                let value = self.element(item, &[], 0, &mut body)?;
+                let target = self.element(lhs, &[Expr::int(k as i64)], 0, &mut body)?;
+                out.append(&mut self.before);
+                out.extend(body);
+                out.push(self.assign(target, value));
+            }
+            return Ok(out);
+        }
+        let vars: Vec<String> = (0..rank).map(|d| self.loop_var(d)).collect();
+        let offsets: Vec<Expr> = ldims.iter().zip(&vars).map(|(d, v)| d.offset(v)).collect();
+        let mut body = Vec::new();
+        let target = self.element(lhs, &offsets, rank, &mut body)?;
+        let value = self.element(rhs, &offsets, rank, &mut body)?;
+        let reversed = match self.loop_directions(&target, &body, &value, &ldims, rhs.span) {
+            Ok(r) => r,
+            Err(alias) => {
+                // No loop order reads every element before it is overwritten: through a
+                // temporary array, when its extents can size a local array.
+                let Some(tmp) = self.temporary_like(lhs, &ldims)? else {
+                    return Err(alias);
+                };
+                let index: Vec<Expr> = offsets
+                    .iter()
+                    .map(|o| simplify(&Expr::binary(BinOp::Add, o.clone(), Expr::int(1))))
+                    .collect();
+                let tmp_elem = Expr::new(ExprKind::Index(tmp, index));
+                body.push(self.assign(tmp_elem.clone(), value));
+                let fill = self.guarded(guard, &offsets, body)?;
+                let copy = vec![self.assign(target, tmp_elem)];
+                let copy = self.guarded(guard, &offsets, copy)?;
+                let mut out = std::mem::take(&mut self.before);
+                for nest in [fill, copy] {
+                    let mut nest = nest;
+                    for k in 0..rank {
+                        let l = self.do_loop(&vars[k], &ldims[k], false, nest);
+                        nest = vec![l];
+                    }
+                    out.extend(nest);
+                }
+                return Ok(out);
+            }
+        };
+        body.push(self.assign(target, value));
+        let body = self.guarded(guard, &offsets, body)?;
+        let mut nest = body;
+        for k in 0..rank {
+            let l = self.do_loop(&vars[k], &ldims[k], reversed[k], nest);
+            nest = vec![l];
+        }
+        let mut out = std::mem::take(&mut self.before);
+        out.extend(nest);
+        Ok(out)
+    }
+
+    /// `body` under the element of a WHERE mask at `offsets`, when there is one.
+    fn guarded(&mut self, guard: Option<&Expr>, offsets: &[Expr], body: Vec<Stmt>) -> R<Vec<Stmt>> {
+        let Some(g) = guard else {
+            return Ok(body);
+        };
+        let mut out = Vec::new();
+        let cond = self.element(g, offsets, offsets.len(), &mut out)?;
+        let logical_if = body.len() == 1;
+        let s = self.new_stmt(StmtKind::If {
+            arms: vec![(cond, body)],
+            else_body: None,
+            logical_if,
+            name: None,
+        });
+        out.push(s);
+        Ok(out)
+    }
+
+    /// A new local array `tmp(ext1, ext2, ...)` with the shape of `lhs`, when every
+    /// extent is a constant or depends only on dummy arguments the unit never assigns
+    /// (so that it can be declared as an automatic array).
+    fn temporary_like(&mut self, lhs: &Expr, ldims: &[LoopDim]) -> R<Option<String>> {
+        let mut dims = Vec::new();
+        for d in ldims {
+            let extent = d.extent();
+            if !self.is_specification(&extent) {
+                return Ok(None);
+            }
+            dims.push(DimSpec {
+                lower: None,
+                upper: Bound::Expr(extent),
+            });
+        }
+        let ty = self.type_of(lhs);
+        let base = lhs
+            .base_name()
+            .map(|n| format!("{n}_tmp"))
+            .unwrap_or("tmp".into());
+        let name = self.namer.fresh(&base);
+        self.add_local(&name, ty, dims);
+        Ok(Some(name))
+    }
+
+    fn is_specification(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        crate::il::visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => {
+                let fine = self.symbols.get(n).is_some_and(|s| {
+                    s.kind == crate::il::SymbolKind::Constant
+                        || (s.is_dummy() && !self.assigned.contains(&key(n)))
+                });
+                ok &= fine;
+            }
+            ExprKind::Call(..) => ok = false,
+            _ => {}
+        });
+        ok
+    }
+
+    fn ctor_item_error(&self, item: &Expr) -> Diagnostic {
+        self.err(
+            item.span,
+            "an array inside an array constructor is not supported".into(),
+            "list scalar items only, e.g. `[a(1), a(2), x]`",
+        )
+    }
+
+    /// `s = sum(x)` (and PRODUCT, MAXVAL, MINVAL, DOT_PRODUCT) accumulates straight into
+    /// `s` when `s` is not read by the argument.
+    fn direct_reduction(&mut self, lhs: &Expr, rhs: &Expr) -> R<Option<Vec<Stmt>>> {
+        let ExprKind::Intrinsic { op, args, .. } = &rhs.kind else {
+            return Ok(None);
+        };
+        let Some(target) = lhs.base_name() else {
+            return Ok(None);
+        };
+        let reads_target = crate::il::visit::names_read(rhs)
+            .iter()
+            .any(|n| key(n) == key(target))
+            || matches!(&lhs.kind, ExprKind::Index(_, subs) if subs.iter().any(|s| self.has(s)));
+        if reads_target {
+            return Ok(None);
+        }
+        let red = match op {
+            Intrinsic::Sum | Intrinsic::Product | Intrinsic::Maxval | Intrinsic::Minval => {
+                self.reduction_args(*op, args, rhs.span)?
+            }
+            Intrinsic::DotProduct => self.dot_product_args(args, rhs.span)?,
+            _ => return Ok(None),
+        };
+        if red.dim.is_some() {
+            return Ok(None);
+        }
+        let op = if *op == Intrinsic::DotProduct {
+            Intrinsic::Sum
+        } else {
+            *op
+        };
+        let mut out = Vec::new();
+        self.reduction(op, &red, &[], 0, &mut out, Some(lhs.clone()), rhs.span)?;
+        Ok(Some(out))
+    }
+
+    /// For each loop dimension of an array assignment: run it backwards? Decided by the
+    /// references to the assigned array in the body; refused when no order is right.
+    fn loop_directions(
+        &self,
+        target: &Expr,
+        body: &[Stmt],
+        value: &Expr,
+        ldims: &[LoopDim],
+        span: Span,
+    ) -> R<Vec<bool>> {
+        let rank = ldims.len();
+        let mut reversed: Vec<Option<bool>> = vec![None; rank];
+        let ExprKind::Index(name, target_subs) = &target.kind else {
+            return Ok(vec![false; rank]);
+        };
+        // Which subscripts of the target are loop dimensions (the others are fixed).
+        let mut loop_dim_of_sub = Vec::new();
+        let mut looped = 0;
+        for s in target_subs {
+            // A subscript depending on a loop index (all loop offsets are in terms of
+            // the loop indices) is a loop dimension.
+            let is_loop = looped < rank
+                && self.loop_vars[..rank].iter().any(|v| {
+                    crate::il::visit::names_read(s)
+                        .iter()
+                        .any(|n| key(n) == key(v))
+                });
+            loop_dim_of_sub.push(is_loop.then(|| {
+                looped += 1;
+                looped - 1
+            }));
+        }
+        let mut found: Vec<Expr> = Vec::new();
+        refs_to(value, name, &mut found);
+        crate::il::visit::walk_stmts(body, &mut |s| {
+            for e in crate::il::visit::stmt_exprs(s) {
+                refs_to(e, name, &mut found);
+            }
+        });
+        let alias = || {
+            self.err(
+                span,
+                format!(
+                    "`{name}` is assigned and read at other elements in the same array statement, in an order no loop direction can keep"
+                ),
+                "assign the right-hand side to a temporary array first, then copy it",
+            )
+        };
+        for r in &found {
+            let ExprKind::Index(_, subs) = &r.kind else {
+                return Err(alias());
+            };
+            if subs.len() != target_subs.len() {
+                return Err(alias());
+            }
+            let mut diffs = Vec::new();
+            for (a, b) in subs.iter().zip(target_subs) {
+                match constant_difference(a, b) {
+                    Some(d) => diffs.push(d),
+                    None => return Err(alias()),
+                }
+            }
+            // A different fixed subscript: another part of the array, never written.
+            if diffs
+                .iter()
+                .zip(&loop_dim_of_sub)
+                .any(|(d, l)| *d != 0 && l.is_none())
+            {
+                continue;
+            }
+            let moving: Vec<(usize, i64)> = diffs
+                .iter()
+                .zip(&loop_dim_of_sub)
+                .filter(|(d, _)| **d != 0)
+                .filter_map(|(d, l)| l.map(|l| (l, *d)))
+                .collect();
+            match moving.as_slice() {
+                [] => {}
+                [(k, d)] => {
+                    if ldims[*k].stride.is_some() {
+                        return Err(alias());
+                    }
+                    let want = *d < 0;
+                    match reversed[*k] {
+                        Some(w) if w != want => return Err(alias()),
+                        _ => reversed[*k] = Some(want),
+                    }
+                }
+                _ => return Err(alias()),
+            }
+        }
+        Ok(reversed.into_iter().map(|r| r.unwrap_or(false)).collect())
+    }
+}
+
+/// `acc + (a - b)`: the back-end needs no parentheses for a sum on the right of `+`
+/// except to keep the reading order; keep them for subtractions only.
+pub(super) fn paren_sum(e: Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Sub, _, _) => Expr::new(ExprKind::Paren(Box::new(e))),
+        _ => e,
+    }
+}
+
+pub(super) fn paren_product(e: Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, _, _) => Expr::new(ExprKind::Paren(Box::new(e))),
+        _ => e,
+    }
+}
+
+/// References to array `name` in `e` (element references, and the whole array passed
+/// anywhere but to an inquiry).
+pub(super) fn refs_to(e: &Expr, name: &str, out: &mut Vec<Expr>) {
+    match &e.kind {
+        ExprKind::Index(n, subs) => {
+            if key(n) == key(name) {
+                out.push(e.clone());
+            }
+            subs.iter().for_each(|s| refs_to(s, name, out));
+        }
+        ExprKind::Var(n) if key(n) == key(name) => out.push(e.clone()),
+        ExprKind::Intrinsic { op, args, .. } => {
+            let skip = matches!(op, Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound);
+            for a in args.iter().skip(usize::from(skip)) {
+                refs_to(&a.value, name, out);
+            }
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| refs_to(&a.value, name, out)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => refs_to(x, name, out),
+        ExprKind::Binary(_, a, b) => {
+            refs_to(a, name, out);
+            refs_to(b, name, out);
+        }
+        ExprKind::ArrayCtor(items) => items.iter().for_each(|x| refs_to(x, name, out)),
+        _ => {}
+    }
+}
+
+/// Every name of the statements' expressions, assigned variables and DO variables.
+pub(super) fn stmt_names(s: &Stmt) -> Vec<String> {
+    let mut out: Vec<String> = crate::il::visit::stmt_exprs(s)
+        .into_iter()
+        .flat_map(crate::il::visit::names_read)
+        .map(key)
+        .collect();
+    match &s.kind {
+        StmtKind::Assign { lhs, .. } => {
+            if let Some(n) = lhs.base_name() {
+                out.push(key(n));
+            }
+        }
+        StmtKind::Do { var, .. } => out.push(key(var)),
+        StmtKind::Forall { indices, .. } => out.extend(indices.iter().map(|ix| key(&ix.var))),
+        _ => {}
+    }
+    out
+}
+
+/// The span of `s` when it still holds array syntax after scalarization.
+fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
+    let has = |e: &Expr| has_array_syntax(e, symbols, false);
+    let plain = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) => is_array_name(symbols, n),
+        ExprKind::Index(_, subs) => subs.iter().all(|x| match &x.kind {
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .all(|y| !has(y)),
+            _ => !has(x),
+        }),
+        _ => false,
+    };
+    let bad = match &s.kind {
+        StmtKind::Where { .. }
+        | StmtKind::Forall { .. }
+        | StmtKind::Allocate(_)
+        | StmtKind::Deallocate(_) => true,
+        StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),
+        StmtKind::Call { args, .. } => args.iter().any(|a| has(&a.value) && !plain(&a.value)),
+        _ => crate::il::visit::stmt_exprs(s).into_iter().any(has),
+    };
+    bad.then_some(s.span)
+}

@@ -1,0 +1,147 @@
+//! Unit tests of scalarization: the loops it writes and the statements it refuses.
+
+use crate::diag::{Location, SourceFile, SourceMap};
+
+/// The first unit after scalarization, printed; or the (code, line, col) of the
+/// refusals.
+fn run(text: &str) -> Result<String, Vec<(&'static str, usize, usize)>> {
+    let mut sources = SourceMap::default();
+    let inputs = [crate::SourceInput {
+        path: "t.f90".into(),
+        text: text.into(),
+    }];
+    let program = crate::parse_sources(&inputs, &mut sources).expect("the test source parses");
+    match super::scalarize(&program) {
+        Ok(p) => Ok(crate::back::fortran::write_unit(&p.files[0].units[0])),
+        Err(diags) => {
+            let file = SourceFile::new("t.f90", text);
+            Err(diags
+                .iter()
+                .map(|d| match &d.location {
+                    Some(Location::Span(s)) => {
+                        let (l, c) = file.line_col(s.lo);
+                        (d.code, l, c)
+                    }
+                    _ => (d.code, 0, 0),
+                })
+                .collect())
+        }
+    }
+}
+
+#[test]
+fn sections_loop_over_the_assigned_range() {
+    let out = run("subroutine s(n, u, v)\n  integer n\n  real(8) u(0:n+1), v(n)\n  v = 0.5d0*(u(0:n-1) + u(2:n+1))\nend\n").unwrap();
+    assert!(
+        out.contains("do i = 1, n\n    v(i) = 0.5d0*(u(i - 1) + u(i + 1))\n  end do"),
+        "{out}"
+    );
+}
+
+#[test]
+fn reading_lower_elements_runs_backwards() {
+    let out =
+        run("subroutine s(n, u)\n  integer n\n  real(8) u(n)\n  u(2:n) = u(1:n-1)\nend\n").unwrap();
+    assert!(
+        out.contains("do i = n, 2, -1\n    u(i) = u(i - 1)"),
+        "{out}"
+    );
+    let out =
+        run("subroutine s(n, u)\n  integer n\n  real(8) u(n)\n  u(1:n-1) = u(2:n)\nend\n").unwrap();
+    assert!(
+        out.contains("do i = 1, n - 1\n    u(i) = u(i + 1)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn unorderable_alias_goes_through_a_temporary() {
+    let out = run("subroutine s(n, a)\n  integer n\n  real(8) a(n, n)\n  a = transpose(a)\nend\n")
+        .unwrap();
+    assert!(out.contains("a_tmp(i, j) = a(j, i)"), "{out}");
+    assert!(out.contains("a(i, j) = a_tmp(i, j)"), "{out}");
+    assert!(out.contains("real(8) :: a_tmp(n, n)"), "{out}");
+}
+
+#[test]
+fn alias_without_a_declarable_temporary_is_refused() {
+    // `m` is computed, so no automatic array can hold the right-hand side.
+    let text = "subroutine s(n, a)\n  integer n, m\n  real(8) a(n, n)\n  m = n\n  a(1:m, 1:m) = transpose(a(1:m, 1:m))\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0410", 5, 17)]);
+}
+
+#[test]
+fn reductions_accumulate_in_place_or_before_the_statement() {
+    let out = run("subroutine s(n, x, y, t)\n  integer n\n  real(8) x(n), y(n), t\n  t = sum(x*y)\n  y = x/maxval(x)\nend\n").unwrap();
+    assert!(
+        out.contains("t = 0.0d0\n  do i = 1, n\n    t = t + x(i)*y(i)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("vmax = x(1)\n  do i = 1, n\n    vmax = max(vmax, x(i))"),
+        "{out}"
+    );
+    assert!(out.contains("y(i) = x(i)/vmax"), "{out}");
+}
+
+#[test]
+fn refusals_are_located() {
+    // Rank mismatch, a vector subscript, MAXVAL with MASK, an expression argument
+    // whose temporary would be sized by a computed variable.
+    let text = "\
+subroutine s(n, x, y, k, t)
+  integer n, k(n), m
+  real(8) x(n), y(n, n), t, f
+  external f
+  t = x
+  y(:, 1) = x(k)
+  x = maxval(x, mask=x > 0)
+  m = n - 1
+  t = f(2*x(1:m))
+end
+";
+    assert_eq!(
+        run(text).unwrap_err(),
+        vec![
+            ("E0410", 5, 7),
+            ("E0410", 6, 15),
+            ("E0410", 7, 7),
+            ("E0410", 9, 9)
+        ]
+    );
+}
+
+#[test]
+fn expression_arguments_go_through_temporaries() {
+    let out = run("subroutine s(n, u, dt, k)\n  integer n\n  real(8) u(n), dt, k(n)\n  call rhs(n, u + dt*k, k)\nend\nsubroutine rhs(n, u, k)\n  integer, intent(in) :: n\n  real(8), intent(in) :: u(n)\n  real(8), intent(out) :: k(n)\n  k = -u\nend\n").unwrap();
+    assert!(out.contains("real(8) :: tmp(n)"), "{out}");
+    assert!(out.contains("tmp(i) = u(i) + dt*k(i)"), "{out}");
+    assert!(out.contains("call rhs(n, tmp, k)"), "{out}");
+}
+
+#[test]
+fn where_fuses_and_forall_keeps_simple_indices() {
+    let out = run("subroutine s(n, u, v)\n  integer n, i\n  real(8) u(n), v(n)\n  where (u > 1d0)\n    u = 1d0\n  elsewhere\n    u = u*v\n  end where\n  forall (i = 1:n) v(i) = u(i)**2\nend\n").unwrap();
+    assert!(
+        out.contains(
+            "if (u(i0) > 1d0) then\n      u(i0) = 1d0\n    else\n      u(i0) = u(i0)*v(i0)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("do i = 1, n\n    v(i) = u(i)**2"), "{out}");
+}
+
+#[test]
+fn allocatables_become_automatic_arrays_or_are_refused() {
+    let out = run("subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  allocate(w(0:n))\n  w(0:n-1) = x\n  w(n) = 1d0\n  x = w(1:n)\n  deallocate(w)\nend\n").unwrap();
+    assert!(out.contains("real(8) :: w(0:n)"), "{out}");
+    assert!(!out.contains("allocate"), "{out}");
+    let text = "subroutine s(n, x)\n  integer n, i\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  do i = 1, 2\n    allocate(w(n))\n    w = x\n    deallocate(w)\n  end do\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0410", 6, 5)]);
+}
+
+#[test]
+fn array_syntax_in_a_do_while_condition_is_refused() {
+    let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  do while (sum(x) > 1d0)\n    x = 0.5d0*x\n  end do\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0410", 4, 13)]);
+}
