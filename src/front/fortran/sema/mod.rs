@@ -299,6 +299,26 @@ impl Sema<'_> {
         }
     }
 
+    /// The types of the components of `t`, nested at any depth: a variable of type `t`
+    /// has those components even where ONLY did not name their types.
+    fn import_component_types(&mut self, scope: &ModuleScope, t: &TypeInfo) {
+        for c in &t.components {
+            if c.ty != ScalarType::Derived {
+                continue;
+            }
+            let Some(name) = &c.spec.type_name else {
+                continue;
+            };
+            if self.types.contains_key(&key(name)) {
+                continue;
+            }
+            if let Some(inner) = scope.types.get(&key(name)) {
+                self.types.insert(key(name), inner.clone());
+                self.import_component_types(scope, inner);
+            }
+        }
+    }
+
     /// `USE module [, ONLY: ...]`: the module's names under their local names.
     fn import_use(
         &mut self,
@@ -324,6 +344,7 @@ impl Sema<'_> {
                 for local in names {
                     if let Some(t) = scope.types.get(&key(local)) {
                         self.types.insert(key(local), t.clone());
+                        self.import_component_types(scope, t);
                         continue;
                     }
                     let remote = renames
