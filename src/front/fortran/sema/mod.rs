@@ -716,7 +716,11 @@ impl Sema<'_> {
                 _ => spec.clone(),
             };
             for e in entities {
-                let dims = e.dims.clone().or_else(|| attr_dims.clone());
+                let dims = e
+                    .dims
+                    .clone()
+                    .or_else(|| attr_dims.clone())
+                    .map(|d| self.fold_component_dims(d));
                 if ty == ScalarType::Derived && dims.is_some() {
                     self.error(
                         "E0405",
@@ -736,6 +740,25 @@ impl Sema<'_> {
             self.error("E0307", format!("type `{name}` is defined twice"), span);
         }
         self.types.insert(key(name), TypeInfo { components: list });
+    }
+
+    /// The bounds of an array component are constant expressions, often of the module's
+    /// PARAMETERs (`real :: u(ncell)`); a unit that sees the type through `USE ..., ONLY`
+    /// may not see those names, so the bounds are kept as numbers.
+    fn fold_component_dims(&self, dims: Vec<DimSpec>) -> Vec<DimSpec> {
+        let fold = |e: Expr| match self.eval_int(&e, 0) {
+            Some(v) => Expr::int(v),
+            None => e,
+        };
+        dims.into_iter()
+            .map(|d| DimSpec {
+                lower: d.lower.map(fold),
+                upper: match d.upper {
+                    crate::il::Bound::Expr(e) => crate::il::Bound::Expr(fold(e)),
+                    other => other,
+                },
+            })
+            .collect()
     }
 
     /// A variable of derived type: each component becomes a name of its own, by path
