@@ -46,7 +46,11 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
             .args
             .iter()
             .map(|a| key(a))
-            .filter(|a| !unsaved.contains(a))
+            // A derived-type dummy is overwritten through its components (`b%x`).
+            .filter(|a| {
+                let prefix = format!("{a}%");
+                !unsaved.contains(a) && !unsaved.iter().any(|u| u.starts_with(&prefix))
+            })
             .collect();
         ug.ctx.restored.borrow_mut().insert(index, restored);
     }
