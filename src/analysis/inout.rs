@@ -9,7 +9,7 @@ use super::access::Access;
 use super::dataflow::{Problem, solve};
 use super::effects::{bind_actuals, call_site};
 use crate::diag::Diagnostic;
-use crate::il::{DeclKind, StmtKind, SymbolKind};
+use crate::il::{DeclKind, ScalarType, StmtKind, SymbolKind};
 use crate::ir::flow::{NodeId, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneSet};
 
@@ -73,10 +73,14 @@ pub fn warnings(ir: &Ir, uir: &UnitIr, access: &[Access], writes: &[&BitVec]) ->
         let out_only = symbol.is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
         let set_on_entry = (zone.arg_index.is_some() && !out_only)
             || initialized.contains(&crate::il::key(&zone.name))
-            || symbol.is_some_and(|s| s.kind != SymbolKind::Variable);
+            || symbol.is_some_and(|s| s.kind != SymbolKind::Variable)
+            // Module variables outlive the call: initialized in their declaration or
+            // set by an earlier call.
+            || zone.global;
         // Arrays are filled element by element, often in loops that could run zero
-        // times: only scalars are tracked, to keep the warning worth reading.
-        if !set_on_entry && !zone.is_array {
+        // times, and derived-type variables component by component: only scalars are
+        // tracked, to keep the warning worth reading.
+        if !set_on_entry && !zone.is_array && zone.ty != ScalarType::Derived {
             entry.set(z, true);
         }
     }

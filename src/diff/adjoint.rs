@@ -46,7 +46,11 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
             .args
             .iter()
             .map(|a| key(a))
-            .filter(|a| !unsaved.contains(a))
+            // A derived-type dummy is overwritten through its components (`b%x`).
+            .filter(|a| {
+                let prefix = format!("{a}%");
+                !unsaved.contains(a) && !unsaved.iter().any(|u| u.starts_with(&prefix))
+            })
             .collect();
         ug.ctx.restored.borrow_mut().insert(index, restored);
     }
@@ -124,11 +128,31 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         let unsaved = std::mem::take(&mut adj.unsaved);
         let referenced = super::referenced_names(&body);
         let mut grew = false;
+        let mut accesses = None;
         for a in &unit.args {
             if let Some(z) = ug.uir.zones.get(a) {
-                if !referenced.contains(&key(a)) && !live_at_exit[z] {
+                // A derived-type dummy is referenced through its components (`s%x`).
+                let prefix = format!("{}%", key(a));
+                if referenced.contains(&key(a)) || referenced.iter().any(|r| r.starts_with(&prefix))
+                {
+                    continue;
+                }
+                if !live_at_exit[z] {
                     live_at_exit.set(z, true);
                     grew = true;
+                    continue;
+                }
+                // An input the adjoint never needs, as in a linear function `e = x(j) - c`:
+                // what is computed from it is kept too, so that the forward sweep reads it.
+                let accesses =
+                    accesses.get_or_insert_with(|| super::plan::accesses(ug.ctx, ug.uir));
+                for access in accesses.iter().filter(|acc| acc.reads[z]) {
+                    for &(d, _) in &access.defs {
+                        if !live_at_exit[d] {
+                            live_at_exit.set(d, true);
+                            grew = true;
+                        }
+                    }
                 }
             }
         }

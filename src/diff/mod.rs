@@ -204,6 +204,17 @@ pub fn differentiate(
                     if !types.is_empty() {
                         let dname = ctx.module_names[&key(&unit.name)].clone();
                         let mut m = derivative_module(&dname, &unit.name, unit.span);
+                        for (pos, decl) in original_uses(unit).into_iter().enumerate() {
+                            m.decls.insert(1 + pos, decl);
+                        }
+                        // Components of types from other modules: their derivative types
+                        // come from those modules' derivative modules.
+                        for (pos, decl) in types_used_by_derivative_types(&ctx, unit, &types)
+                            .into_iter()
+                            .enumerate()
+                        {
+                            m.decls.insert(1 + pos, decl);
+                        }
                         m.decls.extend(types);
                         units.push(m);
                         opened = Some(dname);
@@ -219,7 +230,15 @@ pub fn differentiate(
                         // module, which uses the original one.
                         if let (Some(host), Some(dhost)) = (&unit.host, &u.host) {
                             if opened.as_deref() != Some(dhost.as_str()) {
-                                units.push(derivative_module(dhost, host, unit.span));
+                                let mut m = derivative_module(dhost, host, unit.span);
+                                if let Some(original) = ctx.program.module(host) {
+                                    for (pos, decl) in
+                                        original_uses(original).into_iter().enumerate()
+                                    {
+                                        m.decls.insert(1 + pos, decl);
+                                    }
+                                }
+                                units.push(m);
                                 opened = Some(dhost.clone());
                             }
                         }
@@ -227,6 +246,7 @@ pub fn differentiate(
                     }
                 }
             }
+            copy_private_procedures(&ctx, &mut units, &mut errors);
             if !units.is_empty() {
                 let stem = file
                     .path
@@ -948,6 +968,265 @@ fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
         });
     }
     out
+}
+
+/// Whether `name` is PRIVATE in `module`: by an attribute, a PRIVATE/PUBLIC list, or
+/// the module's default.
+fn is_private(module: &Unit, name: &str) -> bool {
+    let k = key(name);
+    let mut default_private = false;
+    for d in &module.decls {
+        match &d.kind {
+            DeclKind::Access { public, names } if names.is_empty() => default_private = !public,
+            DeclKind::Access { public, names } if names.iter().any(|n| key(n) == k) => {
+                return !public;
+            }
+            DeclKind::Var {
+                attrs, entities, ..
+            } if entities.iter().any(|e| key(&e.name) == k) => {
+                if attrs.iter().any(|a| matches!(a, Attr::Private)) {
+                    return true;
+                }
+                if attrs.iter().any(|a| matches!(a, Attr::Public)) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    default_private
+}
+
+/// Derivative code of a module's procedures lives in another module, which sees only
+/// the original's PUBLIC names. A PRIVATE procedure of the original that derivative
+/// code calls (a passive helper, or a primal recomputed in the adjoint) is copied into
+/// the derivative module, as a private procedure of its own; a PRIVATE module variable
+/// or type it needs is refused, with the name.
+fn copy_private_procedures(ctx: &Ctx, units: &mut Vec<Unit>, errors: &mut Vec<Diagnostic>) {
+    let mut m = 0;
+    while m < units.len() {
+        if !units[m].is_module() {
+            m += 1;
+            continue;
+        }
+        let dname = key(&units[m].name);
+        let Some(original) =
+            ctx.program.units().filter(|u| u.is_module()).find(|u| {
+                ctx.module_names.get(&key(&u.name)).map(|d| key(d)) == Some(dname.clone())
+            })
+        else {
+            m += 1;
+            continue;
+        };
+        let end = units[m + 1..]
+            .iter()
+            .position(|u| u.host.as_ref().is_none_or(|h| key(h) != dname))
+            .map_or(units.len(), |p| m + 1 + p);
+        let mut copies: Vec<Unit> = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut pending: Vec<std::collections::BTreeSet<String>> =
+            units[m + 1..end].iter().map(unit_names).collect();
+        let mut constants: Vec<(usize, Decl)> = Vec::new();
+        while let Some(names) = pending.pop() {
+            for name in names {
+                if !seen.insert(name.clone()) || !is_private(original, &name) {
+                    continue;
+                }
+                let procedure = ctx.program.procedures().find(|p| {
+                    key(&p.name) == name
+                        && p.host
+                            .as_ref()
+                            .is_some_and(|h| key(h) == key(&original.name))
+                });
+                if let Some(p) = procedure {
+                    let mut copy = p.clone();
+                    copy.host = Some(units[m].name.clone());
+                    pending.push(unit_names(&copy));
+                    copies.push(copy);
+                } else if let Some(sym) = original.symbols.get(&name) {
+                    if sym.kind == il::SymbolKind::Constant {
+                        if let Some((at, decl)) = constant_decl(original, &name) {
+                            pending.push(decls_names(std::slice::from_ref(&decl)));
+                            constants.push((at, decl));
+                        }
+                    } else if sym.is_variable() {
+                        errors.push(
+                            Diagnostic::error(
+                                "E0512",
+                                format!(
+                                    "derivative code needs `{}`, which is PRIVATE in module `{}`",
+                                    sym.name, original.name
+                                ),
+                            )
+                            .at(if sym.span == Span::default() {
+                                original.span
+                            } else {
+                                sym.span
+                            })
+                            .with_help(format!(
+                                "make `{}` PUBLIC: the derivative module `{}` sees only the \
+                                 public names of `{}`",
+                                sym.name, units[m].name, original.name
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        // Constants in the original's order: each after those it is defined from.
+        constants.sort_by_key(|(at, _)| *at);
+        let at = units[m]
+            .decls
+            .iter()
+            .position(|d| matches!(d.kind, DeclKind::Implicit(_)))
+            .map_or(units[m].decls.len(), |p| p + 1);
+        for (i, (_, d)) in constants.into_iter().enumerate() {
+            units[m].decls.insert(at + i, d);
+        }
+        let n = copies.len();
+        for (i, c) in copies.into_iter().enumerate() {
+            units.insert(end + i, c);
+        }
+        m = end + n;
+    }
+}
+
+/// Names (keys) a unit refers to, in its body and in its declarations.
+fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
+    let mut names = referenced_names(&u.body);
+    names.extend(decls_names(&u.decls));
+    names
+}
+
+/// Names (keys) in the bounds and initial values of declarations.
+fn decls_names(decls: &[Decl]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let mut add = |e: &Expr| {
+        il::visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                names.insert(key(n));
+            }
+            _ => {}
+        })
+    };
+    for d in decls {
+        let DeclKind::Var {
+            entities, attrs, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        let dims = attrs.iter().filter_map(|a| match a {
+            Attr::Dimension(d) => Some(d),
+            _ => None,
+        });
+        for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
+            for dim in ds {
+                if let Some(l) = &dim.lower {
+                    add(l);
+                }
+                if let il::Bound::Expr(u) = &dim.upper {
+                    add(u);
+                }
+            }
+        }
+        for e in entities.iter().filter_map(|e| e.init.as_ref()) {
+            add(e);
+        }
+    }
+    names
+}
+
+/// The declaration of named constant `name` of `module`, alone (`real(dp), parameter ::
+/// c = ...`), with its position among the module's declarations.
+fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
+    module.decls.iter().enumerate().find_map(|(at, d)| {
+        let DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } = &d.kind
+        else {
+            return None;
+        };
+        let e = entities.iter().find(|e| key(&e.name) == name)?;
+        let parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
+        parameter.then(|| {
+            (
+                at,
+                Decl {
+                    kind: DeclKind::Var {
+                        spec: spec.clone(),
+                        attrs: attrs
+                            .iter()
+                            .filter(|a| !matches!(a, Attr::Private | Attr::Public))
+                            .cloned()
+                            .collect(),
+                        entities: vec![e.clone()],
+                    },
+                    span: d.span,
+                },
+            )
+        })
+    })
+}
+
+/// The original module's own USE declarations: what it imports is private to it when
+/// it is PRIVATE by default, and its derivative module needs the same names (kinds,
+/// types, constants).
+fn original_uses(module: &Unit) -> Vec<Decl> {
+    module
+        .decls
+        .iter()
+        .filter(|d| matches!(d.kind, DeclKind::Use { .. }))
+        .cloned()
+        .collect()
+}
+
+/// `use m_d, only: u_d` for the derivative types of components whose type `u` is
+/// defined in another module `m` than `module`.
+fn types_used_by_derivative_types(ctx: &Ctx, module: &Unit, types: &[Decl]) -> Vec<Decl> {
+    let mut home: BTreeMap<String, String> = BTreeMap::new();
+    for m in ctx.program.units().filter(|u| u.is_module()) {
+        for d in &m.decls {
+            if let DeclKind::TypeDef { name, .. } = &d.kind {
+                home.insert(key(&ctx.type_names[&key(name)]), m.name.clone());
+            }
+        }
+    }
+    let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in types {
+        let DeclKind::TypeDef { components, .. } = &t.kind else {
+            continue;
+        };
+        for c in components {
+            let DeclKind::Var { spec, .. } = &c.kind else {
+                continue;
+            };
+            let Some(tn) = &spec.type_name else {
+                continue;
+            };
+            if let Some(m) = home.get(&key(tn)) {
+                if key(m) != key(&module.name) {
+                    let names = wanted.entry(ctx.module_names[&key(m)].clone()).or_default();
+                    if !names.iter().any(|n| key(n) == key(tn)) {
+                        names.push(tn.clone());
+                    }
+                }
+            }
+        }
+    }
+    wanted
+        .into_iter()
+        .map(|(module, names)| Decl {
+            kind: DeclKind::Use {
+                module,
+                only: Some(names),
+                renames: Vec::new(),
+            },
+            span: Span::default(),
+        })
+        .collect()
 }
 
 /// For each generated unit (by index), the `use` declarations of the derivative modules

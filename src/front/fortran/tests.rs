@@ -1834,3 +1834,67 @@ end subroutine u
         vec![("E0313", 5, 3), ("E0313", 6, 3), ("E0307", 14, 8)]
     );
 }
+
+#[test]
+fn use_only_of_a_type_brings_its_component_types_and_bounds() {
+    let text = "\
+module m
+  implicit none
+  integer, parameter :: n = 4
+  type inner
+    real :: w(n)
+  end type inner
+  type outer
+    type(inner) :: part
+    real :: x
+  end type outer
+end module m
+subroutine s(y)
+  use m, only: outer
+  implicit none
+  real, intent(out) :: y
+  type(outer) :: v
+  v%part%w = 1.0
+  v%x = 2.0
+  y = v%x + v%part%w(1)
+end
+";
+    let file = ok(text);
+    let s = file.units.iter().find(|u| u.name == "s").unwrap();
+    let w = s
+        .symbols
+        .get("v%part%w")
+        .expect("nested component is known");
+    // The bound `n` is not visible in `s`: it is kept as a number.
+    assert!(
+        matches!(&w.dims[0].upper, crate::il::Bound::Expr(e) if matches!(&e.kind, crate::il::ExprKind::Int(t) if t == "4"))
+    );
+}
+
+#[test]
+fn calls_through_a_use_rename_are_refused() {
+    let text = "\
+module m
+  implicit none
+contains
+  subroutine scale2(x)
+    real, intent(inout) :: x
+    x = 2.0 * x
+  end subroutine scale2
+  function twice(x) result(y)
+    real, intent(in) :: x
+    real :: y
+    y = 2.0 * x
+  end function twice
+end module m
+subroutine s(x)
+  use m, only: step => scale2, dbl => twice
+  implicit none
+  real, intent(inout) :: x
+  call step(x)
+  x = dbl(x)
+end
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0405", 18, 3), ("E0405", 19, 7)]);
+}

@@ -299,6 +299,26 @@ impl Sema<'_> {
         }
     }
 
+    /// The types of the components of `t`, nested at any depth: a variable of type `t`
+    /// has those components even where ONLY did not name their types.
+    fn import_component_types(&mut self, scope: &ModuleScope, t: &TypeInfo) {
+        for c in &t.components {
+            if c.ty != ScalarType::Derived {
+                continue;
+            }
+            let Some(name) = &c.spec.type_name else {
+                continue;
+            };
+            if self.types.contains_key(&key(name)) {
+                continue;
+            }
+            if let Some(inner) = scope.types.get(&key(name)) {
+                self.types.insert(key(name), inner.clone());
+                self.import_component_types(scope, inner);
+            }
+        }
+    }
+
     /// `USE module [, ONLY: ...]`: the module's names under their local names.
     fn import_use(
         &mut self,
@@ -324,6 +344,7 @@ impl Sema<'_> {
                 for local in names {
                     if let Some(t) = scope.types.get(&key(local)) {
                         self.types.insert(key(local), t.clone());
+                        self.import_component_types(scope, t);
                         continue;
                     }
                     let remote = renames
@@ -698,7 +719,11 @@ impl Sema<'_> {
                 _ => spec.clone(),
             };
             for e in entities {
-                let dims = e.dims.clone().or_else(|| attr_dims.clone());
+                let dims = e
+                    .dims
+                    .clone()
+                    .or_else(|| attr_dims.clone())
+                    .map(|d| self.fold_component_dims(d));
                 if ty == ScalarType::Derived && dims.is_some() {
                     self.error(
                         "E0405",
@@ -718,6 +743,25 @@ impl Sema<'_> {
             self.error("E0307", format!("type `{name}` is defined twice"), span);
         }
         self.types.insert(key(name), TypeInfo { components: list });
+    }
+
+    /// The bounds of an array component are constant expressions, often of the module's
+    /// PARAMETERs (`real :: u(ncell)`); a unit that sees the type through `USE ..., ONLY`
+    /// may not see those names, so the bounds are kept as numbers.
+    fn fold_component_dims(&self, dims: Vec<DimSpec>) -> Vec<DimSpec> {
+        let fold = |e: Expr| match self.eval_int(&e, 0) {
+            Some(v) => Expr::int(v),
+            None => e,
+        };
+        dims.into_iter()
+            .map(|d| DimSpec {
+                lower: d.lower.map(fold),
+                upper: match d.upper {
+                    crate::il::Bound::Expr(e) => crate::il::Bound::Expr(fold(e)),
+                    other => other,
+                },
+            })
+            .collect()
     }
 
     /// A variable of derived type: each component becomes a name of its own, by path

@@ -2,7 +2,7 @@
 //! checks that need symbols (undeclared names, DO variables, named constants,
 //! subscript counts, whole arrays).
 
-use super::Sema;
+use super::{Import, Sema};
 use crate::diag::Span;
 use crate::front::fortran::intrinsics;
 use crate::il::{
@@ -286,6 +286,7 @@ impl Sema<'_> {
             None => self.get_or_create(&name, span),
         };
         self.infos[i].used_proc = true;
+        self.refuse_renamed_procedure(i, span);
         if self.type_of(i).is_none() && self.reported.insert(key(&name)) {
             self.error(
                 "E0302",
@@ -300,6 +301,31 @@ impl Sema<'_> {
             self.resolve_expr(&mut a.value, true);
         }
         ExprKind::Call(name, args)
+    }
+
+    /// A procedure called under a USE rename (`only: step => advance`): the differentiator
+    /// finds procedures by their own names, so such a call would be taken for a call of
+    /// an unknown procedure, whose derivative is silently zero. Refused until calls are
+    /// resolved through renames.
+    fn refuse_renamed_procedure(&mut self, i: usize, span: Span) {
+        let info = &self.infos[i];
+        let Some(global) = &info.global else {
+            return;
+        };
+        if key(&global.name) == key(&info.name) || self.infos[i].import != Import::Use {
+            return;
+        }
+        let (local, remote) = (info.name.clone(), global.name.clone());
+        if self.reported.insert(format!("rename {}", key(&local))) {
+            self.error(
+                "E0405",
+                format!(
+                    "`{local}` is procedure `{remote}` renamed by USE; calls through a rename are not supported yet"
+                ),
+                span,
+            )
+            .help = Some(format!("import `{remote}` under its own name and call it so"));
+        }
     }
 
     /// The variable assigned by `lhs` (a name or an element).
@@ -462,6 +488,7 @@ impl Sema<'_> {
                         );
                     } else {
                         self.infos[i].used_proc = true;
+                        self.refuse_renamed_procedure(i, span);
                     }
                 }
                 for a in args {
