@@ -8,7 +8,7 @@ use super::*;
 /// that only read constants and dummy arguments the unit never assigns, become
 /// automatic arrays with those bounds (ALLOCATE and DEALLOCATE go): their derivative
 /// arrays are then declared, sized and freed with them in every derivative unit. Other
-/// uses are refused (E0410).
+/// uses are refused (E0414).
 pub(super) fn allocatables_to_automatic(
     unit: &mut Unit,
     assigned: &BTreeSet<String>,

@@ -21,7 +21,7 @@
 //! Aliasing: Fortran evaluates the whole right-hand side before assigning. When the
 //! assigned array is read at other elements, the loop direction is chosen so that every
 //! element is read before it is overwritten (`u(2:n) = u(1:n-1)` runs backwards); when no
-//! direction does (or the offset is not constant) the statement is refused (E0410) and the
+//! direction does (or the offset is not constant) the statement is refused (E0414) and the
 //! user asked for a temporary. Everything this pass cannot rewrite is refused with its
 //! location, never differentiated wrongly.
 
@@ -48,7 +48,7 @@ use constructs::free_uses;
 use shape::{LoopDim, constant_difference, int_literal, paren, simplify};
 
 /// The code of every refusal of this pass.
-const CODE: &str = "E0410";
+const CODE: &str = "E0414";
 
 type R<T> = Result<T, Diagnostic>;
 

@@ -67,7 +67,7 @@ fn unorderable_alias_goes_through_a_temporary() {
 fn alias_without_a_declarable_temporary_is_refused() {
     // `m` is computed, so no automatic array can hold the right-hand side.
     let text = "subroutine s(n, a)\n  integer n, m\n  real(8) a(n, n)\n  m = n\n  a(1:m, 1:m) = transpose(a(1:m, 1:m))\nend\n";
-    assert_eq!(run(text).unwrap_err(), vec![("E0410", 5, 17)]);
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 5, 17)]);
 }
 
 #[test]
@@ -103,10 +103,10 @@ end
     assert_eq!(
         run(text).unwrap_err(),
         vec![
-            ("E0410", 5, 7),
-            ("E0410", 6, 15),
-            ("E0410", 7, 7),
-            ("E0410", 9, 9)
+            ("E0414", 5, 7),
+            ("E0414", 6, 15),
+            ("E0414", 7, 7),
+            ("E0414", 9, 9)
         ]
     );
 }
@@ -137,11 +137,11 @@ fn allocatables_become_automatic_arrays_or_are_refused() {
     assert!(out.contains("real(8) :: w(0:n)"), "{out}");
     assert!(!out.contains("allocate"), "{out}");
     let text = "subroutine s(n, x)\n  integer n, i\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  do i = 1, 2\n    allocate(w(n))\n    w = x\n    deallocate(w)\n  end do\nend\n";
-    assert_eq!(run(text).unwrap_err(), vec![("E0410", 6, 5)]);
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 6, 5)]);
 }
 
 #[test]
 fn array_syntax_in_a_do_while_condition_is_refused() {
     let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  do while (sum(x) > 1d0)\n    x = 0.5d0*x\n  end do\nend\n";
-    assert_eq!(run(text).unwrap_err(), vec![("E0410", 4, 13)]);
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 13)]);
 }

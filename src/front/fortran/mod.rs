@@ -59,7 +59,9 @@
 //!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
 //!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
-//!   E0409 a line changed by macro expansion.
+//!   E0409 a line changed by macro expansion. Before differentiation: E0410 a jump
+//!   `diff::restructure` cannot make structured, E0411 a statement function of another
+//!   type, E0414 array syntax `diff::scalarize` cannot turn into loops.
 //! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
 mod cursor;
