@@ -160,6 +160,33 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
         .collect()
 }
 
+/// The kinds of the intrinsic module ISO_C_BINDING (as gfortran gives them on the
+/// platforms adgen targets), so that `use, intrinsic :: iso_c_binding` and
+/// `real(c_double)` resolve. Lowered from this text once per set of modules.
+const ISO_C_BINDING: &str = "module iso_c_binding
+  integer, parameter :: c_int = 4, c_short = 2, c_long = 8, c_long_long = 8
+  integer, parameter :: c_signed_char = 1, c_size_t = 8, c_int32_t = 4, c_int64_t = 8
+  integer, parameter :: c_float = 4, c_double = 8
+end module iso_c_binding
+";
+
+fn ensure_c_binding(modules: &mut Modules) {
+    if modules.contains_key("iso_c_binding") {
+        return;
+    }
+    let source = SourceFile::new("<iso_c_binding>", ISO_C_BINDING);
+    let mut next = 0;
+    // Its own statement numbering: the module has no statements.
+    let _ = lower_file_in_form(
+        FileId(u32::MAX),
+        &source,
+        "<iso_c_binding>",
+        SourceForm::Free,
+        &mut next,
+        modules,
+    );
+}
+
 /// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
 /// into `source.text` in both forms: the fixed-form pass keeps every offset.
 pub fn lower_file_in_form(
@@ -179,6 +206,9 @@ pub fn lower_file_in_form(
             &free_text
         }
     };
+    if path != "<iso_c_binding>" {
+        ensure_c_binding(modules);
+    }
     let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
     let mut parser = unit::FileParser {
@@ -203,6 +233,14 @@ pub fn lower_file_in_form(
             Vec::new()
         };
         let unit = &mut units[index];
+        // Interface bodies first: the unit takes the types of its C functions from them.
+        for decl in &mut unit.decls {
+            if let il::DeclKind::Interface(bodies) = &mut decl.kind {
+                for body in bodies {
+                    sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
+                }
+            }
+        }
         if let Some(scope) = sema::analyze(unit, &spans, &mut diags, modules, &procedures) {
             modules.insert(il::key(&unit.name), scope);
         }
