@@ -359,6 +359,15 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     let own: BTreeSet<String> = file.units.iter().map(|u| key(&u.name)).collect();
     let is_original =
         |k: &str| !generated.contains(k) && originals.units().any(|u| key(&u.name) == k);
+    // Originals of another language (Fortran `BIND(C)` procedures) are linked to, not
+    // copied.
+    let foreign: BTreeSet<String> = originals
+        .files
+        .iter()
+        .filter(|f| !crate::back::is_c(&f.path))
+        .flat_map(|f| f.units.iter())
+        .map(|u| key(&u.name))
+        .collect();
     // A file of originals (the round trip) copies nothing of its own.
     let own_are_originals = file.units.iter().all(|u| is_original(&key(&u.name)));
     // Originals the file calls, transitively, copied as static functions.
@@ -373,7 +382,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
                 continue;
             }
             let Some(cu) = table.get(&k) else { continue };
-            if is_original(&k) && !own_are_originals {
+            if is_original(&k) && !own_are_originals && !foreign.contains(&k) {
                 copies.push(cu);
                 work.push(cu);
             } else {
