@@ -342,7 +342,9 @@ mod tests {
         );
         assert_eq!(errors(&[("root.f90", &f), ("rhs.c", C_RHS)])[0].0, "E0412");
         let f = fortran(
-            &GOOD.replace("real(c_double), value :: a", "real(c_float), value :: a"),
+            &GOOD
+                .replace("real(c_double), value :: a", "real(c_float), value :: a")
+                .replace("c_int, c_double", "c_int, c_double, c_float"),
             "call rhs(n, real(a), y, f)",
         );
         assert_eq!(errors(&[("root.f90", &f), ("rhs.c", C_RHS)])[0].0, "E0412");
