@@ -10,7 +10,7 @@ void gemv_tanh_acc(int m, int n, double alpha, const double *a, const double *x,
 double dot(int n, const double *x, const double *y);
 void scale(int n, double alpha, double *x);
 
-double ridge_cost(int m, int n, const double *a, const double *w, const double *b,
+double ridge_cost(int m, int n, const double *a, const double w[n], const double b[m],
                   double gain, double lambda)
 {
     double r[MMAX];
