@@ -256,7 +256,7 @@ impl FileParser<'_> {
                 }
             }
         }
-        ok.then(|| Decl {
+        ok.then_some(Decl {
             kind: DeclKind::Interface(bodies),
             span: raw.span,
         })
