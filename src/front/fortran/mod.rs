@@ -33,6 +33,13 @@
 //! [`Modules`], filled as files are lowered (`parse_sources` lowers a file that uses a
 //! module not defined yet after the others).
 //!
+//! Mixed programs: `BIND(C [, NAME="..."])` on a procedure header ([`il::Unit::bind`]),
+//! the VALUE attribute, `USE [, INTRINSIC ::] ISO_C_BINDING` (its kinds: `c_int`,
+//! `c_double`, ...), and INTERFACE blocks in a procedure's declarations whose bodies are
+//! `BIND(C)` procedures ([`il::DeclKind::Interface`]): the declarations of C functions,
+//! which a call links to by name. `front::boundary` checks, once every file is lowered,
+//! that they agree with the C definitions (E0412).
+//!
 //! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
 //! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
 //! enters every component path of a derived-type variable in the symbol table with the
@@ -55,11 +62,15 @@
 //!   defined twice in a file, E0313 a module that no source defines (or a name it does
 //!   not have).
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
-//!   DATA), E0403 INTERFACE / CONTAINS in a procedure, E0404 unsupported expression
+//!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
+//!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
-//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
+//!   or suffix (RECURSIVE, ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
 //!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
 //!   E0409 a line changed by macro expansion.
+//! - E0412 (`front::boundary`) a call between Fortran and C that the compilers would get
+//!   wrong: a C function called without a BIND(C) interface, or with one that disagrees
+//!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.
 //! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
 mod cursor;
