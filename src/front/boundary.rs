@@ -30,13 +30,6 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
         }
     }
     let mut out = Vec::new();
-    if c_units.is_empty() {
-        // A Fortran-only program: BIND(C) is still checked for its names.
-        for u in f_units.values() {
-            check_binding_name(u, &mut out);
-        }
-        return out;
-    }
     for file in &program.files {
         for u in file.units.iter().filter(|u| u.is_procedure()) {
             if is_c(&file.path) {
@@ -80,6 +73,19 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
                         interfaces.insert(key(&b.name), b);
                         if let Some(c) = c_units.get(&key(&b.name)) {
                             check_interface(b, b, Some(c), &mut out);
+                        } else if !f_units.contains_key(&key(&b.name)) && carries_reals(b) {
+                            // No source: its derivative would be taken as zero.
+                            out.push(
+                                Diagnostic::error(
+                                    "E0412",
+                                    format!(
+                                        "`{}` is declared BIND(C) with real arguments or result, but no source defines it",
+                                        b.name
+                                    ),
+                                )
+                                .at(b.span)
+                                .with_help("add the C source that defines it to the manifest's `sources`, so that adgen can differentiate through it"),
+                            );
                         }
                     }
                 }
@@ -136,6 +142,15 @@ fn check_binding_name(u: &Unit, out: &mut Vec<Diagnostic>) {
             .with_help(format!("name the procedure `{n}`, or drop NAME=")),
         );
     }
+}
+
+/// Some argument or the result of a declared procedure is real: it may carry derivatives.
+fn carries_reals(u: &Unit) -> bool {
+    u.args
+        .iter()
+        .chain(u.result.iter())
+        .filter_map(|a| u.symbols.get(a))
+        .any(|s| matches!(s.ty, ScalarType::Real(_)))
 }
 
 fn value_dummies(u: &Unit) -> impl Iterator<Item = &String> {
@@ -374,6 +389,12 @@ mod tests {
             errors(&[("root.c", c), ("scale.f90", &renamed)])[0].0,
             "E0412"
         );
+    }
+
+    #[test]
+    fn a_bind_c_interface_of_real_arguments_needs_its_c_source() {
+        let f = fortran(GOOD, "call rhs(n, a, y, f)");
+        assert_eq!(errors(&[("root.f90", &f)]), vec![("E0412".to_string(), 6)]);
     }
 
     #[test]
