@@ -173,6 +173,9 @@ pub fn parse_sources(
         }
         waiting = deferred;
     }
+    if errors.is_empty() {
+        errors.extend(front::boundary::check(&program));
+    }
     if errors.iter().any(Diagnostic::is_error) {
         Err(errors)
     } else {

@@ -133,36 +133,7 @@ fn check_corpus(lang: &str, disable: &[&str]) {
 /// must compile with `-Wall -Werror`), and there are enough programs.
 #[test]
 fn corpus_is_well_formed() {
-    check_well_formed(
-        "fortran",
-        18,
-        &|path, work, legacy| {
-            let mut args = vec![
-                "-fsyntax-only".to_string(),
-                "-Wall".to_string(),
-                "-Werror".to_string(),
-                format!("-J{}", work.display()),
-                path.display().to_string(),
-            ];
-            if legacy {
-                // Deleted FORTRAN 77 features (arithmetic IF) warn under the default
-                // standard; adgen's output never contains them.
-                args.push("-std=legacy".to_string());
-            }
-            support::toolchain::run(
-                &support::toolchain::fc(),
-                &args,
-                work,
-                std::time::Duration::from_secs(60),
-            )
-        },
-        &|text, root| {
-            let text = text.to_ascii_lowercase();
-            let root = root.to_ascii_lowercase();
-            text.contains(&format!("subroutine {root}("))
-                || text.contains(&format!("function {root}("))
-        },
-    );
+    check_well_formed("fortran", 18, &compile_fortran, &defines_fortran);
 }
 
 /// The C corpus is well formed: manifests and check files parse, every source compiles
@@ -170,24 +141,7 @@ fn corpus_is_well_formed() {
 /// enough programs.
 #[test]
 fn corpus_c_is_well_formed() {
-    check_well_formed(
-        "c",
-        8,
-        &|path, work, _legacy| {
-            let mut args: Vec<String> = support::toolchain::CFLAGS
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            args.extend(["-fsyntax-only".to_string(), path.display().to_string()]);
-            support::toolchain::run(
-                &support::toolchain::cc(),
-                &args,
-                work,
-                std::time::Duration::from_secs(60),
-            )
-        },
-        &|text, root| text.contains(&format!(" {root}(")),
-    );
+    check_well_formed("c", 8, &compile_c, &defines_c);
 }
 
 /// Shared by both languages: at least `min` programs (unless a subset is selected),
@@ -220,13 +174,22 @@ fn check_well_formed(
         let work = tempfile::tempdir().unwrap();
         for src in &sources {
             let legacy = check.value_of("legacy") == Some(&support::config::Value::Bool(true));
-            let o = compile(&dir.join(&src.path), work.path(), legacy);
+            // A mixed program's sources of the other language are checked as such.
+            let o = match (lang, support::toolchain::is_c(&src.path)) {
+                ("c", false) => compile_fortran(&dir.join(&src.path), work.path(), legacy),
+                ("fortran", true) => compile_c(&dir.join(&src.path), work.path(), legacy),
+                _ => compile(&dir.join(&src.path), work.path(), legacy),
+            };
             if !o.success {
                 problems.push(format!("{name}: {}", o.report()));
             }
         }
         for root in &manifest.roots {
-            if !sources.iter().any(|s| defines(&s.text, &root.name)) {
+            if !sources.iter().any(|s| {
+                defines(&s.text, &root.name)
+                    || defines_fortran(&s.text, &root.name)
+                    || defines_c(&s.text, &root.name)
+            }) {
                 problems.push(format!(
                     "{name}: no source defines the root `{}`",
                     root.name
@@ -241,4 +204,51 @@ fn check_well_formed(
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A Fortran source compiles with `gfortran -Wall -Werror` (`-std=legacy` when asked).
+fn compile_fortran(path: &Path, work: &Path, legacy: bool) -> support::toolchain::Outcome {
+    let mut args = vec![
+        "-fsyntax-only".to_string(),
+        "-Wall".to_string(),
+        "-Werror".to_string(),
+        format!("-J{}", work.display()),
+        path.display().to_string(),
+    ];
+    if legacy {
+        // Deleted FORTRAN 77 features (arithmetic IF) warn under the default
+        // standard; adgen's output never contains them.
+        args.push("-std=legacy".to_string());
+    }
+    support::toolchain::run(
+        &support::toolchain::fc(),
+        &args,
+        work,
+        std::time::Duration::from_secs(60),
+    )
+}
+
+/// A C source compiles with `gcc -std=c99 -Wall -Wextra -Werror`.
+fn compile_c(path: &Path, work: &Path, _legacy: bool) -> support::toolchain::Outcome {
+    let mut args: Vec<String> = support::toolchain::CFLAGS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(["-fsyntax-only".to_string(), path.display().to_string()]);
+    support::toolchain::run(
+        &support::toolchain::cc(),
+        &args,
+        work,
+        std::time::Duration::from_secs(60),
+    )
+}
+
+fn defines_fortran(text: &str, root: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    let root = root.to_ascii_lowercase();
+    text.contains(&format!("subroutine {root}(")) || text.contains(&format!("function {root}("))
+}
+
+fn defines_c(text: &str, root: &str) -> bool {
+    text.contains(&format!(" {root}("))
 }

@@ -391,6 +391,7 @@ mod adjoint {
                 symbols: SymbolTable::default(),
                 span: Span::default(),
                 host: None,
+                bind: None,
             }],
         }
     }

@@ -27,7 +27,7 @@ pub fn write_file_among(
     if is_c(path) {
         c::write_file(file, program, siblings)
     } else {
-        fortran::write_file(file)
+        fortran::write_file_among(file, program, siblings)
     }
 }
 

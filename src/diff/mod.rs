@@ -325,6 +325,16 @@ pub struct UnitGen<'c, 'a> {
 }
 
 impl<'c, 'a> UnitGen<'c, 'a> {
+    /// A derivative of a procedure callable from another language is callable the same
+    /// way, under the derivative's name (`BIND(C, NAME="f")` → `NAME="f_d"`).
+    pub fn derivative_bind(&self) -> Option<il::BindC> {
+        let bind = self.unit.bind.as_ref()?;
+        let dname = self.ctx.derivative_of(&self.unit.name)?;
+        let suffix = dname.get(self.unit.name.len()..).unwrap_or_default();
+        Some(il::BindC {
+            name: bind.name.as_ref().map(|n| format!("{n}{suffix}")),
+        })
+    }
     pub fn new(ctx: &'c Ctx<'a>, index: usize) -> UnitGen<'c, 'a> {
         let uir = &ctx.ir.units[index];
         let ua = &ctx.analyses.units[index];
@@ -844,6 +854,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
 /// procedures see the original's names) and holds the derivative procedures.
 fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
     Unit {
+        bind: None,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

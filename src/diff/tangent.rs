@@ -47,6 +47,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         symbols: unit.symbols.clone(),
         span: unit.span,
         host: ug.ctx.derivative_host(unit),
+        bind: ug.derivative_bind(),
     }
 }
 

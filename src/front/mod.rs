@@ -1,5 +1,6 @@
 //! Front-ends: each turns one source language into the [`crate::il`].
 
+pub mod boundary;
 pub mod c;
 pub mod fortran;
 

@@ -119,6 +119,26 @@ pub struct Unit {
     /// For a module procedure: the module that contains it (it sees the module's names
     /// by host association). Units of one module follow the module in their file.
     pub host: Option<String>,
+    /// `BIND(C)` on the header: the procedure is callable from C (and a unit of another
+    /// language calls it) under its binding name.
+    pub bind: Option<BindC>,
+}
+
+/// `BIND(C [, NAME="..."])` of a procedure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindC {
+    /// The NAME= string as written; `None` when absent (the binding name is then the
+    /// procedure's name in lower case).
+    pub name: Option<String>,
+}
+
+impl BindC {
+    /// The name a C unit knows the procedure by.
+    pub fn binding_name(&self, unit_name: &str) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| unit_name.to_ascii_lowercase())
+    }
 }
 
 impl Unit {
@@ -175,6 +195,10 @@ pub enum DeclKind {
     Access { public: bool, names: Vec<String> },
     /// A whole comment line among the declarations (text after the comment marker).
     Comment(String),
+    /// `INTERFACE ... END INTERFACE`: the interface bodies (units with declarations and
+    /// no body) of procedures defined elsewhere, such as C functions called through
+    /// `BIND(C)`.
+    Interface(Vec<Unit>),
     /// A statement function `f(x, y) = expr`: inlined before differentiation.
     StmtFunction {
         name: String,

@@ -485,7 +485,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         Err(e) => return simple("config", format!("cannot make a work directory: {e}")),
     };
     let print = |e: &adgen::il::Expr| adgen::back::fortran::write_expr(e);
-    let ctx = Context {
+    let mut ctx = Context {
         name: name.clone(),
         work,
         check,
@@ -510,6 +510,13 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
                 );
             }
         }
+    }
+    // A mixed Fortran/C program is driven in the language of its roots.
+    if let Some((root, _)) = roots.first() {
+        ctx.c = program
+            .files
+            .iter()
+            .any(|f| toolchain::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, *root)));
     }
     let originals: Vec<(String, String)> = sources
         .iter()

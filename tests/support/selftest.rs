@@ -75,6 +75,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         symbols,
         span: Span::default(),
         host: None,
+        bind: None,
     }
 }
 

@@ -66,6 +66,17 @@ fn spec_type(spec: &TypeSpec) -> ScalarType {
             kind: ExprKind::Int(t),
             ..
         }) => t.parse::<u8>().ok(),
+        // The kinds of ISO_C_BINDING, as a BIND(C) Fortran procedure declares them.
+        Some(Expr {
+            kind: ExprKind::Var(k),
+            ..
+        }) => match key(k).as_str() {
+            "c_int" | "c_float" | "c_int32_t" => Some(4),
+            "c_double" | "c_long" | "c_long_long" | "c_int64_t" | "c_size_t" => Some(8),
+            "c_short" => Some(2),
+            "c_signed_char" => Some(1),
+            _ => None,
+        },
         _ => None,
     }
     .or(spec.star.map(|s| s as u8));
@@ -191,6 +202,33 @@ pub fn param_kinds(unit: &Unit) -> Vec<Pass> {
         .iter()
         .map(|a| vars.get(&key(a)).and_then(|v| v.pass).unwrap_or(Pass::Ref))
         .collect()
+}
+
+/// The C type and passing of each parameter of a unit, in order, and the type its
+/// function returns (`None` for `void`): what another language needs to call it.
+pub fn c_signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
+    let vars = unit_vars(unit);
+    let params = unit
+        .args
+        .iter()
+        .map(|a| {
+            let v = vars.get(&key(a));
+            (
+                v.map_or(ScalarType::Real(8), |v| v.ty),
+                v.and_then(|v| v.pass).unwrap_or(Pass::Ref),
+            )
+        })
+        .collect();
+    let ret = match unit.kind {
+        UnitKind::Function => Some(
+            unit.result
+                .as_ref()
+                .and_then(|r| vars.get(&key(r)))
+                .map_or(ScalarType::Real(8), |v| v.ty),
+        ),
+        _ => None,
+    };
+    (params, ret)
 }
 
 /// `double f(double x, double *y)`.
@@ -321,6 +359,15 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     let own: BTreeSet<String> = file.units.iter().map(|u| key(&u.name)).collect();
     let is_original =
         |k: &str| !generated.contains(k) && originals.units().any(|u| key(&u.name) == k);
+    // Originals of another language (Fortran `BIND(C)` procedures) are linked to, not
+    // copied.
+    let foreign: BTreeSet<String> = originals
+        .files
+        .iter()
+        .filter(|f| !crate::back::is_c(&f.path))
+        .flat_map(|f| f.units.iter())
+        .map(|u| key(&u.name))
+        .collect();
     // A file of originals (the round trip) copies nothing of its own.
     let own_are_originals = file.units.iter().all(|u| is_original(&key(&u.name)));
     // Originals the file calls, transitively, copied as static functions.
@@ -335,7 +382,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
                 continue;
             }
             let Some(cu) = table.get(&k) else { continue };
-            if is_original(&k) && !own_are_originals {
+            if is_original(&k) && !own_are_originals && !foreign.contains(&k) {
                 copies.push(cu);
                 work.push(cu);
             } else {

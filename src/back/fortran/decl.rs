@@ -195,7 +195,7 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         }
         DeclKind::External(names) => format!("external {}", names.join(", ")),
         DeclKind::Intrinsic(names) => format!("intrinsic {}", names.join(", ")),
-        DeclKind::Comment(_) => return None,
+        DeclKind::Comment(_) | DeclKind::Interface(_) => return None,
     };
     Some(text)
 }
@@ -212,6 +212,15 @@ pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
             }
             w.pop();
             w.line(None, &format!("end type {name}"), None);
+        }
+        DeclKind::Interface(bodies) => {
+            w.line(None, "interface", None);
+            w.push();
+            for body in bodies {
+                super::unit::write_unit(w, body);
+            }
+            w.pop();
+            w.line(None, "end interface", None);
         }
         kind => {
             let text = decl_text(kind).expect("only comment declarations have no text");

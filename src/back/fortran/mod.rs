@@ -21,6 +21,8 @@ mod eval_tests;
 #[cfg(test)]
 mod tests;
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::il;
 use writer::Writer;
 
@@ -97,4 +99,190 @@ pub fn write_stmt(stmt: &il::Stmt, indent: usize) -> String {
     };
     stmt::write_stmt(&mut w, stmt);
     w.out
+}
+
+/// As [`write_file`], for a file of a program that also has C units (`program`'s and
+/// the generated `siblings`'): a procedure that calls a C unit it has no interface for
+/// (the derivative of a C function, typically) gets a `BIND(C)` interface body for it,
+/// built from the C unit's signature (`VALUE` for by-value parameters, assumed-size
+/// arrays for pointers), in place of any EXTERNAL declaration of the name.
+pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
+    let c_units: BTreeMap<String, &il::Unit> = program
+        .files
+        .iter()
+        .chain(siblings)
+        .filter(|f| crate::back::is_c(&f.path))
+        .flat_map(|f| f.units.iter())
+        .map(|u| (il::key(&u.name), u))
+        .collect();
+    if c_units.is_empty() {
+        return write_file(file);
+    }
+    let mut file = file.clone();
+    for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+        add_c_interfaces(unit, &c_units);
+    }
+    write_file(&file)
+}
+
+/// Names of the procedures a unit calls, in order of first call.
+fn called_names(unit: &il::Unit) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |n: &str| {
+        if !out.iter().any(|o| il::key(o) == il::key(n)) {
+            out.push(n.to_string());
+        }
+    };
+    il::visit::walk_stmts(&unit.body, &mut |s| {
+        if let il::StmtKind::Call { name, .. } = &s.kind {
+            add(name);
+        }
+        for e in il::visit::stmt_exprs(s) {
+            il::visit::walk_expr(e, &mut |x| {
+                if let il::ExprKind::Call(n, _) = &x.kind {
+                    add(n);
+                }
+            });
+        }
+    });
+    out
+}
+
+fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) {
+    let declared: BTreeSet<String> = unit
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            il::DeclKind::Interface(bodies) => Some(bodies.iter().map(|b| il::key(&b.name))),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let bodies: Vec<il::Unit> = called_names(unit)
+        .iter()
+        .filter(|n| !declared.contains(&il::key(n)))
+        .filter_map(|n| c_units.get(&il::key(n)))
+        .map(|u| c_interface_body(u))
+        .collect();
+    if bodies.is_empty() {
+        return;
+    }
+    let names: BTreeSet<String> = bodies.iter().map(|b| il::key(&b.name)).collect();
+    // The interface replaces the EXTERNAL declarations of these names.
+    for decl in &mut unit.decls {
+        match &mut decl.kind {
+            il::DeclKind::External(list) => list.retain(|n| !names.contains(&il::key(n))),
+            il::DeclKind::Var {
+                attrs, entities, ..
+            } if attrs.iter().any(|a| matches!(a, il::Attr::External)) => {
+                entities.retain(|e| !names.contains(&il::key(&e.name)))
+            }
+            _ => {}
+        }
+    }
+    unit.decls.retain(|d| match &d.kind {
+        il::DeclKind::External(list) => !list.is_empty(),
+        il::DeclKind::Var { entities, .. } => !entities.is_empty(),
+        _ => true,
+    });
+    let at = unit
+        .decls
+        .iter()
+        .rposition(|d| matches!(d.kind, il::DeclKind::Use { .. } | il::DeclKind::Implicit(_)))
+        .map_or(0, |p| p + 1);
+    unit.decls.insert(
+        at,
+        il::Decl {
+            kind: il::DeclKind::Interface(bodies),
+            span: Default::default(),
+        },
+    );
+}
+
+/// The ISO_C_BINDING kind of a C scalar type.
+fn c_kind(ty: il::ScalarType) -> (il::BaseType, &'static str) {
+    match ty {
+        il::ScalarType::Real(4) => (il::BaseType::Real, "c_float"),
+        il::ScalarType::Real(_) => (il::BaseType::Real, "c_double"),
+        il::ScalarType::Integer(8) => (il::BaseType::Integer, "c_long"),
+        _ => (il::BaseType::Integer, "c_int"),
+    }
+}
+
+/// A `BIND(C)` interface body for a C unit.
+fn c_interface_body(u: &il::Unit) -> il::Unit {
+    let (params, ret) = crate::back::c::c_signature(u);
+    let mut kinds: Vec<String> = Vec::new();
+    let mut spec = |ty: il::ScalarType| {
+        let (base, kind) = c_kind(ty);
+        if !kinds.iter().any(|k| k == kind) {
+            kinds.push(kind.to_string());
+        }
+        il::TypeSpec {
+            kind: Some(il::Expr::var(kind)),
+            ..il::TypeSpec::simple(base)
+        }
+    };
+    let var = |spec: il::TypeSpec, attrs: Vec<il::Attr>, name: &str, array: bool| il::Decl {
+        kind: il::DeclKind::Var {
+            spec,
+            attrs,
+            entities: vec![il::Entity {
+                name: name.to_string(),
+                dims: array.then(|| {
+                    vec![il::DimSpec {
+                        lower: None,
+                        upper: il::Bound::Star,
+                    }]
+                }),
+                init: None,
+                span: Default::default(),
+            }],
+        },
+        span: Default::default(),
+    };
+    let mut decls = Vec::new();
+    for (a, (ty, pass)) in u.args.iter().zip(params) {
+        let attrs = if pass == crate::back::c::Pass::Value {
+            vec![il::Attr::Value]
+        } else {
+            Vec::new()
+        };
+        decls.push(var(spec(ty), attrs, a, pass == crate::back::c::Pass::Array));
+    }
+    if let Some(ty) = ret {
+        decls.push(var(spec(ty), Vec::new(), &u.name, false));
+    }
+    decls.insert(
+        0,
+        il::Decl {
+            kind: il::DeclKind::Use {
+                module: "iso_c_binding".to_string(),
+                only: Some(kinds),
+                renames: Vec::new(),
+            },
+            span: Default::default(),
+        },
+    );
+    il::Unit {
+        kind: if ret.is_some() {
+            il::UnitKind::Function
+        } else {
+            il::UnitKind::Subroutine
+        },
+        name: u.name.clone(),
+        args: u.args.clone(),
+        result: ret.map(|_| u.name.clone()),
+        explicit_result: false,
+        prefix_type: None,
+        leading_comments: Vec::new(),
+        decls,
+        body: Vec::new(),
+        symbols: Default::default(),
+        span: u.span,
+        host: None,
+        bind: Some(il::BindC {
+            name: Some(u.name.clone()),
+        }),
+    }
 }

@@ -83,6 +83,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         symbols: SymbolTable::default(),
         span: Span::default(),
         host: None,
+        bind: None,
     }
 }
 

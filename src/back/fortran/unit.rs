@@ -35,6 +35,11 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
             header.push_str(&format!(" result({result})"));
         }
     }
+    match unit.bind.as_ref().map(|b| &b.name) {
+        Some(Some(name)) => header.push_str(&format!(" bind(C, name=\"{name}\")")),
+        Some(None) => header.push_str(" bind(C)"),
+        None => {}
+    }
     w.line(None, &header, None);
     w.push();
     for decl in &unit.decls {

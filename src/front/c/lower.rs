@@ -1463,6 +1463,7 @@ impl FnCx<'_, '_> {
             symbols: std::mem::take(&mut self.symbols),
             span: unit_span,
             host: None,
+            bind: None,
         })
     }
 

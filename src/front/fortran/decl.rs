@@ -258,7 +258,8 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "public" => Attr::Public,
             "private" => Attr::Private,
             "allocatable" => Attr::Allocatable,
-            "pointer" | "target" | "optional" | "value" | "bind" | "volatile" | "asynchronous"
+            "value" => Attr::Value,
+            "pointer" | "target" | "optional" | "bind" | "volatile" | "asynchronous"
             | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,
@@ -455,7 +456,12 @@ pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
     if c.eat(&TokKind::Comma) {
         // `USE, INTRINSIC :: m` / `USE, NON_INTRINSIC :: m`.
         let (word, span) = c.expect_ident("INTRINSIC or NON_INTRINSIC")?;
-        if word.eq_ignore_ascii_case("intrinsic") {
+        // ISO_C_BINDING is the one intrinsic module adgen knows (its C kinds): printed
+        // back as a plain USE, which names the same module when no source defines one.
+        let c_binding = c.nth(1).is_some_and(
+            |t| matches!(t, TokKind::Ident(m) if m.eq_ignore_ascii_case("iso_c_binding")),
+        );
+        if word.eq_ignore_ascii_case("intrinsic") && !c_binding {
             return Err(unsupported(
                 span,
                 "USE of an intrinsic module",

@@ -33,6 +33,13 @@
 //! [`Modules`], filled as files are lowered (`parse_sources` lowers a file that uses a
 //! module not defined yet after the others).
 //!
+//! Mixed programs: `BIND(C [, NAME="..."])` on a procedure header ([`il::Unit::bind`]),
+//! the VALUE attribute, `USE [, INTRINSIC ::] ISO_C_BINDING` (its kinds: `c_int`,
+//! `c_double`, ...), and INTERFACE blocks in a procedure's declarations whose bodies are
+//! `BIND(C)` procedures ([`il::DeclKind::Interface`]): the declarations of C functions,
+//! which a call links to by name. `front::boundary` checks, once every file is lowered,
+//! that they agree with the C definitions (E0415).
+//!
 //! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
 //! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
 //! enters every component path of a derived-type variable in the symbol table with the
@@ -55,13 +62,17 @@
 //!   defined twice in a file, E0313 a module that no source defines (or a name it does
 //!   not have).
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
-//!   DATA), E0403 INTERFACE / CONTAINS in a procedure, E0404 unsupported expression
+//!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
+//!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
-//!   or suffix (RECURSIVE, ELEMENTAL, BIND(C)), E0407 unsupported intrinsic, E0408
+//!   or suffix (RECURSIVE, ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
 //!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
 //!   E0409 a line changed by macro expansion. Before differentiation: E0410 a jump
 //!   `diff::restructure` cannot make structured, E0411 a statement function of another
 //!   type, E0414 array syntax `diff::scalarize` cannot turn into loops.
+//! - E0415 (`front::boundary`) a call between Fortran and C that the compilers would get
+//!   wrong: a C function called without a BIND(C) interface, or with one that disagrees
+//!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.
 //! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
 mod cursor;
@@ -162,6 +173,33 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
         .collect()
 }
 
+/// The kinds of the intrinsic module ISO_C_BINDING (as gfortran gives them on the
+/// platforms adgen targets), so that `use, intrinsic :: iso_c_binding` and
+/// `real(c_double)` resolve. Lowered from this text once per set of modules.
+const ISO_C_BINDING: &str = "module iso_c_binding
+  integer, parameter :: c_int = 4, c_short = 2, c_long = 8, c_long_long = 8
+  integer, parameter :: c_signed_char = 1, c_size_t = 8, c_int32_t = 4, c_int64_t = 8
+  integer, parameter :: c_float = 4, c_double = 8
+end module iso_c_binding
+";
+
+fn ensure_c_binding(modules: &mut Modules) {
+    if modules.contains_key("iso_c_binding") {
+        return;
+    }
+    let source = SourceFile::new("<iso_c_binding>", ISO_C_BINDING);
+    let mut next = 0;
+    // Its own statement numbering: the module has no statements.
+    let _ = lower_file_in_form(
+        FileId(u32::MAX),
+        &source,
+        "<iso_c_binding>",
+        SourceForm::Free,
+        &mut next,
+        modules,
+    );
+}
+
 /// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
 /// into `source.text` in both forms: the fixed-form pass keeps every offset.
 pub fn lower_file_in_form(
@@ -181,6 +219,9 @@ pub fn lower_file_in_form(
             &free_text
         }
     };
+    if path != "<iso_c_binding>" {
+        ensure_c_binding(modules);
+    }
     let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
     let mut parser = unit::FileParser {
@@ -205,6 +246,14 @@ pub fn lower_file_in_form(
             Vec::new()
         };
         let unit = &mut units[index];
+        // Interface bodies first: the unit takes the types of its C functions from them.
+        for decl in &mut unit.decls {
+            if let il::DeclKind::Interface(bodies) = &mut decl.kind {
+                for body in bodies {
+                    sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
+                }
+            }
+        }
         if let Some(scope) = sema::analyze(unit, &spans, &mut diags, modules, &procedures) {
             modules.insert(il::key(&unit.name), scope);
         }

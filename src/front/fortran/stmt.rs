@@ -19,6 +19,8 @@ pub struct Header {
     pub args: Vec<(String, Span)>,
     pub result: Option<String>,
     pub prefix_type: Option<TypeSpec>,
+    /// `BIND(C [, NAME="..."])` after the arguments.
+    pub bind: Option<crate::il::BindC>,
 }
 
 #[derive(Clone, Debug)]
@@ -591,17 +593,14 @@ impl StmtParser<'_> {
             return Err(c.expected("`(` and the function's arguments"));
         }
         let mut result = None;
+        let mut bind = None;
         loop {
             if c.eat_kw("result") {
                 c.expect(&TokKind::LParen, "`(` after RESULT")?;
                 result = Some(c.expect_ident("the result variable's name")?.0);
                 c.expect(&TokKind::RParen, "`)` after the result name")?;
-            } else if c.is_kw("bind") {
-                return Err(
-                    Diagnostic::error("E0406", "BIND(C) procedures are not supported yet")
-                        .at(c.here())
-                        .with_help("remove BIND(C); adgen generates its own C interfaces"),
-                );
+            } else if c.is_kw("bind") && bind.is_none() {
+                bind = Some(parse_bind_c(c)?);
             } else {
                 break;
             }
@@ -613,6 +612,7 @@ impl StmtParser<'_> {
             args,
             result,
             prefix_type,
+            bind,
         }))
     }
 
@@ -1162,4 +1162,49 @@ pub fn looks_like_header(raw: &RawStmt) -> bool {
             }
             _ => false,
         })
+}
+
+/// `BIND(C [, NAME="name"])`; the cursor at BIND.
+fn parse_bind_c(c: &mut Cursor) -> PResult<crate::il::BindC> {
+    c.bump();
+    c.expect(&TokKind::LParen, "`(` after BIND")?;
+    let (lang, span) = c.expect_ident("`C`")?;
+    if !lang.eq_ignore_ascii_case("c") {
+        return Err(
+            Diagnostic::error("E0406", "only BIND(C) is a language binding")
+                .at(span)
+                .with_help("write BIND(C) or BIND(C, NAME=\"...\")"),
+        );
+    }
+    let mut name = None;
+    if c.eat(&TokKind::Comma) {
+        let (word, span) = c.expect_ident("NAME=")?;
+        if !word.eq_ignore_ascii_case("name") {
+            return Err(Diagnostic::error("E0406", "expected NAME= in BIND(C, ...)").at(span));
+        }
+        c.expect(&TokKind::Assign, "`=` after NAME")?;
+        let at = c.here();
+        match c.peek() {
+            Some(TokKind::Str(s)) => {
+                let s = s.trim().to_string();
+                c.bump();
+                let valid = s
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+                    && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+                if !valid {
+                    return Err(Diagnostic::error(
+                        "E0406",
+                        format!("`{s}` is not a C identifier adgen can bind to"),
+                    )
+                    .at(at));
+                }
+                name = Some(s);
+            }
+            _ => return Err(c.expected("a character constant with the C name")),
+        }
+    }
+    c.expect(&TokKind::RParen, "`)` after BIND(C")?;
+    Ok(crate::il::BindC { name })
 }

@@ -177,6 +177,91 @@ impl FileParser<'_> {
         units
     }
 
+    /// `INTERFACE` (the cursor at it) with interface bodies of `BIND(C)` procedures, up to
+    /// its `END INTERFACE`: the procedures' declarations, for calls into C. Generic,
+    /// abstract and named interfaces, and bodies without BIND(C), are refused (E0403).
+    fn interface_block(&mut self, raw: &RawStmt) -> Option<Decl> {
+        if raw.toks.len() != 1 {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0403",
+                    "generic, abstract and named INTERFACE blocks are not supported yet",
+                )
+                .at(raw.span)
+                .with_help(
+                    "an INTERFACE block may declare BIND(C) procedures defined in C sources",
+                ),
+            );
+            self.skip_nested();
+            return None;
+        }
+        self.pos += 1;
+        let mut bodies = Vec::new();
+        let mut ok = true;
+        loop {
+            let Some(item) = self.items.get(self.pos).cloned() else {
+                self.diags.push(
+                    Diagnostic::error("E0205", "this INTERFACE has no END INTERFACE").at(raw.span),
+                );
+                return None;
+            };
+            let Item::Stmt(inner) = item else {
+                self.pos += 1;
+                continue;
+            };
+            match self.stmts.classify(&inner) {
+                Ok(Line::Header(header)) => {
+                    self.pos += 1;
+                    let body = self.unit(header, &inner, Vec::new());
+                    if body.bind.is_none() {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0403",
+                                format!(
+                                    "the interface body of `{}` has no BIND(C): only interfaces of C functions are supported",
+                                    body.name
+                                ),
+                            )
+                            .at(inner.span)
+                            .with_help("add BIND(C) when the procedure is a C function; declare Fortran procedures with EXTERNAL"),
+                        );
+                        ok = false;
+                    } else if let Some(first) = body.body.first() {
+                        self.diags.push(
+                            Diagnostic::error("E0403", "an interface body has only declarations")
+                                .at(first.span),
+                        );
+                        ok = false;
+                    }
+                    bodies.push(body);
+                }
+                Ok(Line::EndOther(what)) if what == "INTERFACE" => {
+                    self.pos += 1;
+                    break;
+                }
+                Ok(_) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0403",
+                            "an INTERFACE block holds interface bodies (SUBROUTINE or FUNCTION ... END) only",
+                        )
+                        .at(inner.span),
+                    );
+                    self.skip_nested();
+                    return None;
+                }
+                Err(d) => {
+                    self.diags.push(d);
+                    self.pos += 1;
+                }
+            }
+        }
+        ok.then_some(Decl {
+            kind: DeclKind::Interface(bodies),
+            span: raw.span,
+        })
+    }
+
     fn interface_error(&mut self, raw: &RawStmt) {
         self.diags.push(
             Diagnostic::error("E0403", "INTERFACE blocks are not supported yet")
@@ -272,6 +357,7 @@ impl FileParser<'_> {
             symbols: Default::default(),
             span: header_raw.span,
             host: None,
+            bind: None,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
@@ -472,6 +558,7 @@ impl FileParser<'_> {
             symbols: Default::default(),
             span: header_raw.span,
             host: None,
+            bind: header.bind.clone(),
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",
@@ -545,8 +632,15 @@ impl FileParser<'_> {
                     break;
                 }
                 Line::Interface => {
-                    self.interface_error(&raw);
-                    self.skip_nested();
+                    if let Some(decl) = self.interface_block(&raw) {
+                        for (text, span) in pending.drain(..) {
+                            unit.decls.push(Decl {
+                                kind: DeclKind::Comment(text),
+                                span,
+                            });
+                        }
+                        unit.decls.push(decl);
+                    }
                     continue;
                 }
                 Line::Contains => {

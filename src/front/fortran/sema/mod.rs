@@ -681,6 +681,20 @@ impl Sema<'_> {
                 self.infos[i].external = true;
             }
             DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
+            DeclKind::Interface(bodies) => {
+                for body in bodies {
+                    let i = self.get_or_create(&body.name, span);
+                    if self.infos[i].external {
+                        self.duplicate(&body.name, "interface", span);
+                    }
+                    self.infos[i].external = true;
+                    let result = body.result.as_ref().and_then(|r| body.symbols.get(r));
+                    if let Some(r) = result {
+                        self.infos[i].spec = Some(r.type_spec.clone());
+                        self.infos[i].ty = Some(r.ty);
+                    }
+                }
+            }
             DeclKind::Implicit(_)
             | DeclKind::Comment(_)
             | DeclKind::Use { .. }

@@ -1,4 +1,4 @@
-! expect E0403 at 12:3
+! expect E0403 at 13:5
 ! expect E0403 at 16:3
 module m
   implicit none
