@@ -392,6 +392,7 @@ mod adjoint {
                 span: Span::default(),
                 host: None,
                 bind: None,
+                recursive: false,
             }],
         }
     }

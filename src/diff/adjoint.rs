@@ -96,6 +96,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         span: unit.span,
         host: ug.ctx.derivative_host(unit),
         bind: ug.derivative_bind(),
+        recursive: unit.recursive,
     }
 }
 

@@ -855,6 +855,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
 fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
     Unit {
         bind: None,
+        recursive: false,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

@@ -48,6 +48,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         span: unit.span,
         host: ug.ctx.derivative_host(unit),
         bind: ug.derivative_bind(),
+        recursive: unit.recursive,
     }
 }
 

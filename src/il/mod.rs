@@ -122,6 +122,8 @@ pub struct Unit {
     /// `BIND(C)` on the header: the procedure is callable from C (and a unit of another
     /// language calls it) under its binding name.
     pub bind: Option<BindC>,
+    /// `RECURSIVE` in the header (recursion is analysed on the call graph's cycles).
+    pub recursive: bool,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.

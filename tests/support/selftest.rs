@@ -76,6 +76,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         span: Span::default(),
         host: None,
         bind: None,
+        recursive: false,
     }
 }
 

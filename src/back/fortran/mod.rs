@@ -284,5 +284,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         bind: Some(il::BindC {
             name: Some(u.name.clone()),
         }),
+        recursive: false,
     }
 }

@@ -84,6 +84,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         span: Span::default(),
         host: None,
         bind: None,
+        recursive: false,
     }
 }
 

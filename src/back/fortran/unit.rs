@@ -19,6 +19,9 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
         }
     };
     let mut header = String::new();
+    if unit.recursive {
+        header.push_str("recursive ");
+    }
     if unit.kind == UnitKind::Function {
         if let Some(spec) = &unit.prefix_type {
             header.push_str(&write_type_spec(spec));

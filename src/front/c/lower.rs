@@ -1464,6 +1464,7 @@ impl FnCx<'_, '_> {
             span: unit_span,
             host: None,
             bind: None,
+            recursive: false,
         })
     }
 

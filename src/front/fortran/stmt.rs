@@ -21,6 +21,8 @@ pub struct Header {
     pub prefix_type: Option<TypeSpec>,
     /// `BIND(C [, NAME="..."])` after the arguments.
     pub bind: Option<crate::il::BindC>,
+    /// `RECURSIVE` among the prefixes.
+    pub recursive: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -517,6 +519,7 @@ impl StmtParser<'_> {
     pub fn try_header(&self, c: &mut Cursor) -> PResult<Option<Header>> {
         let start = c.pos;
         let mut prefix_type = None;
+        let mut recursive = false;
         loop {
             let Some(word) = c.ident_at(0) else {
                 c.pos = start;
@@ -528,7 +531,11 @@ impl StmtParser<'_> {
                 "pure" | "impure" => {
                     c.bump();
                 }
-                "recursive" | "elemental" | "module" if self.header_follows(c) => {
+                "recursive" if self.header_follows(c) => {
+                    recursive = true;
+                    c.bump();
+                }
+                "elemental" | "module" if self.header_follows(c) => {
                     return Err(Diagnostic::error(
                         "E0406",
                         format!(
@@ -613,6 +620,7 @@ impl StmtParser<'_> {
             result,
             prefix_type,
             bind,
+            recursive,
         }))
     }
 

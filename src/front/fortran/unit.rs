@@ -358,6 +358,7 @@ impl FileParser<'_> {
             span: header_raw.span,
             host: None,
             bind: None,
+            recursive: false,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
@@ -559,6 +560,7 @@ impl FileParser<'_> {
             span: header_raw.span,
             host: None,
             bind: header.bind.clone(),
+            recursive: header.recursive,
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",

@@ -280,10 +280,26 @@ impl Sema<'_> {
                 return ExprKind::Call(name, args);
             }
         }
-        // A user function.
+        // A user function; a RECURSIVE function with RESULT calls itself by its name,
+        // typed by its result.
         let i = match existing {
             Some(i) => i,
-            None => self.get_or_create(&name, span),
+            None => {
+                let i = self.get_or_create(&name, span);
+                let own = self
+                    .result_renamed_from
+                    .as_ref()
+                    .is_some_and(|f| key(f) == key(&name));
+                if let Some(r) = own
+                    .then(|| self.infos.iter().position(|x| x.is_result))
+                    .flatten()
+                {
+                    self.infos[i].spec = self.infos[r].spec.clone();
+                    self.infos[i].ty = self.type_of(r);
+                    self.infos[i].external = true;
+                }
+                i
+            }
         };
         self.infos[i].used_proc = true;
         self.refuse_renamed_procedure(i, span);
