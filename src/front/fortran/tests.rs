@@ -1056,12 +1056,12 @@ integer function k(i)
   integer i
   k = i
 end function
-recursive function r(x)
+elemental function r(x)
 end function
 ";
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0406", 13, 1)]);
-    let ok_text = text.split("recursive").next().unwrap();
+    let ok_text = text.split("elemental").next().unwrap();
     let file = ok(ok_text);
     let f = &file.units[0];
     assert_eq!(f.symbols.get("f").unwrap().ty, ScalarType::Real(8));
