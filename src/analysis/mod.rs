@@ -298,15 +298,45 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
 fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     let mut reported = std::collections::BTreeSet::new();
+    let mut reported_saved = std::collections::BTreeSet::new();
     for (u, state) in units.iter().enumerate() {
         let (Some(varied), true) = (&state.varied, state.has_context) else {
             continue;
         };
         let uir = &ir.units[u];
+        let saved = saved_locals(uir.unit);
         for (node, defs) in state.effects.iter().enumerate() {
             for d in defs {
                 let zone = &uir.zones.zones[d.zone];
-                if !zone.global || !zone.ty.is_differentiable() || !varied.after[node][d.zone] {
+                if !zone.ty.is_differentiable() || !varied.after[node][d.zone] {
+                    continue;
+                }
+                if !zone.global {
+                    if zone.arg_index.is_none()
+                        && !zone.is_result
+                        && saved.contains(&crate::il::key(&zone.name))
+                    {
+                        if reported_saved.insert((u, crate::il::key(&zone.name))) {
+                            let span = match &uir.flow.nodes[node] {
+                                NodeKind::Simple(stmt) => stmt.span,
+                                _ => uir.unit.span,
+                            };
+                            out.push(
+                                crate::diag::Diagnostic::error(
+                                    "E0512",
+                                    format!(
+                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative would have to persist between calls, which is not supported",
+                                        zone.name, uir.unit.name
+                                    ),
+                                )
+                                .at(span)
+                                .with_help(format!(
+                                    "remove SAVE/DATA from `{}`, or pass it as an argument",
+                                    zone.name
+                                )),
+                            );
+                        }
+                    }
                     continue;
                 }
                 if !reported.insert(crate::il::key(&zone.name)) {
@@ -316,11 +346,25 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                     NodeKind::Simple(stmt) => stmt.span,
                     _ => uir.unit.span,
                 };
+                let what = match uir
+                    .unit
+                    .symbols
+                    .get(&zone.name)
+                    .and_then(|s| s.global.as_ref())
+                {
+                    Some(g) if g.module.starts_with('/') => format!("COMMON {} variable", g.module),
+                    _ => "module variable".to_string(),
+                };
+                let kind = if what.starts_with("COMMON") {
+                    "COMMON"
+                } else {
+                    "module"
+                };
                 out.push(
                     crate::diag::Diagnostic::error(
                         "E0511",
                         format!(
-                            "module variable `{}` receives a value that depends on the independents; active module variables are not supported yet",
+                            "{what} `{}` receives a value that depends on the independents; active {kind} variables are not supported yet",
                             zone.name
                         ),
                     )
@@ -331,6 +375,37 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                     )),
                 );
             }
+        }
+    }
+    out
+}
+
+/// Keys of the local variables of `unit` that keep their value between calls: SAVE
+/// (attribute, statement; a bare SAVE saves them all) or DATA. (Front-ends make the
+/// SAVE implied by a Fortran initializer explicit.)
+fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet<String> {
+    use crate::il::{Attr, DeclKind, key};
+    let mut out = std::collections::BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                if attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
+                    continue;
+                }
+                if attrs.iter().any(|a| matches!(a, Attr::Save)) {
+                    out.extend(entities.iter().map(|e| key(&e.name)));
+                }
+            }
+            DeclKind::Save(names) if names.is_empty() => {
+                out.extend(unit.symbols.iter().map(|s| key(&s.name)));
+            }
+            DeclKind::Save(names) => out.extend(names.iter().map(|n| key(n))),
+            DeclKind::Data(sets) => {
+                out.extend(sets.iter().flat_map(|s| s.names.iter().map(|n| key(n))));
+            }
+            _ => {}
         }
     }
     out

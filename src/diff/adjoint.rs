@@ -174,6 +174,15 @@ fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
                     set.set(z, true);
                 }
             }
+            // A callee's adjoint re-runs its forward sweep: it reads the globals (module
+            // and COMMON variables) as the call did.
+            if has && call_site(stmt).is_some() {
+                for (z, zone) in adj.ug.uir.zones.zones.iter().enumerate() {
+                    if zone.global {
+                        set.set(z, true);
+                    }
+                }
+            }
             adjoints.uses[node] = set;
         }
     }

@@ -189,12 +189,35 @@ pub enum DeclKind {
     Access { public: bool, names: Vec<String> },
     /// A whole comment line among the declarations (text after the comment marker).
     Comment(String),
+    /// `COMMON /block/ a, b(10), c /other/ d` (block `None` for blank COMMON): storage shared
+    /// between units by position. Its variables are globals of the units that declare
+    /// them (their symbols' `global` module is `/block/`, or `//` for blank COMMON).
+    Common(Vec<(Option<String>, Vec<Entity>)>),
+    /// `DATA objects /values/, ...`: initial values (which imply SAVE), kept as text.
+    Data(Vec<DataSet>),
+    /// `SAVE a, /block/` (an empty list saves every local).
+    Save(Vec<String>),
     /// A statement function `f(x, y) = expr`: inlined before differentiation.
     StmtFunction {
         name: String,
         args: Vec<String>,
         body: Expr,
     },
+}
+
+/// One `objects /values/` pair of a DATA statement, as written (implied DOs and repeat
+/// counts included), with the variables it initializes.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    pub objects: String,
+    pub values: String,
+    pub names: Vec<String>,
+}
+
+/// The block name under which the variables of a COMMON are globals: `/name/`, or `//`
+/// for blank COMMON.
+pub fn common_global_module(block: Option<&str>) -> String {
+    format!("/{}/", block.map(key).unwrap_or_default())
 }
 
 #[derive(Clone, Debug)]

@@ -141,12 +141,9 @@ const UNSUPPORTED: &[&str] = &[
     "pause",
     "entry",
     "assign",
-    "data",
-    "common",
     "equivalence",
     "namelist",
     "include",
-    "save",
     "sequence",
     "allocatable",
     "pointer",
@@ -273,6 +270,9 @@ impl StmtParser<'_> {
             "intent" => Line::Decl(decl::parse_intent_stmt(c)?),
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
+            "common" => Line::Decl(decl::parse_common(c)?),
+            "data" => Line::Decl(decl::parse_data(c)?),
+            "save" => Line::Decl(decl::parse_save(c)?),
             "program" => Line::OtherUnit("PROGRAM"),
             "module" if c.is_kw("procedure") => {
                 return Err(unsupported_statement("module procedure", word_span));

@@ -627,7 +627,8 @@ impl FileParser<'_> {
                 }
                 Line::Decl(kind) => {
                     self.pos += 1;
-                    if in_body {
+                    // DATA may follow executable statements (it is static initialization).
+                    if in_body && !matches!(kind, DeclKind::Data(_)) {
                         self.diags.push(
                             Diagnostic::error(
                                 "E0207",

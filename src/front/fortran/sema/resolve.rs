@@ -45,6 +45,13 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::Common(blocks) => {
+                for entity in blocks.iter_mut().flat_map(|b| b.1.iter_mut()) {
+                    if let Some(dims) = &mut entity.dims {
+                        self.resolve_dims(dims);
+                    }
+                }
+            }
             DeclKind::Implicit(rules) => {
                 for rule in rules {
                     self.resolve_spec(&mut rule.spec);
