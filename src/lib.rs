@@ -191,6 +191,11 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // I/O is dropped from what gets differentiated (input refused where roots reach).
+    let program = match diff::io::strip(&program, request) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(&sources, d)),
+    };
     // GO TO, arithmetic IF, computed GO TO and SELECT CASE become structured IL; the
     // parsed program keeps the source's form for the round trip.
     let program = match diff::restructure::restructure(&program) {

@@ -372,6 +372,17 @@ pub enum StmtKind {
         else_body: Option<Vec<Stmt>>,
         construct: bool,
     },
+    /// An input/output or program-control statement kept as written (Fortran PRINT,
+    /// WRITE, READ, OPEN, CLOSE, REWIND, FORMAT, STOP): `text` is the whole statement,
+    /// `reads` the expressions it evaluates, `writes` the variables it overwrites (a
+    /// READ's list), `stops` set when it ends the program. Never differentiated: the
+    /// derivative code keeps it where the primal runs (tangent, adjoint's forward sweep).
+    Io {
+        text: String,
+        reads: Vec<Expr>,
+        writes: Vec<Expr>,
+        stops: bool,
+    },
     /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
     /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it
     /// into DO loops.

@@ -31,6 +31,7 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::ArithmeticIf { expr, labels } => {
             format!("if ({}) {}", write_expr(expr), labels.join(", "))
         }
+        StmtKind::Io { text, .. } => text.clone(),
         StmtKind::Select { .. }
         | StmtKind::If { .. }
         | StmtKind::Do { .. }

@@ -51,6 +51,7 @@ mod decl;
 mod expr;
 mod fixed;
 mod intrinsics;
+mod io;
 mod lexer;
 mod preprocess;
 mod sema;

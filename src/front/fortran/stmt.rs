@@ -122,21 +122,9 @@ pub enum Line {
 
 /// Statement keywords that are valid Fortran but not supported yet.
 const UNSUPPORTED: &[&str] = &[
-    "print",
-    "write",
-    "read",
-    "open",
-    "close",
-    "inquire",
-    "rewind",
-    "backspace",
-    "endfile",
-    "flush",
-    "format",
     "allocate",
     "deallocate",
     "nullify",
-    "stop",
     "error",
     "pause",
     "entry",
@@ -199,9 +187,10 @@ fn assignment_shape(c: &Cursor) -> bool {
         Some(TokKind::LParen) => match c.matching_paren(c.pos + 1) {
             Some(close) => {
                 let after = c.toks.get(close + 1).map(|t| &t.kind);
-                let keyword = c
-                    .ident_at(0)
-                    .is_some_and(|w| UNSUPPORTED.contains(&w.to_ascii_lowercase().as_str()));
+                let keyword = c.ident_at(0).is_some_and(|w| {
+                    let w = w.to_ascii_lowercase();
+                    UNSUPPORTED.contains(&w.as_str()) || super::io::IO_KEYWORDS.contains(&w.as_str())
+                });
                 match after {
                     Some(TokKind::Assign | TokKind::Percent) => true,
                     // `a(i)(1:2) = ...`, but not `write(*,*) (x(i), i=1,n)`.
@@ -270,6 +259,9 @@ impl StmtParser<'_> {
             "intent" => Line::Decl(decl::parse_intent_stmt(c)?),
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
+            w if super::io::IO_KEYWORDS.contains(&w) => {
+                Line::Action(super::io::parse_io(c, w, c.pos - 1)?)
+            }
             "common" => Line::Decl(decl::parse_common(c)?),
             "data" => Line::Decl(decl::parse_data(c)?),
             "save" => Line::Decl(decl::parse_save(c)?),
