@@ -95,6 +95,10 @@ pub fn lower_file(
     )
 }
 
+/// Finds and reads the file an INCLUDE line names: the id under which the caller
+/// registers it (diagnostics point into it) and its text, or why it cannot.
+pub type IncludeResolver<'r> = dyn FnMut(&str) -> Result<(FileId, String), String> + 'r;
+
 /// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
 pub fn lower_preprocessed(
     id: FileId,
@@ -103,14 +107,84 @@ pub fn lower_preprocessed(
     form: SourceForm,
     next_stmt_id: &mut u32,
     modules: &mut Modules,
+    resolve: &mut IncludeResolver,
 ) -> Result<il::File, Vec<Diagnostic>> {
     match preprocess::apply(id, &source.text, form)? {
-        None => lower_file_in_form(id, source, path, form, next_stmt_id, modules),
+        None => lower_file_with_includes(id, source, path, form, next_stmt_id, modules, resolve),
         Some(text) => {
             let kept = SourceFile::new(source.display_path.clone(), text);
-            lower_file_in_form(id, &kept, path, form, next_stmt_id, modules)
+            lower_file_with_includes(id, &kept, path, form, next_stmt_id, modules, resolve)
         }
     }
+}
+
+/// How deep INCLUDE lines may nest (an included file including itself stops here).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Replaces each `INCLUDE 'name'` line by the statements of the file it names, read in
+/// the including file's source form; their spans point into that file.
+fn expand_includes(
+    items: Vec<lexer::Item>,
+    form: SourceForm,
+    resolve: &mut IncludeResolver,
+    diags: &mut Vec<Diagnostic>,
+    texts: &mut Vec<(FileId, String)>,
+    depth: usize,
+) -> Vec<lexer::Item> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let name = match &item {
+            lexer::Item::Stmt(raw) => match raw.toks.as_slice() {
+                [
+                    lexer::Tok {
+                        kind: lexer::TokKind::Ident(word),
+                        ..
+                    },
+                    lexer::Tok {
+                        kind: lexer::TokKind::Str(name),
+                        ..
+                    },
+                ] if word.eq_ignore_ascii_case("include") => Some((name.clone(), raw.span)),
+                _ => None,
+            },
+            lexer::Item::Comment { .. } => None,
+        };
+        let Some((name, span)) = name else {
+            out.push(item);
+            continue;
+        };
+        if depth >= MAX_INCLUDE_DEPTH {
+            diags.push(
+                Diagnostic::error(
+                    "E0410",
+                    format!("INCLUDE '{name}' nests more than {MAX_INCLUDE_DEPTH} files deep"),
+                )
+                .at(span)
+                .with_help("an included file probably includes itself"),
+            );
+            continue;
+        }
+        match resolve(&name) {
+            Ok((fid, text)) => {
+                let text = match form {
+                    SourceForm::Free => text,
+                    SourceForm::Fixed => fixed::to_free_form(fid, &text, diags),
+                };
+                let toks = lexer::lex(fid, &text, diags);
+                let inner = lexer::split(toks);
+                texts.push((fid, text));
+                out.extend(expand_includes(inner, form, resolve, diags, texts, depth + 1));
+            }
+            Err(why) => diags.push(
+                Diagnostic::error("E0410", format!("cannot include '{name}': {why}"))
+                    .at(span)
+                    .with_help(
+                        "put the file next to the source that includes it, or list its directory in the manifest's `include-dirs`",
+                    ),
+            ),
+        }
+    }
+    out
 }
 
 /// The procedures of module `module` (the units after it with it as host), as its own
@@ -155,6 +229,22 @@ pub fn lower_file_in_form(
     next_stmt_id: &mut u32,
     modules: &mut Modules,
 ) -> Result<il::File, Vec<Diagnostic>> {
+    let mut no_files = |_: &str| -> Result<(FileId, String), String> {
+        Err("this source was given without a directory to look in".to_string())
+    };
+    lower_file_with_includes(id, source, path, form, next_stmt_id, modules, &mut no_files)
+}
+
+/// [`lower_file_in_form`], reading INCLUDE lines' files through `resolve`.
+pub fn lower_file_with_includes(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+    modules: &mut Modules,
+    resolve: &mut IncludeResolver,
+) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let free_text;
     let text: &str = match form {
@@ -166,10 +256,12 @@ pub fn lower_file_in_form(
     };
     let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
+    let mut included = Vec::new();
+    let items = expand_includes(items, form, resolve, &mut diags, &mut included, 0);
     let mut parser = unit::FileParser {
         stmts: stmt::StmtParser {
             src: text,
-            file: id,
+            included,
         },
         items,
         pos: 0,

@@ -207,15 +207,27 @@ fn assignment_shape(c: &Cursor) -> bool {
 
 pub struct StmtParser<'a> {
     pub src: &'a str,
-    pub file: FileId,
+    /// The texts of the files INCLUDE lines brought in (spans of their statements
+    /// point into them).
+    pub included: Vec<(FileId, String)>,
 }
 
 impl StmtParser<'_> {
+    /// The text that spans of `file` index: the file's own or an included one.
+    pub fn source_of(&self, file: FileId) -> &str {
+        self.included
+            .iter()
+            .find(|(id, _)| *id == file)
+            .map(|(_, text)| text.as_str())
+            .unwrap_or(self.src)
+    }
+
     pub fn classify(&self, raw: &RawStmt) -> PResult<Line> {
         if raw.toks.iter().any(|t| t.kind == TokKind::Error) {
             return Ok(Line::Broken);
         }
-        let mut c = Cursor::new(&raw.toks, self.src, self.file);
+        let file = raw.span.file;
+        let mut c = Cursor::new(&raw.toks, self.source_of(file), file);
         self.line(&mut c)
     }
 
@@ -653,7 +665,7 @@ impl StmtParser<'_> {
     /// The assignment after `WHERE (mask)` or `FORALL (...)` on the same line.
     fn nested_assignment(&self, c: &mut Cursor, what: &str) -> PResult<(StmtKind, Span)> {
         let lo = c.lo();
-        let mut inner = Cursor::new(&c.toks[c.pos..], self.src, self.file);
+        let mut inner = Cursor::new(&c.toks[c.pos..], c.src, c.file);
         if !assignment_shape(&inner) {
             return Err(Diagnostic::error(
                 "E0202",
@@ -757,7 +769,7 @@ impl StmtParser<'_> {
         }
         let inner_lo = c.lo();
         let inner_toks = &c.toks[c.pos..];
-        let mut inner = Cursor::new(inner_toks, self.src, self.file);
+        let mut inner = Cursor::new(inner_toks, c.src, c.file);
         let line = self.line(&mut inner)?;
         let inner_span = inner.span_from(inner_lo);
         match line {

@@ -364,7 +364,7 @@ impl FileParser<'_> {
                 }
                 Line::EndOther(what) if what == "MODULE" => {
                     self.pos += 1;
-                    if let Some(end_name) = raw_end_name(&raw, self.stmts.src)
+                    if let Some(end_name) = raw_end_name(&raw, self.stmts.source_of(raw.span.file))
                         && !end_name.eq_ignore_ascii_case(&name)
                     {
                         self.diags.push(
