@@ -170,7 +170,12 @@ pub fn parse_sources(
         let before = waiting.len();
         for &k in &waiting {
             let (id, input) = (ids[k], &inputs[k]);
-            context.include_search = input.dir.iter().chain(&input.include_dirs).cloned().collect();
+            context.include_search = input
+                .dir
+                .iter()
+                .chain(&input.include_dirs)
+                .cloned()
+                .collect();
             context.include_display_dir = input.dir.as_ref().map(|_| {
                 input
                     .path

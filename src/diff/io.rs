@@ -59,7 +59,11 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
         } = &block[i].kind
         {
             if reached && (*stops || !writes.is_empty()) {
-                let what = if *stops { "STOP" } else { "input (a statement setting variables)" };
+                let what = if *stops {
+                    "STOP"
+                } else {
+                    "input (a statement setting variables)"
+                };
                 errors.push(
                     Diagnostic::error(
                         "E0513",

@@ -531,12 +531,9 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
             }
         }
     }
-    let mut originals: Vec<(String, String)> = sources
-        .iter()
-        .map(|s| (s.path.clone(), s.text.clone()))
-        .collect();
-    // Files the sources INCLUDE sit next to them, for the compiler to find.
-    originals.extend(include_files(dir));
+    // Files the sources INCLUDE sit next to them (written first), for the compiler.
+    let mut originals = include_files(dir);
+    originals.extend(sources.iter().map(|s| (s.path.clone(), s.text.clone())));
     let orig_objects = match compile_sources(
         &ctx,
         "original",

@@ -28,9 +28,30 @@ pub const IO_KEYWORDS: &[&str] = &[
 
 /// Specifiers whose value is a variable the statement sets.
 const OUT_SPECIFIERS: &[&str] = &[
-    "iostat", "iomsg", "size", "exist", "opened", "number", "named", "name", "nextrec",
-    "recl", "access", "sequential", "direct", "form", "formatted", "unformatted", "blank",
-    "position", "action", "read", "write", "readwrite", "delim", "pad",
+    "iostat",
+    "iomsg",
+    "size",
+    "exist",
+    "opened",
+    "number",
+    "named",
+    "name",
+    "nextrec",
+    "recl",
+    "access",
+    "sequential",
+    "direct",
+    "form",
+    "formatted",
+    "unformatted",
+    "blank",
+    "position",
+    "action",
+    "read",
+    "write",
+    "readwrite",
+    "delim",
+    "pad",
 ];
 
 #[derive(Default)]
@@ -143,7 +164,9 @@ fn control_list(c: &mut Cursor, inquire: bool, parts: &mut Parts) -> PResult<()>
             let sets = key.as_deref().is_some_and(|k| {
                 OUT_SPECIFIERS.contains(&k) && (inquire || matches!(k, "iostat" | "iomsg" | "size"))
             });
-            let jumps = key.as_deref().is_some_and(|k| matches!(k, "err" | "end" | "eor"));
+            let jumps = key
+                .as_deref()
+                .is_some_and(|k| matches!(k, "err" | "end" | "eor"));
             if sets {
                 parts.writes.push(e);
             } else if !jumps && !(label && (position == 1 || key.as_deref() == Some("fmt"))) {

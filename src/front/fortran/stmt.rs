@@ -189,7 +189,8 @@ fn assignment_shape(c: &Cursor) -> bool {
                 let after = c.toks.get(close + 1).map(|t| &t.kind);
                 let keyword = c.ident_at(0).is_some_and(|w| {
                     let w = w.to_ascii_lowercase();
-                    UNSUPPORTED.contains(&w.as_str()) || super::io::IO_KEYWORDS.contains(&w.as_str())
+                    UNSUPPORTED.contains(&w.as_str())
+                        || super::io::IO_KEYWORDS.contains(&w.as_str())
                 });
                 match after {
                     Some(TokKind::Assign | TokKind::Percent) => true,
