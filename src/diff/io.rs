@@ -9,6 +9,9 @@
 //! calls is refused (E0513) — the derivative would read different data or never stop
 //! where the primal did. Procedures no root reaches keep their I/O untouched.
 //! A dropped statement with a label becomes a labelled CONTINUE, so jumps still land.
+//! The index of an implied DO in a dropped output list (`WRITE (*,*) (A(J), J = 1, N)`)
+//! is not set by the derivative code: a program reading `J` after such a statement
+//! before setting it again would see another value (no library we know does).
 
 use std::collections::BTreeSet;
 
@@ -58,7 +61,7 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
             ..
         } = &block[i].kind
         {
-            if reached && (*stops || !writes.is_empty()) {
+            if reached && (*stops || is_input(text, writes)) {
                 let what = if *stops {
                     "STOP"
                 } else {
@@ -107,6 +110,22 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
         }
         i += 1;
     }
+}
+
+/// A statement that sets variables other than implied-DO indices: READ, INQUIRE, or a
+/// specifier such as IOSTAT=.
+fn is_input(text: &str, writes: &[crate::il::Expr]) -> bool {
+    if writes.is_empty() {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    let word: String = lower.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    matches!(word.as_str(), "read" | "inquire")
+        || ["iostat", "iomsg", "size"].iter().any(|k| {
+            lower
+                .match_indices(k)
+                .any(|(i, _)| lower[i + k.len()..].trim_start().starts_with('='))
+        })
 }
 
 fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
