@@ -315,13 +315,13 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                     if zone.arg_index.is_none()
                         && !zone.is_result
                         && saved.contains(&crate::il::key(&zone.name))
+                        && reported_saved.insert((u, crate::il::key(&zone.name)))
                     {
-                        if reported_saved.insert((u, crate::il::key(&zone.name))) {
-                            let span = match &uir.flow.nodes[node] {
-                                NodeKind::Simple(stmt) => stmt.span,
-                                _ => uir.unit.span,
-                            };
-                            out.push(
+                        let span = match &uir.flow.nodes[node] {
+                            NodeKind::Simple(stmt) => stmt.span,
+                            _ => uir.unit.span,
+                        };
+                        out.push(
                                 crate::diag::Diagnostic::error(
                                     "E0512",
                                     format!(
@@ -335,7 +335,6 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                                     zone.name
                                 )),
                             );
-                        }
                     }
                     continue;
                 }

@@ -119,7 +119,10 @@ fn is_input(text: &str, writes: &[crate::il::Expr]) -> bool {
         return false;
     }
     let lower = text.to_ascii_lowercase();
-    let word: String = lower.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let word: String = lower
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
     matches!(word.as_str(), "read" | "inquire")
         || ["iostat", "iomsg", "size"].iter().any(|k| {
             lower

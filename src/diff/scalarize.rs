@@ -2194,11 +2194,7 @@ fn refs_to(e: &Expr, name: &str, out: &mut Vec<Expr>) {
             }
             subs.iter().for_each(|s| refs_to(s, name, out));
         }
-        ExprKind::Var(n) => {
-            if key(n) == key(name) {
-                out.push(e.clone());
-            }
-        }
+        ExprKind::Var(n) if key(n) == key(name) => out.push(e.clone()),
         ExprKind::Intrinsic { op, args, .. } => {
             let skip = matches!(op, Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound);
             for a in args.iter().skip(usize::from(skip)) {

@@ -604,11 +604,9 @@ pub fn parse_data(c: &mut Cursor) -> PResult<DeclKind> {
                     }
                 }
                 TokKind::RParen => depth = depth.saturating_sub(1),
-                TokKind::Ident(name) => {
-                    if depth == 0 || first_in_group {
-                        names.push(name.clone());
-                        first_in_group = false;
-                    }
+                TokKind::Ident(name) if depth == 0 || first_in_group => {
+                    names.push(name.clone());
+                    first_in_group = false;
                 }
                 _ => {}
             }
