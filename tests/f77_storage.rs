@@ -152,7 +152,37 @@ fn include_reads_the_file_next_to_the_source() {
     // No directory to look in: said so.
     let r = refused("t.f", text);
     assert!(
-        r.contains("t.f:3:7: error[E0410]: cannot include 'par.inc'"),
+        r.contains("t.f:3:7: error[E0412]: cannot include 'par.inc'"),
         "{r}"
+    );
+}
+
+#[test]
+fn cpp_include_in_a_preprocessed_source() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("par.h"),
+        "      DOUBLE PRECISION C\n      COMMON /PAR/ C\n",
+    )
+    .unwrap();
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n#include \"par.h\"\n\
+                #ifdef NOT_DEFINED\n#include \"missing.h\"\n#endif\n      Y = C * X\n      END\n";
+    let mut input = adgen::SourceInput::new("t.F", text);
+    input.include_dirs = vec![dir.path().to_path_buf()];
+    let g = adgen::differentiate(std::slice::from_ref(&input), &request("f", &["x"], &["y"]))
+        .expect("differentiates");
+    assert!(
+        g.files
+            .iter()
+            .any(|f| f.contents.contains("common /PAR/ C"))
+    );
+    // Found nowhere: located at the directive.
+    input.include_dirs.clear();
+    let err = adgen::differentiate(&[input], &request("f", &["x"], &["y"])).expect_err("refused");
+    assert!(
+        err.rendered
+            .contains("t.F:3:1: error[E0412]: cannot include 'par.h'"),
+        "{}",
+        err.rendered
     );
 }

@@ -219,7 +219,7 @@ fn sequence_numbers_in_columns_73_to_80_are_ignored() {
 fn include_without_a_directory_is_refused_clearly() {
     let text = "      SUBROUTINE S(A)\n      INCLUDE 'params.inc'\n      A = 1.0\n      END\n";
     let d = lower(text).unwrap_err();
-    assert_eq!(where_(text, &d), vec![("E0410", 2, 7)]);
+    assert_eq!(where_(text, &d), vec![("E0412", 2, 7)]);
     assert!(d[0].message.contains("cannot include 'params.inc'"));
 }
 
