@@ -186,3 +186,20 @@ fn cpp_include_in_a_preprocessed_source() {
         err.rendered
     );
 }
+
+#[test]
+fn a_common_variable_as_independent_is_refused() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, C\n      COMMON /PAR/ C\n      \
+                Y = C * X\n      END\n";
+    let err = adgen::differentiate(
+        &[adgen::SourceInput::new("t.f", text)],
+        &request("f", &["x", "c"], &["y"]),
+    )
+    .expect_err("refused");
+    assert!(
+        err.rendered
+            .contains("error[E0121]: independent `c` of root `f` is not one of its arguments"),
+        "{}",
+        err.rendered
+    );
+}

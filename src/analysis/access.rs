@@ -67,7 +67,8 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                 }
                 // Globals: the callee may read any the caller sees, and writes those it
                 // (or its callees) assigns, passes as an argument or reads into.
-                let written = known.map(|c| global_writes(ir, c)).unwrap_or_default();
+                // A procedure adgen has no source for may write any of them.
+                let written = known.map(|c| global_writes(ir, c));
                 for (z, zone) in uir.zones.zones.iter().enumerate() {
                     if !zone.global {
                         continue;
@@ -78,7 +79,9 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         .symbols
                         .get(&zone.name)
                         .and_then(|s| s.global.as_ref())
-                        .is_some_and(|g| written.contains(&global_key(g)));
+                        .is_some_and(|g| {
+                            written.as_ref().is_none_or(|w| w.contains(&global_key(g)))
+                        });
                     if written_here && !defs.iter().any(|(d, _)| *d == z) {
                         defs.push((z, false));
                     }
