@@ -203,3 +203,33 @@ fn a_common_variable_as_independent_is_refused() {
         err.rendered
     );
 }
+
+#[test]
+fn state_a_rerun_would_change_is_refused() {
+    // G counts its calls in a SAVEd local and branches on it: the adjoint's second run
+    // of G would take the other branch.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      SAVE N\n      \
+                DATA N /0/\n      N = N + 1\n      IF (N .EQ. 1) THEN\n         B = 2.0D0 * A\n      \
+                ELSE\n         B = 3.0D0 * A\n      END IF\n      END\n";
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
+        "{r}"
+    );
+    // The same count in a COMMON block the caller does not declare.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      COMMON /CNT/ N\n      \
+                N = N + 1\n      B = DBLE(N) * A\n      END\n";
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:3:7: error[E0514]: `G` (or a procedure it calls) changes COMMON block /cnt/, which `F` does not declare"),
+        "{r}"
+    );
+    // Declared by the caller: saved and restored around the call.
+    let declared = text.replace(
+        "      DOUBLE PRECISION X, Y\n      CALL G",
+        "      DOUBLE PRECISION X, Y\n      INTEGER M\n      COMMON /CNT/ M\n      CALL G",
+    );
+    run("t.f", &declared).expect("differentiates");
+}

@@ -177,6 +177,24 @@ pub fn global_writes(ir: &Ir, u: usize) -> std::collections::BTreeSet<(String, S
             continue;
         }
         let unit = ir.units[u].unit;
+        for n in names_written(unit) {
+            if let Some(g) = unit.symbols.get(n).and_then(|s| s.global.as_ref()) {
+                out.insert(global_key(g));
+            }
+        }
+        for callee in crate::ir::called_names(unit) {
+            if let Some(c) = ir.index_of(&callee) {
+                stack.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Variables `unit` may overwrite: assigned, used as a DO variable, passed as an actual
+/// argument (conservatively), or read into.
+pub fn names_written(unit: &crate::il::Unit) -> Vec<&str> {
+    {
         let mut names: Vec<&str> = Vec::new();
         visit::walk_stmts(&unit.body, &mut |s| {
             match &s.kind {
@@ -196,21 +214,14 @@ pub fn global_writes(ir: &Ir, u: usize) -> std::collections::BTreeSet<(String, S
                 });
             }
         });
-        for n in names {
-            if let Some(g) = unit.symbols.get(n).and_then(|s| s.global.as_ref()) {
-                out.insert(global_key(g));
-            }
-        }
-        for callee in crate::ir::called_names(unit) {
-            if let Some(c) = ir.index_of(&callee) {
-                stack.push(c);
-            }
-        }
+        names
     }
-    out
 }
 
 /// Variables a statement overwrites besides an assignment's left side (a READ's list).
-fn stmt_written_names(_s: &crate::il::Stmt) -> Vec<&str> {
-    Vec::new()
+fn stmt_written_names(s: &crate::il::Stmt) -> Vec<&str> {
+    match &s.kind {
+        StmtKind::Io { writes, .. } => writes.iter().filter_map(Expr::base_name).collect(),
+        _ => Vec::new(),
+    }
 }

@@ -208,7 +208,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
         }
     }
 
-    let errors = active_globals(ir, &units);
+    let mut errors = active_globals(ir, &units);
 
     // With activity analysis switched off, every real variable of every unit a root
     // reaches is varied and useful everywhere (the naive model of §4.6).
@@ -277,6 +277,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
+    errors.extend(rerun_state(ir, &units, request));
     let mut warnings = inactive_root_variables(ir, &units, request);
     let summaries: Vec<&Summary> = units.iter().map(|u| &u.summary).collect();
     let writes: Vec<&BitVec> = units.iter().map(|u| &u.summary.writes).collect();
@@ -373,6 +374,111 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                         zone.name, uir.unit.name
                     )),
                 );
+            }
+        }
+    }
+    out
+}
+
+/// In joint mode the adjoint of a differentiated procedure runs it a second time (its
+/// forward sweep) after the caller's forward sweep ran it once. State that lives across
+/// calls must then be the same both times: a global the rerun writes is saved and
+/// restored around the call, which needs the caller to see it; a SAVEd local cannot be.
+/// So, for every procedure such a rerun executes (the callee and what it calls): a
+/// SAVE/DATA local it changes is refused (E0514), and so is a global it changes that the
+/// calling procedure does not declare.
+fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate::diag::Diagnostic> {
+    use crate::il::key;
+    let mut out = Vec::new();
+    if !request
+        .roots
+        .iter()
+        .any(|r| r.modes.contains(&crate::Mode::Adjoint))
+    {
+        return out;
+    }
+    let mut reported = std::collections::BTreeSet::new();
+    for (u, state) in units.iter().enumerate() {
+        if !state.is_differentiated() {
+            continue;
+        }
+        let uir = &ir.units[u];
+        for kind in &uir.flow.nodes {
+            let NodeKind::Simple(stmt) = kind else {
+                continue;
+            };
+            let Some(site) = call_site(stmt) else {
+                continue;
+            };
+            let Some(c) = ir.index_of(site.callee) else {
+                continue;
+            };
+            if !units[c].is_differentiated() {
+                continue;
+            }
+            // Globals the rerun changes must be visible here, to be saved and restored.
+            let visible: std::collections::BTreeSet<(String, String)> = uir
+                .unit
+                .symbols
+                .iter()
+                .filter_map(|s| s.global.as_ref().map(access::global_key))
+                .collect();
+            for g in access::global_writes(ir, c) {
+                if visible.contains(&g) || !reported.insert((u, g.0.clone(), g.1.clone())) {
+                    continue;
+                }
+                let what = if g.1 == "*" {
+                    format!("COMMON block {}", g.0)
+                } else {
+                    format!("module variable `{}` of `{}`", g.1, g.0)
+                };
+                out.push(
+                    crate::diag::Diagnostic::error(
+                        "E0514",
+                        format!(
+                            "`{}` (or a procedure it calls) changes {what}, which `{}` does not declare: the adjoint runs `{}` again and could not restore it",
+                            site.callee, uir.unit.name, site.callee
+                        ),
+                    )
+                    .at(stmt.span)
+                    .with_help(format!("declare {what} in `{}` too", uir.unit.name)),
+                );
+            }
+            // SAVEd locals changed by the rerun.
+            let mut stack = vec![c];
+            let mut seen = std::collections::BTreeSet::new();
+            while let Some(v) = stack.pop() {
+                if !seen.insert(v) {
+                    continue;
+                }
+                let unit = ir.units[v].unit;
+                let saved = saved_locals(unit);
+                for name in access::names_written(unit) {
+                    let k = key(name);
+                    let global = unit.symbols.get(name).is_some_and(|s| s.global.is_some());
+                    if global || !saved.contains(&k) || !reported.insert((v, k, String::new())) {
+                        continue;
+                    }
+                    out.push(
+                        crate::diag::Diagnostic::error(
+                            "E0514",
+                            format!(
+                                "`{name}` keeps its value between calls of `{}` (SAVE or DATA) and `{}` changes it: the adjoint runs `{}` a second time, which would see another value",
+                                unit.name, unit.name, site.callee
+                            ),
+                        )
+                        .at(unit.span)
+                        .with_help(format!(
+                            "keep `{name}` in a COMMON block declared by `{}`, or pass it as an argument",
+                            uir.unit.name
+                        )),
+                    );
+                }
+                for callee in crate::ir::called_names(unit) {
+                    if let Some(w) = ir.index_of(&callee) {
+                        stack.push(w);
+                    }
+                }
             }
         }
     }
