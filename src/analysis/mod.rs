@@ -386,7 +386,9 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
 /// restored around the call, which needs the caller to see it; a SAVEd local cannot be.
 /// So, for every procedure such a rerun executes (the callee and what it calls): a
 /// SAVE/DATA local it changes is refused (E0514), and so is a global it changes that the
-/// calling procedure does not declare.
+/// calling procedure does not declare, when the rerun also reads the value for anything
+/// but updating it (a call counter `n = n + 1` only ends up counting the reruns too:
+/// the primal values `f_b` leaves are unspecified, INTERFACE.md §4).
 fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate::diag::Diagnostic> {
     use crate::il::key;
     let mut out = Vec::new();
@@ -416,6 +418,31 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
             if !units[c].is_differentiated() {
                 continue;
             }
+            // What the rerun executes, and the globals it reads for something else.
+            let mut rerun = Vec::new();
+            let mut stack = vec![c];
+            while let Some(v) = stack.pop() {
+                if rerun.contains(&v) {
+                    continue;
+                }
+                rerun.push(v);
+                for callee in crate::ir::called_names(ir.units[v].unit) {
+                    if let Some(w) = ir.index_of(&callee) {
+                        stack.push(w);
+                    }
+                }
+            }
+            let globals_used: std::collections::BTreeSet<(String, String)> = rerun
+                .iter()
+                .flat_map(|&v| {
+                    let unit = ir.units[v].unit;
+                    unit.symbols
+                        .iter()
+                        .filter(|s| s.global.is_some() && used_beyond_update(unit, &s.name))
+                        .filter_map(|s| s.global.as_ref().map(access::global_key))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
             // Globals the rerun changes must be visible here, to be saved and restored.
             let visible: std::collections::BTreeSet<(String, String)> = uir
                 .unit
@@ -424,7 +451,10 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
                 .filter_map(|s| s.global.as_ref().map(access::global_key))
                 .collect();
             for g in access::global_writes(ir, c) {
-                if visible.contains(&g) || !reported.insert((u, g.0.clone(), g.1.clone())) {
+                if visible.contains(&g)
+                    || !globals_used.contains(&g)
+                    || !reported.insert((u, g.0.clone(), g.1.clone()))
+                {
                     continue;
                 }
                 let what = if g.1 == "*" {
@@ -445,18 +475,17 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
                 );
             }
             // SAVEd locals changed by the rerun.
-            let mut stack = vec![c];
-            let mut seen = std::collections::BTreeSet::new();
-            while let Some(v) = stack.pop() {
-                if !seen.insert(v) {
-                    continue;
-                }
+            for &v in &rerun {
                 let unit = ir.units[v].unit;
                 let saved = saved_locals(unit);
                 for name in access::names_written(unit) {
                     let k = key(name);
                     let global = unit.symbols.get(name).is_some_and(|s| s.global.is_some());
-                    if global || !saved.contains(&k) || !reported.insert((v, k, String::new())) {
+                    if global
+                        || !saved.contains(&k)
+                        || !used_beyond_update(unit, name)
+                        || !reported.insert((v, k, String::new()))
+                    {
                         continue;
                     }
                     out.push(
@@ -474,15 +503,40 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
                         )),
                     );
                 }
-                for callee in crate::ir::called_names(unit) {
-                    if let Some(w) = ir.index_of(&callee) {
-                        stack.push(w);
-                    }
-                }
             }
         }
     }
     out
+}
+
+/// Whether `unit` reads `name` in a statement that does not assign it (a condition, a
+/// bound, a subscript, an argument, another variable's value).
+fn used_beyond_update(unit: &crate::il::Unit, name: &str) -> bool {
+    let k = crate::il::key(name);
+    let mut used = false;
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        if let crate::il::StmtKind::Assign { lhs, .. } = &s.kind
+            && lhs.base_name().is_some_and(|b| crate::il::key(b) == k)
+        {
+            return;
+        }
+        if let crate::il::StmtKind::Call { args, .. } = &s.kind
+            && args
+                .iter()
+                .any(|a| a.value.base_name().is_some_and(|b| crate::il::key(b) == k))
+        {
+            used = true;
+        }
+        for e in crate::il::visit::stmt_exprs(s) {
+            if crate::il::visit::names_read(e)
+                .iter()
+                .any(|n| crate::il::key(n) == k)
+            {
+                used = true;
+            }
+        }
+    });
+    used
 }
 
 /// Keys of the local variables of `unit` that keep their value between calls: SAVE
