@@ -19,6 +19,8 @@ fn main() {
                 .to_string_lossy()
                 .into(),
             text: std::fs::read_to_string(p).unwrap(),
+            dir: std::path::Path::new(p).parent().map(|d| d.to_path_buf()),
+            include_dirs: Vec::new(),
         })
         .collect();
     let req = adgen::Request {

@@ -542,10 +542,7 @@ mod tests {
     use crate::diff::SigArg;
 
     fn program(source: &str) -> il::Program {
-        let inputs = [crate::SourceInput {
-            path: "m.f90".into(),
-            text: source.into(),
-        }];
+        let inputs = [crate::SourceInput::new("m.f90", source)];
         crate::parse_sources(&inputs, &mut crate::SourceMap::default()).expect("parses")
     }
 

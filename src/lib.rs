@@ -88,6 +88,23 @@ pub struct SourceInput {
     /// Path shown in diagnostics and used to name outputs (relative, `/`-separated).
     pub path: String,
     pub text: String,
+    /// The directory holding the source on disk, searched first for its INCLUDE files
+    /// (`None` for a source that exists only in memory).
+    pub dir: Option<std::path::PathBuf>,
+    /// Further directories searched for INCLUDE files (the manifest's `include-dirs`).
+    pub include_dirs: Vec<std::path::PathBuf>,
+}
+
+impl SourceInput {
+    /// A source held in memory, with no directory to look in for included files.
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceInput {
+        SourceInput {
+            path: path.into(),
+            text: text.into(),
+            dir: None,
+            include_dirs: Vec::new(),
+        }
+    }
 }
 
 /// One file adgen writes.
@@ -142,6 +159,7 @@ pub fn parse_sources(
             ))
         })
         .collect();
+    context.first_include_id = sources.files().count() as u32;
     // Files are lowered in the manifest's order, except that a file using a module
     // another file defines waits for it: rounds until every file is lowered or no
     // file waiting for a module could be lowered (then their errors are the answer).
@@ -152,6 +170,19 @@ pub fn parse_sources(
         let before = waiting.len();
         for &k in &waiting {
             let (id, input) = (ids[k], &inputs[k]);
+            context.include_search = input
+                .dir
+                .iter()
+                .chain(&input.include_dirs)
+                .cloned()
+                .collect();
+            context.include_display_dir = input.dir.as_ref().map(|_| {
+                input
+                    .path
+                    .rsplit_once('/')
+                    .map(|(d, _)| d.to_string())
+                    .unwrap_or_default()
+            });
             match front::lower_source_in(
                 &mut context,
                 id,
@@ -173,6 +204,10 @@ pub fn parse_sources(
         }
         waiting = deferred;
     }
+    // The files INCLUDE lines read, under the ids their spans carry.
+    for file in std::mem::take(&mut context.included) {
+        sources.add(file);
+    }
     if errors.is_empty() {
         errors.extend(front::boundary::check(&program));
     }
@@ -191,6 +226,11 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         diagnostics,
     };
     let program = match parse_sources(inputs, &mut sources) {
+        Ok(p) => p,
+        Err(d) => return Err(fail(&sources, d)),
+    };
+    // I/O is dropped from what gets differentiated (input refused where roots reach).
+    let program = match diff::io::strip(&program, request) {
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };

@@ -470,6 +470,14 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
             Ok(bytes) => sources.push(SourceInput {
                 path: manifest::display_path(file),
                 text: String::from_utf8_lossy(&bytes).into_owned(),
+                dir: file.parent().map(|d| {
+                    if d.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        d.to_path_buf()
+                    }
+                }),
+                include_dirs: Vec::new(),
             }),
             Err(e) => {
                 let d = Diagnostic::error(

@@ -295,6 +295,8 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
             Ok(bytes) => sources.push(SourceInput {
                 path: rel.clone(),
                 text: String::from_utf8_lossy(&bytes).into_owned(),
+                dir: abs.parent().map(Path::to_path_buf),
+                include_dirs: checked.include_dirs.clone(),
             }),
             Err(e) => read_errors.push(Diagnostic::error(
                 E_READ_SOURCE,

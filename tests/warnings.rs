@@ -19,10 +19,7 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
 }
 
 fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
-    let input = adgen::SourceInput {
-        path: "w.f90".into(),
-        text: source.into(),
-    };
+    let input = adgen::SourceInput::new("w.f90", source);
     adgen::differentiate(&[input], &request(root, independents, dependents))
         .expect("differentiates")
         .warnings
@@ -47,10 +44,7 @@ fn same_variable_passed_twice() {
                 b = b + a*a\nend subroutine g\n\nsubroutine f(x, y)\n  real(8), intent(inout) :: x\n  \
                 real(8), intent(out) :: y\n  call g(x, x)\n  y = x\nend subroutine f\n";
     // Active: the adjoint of g would assume a and b distinct, so it is refused.
-    let input = adgen::SourceInput {
-        path: "w.f90".into(),
-        text: text.into(),
-    };
+    let input = adgen::SourceInput::new("w.f90", text);
     let err = adgen::differentiate(&[input], &request("f", &["x"], &["y"])).expect_err("refused");
     assert!(
         err.rendered

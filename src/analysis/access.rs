@@ -76,6 +76,27 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         }
                     }
                 }
+                // Globals: the callee may read any the caller sees, and writes those it
+                // (or its callees) assigns, passes as an argument or reads into.
+                // A procedure adgen has no source for may write any of them.
+                let written = known.map(|c| global_writes(ir, c));
+                for (z, zone) in uir.zones.zones.iter().enumerate() {
+                    if !zone.global {
+                        continue;
+                    }
+                    reads.set(z, true);
+                    let written_here = uir
+                        .unit
+                        .symbols
+                        .get(&zone.name)
+                        .and_then(|s| s.global.as_ref())
+                        .is_some_and(|g| {
+                            written.as_ref().is_none_or(|w| w.contains(&global_key(g)))
+                        });
+                    if written_here && !defs.iter().any(|(d, _)| *d == z) {
+                        defs.push((z, false));
+                    }
+                }
                 if let Some(lhs) = site.result_lhs {
                     subscripts_into(lhs, uir, &mut reads);
                     if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
@@ -144,4 +165,74 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
 /// A write to a whole variable kills its zone; an element or a component (`s%x`) does not.
 fn kills_whole(lhs: &crate::il::Expr) -> bool {
     matches!(&lhs.kind, ExprKind::Var(n) if !n.contains('%'))
+}
+
+/// How globals are matched between units: a module variable by module and name, a
+/// COMMON variable by its block alone (units may split a block differently).
+pub fn global_key(g: &crate::il::GlobalRef) -> (String, String) {
+    if g.module.starts_with('/') {
+        (crate::il::key(&g.module), "*".to_string())
+    } else {
+        g.key()
+    }
+}
+
+/// The globals (by [`global_key`]) that unit `u` or a unit it calls may overwrite:
+/// assigned, used as a DO variable, passed as an actual argument, or read into.
+pub fn global_writes(ir: &Ir, u: usize) -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut seen = vec![false; ir.units.len()];
+    let mut stack = vec![u];
+    while let Some(u) = stack.pop() {
+        if std::mem::replace(&mut seen[u], true) {
+            continue;
+        }
+        let unit = ir.units[u].unit;
+        for n in names_written(unit) {
+            if let Some(g) = unit.symbols.get(n).and_then(|s| s.global.as_ref()) {
+                out.insert(global_key(g));
+            }
+        }
+        for callee in crate::ir::called_names(unit) {
+            if let Some(c) = ir.index_of(&callee) {
+                stack.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Variables `unit` may overwrite: assigned, used as a DO variable, passed as an actual
+/// argument (conservatively), or read into.
+pub fn names_written(unit: &crate::il::Unit) -> Vec<&str> {
+    {
+        let mut names: Vec<&str> = Vec::new();
+        visit::walk_stmts(&unit.body, &mut |s| {
+            match &s.kind {
+                StmtKind::Assign { lhs, .. } => names.extend(lhs.base_name()),
+                StmtKind::Do { var, .. } => names.push(var),
+                StmtKind::Call { args, .. } => {
+                    names.extend(args.iter().filter_map(|a| a.value.base_name()));
+                }
+                _ => {}
+            }
+            names.extend(stmt_written_names(s));
+            for e in visit::stmt_exprs(s) {
+                visit::walk_expr(e, &mut |x| {
+                    if let ExprKind::Call(_, args) = &x.kind {
+                        names.extend(args.iter().filter_map(|a| a.value.base_name()));
+                    }
+                });
+            }
+        });
+        names
+    }
+}
+
+/// Variables a statement overwrites besides an assignment's left side (a READ's list).
+fn stmt_written_names(s: &crate::il::Stmt) -> Vec<&str> {
+    match &s.kind {
+        StmtKind::Io { writes, .. } => writes.iter().filter_map(Expr::base_name).collect(),
+        _ => Vec::new(),
+    }
 }

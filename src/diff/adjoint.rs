@@ -208,11 +208,14 @@ fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
                     set.set(z, true);
                 }
             }
-            // The adjoint of a call re-runs the callee, which may read any module
-            // variable: all of them are used (their summaries do not say which).
-            if let Some(site) = call_site(stmt) {
-                if adj.ug.ctx.derivative_of(site.callee).is_some() {
-                    for &z in &adj.ug.uir.zones.globals {
+            // A callee's adjoint re-runs its forward sweep: it reads the globals (module
+            // and COMMON variables, seen here or not) as the call did; their summaries do
+            // not say which.
+            let reruns = call_site(stmt)
+                .is_some_and(|site| has || adj.ug.ctx.derivative_of(site.callee).is_some());
+            if reruns {
+                for (z, zone) in adj.ug.uir.zones.zones.iter().enumerate() {
+                    if zone.global {
                         set.set(z, true);
                     }
                 }

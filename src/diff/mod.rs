@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+pub mod io;
 pub mod names;
 pub mod normalize;
 pub mod partials;
@@ -626,10 +627,22 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         };
         // A function the derivative no longer calls (its derivative is called instead), or
         // a local the adjoint's forward sweep no longer computes, would be an unused name.
+        // COMMON variables stay declared (the block's layout), and so do the variables of
+        // a DATA set one of whose variables is still referenced.
+        let mut referenced = referenced;
+        for d in &self.unit.decls {
+            if let DeclKind::Data(sets) = &d.kind {
+                for set in sets {
+                    if set.names.iter().any(|n| referenced.contains(&key(n))) {
+                        referenced.extend(set.names.iter().map(|n| key(n)));
+                    }
+                }
+            }
+        }
         let keeps = |name: &str| match self.unit.symbols.get(name) {
             Some(s) if s.kind == il::SymbolKind::Procedure => referenced.contains(&key(name)),
             Some(s) if s.kind == il::SymbolKind::Variable && !s.is_dummy() => {
-                referenced.contains(&key(name))
+                referenced.contains(&key(name)) || s.global.is_some()
             }
             _ => true,
         };
@@ -639,10 +652,19 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => {
                     entities.retain(|e| keeps(&e.name));
                 }
+                DeclKind::Data(sets) => {
+                    sets.retain(|set| set.names.iter().any(|n| keeps(n)));
+                }
+                DeclKind::Save(names) if !names.is_empty() => {
+                    names.retain(|n| n.starts_with('/') || keeps(n));
+                }
                 _ => {}
             }
             let emptied = matches!(&decl.kind,
-                DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) if entities.is_empty());
+                DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) if entities.is_empty())
+                || matches!(&decl.kind, DeclKind::Data(sets) if sets.is_empty())
+                || matches!((&decl.kind, &original.kind),
+                    (DeclKind::Save(names), DeclKind::Save(was)) if names.is_empty() && !was.is_empty());
             // The primal outputs of an adjoint are unspecified (INTERFACE.md §4): its
             // forward sweep may not set them, so they lose INTENT(OUT).
             if mode == Mode::Adjoint {

@@ -1157,10 +1157,7 @@ mod tests {
 
     fn restructured(text: &str) -> Result<String, Vec<&'static str>> {
         let mut map = crate::diag::SourceMap::default();
-        let inputs = [SourceInput {
-            path: "t.f".to_string(),
-            text: text.to_string(),
-        }];
+        let inputs = [SourceInput::new("t.f", text)];
         let program = parse_sources(&inputs, &mut map).expect("parses");
         match super::restructure(&program) {
             Ok(p) => Ok(crate::back::fortran::write_file(&p.files[0])),

@@ -292,10 +292,7 @@ mod tests {
     ) {
         let inputs: Vec<SourceInput> = files
             .iter()
-            .map(|(p, t)| SourceInput {
-                path: p.to_string(),
-                text: t.to_string(),
-            })
+            .map(|(p, t)| SourceInput::new(*p, *t))
             .collect();
         let mut map = SourceMap::default();
         (parse_sources(&inputs, &mut map), map)

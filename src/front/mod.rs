@@ -7,10 +7,20 @@ pub mod fortran;
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
 use crate::il;
 
-/// What the files lowered so far tell the next ones: the Fortran modules they define.
+/// What the files lowered so far tell the next ones: the Fortran modules they define;
+/// and where INCLUDE lines look for files, with the files they read.
 #[derive(Default)]
 pub struct Context {
     pub modules: fortran::Modules,
+    /// Directories searched, in order, for the current source's INCLUDE lines: its own
+    /// directory, then the manifest's `include-dirs`.
+    pub include_search: Vec<std::path::PathBuf>,
+    /// How to name a file found in `include_search[0]` in diagnostics: the source's
+    /// directory as given (relative), when that is the source's own directory.
+    pub include_display_dir: Option<String>,
+    /// Files read by INCLUDE lines, in order; the first gets `FileId(first_include_id)`.
+    pub included: Vec<SourceFile>,
+    pub first_include_id: u32,
 }
 
 /// Lowers one source file on its own (no module of another file visible).
@@ -60,6 +70,41 @@ pub fn lower_source_in(
             ]);
         }
     };
+    let Context {
+        modules,
+        include_search,
+        include_display_dir,
+        included,
+        first_include_id,
+    } = context;
+    let mut resolve = |name: &str| -> Result<(FileId, String), String> {
+        for (k, dir) in include_search.iter().enumerate() {
+            let candidate = dir.join(name);
+            if !candidate.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&candidate)
+                .map_err(|e| format!("cannot read `{}`: {e}", candidate.display()))?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let display = match (k, include_display_dir.as_deref()) {
+                (0, Some("")) => name.to_string(),
+                (0, Some(d)) => format!("{d}/{name}"),
+                _ => candidate.display().to_string(),
+            };
+            let id = FileId(*first_include_id + included.len() as u32);
+            included.push(SourceFile::new(display, text.clone()));
+            return Ok((id, text));
+        }
+        if include_search.is_empty() {
+            Err("the source was given without a directory to look in".to_string())
+        } else {
+            let dirs: Vec<String> = include_search
+                .iter()
+                .map(|d| format!("`{}`", d.display()))
+                .collect();
+            Err(format!("no such file in {}", dirs.join(", ")))
+        }
+    };
     if preprocessed {
         return fortran::lower_preprocessed(
             id,
@@ -67,10 +112,11 @@ pub fn lower_source_in(
             path,
             form,
             next_stmt_id,
-            &mut context.modules,
+            modules,
+            &mut resolve,
         );
     }
-    fortran::lower_file_in_form(id, source, path, form, next_stmt_id, &mut context.modules)
+    fortran::lower_file_with_includes(id, source, path, form, next_stmt_id, modules, &mut resolve)
 }
 
 #[cfg(test)]

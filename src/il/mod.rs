@@ -201,12 +201,35 @@ pub enum DeclKind {
     /// no body) of procedures defined elsewhere, such as C functions called through
     /// `BIND(C)`.
     Interface(Vec<Unit>),
+    /// `COMMON /block/ a, b(10), c /other/ d` (block `None` for blank COMMON): storage shared
+    /// between units by position. Its variables are globals of the units that declare
+    /// them (their symbols' `global` module is `/block/`, or `//` for blank COMMON).
+    Common(Vec<(Option<String>, Vec<Entity>)>),
+    /// `DATA objects /values/, ...`: initial values (which imply SAVE), kept as text.
+    Data(Vec<DataSet>),
+    /// `SAVE a, /block/` (an empty list saves every local).
+    Save(Vec<String>),
     /// A statement function `f(x, y) = expr`: inlined before differentiation.
     StmtFunction {
         name: String,
         args: Vec<String>,
         body: Expr,
     },
+}
+
+/// One `objects /values/` pair of a DATA statement, as written (implied DOs and repeat
+/// counts included), with the variables it initializes.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    pub objects: String,
+    pub values: String,
+    pub names: Vec<String>,
+}
+
+/// The block name under which the variables of a COMMON are globals: `/name/`, or `//`
+/// for blank COMMON.
+pub fn common_global_module(block: Option<&str>) -> String {
+    format!("/{}/", block.map(key).unwrap_or_default())
 }
 
 #[derive(Clone, Debug)]
@@ -362,6 +385,17 @@ pub enum StmtKind {
         arms: Vec<(Expr, Vec<Stmt>)>,
         else_body: Option<Vec<Stmt>>,
         construct: bool,
+    },
+    /// An input/output or program-control statement kept as written (Fortran PRINT,
+    /// WRITE, READ, OPEN, CLOSE, REWIND, FORMAT, STOP): `text` is the whole statement,
+    /// `reads` the expressions it evaluates, `writes` the variables it overwrites (a
+    /// READ's list), `stops` set when it ends the program. Never differentiated: the
+    /// derivative code keeps it where the primal runs (tangent, adjoint's forward sweep).
+    Io {
+        text: String,
+        reads: Vec<Expr>,
+        writes: Vec<Expr>,
+        stops: bool,
     },
     /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
     /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it

@@ -158,7 +158,8 @@ impl<'p> Builder<'p> {
             }
         };
         match &stmt.kind {
-            StmtKind::Assign { .. } | StmtKind::Call { .. } => {
+            // I/O reaches flow graphs only in units no root calls (`diff::io`).
+            StmtKind::Assign { .. } | StmtKind::Call { .. } | StmtKind::Io { .. } => {
                 let n = self.node(NodeKind::Simple(stmt));
                 labelled(self, n);
                 self.graph.node_of.insert(stmt.id, n);

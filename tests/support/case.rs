@@ -391,6 +391,24 @@ pub fn check_derivatives(
     failures
 }
 
+/// The files of a corpus directory that Fortran INCLUDE lines name (`*.inc`, `*.fi`),
+/// sorted, as (name, text).
+pub fn include_files(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".inc") || name.ends_with(".fi") {
+                if let Ok(text) = std::fs::read_to_string(e.path()) {
+                    out.push((name, text));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Reads a corpus directory's manifest, check file and sources.
 pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), String> {
     let read =
@@ -403,6 +421,8 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
         sources.push(SourceInput {
             path: path.clone(),
             text: read(path)?,
+            dir: Some(dir.to_path_buf()),
+            include_dirs: Vec::new(),
         });
     }
     Ok((manifest, check, sources))
@@ -518,10 +538,9 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
             .iter()
             .any(|f| toolchain::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, *root)));
     }
-    let originals: Vec<(String, String)> = sources
-        .iter()
-        .map(|s| (s.path.clone(), s.text.clone()))
-        .collect();
+    // Files the sources INCLUDE sit next to them (written first), for the compiler.
+    let mut originals = include_files(dir);
+    originals.extend(sources.iter().map(|s| (s.path.clone(), s.text.clone())));
     let orig_objects = match compile_sources(
         &ctx,
         "original",

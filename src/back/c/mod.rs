@@ -1283,6 +1283,10 @@ impl Cx<'_> {
             StmtKind::Comment(text) => {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
             }
+            // Fortran I/O never reaches the C back-end (no C front-end makes it).
+            StmtKind::Io { text, .. } => {
+                writeln!(out, "{ind}/* {} */", text.replace("*/", "* /")).unwrap();
+            }
             // Fortran array constructs never reach the C back-end (scalarized first).
             StmtKind::Where { .. }
             | StmtKind::Forall { .. }

@@ -195,6 +195,29 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         }
         DeclKind::External(names) => format!("external {}", names.join(", ")),
         DeclKind::Intrinsic(names) => format!("intrinsic {}", names.join(", ")),
+        DeclKind::Common(blocks) => {
+            let blocks: Vec<String> = blocks
+                .iter()
+                .map(|(block, entities)| {
+                    let entities: Vec<String> = entities.iter().map(entity_text).collect();
+                    format!(
+                        "/{}/ {}",
+                        block.as_deref().unwrap_or(""),
+                        entities.join(", ")
+                    )
+                })
+                .collect();
+            format!("common {}", blocks.join(" "))
+        }
+        DeclKind::Data(sets) => {
+            let sets: Vec<String> = sets
+                .iter()
+                .map(|d| format!("{} /{}/", d.objects, d.values))
+                .collect();
+            format!("data {}", sets.join(", "))
+        }
+        DeclKind::Save(names) if names.is_empty() => "save".to_string(),
+        DeclKind::Save(names) => format!("save {}", names.join(", ")),
         DeclKind::Comment(_) | DeclKind::Interface(_) => return None,
     };
     Some(text)

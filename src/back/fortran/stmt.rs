@@ -40,6 +40,7 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
             let list: Vec<String> = items.iter().map(write_expr).collect();
             format!("{word}({})", list.join(", "))
         }
+        StmtKind::Io { text, .. } => text.clone(),
         StmtKind::Select { .. }
         | StmtKind::If { .. }
         | StmtKind::Do { .. }

@@ -180,6 +180,28 @@ impl<'a> Cursor<'a> {
             .to_string()
     }
 
+    /// The source text of tokens `from..to` (absolute indices), comments left out, one
+    /// blank where the source had blanks or a line continuation between two tokens.
+    pub fn tokens_text(&self, from: usize, to: usize) -> String {
+        let mut out = String::new();
+        let mut last_hi: Option<u32> = None;
+        for t in self.toks.iter().take(to).skip(from) {
+            if matches!(t.kind, TokKind::Comment { .. } | TokKind::Newline) {
+                continue;
+            }
+            if last_hi.is_some_and(|hi| hi < t.span.lo) {
+                out.push(' ');
+            }
+            out.push_str(
+                self.src
+                    .get(t.span.lo as usize..t.span.hi as usize)
+                    .unwrap_or(""),
+            );
+            last_hi = Some(t.span.hi);
+        }
+        out
+    }
+
     /// Index of the `)` matching the `(` at absolute index `open`, if any.
     pub fn matching_paren(&self, open: usize) -> Option<usize> {
         let mut depth = 0usize;

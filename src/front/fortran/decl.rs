@@ -531,3 +531,136 @@ pub fn parse_access(c: &mut Cursor, public: bool) -> PResult<DeclKind> {
     };
     Ok(DeclKind::Access { public, names })
 }
+
+/// `COMMON [/[name]/] a, b(10) [[,] /[name]/ c ...]`; the cursor after COMMON.
+pub fn parse_common(c: &mut Cursor) -> PResult<DeclKind> {
+    let mut blocks: Vec<(Option<String>, Vec<Entity>)> = Vec::new();
+    loop {
+        // The block name, if any: `/name/`, `//` (blank) or nothing (blank, first only).
+        let block = if c.eat(&TokKind::Concat) {
+            None
+        } else if c.eat(&TokKind::Slash) {
+            let name = if c.is(&TokKind::Slash) {
+                None
+            } else {
+                Some(c.expect_ident("the COMMON block's name")?.0)
+            };
+            c.expect(&TokKind::Slash, "`/` after the COMMON block's name")?;
+            name
+        } else if blocks.is_empty() {
+            None
+        } else {
+            return Err(c.expected("`/name/` or the end of the COMMON statement"));
+        };
+        let mut entities = Vec::new();
+        loop {
+            let (name, span) = c.expect_ident("a variable name")?;
+            let dims = if c.is(&TokKind::LParen) {
+                Some(parse_dims(c)?)
+            } else {
+                None
+            };
+            entities.push(Entity {
+                name,
+                dims,
+                init: None,
+                span: c.span_from(span.lo),
+            });
+            if c.eat(&TokKind::Comma) {
+                if c.is(&TokKind::Slash) || c.is(&TokKind::Concat) {
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        match blocks.iter_mut().find(|(b, _)| {
+            b.as_deref().map(str::to_ascii_lowercase)
+                == block.as_deref().map(str::to_ascii_lowercase)
+        }) {
+            Some((_, list)) => list.extend(entities),
+            None => blocks.push((block, entities)),
+        }
+        if c.at_end() {
+            return Ok(DeclKind::Common(blocks));
+        }
+    }
+}
+
+/// `DATA objects /values/ [[,] objects /values/ ...]`; the cursor after DATA. Objects and
+/// values are kept as written; the variables are the names of the objects (the array of
+/// an implied DO included).
+pub fn parse_data(c: &mut Cursor) -> PResult<DeclKind> {
+    let mut sets = Vec::new();
+    loop {
+        let start = c.pos;
+        let mut names = Vec::new();
+        let mut depth = 0usize;
+        let mut first_in_group = false;
+        while !(depth == 0 && c.is(&TokKind::Slash)) {
+            let Some(kind) = c.peek() else {
+                return Err(c.expected("`/` before the DATA values"));
+            };
+            match kind {
+                TokKind::LParen => {
+                    depth += 1;
+                    // An implied DO opens where an object starts; a subscript follows a name.
+                    if depth == 1 {
+                        first_in_group =
+                            c.pos == start || matches!(c.toks[c.pos - 1].kind, TokKind::Comma);
+                    }
+                }
+                TokKind::RParen => depth = depth.saturating_sub(1),
+                TokKind::Ident(name) if depth == 0 || first_in_group => {
+                    names.push(name.clone());
+                    first_in_group = false;
+                }
+                _ => {}
+            }
+            c.bump();
+        }
+        if names.is_empty() || c.pos == start {
+            return Err(c.expected("a variable before the DATA values"));
+        }
+        let objects = c.tokens_text(start, c.pos);
+        c.bump();
+        let vstart = c.pos;
+        while !c.is(&TokKind::Slash) {
+            if c.at_end() {
+                return Err(c.expected("`/` after the DATA values"));
+            }
+            c.bump();
+        }
+        let values = c.tokens_text(vstart, c.pos);
+        c.bump();
+        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        sets.push(crate::il::DataSet {
+            objects,
+            values,
+            names,
+        });
+        c.eat(&TokKind::Comma);
+        if c.at_end() {
+            return Ok(DeclKind::Data(sets));
+        }
+    }
+}
+
+/// `SAVE [[::] a, /block/, ...]`; the cursor after SAVE.
+pub fn parse_save(c: &mut Cursor) -> PResult<DeclKind> {
+    c.eat(&TokKind::DoubleColon);
+    let mut names = Vec::new();
+    while !c.at_end() {
+        if c.eat(&TokKind::Slash) {
+            let (name, _) = c.expect_ident("the COMMON block's name")?;
+            c.expect(&TokKind::Slash, "`/` after the COMMON block's name")?;
+            names.push(format!("/{name}/"));
+        } else {
+            names.push(c.expect_ident("a variable name")?.0);
+        }
+        if !c.eat(&TokKind::Comma) {
+            c.expect_end()?;
+        }
+    }
+    Ok(DeclKind::Save(names))
+}

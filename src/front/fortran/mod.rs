@@ -7,6 +7,12 @@
 //! no line map. Sources for the C preprocessor (`.F`, `.FOR`, `.F90`) first go through
 //! `preprocess`, which blanks the lines `gfortran -E -cpp` drops, also in place.
 //!
+//! `INCLUDE 'file'` lines (and the `#include "file"` lines the preprocessor keeps) are
+//! replaced by the statements of the file, found through the caller's resolver (the
+//! source's directory, then `include-dirs`) and read in the including file's form; their
+//! spans point into the included file, so its diagnostics do too. The IL holds the
+//! expanded statements: generated and round-tripped sources need no include path.
+//!
 //! It never panics on any input: every problem is a [`Diagnostic`] with a location, and
 //! parsing recovers at the next statement so that one run reports as many errors as it
 //! reasonably can, each once.
@@ -15,11 +21,13 @@
 //! NONE / rules / the default rule; INTEGER, REAL, DOUBLE PRECISION, LOGICAL, CHARACTER
 //! with kinds (`real(8)`, `real(kind=dp)`, `real*8`, kinds from integer PARAMETERs,
 //! `kind(...)`, `selected_real_kind(...)`); attributes INTENT, PARAMETER, DIMENSION,
-//! EXTERNAL, INTRINSIC, SAVE and the matching statements; explicit-shape and assumed-size
-//! arrays; assignment, IF (block and logical), DO (counted, labelled, WHILE, endless),
+//! EXTERNAL, INTRINSIC, SAVE and the matching statements; COMMON (named, blank, several
+//! blocks per statement), DATA (kept as written), SAVE lists; explicit-shape and
+//! assumed-size arrays; assignment, IF (block and logical), DO (counted, labelled, WHILE, endless),
 //! EXIT, CYCLE, CALL, RETURN, CONTINUE, GO TO, computed GO TO, arithmetic IF, SELECT CASE
 //! (integer, character and logical selectors, ranges, lists, DEFAULT), statement
-//! functions; the intrinsics of [`il::Intrinsic`]. Jumps and SELECT CASE stay in the IL
+//! functions; PRINT, WRITE, READ, OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE, ENDFILE,
+//! FLUSH, FORMAT and STOP (`io`, kept as written); the intrinsics of [`il::Intrinsic`]. Jumps and SELECT CASE stay in the IL
 //! as written; `diff::restructure` makes them structured before differentiation and
 //! refuses what it cannot (E0410), as well as a statement function whose formula has
 //! another type than the function (E0411).
@@ -65,9 +73,9 @@
 //!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
 //!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
-//!   or suffix (RECURSIVE, ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
-//!   `#include` (INCLUDE lines are E0401: the front-end sees one file at a time),
-//!   E0409 a line changed by macro expansion. Before differentiation: E0410 a jump
+//!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
+//!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
+//!   file that cannot be found or read, or INCLUDEs nested too deep. Before differentiation: E0410 a jump
 //!   `diff::restructure` cannot make structured, E0411 a statement function of another
 //!   type, E0414 array syntax `diff::scalarize` cannot turn into loops.
 //! - E0415 (`front::boundary`) a call between Fortran and C that the compilers would get
@@ -80,6 +88,7 @@ mod decl;
 mod expr;
 mod fixed;
 mod intrinsics;
+mod io;
 mod lexer;
 mod preprocess;
 mod sema;
@@ -123,6 +132,10 @@ pub fn lower_file(
     )
 }
 
+/// Finds and reads the file an INCLUDE line names: the id under which the caller
+/// registers it (diagnostics point into it) and its text, or why it cannot.
+pub type IncludeResolver<'r> = dyn FnMut(&str) -> Result<(FileId, String), String> + 'r;
+
 /// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
 pub fn lower_preprocessed(
     id: FileId,
@@ -131,14 +144,156 @@ pub fn lower_preprocessed(
     form: SourceForm,
     next_stmt_id: &mut u32,
     modules: &mut Modules,
+    resolve: &mut IncludeResolver,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    match preprocess::apply(id, &source.text, form)? {
-        None => lower_file_in_form(id, source, path, form, next_stmt_id, modules),
-        Some(text) => {
+    match preprocess::apply_with_includes(id, &source.text, form)? {
+        (None, _) => {
+            lower_file_with_includes(id, source, path, form, next_stmt_id, modules, resolve)
+        }
+        (Some(text), includes) => {
             let kept = SourceFile::new(source.display_path.clone(), text);
-            lower_file_in_form(id, &kept, path, form, next_stmt_id, modules)
+            let mut files = Files {
+                resolve,
+                cpp_includes: &includes,
+            };
+            lower_impl(id, &kept, path, form, next_stmt_id, modules, &mut files)
         }
     }
+}
+
+/// Where included files come from: INCLUDE lines and the `#include` lines the
+/// preprocessor kept (offset of the line, file name).
+struct Files<'a, 'r> {
+    resolve: &'a mut IncludeResolver<'r>,
+    cpp_includes: &'a [(u32, String)],
+}
+
+/// How deep INCLUDE lines may nest (an included file including itself stops here).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Replaces each `INCLUDE 'name'` line by the statements of the file it names, read in
+/// the including file's source form; their spans point into that file.
+fn expand_includes(
+    items: Vec<lexer::Item>,
+    form: SourceForm,
+    resolve: &mut IncludeResolver,
+    diags: &mut Vec<Diagnostic>,
+    texts: &mut Vec<(FileId, String)>,
+    depth: usize,
+) -> Vec<lexer::Item> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let name = match &item {
+            lexer::Item::Stmt(raw) => match raw.toks.as_slice() {
+                [
+                    lexer::Tok {
+                        kind: lexer::TokKind::Ident(word),
+                        ..
+                    },
+                    lexer::Tok {
+                        kind: lexer::TokKind::Str(name),
+                        ..
+                    },
+                ] if word.eq_ignore_ascii_case("include") => Some((name.clone(), raw.span)),
+                _ => None,
+            },
+            lexer::Item::Comment { .. } => None,
+        };
+        let Some((name, span)) = name else {
+            out.push(item);
+            continue;
+        };
+        out.extend(include_file(
+            &name, span, form, resolve, diags, texts, depth,
+        ));
+    }
+    out
+}
+
+/// The statements of the file `name` (an INCLUDE at `span`), its own INCLUDEs expanded.
+fn include_file(
+    name: &str,
+    span: crate::diag::Span,
+    form: SourceForm,
+    resolve: &mut IncludeResolver,
+    diags: &mut Vec<Diagnostic>,
+    texts: &mut Vec<(FileId, String)>,
+    depth: usize,
+) -> Vec<lexer::Item> {
+    {
+        if depth >= MAX_INCLUDE_DEPTH {
+            diags.push(
+                Diagnostic::error(
+                    "E0412",
+                    format!("INCLUDE '{name}' nests more than {MAX_INCLUDE_DEPTH} files deep"),
+                )
+                .at(span)
+                .with_help("an included file probably includes itself"),
+            );
+            return Vec::new();
+        }
+        match resolve(name) {
+            Ok((fid, text)) => {
+                let text = match form {
+                    SourceForm::Free => text,
+                    SourceForm::Fixed => fixed::to_free_form(fid, &text, diags),
+                };
+                let toks = lexer::lex(fid, &text, diags);
+                let inner = lexer::split(toks);
+                texts.push((fid, text));
+                expand_includes(inner, form, resolve, diags, texts, depth + 1)
+            }
+            Err(why) => {
+                diags.push(
+                    Diagnostic::error("E0412", format!("cannot include '{name}': {why}"))
+                        .at(span)
+                        .with_help(
+                            "put the file next to the source that includes it, or list its directory in the manifest's `include-dirs`",
+                        ),
+                );
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Puts the statements of each `#include` the preprocessor kept where its line was.
+fn splice_cpp_includes(
+    id: FileId,
+    items: Vec<lexer::Item>,
+    form: SourceForm,
+    files: &mut Files,
+    diags: &mut Vec<Diagnostic>,
+    texts: &mut Vec<(FileId, String)>,
+) -> Vec<lexer::Item> {
+    let mut pending = files.cpp_includes.iter().peekable();
+    let mut out = Vec::with_capacity(items.len());
+    let mut splice = |out: &mut Vec<lexer::Item>, lo: u32, name: &str| {
+        let span = crate::diag::Span::new(id, lo as usize, lo as usize + 1);
+        out.extend(include_file(
+            name,
+            span,
+            form,
+            files.resolve,
+            diags,
+            texts,
+            1,
+        ));
+    };
+    for item in items {
+        let lo = match &item {
+            lexer::Item::Comment { span, .. } => span.lo,
+            lexer::Item::Stmt(raw) => raw.span.lo,
+        };
+        while let Some((at, name)) = pending.next_if(|(at, _)| *at < lo) {
+            splice(&mut out, *at, name);
+        }
+        out.push(item);
+    }
+    for (at, name) in pending {
+        splice(&mut out, *at, name);
+    }
+    out
 }
 
 /// The procedures of module `module` (the units after it with it as host), as its own
@@ -210,6 +365,38 @@ pub fn lower_file_in_form(
     next_stmt_id: &mut u32,
     modules: &mut Modules,
 ) -> Result<il::File, Vec<Diagnostic>> {
+    let mut no_files = |_: &str| -> Result<(FileId, String), String> {
+        Err("this source was given without a directory to look in".to_string())
+    };
+    lower_file_with_includes(id, source, path, form, next_stmt_id, modules, &mut no_files)
+}
+
+/// [`lower_file_in_form`], reading INCLUDE lines' files through `resolve`.
+pub fn lower_file_with_includes(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+    modules: &mut Modules,
+    resolve: &mut IncludeResolver,
+) -> Result<il::File, Vec<Diagnostic>> {
+    let mut files = Files {
+        resolve,
+        cpp_includes: &[],
+    };
+    lower_impl(id, source, path, form, next_stmt_id, modules, &mut files)
+}
+
+fn lower_impl(
+    id: FileId,
+    source: &SourceFile,
+    path: &str,
+    form: SourceForm,
+    next_stmt_id: &mut u32,
+    modules: &mut Modules,
+    files: &mut Files,
+) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let free_text;
     let text: &str = match form {
@@ -224,10 +411,13 @@ pub fn lower_file_in_form(
     }
     let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
+    let mut included = Vec::new();
+    let items = expand_includes(items, form, files.resolve, &mut diags, &mut included, 0);
+    let items = splice_cpp_includes(id, items, form, files, &mut diags, &mut included);
     let mut parser = unit::FileParser {
         stmts: stmt::StmtParser {
             src: text,
-            file: id,
+            included,
         },
         items,
         pos: 0,

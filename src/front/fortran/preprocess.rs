@@ -6,11 +6,17 @@
 //! expand to nothing) is blanked in place; a line it keeps unchanged is kept; a line it
 //! changes (a macro expanded inside) is refused with its location (E0409), since the
 //! output would no longer say what the source says. Offsets never move, so line and
-//! column numbers are the original ones. `#include` is refused (E0408): the front-end
-//! reads one file at a time. A file without any directive is not preprocessed at all.
+//! column numbers are the original ones. A file without any directive is not
+//! preprocessed at all.
 //!
-//! Codes: E0408 `#include`, E0409 a line changed by macro expansion, E0902 the
-//! preprocessor could not be run, E0903 the preprocessor reported an error.
+//! `#include "file"` (or `<file>`) in a branch the preprocessor keeps is read like a
+//! Fortran INCLUDE line (same search path, same source form, spans into that file): the
+//! preprocessor itself sees a placeholder comment, so it needs no include path, and
+//! macros the included file defines are not visible to the including file's `#if`s
+//! (a directive inside an included file is refused by the lexer).
+//!
+//! Codes: E0408 a malformed `#include`, E0409 a line changed by macro expansion, E0902
+//! the preprocessor could not be run, E0903 the preprocessor reported an error.
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
@@ -49,44 +55,85 @@ fn is_comment(line: &str, form: SourceForm) -> bool {
 
 /// The text with the lines the preprocessor drops blanked, or `None` when the file has no
 /// directive and needs no preprocessing.
+#[cfg(test)]
 pub fn apply(
     file: FileId,
     text: &str,
     form: SourceForm,
 ) -> Result<Option<String>, Vec<Diagnostic>> {
+    apply_with_includes(file, text, form).map(|(t, _)| t)
+}
+
+/// What the preprocessor leaves of a file for the front-end.
+pub type Preprocessed = (Option<String>, Vec<(u32, String)>);
+
+/// Placeholder the preprocessor sees instead of an `#include` line.
+const INCLUDE_MARK: &str = "!@adgen-include@";
+
+/// [`apply`], with the `#include` lines the preprocessor keeps: (offset of the line, the
+/// file named), in order.
+pub fn apply_with_includes(
+    file: FileId,
+    text: &str,
+    form: SourceForm,
+) -> Result<Preprocessed, Vec<Diagnostic>> {
     let lines = line_ranges(text);
     let mut errors = Vec::new();
     let mut any_directive = false;
-    for &(lo, hi) in &lines {
+    // (line index, offset, name) of each #include, and the text cpp reads.
+    let mut includes: Vec<(usize, u32, String)> = Vec::new();
+    let mut for_cpp = String::with_capacity(text.len());
+    let mut last = 0;
+    for (index, &(lo, hi)) in lines.iter().enumerate() {
         let line = &text[lo..hi];
         if !is_directive(line) {
             continue;
         }
         any_directive = true;
-        let word: String = line
-            .trim_start_matches([' ', '\t', '#'])
+        let rest = line.trim_start_matches([' ', '\t', '#']);
+        let word: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphabetic())
             .collect();
         if word == "include" {
-            errors.push(
-                Diagnostic::error(
-                    "E0408",
-                    "#include is not supported yet: the front-end reads one file at a time",
-                )
-                .at(Span::new(file, lo, hi))
-                .with_help("paste the included text in its place"),
-            );
+            let arg = rest[word.len()..].trim();
+            let name = match arg.chars().next() {
+                Some('"') => arg[1..].split_once('"').map(|(n, _)| n),
+                Some('<') => arg[1..].split_once('>').map(|(n, _)| n),
+                _ => None,
+            };
+            match name {
+                Some(name) if !name.is_empty() => {
+                    includes.push((index, lo as u32, name.to_string()));
+                    for_cpp.push_str(&text[last..lo]);
+                    for_cpp.push_str(INCLUDE_MARK);
+                    last = hi;
+                }
+                _ => errors.push(
+                    Diagnostic::error("E0408", "expected `#include \"file\"`")
+                        .at(Span::new(file, lo, hi)),
+                ),
+            }
         }
     }
+    for_cpp.push_str(&text[last..]);
     if !errors.is_empty() {
         return Err(errors);
     }
     if !any_directive {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
-    let output = run_preprocessor(file, text, form)?;
+    let output = run_preprocessor(file, &for_cpp, form)?;
     let survivors = surviving_lines(&output);
+    let kept_includes: Vec<(u32, String)> = includes
+        .into_iter()
+        .filter(|(index, _, _)| {
+            survivors
+                .get(&(index + 1))
+                .is_some_and(|s| s.contains(INCLUDE_MARK))
+        })
+        .map(|(_, lo, name)| (lo, name))
+        .collect();
     let mut out = text.as_bytes().to_vec();
     for (index, &(lo, hi)) in lines.iter().enumerate() {
         let original = text[lo..hi].trim_end();
@@ -124,9 +171,9 @@ pub fn apply(
         return Err(errors);
     }
     // Whole lines of whole characters were replaced by blanks: still UTF-8.
-    Ok(Some(String::from_utf8(out).unwrap_or_else(|e| {
-        String::from_utf8_lossy(e.as_bytes()).into()
-    })))
+    let text =
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into());
+    Ok((Some(text), kept_includes))
 }
 
 fn run_preprocessor(file: FileId, text: &str, form: SourceForm) -> Result<String, Vec<Diagnostic>> {
@@ -226,14 +273,22 @@ mod tests {
     }
 
     #[test]
-    fn include_is_refused_at_its_line() {
-        let err = apply(
-            FileId(0),
-            "      X = 1\n#include \"a.h\"\n",
-            SourceForm::Fixed,
-        )
-        .unwrap_err();
+    fn malformed_include_is_refused_at_its_line() {
+        let err = apply(FileId(0), "      X = 1\n#include a.h\n", SourceForm::Fixed).unwrap_err();
         assert_eq!(err[0].code, "E0408");
+    }
+
+    #[test]
+    fn includes_in_kept_branches_are_returned() {
+        if !have_gfortran() {
+            return;
+        }
+        let text = "      X = 1\n#include \"a.h\"\n#ifdef NOT_DEFINED\n#include \"b.h\"\n#endif\n      Y = 2\n";
+        let (out, includes) = apply_with_includes(FileId(0), text, SourceForm::Fixed).unwrap();
+        assert_eq!(includes, vec![(12, "a.h".to_string())]);
+        let out = out.unwrap();
+        assert_eq!(out.len(), text.len());
+        assert!(out.lines().nth(1).unwrap().trim().is_empty());
     }
 
     #[test]

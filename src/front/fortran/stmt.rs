@@ -126,29 +126,14 @@ pub enum Line {
 
 /// Statement keywords that are valid Fortran but not supported yet.
 const UNSUPPORTED: &[&str] = &[
-    "print",
-    "write",
-    "read",
-    "open",
-    "close",
-    "inquire",
-    "rewind",
-    "backspace",
-    "endfile",
-    "flush",
-    "format",
     "nullify",
-    "stop",
     "error",
     "pause",
     "entry",
     "assign",
-    "data",
-    "common",
     "equivalence",
     "namelist",
     "include",
-    "save",
     "sequence",
     "allocatable",
     "pointer",
@@ -204,9 +189,11 @@ fn assignment_shape(c: &Cursor) -> bool {
         Some(TokKind::LParen) => match c.matching_paren(c.pos + 1) {
             Some(close) => {
                 let after = c.toks.get(close + 1).map(|t| &t.kind);
-                let keyword = c
-                    .ident_at(0)
-                    .is_some_and(|w| UNSUPPORTED.contains(&w.to_ascii_lowercase().as_str()));
+                let keyword = c.ident_at(0).is_some_and(|w| {
+                    let w = w.to_ascii_lowercase();
+                    UNSUPPORTED.contains(&w.as_str())
+                        || super::io::IO_KEYWORDS.contains(&w.as_str())
+                });
                 match after {
                     Some(TokKind::Assign | TokKind::Percent) => true,
                     // `a(i)(1:2) = ...`, but not `write(*,*) (x(i), i=1,n)`.
@@ -223,15 +210,27 @@ fn assignment_shape(c: &Cursor) -> bool {
 
 pub struct StmtParser<'a> {
     pub src: &'a str,
-    pub file: FileId,
+    /// The texts of the files INCLUDE lines brought in (spans of their statements
+    /// point into them).
+    pub included: Vec<(FileId, String)>,
 }
 
 impl StmtParser<'_> {
+    /// The text that spans of `file` index: the file's own or an included one.
+    pub fn source_of(&self, file: FileId) -> &str {
+        self.included
+            .iter()
+            .find(|(id, _)| *id == file)
+            .map(|(_, text)| text.as_str())
+            .unwrap_or(self.src)
+    }
+
     pub fn classify(&self, raw: &RawStmt) -> PResult<Line> {
         if raw.toks.iter().any(|t| t.kind == TokKind::Error) {
             return Ok(Line::Broken);
         }
-        let mut c = Cursor::new(&raw.toks, self.src, self.file);
+        let file = raw.span.file;
+        let mut c = Cursor::new(&raw.toks, self.source_of(file), file);
         self.line(&mut c)
     }
 
@@ -275,6 +274,12 @@ impl StmtParser<'_> {
             "intent" => Line::Decl(decl::parse_intent_stmt(c)?),
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
+            w if super::io::IO_KEYWORDS.contains(&w) => {
+                Line::Action(super::io::parse_io(c, w, c.pos - 1)?)
+            }
+            "common" => Line::Decl(decl::parse_common(c)?),
+            "data" => Line::Decl(decl::parse_data(c)?),
+            "save" => Line::Decl(decl::parse_save(c)?),
             "program" => Line::OtherUnit("PROGRAM"),
             "module" if c.is_kw("procedure") => {
                 return Err(unsupported_statement("module procedure", word_span));
@@ -667,7 +672,7 @@ impl StmtParser<'_> {
     /// The assignment after `WHERE (mask)` or `FORALL (...)` on the same line.
     fn nested_assignment(&self, c: &mut Cursor, what: &str) -> PResult<(StmtKind, Span)> {
         let lo = c.lo();
-        let mut inner = Cursor::new(&c.toks[c.pos..], self.src, self.file);
+        let mut inner = Cursor::new(&c.toks[c.pos..], c.src, c.file);
         if !assignment_shape(&inner) {
             return Err(Diagnostic::error(
                 "E0202",
@@ -771,7 +776,7 @@ impl StmtParser<'_> {
         }
         let inner_lo = c.lo();
         let inner_toks = &c.toks[c.pos..];
-        let mut inner = Cursor::new(inner_toks, self.src, self.file);
+        let mut inner = Cursor::new(inner_toks, c.src, c.file);
         let line = self.line(&mut inner)?;
         let inner_span = inner.span_from(inner_lo);
         match line {

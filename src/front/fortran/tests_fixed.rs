@@ -216,11 +216,11 @@ fn sequence_numbers_in_columns_73_to_80_are_ignored() {
 }
 
 #[test]
-fn include_is_refused_clearly() {
+fn include_without_a_directory_is_refused_clearly() {
     let text = "      SUBROUTINE S(A)\n      INCLUDE 'params.inc'\n      A = 1.0\n      END\n";
     let d = lower(text).unwrap_err();
-    assert_eq!(where_(text, &d), vec![("E0401", 2, 7)]);
-    assert!(d[0].message.contains("INCLUDE"));
+    assert_eq!(where_(text, &d), vec![("E0412", 2, 7)]);
+    assert!(d[0].message.contains("cannot include 'params.inc'"));
 }
 
 /// A tiny deterministic generator, so the test needs no dependency.
@@ -379,8 +379,15 @@ fn fixed_form_corpus_programs_keep_the_il_invariants() {
             let text = std::fs::read_to_string(&path).expect("a readable source");
             let source = SourceFile::new(name.clone(), text.clone());
             let mut next = 0;
-            let file = crate::front::lower_source(FileId(0), &source, &name, &mut next)
-                .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
+            // INCLUDE files sit next to the program's sources.
+            let mut context = crate::front::Context {
+                include_search: vec![dir.clone()],
+                first_include_id: 1,
+                ..Default::default()
+            };
+            let file =
+                crate::front::lower_source_in(&mut context, FileId(0), &source, &name, &mut next)
+                    .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
             super::tests::check_invariants(&file);
             for unit in &file.units {
                 assert!(unit.span.hi as usize <= text.len(), "{name}");

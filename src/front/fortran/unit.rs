@@ -451,7 +451,7 @@ impl FileParser<'_> {
                 }
                 Line::EndOther(what) if what == "MODULE" => {
                     self.pos += 1;
-                    if let Some(end_name) = raw_end_name(&raw, self.stmts.src)
+                    if let Some(end_name) = raw_end_name(&raw, self.stmts.source_of(raw.span.file))
                         && !end_name.eq_ignore_ascii_case(&name)
                     {
                         self.diags.push(
@@ -723,7 +723,8 @@ impl FileParser<'_> {
                 }
                 Line::Decl(kind) => {
                     self.pos += 1;
-                    if in_body {
+                    // DATA may follow executable statements (it is static initialization).
+                    if in_body && !matches!(kind, DeclKind::Data(_)) {
                         self.diags.push(
                             Diagnostic::error(
                                 "E0207",

@@ -212,6 +212,23 @@ pub fn analyze(
             sema.import_use(modules, module, only.as_deref(), renames, decl.span);
         }
     }
+    // In a procedure, an initializer implies SAVE: made explicit, for the analyses.
+    if !unit.is_module() {
+        for decl in &mut decls {
+            if let DeclKind::Var {
+                attrs, entities, ..
+            } = &mut decl.kind
+            {
+                let initialized = entities.iter().any(|e| e.init.is_some());
+                let already = attrs
+                    .iter()
+                    .any(|a| matches!(a, Attr::Parameter | Attr::Save));
+                if initialized && !already {
+                    attrs.push(Attr::Save);
+                }
+            }
+        }
+    }
     sema.implicit_rules(&decls);
     for decl in &decls {
         sema.declare(&decl.kind, decl.span);
@@ -695,6 +712,56 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::Common(blocks) => {
+                for (block, entity) in blocks
+                    .iter()
+                    .flat_map(|(b, es)| es.iter().map(move |e| (b, e)))
+                {
+                    let module = crate::il::common_global_module(block.as_deref());
+                    let i = self.local(&entity.name, entity.span);
+                    if self.infos[i].arg_index.is_some() {
+                        self.error(
+                            "E0307",
+                            format!(
+                                "the dummy argument `{}` cannot be in a COMMON block",
+                                entity.name
+                            ),
+                            entity.span,
+                        );
+                        continue;
+                    }
+                    if let Some(g) = &self.infos[i].global {
+                        let g = g.module.clone();
+                        self.error(
+                            "E0307",
+                            format!("`{}` is already in COMMON {g}", entity.name),
+                            entity.span,
+                        )
+                        .help = Some("a variable belongs to one COMMON block".to_string());
+                        continue;
+                    }
+                    if let Some(dims) = entity.dims.clone() {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                    self.infos[i].global = Some(GlobalRef {
+                        module,
+                        name: entity.name.clone(),
+                    });
+                }
+            }
+            DeclKind::Data(sets) => {
+                for set in sets {
+                    for name in &set.names {
+                        let i = self.get_or_create(name, span);
+                        self.infos[i].used_var = true;
+                    }
+                }
+            }
+            DeclKind::Save(names) => {
+                for name in names.iter().filter(|n| !n.starts_with('/')) {
+                    self.get_or_create(name, span);
+                }
+            }
             DeclKind::Implicit(_)
             | DeclKind::Comment(_)
             | DeclKind::Use { .. }
@@ -1006,7 +1073,13 @@ impl Sema<'_> {
                 is_result: info.is_result,
                 implicit,
                 span: info.span,
-                global: if info.import == Import::Local {
+                // COMMON variables are the unit's own declarations but global storage.
+                global: if info.import == Import::Local
+                    && !info
+                        .global
+                        .as_ref()
+                        .is_some_and(|g| g.module.starts_with('/'))
+                {
                     None
                 } else {
                     info.global.clone()

@@ -45,6 +45,13 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::Common(blocks) => {
+                for entity in blocks.iter_mut().flat_map(|b| b.1.iter_mut()) {
+                    if let Some(dims) = &mut entity.dims {
+                        self.resolve_dims(dims);
+                    }
+                }
+            }
             DeclKind::Implicit(rules) => {
                 for rule in rules {
                     self.resolve_spec(&mut rule.spec);
@@ -421,6 +428,14 @@ impl Sema<'_> {
     pub(super) fn resolve_stmt(&mut self, stmt: &mut Stmt) {
         let span = stmt.span;
         match &mut stmt.kind {
+            StmtKind::Io { reads, writes, .. } => {
+                for e in reads {
+                    self.resolve_expr(e, false);
+                }
+                for e in writes {
+                    self.resolve_target(e);
+                }
+            }
             StmtKind::Assign { lhs, rhs } => {
                 // `a = b + c` on whole arrays: one report for the statement.
                 self.quiet_whole_arrays = self.resolve_target(lhs);

@@ -3,6 +3,6 @@ subroutine s(a)
   real a
   a = 1
   goto 10
-  print *, a
+  pause
 10 continue
 end

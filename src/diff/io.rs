@@ -1,0 +1,152 @@
+//! Input/output statements before differentiation.
+//!
+//! The parsed program keeps every I/O statement ([`StmtKind::Io`]) so the round trip
+//! prints it back. Derivative code drops them: output (PRINT, WRITE, OPEN, CLOSE, REWIND,
+//! FORMAT, ...) changes no value the derivatives depend on, and repeating it would be
+//! wrong in the adjoint, whose forward sweep runs the primal a second time (joint mode
+//! re-runs each callee). For the same reason input cannot be replayed: a READ (or any
+//! statement that sets a variable, such as `IOSTAT=`) or a STOP in a procedure a root
+//! calls is refused (E0513) — the derivative would read different data or never stop
+//! where the primal did. Procedures no root reaches keep their I/O untouched.
+//! A dropped statement with a label becomes a labelled CONTINUE, so jumps still land.
+//! The index of an implied DO in a dropped output list (`WRITE (*,*) (A(J), J = 1, N)`)
+//! is not set by the derivative code: a program reading `J` after such a statement
+//! before setting it again would see another value (no library we know does).
+
+use std::collections::BTreeSet;
+
+use crate::Request;
+use crate::diag::Diagnostic;
+use crate::il::{Program, Stmt, StmtKind, key};
+
+pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    let reachable = reachable(program, request);
+    let mut out = program.clone();
+    let mut errors = Vec::new();
+    for file in &mut out.files {
+        for unit in &mut file.units {
+            let reached = reachable.contains(&key(&unit.name));
+            strip_block(&mut unit.body, reached, &unit.name, &mut errors);
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The procedures the roots call, directly or not (roots included), by key.
+fn reachable(program: &Program, request: &Request) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = request.roots.iter().map(|r| key(&r.name)).collect();
+    while let Some(name) = stack.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(unit) = program.unit(&name) {
+            stack.extend(crate::ir::called_names(unit).iter().map(|n| key(n)));
+        }
+    }
+    seen
+}
+
+fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Vec<Diagnostic>) {
+    let mut i = 0;
+    while i < block.len() {
+        if let StmtKind::Io {
+            writes,
+            stops,
+            text,
+            ..
+        } = &block[i].kind
+        {
+            if reached && (*stops || is_input(text, writes)) {
+                let what = if *stops {
+                    "STOP"
+                } else {
+                    "input (a statement setting variables)"
+                };
+                errors.push(
+                    Diagnostic::error(
+                        "E0513",
+                        format!(
+                            "{what} in `{unit}`, which a root calls, cannot be differentiated: `{text}`"
+                        ),
+                    )
+                    .at(block[i].span)
+                    .with_help(
+                        "the adjoint re-runs the primal code, so it would read (or stop) again; move it out of the code to differentiate, into the caller",
+                    ),
+                );
+                i += 1;
+                continue;
+            }
+            let format = text
+                .get(..6)
+                .is_some_and(|w| w.eq_ignore_ascii_case("format"));
+            match block[i].label.clone() {
+                Some(label) if !format => {
+                    block[i].kind = StmtKind::Continue;
+                    block[i].label = Some(label);
+                    i += 1;
+                }
+                _ => {
+                    block.remove(i);
+                }
+            }
+            continue;
+        }
+        for child in child_blocks_mut(&mut block[i]) {
+            strip_block(child, reached, unit, errors);
+        }
+        // A logical IF whose statement was dropped keeps an empty-effect CONTINUE.
+        if let StmtKind::If { arms, .. } = &mut block[i].kind {
+            for (_, body) in arms.iter_mut() {
+                if body.is_empty() {
+                    body.push(Stmt::generated(StmtKind::Continue));
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A statement that sets variables other than implied-DO indices: READ, INQUIRE, or a
+/// specifier such as IOSTAT=.
+fn is_input(text: &str, writes: &[crate::il::Expr]) -> bool {
+    if writes.is_empty() {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    let word: String = lower
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    matches!(word.as_str(), "read" | "inquire")
+        || ["iostat", "iomsg", "size"].iter().any(|k| {
+            lower
+                .match_indices(k)
+                .any(|(i, _)| lower[i + k.len()..].trim_start().starts_with('='))
+        })
+}
+
+fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match &mut stmt.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        }
+        | StmtKind::Where {
+            arms, else_body, ..
+        } => {
+            let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
+            v.extend(else_body.iter_mut());
+            v
+        }
+        StmtKind::Do { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Forall { body, .. } => vec![body],
+        StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+        _ => Vec::new(),
+    }
+}

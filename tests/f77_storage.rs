@@ -1,0 +1,235 @@
+//! FORTRAN 77 storage and I/O (issue 3): COMMON, DATA, SAVE, INCLUDE and I/O statements
+//! are kept, passive uses differentiate, and what cannot be differentiated correctly
+//! (active COMMON data, active SAVEd locals, input in differentiated code) is refused
+//! at its location.
+
+use std::collections::BTreeSet;
+
+fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Request {
+    adgen::Request {
+        roots: vec![adgen::RootRequest {
+            name: root.to_string(),
+            independents: independents.iter().map(|s| s.to_string()).collect(),
+            dependents: dependents.iter().map(|s| s.to_string()).collect(),
+            modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
+            origin: None,
+        }],
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    }
+}
+
+fn run(path: &str, text: &str) -> Result<adgen::Generated, adgen::Failure> {
+    adgen::differentiate(
+        &[adgen::SourceInput::new(path, text)],
+        &request("f", &["x"], &["y"]),
+    )
+}
+
+fn refused(path: &str, text: &str) -> String {
+    match run(path, text) {
+        Ok(_) => panic!("differentiated, should be refused:\n{text}"),
+        Err(e) => e.rendered,
+    }
+}
+
+#[test]
+fn passive_common_is_kept_in_the_derivatives() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, C, D\n      COMMON /PAR/ C, D\n      \
+                CALL INIT\n      Y = C * X**2 + D\n      END\n\n      SUBROUTINE INIT\n      \
+                DOUBLE PRECISION A, B\n      COMMON /PAR/ A, B\n      A = 2.0D0\n      B = 1.0D0\n      END\n";
+    let g = run("t.f", text).expect("differentiates");
+    let adjoint = g
+        .files
+        .iter()
+        .find(|f| f.path.contains("_b"))
+        .expect("adjoint file");
+    assert!(
+        adjoint.contents.contains("common /PAR/ C, D"),
+        "{}",
+        adjoint.contents
+    );
+    // INIT sets what the adjoint reads: it stays in the forward sweep.
+    assert!(
+        adjoint.contents.contains("call INIT"),
+        "{}",
+        adjoint.contents
+    );
+}
+
+#[test]
+fn active_common_is_refused_whatever_its_names() {
+    // The root stores an active value in COMMON; another unit names the slot W.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, S\n      COMMON /WORK/ S\n      \
+                S = X * 2.0D0\n      CALL G(Y)\n      END\n\n      SUBROUTINE G(Y)\n      \
+                DOUBLE PRECISION Y, W\n      COMMON /WORK/ W\n      Y = W * W\n      END\n";
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:4:7: error[E0511]: COMMON /work/ variable `S` receives a value"),
+        "{r}"
+    );
+    // Written in a callee from an active argument, blank COMMON.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL PUT(X)\n      \
+                CALL GET(Y)\n      END\n\n      SUBROUTINE PUT(A)\n      DOUBLE PRECISION A, T\n      \
+                COMMON T\n      T = A\n      END\n\n      SUBROUTINE GET(B)\n      DOUBLE PRECISION B, U\n      \
+                COMMON // U\n      B = U\n      END\n";
+    let r = refused("t.f", text);
+    assert!(r.contains("error[E0511]: COMMON // variable `T`"), "{r}");
+}
+
+#[test]
+fn active_saved_locals_are_refused() {
+    for decl in [
+        "      DOUBLE PRECISION ACC\n      SAVE ACC\n",
+        "      DOUBLE PRECISION ACC\n      DATA ACC /0.0D0/\n",
+        "      DOUBLE PRECISION ACC\n      SAVE\n",
+    ] {
+        let text = format!(
+            "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n{decl}      ACC = ACC + X\n      Y = ACC\n      END\n"
+        );
+        let r = refused("t.f", &text);
+        assert!(
+            r.contains("error[E0515]: `ACC` keeps its value between calls of `F`"),
+            "{r}"
+        );
+    }
+    // An initializer implies SAVE.
+    let text = "subroutine f(x, y)\n  real(8) :: x, y\n  real(8) :: acc = 0d0\n  acc = acc + x\n  y = acc\nend\n";
+    let r = refused("t.f90", text);
+    assert!(r.contains("t.f90:4:3: error[E0515]: `acc`"), "{r}");
+    // Passive SAVEd data is fine.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, C(3)\n      INTEGER N\n      \
+                SAVE N\n      DATA N /0/, C /1.0D0, 2.0D0, 3.0D0/\n      N = N + 1\n      \
+                Y = C(1) + C(2) * X + C(3) * X**2\n      END\n";
+    run("t.f", text).expect("passive SAVE and DATA differentiate");
+}
+
+#[test]
+fn output_is_dropped_input_refused() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      Y = X**2\n      \
+                WRITE (6, 100) X, Y\n      PRINT *, 'Y =', Y\n  100 FORMAT (2F10.4)\n      END\n";
+    let g = run("t.f", text).expect("differentiates");
+    for f in g.files.iter().filter(|f| f.path.starts_with("f_")) {
+        assert!(!f.contents.contains("WRITE"), "{}", f.contents);
+    }
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, Z\n      READ (5, *) Z\n      \
+                Y = X * Z\n      END\n";
+    let r = refused("t.f", text);
+    assert!(r.contains("t.f:3:7: error[E0513]"), "{r}");
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \
+                IF (X .LT. 0.0D0) STOP 'NEGATIVE'\n      Y = SQRT(X)\n      END\n";
+    let r = refused("t.f", text);
+    assert!(r.contains("error[E0513]: STOP in `F`"), "{r}");
+}
+
+#[test]
+fn include_reads_the_file_next_to_the_source() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("par.inc"),
+        "      DOUBLE PRECISION C\n      COMMON /PAR/ C\n",
+    )
+    .unwrap();
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      INCLUDE 'par.inc'\n      \
+                Y = C * X\n      END\n";
+    let mut input = adgen::SourceInput::new("t.f", text);
+    input.dir = Some(dir.path().to_path_buf());
+    let g = adgen::differentiate(std::slice::from_ref(&input), &request("f", &["x"], &["y"]))
+        .expect("differentiates");
+    assert!(
+        g.files
+            .iter()
+            .any(|f| f.contents.contains("common /PAR/ C"))
+    );
+    // A mistake in the included file is reported there.
+    std::fs::write(
+        dir.path().join("par.inc"),
+        "      DOUBLE PRECISION C\n      COMMON /PAR/ C,\n",
+    )
+    .unwrap();
+    let err = adgen::differentiate(&[input], &request("f", &["x"], &["y"])).expect_err("refused");
+    assert!(err.rendered.contains("par.inc:2:"), "{}", err.rendered);
+    // No directory to look in: said so.
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:3:7: error[E0412]: cannot include 'par.inc'"),
+        "{r}"
+    );
+}
+
+#[test]
+fn cpp_include_in_a_preprocessed_source() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("par.h"),
+        "      DOUBLE PRECISION C\n      COMMON /PAR/ C\n",
+    )
+    .unwrap();
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n#include \"par.h\"\n\
+                #ifdef NOT_DEFINED\n#include \"missing.h\"\n#endif\n      Y = C * X\n      END\n";
+    let mut input = adgen::SourceInput::new("t.F", text);
+    input.include_dirs = vec![dir.path().to_path_buf()];
+    let g = adgen::differentiate(std::slice::from_ref(&input), &request("f", &["x"], &["y"]))
+        .expect("differentiates");
+    assert!(
+        g.files
+            .iter()
+            .any(|f| f.contents.contains("common /PAR/ C"))
+    );
+    // Found nowhere: located at the directive.
+    input.include_dirs.clear();
+    let err = adgen::differentiate(&[input], &request("f", &["x"], &["y"])).expect_err("refused");
+    assert!(
+        err.rendered
+            .contains("t.F:3:1: error[E0412]: cannot include 'par.h'"),
+        "{}",
+        err.rendered
+    );
+}
+
+#[test]
+fn a_common_variable_as_independent_is_refused() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, C\n      COMMON /PAR/ C\n      \
+                Y = C * X\n      END\n";
+    let err = adgen::differentiate(
+        &[adgen::SourceInput::new("t.f", text)],
+        &request("f", &["x", "c"], &["y"]),
+    )
+    .expect_err("refused");
+    assert!(
+        err.rendered
+            .contains("error[E0121]: independent `c` of root `f` is not one of its arguments"),
+        "{}",
+        err.rendered
+    );
+}
+
+#[test]
+fn state_a_rerun_would_change_is_refused() {
+    // G counts its calls in a SAVEd local and branches on it: the adjoint's second run
+    // of G would take the other branch.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      SAVE N\n      \
+                DATA N /0/\n      N = N + 1\n      IF (N .EQ. 1) THEN\n         B = 2.0D0 * A\n      \
+                ELSE\n         B = 3.0D0 * A\n      END IF\n      END\n";
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
+        "{r}"
+    );
+    // The same count in a COMMON block the caller does not declare.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      COMMON /CNT/ N\n      \
+                N = N + 1\n      B = DBLE(N) * A\n      END\n";
+    let r = refused("t.f", text);
+    assert!(
+        r.contains("t.f:3:7: error[E0514]: `G` (or a procedure it calls) changes COMMON block /cnt/, which `F` does not declare"),
+        "{r}"
+    );
+    // Declared by the caller: saved and restored around the call.
+    let declared = text.replace(
+        "      DOUBLE PRECISION X, Y\n      CALL G",
+        "      DOUBLE PRECISION X, Y\n      INTEGER M\n      COMMON /CNT/ M\n      CALL G",
+    );
+    run("t.f", &declared).expect("differentiates");
+}
