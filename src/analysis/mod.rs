@@ -478,7 +478,11 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
                 .filter_map(|s| s.global.as_ref().map(access::global_key))
                 .collect();
             for g in access::global_writes(ir, c) {
-                if visible.contains(&g)
+                // Module variables are zones of every unit, seen or not: the caller's
+                // adjoint saves and restores them (with a `use` of their module).
+                let module_variable = !g.0.starts_with('/');
+                if module_variable
+                    || visible.contains(&g)
                     || !globals_used.contains(&g)
                     || !reported.insert((u, g.0.clone(), g.1.clone()))
                 {

@@ -1527,7 +1527,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
         }
         for symbol in unit.symbols.iter() {
-            if symbol.global.is_some() {
+            if symbol.is_module_variable() {
                 continue;
             }
             let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {

@@ -357,9 +357,11 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 deriv_names.insert(key(&uir.zones.zones[z].name), d.clone());
             }
         }
+        // Other variables, COMMON ones included (always passive, E0511: a derivative of
+        // theirs is local storage of zeros).
         for z in ua.deriv_zones.iter_ones() {
             let zone = &uir.zones.zones[z];
-            if zone.global {
+            if uir.zones.globals.contains(&z) {
                 continue;
             }
             let d = namer.fresh(&format!("{}{}", zone.name, ctx.mode.var_suffix()));
@@ -796,7 +798,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         // Variables declared implicitly or by DIMENSION statements (module variables'
         // derivatives are in the derivative module).
         for symbol in self.unit.symbols.iter() {
-            if symbol.name.contains('%') || symbol.global.is_some() {
+            if symbol.name.contains('%') || symbol.is_module_variable() {
                 continue;
             }
             let Some(d) = self.deriv_name(&symbol.name) else {

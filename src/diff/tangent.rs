@@ -66,7 +66,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
         }
     }
     for symbol in unit.symbols.iter() {
-        if symbol.global.is_some() {
+        if symbol.is_module_variable() {
             continue;
         }
         let Some(d) = ug.deriv_name(&symbol.name).map(str::to_string) else {

@@ -76,9 +76,14 @@ impl Symbol {
     pub fn is_variable(&self) -> bool {
         self.kind == SymbolKind::Variable
     }
-    /// A variable that belongs to a module (this unit's host or a used module).
-    pub fn is_global_variable(&self) -> bool {
-        self.is_variable() && self.global.is_some()
+    /// A variable that belongs to a module (this unit's host or a used module), not to
+    /// a COMMON block: its derivative is a derivative module variable.
+    pub fn is_module_variable(&self) -> bool {
+        self.is_variable()
+            && self
+                .global
+                .as_ref()
+                .is_some_and(|g| !g.module.starts_with('/'))
     }
 }
 
