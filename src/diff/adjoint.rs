@@ -577,13 +577,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let Some(name) = whole_derived else {
             return self.save(target, s).into_iter().collect();
         };
-        let prefix = format!("{}%", key(&name));
         let leaves: Vec<String> = self
             .ug
             .unit
             .symbols
-            .iter()
-            .filter(|l| key(&l.name).starts_with(&prefix) && l.ty != ScalarType::Derived)
+            .components_of(&name)
+            .filter(|l| l.ty != ScalarType::Derived)
             .map(|l| l.name.clone())
             .collect();
         leaves

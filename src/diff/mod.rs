@@ -419,11 +419,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         if sym.ty != ScalarType::Derived {
             return vec![assign(d, self.zero(sym.ty))];
         }
-        let prefix = format!("{}%", key(primal));
         self.unit
             .symbols
-            .iter()
-            .filter(|s| key(&s.name).starts_with(&prefix) && matches!(s.ty, ScalarType::Real(_)))
+            .components_of(primal)
+            .filter(|s| matches!(s.ty, ScalarType::Real(_)))
             .filter_map(|s| {
                 let dn = self.deriv_ref_name(&s.name)?;
                 Some(assign(Expr::var(dn), self.zero(s.ty)))

@@ -120,6 +120,14 @@ impl SymbolTable {
     pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
         self.symbols.iter()
     }
+    /// The components of derived-type variable `name`, at every depth (`s%x`, `s%p`,
+    /// `s%p%k`): the symbols named by a path under it.
+    pub fn components_of<'t>(&'t self, name: &str) -> impl Iterator<Item = &'t Symbol> + 't {
+        let prefix = format!("{}%", key(name));
+        self.symbols
+            .iter()
+            .filter(move |s| key(&s.name).starts_with(&prefix))
+    }
     /// Symbols in declaration order, to amend (names must not change).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Symbol> {
         self.symbols.iter_mut()
