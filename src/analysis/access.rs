@@ -65,27 +65,26 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         }
                     }
                 }
-                // Module variables: a callee may read any of them (its summary does not
-                // say which), and overwrites those its summary says.
-                if let Some(c) = known {
-                    let first = ir.units[c].unit.args.len() + 1;
-                    for (g, &z) in uir.zones.globals.iter().enumerate() {
-                        reads.set(z, true);
-                        if summaries[c].writes.get(first + g).is_some_and(|b| *b) {
-                            defs.push((z, false));
-                        }
-                    }
-                }
-                // Globals: the callee may read any the caller sees, and writes those it
-                // (or its callees) assigns, passes as an argument or reads into.
-                // A procedure adgen has no source for may write any of them.
+                // Globals (module and COMMON variables, seen here or not): the callee may
+                // read any of them (its summary does not say which). It overwrites the
+                // module variables its summary says, and the globals it or its callees
+                // assign, pass as an argument or read into; a procedure adgen has no
+                // source for, any of them.
                 let written = known.map(|c| global_writes(ir, c));
                 for (z, zone) in uir.zones.zones.iter().enumerate() {
                     if !zone.global {
                         continue;
                     }
                     reads.set(z, true);
-                    let written_here = uir
+                    let by_summary = known.is_some_and(|c| {
+                        let first = ir.units[c].unit.args.len() + 1;
+                        uir.zones
+                            .globals
+                            .iter()
+                            .position(|&x| x == z)
+                            .is_some_and(|g| summaries[c].writes.get(first + g).is_some_and(|b| *b))
+                    });
+                    let by_name = uir
                         .unit
                         .symbols
                         .get(&zone.name)
@@ -93,7 +92,7 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         .is_some_and(|g| {
                             written.as_ref().is_none_or(|w| w.contains(&global_key(g)))
                         });
-                    if written_here && !defs.iter().any(|(d, _)| *d == z) {
+                    if (by_summary || by_name) && !defs.iter().any(|(d, _)| *d == z) {
                         defs.push((z, false));
                     }
                 }
