@@ -357,15 +357,16 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                 }
                 // Module variables get derivative module variables; storage of other
                 // kinds (COMMON blocks, `/name/`) does not have derivatives yet.
-                let in_common = uir
+                let Some(block) = uir
                     .unit
                     .symbols
                     .get(&zone.name)
                     .and_then(|s| s.global.as_ref())
-                    .is_some_and(|g| g.module.starts_with('/'));
-                if !in_common {
+                    .map(|g| g.module.clone())
+                    .filter(|m| m.starts_with('/'))
+                else {
                     continue;
-                }
+                };
                 if !reported.insert(crate::il::key(&zone.name)) {
                     continue;
                 }
@@ -373,25 +374,11 @@ fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnosti
                     NodeKind::Simple(stmt) => stmt.span,
                     _ => uir.unit.span,
                 };
-                let what = match uir
-                    .unit
-                    .symbols
-                    .get(&zone.name)
-                    .and_then(|s| s.global.as_ref())
-                {
-                    Some(g) if g.module.starts_with('/') => format!("COMMON {} variable", g.module),
-                    _ => "module variable".to_string(),
-                };
-                let kind = if what.starts_with("COMMON") {
-                    "COMMON"
-                } else {
-                    "module"
-                };
                 out.push(
                     crate::diag::Diagnostic::error(
                         "E0511",
                         format!(
-                            "{what} `{}` receives a value that depends on the independents; active {kind} variables are not supported yet",
+                            "COMMON {block} variable `{}` receives a value that depends on the independents; active COMMON variables are not supported yet",
                             zone.name
                         ),
                     )
