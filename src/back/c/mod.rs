@@ -794,7 +794,10 @@ impl Cx<'_> {
             _ => format!(
                 "{} - {} + 1",
                 self.expr_at(upper, Level::Add),
-                self.expr_at(lower.unwrap(), Level::Mul)
+                self.expr_at(
+                    lower.expect("a lower bound that is not a literal is present"),
+                    Level::Mul
+                )
             ),
         }
     }
@@ -814,7 +817,10 @@ impl Cx<'_> {
             (None, _) => format!(
                 "{} - {}",
                 self.expr_at(s, Level::Add),
-                self.expr_at(lower.unwrap(), Level::Mul)
+                self.expr_at(
+                    lower.expect("a lower bound that is not a literal is present"),
+                    Level::Mul
+                )
             ),
         }
     }
