@@ -1,0 +1,203 @@
+//! Lowering of declarations inside a function body.
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+
+use super::*;
+use crate::il::{Bound, DimSpec, Expr, ExprKind, RealLit, Stmt, StmtKind};
+
+impl FnCx<'_, '_> {
+    pub(super) fn declaration(&mut self, d: &Node<Declaration>, out: &mut Vec<Stmt>) -> R<()> {
+        for s in &d.node.specifiers {
+            match &s.node {
+                DeclarationSpecifier::StorageClass(sc) => {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a storage class (`static`, `extern`, `typedef`) on a local declaration",
+                        sc.span,
+                    ));
+                }
+                DeclarationSpecifier::Function(_) | DeclarationSpecifier::Alignment(_) => {
+                    return Err(self.unsupported("E0603", "this declaration", d.span));
+                }
+                _ => {}
+            }
+        }
+        let ty = match decl_type(&d.node.specifiers, self.typedefs) {
+            Ok(Ty::Void) | Ok(Ty::Bool) => {
+                return Err(self.unsupported("E0603", "a `void` variable", d.span));
+            }
+            Ok(t) => t,
+            Err(w) => return Err(self.unsupported("E0603", &format!("a variable of {w}"), d.span)),
+        };
+        for init in &d.node.declarators {
+            let decl = &init.node.declarator;
+            let Some(name) = declarator_name(&decl.node) else {
+                return Err(self.unsupported("E0603", "this declarator", decl.span));
+            };
+            let name = name.node.name.clone();
+            let mut extents = Vec::new();
+            let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
+            for dd in &decl.node.derived {
+                match &dd.node {
+                    DerivedDeclarator::Array(a) => match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match const_int_in(&e.node, self.enums) {
+                                Some(n) if n > 0 => extents.push(n),
+                                _ => {
+                                    return Err(self.unsupported(
+                                        "E0603",
+                                        "an array whose size is not a positive integer constant",
+                                        e.span,
+                                    ));
+                                }
+                            }
+                        }
+                        _ => {
+                            return Err(self.unsupported(
+                                "E0603",
+                                "a local array without a size",
+                                dd.span,
+                            ));
+                        }
+                    },
+                    DerivedDeclarator::Pointer(_)
+                        if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
+                    {
+                        return self.pointer_decl(&name, ty, init, out);
+                    }
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0603",
+                            "pointers to pointers, pointers to arrays, and function local \
+                             variables",
+                            dd.span,
+                        ));
+                    }
+                }
+            }
+            extents.extend(typedef_ext);
+            if extents.len() > 2 {
+                return Err(self.unsupported(
+                    "E0603",
+                    "an array of more than 2 dimensions",
+                    decl.span,
+                ));
+            }
+            let kind = if extents.is_empty() {
+                VarKind::Local
+            } else {
+                VarKind::LocalArray(extents.clone())
+            };
+            if self.declare(&name, ty, kind, init.span)? {
+                let dims = (!extents.is_empty()).then(|| {
+                    extents
+                        .iter()
+                        .rev()
+                        .map(|n| DimSpec {
+                            lower: Some(int_lit(0)),
+                            upper: Bound::Expr(int_lit(n - 1)),
+                        })
+                        .collect()
+                });
+                self.push_decl(&name, ty, Vec::new(), dims, None, None, false, init.span);
+            }
+            if let Some(i) = &init.node.initializer {
+                match &i.node {
+                    Initializer::Expression(e) if extents.is_empty() => {
+                        self.with_effects(out, e, |cx, out| {
+                            let (rhs, rty) = cx.value(e)?;
+                            cx.check_assignable(ty, rty, e.span)?;
+                            let s = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&name),
+                                    rhs,
+                                },
+                                init.span,
+                            );
+                            out.push(s);
+                            Ok(())
+                        })?;
+                    }
+                    Initializer::List(items) if extents.len() == 1 => {
+                        if items.len() as i64 > extents[0] {
+                            return Err(self.err(
+                                "E0605",
+                                "more initializers than array elements",
+                                i.span,
+                            ));
+                        }
+                        for (k, item) in items.iter().enumerate() {
+                            let Initializer::Expression(e) = &item.node.initializer.node else {
+                                return Err(self.unsupported(
+                                    "E0605",
+                                    "a nested initializer",
+                                    item.span,
+                                ));
+                            };
+                            if !item.node.designation.is_empty() {
+                                return Err(self.unsupported(
+                                    "E0605",
+                                    "a designated initializer",
+                                    item.span,
+                                ));
+                            }
+                            let (rhs, rty) = self.value(e)?;
+                            self.check_assignable(ty, rty, e.span)?;
+                            let s = self.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::new(ExprKind::Index(
+                                        name.clone(),
+                                        vec![int_lit(k as i64)],
+                                    )),
+                                    rhs,
+                                },
+                                item.span,
+                            );
+                            out.push(s);
+                        }
+                        // C zero-fills the rest.
+                        for k in items.len() as i64..extents[0] {
+                            let zero = self.zero(ty);
+                            let s = self.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::new(ExprKind::Index(name.clone(), vec![int_lit(k)])),
+                                    rhs: zero,
+                                },
+                                i.span,
+                            );
+                            out.push(s);
+                        }
+                    }
+                    _ => {
+                        return Err(self.unsupported("E0605", "this initializer", i.span));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn zero(&self, ty: Ty) -> Expr {
+        match ty {
+            Ty::Real(k) => Expr::new(ExprKind::Real(RealLit {
+                value: "0.0".into(),
+                kind: k,
+                spelling: None,
+            })),
+            _ => int_lit(0),
+        }
+    }
+
+    pub(super) fn check_assignable(&mut self, to: Ty, from: Ty, at: CSpan) -> R<()> {
+        if to.is_numeric() && from.is_numeric() {
+            Ok(())
+        } else {
+            Err(self.unsupported(
+                "E0605",
+                "using the value of a comparison or logical operator as a number",
+                at,
+            ))
+        }
+    }
+}

@@ -1,0 +1,470 @@
+//! Lowering of a function definition: its signature, parameters, local scopes and the
+//! block structure of its body.
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+use lang_c::visit::Visit;
+
+use super::*;
+use crate::il::{
+    self, Attr, BinOp, Bound, Decl, DeclKind, DimSpec, Entity, Expr, Intent, StmtKind, Symbol,
+    SymbolKind, key,
+};
+
+impl FnCx<'_, '_> {
+    pub(super) fn function(&mut self, fd: &Node<FunctionDefinition>) -> R<il::Unit> {
+        let mut leading = Vec::new();
+        if let Some(at) = self.original(fd.span.start) {
+            self.comments_before(at, &mut leading);
+        }
+        let leading_comments = leading
+            .into_iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Comment(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let r = self.function_inner(fd, leading_comments);
+        if let Some(end) = self.original(fd.span.end) {
+            self.skip_comments(end);
+        }
+        r
+    }
+
+    pub(super) fn function_inner(
+        &mut self,
+        fd: &Node<FunctionDefinition>,
+        leading_comments: Vec<String>,
+    ) -> R<il::Unit> {
+        let f = &fd.node;
+        let unit_span = self.span(fd.span);
+        let name_node = declarator_name(&f.declarator.node)
+            .ok_or_else(|| self.unsupported("E0603", "this function declarator", fd.span))?;
+        let name = name_node.node.name.clone();
+        let params = match f.declarator.node.derived.as_slice() {
+            [
+                Node {
+                    node: DerivedDeclarator::Function(p),
+                    ..
+                },
+            ] => &p.node,
+            _ => {
+                return Err(self.unsupported(
+                    "E0603",
+                    "a function returning a pointer, or a K&R-style definition,",
+                    f.declarator.span,
+                ));
+            }
+        };
+        if params.ellipsis == Ellipsis::Some {
+            return Err(self.unsupported("E0603", "a variadic function", f.declarator.span));
+        }
+        for s in &f.specifiers {
+            if let DeclarationSpecifier::StorageClass(sc) = &s.node {
+                if sc.node != StorageClassSpecifier::Static {
+                    return Err(self.unsupported("E0603", "this storage class", sc.span));
+                }
+            }
+        }
+        let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
+            self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
+        })?;
+        let mut indexed = Indexed::default();
+        indexed.visit_statement(&f.statement.node, &f.statement.span);
+        let mut assigned = Assigned::default();
+        assigned.visit_statement(&f.statement.node, &f.statement.span);
+        let mut direct = DirectTargets::default();
+        direct.visit_statement(&f.statement.node, &f.statement.span);
+        self.idents = indexed.idents.clone();
+
+        // Parameters.
+        let mut args = Vec::new();
+        let mut ok = true;
+        let mut copies = Vec::new();
+        let mut moving = Vec::new();
+        for p in &params.parameters {
+            let Some(d) = &p.node.declarator else {
+                if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
+                    continue;
+                }
+                self.unsupported("E0603", "a parameter without a name", p.span);
+                ok = false;
+                continue;
+            };
+            let Some(pname) = declarator_name(&d.node) else {
+                self.unsupported("E0603", "this parameter declarator", p.span);
+                ok = false;
+                continue;
+            };
+            let pname = pname.node.name.clone();
+            let ty = match decl_type(&p.node.specifiers, self.typedefs) {
+                Ok(Ty::Void) | Ok(Ty::Bool) => {
+                    self.unsupported("E0603", "a `void` parameter", p.span);
+                    ok = false;
+                    continue;
+                }
+                Ok(t) => t,
+                Err(w) => {
+                    self.unsupported("E0603", &format!("a parameter of {w}"), p.span);
+                    ok = false;
+                    continue;
+                }
+            };
+            let typedef_ext = typedef_extents(&p.node.specifiers, self.typedefs);
+            let kind = match d.node.derived.as_slice() {
+                [_, ..] if !typedef_ext.is_empty() => {
+                    self.unsupported(
+                        "E0603",
+                        "a pointer to, or an array of, an array typedef as a parameter",
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+                [] if typedef_ext.len() == 1 => VarKind::ArrayParam,
+                [] if typedef_ext.is_empty() => VarKind::Value,
+                [
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                ] => {
+                    let is_array = self
+                        .arrays
+                        .get(&name)
+                        .and_then(|m| m.get(&pname))
+                        .copied()
+                        .unwrap_or(true);
+                    if is_array {
+                        VarKind::ArrayParam
+                    } else {
+                        VarKind::RefScalar
+                    }
+                }
+                [
+                    Node {
+                        node: DerivedDeclarator::Array(_),
+                        ..
+                    },
+                ] => VarKind::ArrayParam,
+                _ => {
+                    self.unsupported(
+                        "E0603",
+                        "a pointer to pointer or multi-dimensional array parameter",
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            // A by-value parameter the function assigns (the `vb0` case of seeds/003):
+            // the body works on a local copy, so that the parameter itself is only read.
+            // Its derivative is then that of an input: in the adjoint, the copy's adjoint
+            // is a local that is added to the caller's (`*xb += x_copyb`) when the
+            // adjoint returns, which is Tapenade's `*vb0 += vb`.
+            if kind == VarKind::Value && assigned.names.contains(&pname) {
+                let mut copy = format!("{pname}_copy");
+                let mut n = 0;
+                while indexed.idents.contains(&key(&copy))
+                    || self.vars.contains_key(&key(&copy))
+                    || self.protos.contains_key(&copy)
+                {
+                    copy = format!("{pname}_copy{n}");
+                    n += 1;
+                }
+                copies.push((pname.clone(), copy, ty, p.span));
+            }
+            let constant = is_const(&p.node.specifiers);
+            let intent = match kind {
+                VarKind::Value => Some(Intent::In),
+                _ if constant => Some(Intent::In),
+                _ => None,
+            };
+            if self.declare(&pname, ty, kind.clone(), p.span).is_err() {
+                ok = false;
+                continue;
+            }
+            let index = args.len();
+            args.push(pname.clone());
+            let mut attrs = Vec::new();
+            if let Some(i) = intent {
+                attrs.push(Attr::Intent(i));
+            }
+            if kind == VarKind::Value {
+                attrs.push(Attr::Value);
+            }
+            // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
+            // its extent; `double *x` and `double x[]` are assumed-size.
+            let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                None if typedef_ext.len() == 1 => Bound::Expr(int_lit(typedef_ext[0] - 1)),
+                Some(DerivedDeclarator::Array(a)) => match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        match (&e.node, const_int_in(&e.node, self.enums)) {
+                            (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
+                            (Expression::Identifier(id), _)
+                                if matches!(
+                                    self.vars.get(&key(&id.node.name)),
+                                    Some(Var {
+                                        ty: Ty::Int(_),
+                                        kind: VarKind::Value,
+                                        ..
+                                    })
+                                ) =>
+                            {
+                                Bound::Expr(Expr::binary(
+                                    BinOp::Sub,
+                                    Expr::var(&id.node.name),
+                                    int_lit(1),
+                                ))
+                            }
+                            _ => {
+                                self.unsupported(
+                                    "E0603",
+                                    "an array parameter whose size is not a constant or an \
+                                     earlier int parameter",
+                                    e.span,
+                                );
+                                ok = false;
+                                continue;
+                            }
+                        }
+                    }
+                    _ => Bound::Star,
+                },
+                _ => Bound::Star,
+            };
+            let dims = (kind == VarKind::ArrayParam).then(|| {
+                vec![DimSpec {
+                    lower: Some(int_lit(0)),
+                    upper,
+                }]
+            });
+            self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
+            if kind == VarKind::ArrayParam && direct.names.contains(&pname) {
+                moving.push((pname.clone(), p.span));
+            }
+        }
+        if !ok {
+            return Err(Reported);
+        }
+        let mut body = Vec::new();
+        for (pname, copy, ty, at) in copies {
+            self.vars.insert(
+                key(&copy),
+                Var {
+                    name: copy.clone(),
+                    ty,
+                    kind: VarKind::Local,
+                },
+            );
+            self.push_decl(&copy, ty, Vec::new(), None, None, None, false, at);
+            self.copies.insert(key(&pname), copy.clone());
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&copy),
+                    rhs: Expr::var(&pname),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(
+                " the by-value parameter `{pname}` is assigned below: work on a copy"
+            ));
+            body.push(st);
+        }
+        for (pname, at) in moving {
+            let off = self.offset_var(&pname, at);
+            self.pointers.insert(
+                key(&pname),
+                PtrVar {
+                    off: off.clone(),
+                    base: Some(pname.clone()),
+                },
+            );
+            let mut st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&off),
+                    rhs: int_lit(0),
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(" `{pname}` moves: `{off}` is its offset"));
+            body.push(st);
+        }
+        // The result variable.
+        let kind = if ret == Ty::Void {
+            il::UnitKind::Subroutine
+        } else {
+            let mut rname = "result".to_string();
+            let mut n = 0;
+            while indexed.idents.contains(&key(&rname)) || key(&rname) == key(&name) {
+                rname = format!("result{n}");
+                n += 1;
+            }
+            self.vars.insert(
+                key(&rname),
+                Var {
+                    name: rname.clone(),
+                    ty: ret,
+                    kind: VarKind::Local,
+                },
+            );
+            self.push_decl(&rname, ret, Vec::new(), None, None, None, true, fd.span);
+            self.result = Some((rname, ret));
+            il::UnitKind::Function
+        };
+        let r = self.block_body(&f.statement, &mut body);
+        // A final `return` needs no statement of its own.
+        if matches!(body.last().map(|s| &s.kind), Some(StmtKind::Return)) {
+            body.pop();
+        }
+        r?;
+        for callee in std::mem::take(&mut self.called) {
+            let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
+            self.symbols.insert(Symbol {
+                name: callee.clone(),
+                kind: SymbolKind::Procedure,
+                ty: ty.scalar(),
+                type_spec: real_spec(ty),
+                dims: Vec::new(),
+                intent: None,
+                arg_index: None,
+                is_result: false,
+                implicit: false,
+                span: unit_span,
+                global: None,
+            });
+        }
+        Ok(il::Unit {
+            kind,
+            name,
+            args,
+            result: self.result.as_ref().map(|r| r.0.clone()),
+            explicit_result: kind == il::UnitKind::Function,
+            prefix_type: None,
+            leading_comments,
+            decls: std::mem::take(&mut self.decls),
+            body,
+            symbols: std::mem::take(&mut self.symbols),
+            span: unit_span,
+            host: None,
+            bind: None,
+            recursive: false,
+        })
+    }
+
+    /// Declares a variable in the current scope.
+    pub(super) fn declare(&mut self, name: &str, ty: Ty, kind: VarKind, at: CSpan) -> R<bool> {
+        let k = key(name);
+        if let Some(prev) = self.vars.get(&k) {
+            if prev.name != name {
+                return Err(self.err(
+                    "E0608",
+                    format!(
+                        "`{name}` and `{}` differ only by case: adgen's IL does not tell \
+                         them apart",
+                        prev.name
+                    ),
+                    at,
+                ));
+            }
+            let visible = self.scopes.iter().any(|s| s.contains(&k));
+            if visible || prev.ty != ty || prev.kind != kind {
+                return Err(self.err(
+                    "E0608",
+                    format!(
+                        "`{name}` is declared again (shadowing or a different type): not \
+                         supported yet"
+                    ),
+                    at,
+                ));
+            }
+            self.scopes
+                .last_mut()
+                .expect("a function scope is open")
+                .push(k);
+            return Ok(false);
+        }
+        if self.protos.contains_key(name) {
+            return Err(self.err(
+                "E0608",
+                format!("the variable `{name}` has the name of a function"),
+                at,
+            ));
+        }
+        self.vars.insert(
+            k.clone(),
+            Var {
+                name: name.to_string(),
+                ty,
+                kind,
+            },
+        );
+        self.scopes
+            .last_mut()
+            .expect("a function scope is open")
+            .push(k);
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn push_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        attrs: Vec<Attr>,
+        dims: Option<Vec<DimSpec>>,
+        intent: Option<Intent>,
+        arg_index: Option<usize>,
+        is_result: bool,
+        at: CSpan,
+    ) {
+        let span = self.span(at);
+        self.decls.push(Decl {
+            kind: DeclKind::Var {
+                spec: real_spec(ty),
+                attrs,
+                entities: vec![Entity {
+                    name: name.to_string(),
+                    dims: dims.clone(),
+                    init: None,
+                    span,
+                }],
+            },
+            span,
+        });
+        self.symbols.insert(Symbol {
+            name: name.to_string(),
+            kind: SymbolKind::Variable,
+            ty: ty.scalar(),
+            type_spec: real_spec(ty),
+            dims: dims.unwrap_or_default(),
+            intent,
+            arg_index,
+            is_result,
+            implicit: false,
+            span,
+            global: None,
+        });
+    }
+
+    /// Is `name` (with this spelling) a variable of the function?
+    pub(super) fn is_variable(&self, name: &str) -> bool {
+        self.vars.get(&key(name)).is_some_and(|v| v.name == name)
+    }
+
+    pub(super) fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
+        if let Some(copy) = self.copies.get(&key(name)) {
+            if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
+                return Ok(self.vars[&key(copy)].clone());
+            }
+        }
+        match self.vars.get(&key(name)) {
+            Some(v) if v.name == name => Ok(v.clone()),
+            _ => Err(self.err(
+                "E0606",
+                format!("`{name}` is not a variable of this function"),
+                at,
+            )),
+        }
+    }
+}

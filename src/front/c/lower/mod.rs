@@ -1,0 +1,553 @@
+//! Lowering of lang-c's tree into the IL: one [`il::Unit`] per function definition.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+
+use super::PosMap;
+use crate::diag::{Diagnostic, Span};
+use crate::il::{self, Decl, Expr, ScalarType, Stmt, StmtId, StmtKind, SymbolTable, TypeSpec, key};
+
+mod decl;
+mod expr;
+mod func;
+mod pointers;
+mod scan;
+mod stmt;
+mod switch;
+
+use expr::*;
+use pointers::*;
+use scan::*;
+
+/// A C scalar type of the subset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ty {
+    Void,
+    Int(u8),
+    Real(u8),
+    /// The value of a comparison or logical operator.
+    Bool,
+}
+
+impl Ty {
+    fn scalar(self) -> ScalarType {
+        match self {
+            Ty::Int(k) => ScalarType::Integer(k),
+            Ty::Real(k) => ScalarType::Real(k),
+            Ty::Bool => ScalarType::Logical,
+            Ty::Void => ScalarType::Integer(4),
+        }
+    }
+    fn is_numeric(self) -> bool {
+        matches!(self, Ty::Int(_) | Ty::Real(_))
+    }
+}
+
+fn promote(a: Ty, b: Ty) -> Ty {
+    match (a, b) {
+        (Ty::Real(x), Ty::Real(y)) => Ty::Real(x.max(y)),
+        (Ty::Real(x), _) | (_, Ty::Real(x)) => Ty::Real(x),
+        (Ty::Int(x), Ty::Int(y)) => Ty::Int(x.max(y)),
+        (x, _) => x,
+    }
+}
+
+/// How a parameter is passed, from a prototype.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Pass {
+    Value,
+    Ref,
+}
+
+#[derive(Clone, Debug)]
+struct Proto {
+    ret: Ty,
+    params: Vec<Pass>,
+}
+
+/// What a name in a function is.
+#[derive(Clone, Debug, PartialEq)]
+enum VarKind {
+    /// A by-value parameter.
+    Value,
+    /// A pointer parameter used only as `*p`: a scalar passed by reference.
+    RefScalar,
+    /// A pointer or `[]` parameter indexed as an array.
+    ArrayParam,
+    Local,
+    /// A local array with its extents in C order.
+    LocalArray(Vec<i64>),
+    /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
+    /// one array it points into (see [`PtrVar`]).
+    Pointer,
+}
+
+/// A pointer that moves: a local pointer, or a pointer parameter the function advances
+/// (`x++`, `x += n`). It designates element `off` of the array `base`, so that `*p`,
+/// `p[i]` and `*p++` become `base(off)`, `base(off + i)` and `base(off)` followed by
+/// `off = off + 1`. A pointer that would point into two arrays is refused.
+#[derive(Clone, Debug)]
+struct PtrVar {
+    /// The IL integer variable holding the offset.
+    off: String,
+    /// The IL array it points into, once an assignment has told (a moving parameter
+    /// points into itself).
+    base: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    ty: Ty,
+    kind: VarKind,
+}
+
+/// An error already reported.
+struct Reported;
+
+type R<T> = Result<T, Reported>;
+
+/// The IL of every function definition of the translation unit.
+pub(crate) fn lower_unit(
+    tu: &TranslationUnit,
+    map: &PosMap,
+    text: &str,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<il::Unit> {
+    let (comments, trailing) = whole_line_comments(text);
+    let mut comment_cursor = 0usize;
+    let typedefs = collect_typedefs(tu);
+    let enums = collect_enums(tu);
+    let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
+    for ext in &tu.0 {
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                if let Some((name, proto)) =
+                    proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs)
+                {
+                    protos.insert(name, proto);
+                }
+            }
+            ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
+                for init in &d.node.declarators {
+                    if let Some((name, proto)) =
+                        proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
+                    {
+                        protos.entry(name).or_insert(proto);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let arrays = pointer_kinds(tu);
+    // File-scope `const` scalars initialized by constant expressions: replaced by their
+    // value where they are used.
+    let mut consts: BTreeMap<String, (Ty, Node<Expression>)> = BTreeMap::new();
+    let mut const_decls: BTreeSet<usize> = BTreeSet::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if !map.in_main(ext.span.start) || !is_const(&d.node.specifiers) {
+            continue;
+        }
+        let extern_or_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node != StorageClassSpecifier::Static)
+        });
+        let Ok(ty @ (Ty::Int(_) | Ty::Real(_))) = decl_type(&d.node.specifiers, &typedefs) else {
+            continue;
+        };
+        let mut all = !extern_or_typedef && !d.node.declarators.is_empty();
+        let mut found = Vec::new();
+        for i in &d.node.declarators {
+            match (
+                declarator_name(&i.node.declarator.node),
+                i.node.declarator.node.derived.is_empty(),
+                &i.node.initializer,
+            ) {
+                (Some(name), true, Some(init)) => match &init.node {
+                    Initializer::Expression(e) if is_literal_expr(&e.node) => {
+                        found.push((name.node.name.clone(), (ty, (**e).clone())));
+                    }
+                    _ => all = false,
+                },
+                _ => all = false,
+            }
+        }
+        if all {
+            consts.extend(found);
+            const_decls.insert(index);
+        }
+    }
+    let mut units = Vec::new();
+    let mut defined: BTreeMap<String, String> = BTreeMap::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
+            continue;
+        }
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(fd) => {
+                let mut cx = FnCx {
+                    map,
+                    diags: &mut *diags,
+                    next_id: &mut *next_id,
+                    protos: &protos,
+                    vars: BTreeMap::new(),
+                    scopes: vec![Vec::new()],
+                    decls: Vec::new(),
+                    symbols: SymbolTable::default(),
+                    result: None,
+                    copies: BTreeMap::new(),
+                    pointers: BTreeMap::new(),
+                    idents: BTreeSet::new(),
+                    effects_ok: false,
+                    fx: Effects::default(),
+                    loops: Vec::new(),
+                    called: BTreeSet::new(),
+                    arrays: &arrays,
+                    typedefs: &typedefs,
+                    enums: &enums,
+                    comments: &comments,
+                    comment_cursor: &mut comment_cursor,
+                    consts: &consts,
+                    trailing: &trailing,
+                    text,
+                    used_trailing: BTreeSet::new(),
+                };
+                if let Ok(unit) = cx.function(fd) {
+                    if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
+                        diags.push(
+                            Diagnostic::error(
+                                "E0608",
+                                format!(
+                                    "`{}` and `{prev}` differ only by case: adgen's IL does not \
+                                     tell them apart",
+                                    unit.name
+                                ),
+                            )
+                            .at(unit.span),
+                        );
+                    }
+                    units.push(unit);
+                }
+            }
+            ExternalDeclaration::Declaration(d) => {
+                let is_proto =
+                    d.node.declarators.iter().all(|i| {
+                        proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some()
+                    }) && !d.node.declarators.is_empty();
+                let is_typedef = d.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                        if c.node == StorageClassSpecifier::Typedef)
+                });
+                let typedef_error = is_typedef
+                    .then(|| {
+                        d.node.declarators.iter().find_map(|i| {
+                            let name = declarator_name(&i.node.declarator.node)?;
+                            typedefs.get(&name.node.name)?.as_ref().err()
+                        })
+                    })
+                    .flatten();
+                if let Some(what) = typedef_error {
+                    diags.push(
+                        Diagnostic::error("E0603", format!("{what} is not supported yet"))
+                            .at(map.span(d.span))
+                            .with_help(
+                                "typedefs of `double`, `float`, `int`, `long` and of arrays \
+                                 of them with constant sizes are supported",
+                            ),
+                    );
+                } else if !is_proto && !is_typedef && !is_enum_definition(&d.node) {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0603",
+                            "global variables (other than `const` scalars with a constant \
+                             initializer) and structs are not supported yet",
+                        )
+                        .at(map.span(d.span))
+                        .with_help(
+                            "pass the data as function arguments, or use #define for constants",
+                        ),
+                    );
+                }
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    units
+}
+
+/// What a `typedef` name stands for: a scalar type and, for an array typedef
+/// (`typedef double vec3[3];`), its extents in C order. `Err` describes a typedef adgen
+/// cannot use (structs, pointers, ...), reported where the name is used.
+type Typedefs = BTreeMap<String, Result<(Ty, Vec<i64>), String>>;
+
+/// What a `break` or `continue` would leave: a loop, or a `switch` (whose `break`s the
+/// lowering of the switch consumes, and which `continue` passes through).
+#[derive(Copy, Clone, PartialEq)]
+enum LoopKind {
+    Plain,
+    Switch,
+}
+
+/// One stretch of a `switch` body: the labels that enter it and its statements, up to the
+/// next label.
+struct CaseSegment {
+    /// `sel == v` (or `v1 <= sel && sel <= v2`) for each `case` label.
+    tests: Vec<Expr>,
+    is_default: bool,
+    body: Vec<Stmt>,
+    /// Control does not fall through into the next segment (`break`, `return`,
+    /// `continue`).
+    ends: bool,
+}
+
+/// The steps (`p++`, `k--`) met while lowering one statement or one `while` condition.
+#[derive(Default)]
+struct Effects {
+    /// Steps to run before (`++p`) / after (`p++`) the statement.
+    pre: Vec<Stmt>,
+    post: Vec<Stmt>,
+    /// Moving pointers stepped (keys of their C names), and how often the statement uses
+    /// each moving pointer.
+    stepped: BTreeSet<String>,
+    ptr_uses: BTreeMap<String, usize>,
+    /// Scalar variables stepped (C names).
+    stepped_vars: BTreeSet<String>,
+}
+
+/// The name of the loop a nested `break` of a switch leaves, while the switch is lowered:
+/// no C identifier, and replaced before the switch is done.
+const SWITCH_BREAK: &str = "<switch>";
+
+/// Does a block hold a `break` of the switch being lowered (in `if`s: a `break` in a
+/// loop belongs to the loop)?
+fn has_switch_break(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit { name: Some(n) } => n == SWITCH_BREAK,
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            arms.iter().any(|(_, b)| has_switch_break(b))
+                || else_body.as_deref().is_some_and(has_switch_break)
+        }
+        _ => false,
+    })
+}
+
+/// Gives fresh ids to copied statements (a case body repeated for fall-through), so that
+/// statement ids stay unique.
+fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
+    for s in stmts {
+        s.id = StmtId(*next_id);
+        *next_id += 1;
+        match &mut s.kind {
+            StmtKind::If {
+                arms, else_body, ..
+            } => {
+                for (_, body) in arms {
+                    renumber(body, next_id);
+                }
+                if let Some(body) = else_body {
+                    renumber(body, next_id);
+                }
+            }
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => renumber(body, next_id),
+            _ => {}
+        }
+    }
+}
+
+struct FnCx<'m, 'd> {
+    map: &'m PosMap,
+    diags: &'d mut Vec<Diagnostic>,
+    next_id: &'d mut u32,
+    protos: &'m BTreeMap<String, Proto>,
+    /// Every variable of the function, by key.
+    vars: BTreeMap<String, Var>,
+    /// Names declared in each open block scope.
+    scopes: Vec<Vec<String>>,
+    decls: Vec<Decl>,
+    symbols: SymbolTable,
+    result: Option<(String, Ty)>,
+    /// By-value parameters the function assigns, by key: the local copy the body uses.
+    copies: BTreeMap<String, String>,
+    /// Moving pointers, by key of their C name.
+    pointers: BTreeMap<String, PtrVar>,
+    /// Every identifier of the function body (keys): names adgen makes avoid them.
+    idents: BTreeSet<String>,
+    /// May the expression being lowered step a pointer (`*p++`)? Only in a statement
+    /// that can run the step before or after itself, never in a condition or a branch
+    /// of `?:`.
+    effects_ok: bool,
+    /// The steps of the statement being lowered.
+    fx: Effects,
+    loops: Vec<LoopKind>,
+    called: BTreeSet<String>,
+    /// Pointer parameters that are arrays, per function.
+    arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    typedefs: &'m Typedefs,
+    enums: &'m Enums,
+    /// Whole-line comments of the file and the first one not yet placed.
+    comments: &'m [Comment],
+    comment_cursor: &'d mut usize,
+    /// File-scope constants: their type and initializer.
+    consts: &'m BTreeMap<String, (Ty, Node<Expression>)>,
+    /// Comments after code on their line, by start offset.
+    trailing: &'m BTreeMap<usize, String>,
+    text: &'m str,
+    used_trailing: BTreeSet<usize>,
+}
+
+/// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).
+fn is_literal_expr(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(c) => !matches!(c.node, Constant::Character(_)),
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::Minus | UnaryOperator::Plus
+            ) && is_literal_expr(&u.node.operand.node)
+        }
+        Expression::BinaryOperator(b) => {
+            matches!(
+                b.node.operator.node,
+                BinaryOperator::Plus
+                    | BinaryOperator::Minus
+                    | BinaryOperator::Multiply
+                    | BinaryOperator::Divide
+            ) && is_literal_expr(&b.node.lhs.node)
+                && is_literal_expr(&b.node.rhs.node)
+        }
+        _ => false,
+    }
+}
+
+/// A comment alone on its line(s): its start offset and its lines' texts.
+pub(crate) struct Comment {
+    start: usize,
+    lines: Vec<String>,
+}
+
+/// The comments of `text` that stand alone on their lines, in order.
+fn whole_line_comments(text: &str) -> (Vec<Comment>, BTreeMap<usize, String>) {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut trailing = BTreeMap::new();
+    let mut i = 0;
+    let line_start = |i: usize| text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => {
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') || b.get(i + 1) == Some(&b'*') => {
+                let start = i;
+                let block = b[i + 1] == b'*';
+                let end = if block {
+                    text[i + 2..]
+                        .find("*/")
+                        .map(|p| i + 2 + p + 2)
+                        .unwrap_or(b.len())
+                } else {
+                    text[i..].find('\n').map(|p| i + p).unwrap_or(b.len())
+                };
+                let alone_before = text[line_start(start)..start].trim().is_empty();
+                let rest = text[end..].split('\n').next().unwrap_or("");
+                if !alone_before && rest.trim().is_empty() && !text[start..end].contains('\n') {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    trailing.insert(start, format!(" {}", body.trim()));
+                } else if alone_before && rest.trim().is_empty() {
+                    let body = if block {
+                        &text[start + 2..end.saturating_sub(2).max(start + 2)]
+                    } else {
+                        &text[start + 2..end]
+                    };
+                    let lines = body
+                        .lines()
+                        .map(|l| {
+                            let t = l.trim();
+                            let t = t.strip_prefix('*').map(str::trim_start).unwrap_or(t);
+                            format!(" {t}")
+                        })
+                        .filter(|l| !l.trim().is_empty())
+                        .collect();
+                    out.push(Comment { start, lines });
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    (out, trailing)
+}
+
+fn int_lit(v: i64) -> Expr {
+    Expr::int(v)
+}
+
+fn real_spec(ty: Ty) -> TypeSpec {
+    TypeSpec::of(ty.scalar())
+}
+
+impl FnCx<'_, '_> {
+    fn span(&self, s: CSpan) -> Span {
+        self.map.span(s)
+    }
+
+    fn err(&mut self, code: &'static str, msg: impl Into<String>, at: CSpan) -> Reported {
+        let span = self.span(at);
+        self.diags.push(Diagnostic::error(code, msg).at(span));
+        Reported
+    }
+
+    fn unsupported(&mut self, code: &'static str, what: &str, at: CSpan) -> Reported {
+        let span = self.span(at);
+        self.diags
+            .push(Diagnostic::error(code, format!("{what} is not supported yet")).at(span));
+        Reported
+    }
+
+    fn stmt(&mut self, kind: StmtKind, at: CSpan) -> Stmt {
+        let id = StmtId(*self.next_id);
+        *self.next_id += 1;
+        // A comment after code on the line where the statement starts goes with the
+        // first statement made there.
+        let mut trailing_comment = None;
+        if let Some(start) = self.original(at.start) {
+            let line_end = self.text[start..]
+                .find('\n')
+                .map(|p| start + p)
+                .unwrap_or(self.text.len());
+            if let Some((&c, text)) = self.trailing.range(start..line_end).next() {
+                if self.used_trailing.insert(c) {
+                    trailing_comment = Some(text.clone());
+                }
+            }
+        }
+        Stmt {
+            id,
+            kind,
+            span: self.span(at),
+            label: None,
+            trailing_comment,
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Pointer arithmetic resolved to an array plus an integer offset: moving pointers get an
+//! offset variable `p_off`.
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+
+use super::*;
+use crate::il::{BinOp, Expr, ExprKind, Stmt, StmtKind, UnOp, key};
+
+impl FnCx<'_, '_> {
+    // ------------------------------------------------------------------ pointers
+
+    /// A new integer local holding the offset of the moving pointer `name`.
+    pub(super) fn offset_var(&mut self, name: &str, at: CSpan) -> String {
+        let mut off = format!("{name}_off");
+        let mut n = 0;
+        while self.idents.contains(&key(&off))
+            || self.vars.contains_key(&key(&off))
+            || self.protos.contains_key(&off)
+        {
+            off = format!("{name}_off{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&off),
+            Var {
+                name: off.clone(),
+                ty: Ty::Int(4),
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&off, Ty::Int(4), Vec::new(), None, None, None, false, at);
+        off
+    }
+
+    /// `double *p [= init];` in a function body.
+    pub(super) fn pointer_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        init: &Node<InitDeclarator>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        if self.declare(name, ty, VarKind::Pointer, init.span)? {
+            let off = self.offset_var(name, init.span);
+            self.pointers.insert(key(name), PtrVar { off, base: None });
+        }
+        let Some(i) = &init.node.initializer else {
+            return Ok(());
+        };
+        let Initializer::Expression(e) = &i.node else {
+            return Err(self.unsupported("E0605", "this pointer initializer", i.span));
+        };
+        self.with_effects(out, e, |cx, out| cx.point_to(name, e, init.span, out))
+    }
+
+    /// The moving pointer an expression statement sets (`p = ...`, `p += k`, `p++`).
+    pub(super) fn moving_target(&self, e: &Node<Expression>) -> Option<String> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        let target = match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    B::Assign | B::AssignPlus | B::AssignMinus
+                ) =>
+            {
+                &b.node.lhs.node
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                &u.node.operand.node
+            }
+            _ => return None,
+        };
+        match target {
+            Expression::Identifier(id) if self.pointers.contains_key(&key(&id.node.name)) => {
+                Some(id.node.name.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// `p = q + k;`, `p += k;`, `p -= k;`, `p++;`: the offset of `p` changes.
+    pub(super) fn pointer_assign(
+        &mut self,
+        name: &str,
+        e: &Node<Expression>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        use BinaryOperator as B;
+        let (step, negative) = match &e.node {
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Assign => return self.point_to(name, &b.node.rhs, e.span, out),
+                B::AssignPlus => (Some(&*b.node.rhs), false),
+                _ => (Some(&*b.node.rhs), true),
+            },
+            Expression::UnaryOperator(u) => (
+                None,
+                matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostDecrement | UnaryOperator::PreDecrement
+                ),
+            ),
+            _ => unreachable!("moving_target accepts only these"),
+        };
+        let (_, off, _) = self.ptr_ident(name, e.span)?;
+        let off = off.expect("a moving pointer has an offset variable");
+        let k = match step {
+            Some(k) => {
+                let (v, ty) = self.value(k)?;
+                if !matches!(ty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", k.span));
+                }
+                v
+            }
+            None => int_lit(1),
+        };
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: off.clone(),
+                rhs: add_offset(Some(off), k, negative),
+            },
+            e.span,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// `p = <pointer expression>`: the first such assignment fixes the array `p` points
+    /// into; later ones must point into the same array.
+    pub(super) fn point_to(
+        &mut self,
+        name: &str,
+        value: &Node<Expression>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let (base, off, ty) = self.ptr_expr(value)?;
+        let var = self.var(name, at)?;
+        if ty != var.ty {
+            return Err(self.unsupported(
+                "E0605",
+                &format!("making `{name}` point into an array of another type"),
+                value.span,
+            ));
+        }
+        let ptr = self
+            .pointers
+            .get_mut(&key(name))
+            .expect("point_to is called for moving pointers");
+        match &ptr.base {
+            None => ptr.base = Some(base),
+            Some(b) if *b == base => {}
+            Some(b) => {
+                let msg = format!(
+                    "the pointer `{name}` points into `{b}` elsewhere and into `{base}` here: \
+                     adgen follows a pointer only within one array"
+                );
+                let e = self.err("E0605", msg, value.span);
+                self.diags
+                    .last_mut()
+                    .expect("a diagnostic was just pushed")
+                    .help = Some("use one pointer per array, or index the arrays".into());
+                return Err(e);
+            }
+        }
+        let off_var = ptr.off.clone();
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&off_var),
+                rhs: off.unwrap_or_else(|| int_lit(0)),
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// Is this expression syntactically a pointer into an array?
+    pub(super) fn is_ptr(&self, e: &Expression) -> bool {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match e {
+            Expression::Identifier(id) => matches!(
+                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                Some(VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer)
+            ),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                U::Address => true,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
+                    self.is_ptr(&u.node.operand.node)
+                }
+                _ => false,
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Plus => self.is_ptr(&b.node.lhs.node) || self.is_ptr(&b.node.rhs.node),
+                B::Minus => self.is_ptr(&b.node.lhs.node),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A pointer expression as an array and an integer offset (`None`: element 0).
+    pub(super) fn ptr_expr(&mut self, e: &Node<Expression>) -> R<(String, Option<Expr>, Ty)> {
+        use BinaryOperator as B;
+        use UnaryOperator as U;
+        match &e.node {
+            Expression::Identifier(id) => self.ptr_ident(&id.node.name, e.span),
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, B::Plus | B::Minus) => {
+                let minus = b.node.operator.node == B::Minus;
+                let (p, k) = match (
+                    self.is_ptr(&b.node.lhs.node),
+                    !minus && self.is_ptr(&b.node.rhs.node),
+                ) {
+                    (true, false) => (&b.node.lhs, &b.node.rhs),
+                    (false, true) => (&b.node.rhs, &b.node.lhs),
+                    _ => {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "this pointer arithmetic (adgen follows pointers as an array plus \
+                             an integer offset)",
+                            e.span,
+                        ));
+                    }
+                };
+                let (base, off, ty) = self.ptr_expr(p)?;
+                let (k, kty) = self.value(k)?;
+                if !matches!(kty, Ty::Int(_)) {
+                    return Err(self.err("E0605", "a pointer moves by an integer", e.span));
+                }
+                Ok((base, Some(add_offset(off, k, minus)), ty))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Address => {
+                let (v, ty) = self.place(&u.node.operand)?;
+                match v.kind {
+                    ExprKind::Index(base, subs) if subs.len() == 1 => {
+                        let sub = subs.into_iter().next().expect("one subscript");
+                        Ok((base, Some(sub), ty))
+                    }
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        "pointer arithmetic from the address of a scalar or of an element of a \
+                         2-D array",
+                        e.span,
+                    )),
+                }
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+                ) =>
+            {
+                let Expression::Identifier(id) = &u.node.operand.node else {
+                    return Err(self.unsupported("E0605", "this pointer step", e.span));
+                };
+                let name = id.node.name.clone();
+                if !self.pointers.contains_key(&key(&name)) {
+                    return Err(self.unsupported(
+                        "E0605",
+                        &format!("stepping `{name}`, which is not a pointer"),
+                        e.span,
+                    ));
+                }
+                if !self.effects_ok {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "stepping a pointer (`p++`, `p--`) in a condition or in a branch of `?:`",
+                        e.span,
+                    ));
+                }
+                let (base, off, ty) = self.ptr_ident(&name, e.span)?;
+                let off = off.expect("a moving pointer has an offset variable");
+                let op = &u.node.operator.node;
+                let down = matches!(op, U::PostDecrement | U::PreDecrement);
+                let step = self.stmt(
+                    StmtKind::Assign {
+                        lhs: off.clone(),
+                        rhs: add_offset(Some(off.clone()), int_lit(1), down),
+                    },
+                    e.span,
+                );
+                if matches!(op, U::PostIncrement | U::PostDecrement) {
+                    self.fx.post.push(step);
+                } else {
+                    self.fx.pre.push(step);
+                }
+                self.fx.stepped.insert(key(&name));
+                Ok((base, Some(off), ty))
+            }
+            Expression::Cast(_) => Err(self.unsupported("E0605", "a pointer cast", e.span)),
+            _ => Err(self.unsupported(
+                "E0605",
+                "this pointer expression (adgen follows pointers as an array plus an integer \
+                 offset)",
+                e.span,
+            )),
+        }
+    }
+
+    /// A name used as a pointer: an array (element 0), or a moving pointer.
+    pub(super) fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(String, Option<Expr>, Ty)> {
+        let v = self.var(name, at)?;
+        if let Some(p) = self.pointers.get(&key(name)).cloned() {
+            *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
+            let Some(base) = p.base else {
+                return Err(self.err(
+                    "E0605",
+                    format!("the pointer `{name}` is used before it is set to point into an array"),
+                    at,
+                ));
+            };
+            return Ok((base, Some(Expr::var(&p.off)), v.ty));
+        }
+        match &v.kind {
+            VarKind::ArrayParam => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(ext) if ext.len() == 1 => Ok((v.name, None, v.ty)),
+            VarKind::LocalArray(_) => Err(self.unsupported(
+                "E0605",
+                &format!("a pointer into the 2-D array `{name}`"),
+                at,
+            )),
+            _ => Err(self.unsupported(
+                "E0605",
+                &format!("using `{name}` as a pointer into an array"),
+                at,
+            )),
+        }
+    }
+
+    /// `p < q`, `p != end`: pointers into the same array compare their offsets.
+    pub(super) fn pointer_compare(
+        &mut self,
+        b: &Node<BinaryOperatorExpression>,
+        at: CSpan,
+    ) -> R<(Expr, Ty)> {
+        use BinaryOperator as B;
+        let (lbase, loff, _) = self.ptr_expr(&b.node.lhs)?;
+        let (rbase, roff, _) = self.ptr_expr(&b.node.rhs)?;
+        if lbase != rbase {
+            return Err(self.unsupported("E0605", "comparing pointers into different arrays", at));
+        }
+        let op = match b.node.operator.node {
+            B::Less => BinOp::Lt,
+            B::Greater => BinOp::Gt,
+            B::LessOrEqual => BinOp::Le,
+            B::GreaterOrEqual => BinOp::Ge,
+            B::Equals => BinOp::Eq,
+            _ => BinOp::Ne,
+        };
+        let l = loff.unwrap_or_else(|| int_lit(0));
+        let r = roff.unwrap_or_else(|| int_lit(0));
+        Ok((Expr::binary(op, l, r).spanned(self.span(at)), Ty::Bool))
+    }
+}
+
+/// `off + k` (`off - k`), without `0 +`.
+pub(super) fn add_offset(off: Option<Expr>, k: Expr, minus: bool) -> Expr {
+    // `p[-1]` is `off - 1`, not `off + (-1)`.
+    if let (Some(_), ExprKind::Unary(UnOp::Neg, inner)) = (&off, &k.kind) {
+        let inner = (**inner).clone();
+        return add_offset(off, inner, !minus);
+    }
+    let is_zero = matches!(&k.kind, ExprKind::Int(t) if t == "0");
+    match off {
+        None if minus => Expr::unary(UnOp::Neg, paren_if_binary(k)),
+        None => k,
+        Some(off) if is_zero => off,
+        Some(off) => Expr::binary(
+            if minus { BinOp::Sub } else { BinOp::Add },
+            off,
+            paren_if_binary(k),
+        ),
+    }
+}
+
+/// The actual argument for a pointer into `base` at `off`: the whole array, or the
+/// element where the callee's array starts (sequence association).
+pub(super) fn element_at(base: String, off: Option<Expr>) -> Expr {
+    match off {
+        None => Expr::var(base),
+        Some(off) => Expr::new(ExprKind::Index(base, vec![off])),
+    }
+}

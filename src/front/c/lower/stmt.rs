@@ -1,0 +1,838 @@
+//! Lowering of statements: expression statements with their steps (`++`, `--`), loops,
+//! `if`, `break`, `continue`, `return`.
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+use lang_c::visit::Visit;
+
+use super::*;
+use crate::diag::{Diagnostic, Span};
+use crate::il::{self, BinOp, Expr, ExprKind, Stmt, StmtId, StmtKind, UnOp, key};
+
+impl FnCx<'_, '_> {
+    // ---------------------------------------------------------------- statements
+
+    pub(super) fn block_body(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<()> {
+        self.scopes.push(Vec::new());
+        let r = match &s.node {
+            Statement::Compound(items) => {
+                let r = self.items(items, out);
+                if let Some(end) = self.original(s.span.end) {
+                    self.comments_before(end, out);
+                }
+                r
+            }
+            _ => self.statement(s, out),
+        };
+        self.scopes.pop();
+        r
+    }
+
+    /// Comments placed before the original offset `before`, as statements.
+    pub(super) fn comments_before(&mut self, before: usize, out: &mut Vec<Stmt>) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+            for line in &c.lines {
+                let id = StmtId(*self.next_id);
+                *self.next_id += 1;
+                out.push(Stmt {
+                    id,
+                    kind: StmtKind::Comment(line.clone()),
+                    span: Span::new(self.map.file, c.start, c.start),
+                    label: None,
+                    trailing_comment: None,
+                });
+            }
+        }
+    }
+
+    /// Skips the comments before `before` (inside constructs that keep none).
+    pub(super) fn skip_comments(&mut self, before: usize) {
+        while let Some(c) = self.comments.get(*self.comment_cursor) {
+            if c.start >= before {
+                break;
+            }
+            *self.comment_cursor += 1;
+        }
+    }
+
+    pub(super) fn original(&self, pos: usize) -> Option<usize> {
+        self.map.offset(pos)
+    }
+
+    pub(super) fn items(&mut self, items: &[Node<BlockItem>], out: &mut Vec<Stmt>) -> R<()> {
+        let mut result = Ok(());
+        for item in items {
+            if let Some(at) = self.original(item.span.start) {
+                self.comments_before(at, out);
+            }
+            let r = match &item.node {
+                BlockItem::Declaration(d) => self.declaration(d, out),
+                BlockItem::StaticAssert(_) => Ok(()),
+                BlockItem::Statement(s) => self.statement(s, out),
+            };
+            if r.is_err() {
+                result = r;
+            }
+        }
+        result
+    }
+
+    pub(super) fn statement(&mut self, s: &Node<Statement>, out: &mut Vec<Stmt>) -> R<()> {
+        match &s.node {
+            Statement::Compound(_) => self.block_body(s, out),
+            Statement::Expression(None) => Ok(()),
+            Statement::Expression(Some(e)) => self.expr_stmt(e, out),
+            Statement::If(i) => {
+                let mut arms = Vec::new();
+                let mut else_body = None;
+                let mut cur = i;
+                let mut result = Ok(());
+                loop {
+                    let cond = self.cond(&cur.node.condition);
+                    let mut body = Vec::new();
+                    let r = self.block_body(&cur.node.then_statement, &mut body);
+                    match cond {
+                        Ok(c) => arms.push((c, body)),
+                        Err(e) => result = Err(e),
+                    }
+                    if r.is_err() {
+                        result = r;
+                    }
+                    match &cur.node.else_statement {
+                        None => break,
+                        Some(e) => match &e.node {
+                            Statement::If(next) => cur = next,
+                            _ => {
+                                let mut b = Vec::new();
+                                if self.block_body(e, &mut b).is_err() {
+                                    result = Err(Reported);
+                                }
+                                else_body = Some(b);
+                                break;
+                            }
+                        },
+                    }
+                }
+                result?;
+                let st = self.stmt(
+                    StmtKind::If {
+                        arms,
+                        else_body,
+                        logical_if: false,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Statement::While(w) => {
+                if has_steps(&w.node.expression.node) {
+                    return self.while_with_steps(w, s.span, out);
+                }
+                let cond = self.cond(&w.node.expression);
+                self.loops.push(LoopKind::Plain);
+                let mut body = Vec::new();
+                let r = self.block_body(&w.node.statement, &mut body);
+                self.loops.pop();
+                let cond = cond?;
+                r?;
+                let st = self.stmt(
+                    StmtKind::DoWhile {
+                        cond,
+                        body,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Statement::For(f) => self.for_loop(f, s.span, out),
+            Statement::DoWhile(w) => {
+                if has_steps(&w.node.expression.node) {
+                    return self.do_while_with_steps(w, s.span, out);
+                }
+                // `do B while (c);` → `first = 1; while (first || c) { first = 0; B }`:
+                // a `continue` in B still goes to the test.
+                let first = self.first_pass_var(s.span);
+                let cond = self.cond(&w.node.expression);
+                self.loops.push(LoopKind::Plain);
+                let mut body = vec![self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(false)),
+                    },
+                    s.span,
+                )];
+                let r = self.block_body(&w.node.statement, &mut body);
+                self.loops.pop();
+                let cond = cond?;
+                r?;
+                let init = self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(true)),
+                    },
+                    s.span,
+                );
+                out.push(init);
+                let st = self.stmt(
+                    StmtKind::DoWhile {
+                        cond: Expr::binary(BinOp::Or, Expr::var(&first), cond),
+                        body,
+                        name: None,
+                    },
+                    s.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Statement::Continue => {
+                if !self.loops.contains(&LoopKind::Plain) {
+                    return Err(self.err("E0604", "`continue` outside a loop", s.span));
+                }
+                let st = self.stmt(StmtKind::Cycle { name: None }, s.span);
+                out.push(st);
+                Ok(())
+            }
+            Statement::Break => match self.loops.last() {
+                None => Err(self.err("E0604", "`break` outside a loop or a switch", s.span)),
+                Some(LoopKind::Switch) => {
+                    // A `break` of the switch inside an `if` of a case: a marker that
+                    // `guard_switch_breaks` turns into a flag.
+                    let st = self.stmt(
+                        StmtKind::Exit {
+                            name: Some(SWITCH_BREAK.into()),
+                        },
+                        s.span,
+                    );
+                    out.push(st);
+                    Ok(())
+                }
+                Some(LoopKind::Plain) => {
+                    let st = self.stmt(StmtKind::Exit { name: None }, s.span);
+                    out.push(st);
+                    Ok(())
+                }
+            },
+            Statement::Return(e) => {
+                match (e, self.result.clone()) {
+                    (Some(e), Some((r, rty))) => {
+                        self.with_effects(out, e, |cx, out| {
+                            let (v, ty) = cx.value(e)?;
+                            cx.check_assignable(rty, ty, e.span)?;
+                            let st = cx.stmt(
+                                StmtKind::Assign {
+                                    lhs: Expr::var(&r),
+                                    rhs: v,
+                                },
+                                s.span,
+                            );
+                            out.push(st);
+                            Ok(())
+                        })?;
+                    }
+                    (None, None) => {}
+                    _ => {
+                        return Err(self.err(
+                            "E0604",
+                            "`return` does not match the function's return type",
+                            s.span,
+                        ));
+                    }
+                }
+                let st = self.stmt(StmtKind::Return, s.span);
+                out.push(st);
+                Ok(())
+            }
+            Statement::Switch(sw) => self.switch(sw, s.span, out),
+            Statement::Labeled(l) if !matches!(l.node.label.node, Label::Identifier(_)) => {
+                Err(self.unsupported(
+                    "E0604",
+                    "a `case` or `default` label that is not directly in the body of its \
+                     `switch`",
+                    s.span,
+                ))
+            }
+            Statement::Goto(_) | Statement::Labeled(_) => {
+                Err(self.unsupported("E0604", "`goto` and labels", s.span))
+            }
+            Statement::Asm(_) => Err(self.unsupported("E0604", "inline assembly", s.span)),
+        }
+    }
+
+    /// An expression statement: assignment, compound assignment, `++`/`--`, call.
+    pub(super) fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        if let Expression::Comma(items) = &e.node {
+            // `i++, p++` (a `for` step): one statement per operand, in order.
+            for item in items.iter() {
+                self.expr_stmt(item, out)?;
+            }
+            return Ok(());
+        }
+        self.with_effects(out, e, |cx, out| cx.expr_stmt_inner(e, out))
+    }
+
+    /// Lowers one statement in which pointers may be stepped (`*q++ = *p++;`): the steps
+    /// run after it (`p++`) or before it (`++p`). A pointer stepped there must not be
+    /// used twice in it (C leaves the order unspecified).
+    pub(super) fn with_effects(
+        &mut self,
+        out: &mut Vec<Stmt>,
+        source: &Node<Expression>,
+        f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> R<()>,
+    ) -> R<()> {
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
+        let mut body = Vec::new();
+        let r = f(self, &mut body);
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
+        r?;
+        self.check_steps(&fx, source)?;
+        out.extend(fx.pre);
+        out.extend(body);
+        out.extend(fx.post);
+        Ok(())
+    }
+
+    /// A pointer or variable stepped inside a statement or a condition (`*p++`, `y[k++]`,
+    /// `n-- > 0`) must be used only once there: C leaves the order of the other uses
+    /// unspecified.
+    pub(super) fn check_steps(&mut self, fx: &Effects, source: &Node<Expression>) -> R<()> {
+        let at = self.span(source.span);
+        let twice = |what: &str, name: &str| {
+            Diagnostic::error(
+                "E0605",
+                format!(
+                    "{what} `{name}` is stepped (`++`/`--`) and used again in the same \
+                     statement: C leaves the order unspecified"
+                ),
+            )
+            .at(at)
+            .with_help("step it in a statement of its own")
+        };
+        for p in &fx.stepped {
+            if fx.ptr_uses.get(p).copied().unwrap_or(0) > 1 {
+                self.diags.push(twice("the pointer", p));
+                return Err(Reported);
+            }
+        }
+        for name in &fx.stepped_vars {
+            if count_identifier(&source.node, name) > 1 {
+                self.diags.push(twice("the variable", name));
+                return Err(Reported);
+            }
+        }
+        Ok(())
+    }
+
+    /// `k++`, `--n` inside an expression: the value of `k` (of `n` after the step), with
+    /// the step run after (before) the statement.
+    pub(super) fn scalar_step(
+        &mut self,
+        u: &Node<UnaryOperatorExpression>,
+        at: CSpan,
+    ) -> R<(Expr, Ty)> {
+        use UnaryOperator as U;
+        if self.is_ptr(&u.node.operand.node) {
+            return Err(self.unsupported(
+                "E0605",
+                "a pointer step used as a pointer value (write `*p++`, or step `p` apart)",
+                at,
+            ));
+        }
+        let var = match &u.node.operand.node {
+            Expression::Identifier(id) => self.var(&id.node.name, u.node.operand.span)?,
+            _ => {
+                return Err(self.unsupported(
+                    "E0605",
+                    "`++`/`--` of an array element or of `*p` inside an expression",
+                    at,
+                ));
+            }
+        };
+        if var.kind != VarKind::Local || !var.ty.is_numeric() {
+            return Err(self.unsupported(
+                "E0605",
+                &format!("`++`/`--` of `{}` inside an expression", var.name),
+                at,
+            ));
+        }
+        if !self.effects_ok {
+            return Err(self.unsupported(
+                "E0605",
+                "`++`/`--` in an `if` or `for` condition or in a branch of `?:` (they are \
+                 accepted in statements and in `while` and `do ... while` conditions)",
+                at,
+            ));
+        }
+        let one = match var.ty {
+            Ty::Real(k) => Expr::real("1.0", k),
+            _ => int_lit(1),
+        };
+        let op = &u.node.operator.node;
+        let bin = if matches!(op, U::PostDecrement | U::PreDecrement) {
+            BinOp::Sub
+        } else {
+            BinOp::Add
+        };
+        let step = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&var.name),
+                rhs: Expr::binary(bin, Expr::var(&var.name), one),
+            },
+            at,
+        );
+        if matches!(op, U::PostIncrement | U::PostDecrement) {
+            self.fx.post.push(step);
+        } else {
+            self.fx.pre.push(step);
+        }
+        if let Expression::Identifier(id) = &u.node.operand.node {
+            self.fx.stepped_vars.insert(id.node.name.clone());
+        }
+        Ok((Expr::var(&var.name).spanned(self.span(at)), var.ty))
+    }
+
+    /// `while (n-- > 0) B`, a step in the condition: `while (1) { if (!(n > 0)) { n--;
+    /// break; } n--; B }`: the steps run whether the test passes or not, and `continue`
+    /// in B goes back to the test.
+    pub(super) fn while_with_steps(
+        &mut self,
+        w: &Node<WhileStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let mut body = self.stepped_test(&w.node.expression, at)?;
+        self.loops.push(LoopKind::Plain);
+        let r = self.block_body(&w.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond: Expr::new(ExprKind::Logical(true)),
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    pub(super) fn expr_stmt_inner(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        use BinaryOperator as B;
+        if let Some(name) = self.moving_target(e) {
+            return self.pointer_assign(&name, e, out);
+        }
+        match &e.node {
+            Expression::BinaryOperator(b) => {
+                let op = match b.node.operator.node {
+                    B::Assign => None,
+                    B::AssignPlus => Some(BinOp::Add),
+                    B::AssignMinus => Some(BinOp::Sub),
+                    B::AssignMultiply => Some(BinOp::Mul),
+                    B::AssignDivide => Some(BinOp::Div),
+                    B::AssignModulo => {
+                        let (lhs, lty) = self.lvalue(&b.node.lhs)?;
+                        let (rhs, rty) = self.value(&b.node.rhs)?;
+                        if !matches!((lty, rty), (Ty::Int(_), Ty::Int(_))) {
+                            return Err(self.err("E0605", "`%=` needs integer operands", e.span));
+                        }
+                        let rhs = Expr::intrinsic(il::Intrinsic::Mod, vec![lhs.clone(), rhs]);
+                        let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                        out.push(st);
+                        return Ok(());
+                    }
+                    B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseOr
+                    | B::AssignBitwiseXor => {
+                        return Err(self.unsupported("E0605", "bitwise assignment", e.span));
+                    }
+                    _ => return Err(self.no_effect(e)),
+                };
+                let (lhs, lty) = self.lvalue(&b.node.lhs)?;
+                let (rhs, rty) = self.value(&b.node.rhs)?;
+                self.check_assignable(lty, rty, b.node.rhs.span)?;
+                let rhs = match op {
+                    None => rhs,
+                    Some(op) => Expr::binary(op, lhs.clone(), paren_if_binary(rhs)),
+                };
+                let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                out.push(st);
+                Ok(())
+            }
+            Expression::UnaryOperator(u) => {
+                use UnaryOperator as U;
+                let op = match u.node.operator.node {
+                    U::PostIncrement | U::PreIncrement => BinOp::Add,
+                    U::PostDecrement | U::PreDecrement => BinOp::Sub,
+                    _ => return Err(self.no_effect(e)),
+                };
+                let (lhs, lty) = self.lvalue(&u.node.operand)?;
+                let one = match lty {
+                    Ty::Real(k) => Expr::real("1.0", k),
+                    _ => int_lit(1),
+                };
+                let rhs = Expr::binary(op, lhs.clone(), one);
+                let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                out.push(st);
+                Ok(())
+            }
+            Expression::Call(c) => {
+                let name = self.callee(c)?;
+                if math(&name).is_some() {
+                    return Err(self.no_effect(e));
+                }
+                let proto = self.proto(&name, c.span)?;
+                if proto.ret != Ty::Void {
+                    return Err(self.unsupported(
+                        "E0605",
+                        "calling a function and discarding its value",
+                        e.span,
+                    ));
+                }
+                let args = self.call_args(&name, &proto, c)?;
+                let st = self.stmt(
+                    StmtKind::Call {
+                        name,
+                        args: args.into_iter().map(il::Arg::positional).collect(),
+                    },
+                    e.span,
+                );
+                out.push(st);
+                Ok(())
+            }
+            Expression::Comma(_) => Err(self.unsupported("E0605", "the comma operator", e.span)),
+            _ => Err(self.no_effect(e)),
+        }
+    }
+
+    pub(super) fn no_effect(&mut self, e: &Node<Expression>) -> Reported {
+        self.unsupported("E0604", "an expression statement without effect", e.span)
+    }
+
+    pub(super) fn for_loop(
+        &mut self,
+        f: &Node<ForStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        self.scopes.push(Vec::new());
+        let r = self.for_loop_inner(f, at, out);
+        self.scopes.pop();
+        r
+    }
+
+    pub(super) fn for_loop_inner(
+        &mut self,
+        f: &Node<ForStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let mut init = Vec::new();
+        match &f.node.initializer.node {
+            ForInitializer::Empty => {}
+            ForInitializer::Expression(e) => self.expr_stmt(e, &mut init)?,
+            ForInitializer::Declaration(d) => self.declaration(d, &mut init)?,
+            ForInitializer::StaticAssert(_) => {}
+        }
+        if let Some(st) = self.counted(f, &init)? {
+            out.push(st);
+            return Ok(());
+        }
+        out.extend(init);
+        let cond = match &f.node.condition {
+            Some(c) => self.cond(c)?,
+            None => Expr::new(ExprKind::Logical(true)),
+        };
+        let mut step = Vec::new();
+        if let Some(s) = &f.node.step {
+            self.expr_stmt(s, &mut step)?;
+        }
+        let continue_ok = step.is_empty() || !has_own_continue(&f.node.statement.node);
+        if !continue_ok {
+            // `continue` must reach the increment: `first_pass = 1; while (1) { if
+            // (!first_pass) step; first_pass = 0; if (!cond) break; body }`.
+            let first = self.first_pass_var(at);
+            let set = |cx: &mut Self, v: bool| {
+                cx.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&first),
+                        rhs: Expr::new(ExprKind::Logical(v)),
+                    },
+                    at,
+                )
+            };
+            let init_flag = set(self, true);
+            out.push(init_flag);
+            let mut body = vec![self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), step)],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            )];
+            let clear = set(self, false);
+            body.push(clear);
+            let exit = self.stmt(StmtKind::Exit { name: None }, at);
+            let test = self.stmt(
+                StmtKind::If {
+                    arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), vec![exit])],
+                    else_body: None,
+                    logical_if: false,
+                    name: None,
+                },
+                at,
+            );
+            body.push(test);
+            self.loops.push(LoopKind::Plain);
+            let r = self.block_body(&f.node.statement, &mut body);
+            self.loops.pop();
+            r?;
+            let st = self.stmt(
+                StmtKind::DoWhile {
+                    cond: Expr::new(ExprKind::Logical(true)),
+                    body,
+                    name: None,
+                },
+                at,
+            );
+            out.push(st);
+            return Ok(());
+        }
+        self.loops.push(LoopKind::Plain);
+        let mut body = Vec::new();
+        let r = self.block_body(&f.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        body.extend(step);
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond,
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// A new logical local `first_pass` (made unique) for loops that must tell their
+    /// first iteration.
+    pub(super) fn first_pass_var(&mut self, at: CSpan) -> String {
+        self.flag_var("first_pass", at)
+    }
+
+    /// A new logical local named after `base` (made unique).
+    pub(super) fn flag_var(&mut self, base: &str, at: CSpan) -> String {
+        let mut n = 0;
+        let mut first = base.to_string();
+        while self.vars.contains_key(&key(&first))
+            || self.protos.contains_key(&first)
+            || self.idents.contains(&key(&first))
+        {
+            first = format!("{base}{n}");
+            n += 1;
+        }
+        self.vars.insert(
+            key(&first),
+            Var {
+                name: first.clone(),
+                ty: Ty::Bool,
+                kind: VarKind::Local,
+            },
+        );
+        self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
+        first
+    }
+
+    /// The test of a loop whose condition steps a variable, as statements that leave the
+    /// loop: `pre-steps; if (!c) { post-steps; break; } post-steps`.
+    pub(super) fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
+        let r = self.expr(e);
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
+        let (v, ty) = r?;
+        let cond = self.to_bool(v, ty);
+        self.check_steps(&fx, e)?;
+        let mut exit_body = fx.post.clone();
+        renumber(&mut exit_body, self.next_id);
+        let exit = self.stmt(StmtKind::Exit { name: None }, at);
+        exit_body.push(exit);
+        let mut test = fx.pre;
+        let leave = self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        test.push(leave);
+        test.extend(fx.post);
+        Ok(test)
+    }
+
+    /// `do B while (--n > 0);`, a step in the condition: `first = 1; while (1) { if
+    /// (!first) { <stepped test> } first = 0; B }`, so that `continue` in B reaches the
+    /// test.
+    pub(super) fn do_while_with_steps(
+        &mut self,
+        w: &Node<DoWhileStatement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let first = self.first_pass_var(at);
+        let test = self.stepped_test(&w.node.expression, at)?;
+        let mut body = vec![self.stmt(
+            StmtKind::If {
+                arms: vec![(Expr::unary(UnOp::Not, Expr::var(&first)), test)],
+                else_body: None,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        )];
+        let clear = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(false)),
+            },
+            at,
+        );
+        body.push(clear);
+        self.loops.push(LoopKind::Plain);
+        let r = self.block_body(&w.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let init = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&first),
+                rhs: Expr::new(ExprKind::Logical(true)),
+            },
+            at,
+        );
+        out.push(init);
+        let st = self.stmt(
+            StmtKind::DoWhile {
+                cond: Expr::new(ExprKind::Logical(true)),
+                body,
+                name: None,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// `for (i = a; i < b; i++)` and its kin as a counted DO loop, when the body
+    /// assigns neither `i` nor the variables of `b`.
+    pub(super) fn counted(&mut self, f: &Node<ForStatement>, init: &[Stmt]) -> R<Option<Stmt>> {
+        let [
+            Stmt {
+                kind: StmtKind::Assign { lhs, rhs: start },
+                ..
+            },
+        ] = init
+        else {
+            return Ok(None);
+        };
+        let ExprKind::Var(var) = &lhs.kind else {
+            return Ok(None);
+        };
+        if !matches!(
+            self.vars.get(&key(var)),
+            Some(Var {
+                ty: Ty::Int(_),
+                kind: VarKind::Local,
+                ..
+            })
+        ) {
+            return Ok(None);
+        }
+        let (Some(cond), Some(step)) = (&f.node.condition, &f.node.step) else {
+            return Ok(None);
+        };
+        // The step: a literal increment.
+        let Some(inc) = literal_step(&step.node, var) else {
+            return Ok(None);
+        };
+        let Expression::BinaryOperator(c) = &cond.node else {
+            return Ok(None);
+        };
+        let Expression::Identifier(cv) = &c.node.lhs.node else {
+            return Ok(None);
+        };
+        if cv.node.name != *var {
+            return Ok(None);
+        }
+        use BinaryOperator as B;
+        let (adjust, up) = match c.node.operator.node {
+            B::Less => (-1, true),
+            B::LessOrEqual => (0, true),
+            B::Greater => (1, false),
+            B::GreaterOrEqual => (0, false),
+            _ => return Ok(None),
+        };
+        if (inc > 0) != up || inc == 0 {
+            return Ok(None);
+        }
+        // The body must not change the variable or the bound.
+        let mut assigned = Assigned::default();
+        assigned.visit_statement(&f.node.statement.node, &f.node.statement.span);
+        let mut bound_names = Indexed::default();
+        bound_names.visit_expression(&c.node.rhs.node, &c.node.rhs.span);
+        if assigned.names.contains(var)
+            || bound_names
+                .idents
+                .iter()
+                .any(|n| assigned.names.iter().any(|a| key(a) == *n))
+        {
+            return Ok(None);
+        }
+        let (bound, bty) = self.value(&c.node.rhs)?;
+        if !matches!(bty, Ty::Int(_)) {
+            return Ok(None);
+        }
+        let end = match (&bound.kind, adjust) {
+            (_, 0) => bound,
+            (ExprKind::Int(t), a) if t.parse::<i64>().is_ok() => {
+                int_lit(t.parse::<i64>().expect("checked by the guard") + a)
+            }
+            (_, a) if a < 0 => Expr::binary(BinOp::Sub, bound, int_lit(-a)),
+            (_, a) => Expr::binary(BinOp::Add, bound, int_lit(a)),
+        };
+        self.loops.push(LoopKind::Plain);
+        let mut body = Vec::new();
+        let r = self.block_body(&f.node.statement, &mut body);
+        self.loops.pop();
+        r?;
+        let st = self.stmt(
+            StmtKind::Do {
+                var: var.clone(),
+                start: start.clone(),
+                end,
+                step: (inc != 1).then(|| int_lit(inc)),
+                body,
+                name: None,
+            },
+            f.span,
+        );
+        Ok(Some(st))
+    }
+}
