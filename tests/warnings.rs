@@ -1,6 +1,8 @@
 //! Warnings that in-out analysis makes possible (issue 4): a scalar read before it is
-//! set, one variable passed twice to a procedure that overwrites one of them, and
-//! independents that turn out inactive.
+//! set (W0301 on some path, W0303 on every path), one variable passed twice to a procedure
+//! that overwrites one of them (W0302, or E0508 when it has a derivative), a module
+//! variable passed to a procedure that also uses it (W0304), and independents that turn
+//! out inactive.
 
 use std::collections::BTreeSet;
 
@@ -19,10 +21,33 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
 }
 
 fn warnings_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
+    warnings_in("w.f90", source, root, independents, dependents)
+}
+
+fn warnings_in(
+    path: &str,
+    source: &str,
+    root: &str,
+    independents: &[&str],
+    dependents: &[&str],
+) -> String {
+    let input = adgen::SourceInput::new(path, source);
+    match adgen::differentiate(&[input], &request(root, independents, dependents)) {
+        Ok(out) => out.warnings,
+        Err(e) => panic!("{}", e.rendered),
+    }
+}
+
+/// The rendered errors of a run that must fail.
+fn errors_of(source: &str, root: &str, independents: &[&str], dependents: &[&str]) -> String {
     let input = adgen::SourceInput::new("w.f90", source);
-    adgen::differentiate(&[input], &request(root, independents, dependents))
-        .expect("differentiates")
-        .warnings
+    let mut req = request(root, independents, dependents);
+    // Tangent alone: the refusal must not depend on the adjoint's own check.
+    req.roots[0].modes = BTreeSet::from([adgen::Mode::Tangent]);
+    adgen::differentiate(&[input], &req)
+        .err()
+        .expect("refused")
+        .rendered
 }
 
 #[test]
@@ -77,4 +102,152 @@ fn inactive_independent() {
         "{w}"
     );
     assert!(!w.contains("independent `x`"), "{w}");
+}
+
+#[test]
+fn scalar_read_before_any_set() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: t\n  y = t*x\n  t = x\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:5:3: warning[W0303]: `t` is used before it is set, on every path"),
+        "{w}"
+    );
+    assert!(!w.contains("W0301"), "{w}");
+}
+
+#[test]
+fn loops_calls_and_must_written_sets() {
+    // A loop may run zero times; `sometimes` sets its second argument on one path only;
+    // `always` on every path; `bump` reads its argument before setting it.
+    let text = "subroutine always(p, q)\n  real(8) :: p, q\n  q = p\nend subroutine always\n\
+                subroutine sometimes(p, q)\n  real(8) :: p, q\n  if (p > 0) q = p\nend subroutine sometimes\n\
+                subroutine bump(q)\n  real(8) :: q\n  q = q + 1\nend subroutine bump\n\
+                subroutine f(n, x, y)\n  integer :: n, i\n  real(8) :: x, y, s, u, v, w\n  \
+                do i = 1, n\n    s = x\n  end do\n  call always(x, u)\n  call sometimes(x, v)\n  \
+                call bump(w)\n  y = s + u + v + w\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:21:3: warning[W0303]: `w` is used before it is set"),
+        "{w}"
+    );
+    assert!(
+        w.contains("w.f90:22:3: warning[W0301]: `s` may be used before it is set"),
+        "{w}"
+    );
+    assert!(
+        w.contains("w.f90:22:3: warning[W0301]: `v` may be used before it is set"),
+        "{w}"
+    );
+    assert!(!w.contains("`u`"), "{w}");
+    assert_eq!(w.matches("warning[W030").count(), 3, "{w}");
+}
+
+#[test]
+fn c_scalar_read_before_set() {
+    let text = "void f(double x, double *y)\n{\n    double t;\n    if (x > 0)\n        t = x;\n    \
+                *y = t * x;\n}\n";
+    let w = warnings_in("w.c", text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.c:6:5: warning[W0301]: `t` may be used before it is set"),
+        "{w}"
+    );
+}
+
+/// The first-iteration flag of a `do { } while (c)`, tested before `c`, guards the reads
+/// of `c`: no warning. Same for a Fortran flag tested in an IF.
+#[test]
+fn flags_guard_first_iterations() {
+    let c = "#include <math.h>\nvoid f(double x, double *y)\n{\n    double d;\n    int k = 0;\n    \
+             do {\n        d = 0.5 * (*y - x);\n        *y = *y - d;\n        k++;\n    \
+             } while (fabs(d) > 1e-12 && k < 50);\n}\n";
+    let w = warnings_in("w.c", c, "f", &["x"], &["y"]);
+    assert!(!w.contains("W030"), "{w}");
+    let f = "subroutine f(x, y)\n  real(8) :: x, y, d\n  logical :: first\n  first = .true.\n  \
+             do while (first .or. abs(d) > 1d-12)\n    if (.not. first) y = y - d\n    \
+             first = .false.\n    d = 0.5d0*(y - x)\n  end do\nend subroutine f\n";
+    let w = warnings_of(f, "f", &["x"], &["y"]);
+    assert!(!w.contains("W030"), "{w}");
+    // Without the flag, the first test reads `d` unset.
+    let unguarded = f.replace("first .or. abs(d)", "abs(d)");
+    let w = warnings_of(&unguarded, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:5:3: warning[W0301]: `d` may be used before it is set"),
+        "{w}"
+    );
+}
+
+#[test]
+fn array_and_element_passed_together() {
+    let text = "subroutine g(a, b)\n  real(8), intent(inout) :: a(3)\n  real(8), intent(in) :: b\n  \
+                a(1) = a(2) + b\nend subroutine g\n\
+                subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: w(3)\n  w = 1\n  call g(w, w(3))\n  call g(w, w(1) + 0)\n  y = x*w(1)\n\
+                end subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:11:3: warning[W0302]: `w` is passed twice to `g`"),
+        "{w}"
+    );
+    // An expression is a copy: no alias.
+    assert_eq!(w.matches("W0302").count(), 1, "{w}");
+}
+
+/// With a derivative, aliased arguments are refused in tangent mode too: the callee's
+/// derivative was computed assuming distinct dummies.
+#[test]
+fn active_aliasing_is_an_error_in_every_mode() {
+    let text = "subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
+                b = b + a*a\nend subroutine g\n\nsubroutine f(x, y)\n  real(8), intent(inout) :: x\n  \
+                real(8), intent(out) :: y\n  call g(x, x)\n  y = x\nend subroutine f\n";
+    let e = errors_of(text, "f", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:10:3: error[E0508]: `x` is passed both as `a` and as `b` of `g`"),
+        "{e}"
+    );
+    assert!(e.contains("its derivatives would be wrong"), "{e}");
+}
+
+#[test]
+fn module_variable_passed_to_its_own_user() {
+    let text = "module m\n  real(8) :: u\nend module m\n\
+                subroutine g(a, c)\n  use m\n  real(8) :: a, c\n  u = 2*c\n  c = c + a\nend subroutine g\n\
+                subroutine f(x, y)\n  use m\n  real(8) :: x, y, z\n  z = 1\n  u = 3\n  call g(u, z)\n  \
+                y = x*z\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:15:3: warning[W0304]: module variable `u` is passed as `a` of `g`"),
+        "{w}"
+    );
+    // Active: refused.
+    let active = text
+        .replace("u = 3\n", "u = x\n")
+        .replace("y = x*z", "y = x*z + u");
+    let e = errors_of(&active, "f", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:15:3: error[E0508]: module variable `u` is passed as `a` of `g`"),
+        "{e}"
+    );
+}
+
+/// Clean code: initialized locals, SAVE and DATA, loops that set before they read,
+/// calls that set their arguments, distinct arguments: no warning at all.
+#[test]
+fn no_warning_on_clean_code() {
+    let text = "subroutine init(q)\n  real(8), intent(out) :: q\n  q = 0\nend subroutine init\n\
+                subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
+                b = b + a\nend subroutine g\n\
+                subroutine f(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+                real(8), intent(out) :: y\n  real(8) :: s, t, w(n)\n  real(8) :: c = 2\n  integer :: i, ncall\n  \
+                save ncall\n  data ncall /0/\n  ncall = ncall + 1\n  call init(s)\n  do i = 1, n\n    \
+                w(i) = x(i)\n    t = w(i)*c\n    call g(t, s)\n  end do\n  if (n > 0) then\n    \
+                t = s\n  else\n    t = 1\n  end if\n  y = t + w(1)\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(!w.contains("warning"), "{w}");
+    let c = "static void init(double *q) { *q = 0.0; }\n\
+             void f(int n, const double *x, double *y)\n{\n    double s, t;\n    init(&s);\n    \
+             for (int i = 0; i < n; i++) {\n        t = x[i] * x[i];\n        s += t;\n    }\n    \
+             *y = s;\n}\n";
+    let w = warnings_in("w.c", c, "f", &["x"], &["y"]);
+    assert!(!w.contains("W030"), "{w}");
 }

@@ -1,128 +1,772 @@
-//! In-out analysis (seeds/000 §5.2) as far as warnings need it: which variables may be
-//! read before they are set (forward, may-uninitialized), and calls that pass one
-//! variable twice to a procedure that overwrites one of the two (aliasing, which makes
-//! both the original and its derivatives depend on the compiler).
+//! In-out analysis (seeds/000 §5.2): what each instruction and each procedure may or must
+//! read and overwrite, and the warnings it makes possible: variables used before they are
+//! set, and storage passed twice to a procedure that overwrites one of the two
+//! (aliasing, which makes both the original and its derivatives depend on the compiler).
+//!
+//! Zones are atoms (seeds/000 §3): writing an element of an array, or a component of a
+//! derived-type variable, may write its zone but never must, since other elements keep
+//! their values. Per instruction `I` (a flow node):
+//!
+//! - `Read(I)`: the zones whose value `I` may read (subscripts and conditions included);
+//! - `Out_may(I)`: the zones `I` may overwrite, in part or whole;
+//! - `Out_must(I)`: the zones `I` overwrites whole on every execution (a scalar assignment,
+//!   a DO variable, a whole variable bound to a dummy the callee must write).
+//!
+//! Forward from the procedure's entry, with intersection (must) or union (may) at merges:
+//!
+//! ```text
+//! MustW⁻(entry) = ∅     MustW⁻(I) = ∩_{P ∈ pred(I)} MustW⁺(P)    MustW⁺(I) = MustW⁻(I) ∪ Out_must(I)
+//! MayW⁻(entry)  = ∅     MayW⁻(I)  = ∪_{P ∈ pred(I)} MayW⁺(P)     MayW⁺(I)  = MayW⁻(I)  ∪ Out_may(I)
+//! ```
+//!
+//! and per procedure `Q`, over its slots (dummies, result, module variables; `summary.rs`):
+//!
+//! ```text
+//! read(Q)     = ∪_I (Read(I) ∖ MustW⁻(I))     part of the value on entry may be read
+//! must-out(Q) = MustW⁻(exit)                  overwritten whole on every path to the exit
+//! ```
+//!
+//! (`may-out(Q)`, the summary's `writes`, comes from the nodes' effects.) A call `I` to
+//! `Q` reads the actuals bound to `read(Q)`, may overwrite those bound to `may-out(Q)` and
+//! must overwrite the whole variables bound to `must-out(Q)`; recursive procedures start
+//! from `must-out = everything`, `read = nothing` and shrink (grow) to the fixed point with
+//! the rest of the summaries (`analysis::analyze`). A procedure adgen has no source for may
+//! read and overwrite every argument and must overwrite none.
+//!
+//! `MustW` is refined, for the warnings only, by logical flags: a local logical variable
+//! tested by a condition (`IF (.NOT. first)`, `first .OR. c`) gets two more sets, the zones
+//! written on every path along which the flag is false (true). They let a read guarded by
+//! the flag count as initialized, as in the `first = .true.; DO WHILE (first .OR. c)` the C
+//! front-end makes of `do ... while (c)`.
 
 use bitvec::vec::BitVec;
 
-use super::access::Access;
-use super::dataflow::{Problem, solve};
+use super::dataflow::{Problem, Solution, solve};
 use super::effects::{bind_actuals, call_site};
+use super::summary::Summary;
+use super::{UnitAnalysis, saved_locals};
 use crate::diag::Diagnostic;
-use crate::il::{DeclKind, ScalarType, StmtKind, SymbolKind};
-use crate::ir::flow::{NodeId, NodeKind};
-use crate::ir::{Ir, UnitIr, ZoneSet};
+use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, ScalarType, Stmt, StmtKind, UnOp, Unit};
+use crate::ir::flow::{EXIT, NodeId, NodeKind};
+use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};
 
-struct MayUninit<'a> {
-    access: &'a [Access],
+/// What one instruction reads and overwrites.
+#[derive(Clone, Debug)]
+pub struct NodeInOut {
+    /// `Read(I)`.
+    pub reads: ZoneSet,
+    /// `Out_may(I)`.
+    pub may_write: ZoneSet,
+    /// `Out_must(I)`.
+    pub must_write: ZoneSet,
+    /// Zones bound to an argument of a procedure adgen has no source for.
+    pub unknown_callee: ZoneSet,
+}
+
+/// The in-out sets of one unit.
+#[derive(Clone, Debug)]
+pub struct InOut {
+    pub nodes: Vec<NodeInOut>,
+    /// `MustW` before and after each node.
+    pub must_written: Solution<ZoneSet>,
+    /// `MayW` before and after each node.
+    pub may_written: Solution<ZoneSet>,
+    /// Slots whose value on entry may be read (`read(Q)`).
+    pub read_slots: BitVec,
+    /// Slots overwritten whole on every path to the exit (`must-out(Q)`).
+    pub must_write_slots: BitVec,
+}
+
+/// Whether each dummy of `unit` is passed by value (C scalars, Fortran VALUE): the
+/// callee's writes to it never reach the caller.
+pub fn by_value(unit: &Unit) -> Vec<bool> {
+    let mut out = vec![false; unit.args.len()];
+    for d in &unit.decls {
+        let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        if !attrs.iter().any(|a| matches!(a, Attr::Value)) {
+            continue;
+        }
+        for e in entities {
+            if let Some(k) = unit
+                .args
+                .iter()
+                .position(|a| a.eq_ignore_ascii_case(&e.name))
+            {
+                out[k] = true;
+            }
+        }
+    }
+    out
+}
+
+fn reads_into(e: &Expr, uir: &UnitIr, set: &mut ZoneSet) {
+    for n in crate::il::visit::names_read(e) {
+        if let Some(z) = uir.zones.get(n) {
+            set.set(z, true);
+        }
+    }
+}
+
+fn subscripts_into(e: &Expr, uir: &UnitIr, set: &mut ZoneSet) {
+    match &e.kind {
+        ExprKind::Index(_, subs) => subs.iter().for_each(|s| reads_into(s, uir, set)),
+        ExprKind::Paren(inner) => subscripts_into(inner, uir, set),
+        _ => {}
+    }
+}
+
+/// A variable as a whole (not an element, a section or a component): writing it kills
+/// its zone.
+fn whole_variable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => !n.contains('%'),
+        _ => false,
+    }
+}
+
+/// The zone an actual argument or an lvalue designates, if it is storage.
+fn storage_zone(e: &Expr, uir: &UnitIr) -> Option<ZoneId> {
+    match &e.kind {
+        ExprKind::Var(n) | ExprKind::Index(n, _) => uir.zones.get(n),
+        _ => None,
+    }
+}
+
+fn node_in_out(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[Option<Summary>]) -> NodeInOut {
+    let mut io = NodeInOut {
+        reads: uir.zones.empty_set(),
+        may_write: uir.zones.empty_set(),
+        must_write: uir.zones.empty_set(),
+        unknown_callee: uir.zones.empty_set(),
+    };
+    let write = |io: &mut NodeInOut, lhs: &Expr, must: bool| {
+        if let Some(z) = storage_zone(lhs, uir) {
+            io.may_write.set(z, true);
+            if must && whole_variable(lhs) {
+                io.must_write.set(z, true);
+            }
+        }
+    };
+    match kind {
+        NodeKind::Simple(stmt) => match (&stmt.kind, call_site(stmt)) {
+            (_, Some(site)) => {
+                let callee = ir
+                    .index_of(site.callee)
+                    .and_then(|c| Some((c, summaries[c].as_ref()?)));
+                let (actuals, values) = match callee {
+                    Some((c, _)) => {
+                        let unit = ir.units[c].unit;
+                        (bind_actuals(unit, site.args), by_value(unit))
+                    }
+                    None => (
+                        site.args.iter().map(|a| Some(&a.value)).collect(),
+                        vec![false; site.args.len()],
+                    ),
+                };
+                for (k, actual) in actuals.iter().enumerate() {
+                    let Some(actual) = actual else { continue };
+                    let Some((_, summary)) = callee else {
+                        reads_into(actual, uir, &mut io.reads);
+                        if let Some(z) = storage_zone(actual, uir) {
+                            io.may_write.set(z, true);
+                            io.unknown_callee.set(z, true);
+                        }
+                        continue;
+                    };
+                    let zone = storage_zone(actual, uir);
+                    if zone.is_none() || values[k] {
+                        // An expression, or a value copied into the callee.
+                        reads_into(actual, uir, &mut io.reads);
+                        continue;
+                    }
+                    subscripts_into(actual, uir, &mut io.reads);
+                    let z = zone.expect("checked above");
+                    if summary.reads[k] {
+                        io.reads.set(z, true);
+                    }
+                    // Must-out is not gated by may-out: in a recursive cycle, must-out
+                    // starts from everything while may-out starts from nothing.
+                    if summary.writes[k] || summary.must_writes[k] {
+                        write(&mut io, actual, summary.must_writes[k]);
+                    }
+                }
+                // Module variables, through the callee's global slots; other global
+                // storage (COMMON) may be read and overwritten by any call.
+                let first_global = actuals.len() + 1;
+                for (z, zone) in uir.zones.zones.iter().enumerate() {
+                    if !zone.global {
+                        continue;
+                    }
+                    let slot = uir.zones.globals.iter().position(|&x| x == z);
+                    match (callee, slot) {
+                        (Some((_, s)), Some(g)) => {
+                            let slot = first_global + g;
+                            io.reads.set(z, s.reads.get(slot).is_some_and(|b| *b));
+                            let must = s.must_writes.get(slot).is_some_and(|b| *b);
+                            io.may_write
+                                .set(z, must || s.writes.get(slot).is_some_and(|b| *b));
+                            io.must_write.set(z, must);
+                        }
+                        _ => {
+                            io.reads.set(z, true);
+                            io.may_write.set(z, true);
+                        }
+                    }
+                }
+                if let Some(lhs) = site.result_lhs {
+                    subscripts_into(lhs, uir, &mut io.reads);
+                    write(&mut io, lhs, true);
+                }
+            }
+            (StmtKind::Assign { lhs, rhs }, None) => {
+                reads_into(rhs, uir, &mut io.reads);
+                subscripts_into(lhs, uir, &mut io.reads);
+                write(&mut io, lhs, true);
+            }
+            (
+                StmtKind::Io {
+                    reads: read_exprs,
+                    writes,
+                    ..
+                },
+                None,
+            ) => {
+                for e in read_exprs {
+                    reads_into(e, uir, &mut io.reads);
+                }
+                for e in writes {
+                    subscripts_into(e, uir, &mut io.reads);
+                    write(&mut io, e, true);
+                }
+            }
+            _ => {}
+        },
+        NodeKind::Cond(stmt, arm) => {
+            if let StmtKind::If { arms, .. } = &stmt.kind {
+                reads_into(&arms[*arm].0, uir, &mut io.reads);
+            }
+        }
+        NodeKind::WhileHead(stmt) => {
+            if let StmtKind::DoWhile { cond, .. } = &stmt.kind {
+                reads_into(cond, uir, &mut io.reads);
+            }
+        }
+        NodeKind::DoInit(stmt) | NodeKind::DoHead(stmt) | NodeKind::DoIncr(stmt) => {
+            if let StmtKind::Do {
+                var,
+                start,
+                end,
+                step,
+                ..
+            } = &stmt.kind
+            {
+                let v = uir.zones.get(var);
+                if let NodeKind::DoInit(_) = kind {
+                    reads_into(start, uir, &mut io.reads);
+                    reads_into(end, uir, &mut io.reads);
+                } else if let Some(z) = v {
+                    io.reads.set(z, true);
+                }
+                if !matches!(kind, NodeKind::DoHead(_)) {
+                    if let Some(s) = step {
+                        reads_into(s, uir, &mut io.reads);
+                    }
+                    if let Some(z) = v {
+                        io.may_write.set(z, true);
+                        io.must_write.set(z, true);
+                    }
+                }
+            }
+        }
+        NodeKind::Entry | NodeKind::Exit => {}
+    }
+    io
+}
+
+/// A condition that is one logical variable or its negation: the variable's zone and the
+/// value the condition requires of it.
+fn flag_test(cond: &Expr, uir: &UnitIr) -> Option<(ZoneId, bool)> {
+    match &cond.kind {
+        ExprKind::Var(n) => uir.zones.get(n).map(|z| (z, true)),
+        ExprKind::Unary(UnOp::Not, inner) => flag_test(inner, uir).map(|(z, v)| (z, !v)),
+        ExprKind::Paren(inner) => flag_test(inner, uir),
+        _ => None,
+    }
+}
+
+/// `MustW`, and the same sets along the paths on which each flag is false and true.
+struct MustWritten<'a> {
+    nodes: &'a [NodeInOut],
+    /// The zones of the flags, and for each node the constant it assigns each flag.
+    flags: &'a [ZoneId],
+    assigned: &'a [Vec<Option<bool>>],
     entry: ZoneSet,
 }
 
-impl Problem for MayUninit<'_> {
-    type State = ZoneSet;
+impl Problem for MustWritten<'_> {
+    /// `[all paths, flag 0 false, flag 0 true, flag 1 false, ...]`.
+    type State = Vec<ZoneSet>;
     fn forward(&self) -> bool {
         true
     }
-    fn bottom(&self) -> ZoneSet {
-        ZoneSet::repeat(false, self.entry.len())
+    fn bottom(&self) -> Self::State {
+        vec![ZoneSet::repeat(true, self.entry.len()); 1 + 2 * self.flags.len()]
     }
-    fn boundary(&self) -> ZoneSet {
-        self.entry.clone()
+    fn boundary(&self) -> Self::State {
+        vec![self.entry.clone(); 1 + 2 * self.flags.len()]
     }
-    fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
-        super::dataflow::union_into(into, from)
+    fn join(&self, into: &mut Self::State, from: &Self::State) -> bool {
+        let mut changed = false;
+        for (a, b) in into.iter_mut().zip(from) {
+            let before = a.count_ones();
+            *a &= b;
+            changed |= a.count_ones() != before;
+        }
+        changed
     }
-    fn transfer(&self, node: NodeId, input: &ZoneSet) -> ZoneSet {
-        let mut out = input.clone();
-        // Any write counts as setting the variable (array elements included), so that
-        // only certain reads of never-set variables are reported.
-        for (z, _) in &self.access[node].defs {
-            out.set(*z, false);
+    fn transfer(&self, node: NodeId, input: &Self::State) -> Self::State {
+        let io = &self.nodes[node];
+        let mut out: Vec<ZoneSet> = input.iter().map(|s| s.clone() | &io.must_write).collect();
+        for (k, &flag) in self.flags.iter().enumerate() {
+            match self.assigned[node][k] {
+                // Every path now has the flag at `value`; none has the other value.
+                Some(value) => {
+                    out[1 + 2 * k + usize::from(value)] = out[0].clone();
+                    out[1 + 2 * k + usize::from(!value)] = ZoneSet::repeat(true, self.entry.len());
+                }
+                None if io.may_write[flag] => {
+                    out[1 + 2 * k] = out[0].clone();
+                    out[2 + 2 * k] = out[0].clone();
+                }
+                None => {}
+            }
         }
         out
     }
 }
 
-/// Warnings for one unit.
-pub fn warnings(ir: &Ir, uir: &UnitIr, access: &[Access], writes: &[&BitVec]) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    // Variables set on entry: dummies (except INTENT(OUT)), initialized or SAVEd locals.
-    let mut entry = uir.zones.empty_set();
-    let initialized: Vec<String> = uir
-        .unit
-        .decls
+struct MayWritten<'a> {
+    nodes: &'a [NodeInOut],
+    n_zones: usize,
+}
+
+impl Problem for MayWritten<'_> {
+    type State = ZoneSet;
+    fn forward(&self) -> bool {
+        true
+    }
+    fn bottom(&self) -> ZoneSet {
+        ZoneSet::repeat(false, self.n_zones)
+    }
+    fn boundary(&self) -> ZoneSet {
+        self.bottom()
+    }
+    fn join(&self, into: &mut ZoneSet, from: &ZoneSet) -> bool {
+        super::dataflow::union_into(into, from)
+    }
+    fn transfer(&self, node: NodeId, input: &ZoneSet) -> ZoneSet {
+        input.clone() | &self.nodes[node].may_write
+    }
+}
+
+/// The in-out sets of a unit, the flags' refinement of `MustW` (for the warnings).
+fn solve_unit(
+    ir: &Ir,
+    uir: &UnitIr,
+    summaries: &[Option<Summary>],
+) -> (InOut, Flags, Solution<Vec<ZoneSet>>) {
+    let nodes: Vec<NodeInOut> = uir
+        .flow
+        .nodes
         .iter()
-        .flat_map(|d| match &d.kind {
-            DeclKind::Var {
-                entities, attrs, ..
-            } => {
-                let saved = attrs
-                    .iter()
-                    .any(|a| matches!(a, crate::il::Attr::Save | crate::il::Attr::Parameter));
-                entities
-                    .iter()
-                    .filter(|e| saved || e.init.is_some())
-                    .map(|e| crate::il::key(&e.name))
-                    .collect::<Vec<_>>()
-            }
-            _ => Vec::new(),
+        .map(|kind| node_in_out(ir, uir, kind, summaries))
+        .collect();
+    let flags = Flags::of(uir);
+    let assigned: Vec<Vec<Option<bool>>> = uir
+        .flow
+        .nodes
+        .iter()
+        .map(|kind| {
+            flags
+                .zones
+                .iter()
+                .map(|&f| match kind {
+                    NodeKind::Simple(Stmt {
+                        kind: StmtKind::Assign { lhs, rhs },
+                        ..
+                    }) if storage_zone(lhs, uir) == Some(f) => match rhs.kind {
+                        ExprKind::Logical(b) => Some(b),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect()
         })
         .collect();
-    for (z, zone) in uir.zones.zones.iter().enumerate() {
-        let symbol = uir.unit.symbols.get(&zone.name);
-        let out_only = symbol.is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
-        let set_on_entry = (zone.arg_index.is_some() && !out_only)
-            || initialized.contains(&crate::il::key(&zone.name))
-            || symbol.is_some_and(|s| s.kind != SymbolKind::Variable)
-            // Module variables outlive the call: initialized in their declaration or
-            // set by an earlier call.
-            || zone.global;
-        // Arrays are filled element by element, often in loops that could run zero
-        // times, and derived-type variables component by component: only scalars are
-        // tracked, to keep the warning worth reading.
-        if !set_on_entry && !zone.is_array && zone.ty != ScalarType::Derived {
-            entry.set(z, true);
+    let guarded = solve(
+        &uir.flow,
+        &MustWritten {
+            nodes: &nodes,
+            flags: &flags.zones,
+            assigned: &assigned,
+            entry: uir.zones.empty_set(),
+        },
+    );
+    let must_written = Solution {
+        before: guarded.before.iter().map(|s| s[0].clone()).collect(),
+        after: guarded.after.iter().map(|s| s[0].clone()).collect(),
+    };
+    let may_written = solve(
+        &uir.flow,
+        &MayWritten {
+            nodes: &nodes,
+            n_zones: uir.zones.len(),
+        },
+    );
+    let slots = super::summary::slot_zones(uir);
+    let mut read_slots = BitVec::repeat(false, slots.len());
+    let mut must_write_slots = BitVec::repeat(false, slots.len());
+    let mut exposed = uir.zones.empty_set();
+    for (node, io) in nodes.iter().enumerate() {
+        exposed |= io.reads.clone() & !must_written.before[node].clone();
+    }
+    for (slot, z) in slots.iter().enumerate() {
+        if let Some(z) = *z {
+            read_slots.set(slot, exposed[z]);
+            must_write_slots.set(slot, must_written.before[EXIT][z]);
         }
     }
-    let solution = solve(&uir.flow, &MayUninit { access, entry });
-    let mut reported = uir.zones.empty_set();
-    for (node, kind) in uir.flow.nodes.iter().enumerate() {
-        let span = match kind {
-            NodeKind::Simple(s)
-            | NodeKind::Cond(s, _)
-            | NodeKind::WhileHead(s)
-            | NodeKind::DoInit(s) => s.span,
-            _ => continue,
+    let inout = InOut {
+        nodes,
+        must_written,
+        may_written,
+        read_slots,
+        must_write_slots,
+    };
+    (inout, flags, guarded)
+}
+
+/// The in-out sets of a unit given its callees' summaries (`None`: not summarized yet,
+/// taken as unknown).
+pub fn in_out(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> InOut {
+    solve_unit(ir, uir, summaries).0
+}
+
+/// The logical local variables used as tests, and for each node the flag values that
+/// hold whenever it runs (it lies in the arm of an IF testing the flag, which the arm does
+/// not assign).
+struct Flags {
+    zones: Vec<ZoneId>,
+    /// Per node: (flag index, value).
+    guards: Vec<Vec<(usize, bool)>>,
+}
+
+impl Flags {
+    fn of(uir: &UnitIr) -> Flags {
+        let mut flags = Flags {
+            zones: Vec::new(),
+            guards: vec![Vec::new(); uir.flow.len()],
         };
-        // The array elements written by a statement may be read by it too: only the
-        // reads that are not of the written variable's own zone are certain enough.
-        let mut suspicious = access[node].reads.clone() & solution.before[node].clone();
-        if matches!(kind, NodeKind::Simple(_)) {
-            for (z, total) in &access[node].defs {
-                if !total {
-                    suspicious.set(*z, false);
+        let mut tests = Vec::new();
+        crate::il::visit::walk_stmts(&uir.unit.body, &mut |s| {
+            for e in crate::il::visit::stmt_exprs(s) {
+                crate::il::visit::walk_expr(e, &mut |x| {
+                    if let ExprKind::Binary(BinOp::And | BinOp::Or, a, _) = &x.kind {
+                        tests.extend(flag_test(a, uir));
+                    }
+                });
+                tests.extend(flag_test(e, uir));
+            }
+        });
+        for (z, _) in tests {
+            let zone = &uir.zones.zones[z];
+            if zone.ty == ScalarType::Logical
+                && !zone.is_array
+                && !zone.global
+                && zone.arg_index.is_none()
+                && !flags.zones.contains(&z)
+            {
+                flags.zones.push(z);
+            }
+        }
+        flags.zones.sort();
+        if !flags.zones.is_empty() {
+            flags.block(uir, &uir.unit.body, &[]);
+        }
+        flags
+    }
+
+    /// The guard a condition gives its arm: (flag index, value).
+    fn guard(&self, cond: &Expr, uir: &UnitIr) -> Option<(usize, bool)> {
+        let (z, v) = flag_test(cond, uir)?;
+        Some((self.zones.iter().position(|&f| f == z)?, v))
+    }
+
+    fn block(&mut self, uir: &UnitIr, stmts: &[Stmt], guards: &[(usize, bool)]) {
+        for s in stmts {
+            for node in uir
+                .flow
+                .node_of
+                .get(&s.id)
+                .into_iter()
+                .chain(uir.flow.control_of.get(&s.id).into_iter().flatten())
+            {
+                self.guards[*node] = guards.to_vec();
+            }
+            match &s.kind {
+                StmtKind::If {
+                    arms, else_body, ..
+                } => {
+                    let mut outer = guards.to_vec();
+                    let controls = uir.flow.control_of.get(&s.id).cloned().unwrap_or_default();
+                    for (i, (cond, body)) in arms.iter().enumerate() {
+                        if let Some(&node) = controls.get(i) {
+                            self.guards[node] = outer.clone();
+                        }
+                        let guard = self.guard(cond, uir);
+                        let mut inner = outer.clone();
+                        inner.extend(guard.filter(|g| !self.assigns(uir, body, g.0)));
+                        self.block(uir, body, &inner);
+                        outer.extend(
+                            guard
+                                .filter(|g| !self.assigns(uir, body, g.0))
+                                .map(|(k, v)| (k, !v)),
+                        );
+                    }
+                    if let Some(body) = else_body {
+                        let outer: Vec<(usize, bool)> = outer
+                            .into_iter()
+                            .filter(|g| !self.assigns(uir, body, g.0))
+                            .collect();
+                        self.block(uir, body, &outer);
+                    }
+                }
+                _ => {
+                    for child in crate::il::visit::child_blocks(s) {
+                        // A loop body may run after it assigned a flag its guard tests.
+                        let kept: Vec<(usize, bool)> = guards
+                            .iter()
+                            .copied()
+                            .filter(|g| !self.assigns(uir, child, g.0))
+                            .collect();
+                        self.block(uir, child, &kept);
+                    }
                 }
             }
         }
-        for z in suspicious.iter_ones() {
-            if reported[z] {
-                continue;
+    }
+
+    /// Whether `stmts` may assign flag `k` (directly, or by passing it to a procedure).
+    fn assigns(&self, uir: &UnitIr, stmts: &[Stmt], k: usize) -> bool {
+        let flag = self.zones[k];
+        let mut found = false;
+        crate::il::visit::walk_stmts(stmts, &mut |s| {
+            let mut names: Vec<&str> = Vec::new();
+            match &s.kind {
+                StmtKind::Assign { lhs, rhs } => {
+                    names.extend(lhs.base_name());
+                    if let ExprKind::Call(_, args) = &rhs.kind {
+                        names.extend(args.iter().filter_map(|a| a.value.base_name()));
+                    }
+                }
+                StmtKind::Call { args, .. } => {
+                    names.extend(args.iter().filter_map(|a| a.value.base_name()));
+                }
+                StmtKind::Io { writes, .. } => {
+                    names.extend(writes.iter().filter_map(Expr::base_name))
+                }
+                _ => {}
             }
-            reported.set(z, true);
-            out.push(
-                Diagnostic::warning(
-                    "W0301",
-                    format!("`{}` may be used before it is set", uir.zones.zones[z].name),
-                )
-                .at(span)
-                .with_help(
-                    "derivatives computed from an unset value are as meaningless as the value",
-                ),
+            found |= names.iter().any(|n| uir.zones.get(n) == Some(flag));
+        });
+        found
+    }
+}
+
+/// The zones `expr` reads, each with the flag values under which the read happens: the
+/// right operand of `f .OR. c` is evaluated only when `f` is false, of `f .AND. c` only
+/// when it is true (C evaluates no further; a Fortran compiler may, but then discards
+/// the value).
+fn guarded_reads(
+    expr: &Expr,
+    uir: &UnitIr,
+    flags: &Flags,
+    guards: &[(usize, bool)],
+    out: &mut Vec<(ZoneId, Vec<(usize, bool)>)>,
+) {
+    match &expr.kind {
+        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            guarded_reads(a, uir, flags, guards, out);
+            let mut inner = guards.to_vec();
+            if let Some((k, v)) = flags.guard(a, uir) {
+                inner.push((k, if *op == BinOp::Or { !v } else { v }));
+            }
+            guarded_reads(b, uir, flags, &inner, out);
+        }
+        ExprKind::Paren(e) => guarded_reads(e, uir, flags, guards, out),
+        _ => {
+            let mut set = uir.zones.empty_set();
+            reads_into(expr, uir, &mut set);
+            out.extend(set.iter_ones().map(|z| (z, guards.to_vec())));
+        }
+    }
+}
+
+/// Scalars of the unit whose value on entry is undefined: locals without initializer,
+/// SAVE or DATA, the function result, and INTENT(OUT) dummies (undefined on entry by the
+/// standard). Dummies otherwise, globals, arrays (filled element by element, often in
+/// loops that could run zero times) and derived-type variables (component by component)
+/// are not tracked, to keep the warnings worth reading; nor are variables passed to a
+/// procedure adgen has no source for, which may set them.
+fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> ZoneSet {
+    let mut initialized = saved_locals(uir.unit);
+    for d in &uir.unit.decls {
+        if let DeclKind::Var { entities, .. } = &d.kind {
+            initialized.extend(
+                entities
+                    .iter()
+                    .filter(|e| e.init.is_some())
+                    .map(|e| crate::il::key(&e.name)),
             );
         }
     }
-    // Aliasing at calls.
-    for kind in &uir.flow.nodes {
+    let mut unknown = uir.zones.empty_set();
+    for n in &io.nodes {
+        unknown |= &n.unknown_callee;
+    }
+    let mut out = uir.zones.empty_set();
+    for (z, zone) in uir.zones.zones.iter().enumerate() {
+        let symbol = uir.unit.symbols.get(&zone.name);
+        let out_only = symbol.is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
+        let tracked = (zone.arg_index.is_none() || out_only)
+            && !zone.global
+            && !initialized.contains(&crate::il::key(&zone.name))
+            && symbol.is_some_and(|s| s.kind == crate::il::SymbolKind::Variable)
+            && !zone.is_array
+            && zone.ty != ScalarType::Derived
+            && !unknown[z];
+        out.set(z, tracked);
+    }
+    out
+}
+
+/// The span of a node's statement.
+fn span_of(kind: &NodeKind) -> Option<crate::diag::Span> {
+    match kind {
+        NodeKind::Simple(s)
+        | NodeKind::Cond(s, _)
+        | NodeKind::WhileHead(s)
+        | NodeKind::DoInit(s)
+        | NodeKind::DoHead(s)
+        | NodeKind::DoIncr(s) => Some(s.span),
+        NodeKind::Entry | NodeKind::Exit => None,
+    }
+}
+
+/// W0301 and W0303: scalars read where they are not written on every path from the entry.
+fn uninitialized(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<Diagnostic> {
+    let (io, flags, guarded) = solve_unit(ir, uir, summaries);
+    let tracked = undefined_on_entry(uir, &io);
+    let mut out = Vec::new();
+    let mut reported = uir.zones.empty_set();
+    for (node, kind) in uir.flow.nodes.iter().enumerate() {
+        let Some(span) = span_of(kind) else { continue };
+        let guards = &flags.guards[node];
+        let mut reads: Vec<(ZoneId, Vec<(usize, bool)>)> = Vec::new();
+        match kind {
+            NodeKind::Cond(
+                Stmt {
+                    kind: StmtKind::If { arms, .. },
+                    ..
+                },
+                arm,
+            ) => guarded_reads(&arms[*arm].0, uir, &flags, guards, &mut reads),
+            NodeKind::WhileHead(Stmt {
+                kind: StmtKind::DoWhile { cond, .. },
+                ..
+            }) => guarded_reads(cond, uir, &flags, guards, &mut reads),
+            _ => reads.extend(
+                io.nodes[node]
+                    .reads
+                    .iter_ones()
+                    .map(|z| (z, guards.clone())),
+            ),
+        }
+        let before = &guarded.before[node];
+        for (z, guards) in reads {
+            if !tracked[z] || reported[z] || before[0][z] {
+                continue;
+            }
+            // Set on every path along which the guarding flags have their values.
+            if guards
+                .iter()
+                .any(|&(k, v)| before[1 + 2 * k + usize::from(v)][z])
+            {
+                continue;
+            }
+            reported.set(z, true);
+            let name = &uir.zones.zones[z].name;
+            let d = if io.may_written.before[node][z] {
+                Diagnostic::warning("W0301", format!("`{name}` may be used before it is set"))
+                    .with_help(format!(
+                        "set `{name}` on every path that reaches this statement: derivatives \
+                         computed from an unset value are as meaningless as the value"
+                    ))
+            } else {
+                Diagnostic::warning(
+                    "W0303",
+                    format!("`{name}` is used before it is set, on every path that reaches it"),
+                )
+                .with_help(format!(
+                    "give `{name}` a value first: derivatives computed from an unset value are \
+                     as meaningless as the value"
+                ))
+            };
+            out.push(d.at(span));
+        }
+    }
+    out
+}
+
+/// Whether two actual arguments share storage: one variable passed whole twice, a whole
+/// array and one of its elements or sections, or the same element twice. Different
+/// elements (`a(i)`, `a(j)`) are taken as distinct: adgen cannot tell when `i = j`.
+fn overlap(a: &Expr, b: &Expr) -> Option<String> {
+    let (na, nb) = (a.base_name()?, b.base_name()?);
+    if !crate::il::key(na).eq(&crate::il::key(nb)) {
+        // A component and its variable (`s%x`, `s`), or two paths of one variable.
+        let (ra, rb) = (na.split('%').next()?, nb.split('%').next()?);
+        let prefix = |long: &str, short: &str| {
+            crate::il::key(long).starts_with(&format!("{}%", crate::il::key(short)))
+        };
+        if ra.eq_ignore_ascii_case(rb) && (prefix(na, nb) || prefix(nb, na)) {
+            return Some(ra.to_string());
+        }
+        return None;
+    }
+    let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
+    let same =
+        whole(a) || whole(b) || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b);
+    same.then(|| na.to_string())
+}
+
+/// W0302, W0304 and E0508: storage that one call reaches twice while the callee
+/// overwrites it through one of the two.
+fn aliasing(
+    ir: &Ir,
+    u: usize,
+    units: &[UnitAnalysis],
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let uir = &ir.units[u];
+    let caller = &units[u];
+    let mut out = Vec::new();
+    for (node, kind) in uir.flow.nodes.iter().enumerate() {
         let NodeKind::Simple(stmt) = kind else {
             continue;
         };
@@ -132,39 +776,293 @@ pub fn warnings(ir: &Ir, uir: &UnitIr, access: &[Access], writes: &[&BitVec]) ->
         let Some(c) = ir.index_of(site.callee) else {
             continue;
         };
-        let actuals = bind_actuals(ir.units[c].unit, site.args);
+        let callee = ir.units[c].unit;
+        let summary = &units[c].summary;
+        let values = by_value(callee);
+        let actuals = bind_actuals(callee, site.args);
+        let writes = |k: usize| {
+            summary.writes.get(k).is_some_and(|b| *b) && !values.get(k).is_some_and(|v| *v)
+        };
+        // Active around the call: varied and useful before it or after it. (A variable
+        // that only gets derivative storage for the callee to reset carries a zero
+        // derivative in and out, which aliasing cannot spoil.)
+        let active = |name: &str| {
+            let (Some(varied), Some(useful)) = (&caller.varied, &caller.useful) else {
+                return false;
+            };
+            units[c].is_differentiated()
+                && uir.zones.get(name).is_some_and(|z| {
+                    (varied.before[node][z] && useful.before[node][z])
+                        || (varied.after[node][z] && useful.after[node][z])
+                })
+        };
         for (i, a) in actuals.iter().enumerate() {
             for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                 let (Some(a), Some(b)) = (a, b) else { continue };
-                let (Some(na), Some(nb)) = (a.base_name(), b.base_name()) else {
-                    continue;
-                };
-                // Different elements or columns of one array are not aliases.
-                let same = na.eq_ignore_ascii_case(nb)
-                    && (matches!(a.kind, crate::il::ExprKind::Var(_))
-                        || matches!(b.kind, crate::il::ExprKind::Var(_))
-                        || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b));
-                if !same {
+                let Some(name) = overlap(a, b) else { continue };
+                if values[i] || values[j] || !(writes(i) || writes(j)) {
                     continue;
                 }
-                let written =
-                    writes[c].get(i).is_some_and(|w| *w) || writes[c].get(j).is_some_and(|w| *w);
-                if written && matches!(stmt.kind, StmtKind::Call { .. } | StmtKind::Assign { .. }) {
-                    out.push(
-                        Diagnostic::warning(
-                            "W0302",
+                // The callee's derivative assumes its dummies distinct (its analyses did):
+                // with a derivative, the result is wrong, not merely compiler-dependent.
+                // Refused, like every construct adgen cannot differentiate correctly.
+                if active(&name) && (units[c].deriv_args[i] || units[c].deriv_args[j]) {
+                    errors.push(
+                        Diagnostic::error(
+                            "E0508",
                             format!(
-                                "`{na}` is passed twice to `{}`, which overwrites one of the two: \
-                                 the result, and its derivatives, depend on the compiler",
-                                site.callee
+                                "`{name}` is passed both as `{}` and as `{}` of `{}`, which \
+                                 overwrites one of them: its derivatives would be wrong",
+                                callee.args[i], callee.args[j], callee.name
                             ),
                         )
                         .at(stmt.span)
-                        .with_help("pass a copy as one of the two arguments"),
+                        .with_help("pass a copy of the variable as one of the two arguments"),
                     );
+                    continue;
                 }
+                out.push(
+                    Diagnostic::warning(
+                        "W0302",
+                        format!(
+                            "`{name}` is passed twice to `{}`, which overwrites one of the two: \
+                             the result, and its derivatives, depend on the compiler",
+                            site.callee
+                        ),
+                    )
+                    .at(stmt.span)
+                    .with_help("pass a copy as one of the two arguments"),
+                );
             }
+        }
+        // A module variable passed as an argument to a procedure that also reaches it
+        // through its module, one of the two ways overwriting it.
+        let first_global = callee.args.len() + 1;
+        let reads = |k: usize| summary.reads.get(k).is_some_and(|b| *b);
+        for (k, actual) in actuals.iter().enumerate() {
+            let Some(actual) = actual else { continue };
+            let Some(z) = storage_zone(actual, uir) else {
+                continue;
+            };
+            let Some(g) = uir.zones.globals.iter().position(|&x| x == z) else {
+                continue;
+            };
+            let slot = first_global + g;
+            let conflict = !values[k]
+                && ((writes(k) && (reads(slot) || writes(slot)))
+                    || (writes(slot) && (reads(k) || writes(k))));
+            if !conflict {
+                continue;
+            }
+            let name = &uir.zones.zones[z].name;
+            let help = format!(
+                "pass a copy of `{name}`, or let `{}` use only one of the two",
+                callee.name
+            );
+            // As for two dummies: with a derivative, refused.
+            if active(name) {
+                errors.push(
+                    Diagnostic::error(
+                        "E0508",
+                        format!(
+                            "module variable `{name}` is passed as `{}` of `{}`, which also \
+                             reaches it through its module and overwrites it one of the two \
+                             ways: its derivatives would be wrong",
+                            callee.args[k], callee.name
+                        ),
+                    )
+                    .at(stmt.span)
+                    .with_help(help),
+                );
+                continue;
+            }
+            out.push(
+                Diagnostic::warning(
+                    "W0304",
+                    format!(
+                        "module variable `{name}` is passed as `{}` of `{}`, which also reaches \
+                         it through its module and overwrites it one of the two ways: the \
+                         result depends on the compiler",
+                        callee.args[k], callee.name
+                    ),
+                )
+                .at(stmt.span)
+                .with_help(help),
+            );
         }
     }
     out
+}
+
+/// The warnings (and the aliasing errors) of unit `u`, once activity is known.
+pub fn diagnostics(
+    ir: &Ir,
+    u: usize,
+    units: &[UnitAnalysis],
+    summaries: &[Option<Summary>],
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut out = uninitialized(ir, &ir.units[u], summaries);
+    out.extend(aliasing(ir, u, units, errors));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use crate::analysis::{Analyses, analyze};
+    use crate::ir::Ir;
+    use crate::ir::flow::{EXIT, NodeKind};
+    use crate::{Request, RootRequest, SourceInput, SourceMap};
+
+    /// Runs the analyses on `source` (root `f`, `x` to `y`) and hands them to `check`.
+    fn with_analyses(source: &str, check: impl FnOnce(&Ir, &Analyses)) {
+        let request = Request {
+            roots: vec![RootRequest {
+                name: "f".into(),
+                independents: vec!["x".into()],
+                dependents: vec!["y".into()],
+                modes: BTreeSet::from([crate::Mode::Tangent]),
+                origin: None,
+            }],
+            checkpoint_calls: true,
+            disabled: BTreeSet::new(),
+        };
+        let mut sources = SourceMap::default();
+        let inputs = [SourceInput::new("t.f90", source)];
+        let program = crate::parse_sources(&inputs, &mut sources).expect("the test parses");
+        let program = crate::diff::scalarize::scalarize(&program).expect("scalarizes");
+        let ir = Ir::build(&program, &request).expect("builds");
+        let analyses = analyze(&program, &ir, &request);
+        check(&ir, &analyses);
+    }
+
+    /// The names of the slots of unit `name` set in `slots` (dummies, then `result`).
+    fn slot_names(ir: &Ir, name: &str, slots: &bitvec::vec::BitVec) -> Vec<String> {
+        let u = ir.index_of(name).expect("the unit exists");
+        let unit = ir.units[u].unit;
+        let mut out: Vec<String> = unit
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| slots[*k])
+            .map(|(_, a)| a.clone())
+            .collect();
+        if unit.is_function() && slots[unit.args.len()] {
+            out.push("result".into());
+        }
+        out
+    }
+
+    /// Names must-written before the assignment to `lhs` (the first one) in unit `name`.
+    fn must_before(ir: &Ir, a: &Analyses, name: &str, lhs: &str) -> Vec<String> {
+        let u = ir.index_of(name).expect("the unit exists");
+        let uir = &ir.units[u];
+        let node = uir
+            .flow
+            .nodes
+            .iter()
+            .position(|k| match k {
+                NodeKind::Simple(s) => match &s.kind {
+                    crate::il::StmtKind::Assign { lhs: l, .. } => {
+                        l.base_name().is_some_and(|b| b.eq_ignore_ascii_case(lhs))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            })
+            .expect("the assignment exists");
+        let set = &a.units[u].inout.must_written.before[node];
+        uir.zones.names(set).iter().map(|s| s.to_string()).collect()
+    }
+
+    const BRANCHES: &str = "subroutine f(x, y, z)\n  real(8) :: x, y, z, t\n  \
+        if (x > 0) then\n    y = x\n    z = 1\n  else\n    y = -x\n  end if\n  t = y\n  \
+        y = t*z\nend subroutine f\n";
+
+    #[test]
+    fn a_branch_must_write_only_what_both_arms_write() {
+        with_analyses(BRANCHES, |ir, a| {
+            let u = ir.index_of("f").unwrap();
+            let s = &a.units[u].summary;
+            assert_eq!(slot_names(ir, "f", &s.must_writes), ["y"]);
+            assert_eq!(slot_names(ir, "f", &s.writes), ["y", "z"]);
+            // z is read before the arms' writes are certain: its value on entry may be used.
+            assert_eq!(slot_names(ir, "f", &s.reads), ["x", "z"]);
+            assert_eq!(must_before(ir, a, "f", "t"), ["y"]);
+            let exit = &a.units[u].inout.must_written.before[EXIT];
+            assert_eq!(ir.units[u].zones.names(exit), ["y", "t"]);
+        });
+    }
+
+    #[test]
+    fn a_loop_that_may_not_run_writes_nothing_for_sure() {
+        let src = "subroutine f(n, x, y)\n  integer :: n, i\n  real(8) :: x, y, s\n  \
+                   do i = 1, n\n    s = x\n  end do\n  y = 2*x\nend subroutine f\n";
+        with_analyses(src, |ir, a| {
+            let u = ir.index_of("f").unwrap();
+            assert_eq!(slot_names(ir, "f", &a.units[u].summary.must_writes), ["y"]);
+            // The DO variable is set by the loop's start, whether the body runs or not.
+            assert_eq!(must_before(ir, a, "f", "y"), ["i"]);
+            assert_eq!(must_before(ir, a, "f", "s"), ["i"]);
+        });
+    }
+
+    #[test]
+    fn an_array_element_write_is_a_may_write() {
+        let src = "subroutine f(x, y, a)\n  real(8) :: x, y, a(3)\n  a(1) = x\n  y = a(1)\n\
+                   end subroutine f\n";
+        with_analyses(src, |ir, a| {
+            let u = ir.index_of("f").unwrap();
+            let s = &a.units[u].summary;
+            assert_eq!(slot_names(ir, "f", &s.writes), ["y", "a"]);
+            assert_eq!(slot_names(ir, "f", &s.must_writes), ["y"]);
+            // The other elements keep their values: `a` on entry may be read.
+            assert_eq!(slot_names(ir, "f", &s.reads), ["x", "a"]);
+        });
+    }
+
+    #[test]
+    fn calls_use_the_callee_must_write_summary() {
+        let src = "subroutine always(p, q)\n  real(8) :: p, q\n  q = p\nend subroutine always\n\n\
+                   subroutine sometimes(p, q)\n  real(8) :: p, q\n  if (p > 0) q = p\n\
+                   end subroutine sometimes\n\n\
+                   subroutine f(x, y, u, v, w)\n  real(8) :: x, y, u, v, w(2)\n  \
+                   call always(x, u)\n  call sometimes(x, v)\n  call always(x, w(1))\n  \
+                   y = u + v\nend subroutine f\n";
+        with_analyses(src, |ir, a| {
+            let always = ir.index_of("always").unwrap();
+            assert_eq!(
+                slot_names(ir, "always", &a.units[always].summary.must_writes),
+                ["q"]
+            );
+            let sometimes = ir.index_of("sometimes").unwrap();
+            let s = &a.units[sometimes].summary;
+            assert!(s.must_writes.not_any());
+            // `q` keeps its value on entry when p <= 0: that value flows out, but is not read.
+            assert_eq!(slot_names(ir, "sometimes", &s.reads), ["p"]);
+            // u whole, through `always`; not v (`sometimes`), not w (one element).
+            assert_eq!(must_before(ir, a, "f", "y"), ["u"]);
+            let f = ir.index_of("f").unwrap();
+            assert_eq!(
+                slot_names(ir, "f", &a.units[f].summary.must_writes),
+                ["y", "u"]
+            );
+        });
+    }
+
+    #[test]
+    fn recursion_reaches_the_greatest_fixed_point() {
+        // `r` writes q on every path: directly, or through itself.
+        let src = "recursive subroutine r(n, q)\n  integer :: n\n  real(8) :: q\n  \
+                   if (n > 0) then\n    call r(n - 1, q)\n  else\n    q = 1\n  end if\n\
+                   end subroutine r\n\nsubroutine f(x, y)\n  real(8) :: x, y\n  \
+                   call r(3, y)\n  y = y*x\nend subroutine f\n";
+        with_analyses(src, |ir, a| {
+            let r = ir.index_of("r").unwrap();
+            assert_eq!(slot_names(ir, "r", &a.units[r].summary.must_writes), ["q"]);
+            assert_eq!(slot_names(ir, "r", &a.units[r].summary.reads), ["n"]);
+        });
+    }
 }

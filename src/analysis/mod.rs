@@ -1,9 +1,10 @@
 //! Data-flow analyses (seeds/000 §5.2) and what the differentiator reads from them.
 //!
-//! Order (DESIGN.md §4): effects of each node; summaries (may-write, diff-dependency)
-//! bottom-up on the call graph, iterating recursive components to a fixed point; then
+//! Order (DESIGN.md §4): effects and in-out sets of each node; summaries (may-write,
+//! must-write, read, diff-dependency) bottom-up on the call graph, iterating recursive components to a fixed point; then
 //! activity top-down, generalizing each procedure over the union of its calling contexts
-//! (§4.5) until no context grows; then the derivative variables of each unit.
+//! (§4.5) until no context grows; then the derivative variables of each unit; last, the
+//! warnings in-out analysis makes possible (`inout.rs`).
 
 pub mod access;
 pub mod activity;
@@ -30,6 +31,8 @@ pub struct UnitAnalysis {
     pub summary: Summary,
     /// Writes of each flow node.
     pub effects: Vec<Vec<Def>>,
+    /// What each flow node may and must read and write (in-out analysis).
+    pub inout: inout::InOut,
     /// Some root reaches this unit: activity was computed.
     pub has_context: bool,
     /// Calling context: slots varied on entry (union over call sites).
@@ -70,6 +73,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
     // Summaries, callees first; a recursive component iterates until stable.
     let mut summaries: Vec<Option<Summary>> = vec![None; n];
     let mut effects: Vec<Vec<Vec<Def>>> = vec![Vec::new(); n];
+    let mut inouts: Vec<Option<inout::InOut>> = vec![None; n];
     for scc in ir.call_graph.bottom_up() {
         for &u in &scc {
             summaries[u] = Some(Summary::empty(n_slots(&ir.units[u])));
@@ -78,7 +82,12 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
             let mut changed = false;
             for &u in &scc {
                 effects[u] = node_effects(ir, u, &summaries);
-                let s = summarize(&ir.units[u], &effects[u]);
+                inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
+                let s = summarize(
+                    &ir.units[u],
+                    &effects[u],
+                    inouts[u].as_ref().expect("just computed"),
+                );
                 if summaries[u].as_ref() != Some(&s) {
                     summaries[u] = Some(s);
                     changed = true;
@@ -95,6 +104,7 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
             UnitAnalysis {
                 summary: summaries[u].take().expect("every unit is summarized"),
                 effects: std::mem::take(&mut effects[u]),
+                inout: inouts[u].take().expect("every unit has in-out sets"),
                 has_context: false,
                 varied_in: BitVec::repeat(false, slots),
                 useful_out: BitVec::repeat(false, slots),
@@ -295,11 +305,9 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
     }
     errors.extend(rerun_state(ir, &units, request));
     let mut warnings = inactive_root_variables(ir, &units, request);
-    let summaries: Vec<&Summary> = units.iter().map(|u| &u.summary).collect();
-    let writes: Vec<&BitVec> = units.iter().map(|u| &u.summary.writes).collect();
-    for uir in &ir.units {
-        let accesses = access::node_accesses(ir, uir, &summaries);
-        warnings.extend(inout::warnings(ir, uir, &accesses, &writes));
+    let summaries: Vec<Option<Summary>> = units.iter().map(|u| Some(u.summary.clone())).collect();
+    for u in 0..n {
+        warnings.extend(inout::diagnostics(ir, u, &units, &summaries, &mut errors));
     }
     Analyses {
         units,
@@ -560,7 +568,7 @@ fn used_beyond_update(unit: &crate::il::Unit, name: &str) -> bool {
 /// Keys of the local variables of `unit` that keep their value between calls: SAVE
 /// (attribute, statement; a bare SAVE saves them all) or DATA. (Front-ends make the
 /// SAVE implied by a Fortran initializer explicit.)
-fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet<String> {
+pub(crate) fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet<String> {
     use crate::il::{Attr, DeclKind, key};
     let mut out = std::collections::BTreeSet::new();
     for d in &unit.decls {

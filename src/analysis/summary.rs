@@ -14,8 +14,12 @@ use crate::ir::{UnitIr, ZoneSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// Slots the procedure may overwrite.
+    /// Slots the procedure may overwrite (may-out, in part or whole).
     pub writes: BitVec,
+    /// Slots overwritten whole on every path to the exit (must-out; `inout.rs`).
+    pub must_writes: BitVec,
+    /// Slots whose value on entry may be read (`inout.rs`).
+    pub reads: BitVec,
     /// `diff_dep[k]`: the input slots that slot `k` depends on, differentiably, at exit.
     pub diff_dep: Vec<BitVec>,
 }
@@ -26,10 +30,13 @@ impl Summary {
     pub fn unknown(n_slots: usize) -> Summary {
         Summary {
             writes: BitVec::repeat(true, n_slots),
+            must_writes: BitVec::repeat(false, n_slots),
+            reads: BitVec::repeat(true, n_slots),
             diff_dep: vec![BitVec::repeat(true, n_slots); n_slots],
         }
     }
-    /// The optimistic start for procedures in a recursive cycle.
+    /// The optimistic start for procedures in a recursive cycle (must-out shrinks from
+    /// everything, the other sets grow from nothing).
     pub fn empty(n_slots: usize) -> Summary {
         let mut diff_dep = vec![BitVec::repeat(false, n_slots); n_slots];
         for (k, row) in diff_dep.iter_mut().enumerate() {
@@ -37,6 +44,8 @@ impl Summary {
         }
         Summary {
             writes: BitVec::repeat(false, n_slots),
+            must_writes: BitVec::repeat(true, n_slots),
+            reads: BitVec::repeat(false, n_slots),
             diff_dep,
         }
     }
@@ -120,9 +129,9 @@ impl Problem for DiffDep<'_> {
     }
 }
 
-/// Computes a unit's summary from the effects of its nodes (which already account for
-/// its callees' summaries).
-pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>]) -> Summary {
+/// Computes a unit's summary from the effects of its nodes and its in-out sets (which
+/// already account for its callees' summaries).
+pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>], inout: &super::inout::InOut) -> Summary {
     let slots = slot_zones(unit);
     let n = slots.len();
     let mut writes = BitVec::repeat(false, n);
@@ -153,7 +162,12 @@ pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>]) -> Summary {
             _ => BitVec::repeat(false, n),
         })
         .collect();
-    Summary { writes, diff_dep }
+    Summary {
+        writes,
+        must_writes: inout.must_write_slots.clone(),
+        reads: inout.read_slots.clone(),
+        diff_dep,
+    }
 }
 
 /// The set of zones of the given slots.
