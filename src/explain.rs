@@ -3,8 +3,10 @@
 //! a value is saved, why a statement leaves the adjoint's forward sweep.
 //!
 //! Per assignment or call: the variables active before and after it (varied ∩ useful),
-//! diff-live after it, to-be-recorded before it, the values the adjoint saves there, and
-//! whether the adjoint's forward sweep keeps it. Per test or loop: whether it is kept.
+//! diff-live after it, to-be-recorded before it, the values the adjoint saves there,
+//! whether the adjoint's forward sweep keeps it, and the variables written on every path
+//! from the entry to just after it (in-out's must-written set). Per test or loop: whether
+//! it is kept.
 
 use std::fmt::Write as _;
 
@@ -200,6 +202,13 @@ impl Notes<'_> {
             } else {
                 "removed"
             }
+        );
+        // In-out analysis: what is certainly set here, the ground of the W0301/W0303
+        // warnings about variables used before they are set.
+        let _ = writeln!(
+            out,
+            "{pad}  ! written on every path from the entry to after it: {}",
+            self.names(&self.ua.inout.must_written.after[node])
         );
     }
 }

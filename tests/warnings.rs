@@ -251,3 +251,26 @@ fn no_warning_on_clean_code() {
     let w = warnings_in("w.c", c, "f", &["x"], &["y"]);
     assert!(!w.contains("W030"), "{w}");
 }
+
+/// `explain` shows the must-written set after each statement: why W0301 fires.
+#[test]
+fn explain_shows_must_written_sets() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: t\n  if (x > 0) t = x\n  y = t*x\nend subroutine f\n";
+    let input = adgen::SourceInput::new("w.f90", text);
+    let listing = adgen::explain(&[input], &request("f", &["x"], &["y"])).expect("explains");
+    let notes = |stmt: &str| -> String {
+        let i = listing
+            .find(stmt)
+            .unwrap_or_else(|| panic!("`{stmt}` not in\n{listing}"));
+        listing[i..].lines().take(4).collect::<Vec<_>>().join("\n")
+    };
+    assert!(
+        notes("  t = x\n").ends_with("! written on every path from the entry to after it: t"),
+        "{listing}"
+    );
+    assert!(
+        notes("y = t*x").ends_with("! written on every path from the entry to after it: y"),
+        "{listing}"
+    );
+}
