@@ -128,7 +128,10 @@ fn loops_calls_and_must_written_sets() {
                 call bump(w)\n  y = s + u + v + w\nend subroutine f\n";
     let w = warnings_of(text, "f", &["x"], &["y"]);
     assert!(
-        w.contains("w.f90:21:3: warning[W0303]: `w` is used before it is set"),
+        w.contains(
+            "w.f90:21:3: warning[W0303]: `w` is used before it is set: it is passed to `bump`, \
+             which may read it, and no path to this call sets it"
+        ),
         "{w}"
     );
     assert!(
@@ -273,4 +276,29 @@ fn explain_shows_must_written_sets() {
         notes("y = t*x").ends_with("! written on every path from the entry to after it: y"),
         "{listing}"
     );
+}
+
+/// Arrays: only one that nothing may have written yet is reported; one filled in a loop
+/// (which might run zero times) is not.
+#[test]
+fn arrays_never_written() {
+    let text = "subroutine f(n, x, y)\n  integer :: n, i\n  real(8) :: x, y, a(3), b(3)\n  \
+                do i = 1, n\n    b(i) = x\n  end do\n  y = a(2)*x + b(1)\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:7:3: warning[W0303]: `a` is used before it is set"),
+        "{w}"
+    );
+    assert!(!w.contains("`b`"), "{w}");
+}
+
+/// A procedure no root reaches had its I/O stripped before analysis: its READ's variables
+/// must not look unset.
+#[test]
+fn no_warning_where_no_root_reaches() {
+    let text = "subroutine f(x, y)\n  real(8) :: x, y\n  y = x*x\nend subroutine f\n\n\
+                subroutine driver()\n  real(8) :: a, b\n  integer :: n\n  read(*, *) n, a\n  \
+                call f(a, b)\n  print *, b, n\nend subroutine driver\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(!w.contains("warning"), "{w}");
 }

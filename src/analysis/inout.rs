@@ -617,13 +617,14 @@ fn guarded_reads(
     }
 }
 
-/// Scalars of the unit whose value on entry is undefined: locals without initializer,
+/// Variables of the unit whose value on entry is undefined: locals without initializer,
 /// SAVE or DATA, the function result, and INTENT(OUT) dummies (undefined on entry by the
-/// standard). Dummies otherwise, globals, arrays (filled element by element, often in
-/// loops that could run zero times) and derived-type variables (component by component)
-/// are not tracked, to keep the warnings worth reading; nor are variables passed to a
-/// procedure adgen has no source for, which may set them.
-fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> ZoneSet {
+/// standard); scalars, then arrays. Dummies otherwise, globals and derived-type variables
+/// (whose type may initialize them) are not tracked, nor are variables passed to a
+/// procedure adgen has no source for, which may set them. Arrays are filled element by
+/// element, often in loops that could run zero times: only an array no statement may have
+/// written yet is reported (W0303).
+fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> (ZoneSet, ZoneSet) {
     let mut initialized = saved_locals(uir.unit);
     for d in &uir.unit.decls {
         if let DeclKind::Var { entities, .. } = &d.kind {
@@ -639,7 +640,8 @@ fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> ZoneSet {
     for n in &io.nodes {
         unknown |= &n.unknown_callee;
     }
-    let mut out = uir.zones.empty_set();
+    let mut scalars = uir.zones.empty_set();
+    let mut arrays = uir.zones.empty_set();
     for (z, zone) in uir.zones.zones.iter().enumerate() {
         let symbol = uir.unit.symbols.get(&zone.name);
         let out_only = symbol.is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
@@ -647,12 +649,15 @@ fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> ZoneSet {
             && !zone.global
             && !initialized.contains(&crate::il::key(&zone.name))
             && symbol.is_some_and(|s| s.kind == crate::il::SymbolKind::Variable)
-            && !zone.is_array
             && zone.ty != ScalarType::Derived
             && !unknown[z];
-        out.set(z, tracked);
+        if zone.is_array {
+            arrays.set(z, tracked);
+        } else {
+            scalars.set(z, tracked);
+        }
     }
-    out
+    (scalars, arrays)
 }
 
 /// The span of a node's statement.
@@ -668,10 +673,11 @@ fn span_of(kind: &NodeKind) -> Option<crate::diag::Span> {
     }
 }
 
-/// W0301 and W0303: scalars read where they are not written on every path from the entry.
+/// W0301 and W0303: variables read where they are not written on every path from the
+/// entry (W0301), or on none (W0303).
 fn uninitialized(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<Diagnostic> {
     let (io, flags, guarded) = solve_unit(ir, uir, summaries);
-    let tracked = undefined_on_entry(uir, &io);
+    let (scalars, arrays) = undefined_on_entry(uir, &io);
     let mut out = Vec::new();
     let mut reported = uir.zones.empty_set();
     for (node, kind) in uir.flow.nodes.iter().enumerate() {
@@ -698,8 +704,15 @@ fn uninitialized(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<Di
             ),
         }
         let before = &guarded.before[node];
+        let call = match kind {
+            NodeKind::Simple(stmt) => call_site(stmt).map(|site| site.callee),
+            _ => None,
+        };
         for (z, guards) in reads {
-            if !tracked[z] || reported[z] || before[0][z] {
+            let never_written = !io.may_written.before[node][z];
+            // A callee's read of an array is any element's, maybe one it wrote first.
+            let tracked = scalars[z] || (arrays[z] && never_written && call.is_none());
+            if !tracked || reported[z] || before[0][z] {
                 continue;
             }
             // Set on every path along which the guarding flags have their values.
@@ -711,21 +724,38 @@ fn uninitialized(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<Di
             }
             reported.set(z, true);
             let name = &uir.zones.zones[z].name;
-            let d = if io.may_written.before[node][z] {
-                Diagnostic::warning("W0301", format!("`{name}` may be used before it is set"))
-                    .with_help(format!(
-                        "set `{name}` on every path that reaches this statement: derivatives \
-                         computed from an unset value are as meaningless as the value"
-                    ))
-            } else {
-                Diagnostic::warning(
+            let consequence = "derivatives computed from an unset value are as meaningless as \
+                               the value";
+            let d = match (never_written, call) {
+                (false, None) => {
+                    Diagnostic::warning("W0301", format!("`{name}` may be used before it is set"))
+                        .with_help(format!(
+                            "set `{name}` on every path that reaches this statement: {consequence}"
+                        ))
+                }
+                (false, Some(callee)) => Diagnostic::warning(
+                    "W0301",
+                    format!(
+                        "`{name}` may be used before it is set: it is passed to `{callee}`, \
+                         which may read it, and some paths to this call do not set it"
+                    ),
+                )
+                .with_help(format!(
+                    "set `{name}` on every path that reaches this call: {consequence}"
+                )),
+                (true, None) => Diagnostic::warning(
                     "W0303",
                     format!("`{name}` is used before it is set, on every path that reaches it"),
                 )
-                .with_help(format!(
-                    "give `{name}` a value first: derivatives computed from an unset value are \
-                     as meaningless as the value"
-                ))
+                .with_help(format!("give `{name}` a value first: {consequence}")),
+                (true, Some(callee)) => Diagnostic::warning(
+                    "W0303",
+                    format!(
+                        "`{name}` is used before it is set: it is passed to `{callee}`, which \
+                         may read it, and no path to this call sets it"
+                    ),
+                )
+                .with_help(format!("give `{name}` a value first: {consequence}")),
             };
             out.push(d.at(span));
         }
@@ -902,7 +932,13 @@ pub fn diagnostics(
     summaries: &[Option<Summary>],
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    let mut out = uninitialized(ir, &ir.units[u], summaries);
+    // Only where a root reaches: elsewhere I/O was stripped before analysis (`diff::io`),
+    // and a READ's variables would look unset; nor do their values reach derivatives.
+    let mut out = if units[u].has_context {
+        uninitialized(ir, &ir.units[u], summaries)
+    } else {
+        Vec::new()
+    };
     out.extend(aliasing(ir, u, units, errors));
     out
 }
