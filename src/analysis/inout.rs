@@ -509,6 +509,17 @@ impl Flags {
 
     fn block(&mut self, uir: &UnitIr, stmts: &[Stmt], guards: &[(usize, bool)]) {
         for s in stmts {
+            // A loop's tests and increments run again after its body, which may have
+            // assigned the flag: they keep only the guards the body leaves alone.
+            let kept: Vec<(usize, bool)> = guards
+                .iter()
+                .copied()
+                .filter(|g| {
+                    crate::il::visit::child_blocks(s)
+                        .iter()
+                        .all(|child| !self.assigns(uir, child, g.0))
+                })
+                .collect();
             for node in uir
                 .flow
                 .node_of
@@ -516,7 +527,7 @@ impl Flags {
                 .into_iter()
                 .chain(uir.flow.control_of.get(&s.id).into_iter().flatten())
             {
-                self.guards[*node] = guards.to_vec();
+                self.guards[*node] = kept.clone();
             }
             match &s.kind {
                 StmtKind::If {
@@ -548,12 +559,6 @@ impl Flags {
                 }
                 _ => {
                     for child in crate::il::visit::child_blocks(s) {
-                        // A loop body may run after it assigned a flag its guard tests.
-                        let kept: Vec<(usize, bool)> = guards
-                            .iter()
-                            .copied()
-                            .filter(|g| !self.assigns(uir, child, g.0))
-                            .collect();
                         self.block(uir, child, &kept);
                     }
                 }
