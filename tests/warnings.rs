@@ -302,3 +302,18 @@ fn no_warning_where_no_root_reaches() {
     let w = warnings_of(text, "f", &["x"], &["y"]);
     assert!(!w.contains("warning"), "{w}");
 }
+
+#[test]
+fn intent_in_overwritten_through_a_call() {
+    let text = "subroutine scale(q)\n  real(8) :: q\n  q = 2*q\nend subroutine scale\n\n\
+                subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                call scale(x)\n  y = x\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains(
+            "w.f90:9:3: warning[W0305]: `x` is declared INTENT(IN) in `f`, but `scale` may \
+             overwrite it here"
+        ),
+        "{w}"
+    );
+}

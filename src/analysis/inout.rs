@@ -1,7 +1,9 @@
 //! In-out analysis (seeds/000 §5.2): what each instruction and each procedure may or must
 //! read and overwrite, and the warnings it makes possible: variables used before they are
-//! set, and storage passed twice to a procedure that overwrites one of the two
-//! (aliasing, which makes both the original and its derivatives depend on the compiler).
+//! set (W0301, W0303), storage passed twice to a procedure that overwrites one of the two
+//! (aliasing, which makes both the original and its derivatives depend on the compiler:
+//! W0302, W0304, refused as E0508 when active), INTENT(IN) dummies a callee may overwrite
+//! (W0305).
 //!
 //! Zones are atoms (seeds/000 §3): writing an element of an array, or a component of a
 //! derived-type variable, may write its zone but never must, since other elements keep
@@ -929,6 +931,54 @@ fn aliasing(
     out
 }
 
+/// W0305: a dummy declared INTENT(IN) that the unit may overwrite, through a call (a
+/// compiler sees the direct assignments, not what an external procedure does with an
+/// argument). The caller, and its derivative, count on the value being kept.
+fn intent_in_written(uir: &UnitIr, io: &InOut) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let values = by_value(uir.unit);
+    for (z, zone) in uir.zones.zones.iter().enumerate() {
+        let Some(k) = zone.arg_index else { continue };
+        let intent_in = uir
+            .unit
+            .symbols
+            .get(&zone.name)
+            .is_some_and(|s| s.intent == Some(crate::il::Intent::In));
+        if !intent_in || values.get(k).is_some_and(|v| *v) {
+            continue;
+        }
+        let Some((node, callee)) = uir.flow.nodes.iter().enumerate().find_map(|(n, kind)| {
+            let NodeKind::Simple(stmt) = kind else {
+                return None;
+            };
+            let site = call_site(stmt)?;
+            // A procedure adgen has no source for may write anything: not worth a warning.
+            (io.nodes[n].may_write[z] && !io.nodes[n].unknown_callee[z]).then_some((n, site.callee))
+        }) else {
+            continue;
+        };
+        let Some(span) = span_of(&uir.flow.nodes[node]) else {
+            continue;
+        };
+        out.push(
+            Diagnostic::warning(
+                "W0305",
+                format!(
+                    "`{}` is declared INTENT(IN) in `{}`, but `{callee}` may overwrite it here",
+                    zone.name, uir.unit.name
+                ),
+            )
+            .at(span)
+            .with_help(format!(
+                "pass a copy of `{}` to `{callee}`, or declare it INTENT(INOUT): callers and \
+                 their derivatives count on an INTENT(IN) argument keeping its value",
+                zone.name
+            )),
+        );
+    }
+    out
+}
+
 /// The warnings (and the aliasing errors) of unit `u`, once activity is known.
 pub fn diagnostics(
     ir: &Ir,
@@ -945,6 +995,7 @@ pub fn diagnostics(
         Vec::new()
     };
     out.extend(aliasing(ir, u, units, errors));
+    out.extend(intent_in_written(&ir.units[u], &units[u].inout));
     out
 }
 
