@@ -317,3 +317,25 @@ fn intent_in_overwritten_through_a_call() {
         "{w}"
     );
 }
+
+#[test]
+fn c_aliasing() {
+    let text = "static void g(double *a, double *b)\n{\n    *b = *b + *a;\n}\n\n\
+                void f(double x, double *y)\n{\n    double t = 1.0;\n    double s = x;\n    \
+                g(&t, &t);\n    *y = x * t;\n    g(&s, &s);\n    *y = *y + s;\n}\n";
+    let passive = text.replace("    g(&s, &s);\n", "");
+    let w = warnings_in("w.c", &passive, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.c:10:5: warning[W0302]: `t` is passed twice to `g`"),
+        "{w}"
+    );
+    let input = adgen::SourceInput::new("w.c", text);
+    let e = adgen::differentiate(&[input], &request("f", &["x"], &["y"]))
+        .err()
+        .expect("refused")
+        .rendered;
+    assert!(
+        e.contains("w.c:12:5: error[E0508]: `s` is passed both as `a` and as `b` of `g`"),
+        "{e}"
+    );
+}
