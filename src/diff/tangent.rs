@@ -5,7 +5,9 @@
 //! Derivatives of variables that become active without being assigned (locals, and a
 //! root's non-independent arguments) are set to zero on entry; a passive assignment to a
 //! variable whose derivative is still needed resets that derivative (the explicit-zero
-//! form of §4.6, which is always correct).
+//! form of §4.6); [`super::implicit_zero`] then removes the resets nothing reads.
+
+use std::collections::BTreeSet;
 
 use crate::diag::Diagnostic;
 use crate::il::{
@@ -29,6 +31,10 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         Some(r) => (UnitKind::Function, Some(r.clone())),
         None => (UnitKind::Subroutine, None),
     };
+    if !ug.ctx.request.disabled.contains("implicit-zero") {
+        let (owned, live_at_exit) = owned_derivatives(ug, &args, result.as_deref());
+        super::implicit_zero::remove_dead_resets(&mut body, &owned, &live_at_exit);
+    }
     let decls = ug.declarations(&zeroed, &body);
     Unit {
         kind,
@@ -50,6 +56,27 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         bind: ug.derivative_bind(),
         recursive: unit.recursive,
     }
+}
+
+/// The derivative variables the tangent of the unit owns (those of its locals and
+/// arguments, not of module or COMMON variables), and those its caller reads on return
+/// (its derivative arguments and derivative result): the keys
+/// [`super::implicit_zero`] needs.
+fn owned_derivatives(
+    ug: &UnitGen,
+    args: &[String],
+    result: Option<&str>,
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    let owned = ug
+        .unit
+        .symbols
+        .iter()
+        .filter(|s| s.global.is_none() && !s.name.contains('%'))
+        .filter_map(|s| ug.deriv_name(&s.name))
+        .map(key)
+        .collect();
+    let at_exit = args.iter().map(|a| key(a)).chain(result.map(key)).collect();
+    (owned, at_exit)
 }
 
 /// Zero derivatives that become active without being computed: locals, and a root's
