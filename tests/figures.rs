@@ -1,8 +1,7 @@
 //! The analyses pinned on the seed's own examples (seeds/000 Figures 8, 11 and 12, and the
-//! implicit-zero tactic of §4.6). The
-//! programs live in the corpus (`tests/corpus/fortran/seed_fig*`), where they are also
-//! compiled, run and checked; here the generated text is checked for what each figure
-//! shows. Figure 18, named in issue 4, does not exist in seeds/000.
+//! implicit-zero tactic of §4.6). The programs live in the corpus
+//! (`tests/corpus/fortran/seed_fig*`), where they are also compiled, run and checked;
+//! here the generated text is checked for what each figure shows. Figure 18, named in issue 4, does not exist in seeds/000.
 
 use std::path::Path;
 
