@@ -160,23 +160,25 @@ fn explain_shows_sliced_statements() {
     assert!(notes.contains("forward sweep: removed"), "{text}");
 }
 
-/// §4.6, implicit-zero: a tangent reset that nothing reads is dropped (the entry zeroing
-/// of `sd`, overwritten by the reset that `s = 0` brings, and the reset of `td` after its
-/// last use), while the reset before the loop, which the loop's `sd = sd + ...` reads
-/// where the flow merges, stays. `disable = ["implicit-zero"]` keeps every reset.
+/// §4.6, implicit-zero: a reset that nothing reads is dropped. In the tangent, the entry
+/// zeroing of `sd` (overwritten by the reset that `s = 0` brings) and the reset of `td`
+/// after its last use go, while the reset before the loop, which `sd = sd + ...` reads
+/// where the flow merges, stays. In the adjoint, the resets after the adjoints of the
+/// first assignments of `s` and `t` and after `y`'s go. `disable = ["implicit-zero"]`
+/// keeps every reset.
 #[test]
 fn implicit_zero_drops_the_resets_nothing_reads() {
     let source = "subroutine f(n, x, y)\n  implicit none\n  integer, intent(in) :: n\n  \
                   real(8), intent(in) :: x(n)\n  real(8), intent(out) :: y\n  real(8) :: s, t\n  \
                   integer :: i\n  t = x(1)**2\n  y = t\n  t = 1.0d0\n  s = 0.0d0\n  do i = 1, n\n    \
                   s = s + x(i)*t\n  end do\n  y = y + s\nend subroutine f\n";
-    let tangent = |disabled: &[&str]| -> Vec<String> {
+    let generate = |mode: adgen::Mode, disabled: &[&str]| -> Vec<String> {
         let request = adgen::Request {
             roots: vec![adgen::RootRequest {
                 name: "f".into(),
                 independents: vec!["x".into()],
                 dependents: vec!["y".into()],
-                modes: [adgen::Mode::Tangent].into(),
+                modes: [mode].into(),
                 origin: None,
             }],
             checkpoint_calls: true,
@@ -184,26 +186,36 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
         };
         let out = adgen::differentiate(&[adgen::SourceInput::new("f.f90", source)], &request)
             .expect("differentiates");
+        let (file, unit) = match mode {
+            adgen::Mode::Tangent => ("f_d.f90", "f_d"),
+            _ => ("f_b.f90", "f_b"),
+        };
         let text = &out
             .files
             .iter()
-            .find(|f| f.path == "f_d.f90")
-            .expect("tangent file")
+            .find(|f| f.path == file)
+            .expect("derivative file")
             .contents;
-        body(text, "f_d")
+        body(text, unit)
     };
-    let on = tangent(&[]);
     let resets = |lines: &[String], d: &str| {
         lines
             .iter()
             .filter(|l| *l == &format!("{d} = 0.0d0"))
             .count()
     };
+    let on = generate(adgen::Mode::Tangent, &[]);
     assert_eq!(resets(&on, "sd"), 1, "{}", on.join("\n"));
     assert_eq!(resets(&on, "td"), 0, "{}", on.join("\n"));
     let s = position(&on, "s = 0.0d0");
     assert_eq!(on[s - 1], "sd = 0.0d0");
-    let off = tangent(&["implicit-zero"]);
+    let off = generate(adgen::Mode::Tangent, &["implicit-zero"]);
     assert_eq!(resets(&off, "sd"), 2, "{}", off.join("\n"));
     assert_eq!(resets(&off, "td"), 2, "{}", off.join("\n"));
+
+    let on = generate(adgen::Mode::Adjoint, &[]);
+    let counts = |l: &[String]| [resets(l, "sb"), resets(l, "tb"), resets(l, "yb")];
+    assert_eq!(counts(&on), [1, 1, 1], "{}", on.join("\n"));
+    let off = generate(adgen::Mode::Adjoint, &["implicit-zero"]);
+    assert_eq!(counts(&off), [2, 3, 2], "{}", off.join("\n"));
 }

@@ -2,9 +2,10 @@
 //! immediately reset to 0.0 ... The implicit-zero differentiated variable must be
 //! explicitly reset to 0.0 *before* the flow merges".
 //!
-//! The tangent generator first writes the explicit-zero form: every derivative that
-//! becomes null is reset where it does (a passive assignment, a local on entry). This
-//! pass then removes each reset `vd = 0` whose zero no later instruction can read: one
+//! Both generators first write the explicit-zero form: every derivative that becomes
+//! null is reset where it does (tangent: a passive assignment, a local on entry;
+//! adjoint: the adjoint of an assignment, which resets the overwritten variable's
+//! adjoint, a local at the start of the backward sweep). This pass then removes each reset `vd = 0` whose zero no later instruction can read: one
 //! that the next assignment to `vd` overwrites on every path, or that nothing reads
 //! before the procedure returns. The derivative is then implicitly zero from there. A
 //! reset that some path reads is kept where it was, which is before the flow can merge
@@ -30,9 +31,27 @@
 
 use std::collections::BTreeSet;
 
+use super::UnitGen;
 use crate::il::{Expr, ExprKind, Stmt, StmtKind, key, visit};
 
 type Live = BTreeSet<String>;
+
+/// Removes the dead derivative resets of the derivative `body` of `ug`'s unit, whose
+/// arguments are `args` and result `result`.
+pub fn apply(ug: &UnitGen, body: &mut Vec<Stmt>, args: &[String], result: Option<&str>) {
+    // The derivative variables of the unit's locals and arguments (not those of module
+    // or COMMON variables); the caller reads its derivative arguments and result.
+    let owned: Live = ug
+        .unit
+        .symbols
+        .iter()
+        .filter(|s| s.global.is_none() && !s.name.contains('%'))
+        .filter_map(|s| ug.deriv_name(&s.name))
+        .map(key)
+        .collect();
+    let at_exit: Live = args.iter().map(|a| key(a)).chain(result.map(key)).collect();
+    remove_dead_resets(body, &owned, &at_exit);
+}
 
 /// Removes the dead derivative resets of `body`; `owned` are the keys of the derivative
 /// variables the procedure owns, `live_at_exit` those its caller reads on return.

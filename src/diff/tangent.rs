@@ -7,8 +7,6 @@
 //! variable whose derivative is still needed resets that derivative (the explicit-zero
 //! form of §4.6); [`super::implicit_zero`] then removes the resets nothing reads.
 
-use std::collections::BTreeSet;
-
 use crate::diag::Diagnostic;
 use crate::il::{
     BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, TypeSpec, UnOp, Unit, UnitKind, key,
@@ -32,8 +30,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         None => (UnitKind::Subroutine, None),
     };
     if !ug.ctx.request.disabled.contains("implicit-zero") {
-        let (owned, live_at_exit) = owned_derivatives(ug, &args, result.as_deref());
-        super::implicit_zero::remove_dead_resets(&mut body, &owned, &live_at_exit);
+        super::implicit_zero::apply(ug, &mut body, &args, result.as_deref());
     }
     let decls = ug.declarations(&zeroed, &body);
     Unit {
@@ -56,27 +53,6 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         bind: ug.derivative_bind(),
         recursive: unit.recursive,
     }
-}
-
-/// The derivative variables the tangent of the unit owns (those of its locals and
-/// arguments, not of module or COMMON variables), and those its caller reads on return
-/// (its derivative arguments and derivative result): the keys
-/// [`super::implicit_zero`] needs.
-fn owned_derivatives(
-    ug: &UnitGen,
-    args: &[String],
-    result: Option<&str>,
-) -> (BTreeSet<String>, BTreeSet<String>) {
-    let owned = ug
-        .unit
-        .symbols
-        .iter()
-        .filter(|s| s.global.is_none() && !s.name.contains('%'))
-        .filter_map(|s| ug.deriv_name(&s.name))
-        .map(key)
-        .collect();
-    let at_exit = args.iter().map(|a| key(a)).chain(result.map(key)).collect();
-    (owned, at_exit)
 }
 
 /// Zero derivatives that become active without being computed: locals, and a root's
