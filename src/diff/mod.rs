@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+pub mod implicit_zero;
 pub mod io;
 pub mod names;
 pub mod normalize;
