@@ -1,6 +1,6 @@
 //! Per-procedure summaries computed bottom-up on the call graph (seeds/000 §5.2): which
-//! dummies a procedure may overwrite (the "out" part of in-out analysis) and its
-//! diff-dependency `Diff-dep(P)`: for each output slot, the input slots it depends on in a
+//! slots a procedure may overwrite, must overwrite and may read (its in-out sets, the
+//! last two from `inout.rs`) and its diff-dependency `Diff-dep(P)`: for each output slot, the input slots it depends on in a
 //! differentiable way. Slots are the dummy arguments in order, then the function result
 //! (a slot with no zone for a subroutine), then the program's module variables in the
 //! order of `Ir::globals`.
