@@ -41,6 +41,8 @@
 //! the flag count as initialized, as in the `first = .true.; DO WHILE (first .OR. c)` the C
 //! front-end makes of `do ... while (c)`.
 
+use std::collections::BTreeSet;
+
 use bitvec::vec::BitVec;
 
 use super::dataflow::{Problem, Solution, solve};
@@ -77,6 +79,11 @@ pub struct InOut {
     pub read_slots: BitVec,
     /// Slots overwritten whole on every path to the exit (`must-out(Q)`).
     pub must_write_slots: BitVec,
+    /// Per dummy: the parts the unit may overwrite, as component paths relative to it
+    /// (`%c`, `%mech%fwd`; `""` for the whole dummy). A derived-type dummy is one zone;
+    /// this finer may-out lets a caller's snapshot save only the components a call may
+    /// change.
+    pub written_parts: Vec<BTreeSet<String>>,
 }
 
 /// Whether each dummy of `unit` is passed by value (C scalars, Fortran VALUE): the
@@ -443,14 +450,93 @@ fn solve_unit(
             must_write_slots.set(slot, must_written.before[EXIT][z]);
         }
     }
+    let written_parts = written_parts(ir, uir, summaries);
     let inout = InOut {
         nodes,
         must_written,
         may_written,
         read_slots,
         must_write_slots,
+        written_parts,
     };
     (inout, flags, guarded)
+}
+
+/// The dummy an lvalue or actual argument belongs to, and its component path relative
+/// to the dummy (`r%mech%fwd` → `%mech%fwd`; `""` for the dummy itself or an element).
+fn dummy_part(e: &Expr, uir: &UnitIr) -> Option<(usize, String)> {
+    let name = e.base_name()?;
+    let k = uir.zones.zones[uir.zones.get(name)?].arg_index?;
+    let part = name.find('%').map(|i| crate::il::key(&name[i..]));
+    Some((k, part.unwrap_or_default()))
+}
+
+/// Adds `part` to `parts`, keeping the set free of paths another one covers.
+fn add_part(parts: &mut BTreeSet<String>, part: String) {
+    let covered = |p: &String, q: &str| q.is_empty() || *p == q || p.starts_with(&format!("{q}%"));
+    if parts.iter().any(|q| covered(&part, q)) {
+        return;
+    }
+    parts.retain(|q| !covered(q, &part));
+    parts.insert(part);
+}
+
+/// [`InOut::written_parts`]: assignments, DO variables and READs write their lvalue's
+/// path; a call writes, under the actual's path, the parts its callee writes of the dummy
+/// (everything, for a procedure adgen has no source for).
+fn written_parts(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<BTreeSet<String>> {
+    let mut parts = vec![BTreeSet::new(); uir.unit.args.len()];
+    let mut write = |e: &Expr, suffix: &BTreeSet<String>| {
+        if let Some((k, prefix)) = dummy_part(e, uir) {
+            for p in suffix {
+                add_part(&mut parts[k], format!("{prefix}{p}"));
+            }
+        }
+    };
+    let whole = BTreeSet::from([String::new()]);
+    for kind in &uir.flow.nodes {
+        let NodeKind::Simple(stmt) = kind else {
+            if let NodeKind::DoInit(Stmt {
+                kind: StmtKind::Do { var, .. },
+                ..
+            }) = kind
+            {
+                write(&Expr::var(var), &whole);
+            }
+            continue;
+        };
+        match (&stmt.kind, call_site(stmt)) {
+            (_, Some(site)) => {
+                let callee = ir
+                    .index_of(site.callee)
+                    .and_then(|c| Some((c, summaries[c].as_ref()?)));
+                match callee {
+                    Some((c, summary)) => {
+                        let values = by_value(ir.units[c].unit);
+                        let actuals = bind_actuals(ir.units[c].unit, site.args);
+                        for (k, actual) in actuals.iter().enumerate() {
+                            let Some(actual) = actual else { continue };
+                            if values[k] || !summary.writes[k] {
+                                continue;
+                            }
+                            match summary.written_parts.get(k).filter(|p| !p.is_empty()) {
+                                Some(p) => write(actual, p),
+                                None => write(actual, &whole),
+                            }
+                        }
+                    }
+                    None => site.args.iter().for_each(|a| write(&a.value, &whole)),
+                }
+                if let Some(lhs) = site.result_lhs {
+                    write(lhs, &whole);
+                }
+            }
+            (StmtKind::Assign { lhs, .. }, None) => write(lhs, &whole),
+            (StmtKind::Io { writes, .. }, None) => writes.iter().for_each(|e| write(e, &whole)),
+            _ => {}
+        }
+    }
+    parts
 }
 
 /// The in-out sets of a unit given its callees' summaries (`None`: not summarized yet,
@@ -1141,6 +1227,28 @@ mod tests {
                 slot_names(ir, "f", &a.units[f].summary.must_writes),
                 ["y", "u"]
             );
+        });
+    }
+
+    #[test]
+    fn components_written_through_calls() {
+        let src = "module m\n  type law\n    real(8) :: a, e\n  end type law\n  \
+                   type state\n    real(8) :: c(2), t\n    type(law) :: fwd, rev\n  end type state\n\
+                   contains\n  subroutine tune(l)\n    type(law) :: l\n    l%a = 2*l%e\n  \
+                   end subroutine tune\n  subroutine step(s)\n    type(state) :: s\n    \
+                   s%c(1) = s%t\n    call tune(s%rev)\n  end subroutine step\nend module m\n\n\
+                   subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(state) :: s\n  \
+                   s%t = x\n  call step(s)\n  y = s%c(1)\nend subroutine f\n";
+        with_analyses(src, |ir, a| {
+            let parts = |name: &str| -> Vec<String> {
+                let u = ir.index_of(name).expect("the unit exists");
+                a.units[u].summary.written_parts[0]
+                    .iter()
+                    .cloned()
+                    .collect()
+            };
+            assert_eq!(parts("tune"), ["%a"]);
+            assert_eq!(parts("step"), ["%c", "%rev%a"]);
         });
     }
 

@@ -20,6 +20,8 @@ pub struct Summary {
     pub must_writes: BitVec,
     /// Slots whose value on entry may be read (`inout.rs`).
     pub reads: BitVec,
+    /// Per dummy: the component paths it may overwrite (`""`: whole; `inout.rs`).
+    pub written_parts: Vec<std::collections::BTreeSet<String>>,
     /// `diff_dep[k]`: the input slots that slot `k` depends on, differentiably, at exit.
     pub diff_dep: Vec<BitVec>,
 }
@@ -32,6 +34,7 @@ impl Summary {
             writes: BitVec::repeat(true, n_slots),
             must_writes: BitVec::repeat(false, n_slots),
             reads: BitVec::repeat(true, n_slots),
+            written_parts: vec![std::collections::BTreeSet::from([String::new()]); n_slots],
             diff_dep: vec![BitVec::repeat(true, n_slots); n_slots],
         }
     }
@@ -46,6 +49,7 @@ impl Summary {
             writes: BitVec::repeat(false, n_slots),
             must_writes: BitVec::repeat(true, n_slots),
             reads: BitVec::repeat(false, n_slots),
+            written_parts: vec![std::collections::BTreeSet::new(); n_slots],
             diff_dep,
         }
     }
@@ -166,6 +170,7 @@ pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>], inout: &super::inout::InOu
         writes,
         must_writes: inout.must_write_slots.clone(),
         reads: inout.read_slots.clone(),
+        written_parts: inout.written_parts.clone(),
         diff_dep,
     }
 }

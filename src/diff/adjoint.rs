@@ -565,8 +565,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     /// Push and pop of a variable; a whole derived-type variable is saved component by
-    /// component.
-    fn save_all(&mut self, target: &Expr, s: &Stmt) -> Vec<(Stmt, Stmt)> {
+    /// component: those under `parts` (paths relative to it, `""` for all), when given.
+    fn save_all(
+        &mut self,
+        target: &Expr,
+        s: &Stmt,
+        parts: Option<&std::collections::BTreeSet<String>>,
+    ) -> Vec<(Stmt, Stmt)> {
         let whole_derived = match &target.kind {
             ExprKind::Var(n) => self
                 .ug
@@ -587,6 +592,14 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .components_of(&name)
             .filter(|l| l.ty != ScalarType::Derived)
             .map(|l| l.name.clone())
+            .filter(|l| {
+                let path = key(l.get(name.len()..).unwrap_or_default());
+                parts.is_none_or(|parts| {
+                    parts
+                        .iter()
+                        .any(|p| p.is_empty() || path == *p || path.starts_with(&format!("{p}%")))
+                })
+            })
             .collect();
         leaves
             .iter()
@@ -1275,8 +1288,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             self.ug.error(unknown_procedure(site.callee, s));
         }
         // What the callee may overwrite: the actual (a whole array when the dummy is an
-        // array) and the dummy's name.
-        let mut written: Vec<(Expr, Option<String>)> = Vec::new();
+        // array), the dummy's name, and which components of a derived-type actual.
+        let mut written: Vec<(
+            Expr,
+            Option<String>,
+            Option<&std::collections::BTreeSet<String>>,
+        )> = Vec::new();
         match callee_ir {
             Some((cu, ca)) => {
                 for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
@@ -1294,20 +1311,21 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     } else {
                         (*actual).clone()
                     };
-                    written.push((target, Some(formal.clone())));
+                    let parts = ca.summary.written_parts.get(k).filter(|p| !p.is_empty());
+                    written.push((target, Some(formal.clone()), parts));
                 }
                 // Module variables the callee overwrites (seen here or not).
                 let first = cu.unit.args.len() + 1;
                 for (g, &z) in self.ug.uir.zones.globals.iter().enumerate() {
                     if ca.summary.writes.get(first + g).is_some_and(|b| *b) {
-                        written.push((Expr::var(&self.ug.uir.zones.zones[z].name), None));
+                        written.push((Expr::var(&self.ug.uir.zones.zones[z].name), None, None));
                     }
                 }
             }
             None => {
                 for a in site.args {
                     if let Some(n) = a.value.base_name() {
-                        written.push((Expr::var(n), None));
+                        written.push((Expr::var(n), None, None));
                     }
                 }
             }
@@ -1328,7 +1346,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let mut snapshot = Vec::new();
         let mut clobbered = Vec::new();
-        for (w, formal) in &written {
+        for &(ref w, ref formal, parts) in &written {
             let Some(name) = w.base_name().map(str::to_string) else {
                 continue;
             };
@@ -1337,13 +1355,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 .is_some_and(|f| self.callee_restores(site.callee, f));
             if differentiated.is_some() && !restored {
                 if self.needed_before(s, &name) {
-                    clobbered.extend(self.save_all(w, s));
+                    clobbered.extend(self.save_all(w, s, parts));
                 } else {
                     self.unsaved.insert(key(&name));
                 }
             }
             if present && self.saves(s, &name) {
-                snapshot.extend(self.save_all(w, s));
+                snapshot.extend(self.save_all(w, s, parts));
             }
         }
         // The result variable is saved last and restored first: the callee's adjoint
