@@ -607,8 +607,15 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         true
     }
 
+    /// Reports an error once: the adjoint regenerates a body until its saves settle, and
+    /// each pass would report the same problem again.
     pub fn error(&mut self, d: Diagnostic) {
-        self.errors.push(d);
+        let same = |e: &Diagnostic| {
+            e.code == d.code && e.message == d.message && e.location == d.location
+        };
+        if !self.errors.iter().any(same) {
+            self.errors.push(d);
+        }
     }
 
     /// Dummies of the generated unit, in order, with derivative dummies after their primal.
