@@ -377,18 +377,18 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 if s.name.contains('%') || uir.zones.get(&s.name) != Some(z) {
                     continue;
                 }
-                if !s.ty.is_differentiable() {
+                if s.ty != zone.ty {
                     errors.push(
                         Diagnostic::error(
                             "E0525",
                             format!(
-                                "`{}` shares storage with `{}` by EQUIVALENCE, whose derivative is needed, but it is not real",
+                                "`{}` shares storage with `{}` by EQUIVALENCE, whose derivative is needed, but its type differs",
                                 s.name, zone.name
                             ),
                         )
                         .at(s.span)
                         .with_help(
-                            "a real and a non-real variable in one EQUIVALENCE set cannot carry derivatives; use separate storage",
+                            "variables of different types (or kinds) in one EQUIVALENCE set cannot carry derivatives; use separate storage",
                         ),
                     );
                     continue;
@@ -610,9 +610,8 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     /// Reports an error once: the adjoint regenerates a body until its saves settle, and
     /// each pass would report the same problem again.
     pub fn error(&mut self, d: Diagnostic) {
-        let same = |e: &Diagnostic| {
-            e.code == d.code && e.message == d.message && e.location == d.location
-        };
+        let same =
+            |e: &Diagnostic| e.code == d.code && e.message == d.message && e.location == d.location;
         if !self.errors.iter().any(same) {
             self.errors.push(d);
         }
