@@ -114,6 +114,23 @@ fn figure_12_snapshot_of_a_checkpointed_call() {
         2,
         "{text}"
     );
+    // Adjoint-out (§5.2): foo_b gives a and x back (it pops what foo overwrote), so the
+    // caller needs no copies around it; fig12_b leaves only its output y changed.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran/seed_fig12");
+    let loaded = adgen::manifest::load(&dir.join("ad.toml")).unwrap();
+    let explained = adgen::explain(&loaded.sources, &loaded.request).expect("explain runs");
+    let adj_out = |unit: &str| -> String {
+        let at = explained
+            .find(&format!("{unit}:\n"))
+            .expect("unit explained");
+        let line = explained[at..]
+            .lines()
+            .find(|l| l.contains("adjoint-out"))
+            .expect("adjoint-out line");
+        line.rsplit(": ").next().unwrap().to_string()
+    };
+    assert_eq!(adj_out("foo"), "-", "{explained}");
+    assert_eq!(adj_out("fig12"), "y", "{explained}");
 }
 
 /// `explain` shows, per statement, why a value is saved and what the forward sweep drops.

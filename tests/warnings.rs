@@ -339,3 +339,22 @@ fn c_aliasing() {
         "{e}"
     );
 }
+
+/// EQUIVALENCE: a write through one member sets the others (no W0301), and two members
+/// passed to one call share storage (W0302).
+#[test]
+fn equivalence_members() {
+    let text = "subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
+                b = b + a\nend subroutine g\n\n\
+                subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: t, u\n  equivalence (t, u)\n  u = 2\n  y = t*x\n  call g(t, u)\n\
+                end subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(!w.contains("before it is set"), "{w}");
+    assert!(
+        w.contains(
+            "w.f90:14:3: warning[W0302]: `t` (EQUIVALENCEd with `u`) is passed twice to `g`"
+        ),
+        "{w}"
+    );
+}

@@ -156,7 +156,8 @@ fn node_in_out(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[Option<Summa
     let write = |io: &mut NodeInOut, lhs: &Expr, must: bool| {
         if let Some(z) = storage_zone(lhs, uir) {
             io.may_write.set(z, true);
-            if must && whole_variable(lhs) {
+            // A member of an EQUIVALENCE set writes part of the set's zone.
+            if must && whole_variable(lhs) && !uir.zones.zones[z].shared {
                 io.must_write.set(z, true);
             }
         }
@@ -287,7 +288,7 @@ fn node_in_out(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[Option<Summa
                     }
                     if let Some(z) = v {
                         io.may_write.set(z, true);
-                        io.must_write.set(z, true);
+                        io.must_write.set(z, !uir.zones.zones[z].shared);
                     }
                 }
             }
@@ -738,8 +739,10 @@ fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> (ZoneSet, ZoneSet) {
     for (z, zone) in uir.zones.zones.iter().enumerate() {
         let symbol = uir.unit.symbols.get(&zone.name);
         let out_only = symbol.is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
+        // A member of an EQUIVALENCE set is set by writes through the others.
         let tracked = (zone.arg_index.is_none() || out_only)
             && !zone.global
+            && !zone.shared
             && !initialized.contains(&crate::il::key(&zone.name))
             && symbol.is_some_and(|s| s.kind == crate::il::SymbolKind::Variable)
             && zone.ty != ScalarType::Derived
@@ -857,10 +860,17 @@ fn uninitialized(ir: &Ir, uir: &UnitIr, summaries: &[Option<Summary>]) -> Vec<Di
 }
 
 /// Whether two actual arguments share storage: one variable passed whole twice, a whole
-/// array and one of its elements or sections, or the same element twice. Different
-/// elements (`a(i)`, `a(j)`) are taken as distinct: adgen cannot tell when `i = j`.
-fn overlap(a: &Expr, b: &Expr) -> Option<String> {
+/// array and one of its elements or sections, the same element twice, or two members of
+/// one EQUIVALENCE set. Different elements (`a(i)`, `a(j)`) are taken as distinct: adgen
+/// cannot tell when `i = j`.
+/// Returns the variable, and the other member for an EQUIVALENCE.
+fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<String>)> {
     let (na, nb) = (a.base_name()?, b.base_name()?);
+    let za = uir.zones.get(na);
+    let equivalenced = za.is_some_and(|z| uir.zones.zones[z].shared) && za == uir.zones.get(nb);
+    if equivalenced && !crate::il::key(na).eq(&crate::il::key(nb)) {
+        return Some((na.to_string(), Some(nb.to_string())));
+    }
     if !crate::il::key(na).eq(&crate::il::key(nb)) {
         // A component and its variable (`s%x`, `s`), or two paths of one variable.
         let (ra, rb) = (na.split('%').next()?, nb.split('%').next()?);
@@ -868,14 +878,14 @@ fn overlap(a: &Expr, b: &Expr) -> Option<String> {
             crate::il::key(long).starts_with(&format!("{}%", crate::il::key(short)))
         };
         if ra.eq_ignore_ascii_case(rb) && (prefix(na, nb) || prefix(nb, na)) {
-            return Some(ra.to_string());
+            return Some((ra.to_string(), None));
         }
         return None;
     }
     let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
     let same =
         whole(a) || whole(b) || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b);
-    same.then(|| na.to_string())
+    same.then(|| (na.to_string(), None))
 }
 
 /// W0302, W0304 and E0508: storage that one call reaches twice while the callee
@@ -922,7 +932,13 @@ fn aliasing(
         for (i, a) in actuals.iter().enumerate() {
             for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                 let (Some(a), Some(b)) = (a, b) else { continue };
-                let Some(name) = overlap(a, b) else { continue };
+                let Some((name, other)) = overlap(a, b, uir) else {
+                    continue;
+                };
+                let what = match &other {
+                    Some(other) => format!("`{name}` (EQUIVALENCEd with `{other}`)"),
+                    None => format!("`{name}`"),
+                };
                 if values[i] || values[j] || !(writes(i) || writes(j)) {
                     continue;
                 }
@@ -934,7 +950,7 @@ fn aliasing(
                         Diagnostic::error(
                             "E0508",
                             format!(
-                                "`{name}` is passed both as `{}` and as `{}` of `{}`, which \
+                                "{what} is passed both as `{}` and as `{}` of `{}`, which \
                                  overwrites one of them: its derivatives would be wrong",
                                 callee.args[i], callee.args[j], callee.name
                             ),
@@ -948,7 +964,7 @@ fn aliasing(
                     Diagnostic::warning(
                         "W0302",
                         format!(
-                            "`{name}` is passed twice to `{}`, which overwrites one of the two: \
+                            "{what} is passed twice to `{}`, which overwrites one of the two: \
                              the result, and its derivatives, depend on the compiler",
                             site.callee
                         ),

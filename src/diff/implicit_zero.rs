@@ -13,7 +13,8 @@
 //!
 //! Which resets are read is a backward liveness analysis on the generated code itself,
 //! over the derivative variables the procedure owns (its locals and its derivative
-//! arguments; module and COMMON derivatives are left alone, as any call may read them):
+//! arguments; module and COMMON derivatives are left alone, as any call may read them,
+//! and so are EQUIVALENCEd ones, which another name reaches):
 //!
 //! ```text
 //! live_in(s)  = reads(s) ∪ (live_out(s) − kills(s))
@@ -40,12 +41,19 @@ type Live = BTreeSet<String>;
 /// arguments are `args` and result `result`.
 pub fn apply(ug: &UnitGen, body: &mut Vec<Stmt>, args: &[String], result: Option<&str>) {
     // The derivative variables of the unit's locals and arguments (not those of module
-    // or COMMON variables); the caller reads its derivative arguments and result.
+    // or COMMON variables, nor EQUIVALENCEd ones, whose storage another name reaches);
+    // the caller reads its derivative arguments and result.
+    let shared = |name: &str| {
+        ug.uir
+            .zones
+            .get(name)
+            .is_some_and(|z| ug.uir.zones.zones[z].shared)
+    };
     let owned: Live = ug
         .unit
         .symbols
         .iter()
-        .filter(|s| s.global.is_none() && !s.name.contains('%'))
+        .filter(|s| s.global.is_none() && !s.name.contains('%') && !shared(&s.name))
         .filter_map(|s| ug.deriv_name(&s.name))
         .map(key)
         .collect();
