@@ -38,6 +38,10 @@ use super::plan::{self, Plan};
 use super::tangent::{convert, touches_active, unknown_procedure};
 use super::{UnitGen, assign, call};
 
+/// What a call may overwrite: the variable or element, the dummy it is bound to (none for
+/// a module variable), and the components a derived-type dummy may have written.
+type Written<'a> = (Expr, Option<String>, Option<&'a BTreeSet<String>>);
+
 /// Records which dummies the unit's adjoint gives back with their values on entry: every
 /// one but those it overwrites without restoring (`unsaved`, from [`settle`]). The
 /// dummies it does not give back are its adjoint-out set `Adj-out⁻` at entry
@@ -582,7 +586,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         &mut self,
         target: &Expr,
         s: &Stmt,
-        parts: Option<&std::collections::BTreeSet<String>>,
+        parts: Option<&BTreeSet<String>>,
     ) -> Vec<(Stmt, Stmt)> {
         let whole_derived = match &target.kind {
             ExprKind::Var(n) => self
@@ -1301,11 +1305,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         // What the callee may overwrite: the actual (a whole array when the dummy is an
         // array), the dummy's name, and which components of a derived-type actual.
-        let mut written: Vec<(
-            Expr,
-            Option<String>,
-            Option<&std::collections::BTreeSet<String>>,
-        )> = Vec::new();
+        let mut written: Vec<Written> = Vec::new();
         match callee_ir {
             Some((cu, ca)) => {
                 for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
