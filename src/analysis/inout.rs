@@ -5,9 +5,9 @@
 //! W0302, W0304, refused as E0508 when active), INTENT(IN) dummies a callee may overwrite
 //! (W0305).
 //!
-//! Zones are atoms (seeds/000 §3): writing an element of an array, or a component of a
-//! derived-type variable, may write its zone but never must, since other elements keep
-//! their values. Per instruction `I` (a flow node):
+//! Zones are atoms (seeds/000 §3): writing an element of an array, a component of a
+//! derived-type variable or one member of an EQUIVALENCE set may write its zone but never
+//! must, since the rest keeps its value. Per instruction `I` (a flow node):
 //!
 //! - `Read(I)`: the zones whose value `I` may read (subscripts and conditions included);
 //! - `Out_may(I)`: the zones `I` may overwrite, in part or whole;
@@ -33,7 +33,8 @@
 //! must overwrite the whole variables bound to `must-out(Q)`; recursive procedures start
 //! from `must-out = everything`, `read = nothing` and shrink (grow) to the fixed point with
 //! the rest of the summaries (`analysis::analyze`). A procedure adgen has no source for may
-//! read and overwrite every argument and must overwrite none.
+//! read and overwrite every argument and must overwrite none. For derived-type dummies,
+//! may-out is also kept per component path (`written_parts`), for call snapshots.
 //!
 //! `MustW` is refined, for the warnings only, by logical flags: a local logical variable
 //! tested by a condition (`IF (.NOT. first)`, `first .OR. c`) gets two more sets, the zones
