@@ -115,6 +115,7 @@ pub(crate) fn lower_unit(
     map: &PosMap,
     text: &str,
     next_id: &mut u32,
+    header_functions: &mut BTreeSet<String>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<il::Unit> {
     let (comments, trailing) = whole_line_comments(text);
@@ -131,7 +132,7 @@ pub(crate) fn lower_unit(
                     protos.insert(name, proto);
                 }
             }
-            ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
+            ExternalDeclaration::Declaration(d) if map.in_user(d.span.start) => {
                 for init in &d.node.declarators {
                     if let Some((name, proto)) =
                         proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
@@ -152,7 +153,7 @@ pub(crate) fn lower_unit(
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
         };
-        if !map.in_main(ext.span.start) || !is_const(&d.node.specifiers) {
+        if !map.in_user(ext.span.start) || !is_const(&d.node.specifiers) {
             continue;
         }
         let extern_or_typedef = d.node.specifiers.iter().any(|s| {
@@ -187,11 +188,21 @@ pub(crate) fn lower_unit(
     let mut units = Vec::new();
     let mut defined: BTreeMap<String, String> = BTreeMap::new();
     for (index, ext) in tu.0.iter().enumerate() {
-        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
+        if !map.in_user(ext.span.start) || const_decls.contains(&index) {
             continue;
         }
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
+                // A function a user header defines (`static inline`) is lowered once, by
+                // the first file including the header; the others call it by prototype.
+                if !map.in_main(ext.span.start) {
+                    let name = declarator_name(&fd.node.declarator.node)
+                        .map(|n| n.node.name.clone())
+                        .unwrap_or_default();
+                    if !header_functions.insert(name) {
+                        continue;
+                    }
+                }
                 let mut cx = FnCx {
                     map,
                     diags: &mut *diags,
