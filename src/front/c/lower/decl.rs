@@ -38,6 +38,7 @@ impl FnCx<'_, '_> {
             let name = name.node.name.clone();
             let mut extents = Vec::new();
             let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
+            let mut continue_outer = false;
             for dd in &decl.node.derived {
                 match &dd.node {
                     DerivedDeclarator::Array(a) => match &a.node.size {
@@ -62,6 +63,15 @@ impl FnCx<'_, '_> {
                         }
                     },
                     DerivedDeclarator::Pointer(_)
+                        if decl.node.derived.len() == 1
+                            && typedef_ext.is_empty()
+                            && self.heap.names.contains(&name) =>
+                    {
+                        self.heap_decl(&name, ty, init, out)?;
+                        continue_outer = true;
+                        break;
+                    }
+                    DerivedDeclarator::Pointer(_)
                         if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
                     {
                         return self.pointer_decl(&name, ty, init, out);
@@ -75,6 +85,9 @@ impl FnCx<'_, '_> {
                         ));
                     }
                 }
+            }
+            if continue_outer {
+                continue;
             }
             extents.extend(typedef_ext);
             if extents.len() > 2 {
@@ -108,6 +121,7 @@ impl FnCx<'_, '_> {
                         self.with_effects(out, e, |cx, out| {
                             let (rhs, rty) = cx.value(e)?;
                             cx.check_assignable(ty, rty, e.span)?;
+                            cx.note_initialized(&name, ty, &rhs);
                             let s = cx.stmt(
                                 StmtKind::Assign {
                                     lhs: Expr::var(&name),

@@ -182,7 +182,7 @@ impl FnCx<'_, '_> {
                     ));
                 }
                 let rank = match &v.kind {
-                    VarKind::ArrayParam => 1,
+                    VarKind::ArrayParam | VarKind::Heap => 1,
                     VarKind::LocalArray(ext) => ext.len(),
                     _ => {
                         return Err(self.unsupported(
@@ -638,7 +638,10 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, a.span)?;
                 match v.kind {
-                    VarKind::RefScalar | VarKind::ArrayParam | VarKind::LocalArray(_) => {
+                    VarKind::RefScalar
+                    | VarKind::ArrayParam
+                    | VarKind::LocalArray(_)
+                    | VarKind::Heap => {
                         if let VarKind::LocalArray(ext) = &v.kind {
                             if ext.len() > 1 {
                                 return Err(self.unsupported(

@@ -76,6 +76,10 @@ impl FnCx<'_, '_> {
         let mut direct = DirectTargets::default();
         direct.visit_statement(&f.statement.node, &f.statement.span);
         self.idents = indexed.idents.clone();
+        let mut heap_targets = heap::HeapTargets::default();
+        heap_targets.visit_statement(&f.statement.node, &f.statement.span);
+        self.heap.names = heap_targets.names;
+        self.heap.assigned = assigned.names.clone();
 
         // Parameters.
         let mut args = Vec::new();
@@ -318,6 +322,7 @@ impl FnCx<'_, '_> {
             body.pop();
         }
         r?;
+        self.check_heap(&body)?;
         for callee in std::mem::take(&mut self.called) {
             let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
             self.symbols.insert(Symbol {

@@ -12,6 +12,7 @@ use crate::il::{self, Decl, Expr, ScalarType, Stmt, StmtId, StmtKind, SymbolTabl
 mod decl;
 mod expr;
 mod func;
+mod heap;
 mod pointers;
 mod scan;
 mod stmt;
@@ -82,6 +83,9 @@ enum VarKind {
     /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
     /// one array it points into (see [`PtrVar`]).
     Pointer,
+    /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array
+    /// (see [`heap`]).
+    Heap,
 }
 
 /// A pointer that moves: a local pointer, or a pointer parameter the function advances
@@ -229,6 +233,7 @@ pub(crate) fn lower_unit(
                     trailing: &trailing,
                     text,
                     used_trailing: BTreeSet::new(),
+                    heap: Default::default(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -413,6 +418,8 @@ struct FnCx<'m, 'd> {
     trailing: &'m BTreeMap<usize, String>,
     text: &'m str,
     used_trailing: BTreeSet<usize>,
+    /// The function's `malloc`ed work arrays.
+    heap: heap::HeapState,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).

@@ -188,7 +188,12 @@ impl FnCx<'_, '_> {
         match e {
             Expression::Identifier(id) => matches!(
                 self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
-                Some(VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer)
+                Some(
+                    VarKind::ArrayParam
+                        | VarKind::LocalArray(_)
+                        | VarKind::Pointer
+                        | VarKind::Heap
+                )
             ),
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 U::Address => true,
@@ -319,7 +324,7 @@ impl FnCx<'_, '_> {
             return Ok((base, Some(Expr::var(&p.off)), v.ty));
         }
         match &v.kind {
-            VarKind::ArrayParam => Ok((v.name, None, v.ty)),
+            VarKind::ArrayParam | VarKind::Heap => Ok((v.name, None, v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 1 => Ok((v.name, None, v.ty)),
             VarKind::LocalArray(_) => Err(self.unsupported(
                 "E0605",

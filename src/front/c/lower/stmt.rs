@@ -431,6 +431,26 @@ impl FnCx<'_, '_> {
         if let Some(name) = self.moving_target(e) {
             return self.pointer_assign(&name, e, out);
         }
+        // `w = malloc(...)` and `free(w)` of a work array.
+        match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
+                if let Expression::Identifier(id) = &b.node.lhs.node {
+                    if self.is_variable(&id.node.name)
+                        && self.vars[&key(&id.node.name)].kind == VarKind::Heap
+                    {
+                        return self.allocate(&id.node.name.clone(), &b.node.rhs, e.span, out);
+                    }
+                }
+            }
+            Expression::Call(c) => {
+                if let Expression::Identifier(id) = &c.node.callee.node {
+                    if id.node.name == "free" && !self.protos.contains_key("free") {
+                        return self.free_stmt(&c.node.arguments, e.span, out);
+                    }
+                }
+            }
+            _ => {}
+        }
         match &e.node {
             Expression::BinaryOperator(b) => {
                 let op = match b.node.operator.node {
