@@ -787,7 +787,8 @@ fn heap_arrays(unit: &Unit) -> Vec<String> {
                 && !v.dims.is_empty()
                 && v.dims.iter().any(|d| match &d.upper {
                     Bound::Expr(u) => {
-                        int_value(u).is_none() || d.lower.as_ref().is_some_and(|l| int_value(l).is_none())
+                        int_value(u).is_none()
+                            || d.lower.as_ref().is_some_and(|l| int_value(l).is_none())
                     }
                     Bound::Star | Bound::Colon => false,
                 })
@@ -892,9 +893,7 @@ impl Cx<'_> {
             (Some(1), None) => self.expr(upper),
             // `n - 1` with lower bound 0 (C's `w[n]`) has `n` elements.
             (Some(l), None) => match &upper.kind {
-                ExprKind::Binary(BinOp::Sub, x, k) if int_value(k) == Some(1 - l) => {
-                    self.expr(x)
-                }
+                ExprKind::Binary(BinOp::Sub, x, k) if int_value(k) == Some(1 - l) => self.expr(x),
                 _ if l < 1 => format!("{} + {}", self.expr_at(upper, Level::Add), 1 - l),
                 _ => format!("{} - {}", self.expr_at(upper, Level::Add), l - 1),
             },

@@ -130,11 +130,8 @@ impl FnCx<'_, '_> {
                 }
                 let (base, off, ty) = self.ptr_expr(&u.node.operand)?;
                 Ok((
-                    Expr::new(ExprKind::Index(
-                        base,
-                        vec![off.unwrap_or_else(|| int_lit(0))],
-                    ))
-                    .spanned(span),
+                    base.element(off.unwrap_or_else(|| int_lit(0)))
+                        .spanned(span),
                     ty,
                 ))
             }
@@ -176,13 +173,14 @@ impl FnCx<'_, '_> {
                         ));
                     }
                     return Ok((
-                        Expr::new(ExprKind::Index(base, vec![add_offset(off, x, false)]))
+                        base.element(add_offset(off, x, false))
                             .spanned(self.span(e.span)),
                         ty,
                     ));
                 }
                 let rank = match &v.kind {
                     VarKind::ArrayParam | VarKind::Heap => 1,
+                    VarKind::RowsParam(_) => 2,
                     VarKind::LocalArray(ext) => ext.len(),
                     _ => {
                         return Err(self.unsupported(
@@ -618,7 +616,8 @@ impl FnCx<'_, '_> {
                 if matches!(
                     b.node.operator.node,
                     BinaryOperator::Plus | BinaryOperator::Minus
-                ) =>
+                ) || (b.node.operator.node == BinaryOperator::Index
+                    && self.row_of(&b.node.lhs.node).is_some()) =>
             {
                 let (base, off, _) = self.ptr_expr(a)?;
                 Ok(element_at(base, off).spanned(span))
@@ -641,7 +640,8 @@ impl FnCx<'_, '_> {
                     VarKind::RefScalar
                     | VarKind::ArrayParam
                     | VarKind::LocalArray(_)
-                    | VarKind::Heap => {
+                    | VarKind::Heap
+                    | VarKind::RowsParam(_) => {
                         if let VarKind::LocalArray(ext) = &v.kind {
                             if ext.len() > 1 {
                                 return Err(self.unsupported(

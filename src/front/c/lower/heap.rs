@@ -224,7 +224,7 @@ impl FnCx<'_, '_> {
         out.push(st);
         if func == "calloc" {
             // `calloc` zeroes: a loop says so, for the derivatives too.
-            let k = self.offset_var(&format!("{name}_k"), at);
+            let k = self.int_var(&format!("{name}_k"), at);
             let zero = self.zero(v.ty);
             let set = self.stmt(
                 StmtKind::Assign {
@@ -289,11 +289,7 @@ impl FnCx<'_, '_> {
             ExprKind::Unary(op, x) => ExprKind::Unary(*op, sub(x)),
             ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
             ExprKind::Paren(x) => ExprKind::Paren(sub(x)),
-            ExprKind::Intrinsic {
-                op,
-                args,
-                spelling,
-            } => ExprKind::Intrinsic {
+            ExprKind::Intrinsic { op, args, spelling } => ExprKind::Intrinsic {
                 op: *op,
                 args: args
                     .iter()
@@ -306,10 +302,7 @@ impl FnCx<'_, '_> {
             },
             _ => return e.clone(),
         };
-        Expr {
-            kind,
-            ..e.clone()
-        }
+        Expr { kind, ..e.clone() }
     }
 
     /// The first name `e` reads that is not known on entry: neither a by-value integer
@@ -388,10 +381,15 @@ impl FnCx<'_, '_> {
                     return Some(Err(()));
                 }
                 let ty = base_type(
-                    t.node.0.node.specifiers.iter().filter_map(|s| match &s.node {
-                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    }),
+                    t.node
+                        .0
+                        .node
+                        .specifiers
+                        .iter()
+                        .filter_map(|s| match &s.node {
+                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                            _ => None,
+                        }),
                     self.typedefs,
                 );
                 Some(ty.map_err(|_| ()))
@@ -412,9 +410,11 @@ impl FnCx<'_, '_> {
                     _ => return Some(Err(())),
                 };
                 match target {
-                    Expression::Identifier(id) if id.node.name == name => {
-                        Some(Ok(self.vars.get(&key(name)).map(|v| v.ty).unwrap_or(Ty::Void)))
-                    }
+                    Expression::Identifier(id) if id.node.name == name => Some(Ok(self
+                        .vars
+                        .get(&key(name))
+                        .map(|v| v.ty)
+                        .unwrap_or(Ty::Void))),
                     _ => Some(Err(())),
                 }
             }

@@ -86,6 +86,9 @@ enum VarKind {
     /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array
     /// (see [`heap`]).
     Heap,
+    /// A parameter that points to rows of this many elements: `double (*a)[N]`,
+    /// `double a[][N]`, `double a[M][N]`, `vec3 *a` with `typedef double vec3[N]`.
+    RowsParam(i64),
 }
 
 /// A pointer that moves: a local pointer, or a pointer parameter the function advances
@@ -99,6 +102,9 @@ struct PtrVar {
     /// The IL array it points into, once an assignment has told (a moving parameter
     /// points into itself).
     base: Option<String>,
+    /// For a pointer to a row of a 2-D array (`double *row = a[i];`): the IL integer
+    /// variable holding the row; `off` is then the offset in the row.
+    row: Option<String>,
 }
 
 #[derive(Clone, Debug)]
