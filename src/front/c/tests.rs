@@ -326,3 +326,181 @@ fn steps_inside_statements_and_while_conditions() {
     let e = lower("void f(int n, double *y) {\n  if (n-- > 0) *y = 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:2:7: error[E0605]"), "{e}");
 }
+
+#[test]
+fn malloc_calloc_free_are_allocate_and_deallocate() {
+    let f = lower(
+        "#include <stdlib.h>\nvoid f(int n, const double *x, double *y) {\n  int m = 2 * n;\n  \
+         double *w = malloc(m * sizeof(double));\n  double *z;\n  \
+         z = (double *) calloc(n + 1, sizeof *z);\n  \
+         for (int i = 0; i < n; i++) { w[i] = x[i]; z[i] = w[i] * w[i]; }\n  free(w);\n  \
+         *y = z[0];\n  free(z);\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    let kinds: Vec<String> = u
+        .body
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Allocate(items) => format!("alloc {:?}", items[0].base_name()),
+            StmtKind::Deallocate(items) => format!("free {:?}", items[0].base_name()),
+            StmtKind::Do { .. } => "do".into(),
+            _ => "other".into(),
+        })
+        .collect();
+    // m = 2n; alloc w; alloc z; zeroing loop (calloc); loop; free w; y = z[0]; free z.
+    assert_eq!(
+        kinds,
+        [
+            "other",
+            "alloc Some(\"w\")",
+            "alloc Some(\"z\")",
+            "do",
+            "do",
+            "free Some(\"w\")",
+            "other",
+            "free Some(\"z\")"
+        ]
+    );
+    // The size of `w` is known on entry: `2 * n` (the local `m` replaced).
+    let StmtKind::Allocate(items) = &u.body[1].kind else {
+        unreachable!()
+    };
+    let text = crate::back::fortran::write_expr(&items[0]);
+    assert!(text.contains("2*n") || text.contains("2 * n"), "{text}");
+    assert!(u.symbols.get("w").unwrap().is_array());
+}
+
+#[test]
+fn heap_refusals_are_located() {
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  for (int k = 0; k < 2; k++) {\n    \
+         double *w = malloc(n * sizeof *w);\n    w[0] = *y;\n    *y = w[0];\n    free(w);\n  }\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:12: error[E0621]"), "{e}");
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
+         free(w);\n  *y = w[0];\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:5:3: error[E0621]"), "{e}");
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  int m = n;\n  m = m + 1;\n  \
+         double *w = malloc(m * sizeof *w);\n  w[0] = *y;\n  *y = w[0];\n  free(w);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:5:15: error[E0622]"), "{e}");
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof(float));\n  \
+         w[0] = *y;\n  free(w);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:3:26: error[E0623]"), "{e}");
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
+         w = realloc(w, 2 * n * sizeof *w);\n  free(w);\n  *y = 0.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:7: error[E0623]"), "{e}");
+    let e = lower("#include <stdlib.h>\nvoid f(double *y) {\n  free(y);\n}\n").unwrap_err();
+    assert!(e.contains("t.c:3:3: error[E0623]"), "{e}");
+}
+
+#[test]
+fn null_and_pointer_to_pointer_are_refused() {
+    let e = lower(
+        "#include <stddef.h>\nvoid f(int n, const double *x, double *grad) {\n  \
+         if (grad != NULL) grad[0] = x[0];\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:3:7: error[E0624]"), "{e}");
+    let e = lower(
+        "#include <stddef.h>\nstatic void g(double *a, double *b) { a[0] = b[0]; }\n\
+         void f(double *x) {\n  g(x, NULL);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:") && e.contains("error[E0624]"), "{e}");
+    let e = lower("void f(double **p, double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();
+    assert!(e.contains("t.c:1:8: error[E0603]"), "{e}");
+    let e = lower("void f(double *p[4], double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();
+    assert!(e.contains("t.c:1:8: error[E0603]"), "{e}");
+}
+
+#[test]
+fn pointers_to_rows_lower_to_2d_arrays() {
+    let f = lower(
+        "#define NX 4\nvoid f(int ny, double (*u)[NX], double c[][NX], double *e) {\n  \
+         for (int i = 0; i < ny; i++) {\n    double *row = u[i];\n    \
+         *e += row[1] * c[i][2];\n  }\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert_eq!(u.symbols.get("u").unwrap().dims.len(), 2);
+    assert_eq!(u.symbols.get("c").unwrap().dims.len(), 2);
+    assert!(u.symbols.contains("row_row"));
+}
+
+/// Lowers `main.c` of a directory holding `files`, as the manifest would give it.
+fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let text = files.iter().find(|f| f.0 == "main.c").unwrap().1;
+    let input = crate::SourceInput {
+        path: "src/main.c".into(),
+        text: text.into(),
+        dir: Some(dir.path().to_path_buf()),
+        include_dirs: Vec::new(),
+    };
+    let mut map = SourceMap::default();
+    crate::parse_sources(&[input], &mut map).map_err(|d| crate::Diagnostics(d).render(&map))
+}
+
+#[test]
+fn user_headers_are_read_and_located() {
+    let header = "#define N 3\ntypedef double real_t;\n\
+                  static inline real_t sq(real_t x) { return x * x; }\nvoid g(real_t *y);\n";
+    let p = lower_in_dir(&[
+        ("model.h", header),
+        (
+            "main.c",
+            "#include \"model.h\"\nvoid f(real_t *y) {\n  real_t t[N];\n  t[0] = sq(*y);\n  \
+             *y = t[0];\n}\n",
+        ),
+    ])
+    .unwrap();
+    let names: Vec<&str> = p.units().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["sq", "f"]);
+    // A refusal in the header points into the header.
+    let e = lower_in_dir(&[
+        (
+            "model.h",
+            "static inline double sq(double x) {\n  goto out;\n  out: return x;\n}\n",
+        ),
+        (
+            "main.c",
+            "#include \"model.h\"\nvoid f(double *y) { *y = sq(*y); }\n",
+        ),
+    ])
+    .unwrap_err();
+    assert!(e.contains("src/model.h:2:3: error[E0604]"), "{e}");
+    assert!(e.contains("goto out;"), "{e}");
+    // A preprocessor error in the header too; a missing header is E0620.
+    let e = lower_in_dir(&[
+        ("model.h", "#if\n#endif\n"),
+        (
+            "main.c",
+            "#include \"model.h\"\nvoid f(double *y) { *y = 1.0; }\n",
+        ),
+    ])
+    .unwrap_err();
+    assert!(e.contains("src/model.h:1:"), "{e}");
+    let e = lower_in_dir(&[(
+        "main.c",
+        "#include \"gone.h\"\nvoid f(double *y) { *y = 1.0; }\n",
+    )])
+    .unwrap_err();
+    assert!(e.contains("src/main.c:1:10: error[E0620]"), "{e}");
+}

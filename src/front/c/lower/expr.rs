@@ -276,6 +276,9 @@ impl FnCx<'_, '_> {
                             promote(lt, rt),
                         ));
                     }
+                    B::Equals | B::NotEquals if self.null_compared(b).is_some() => {
+                        return Err(self.refuse_null(b.node.lhs.span, true));
+                    }
                     B::Less
                     | B::Greater
                     | B::LessOrEqual
@@ -580,6 +583,9 @@ impl FnCx<'_, '_> {
         self.called.insert(name.to_string());
         let mut out = Vec::new();
         for (pass, a) in proto.params.iter().zip(&c.node.arguments) {
+            if *pass == Pass::Ref && heap::is_null_pointer(&a.node) {
+                return Err(self.refuse_null(a.span, false));
+            }
             let v = match pass {
                 Pass::Value => self.value(a)?.0,
                 Pass::Ref => self.ref_arg(a)?,

@@ -531,3 +531,73 @@ fn product_factors(e: &Node<Expression>) -> Vec<&Node<Expression>> {
         _ => vec![e],
     }
 }
+
+/// `NULL` as the preprocessor leaves it: `((void *)0)`, or a plain `0`.
+pub(super) fn is_null_pointer(e: &Expression) -> bool {
+    match e {
+        Expression::Cast(c) => {
+            let to_void_pointer = c.node.type_name.node.declarator.is_some()
+                && c.node.type_name.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, SpecifierQualifier::TypeSpecifier(t)
+                        if matches!(t.node, TypeSpecifier::Void))
+                });
+            to_void_pointer && is_null_pointer(&c.node.expression.node)
+        }
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty())
+        }
+        _ => false,
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// In `p == NULL` / `p != NULL` (either order), with `p` a pointer: the pointer side.
+    pub(super) fn null_compared<'e>(
+        &self,
+        b: &'e Node<BinaryOperatorExpression>,
+    ) -> Option<&'e Expression> {
+        let pointer = |e: &Expression| match e {
+            Expression::Identifier(id) => matches!(
+                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                Some(
+                    VarKind::RefScalar
+                        | VarKind::ArrayParam
+                        | VarKind::Pointer
+                        | VarKind::Heap
+                        | VarKind::RowsParam(_)
+                )
+            ),
+            _ => false,
+        };
+        let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
+        if pointer(l) && is_null_pointer(r) {
+            Some(l)
+        } else if pointer(r) && is_null_pointer(l) {
+            Some(r)
+        } else {
+            None
+        }
+    }
+
+    /// E0624: adgen's IL has no absent arguments, so a pointer is never NULL.
+    pub(super) fn refuse_null(&mut self, at: CSpan, compared: bool) -> Reported {
+        let span = self.span(at);
+        let (message, help) = if compared {
+            (
+                "comparing a pointer with NULL is not supported: adgen takes every pointer \
+                 to point to data (an optional output would need a derivative that may be \
+                 NULL too)",
+                "always pass the array, or split the function into a version with and one \
+                 without the optional output",
+            )
+        } else {
+            (
+                "passing NULL is not supported: adgen takes every pointer to point to data",
+                "pass a work array (or a scalar's address) instead of NULL",
+            )
+        };
+        self.diags
+            .push(Diagnostic::error("E0624", message).at(span).with_help(help));
+        Reported
+    }
+}
