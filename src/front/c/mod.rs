@@ -2,8 +2,21 @@
 //! parser → [`lower`] into the [`il`].
 //!
 //! Positions: lang-c gives byte offsets into the preprocessed text; [`PosMap`] maps them
-//! back through the line markers to byte offsets of the original source, so diagnostics
-//! point at `file:line:col` of what the user wrote.
+//! back through the line markers to byte offsets of the original source, or of the user
+//! header the text comes from, so diagnostics point at `file:line:col` of what the user
+//! wrote, in the `.c` file or in the header.
+//!
+//! User headers (`#include "x.h"`): the preprocessor runs in the source's directory with
+//! the manifest's `include-dirs` as `-I`; each header it reads is registered as a source
+//! file (for diagnostics). Its prototypes, typedefs, enumerations, `const` scalars and
+//! `#define`s are used like the source's own; a function it defines (`static inline`) is
+//! lowered once, by the first file including it, and called by prototype from the
+//! others. Generated C never includes a user header: typedefs are expanded to the C
+//! types they name, macros were expanded by the preprocessor, and the header's functions
+//! are copied as `static` functions like any original the generated code calls. That is
+//! the robust choice: the generated file compiles without the user's include path, and
+//! it cannot clash with a header that declares the originals (the copies are `static`,
+//! the header's prototypes are not) or defines functions of its own.
 //!
 //! Accepted (the core subset): function definitions (`static`, `inline`) returning
 //! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters (a function that
@@ -22,8 +35,21 @@
 //! following cases' statements up to the `break`; a `break` inside an `if` of a case sets
 //! a flag guarding the rest), `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
 //! side-effect-free `?:`, casts, the math.h functions; file-scope `const` scalars with
-//! literal initializers (inlined). Whole-line comments are kept. Anything else is refused
-//! with a located diagnostic.
+//! literal initializers (inlined). Whole-line comments are kept.
+//!
+//! 2-D array parameters `double (*a)[N]`, `double a[][N]`, `double a[m][N]` and
+//! `vec3 *a` (`typedef double vec3[N]`) are 2-D arrays `a(0:N-1, 0:*)` of the IL; a row
+//! `a[i]` may be passed as an array or pointed to (`double *row = a[i];`, `&a[i][j]`):
+//! such a pointer keeps its row in an integer variable `row_row` besides its offset.
+//! Pointers to pointers, arrays of pointers and comparisons of pointers into 2-D arrays
+//! are refused.
+//!
+//! `malloc`, `calloc` and `free` of local work arrays (`double *w = malloc(n * sizeof
+//! *w);`) are ALLOCATE and DEALLOCATE of an ALLOCATABLE array: see `lower::heap` for
+//! what is accepted (one allocation and one free at the top level of the function,
+//! sizes known on entry) and for how the derivatives get their buffers.
+//!
+//! Anything else is refused with a located diagnostic.
 //!
 //! Diagnostic codes:
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration
@@ -31,6 +57,12 @@
 //!   E0605 unsupported expression, E0606 unknown name or function, E0607 a write to a
 //!   by-value parameter that was not copied (a safety net), E0608 name clash (names differing only by case,
 //!   shadowing), E0609 wrong number of arguments.
+//! - E0620 a user header that cannot be found; E0621 a `malloc`ed array allocated or freed
+//!   in a loop or a branch, more than once, or used before its `malloc` or after its
+//!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
+//!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
+//!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
+//!   pointer or passed as an argument.
 
 mod lower;
 
