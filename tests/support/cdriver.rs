@@ -104,7 +104,9 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
                     })?
                 }
                 Bound::Star | Bound::Colon => {
-                    return Err(format!("`{arg}`: an assumed extent before the last dimension"));
+                    return Err(format!(
+                        "`{arg}`: an assumed extent before the last dimension"
+                    ));
                 }
                 Bound::Expr(e) => {
                     let upper = eval(e, check)

@@ -62,7 +62,9 @@
 //!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
 //!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
 //!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
-//!   pointer or passed as an argument.
+//!   pointer or passed as an argument (except `w == NULL`, `w != NULL`, `!w` for a
+//!   `malloc`ed `w`: allocations are taken to succeed, and an `if` that runs only when
+//!   one failed is dropped).
 
 mod lower;
 

@@ -408,6 +408,22 @@ fn heap_refusals_are_located() {
 }
 
 #[test]
+fn failed_allocation_tests_are_dropped() {
+    let f = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
+         if (w == NULL || !w) {\n    free(w);\n    return;\n  }\n  w[0] = *y;\n  *y = w[0];\n  \
+         free(w);\n}\n",
+    )
+    .unwrap();
+    assert!(
+        !f.units[0]
+            .body
+            .iter()
+            .any(|s| matches!(s.kind, StmtKind::If { .. }))
+    );
+}
+
+#[test]
 fn null_and_pointer_to_pointer_are_refused() {
     let e = lower(
         "#include <stddef.h>\nvoid f(int n, const double *x, double *grad) {\n  \

@@ -238,6 +238,10 @@ impl FnCx<'_, '_> {
                         };
                         Ok((Expr::unary(op, paren_if_binary(v)).spanned(span), ty))
                     }
+                    U::Negate if self.is_heap_name(&u.node.operand.node) => {
+                        // `!w` for a `malloc`ed `w`: whether the allocation failed.
+                        Ok((self.allocation_failed(true).spanned(span), Ty::Bool))
+                    }
                     U::Negate => {
                         let (v, ty) = self.expr(&u.node.operand)?;
                         let v = match ty {
@@ -277,7 +281,8 @@ impl FnCx<'_, '_> {
                         ));
                     }
                     B::Equals | B::NotEquals if self.null_compared(b).is_some() => {
-                        return Err(self.refuse_null(b.node.lhs.span, true));
+                        let equals = b.node.operator.node == B::Equals;
+                        return self.null_test(b, equals, e.span);
                     }
                     B::Less
                     | B::Greater

@@ -532,6 +532,26 @@ fn product_factors(e: &Node<Expression>) -> Vec<&Node<Expression>> {
     }
 }
 
+/// The value of a condition made of constants only (`!w || !z` for `malloc`ed arrays).
+pub(super) fn const_logical(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Logical(b) => Some(*b),
+        ExprKind::Paren(x) => const_logical(x),
+        ExprKind::Unary(il::UnOp::Not, x) => const_logical(x).map(|b| !b),
+        ExprKind::Binary(BinOp::And, a, b) => match (const_logical(a), const_logical(b)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        ExprKind::Binary(BinOp::Or, a, b) => match (const_logical(a), const_logical(b)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `NULL` as the preprocessor leaves it: `((void *)0)`, or a plain `0`.
 pub(super) fn is_null_pointer(e: &Expression) -> bool {
     match e {
@@ -577,6 +597,36 @@ impl FnCx<'_, '_> {
         } else {
             None
         }
+    }
+
+    /// Is `e` the name of a `malloc`ed array?
+    pub(super) fn is_heap_name(&self, e: &Expression) -> bool {
+        matches!(e, Expression::Identifier(id)
+            if self.vars.get(&key(&id.node.name))
+                .is_some_and(|v| v.kind == VarKind::Heap && v.name == id.node.name))
+    }
+
+    /// `w == NULL` (`equals`) or `w != NULL`: for a `malloc`ed `w`, whether the
+    /// allocation failed, taken as never (adgen's own allocations of the derivative
+    /// buffers assume the same); for other pointers, E0624.
+    pub(super) fn null_test(
+        &mut self,
+        b: &Node<BinaryOperatorExpression>,
+        equals: bool,
+        at: CSpan,
+    ) -> R<(Expr, Ty)> {
+        let heap = self.null_compared(b).is_some_and(|p| self.is_heap_name(p));
+        if !heap {
+            return Err(self.refuse_null(b.node.lhs.span, true));
+        }
+        let span = self.span(at);
+        Ok((self.allocation_failed(equals).spanned(span), Ty::Bool))
+    }
+
+    /// The value of the test `w == NULL` (`failed`) or `w != NULL` for a `malloc`ed `w`:
+    /// false, resp. true, as adgen takes allocations to succeed.
+    pub(super) fn allocation_failed(&self, failed: bool) -> Expr {
+        Expr::new(ExprKind::Logical(!failed))
     }
 
     /// E0624: adgen's IL has no absent arguments, so a pointer is never NULL.

@@ -118,6 +118,13 @@ impl FnCx<'_, '_> {
                     }
                 }
                 result?;
+                // Arms that never run (`if (w == NULL) { free(w); return; }` after a
+                // `malloc`: allocations are taken to succeed) go.
+                arms.retain(|(c, _)| heap::const_logical(c) != Some(false));
+                if arms.is_empty() {
+                    out.extend(else_body.unwrap_or_default());
+                    return Ok(());
+                }
                 let st = self.stmt(
                     StmtKind::If {
                         arms,

@@ -1,6 +1,7 @@
 /* Nonlinear 1-D diffusion on a periodic ring, explicit in time. The work arrays are
    allocated on the heap with sizes taken from the arguments and freed before return:
-   the ghost-cell copy `w` is freed before the energy is computed, the fluxes after. */
+   the ghost-cell copy `w` is freed before the energy is computed, the fluxes after. The
+   allocations are checked the usual way. */
 #include <stdlib.h>
 #include <math.h>
 
@@ -31,6 +32,13 @@ void diffuse(int n, int nsteps, double u[n], double kappa, double *energy)
     double *w = malloc(nghost * sizeof(double));
     double *flux = (double *) malloc(sizeof(double) * (n + 1));
     double dt = 0.2;
+
+    if (w == NULL || !flux) {
+        free(w);
+        free(flux);
+        *energy = -1.0;
+        return;
+    }
 
     for (int s = 0; s < nsteps; s++)
         step(n, u, w, flux, kappa, dt);
