@@ -410,9 +410,10 @@ fn heap_refusals_are_located() {
 #[test]
 fn failed_allocation_tests_are_dropped() {
     let f = lower(
-        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = NULL;\n  \
+         w = malloc(n * sizeof *w);\n  \
          if (w == NULL || !w) {\n    free(w);\n    return;\n  }\n  w[0] = *y;\n  *y = w[0];\n  \
-         free(w);\n}\n",
+         free(w);\n  w = NULL;\n}\n",
     )
     .unwrap();
     assert!(

@@ -97,6 +97,14 @@ impl FnCx<'_, '_> {
         init: &Node<InitDeclarator>,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
+        // Arrays of reals and integers only (not of structs or pointers).
+        if !matches!(ty, Ty::Real(_) | Ty::Int(_)) {
+            return Err(self.err(
+                "E0623",
+                format!("`{name}` is given memory by `malloc`: only arrays of `double`, `float`, `int` or `long` can be"),
+                init.span,
+            ));
+        }
         if self.declare(name, ty, VarKind::Heap, init.span)? {
             let dims = vec![DimSpec {
                 lower: Some(int_lit(0)),
@@ -130,6 +138,11 @@ impl FnCx<'_, '_> {
         at: CSpan,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
+        // `double *w = NULL;` before the allocation, `w = NULL;` after the `free`: the
+        // array has no memory then, which the IL says by not using it.
+        if is_null_pointer(&call.node) {
+            return Ok(());
+        }
         let Some((func, args)) = alloc_call(&call.node) else {
             return Err(self.err(
                 "E0623",
