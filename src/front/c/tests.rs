@@ -458,9 +458,11 @@ fn pointers_to_rows_lower_to_2d_arrays() {
     assert!(u.symbols.contains("row_row"));
 }
 
-/// Lowers `main.c` of a directory holding `files`, as the manifest would give it.
+/// Lowers `main.c` of a directory holding `files`, as the manifest would give it; files
+/// under `inc/` are found through `include-dirs`.
 fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("inc")).unwrap();
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
@@ -469,7 +471,7 @@ fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
         path: "src/main.c".into(),
         text: text.into(),
         dir: Some(dir.path().to_path_buf()),
-        include_dirs: Vec::new(),
+        include_dirs: vec![dir.path().join("inc")],
     };
     let mut map = SourceMap::default();
     crate::parse_sources(&[input], &mut map).map_err(|d| crate::Diagnostics(d).render(&map))
@@ -520,4 +522,30 @@ fn user_headers_are_read_and_located() {
     )])
     .unwrap_err();
     assert!(e.contains("src/main.c:1:10: error[E0620]"), "{e}");
+    // A header of an include directory, including another one next to it.
+    let p = lower_in_dir(&[
+        ("inc/consts.h", "#define SCALE 2.5\n"),
+        (
+            "inc/api.h",
+            "#include \"consts.h\"\ntypedef float real_t;\n",
+        ),
+        (
+            "main.c",
+            "#include \"api.h\"\nvoid f(real_t *y) { *y = SCALE * *y; }\n",
+        ),
+    ])
+    .unwrap();
+    assert_eq!(p.units().count(), 1);
+    let e = lower_in_dir(&[
+        (
+            "inc/api.h",
+            "typedef float real_t;\nstruct bad { int x; };\n",
+        ),
+        (
+            "main.c",
+            "#include \"api.h\"\nvoid f(real_t *y) { *y = 2 * *y; }\n",
+        ),
+    ])
+    .unwrap_err();
+    assert!(e.contains("inc/api.h:2:1: error[E0603]"), "{e}");
 }
