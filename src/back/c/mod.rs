@@ -837,7 +837,11 @@ impl Cx<'_> {
                 write!(pointer, "[{e}]").unwrap();
             }
         }
-        let count: Vec<String> = extents.iter().map(|e| format!("({e})")).collect();
+        let count: Vec<String> = if extents.len() == 1 {
+            extents.clone()
+        } else {
+            extents.iter().map(|e| format!("({e})")).collect()
+        };
         format!(
             "  {} {pointer} = calloc({}, sizeof({}));",
             c_type(v.ty),
