@@ -272,7 +272,10 @@ fn preprocess(text: &str, headers: &Headers) -> Result<String, String> {
     let cc = std::env::var("ADGEN_CPP").unwrap_or_else(|_| "gcc".to_string());
     let mut command = Command::new(&cc);
     command.args(["-E", "-x", "c", "-std=gnu99"]);
+    // The preprocessor runs in the source's directory: relative include directories are
+    // made absolute first (they are relative to adgen's own directory).
     for dir in headers.include_dirs {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
         command.arg(format!("-I{}", dir.display()));
     }
     command.arg("-");
