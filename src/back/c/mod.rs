@@ -621,8 +621,21 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
                         continue;
                     }
                     if attrs.iter().any(|a| matches!(a, Attr::Allocatable)) {
-                        // Given its memory by an ALLOCATE (`malloc`) statement.
-                        writeln!(out, "  {} *{} = 0;", c_type(v.ty), e.name).unwrap();
+                        // Given its memory by an ALLOCATE (`malloc`) statement; a 2-D
+                        // one is a pointer to rows: `double (*t)[n] = 0;`.
+                        let rows: String = v
+                            .dims
+                            .iter()
+                            .rev()
+                            .skip(1)
+                            .map(|d| format!("[{}]", cx.extent(d)))
+                            .collect();
+                        let pointer = if rows.is_empty() {
+                            format!("*{}", e.name)
+                        } else {
+                            format!("(*{}){rows}", e.name)
+                        };
+                        writeln!(out, "  {} {pointer} = 0;", c_type(v.ty)).unwrap();
                         continue;
                     }
                     if cx.heap.iter().any(|h| key(h) == k) {
@@ -1409,26 +1422,32 @@ impl Cx<'_> {
             StmtKind::Allocate(items) => {
                 for item in items {
                     let text = match &item.kind {
-                        ExprKind::Index(name, subs) if subs.len() == 1 => {
-                            let dim = match &subs[0].kind {
-                                ExprKind::Range {
-                                    lower,
-                                    upper: Some(upper),
-                                    stride: None,
-                                } => DimSpec {
-                                    lower: lower.as_deref().cloned(),
-                                    upper: Bound::Expr((**upper).clone()),
-                                },
-                                _ => DimSpec {
-                                    lower: None,
-                                    upper: Bound::Expr(subs[0].clone()),
-                                },
-                            };
+                        ExprKind::Index(name, subs) => {
+                            let extents: Vec<String> = subs
+                                .iter()
+                                .map(|s| {
+                                    let dim = match &s.kind {
+                                        ExprKind::Range {
+                                            lower,
+                                            upper: Some(upper),
+                                            stride: None,
+                                        } => DimSpec {
+                                            lower: lower.as_deref().cloned(),
+                                            upper: Bound::Expr((**upper).clone()),
+                                        },
+                                        _ => DimSpec {
+                                            lower: None,
+                                            upper: Bound::Expr(s.clone()),
+                                        },
+                                    };
+                                    format!("({})", self.extent(&dim))
+                                })
+                                .collect();
                             let ty = self.var(name).map(|v| v.ty).unwrap_or(ScalarType::Real(8));
                             format!(
-                                "{name} = malloc(sizeof({}) * ({}));",
+                                "{name} = malloc(sizeof({}) * {});",
                                 c_type(ty),
-                                self.extent(&dim)
+                                extents.join(" * ")
                             )
                         }
                         _ => "/* unsupported allocation */".to_string(),

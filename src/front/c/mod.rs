@@ -45,7 +45,8 @@
 //! are refused.
 //!
 //! `malloc`, `calloc` and `free` of local work arrays (`double *w = malloc(n * sizeof
-//! *w);`) are ALLOCATE and DEALLOCATE of an ALLOCATABLE array: see `lower::heap` for
+//! *w);`, or rows `double (*t)[N] = calloc(m, sizeof *t);`) are ALLOCATE and DEALLOCATE
+//! of an ALLOCATABLE array: see `lower::heap` for
 //! what is accepted (one allocation and one free at the top level of the function,
 //! sizes known on entry) and for how the derivatives get their buffers.
 //!

@@ -408,6 +408,30 @@ fn heap_refusals_are_located() {
 }
 
 #[test]
+fn pointers_to_rows_on_the_heap() {
+    let f = lower(
+        "#include <stdlib.h>\n#define N 4\nvoid f(int ny, double *y) {\n  \
+         double (*t)[N] = calloc(ny, sizeof *t);\n  double *row = t[1];\n  \
+         row[2] = *y;\n  t[0][1] = row[2] * t[1][2];\n  *y = t[0][1];\n  free(t);\n}\n",
+    )
+    .unwrap();
+    let u = &f.units[0];
+    assert_eq!(u.symbols.get("t").unwrap().dims.len(), 2);
+    let StmtKind::Allocate(items) = &u.body[0].kind else {
+        panic!("{:?}", u.body[0].kind)
+    };
+    let text = crate::back::fortran::write_expr(&items[0]);
+    assert!(text.starts_with("t(0:3, 0:"), "{text}");
+    // `sizeof(double)` does not measure a row.
+    let e = lower(
+        "#include <stdlib.h>\n#define N 4\nvoid f(int ny, double *y) {\n  \
+         double (*t)[N] = malloc(ny * sizeof(double));\n  t[0][0] = *y;\n  free(t);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:") && e.contains("error[E0623]"), "{e}");
+}
+
+#[test]
 fn failed_allocation_tests_are_dropped() {
     let f = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = NULL;\n  \

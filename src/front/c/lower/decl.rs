@@ -32,6 +32,35 @@ impl FnCx<'_, '_> {
         };
         for init in &d.node.declarators {
             let decl = &init.node.declarator;
+            // `double (*t)[N] = malloc(ny * sizeof *t);`: a 2-D work array on the heap.
+            if let Some(name) = func::rows_pointer_name(&decl.node) {
+                if !self.heap.names.contains(&name) {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a pointer to arrays that is not given memory by `malloc`",
+                        decl.span,
+                    ));
+                }
+                let Some(DerivedDeclarator::Array(a)) = decl.node.derived.first().map(|d| &d.node)
+                else {
+                    unreachable!("rows_pointer_name found one array");
+                };
+                let n = match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        const_int_in(&e.node, self.enums)
+                    }
+                    _ => None,
+                };
+                let Some(n) = n.filter(|&n| n > 0) else {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a row length that is not a positive integer constant",
+                        a.span,
+                    ));
+                };
+                self.heap_decl(&name, ty, Some(n), init, out)?;
+                continue;
+            }
             let Some(name) = declarator_name(&decl.node) else {
                 return Err(self.unsupported("E0603", "this declarator", decl.span));
             };
@@ -67,7 +96,7 @@ impl FnCx<'_, '_> {
                             && typedef_ext.is_empty()
                             && self.heap.names.contains(&name) =>
                     {
-                        self.heap_decl(&name, ty, init, out)?;
+                        self.heap_decl(&name, ty, None, init, out)?;
                         continue_outer = true;
                         break;
                     }

@@ -179,8 +179,8 @@ impl FnCx<'_, '_> {
                     ));
                 }
                 let rank = match &v.kind {
-                    VarKind::ArrayParam | VarKind::Heap => 1,
-                    VarKind::RowsParam(_) => 2,
+                    VarKind::ArrayParam | VarKind::Heap(None) => 1,
+                    VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => 2,
                     VarKind::LocalArray(ext) => ext.len(),
                     _ => {
                         return Err(self.unsupported(
@@ -651,7 +651,7 @@ impl FnCx<'_, '_> {
                     VarKind::RefScalar
                     | VarKind::ArrayParam
                     | VarKind::LocalArray(_)
-                    | VarKind::Heap
+                    | VarKind::Heap(_)
                     | VarKind::RowsParam(_) => {
                         if let VarKind::LocalArray(ext) = &v.kind {
                             if ext.len() > 1 {

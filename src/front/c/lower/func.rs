@@ -573,7 +573,7 @@ impl FnCx<'_, '_> {
 
 /// The name of `(*a)[N]`: a declarator in parentheses that is one pointer, followed by
 /// one array (pointers to pointers and arrays of pointers have none).
-fn rows_pointer_name(d: &Declarator) -> Option<String> {
+pub(super) fn rows_pointer_name(d: &Declarator) -> Option<String> {
     let DeclaratorKind::Declarator(inner) = &d.kind.node else {
         return None;
     };

@@ -3,7 +3,8 @@
 //! `double *w = malloc(n * sizeof(double));` (or `calloc(n, sizeof *w)`, or a later
 //! `w = malloc(...)`) makes `w` an ALLOCATABLE array of the IL: the call becomes
 //! `ALLOCATE(w(0:n-1))` (followed, for `calloc`, by a loop zeroing it) and `free(w)`
-//! becomes `DEALLOCATE(w)`. Differentiation then gives such an array, and its
+//! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` (rows of a
+//! constant length, the size counted in rows) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
 //! derivative, the lifetime of the whole procedure (`diff::scalarize::alloc`): the
 //! derivative buffers are allocated with the primal ones when the procedure starts and
 //! freed when it returns, so the backward sweep of an adjoint finds them, and the values
@@ -64,10 +65,13 @@ pub(super) struct HeapTargets {
 
 impl<'ast> Visit<'ast> for HeapTargets {
     fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast CSpan) {
-        if let (Some(name), Some(init)) = (declarator_name(&d.declarator.node), &d.initializer) {
+        let name = declarator_name(&d.declarator.node)
+            .map(|n| n.node.name.clone())
+            .or_else(|| func::rows_pointer_name(&d.declarator.node));
+        if let (Some(name), Some(init)) = (name, &d.initializer) {
             if let Initializer::Expression(e) = &init.node {
                 if alloc_call(&e.node).is_some() {
-                    self.names.insert(name.node.name.clone());
+                    self.names.insert(name);
                 }
             }
         }
@@ -90,10 +94,12 @@ impl<'ast> Visit<'ast> for HeapTargets {
 
 impl FnCx<'_, '_> {
     /// `double *w;` or `double *w = malloc(...);` for a pointer given heap memory.
+    /// `row`: the row length of `double (*t)[N]`.
     pub(super) fn heap_decl(
         &mut self,
         name: &str,
         ty: Ty,
+        row: Option<i64>,
         init: &Node<InitDeclarator>,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
@@ -105,11 +111,20 @@ impl FnCx<'_, '_> {
                 init.span,
             ));
         }
-        if self.declare(name, ty, VarKind::Heap, init.span)? {
-            let dims = vec![DimSpec {
+        if self.declare(name, ty, VarKind::Heap(row), init.span)? {
+            let mut dims = vec![DimSpec {
                 lower: Some(int_lit(0)),
                 upper: Bound::Colon,
             }];
+            if let Some(n) = row {
+                dims.insert(
+                    0,
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper: Bound::Expr(int_lit(n - 1)),
+                    },
+                );
+            }
             self.push_decl(
                 name,
                 ty,
@@ -154,6 +169,10 @@ impl FnCx<'_, '_> {
             ));
         };
         let v = self.var(name, at)?;
+        let row = match v.kind {
+            VarKind::Heap(row) => row,
+            _ => None,
+        };
         let factors: Vec<&Node<Expression>> = match (func, args) {
             ("malloc", [size]) => product_factors(size),
             ("calloc", [count, size]) => {
@@ -183,8 +202,10 @@ impl FnCx<'_, '_> {
         let mut count: Option<Expr> = None;
         let mut sizeofs = 0;
         for f in factors {
+            // For rows `double (*t)[N]`, `sizeof *t` (a row) counts rows.
+            let of_row = matches!(f.node, Expression::SizeOfVal(_));
             match self.sizeof_type(name, &f.node) {
-                Some(Ok(t)) if t == v.ty => sizeofs += 1,
+                Some(Ok(t)) if t == v.ty && (row.is_none() || of_row) => sizeofs += 1,
                 Some(_) => {
                     return Err(self.err(
                         "E0623",
@@ -225,34 +246,58 @@ impl FnCx<'_, '_> {
         let count = count.unwrap_or_else(|| int_lit(1));
         let count = self.size_on_entry(name, count, call.span)?;
         let upper = Expr::binary(BinOp::Sub, paren_if_binary(count.clone()), int_lit(1));
-        let item = Expr::new(ExprKind::Index(
-            v.name.clone(),
-            vec![Expr::new(ExprKind::Range {
+        let range = |upper: Expr| {
+            Expr::new(ExprKind::Range {
                 lower: Some(Box::new(int_lit(0))),
-                upper: Some(Box::new(upper.clone())),
+                upper: Some(Box::new(upper)),
                 stride: None,
-            })],
-        ));
+            })
+        };
+        let mut subs = vec![range(upper.clone())];
+        if let Some(n) = row {
+            subs.insert(0, range(int_lit(n - 1)));
+        }
+        let item = Expr::new(ExprKind::Index(v.name.clone(), subs));
         let st = self.stmt(StmtKind::Allocate(vec![item]), at);
         out.push(st);
         if func == "calloc" {
             // `calloc` zeroes: a loop says so, for the derivatives too.
             let k = self.int_var(&format!("{name}_k"), at);
+            let j = row.map(|_| self.int_var(&format!("{name}_j"), at));
             let zero = self.zero(v.ty);
+            let mut element = vec![Expr::var(&k)];
+            if let Some(j) = &j {
+                element.insert(0, Expr::var(j));
+            }
             let set = self.stmt(
                 StmtKind::Assign {
-                    lhs: Expr::new(ExprKind::Index(v.name.clone(), vec![Expr::var(&k)])),
+                    lhs: Expr::new(ExprKind::Index(v.name.clone(), element)),
                     rhs: zero,
                 },
                 at,
             );
+            let mut body = vec![set];
+            if let (Some(j), Some(n)) = (j, row) {
+                let inner = self.stmt(
+                    StmtKind::Do {
+                        var: j,
+                        start: int_lit(0),
+                        end: int_lit(n - 1),
+                        step: None,
+                        body,
+                        name: None,
+                    },
+                    at,
+                );
+                body = vec![inner];
+            }
             let mut st = self.stmt(
                 StmtKind::Do {
                     var: k,
                     start: int_lit(0),
                     end: upper,
                     step: None,
-                    body: vec![set],
+                    body,
                     name: None,
                 },
                 at,
@@ -370,7 +415,7 @@ impl FnCx<'_, '_> {
         let heap = target.and_then(|n| {
             self.vars
                 .get(&key(&n))
-                .filter(|v| v.kind == VarKind::Heap && v.name == n)
+                .filter(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == n)
                 .map(|v| v.name.clone())
         });
         let Some(name) = heap else {
@@ -441,7 +486,7 @@ impl FnCx<'_, '_> {
         let names: Vec<String> = self
             .vars
             .values()
-            .filter(|v| v.kind == VarKind::Heap)
+            .filter(|v| matches!(v.kind, VarKind::Heap(_)))
             .map(|v| v.name.clone())
             .collect();
         let mut ok = true;
@@ -596,7 +641,7 @@ impl FnCx<'_, '_> {
                     VarKind::RefScalar
                         | VarKind::ArrayParam
                         | VarKind::Pointer
-                        | VarKind::Heap
+                        | VarKind::Heap(_)
                         | VarKind::RowsParam(_)
                 )
             ),
@@ -616,7 +661,7 @@ impl FnCx<'_, '_> {
     pub(super) fn is_heap_name(&self, e: &Expression) -> bool {
         matches!(e, Expression::Identifier(id)
             if self.vars.get(&key(&id.node.name))
-                .is_some_and(|v| v.kind == VarKind::Heap && v.name == id.node.name))
+                .is_some_and(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == id.node.name))
     }
 
     /// `w == NULL` (`equals`) or `w != NULL`: for a `malloc`ed `w`, whether the

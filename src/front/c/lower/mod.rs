@@ -83,9 +83,9 @@ enum VarKind {
     /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
     /// one array it points into (see [`PtrVar`]).
     Pointer,
-    /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array
-    /// (see [`heap`]).
-    Heap,
+    /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array, or
+    /// with `Some(n)` a 2-D one of rows of `n` elements (`double (*t)[N]`); see [`heap`].
+    Heap(Option<i64>),
     /// A parameter that points to rows of this many elements: `double (*a)[N]`,
     /// `double a[][N]`, `double a[M][N]`, `vec3 *a` with `typedef double vec3[N]`.
     RowsParam(i64),

@@ -245,7 +245,10 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id) => matches!(
                 self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
                 Some(
-                    VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer | VarKind::Heap
+                    VarKind::ArrayParam
+                        | VarKind::LocalArray(_)
+                        | VarKind::Pointer
+                        | VarKind::Heap(None)
                 )
             ),
             // `a[i]`: a row of a 2-D array.
@@ -412,9 +415,9 @@ impl FnCx<'_, '_> {
             return Ok((base, Some(Expr::var(&p.off)), v.ty));
         }
         match &v.kind {
-            VarKind::ArrayParam | VarKind::Heap => Ok((Base::array(v.name), None, v.ty)),
+            VarKind::ArrayParam | VarKind::Heap(None) => Ok((Base::array(v.name), None, v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 1 => Ok((Base::array(v.name), None, v.ty)),
-            VarKind::LocalArray(_) | VarKind::RowsParam(_) => Err(self.unsupported(
+            VarKind::LocalArray(_) | VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Err(self.unsupported(
                 "E0605",
                 &format!(
                     "`{name}` as a pointer: it is a 2-D array (a pointer to its row `{name}[i]` \
@@ -498,7 +501,7 @@ impl FnCx<'_, '_> {
         };
         let v = self.vars.get(&key(&id.node.name))?;
         match &v.kind {
-            VarKind::RowsParam(_) => Some((v.name.clone(), v.ty)),
+            VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Some((v.name.clone(), v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 2 => Some((v.name.clone(), v.ty)),
             _ => None,
         }

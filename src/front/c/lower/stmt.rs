@@ -443,7 +443,7 @@ impl FnCx<'_, '_> {
             Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
                 if let Expression::Identifier(id) = &b.node.lhs.node {
                     if self.is_variable(&id.node.name)
-                        && self.vars[&key(&id.node.name)].kind == VarKind::Heap
+                        && matches!(self.vars[&key(&id.node.name)].kind, VarKind::Heap(_))
                     {
                         return self.allocate(&id.node.name.clone(), &b.node.rhs, e.span, out);
                     }

@@ -1,7 +1,7 @@
 /* Nonlinear 2-D heat equation on an ny x NX grid with a variable conductivity: the
    sweep takes its fields as pointers to rows (`double (*u)[NX]`) and walks them through
-   row pointers (`u[i - 1]`, `u[i]`, `u[i + 1]`); the new interior values go to a work
-   array on the heap, one row at a time through `buf + i * NX`. */
+   row pointers (`u[i - 1]`, `u[i]`, `u[i + 1]`); the new interior values go to a 2-D
+   work array on the heap, `double (*buf)[NX]`, one row at a time through `buf[i]`. */
 #include <stdlib.h>
 #include <math.h>
 
@@ -17,13 +17,13 @@ static double row_energy(int n, const double *row)
 }
 
 /* One explicit step of the interior, with a cubic sink. */
-static void sweep(int ny, double (*u)[NX], double (*kappa)[NX], double *buf, double dt)
+static void sweep(int ny, double (*u)[NX], double (*kappa)[NX], double (*buf)[NX], double dt)
 {
     for (int i = 1; i < ny - 1; i++) {
         const double *up = u[i - 1];
         const double *mid = u[i];
         const double *down = u[i + 1];
-        double *out = buf + i * NX;
+        double *out = buf[i];
         for (int j = 1; j < NX - 1; j++) {
             double lap = up[j] + down[j] + mid[j - 1] + mid[j + 1] - 4.0 * mid[j];
             out[j] = mid[j] + dt * kappa[i][j] * lap - dt * 0.1 * mid[j] * mid[j] * mid[j];
@@ -32,13 +32,13 @@ static void sweep(int ny, double (*u)[NX], double (*kappa)[NX], double *buf, dou
     for (int i = 1; i < ny - 1; i++) {
         double *row = u[i];
         for (int j = 1; j < NX - 1; j++)
-            row[j] = buf[i * NX + j];
+            row[j] = buf[i][j];
     }
 }
 
 void heat2d(int ny, int nsteps, double u[ny][NX], double kappa[ny][NX], double *energy)
 {
-    double *buf = calloc(ny * NX, sizeof *buf);
+    double (*buf)[NX] = calloc(ny, sizeof *buf);
 
     for (int s = 0; s < nsteps; s++)
         sweep(ny, u, kappa, buf, 0.05);
