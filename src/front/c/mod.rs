@@ -369,8 +369,10 @@ fn preprocessor_errors(
     headers: &mut Headers,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // Headers read to locate errors in them: (name, id, line table).
-    let mut seen: Vec<(String, Option<(FileId, Vec<(usize, usize)>)>)> = Vec::new();
+    // Headers read to locate errors in them: their name, and their id and line table
+    // when they could be read.
+    type Seen = (String, Option<(FileId, Vec<(usize, usize)>)>);
+    let mut seen: Vec<Seen> = Vec::new();
     for line in stderr.lines() {
         let mut parts = line.splitn(4, ':');
         let (Some(file), Some(l), Some(c), Some(msg)) =

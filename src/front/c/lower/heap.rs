@@ -16,6 +16,7 @@
 //!   assigns, and integer locals initialized from those and never assigned again;
 //! - the size is a product with one `sizeof` of the element type (`sizeof(double)`,
 //!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused.
+//!
 //! The pointer itself cannot escape: returning a pointer, storing it in a global or
 //! through a pointer to pointer is refused elsewhere (E0603).
 
