@@ -91,12 +91,14 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    // `row_t *t = malloc(m * sizeof *t);` with `typedef double row_t[N]`:
+                    // rows on the heap, like `double (*t)[N]`.
                     DerivedDeclarator::Pointer(_)
                         if decl.node.derived.len() == 1
-                            && typedef_ext.is_empty()
+                            && typedef_ext.len() <= 1
                             && self.heap.names.contains(&name) =>
                     {
-                        self.heap_decl(&name, ty, None, init, out)?;
+                        self.heap_decl(&name, ty, typedef_ext.first().copied(), init, out)?;
                         continue_outer = true;
                         break;
                     }

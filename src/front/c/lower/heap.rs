@@ -3,8 +3,9 @@
 //! `double *w = malloc(n * sizeof(double));` (or `calloc(n, sizeof *w)`, or a later
 //! `w = malloc(...)`) makes `w` an ALLOCATABLE array of the IL: the call becomes
 //! `ALLOCATE(w(0:n-1))` (followed, for `calloc`, by a loop zeroing it) and `free(w)`
-//! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` (rows of a
-//! constant length, the size counted in rows) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
+//! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` or `row_t *t`
+//! with `typedef double row_t[N]` (rows of a constant length, the size counted in rows
+//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
 //! derivative, the lifetime of the whole procedure (`diff::scalarize::alloc`): the
 //! derivative buffers are allocated with the primal ones when the procedure starts and
 //! freed when it returns, so the backward sweep of an adjoint finds them, and the values
