@@ -198,7 +198,14 @@ pub fn lower_file(
         }
     };
     let mut diags = Vec::new();
-    let units = lower::lower_unit(&parse.unit, &map, &source.text, next_stmt_id, &mut diags);
+    let units = lower::lower_unit(
+        &parse.unit,
+        &map,
+        path,
+        &source.text,
+        next_stmt_id,
+        &mut diags,
+    );
     diags.sort_by_key(|d| match &d.location {
         Some(crate::diag::Location::Span(span)) => span.lo,
         _ => u32::MAX,

@@ -61,6 +61,13 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    DerivedDeclarator::Pointer(_) if matches!(ty, Ty::Struct(_)) => {
+                        return Err(self.unsupported(
+                            "E0612",
+                            "a local pointer to a struct",
+                            dd.span,
+                        ));
+                    }
                     DerivedDeclarator::Pointer(_)
                         if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
                     {
@@ -77,6 +84,20 @@ impl FnCx<'_, '_> {
                 }
             }
             extents.extend(typedef_ext);
+            if matches!(ty, Ty::Struct(_)) && !extents.is_empty() {
+                return Err(self.unsupported(
+                    "E0612",
+                    &format!("`{name}`, an array of structs,"),
+                    decl.span,
+                ));
+            }
+            if matches!(ty, Ty::Struct(_)) && init.node.initializer.is_some() {
+                return Err(self.unsupported(
+                    "E0615",
+                    &format!("the initializer of the struct `{name}`"),
+                    init.span,
+                ));
+            }
             if extents.len() > 2 {
                 return Err(self.unsupported(
                     "E0603",

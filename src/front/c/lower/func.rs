@@ -69,6 +69,14 @@ impl FnCx<'_, '_> {
         let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
             self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
         })?;
+        if let Ty::Struct(_) = ret {
+            return Err(self.unsupported(
+                "E0613",
+                "a function returning a struct",
+                f.declarator.span,
+            ));
+        }
+        self.see_globals();
         let mut indexed = Indexed::default();
         indexed.visit_statement(&f.statement.node, &f.statement.span);
         let mut assigned = Assigned::default();
@@ -112,6 +120,33 @@ impl FnCx<'_, '_> {
             };
             let typedef_ext = typedef_extents(&p.node.specifiers, self.typedefs);
             let kind = match d.node.derived.as_slice() {
+                [
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                ] if matches!(ty, Ty::Struct(_)) => VarKind::StructPtr,
+                [] if matches!(ty, Ty::Struct(_)) => {
+                    self.unsupported(
+                        "E0613",
+                        &format!(
+                            "the struct parameter `{pname}` passed by value (pass a pointer, \
+                             `const` when the function only reads it)"
+                        ),
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+                _ if matches!(ty, Ty::Struct(_)) => {
+                    self.unsupported(
+                        "E0612",
+                        &format!("the parameter `{pname}`, an array of structs,"),
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
                 [_, ..] if !typedef_ext.is_empty() => {
                     self.unsupported(
                         "E0603",
@@ -318,6 +353,7 @@ impl FnCx<'_, '_> {
             body.pop();
         }
         r?;
+        self.global_symbols();
         for callee in std::mem::take(&mut self.called) {
             let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
             self.symbols.insert(Symbol {
@@ -355,6 +391,14 @@ impl FnCx<'_, '_> {
     /// Declares a variable in the current scope.
     pub(super) fn declare(&mut self, name: &str, ty: Ty, kind: VarKind, at: CSpan) -> R<bool> {
         let k = key(name);
+        if let Some(g) = self.globals.get(&k) {
+            let g = g.name.clone();
+            return Err(self.err(
+                "E0608",
+                format!("`{name}` shadows the global variable `{g}`: not supported yet"),
+                at,
+            ));
+        }
         if let Some(prev) = self.vars.get(&k) {
             if prev.name != name {
                 return Err(self.err(
@@ -419,9 +463,14 @@ impl FnCx<'_, '_> {
         at: CSpan,
     ) {
         let span = self.span(at);
+        let mut parts = Vec::new();
+        if let Ty::Struct(i) = ty {
+            self.used_structs.insert(i);
+            component_symbols(name, ty, self.structs, None, span, &mut parts);
+        }
         self.decls.push(Decl {
             kind: DeclKind::Var {
-                spec: real_spec(ty),
+                spec: spec_of(ty, self.structs),
                 attrs,
                 entities: vec![Entity {
                     name: name.to_string(),
@@ -436,7 +485,7 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: SymbolKind::Variable,
             ty: ty.scalar(),
-            type_spec: real_spec(ty),
+            type_spec: spec_of(ty, self.structs),
             dims: dims.unwrap_or_default(),
             intent,
             arg_index,
@@ -445,6 +494,9 @@ impl FnCx<'_, '_> {
             span,
             global: None,
         });
+        for p in parts {
+            self.symbols.insert(p);
+        }
     }
 
     /// Is `name` (with this spelling) a variable of the function?
