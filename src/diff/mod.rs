@@ -1467,7 +1467,11 @@ fn is_c_module(ctx: &Ctx, module: &Unit) -> bool {
 /// translation unit cannot reach.
 fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
     let mut statics: BTreeMap<String, (String, Span)> = BTreeMap::new();
-    for m in ctx.program.units().filter(|u| u.is_module() && is_c_module(ctx, u)) {
+    for m in ctx
+        .program
+        .units()
+        .filter(|u| u.is_module() && is_c_module(ctx, u))
+    {
         for d in &m.decls {
             if let DeclKind::Var {
                 attrs, entities, ..
@@ -1504,9 +1508,7 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
                 found.entry(base).or_insert_with(|| u.name.clone());
             }
             if let Some(callee) = ctx.program.unit(&name) {
-                if ctx.derivative_of(&callee.name).is_none()
-                    || key(&callee.name) != key(&u.name)
-                {
+                if ctx.derivative_of(&callee.name).is_none() || key(&callee.name) != key(&u.name) {
                     work.push(callee);
                 }
             }

@@ -71,12 +71,10 @@ impl Env {
                                 }
                             }
                         }
-                        env.structs
-                            .entry(key(name))
-                            .or_insert_with(|| StructInfo {
-                                name: name.clone(),
-                                fields,
-                            });
+                        env.structs.entry(key(name)).or_insert_with(|| StructInfo {
+                            name: name.clone(),
+                            fields,
+                        });
                     }
                     DeclKind::Var {
                         spec,
@@ -355,7 +353,10 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
     let mut wanted: Vec<String> = Vec::new();
     for u in file.units.iter().filter(|u| u.is_procedure()) {
         for a in &u.args {
-            if let Some(t) = super::unit_vars(u).get(&key(a)).and_then(|v| v.type_name.clone()) {
+            if let Some(t) = super::unit_vars(u)
+                .get(&key(a))
+                .and_then(|v| v.type_name.clone())
+            {
                 wanted.push(t);
             }
         }
@@ -383,6 +384,22 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
     for t in &wanted {
         env.type_order(t, &mut order, &mut seen);
     }
+    // Originals are declared by their tag alone, unless a type printed whole (a
+    // derivative type, or an original typedef of an anonymous struct) has one as a member.
+    let mut whole: BTreeSet<String> = order
+        .iter()
+        .filter(|k| !original_types.contains(*k) || !env.structs[*k].name.starts_with("struct "))
+        .cloned()
+        .collect();
+    for k in order.iter().rev() {
+        if whole.contains(k) {
+            for (_, f) in &env.structs[k].fields {
+                if let Some(t) = &f.type_name {
+                    whole.insert(key(t));
+                }
+            }
+        }
+    }
     let mut out = String::new();
     for k in &order {
         let name = &env.structs[k].name;
@@ -396,11 +413,9 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
                 }
             })
             .collect();
-        if original_types.contains(k) {
-            if name.starts_with("struct ") {
-                writeln!(out, "{name};").unwrap();
-                continue;
-            }
+        if !whole.contains(k) {
+            writeln!(out, "{name};").unwrap();
+            continue;
         }
         writeln!(
             out,
@@ -446,4 +461,3 @@ pub(super) fn size_text(cx: &Cx, e: &Expr) -> String {
     }
     "0 /* size unknown */".into()
 }
-

@@ -159,7 +159,10 @@ impl FnCx<'_, '_> {
                 if !ext.is_empty() {
                     return Err(self.unsupported(
                         "E0605",
-                        &format!("using the whole array `{}` as a value", path.replace('%', ".")),
+                        &format!(
+                            "using the whole array `{}` as a value",
+                            path.replace('%', ".")
+                        ),
                         e.span,
                     ));
                 }
@@ -633,6 +636,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 let (v, _) = self.place(&u.node.operand)?;
                 if let Some(n) = v.base_name() {
+                    let n = n.split('%').next().unwrap_or(n);
                     if self.var(n, a.span)?.kind == VarKind::Value {
                         return Err(self.err(
                             "E0607",
@@ -890,7 +894,9 @@ impl FnCx<'_, '_> {
     fn member_element(&mut self, b: &Node<BinaryOperatorExpression>, at: CSpan) -> R<(Expr, Ty)> {
         let (member, subs_c) = match &b.node.lhs.node {
             Expression::Member(_) => (&*b.node.lhs, vec![&*b.node.rhs]),
-            Expression::BinaryOperator(inner) => (&*inner.node.lhs, vec![&*inner.node.rhs, &*b.node.rhs]),
+            Expression::BinaryOperator(inner) => {
+                (&*inner.node.lhs, vec![&*inner.node.rhs, &*b.node.rhs])
+            }
             _ => unreachable!("checked by the caller"),
         };
         let (path, ty, ext) = self.member(member)?;
@@ -915,6 +921,9 @@ impl FnCx<'_, '_> {
             subs.push(x);
         }
         subs.reverse();
-        Ok((Expr::new(ExprKind::Index(path, subs)).spanned(self.span(at)), ty))
+        Ok((
+            Expr::new(ExprKind::Index(path, subs)).spanned(self.span(at)),
+            ty,
+        ))
     }
 }

@@ -135,10 +135,8 @@ pub(super) fn define_structs<'a>(
                             }
                         },
                         _ => {
-                            problem.get_or_insert(format!(
-                                "the pointer member `{}`",
-                                fname.node.name
-                            ));
+                            problem
+                                .get_or_insert(format!("the pointer member `{}`", fname.node.name));
                         }
                     }
                 }
@@ -636,9 +634,7 @@ pub(super) fn global_declaration(
         let mut value = None;
         if let Some(i) = &init.node.initializer {
             let lit = match (&i.node, extents.len(), ty) {
-                (Initializer::Expression(e), 0, Ty::Int(_) | Ty::Real(_)) => {
-                    literal(&e.node, span)
-                }
+                (Initializer::Expression(e), 0, Ty::Int(_) | Ty::Real(_)) => literal(&e.node, span),
                 (Initializer::List(items), 1, Ty::Int(_) | Ty::Real(_))
                     if items.len() as i64 <= extents[0] =>
                 {
@@ -661,9 +657,7 @@ pub(super) fn global_declaration(
                     diags.push(
                         Diagnostic::error(
                             "E0615",
-                            format!(
-                                "the initializer of the global `{name}` is not supported yet"
-                            ),
+                            format!("the initializer of the global `{name}` is not supported yet"),
                         )
                         .at(map.span(i.span))
                         .with_help(
@@ -815,11 +809,7 @@ impl FnCx<'_, '_> {
         let (l, lty) = self.struct_place(lhs)?;
         let (r, rty) = self.struct_place(rhs)?;
         if lty != rty {
-            return Err(self.err(
-                "E0614",
-                "assignment between different struct types",
-                at,
-            ));
+            return Err(self.err("E0614", "assignment between different struct types", at));
         }
         let mut leaves = Vec::new();
         self.struct_leaves(lty, String::new(), &mut leaves);
@@ -891,9 +881,9 @@ impl FnCx<'_, '_> {
                 matches!(&u.node.operand.node, Expression::Identifier(id)
                     if var(&id.node.name).is_some_and(|v| v.kind == VarKind::StructPtr))
             }
-            Expression::Member(m) => self.member_type(m).is_some_and(|(t, ext)| {
-                matches!(t, Ty::Struct(_)) && ext.is_empty()
-            }),
+            Expression::Member(m) => self
+                .member_type(m)
+                .is_some_and(|(t, ext)| matches!(t, Ty::Struct(_)) && ext.is_empty()),
             _ => false,
         }
     }

@@ -319,8 +319,11 @@ pub(crate) fn lower_unit(
                     && !is_struct_definition(&d.node)
                 {
                     diags.push(
-                        Diagnostic::error("E0603", "this file-scope declaration is not supported yet")
-                            .at(map.span(d.span)),
+                        Diagnostic::error(
+                            "E0603",
+                            "this file-scope declaration is not supported yet",
+                        )
+                        .at(map.span(d.span)),
                     );
                 }
             }
@@ -333,19 +336,22 @@ pub(crate) fn lower_unit(
         struct_closure(*i, &structs, &mut closure);
     }
     if !globals.is_empty() || !closure.is_empty() {
-        let at = tu
-            .0
-            .iter()
-            .find(|e| map.in_main(e.span.start))
-            .map(|e| map.span(e.span))
-            .unwrap_or_default();
+        let at =
+            tu.0.iter()
+                .find(|e| map.in_main(e.span.start))
+                .map(|e| map.span(e.span))
+                .unwrap_or_default();
         for u in &mut units {
             u.host = Some(module.clone());
         }
         units.insert(0, module_unit(&module, &structs, &closure, &globals, at));
     } else {
         // No pseudo-module: the functions saw no global.
-        debug_assert!(units.iter().all(|u| u.symbols.iter().all(|s| s.global.is_none())));
+        debug_assert!(
+            units
+                .iter()
+                .all(|u| u.symbols.iter().all(|s| s.global.is_none()))
+        );
     }
     units
 }
