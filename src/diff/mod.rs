@@ -147,8 +147,11 @@ pub fn differentiate(
             module_names.insert(key(&m.name), name);
             for d in &m.decls {
                 if let DeclKind::TypeDef { name, .. } = &d.kind {
-                    let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
-                    type_names.insert(key(name), dname);
+                    // C files that share a struct (through a header) share its derivative.
+                    if !type_names.contains_key(&key(name)) {
+                        let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
+                        type_names.insert(key(name), dname);
+                    }
                 }
             }
         }
@@ -1477,7 +1480,10 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
                 attrs, entities, ..
             } = &d.kind
             {
-                if attrs.iter().any(|a| matches!(a, Attr::Private)) {
+                // A `static const` table is copied where it is needed.
+                if attrs.iter().any(|a| matches!(a, Attr::Private))
+                    && !attrs.iter().any(|a| matches!(a, Attr::Parameter))
+                {
                     for e in entities {
                         statics.insert(key(&e.name), (e.name.clone(), e.span));
                     }
@@ -1507,10 +1513,9 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
             if statics.contains_key(&base) && !own.contains(&base) {
                 found.entry(base).or_insert_with(|| u.name.clone());
             }
+            // An original it calls is copied into the generated file.
             if let Some(callee) = ctx.program.unit(&name) {
-                if ctx.derivative_of(&callee.name).is_none() || key(&callee.name) != key(&u.name) {
-                    work.push(callee);
-                }
+                work.push(callee);
             }
         }
     }

@@ -10,6 +10,10 @@
 //! - Original procedures that generated code calls are copied into the file as `static`
 //!   functions, so that the generated file links whatever their linkage was (`static`,
 //!   `inline`) in the user's source.
+//! - File scope ([`scope`]): struct types are defined where needed; a module unit's
+//!   globals are defined by the file that holds the module (original, or derivative
+//!   globals such as `g_stated`) and declared `extern` elsewhere; member paths print as
+//!   `s.x` or `p->x` (a struct passed by reference).
 //! - The runtime's Fortran-style names (`pushreal8(x)`, `popcontrol(k)`,
 //!   `pushreal8array(a, n)`) become its C API (`adgen_push_real8(&x)`, ...).
 
@@ -411,9 +415,10 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
             .chain(file.units.iter()),
     );
     let file_scope = {
-        let module = file.units.iter().find(|u| u.is_module());
-        let printer = |e: &Expr| match module {
-            Some(m) => scope::init_text(&Cx::new(m, &table, &env), e),
+        // Initializers are literals: any unit's context prints them.
+        let first = file.units.first();
+        let printer = |e: &Expr| match first {
+            Some(u) => scope::init_text(&Cx::new(u, &table, &env), e),
             None => String::new(),
         };
         scope::file_scope(&env, file, &all, own_are_originals, &printer)

@@ -30,6 +30,8 @@ pub(super) struct GlobalDecl {
     pub info: VarInfo,
     pub init: Option<Expr>,
     pub is_static: bool,
+    /// A `const` table: defined (as a `static` copy) wherever it is used.
+    pub is_const: bool,
     /// The key of the module that holds it.
     pub module: String,
 }
@@ -81,10 +83,9 @@ impl Env {
                         attrs,
                         entities,
                     } => {
-                        if attrs
-                            .iter()
-                            .any(|a| matches!(a, Attr::Parameter | Attr::External))
-                        {
+                        // Named constants of a C module are its `const` tables (Fortran
+                        // modules never reach the C back-end).
+                        if attrs.iter().any(|a| matches!(a, Attr::External)) {
                             continue;
                         }
                         for e in entities {
@@ -95,6 +96,7 @@ impl Env {
                                     info: var_info(spec, e.dims.clone().unwrap_or_default()),
                                     init: e.init.clone(),
                                     is_static: attrs.iter().any(|a| matches!(a, Attr::Private)),
+                                    is_const: attrs.iter().any(|a| matches!(a, Attr::Parameter)),
                                     module: key(&m.name),
                                 });
                         }
@@ -253,7 +255,7 @@ pub(super) fn file_scope(
     let mut wanted_globals: BTreeSet<String> = BTreeSet::new();
     let mut wanted_types: Vec<String> = Vec::new();
     for g in env.globals.values() {
-        if own_modules.contains(&g.module) {
+        if own_modules.contains(&g.module) && !(g.is_const && !own_are_originals) {
             wanted_globals.insert(key(&g.name));
         }
     }
@@ -297,7 +299,16 @@ pub(super) fn file_scope(
     let mut any = false;
     for g in globals {
         let decl = declarator(&g.info, &g.name);
-        if own_modules.contains(&g.module) {
+        if g.is_const {
+            // Constant data: the original's definition, or a private copy of it.
+            let storage = if g.is_static || !own_modules.contains(&g.module) {
+                "static "
+            } else {
+                ""
+            };
+            let value = g.init.as_ref().map(init).unwrap_or_default();
+            writeln!(out, "{storage}const {decl} = {value};").unwrap();
+        } else if own_modules.contains(&g.module) {
             let storage = if g.is_static { "static " } else { "" };
             match (&g.init, own_are_originals) {
                 (Some(i), true) => writeln!(out, "{storage}{decl} = {};", init(i)).unwrap(),
@@ -364,7 +375,7 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
     let globals: Vec<&GlobalDecl> = env
         .globals
         .values()
-        .filter(|g| own_modules.contains(&g.module))
+        .filter(|g| own_modules.contains(&g.module) && !g.is_const)
         .collect();
     for g in &globals {
         if let Some(t) = &g.info.type_name {

@@ -199,6 +199,9 @@ pub(super) struct GlobalVar {
     /// Extents in C order; empty for scalars and structs.
     pub(super) extents: Vec<i64>,
     pub(super) is_static: bool,
+    /// `const`, with a literal initializer: a named constant (a table), copied wherever
+    /// derivative code reads it.
+    pub(super) is_const: bool,
     /// The literal initializer (an [`ExprKind::ArrayCtor`] for an array), kept so that
     /// the file printed back defines the same value.
     pub(super) init: Option<Expr>,
@@ -362,7 +365,11 @@ pub(super) fn global_symbols(g: &GlobalVar, module: &str, structs: &Structs) -> 
     };
     let mut out = vec![Symbol {
         name: g.name.clone(),
-        kind: il::SymbolKind::Variable,
+        kind: if g.is_const {
+            il::SymbolKind::Constant
+        } else {
+            il::SymbolKind::Variable
+        },
         ty: g.ty.scalar(),
         type_spec: spec_of(g.ty, structs),
         dims: dims_of(&g.extents),
@@ -418,6 +425,9 @@ pub(super) fn module_unit(
     let mut symbols = SymbolTable::default();
     for g in ordered {
         let mut attrs = Vec::new();
+        if g.is_const {
+            attrs.push(Attr::Parameter);
+        }
         if g.is_static {
             attrs.push(Attr::Private);
         }
@@ -540,13 +550,18 @@ pub(super) fn global_declaration(
             return;
         }
     };
-    if is_const(&d.node.specifiers) {
+    let constant = is_const(&d.node.specifiers);
+    if constant
+        && (matches!(ty, Ty::Struct(_))
+            || d.node
+                .declarators
+                .iter()
+                .any(|i| i.node.initializer.is_none()))
+    {
         err(
             diags,
             "E0610",
-            "a `const` global other than a scalar with a literal initializer is not supported \
-             yet"
-            .into(),
+            "a `const` global needs a literal initializer, and cannot be a struct yet".into(),
             d.span,
         );
         return;
@@ -700,6 +715,7 @@ pub(super) fn global_declaration(
                 ty,
                 extents,
                 is_static,
+                is_const: constant,
                 init: value,
                 span,
             },

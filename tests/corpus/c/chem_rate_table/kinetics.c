@@ -1,7 +1,8 @@
 /* A reaction network A -> B -> C, A + B -> D with Arrhenius rates: the rate table is a
    global array written by `init_rates` from the (active) temperature and activation
    energies, and read by the right-hand side; a global 2-D stoichiometry table filled by
-   `init_stoich`; a passive global call counter; explicit Euler in time. */
+   `init_stoich`; heats of reaction in a `static const` table; a passive global call
+   counter; explicit Euler in time. */
 #include <math.h>
 
 #define NSPEC 4
@@ -10,6 +11,7 @@
 double g_rates[NREAC];
 double g_stoich[NREAC][NSPEC];
 long g_rhs_calls;
+static const double heat_of_reaction[NREAC] = {50.0, -4.0, 20.0};
 
 static void init_stoich(void)
 {
@@ -61,6 +63,8 @@ void react(int nsteps, double dt, double temp, const double *ea, const double *p
         rhs(conc, dc);
         for (k = 0; k < NSPEC; k++)
             conc[k] += dt * dc[k];
-        *heat += dt * (50.0 * g_rates[0] * conc[0] + 20.0 * g_rates[2] * conc[0] * conc[1]);
+        *heat += dt * (heat_of_reaction[0] * g_rates[0] * conc[0]
+                       + heat_of_reaction[1] * g_rates[1] * conc[1]
+                       + heat_of_reaction[2] * g_rates[2] * conc[0] * conc[1]);
     }
 }
