@@ -467,6 +467,15 @@ fn struct_and_global_refusals_are_located() {
             "struct p { double *x; };\nstruct p g;\nvoid f(double *y) { *y = 1.0; }\n",
             "t.c:2:1: error[E0610]",
         ),
+        (
+            "const double w[2];\nvoid f(double *y) { *y = w[0]; }\n",
+            "t.c:1:1: error[E0610]",
+        ),
+        (
+            "double g[2];\nstatic void h(double *v) { v[0] = g[1]; }\n\
+             void f(double *y) {\n  h(g);\n  *y = g[0];\n}\n",
+            "t.c:4:5: error[E0616]",
+        ),
     ];
     for (src, want) in cases {
         let e = lower(src).unwrap_err();
@@ -510,4 +519,13 @@ fn static_globals_derivatives_need_are_refused() {
     assert!(c.contains("\ndouble g_kd;"), "{c}");
     let h = &g.files.iter().find(|f| f.path == "t_d.h").unwrap().contents;
     assert!(h.contains("extern double g_kd;"), "{h}");
+    // A `static const` table is constant data: copied into the generated file.
+    let mut table = inputs.clone();
+    table[0].text = format!(
+        "static const double w[2] = {{0.5, -2}};\n{}",
+        ok[0].text.replace("g_k * a", "g_k * a * w[1]")
+    );
+    let g = crate::differentiate(&table, &request).unwrap();
+    let c = &g.files.iter().find(|f| f.path == "t_d.c").unwrap().contents;
+    assert!(c.contains("static const double w[2] = {0.5, -2};"), "{c}");
 }

@@ -981,3 +981,107 @@ pub(super) fn is_struct_definition(d: &Declaration) -> bool {
                 if matches!(&t.node, TypeSpecifier::Struct(_)))
         })
 }
+
+/// E0616: a global (or one of its members) passed by reference to a function that also
+/// uses that global directly, or through the functions it calls: the two names would
+/// alias one storage, which the analyses do not see. Only functions of the same file can
+/// see its globals (`extern` is refused), so the file's call graph tells.
+pub(super) fn check_global_aliasing(
+    units: &[il::Unit],
+    globals: &BTreeMap<String, GlobalVar>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if globals.is_empty() {
+        return;
+    }
+    let by_name: BTreeMap<String, &il::Unit> = units.iter().map(|u| (key(&u.name), u)).collect();
+    // Globals each function uses directly, then through its callees.
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for u in units {
+        let mut direct = BTreeSet::new();
+        for name in crate::diff::referenced_names(&u.body) {
+            let base = name.split('%').next().unwrap_or(&name).to_string();
+            if globals.contains_key(&base)
+                && u.symbols.get(&base).is_some_and(|s| s.global.is_some())
+            {
+                direct.insert(base);
+            }
+        }
+        uses.insert(key(&u.name), direct);
+        calls.insert(
+            key(&u.name),
+            crate::ir::called_names(u).iter().map(|c| key(c)).collect(),
+        );
+    }
+    loop {
+        let mut changed = false;
+        for (f, callees) in &calls {
+            let mut more = BTreeSet::new();
+            for c in callees {
+                if let Some(cu) = uses.get(c) {
+                    more.extend(cu.iter().cloned());
+                }
+            }
+            let mine = uses.get_mut(f).expect("every function has a use set");
+            let before = mine.len();
+            mine.extend(more);
+            changed |= mine.len() != before;
+        }
+        if !changed {
+            break;
+        }
+    }
+    for u in units {
+        let mut check = |callee: &str, args: &[il::Arg]| {
+            let Some(cu) = by_name.get(&key(callee)) else {
+                return;
+            };
+            for (k, a) in args.iter().enumerate() {
+                let Some(n) = a.value.base_name() else {
+                    continue;
+                };
+                let base = n.split('%').next().unwrap_or(n);
+                let is_global = u.symbols.get(base).is_some_and(|s| s.global.is_some());
+                // A value passed by value is a copy.
+                let by_value = cu.args.get(k).is_some_and(|p| {
+                    cu.decls.iter().any(|d| {
+                        matches!(&d.kind, DeclKind::Var { attrs, entities, .. }
+                            if attrs.iter().any(|a| matches!(a, Attr::Value))
+                                && entities.iter().any(|e| e.name == *p))
+                    })
+                });
+                if by_value {
+                    continue;
+                }
+                if is_global && uses[&key(callee)].contains(&key(base)) {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0616",
+                            format!(
+                                "the global `{base}` is passed to `{callee}`, which also uses \
+                                 it directly: aliasing is not supported"
+                            ),
+                        )
+                        .at(a.value.span)
+                        .with_help(format!(
+                            "let `{callee}` use the global directly, or pass a local copy"
+                        )),
+                    );
+                }
+            }
+        };
+        il::visit::walk_stmts(&u.body, &mut |s| {
+            if let StmtKind::Call { name, args } = &s.kind {
+                check(name, args);
+            }
+            for e in il::visit::stmt_exprs(s) {
+                il::visit::walk_expr(e, &mut |x| {
+                    if let ExprKind::Call(n, args) = &x.kind {
+                        check(n, args);
+                    }
+                });
+            }
+        });
+    }
+}

@@ -344,6 +344,7 @@ pub(crate) fn lower_unit(
         for u in &mut units {
             u.host = Some(module.clone());
         }
+        check_global_aliasing(&units, &globals, diags);
         units.insert(0, module_unit(&module, &structs, &closure, &globals, at));
     } else {
         // No pseudo-module: the functions saw no global.
