@@ -291,24 +291,6 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
 /// silently. The derivatives stay correct; only their cost differs.
 fn unimplemented_options(request: &Request) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // Activity, diff-liveness, TBR and snapshot minimization can be switched off; the
-    // implicit-zero optimization is not implemented (derivatives are always reset
-    // explicitly), so switching it off changes nothing.
-    for name in request
-        .disabled
-        .iter()
-        .filter(|n| n.as_str() == "implicit-zero")
-    {
-        out.push(
-            Diagnostic::warning(
-                "W0102",
-                format!(
-                    "`disable = [\"{name}\"]` has no effect: derivatives are always reset explicitly, the form that switch would select"
-                ),
-            )
-            .with_help("the derivatives are correct either way; remove the entry to silence this"),
-        );
-    }
     if !request.checkpoint_calls {
         out.push(
             Diagnostic::warning(

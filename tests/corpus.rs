@@ -78,7 +78,16 @@ fn corpus() {
 /// With every optimization off, the derivatives must still be right (DESIGN.md §4).
 #[test]
 fn corpus_with_optimizations_off() {
-    check_corpus("fortran", &["activity", "diff-liveness", "tbr", "snapshot"]);
+    check_corpus(
+        "fortran",
+        &[
+            "activity",
+            "diff-liveness",
+            "tbr",
+            "snapshot",
+            "implicit-zero",
+        ],
+    );
 }
 
 #[test]

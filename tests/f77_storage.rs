@@ -233,3 +233,31 @@ fn state_a_rerun_would_change_is_refused() {
     );
     run("t.f", &declared).expect("differentiates");
 }
+
+#[test]
+fn active_equivalence_with_a_non_real_variable_is_refused() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, T\n      INTEGER K\n      \
+                EQUIVALENCE (T, K)\n      T = X*X\n      Y = T\n      END\n";
+    let rendered = refused("t.f", text);
+    assert!(rendered.contains("error[E0525]"), "{rendered}");
+    assert!(rendered.contains("t.f:3:"), "{rendered}");
+}
+
+#[test]
+fn equivalenced_derivatives_share_storage_like_their_primals() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, S, T\n      \
+                EQUIVALENCE (S, T)\n      S = X*X\n      Y = T\n      END\n";
+    let g = run("t.f", text).expect("differentiates");
+    for (file, d) in [("t_d.f90", "d"), ("t_b.f90", "b")] {
+        let text = &g
+            .files
+            .iter()
+            .find(|f| f.path == file)
+            .expect(file)
+            .contents;
+        assert!(
+            text.contains(&format!("equivalence (S{d}, T{d})")),
+            "{text}"
+        );
+    }
+}

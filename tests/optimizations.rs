@@ -5,7 +5,13 @@
 
 use std::path::Path;
 
-const ALL_OFF: [&str; 4] = ["activity", "diff-liveness", "tbr", "snapshot"];
+const ALL_OFF: [&str; 5] = [
+    "activity",
+    "diff-liveness",
+    "tbr",
+    "snapshot",
+    "implicit-zero",
+];
 
 struct Counts {
     pushes: usize,

@@ -99,14 +99,14 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                 if let Some(lhs) = site.result_lhs {
                     subscripts_into(lhs, uir, &mut reads);
                     if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
-                        defs.push((z, kills_whole(lhs)));
+                        defs.push((z, kills_whole(lhs) && !uir.zones.zones[z].shared));
                     }
                 }
             } else if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
                 reads_into(rhs, uir, &mut reads);
                 subscripts_into(lhs, uir, &mut reads);
                 if let Some(z) = lhs.base_name().and_then(|n| uir.zones.get(n)) {
-                    defs.push((z, kills_whole(lhs)));
+                    defs.push((z, kills_whole(lhs) && !uir.zones.zones[z].shared));
                 }
             }
         }

@@ -63,7 +63,10 @@ fn collect_diff_uses(expr: &Expr, zones: &Zones, out: &mut Vec<ZoneId>) {
 pub fn lvalue_zone(lhs: &Expr, zones: &Zones) -> Option<(ZoneId, bool)> {
     match &lhs.kind {
         // A component (`s%x = ...`) writes part of its variable's zone.
-        ExprKind::Var(n) => zones.get(n).map(|z| (z, !n.contains('%'))),
+        // A member of an EQUIVALENCE set writes part of the set's zone.
+        ExprKind::Var(n) => zones
+            .get(n)
+            .map(|z| (z, !n.contains('%') && !zones.zones[z].shared)),
         ExprKind::Index(n, _) => zones.get(n).map(|z| (z, false)),
         ExprKind::Paren(inner) => lvalue_zone(inner, zones),
         _ => None,

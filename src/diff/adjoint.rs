@@ -40,7 +40,7 @@ use super::{UnitGen, assign, call};
 
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;
-    let (_, body, unsaved) = settle(ug);
+    let (_, mut body, unsaved) = settle(ug);
     if let Some(index) = ug.ctx.ir.index_of(&unit.name) {
         let restored = unit
             .args
@@ -63,6 +63,9 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
                     .to_string(),
             );
         }
+    }
+    if !ug.ctx.request.disabled.contains("implicit-zero") {
+        super::implicit_zero::apply(ug, &mut body, &args, None);
     }
     let mut decls = ug.declarations(&[], &body);
     if ug.uses_runtime {

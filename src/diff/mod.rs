@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+pub mod implicit_zero;
 pub mod io;
 pub mod names;
 pub mod normalize;
@@ -365,13 +366,42 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
         // Other variables, COMMON ones included (always passive, E0511: a derivative of
         // theirs is local storage of zeros).
+        let mut errors = Vec::new();
         for z in ua.deriv_zones.iter_ones() {
             let zone = &uir.zones.zones[z];
             if uir.zones.globals.contains(&z) {
                 continue;
             }
-            let d = namer.fresh(&format!("{}{}", zone.name, ctx.mode.var_suffix()));
-            deriv_names.insert(key(&zone.name), d);
+            if !zone.shared {
+                let d = namer.fresh(&format!("{}{}", zone.name, ctx.mode.var_suffix()));
+                deriv_names.insert(key(&zone.name), d);
+                continue;
+            }
+            // EQUIVALENCEd variables: each gets a derivative, and the derivatives are
+            // EQUIVALENCEd like their primals (see `declarations`).
+            for s in unit.symbols.iter() {
+                if s.name.contains('%') || uir.zones.get(&s.name) != Some(z) {
+                    continue;
+                }
+                if !s.ty.is_differentiable() {
+                    errors.push(
+                        Diagnostic::error(
+                            "E0525",
+                            format!(
+                                "`{}` shares storage with `{}` by EQUIVALENCE, whose derivative is needed, but it is not real",
+                                s.name, zone.name
+                            ),
+                        )
+                        .at(s.span)
+                        .with_help(
+                            "a real and a non-real variable in one EQUIVALENCE set cannot carry derivatives; use separate storage",
+                        ),
+                    );
+                    continue;
+                }
+                let d = namer.fresh(&format!("{}{}", s.name, ctx.mode.var_suffix()));
+                deriv_names.insert(key(&s.name), d);
+            }
         }
         let root = ctx
             .request
@@ -386,7 +416,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             namer,
             deriv_names,
             temps: Vec::new(),
-            errors: Vec::new(),
+            errors,
             warnings: Vec::new(),
             root,
             uses_runtime: false,
@@ -646,10 +676,17 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 }
             }
         }
+        // EQUIVALENCEd variables stay declared: the EQUIVALENCE names them.
         let keeps = |name: &str| match self.unit.symbols.get(name) {
             Some(s) if s.kind == il::SymbolKind::Procedure => referenced.contains(&key(name)),
             Some(s) if s.kind == il::SymbolKind::Variable && !s.is_dummy() => {
-                referenced.contains(&key(name)) || s.global.is_some()
+                referenced.contains(&key(name))
+                    || s.global.is_some()
+                    || self
+                        .uir
+                        .zones
+                        .get(name)
+                        .is_some_and(|z| self.uir.zones.zones[z].shared)
             }
             _ => true,
         };
@@ -817,6 +854,23 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 attrs.push(Attr::Intent(i));
             }
             decls.push(var_decl(symbol.type_spec.clone(), attrs, d, &symbol.dims));
+        }
+        // The derivatives of EQUIVALENCEd variables share storage as their primals do.
+        for original in &self.unit.decls {
+            let DeclKind::Equivalence(sets) = &original.kind else {
+                continue;
+            };
+            let sets: Vec<Vec<Expr>> = sets
+                .iter()
+                .map(|set| set.iter().filter_map(|e| self.dref(e)).collect::<Vec<_>>())
+                .filter(|set| set.len() > 1)
+                .collect();
+            if !sets.is_empty() {
+                decls.push(Decl {
+                    kind: DeclKind::Equivalence(sets),
+                    span: Span::default(),
+                });
+            }
         }
         for (name, spec) in &self.called_functions {
             decls.push(Decl {

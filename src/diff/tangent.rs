@@ -5,7 +5,7 @@
 //! Derivatives of variables that become active without being assigned (locals, and a
 //! root's non-independent arguments) are set to zero on entry; a passive assignment to a
 //! variable whose derivative is still needed resets that derivative (the explicit-zero
-//! form of §4.6, which is always correct).
+//! form of §4.6); [`super::implicit_zero`] then removes the resets nothing reads.
 
 use crate::diag::Diagnostic;
 use crate::il::{
@@ -29,6 +29,9 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         Some(r) => (UnitKind::Function, Some(r.clone())),
         None => (UnitKind::Subroutine, None),
     };
+    if !ug.ctx.request.disabled.contains("implicit-zero") {
+        super::implicit_zero::apply(ug, &mut body, &args, result.as_deref());
+    }
     let decls = ug.declarations(&zeroed, &body);
     Unit {
         kind,

@@ -207,6 +207,10 @@ pub enum DeclKind {
     Common(Vec<(Option<String>, Vec<Entity>)>),
     /// `DATA objects /values/, ...`: initial values (which imply SAVE), kept as text.
     Data(Vec<DataSet>),
+    /// `EQUIVALENCE (a(3), x), (b, c)`: each set lists references (variables, or array
+    /// elements with constant subscripts) that share their first storage unit. The
+    /// variables of a set are one zone of the analyses.
+    Equivalence(Vec<Vec<Expr>>),
     /// `SAVE a, /block/` (an empty list saves every local).
     Save(Vec<String>),
     /// A statement function `f(x, y) = expr`: inlined before differentiation.

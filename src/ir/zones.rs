@@ -1,11 +1,13 @@
 //! Zones: one per storage location of a unit, indexing the bitsets of data-flow analyses
-//! (seeds/000 §3: arrays are atoms; one zone per scalar or whole array).
+//! (seeds/000 §3: arrays are atoms; one zone per scalar or whole array). Variables that
+//! share storage by EQUIVALENCE are one zone (coarser than Tapenade's fragments: a write
+//! to any of them is a partial write of the zone, never a kill).
 
 use std::collections::BTreeMap;
 
 use bitvec::vec::BitVec;
 
-use crate::il::{ScalarType, SymbolKind, Unit, key};
+use crate::il::{DeclKind, ScalarType, SymbolKind, Unit, key};
 
 pub type ZoneId = usize;
 
@@ -23,6 +25,9 @@ pub struct Zone {
     pub is_result: bool,
     /// A module variable seen by use or host association (not the unit's own storage).
     pub global: bool,
+    /// Several variables share this zone's storage (EQUIVALENCE): a write to one of
+    /// them never kills the zone.
+    pub shared: bool,
     /// A module variable this unit does not see: only its callees reach it. Its zone
     /// carries their effects across the unit's calls (§5.2: globals are zones of every
     /// procedure).
@@ -50,11 +55,36 @@ pub struct Zones {
     pub globals: Vec<ZoneId>,
 }
 
+/// The EQUIVALENCE classes of a unit: each variable of a set (by key) → its class number;
+/// sets that share a variable are one class.
+fn equivalence_classes(unit: &Unit) -> BTreeMap<String, usize> {
+    let mut class: BTreeMap<String, usize> = BTreeMap::new();
+    let sets = unit.decls.iter().filter_map(|d| match &d.kind {
+        DeclKind::Equivalence(sets) => Some(sets),
+        _ => None,
+    });
+    for (n, set) in sets.flatten().enumerate() {
+        let names: Vec<String> = set.iter().filter_map(|e| e.base_name()).map(key).collect();
+        // Merge with every class a name of this set is already in.
+        let merged: Vec<usize> = names.iter().filter_map(|k| class.get(k).copied()).collect();
+        for c in class.values_mut() {
+            if merged.contains(c) {
+                *c = n;
+            }
+        }
+        for k in names {
+            class.insert(k, n);
+        }
+    }
+    class
+}
+
 impl Zones {
     /// The zones of `unit`: its variables, then the program's globals it does not see.
     pub fn of_unit(unit: &Unit, globals: &[GlobalInfo]) -> Zones {
         let mut zones = Zones::default();
         let mut global_zone: Vec<Option<ZoneId>> = vec![None; globals.len()];
+        let classes = equivalence_classes(unit);
         for symbol in unit.symbols.iter() {
             if symbol.kind != SymbolKind::Variable {
                 continue;
@@ -62,6 +92,23 @@ impl Zones {
             if symbol.name.contains('%') {
                 zones.parts.insert(key(&symbol.name), symbol.ty);
                 continue;
+            }
+            // A variable EQUIVALENCEd to one already seen joins its zone; the zone has
+            // the type of a real member when there is one.
+            if let Some(class) = classes.get(&key(&symbol.name)) {
+                let seen = unit
+                    .symbols
+                    .iter()
+                    .map(|s| key(&s.name))
+                    .filter(|k| classes.get(k) == Some(class))
+                    .find_map(|k| zones.by_key.get(&k).copied());
+                if let Some(z) = seen {
+                    zones.by_key.insert(key(&symbol.name), z);
+                    if !zones.zones[z].ty.is_differentiable() {
+                        zones.zones[z].ty = symbol.ty;
+                    }
+                    continue;
+                }
             }
             if let Some(g) = &symbol.global {
                 if let Some(i) = globals.iter().position(|x| x.global.key() == g.key()) {
@@ -76,6 +123,7 @@ impl Zones {
                 arg_index: symbol.arg_index,
                 is_result: symbol.is_result,
                 global: symbol.global.is_some(),
+                shared: classes.contains_key(&key(&symbol.name)),
                 hidden: false,
             });
         }
@@ -93,6 +141,7 @@ impl Zones {
                     arg_index: None,
                     is_result: false,
                     global: true,
+                    shared: false,
                     hidden: true,
                 });
             }

@@ -195,6 +195,16 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         }
         DeclKind::External(names) => format!("external {}", names.join(", ")),
         DeclKind::Intrinsic(names) => format!("intrinsic {}", names.join(", ")),
+        DeclKind::Equivalence(sets) => {
+            let sets: Vec<String> = sets
+                .iter()
+                .map(|set| {
+                    let refs: Vec<String> = set.iter().map(write_expr).collect();
+                    format!("({})", refs.join(", "))
+                })
+                .collect();
+            format!("equivalence {}", sets.join(", "))
+        }
         DeclKind::Common(blocks) => {
             let blocks: Vec<String> = blocks
                 .iter()

@@ -646,6 +646,31 @@ pub fn parse_data(c: &mut Cursor) -> PResult<DeclKind> {
     }
 }
 
+/// `EQUIVALENCE (a, b(3)) [, (c, d) ...]`; the cursor after EQUIVALENCE. Each set has at
+/// least two references.
+pub fn parse_equivalence(c: &mut Cursor) -> PResult<DeclKind> {
+    let mut sets = Vec::new();
+    loop {
+        c.expect(&TokKind::LParen, "`(` opening an EQUIVALENCE set")?;
+        let mut set = Vec::new();
+        loop {
+            set.push(super::expr::parse_expr(c)?);
+            if !c.eat(&TokKind::Comma) {
+                break;
+            }
+        }
+        c.expect(&TokKind::RParen, "`)` closing the EQUIVALENCE set")?;
+        if set.len() < 2 {
+            return Err(c.expected("a second variable in the EQUIVALENCE set"));
+        }
+        sets.push(set);
+        if c.at_end() {
+            return Ok(DeclKind::Equivalence(sets));
+        }
+        c.expect(&TokKind::Comma, "`,` between EQUIVALENCE sets")?;
+    }
+}
+
 /// `SAVE [[::] a, /block/, ...]`; the cursor after SAVE.
 pub fn parse_save(c: &mut Cursor) -> PResult<DeclKind> {
     c.eat(&TokKind::DoubleColon);

@@ -48,6 +48,10 @@
 //! which a call links to by name. `front::boundary` checks, once every file is lowered,
 //! that they agree with the C definitions (E0415).
 //!
+//! Storage association: COMMON, DATA, SAVE, and EQUIVALENCE between local variables and
+//! elements of local arrays ([`il::DeclKind::Equivalence`]; each set is one zone of the
+//! analyses, and derivatives are EQUIVALENCEd like their primals).
+//!
 //! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
 //! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
 //! enters every component path of a derived-type variable in the symbol table with the
@@ -68,7 +72,8 @@
 //!   E0308 kind not evaluable or invalid, E0309 name used as the wrong kind of entity,
 //!   E0310 wrong number of intrinsic arguments, E0311 INTENT on a non-dummy, E0312 unit
 //!   defined twice in a file, E0313 a module that no source defines (or a name it does
-//!   not have).
+//!   not have), E0314 an EQUIVALENCE with a dummy argument, a COMMON or module variable or
+//!   a component.
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
 //!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
 //!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression

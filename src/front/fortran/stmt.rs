@@ -131,7 +131,6 @@ const UNSUPPORTED: &[&str] = &[
     "pause",
     "entry",
     "assign",
-    "equivalence",
     "namelist",
     "include",
     "sequence",
@@ -279,6 +278,7 @@ impl StmtParser<'_> {
             }
             "common" => Line::Decl(decl::parse_common(c)?),
             "data" => Line::Decl(decl::parse_data(c)?),
+            "equivalence" => Line::Decl(decl::parse_equivalence(c)?),
             "save" => Line::Decl(decl::parse_save(c)?),
             "program" => Line::OtherUnit("PROGRAM"),
             "module" if c.is_kw("procedure") => {

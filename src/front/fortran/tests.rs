@@ -1090,17 +1090,33 @@ subroutine s(z, p)
   complex :: z
   real, pointer :: p
   type(point) :: q
-  equivalence (r, t)
+  equivalence (z, p)
 end subroutine
 ";
     let d = errs(text);
     assert_eq!(
         d.iter().map(|d| d.code).collect::<Vec<_>>(),
         // `type(point)`: declarations of derived types are supported, `point` is unknown.
-        vec!["E0405", "E0405", "E0301", "E0401"],
+        // EQUIVALENCE of dummy arguments is refused.
+        vec!["E0405", "E0405", "E0301", "E0314", "E0314"],
         "{}",
         render(text, &d)
     );
+}
+
+#[test]
+fn equivalence_sets_parse_and_print() {
+    let text = "subroutine s(x)\n  real(8) :: x, w(4), a(2), b, c\n  \
+                equivalence (w(1), a(1)), (w(3), b)\n  equivalence (b, c)\n  x = w(1)\nend subroutine\n";
+    let file = ok(text);
+    let printed = crate::back::fortran::write_file(&file);
+    assert!(
+        printed.contains("equivalence (w(1), a(1)), (w(3), b)")
+            && printed.contains("equivalence (b, c)"),
+        "{printed}"
+    );
+    let d = errs("subroutine s\n  real :: a\n  equivalence (a)\nend subroutine\n");
+    assert_eq!(d.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0202"]);
 }
 
 #[test]

@@ -757,6 +757,14 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::Equivalence(sets) => {
+                for e in sets.iter().flatten() {
+                    if let Some(name) = e.base_name() {
+                        let i = self.get_or_create(name, e.span);
+                        self.infos[i].used_var = true;
+                    }
+                }
+            }
             DeclKind::Save(names) => {
                 for name in names.iter().filter(|n| !n.starts_with('/')) {
                     self.get_or_create(name, span);

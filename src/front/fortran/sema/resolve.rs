@@ -45,6 +45,12 @@ impl Sema<'_> {
                     }
                 }
             }
+            DeclKind::Equivalence(sets) => {
+                for e in sets.iter_mut().flatten() {
+                    self.resolve_expr(e, true);
+                    self.check_equivalenced(e);
+                }
+            }
             DeclKind::Common(blocks) => {
                 for entity in blocks.iter_mut().flat_map(|b| b.1.iter_mut()) {
                     if let Some(dims) = &mut entity.dims {
@@ -84,6 +90,46 @@ impl Sema<'_> {
             if let crate::il::Bound::Expr(upper) = &mut dim.upper {
                 self.resolve_expr(upper, false);
             }
+        }
+    }
+
+    /// A reference of an EQUIVALENCE set: a local variable or an element of a local array
+    /// (its constant subscripts are the compiler's to check).
+    fn check_equivalenced(&mut self, e: &Expr) {
+        let name = match &e.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => n.clone(),
+            _ => {
+                self.error(
+                    "E0314",
+                    "EQUIVALENCE lists variables and array elements only".to_string(),
+                    e.span,
+                );
+                return;
+            }
+        };
+        let Some(i) = self.lookup(&name) else {
+            return;
+        };
+        let why = if name.contains('%') {
+            Some("a component of a derived type")
+        } else if self.infos[i].arg_index.is_some() {
+            Some("a dummy argument")
+        } else if self.infos[i].global.is_some() {
+            Some("a COMMON or module variable")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.error(
+                "E0314",
+                format!("`{name}` in EQUIVALENCE is {why}: not supported"),
+                e.span,
+            )
+            .help = Some(
+                "EQUIVALENCE is supported between local variables and elements of local arrays; \
+                 use separate variables otherwise"
+                    .to_string(),
+            );
         }
     }
 
