@@ -452,8 +452,8 @@ fn struct_and_global_refusals_are_located() {
             "t.c:1:13: error[E0615]",
         ),
         (
-            "double g;\nvoid f(double *y) {\n  double g = 2.0;\n  *y = g;\n}\n",
-            "t.c:3:10: error[E0608]",
+            "double g;\nvoid f(double *y) {\n  if (*y > 0.0) {\n    double g = 2.0;\n    *y = g;\n  }\n}\n",
+            "t.c:4:12: error[E0608]",
         ),
         (
             "struct p { double x; };\nvoid f(struct p *q, double *y) { *y = q->z; }\n",
@@ -528,4 +528,21 @@ fn static_globals_derivatives_need_are_refused() {
     let g = crate::differentiate(&table, &request).unwrap();
     let c = &g.files.iter().find(|f| f.path == "t_d.c").unwrap().contents;
     assert!(c.contains("static const double w[2] = {0.5, -2};"), "{c}");
+}
+
+/// A parameter or an outermost local named like a global hides it from the whole
+/// function, which then does not see the global.
+#[test]
+fn parameters_and_outer_locals_shadow_globals() {
+    let f = lower(
+        "double dt = 0.1;\nstatic double step(double dt, double x) { return x + dt; }\n\
+         void run(double *y) {\n  double dt = 2.0;\n  *y = step(dt, *y);\n}\n\
+         void use(double *y) { *y = *y * dt; }\n",
+    )
+    .unwrap();
+    for u in &f.units[1..3] {
+        let s = u.symbols.get("dt").unwrap();
+        assert!(s.global.is_none(), "{}", u.name);
+    }
+    assert!(f.units[3].symbols.get("dt").unwrap().is_module_variable());
 }

@@ -76,6 +76,7 @@ impl FnCx<'_, '_> {
                 f.declarator.span,
             ));
         }
+        self.shadowed = shadowing_names(f, params);
         self.see_globals();
         let mut indexed = Indexed::default();
         indexed.visit_statement(&f.statement.node, &f.statement.span);
@@ -391,11 +392,14 @@ impl FnCx<'_, '_> {
     /// Declares a variable in the current scope.
     pub(super) fn declare(&mut self, name: &str, ty: Ty, kind: VarKind, at: CSpan) -> R<bool> {
         let k = key(name);
-        if let Some(g) = self.globals.get(&k) {
+        if let Some(g) = self.globals.get(&k).filter(|_| !self.shadowed.contains(&k)) {
             let g = g.name.clone();
             return Err(self.err(
                 "E0608",
-                format!("`{name}` shadows the global variable `{g}`: not supported yet"),
+                format!(
+                    "`{name}` shadows the global variable `{g}` in a nested block: not \
+                     supported yet"
+                ),
                 at,
             ));
         }
@@ -519,4 +523,32 @@ impl FnCx<'_, '_> {
             )),
         }
     }
+}
+
+/// Keys of the names a function's parameters and the declarations of its outermost block
+/// give: they shadow globals of the same name for the whole rest of the function.
+fn shadowing_names(f: &FunctionDefinition, params: &FunctionDeclarator) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for p in &params.parameters {
+        if let Some(n) = p
+            .node
+            .declarator
+            .as_ref()
+            .and_then(|d| declarator_name(&d.node))
+        {
+            out.insert(key(&n.node.name));
+        }
+    }
+    if let Statement::Compound(items) = &f.statement.node {
+        for item in items {
+            if let BlockItem::Declaration(d) = &item.node {
+                for i in &d.node.declarators {
+                    if let Some(n) = declarator_name(&i.node.declarator.node) {
+                        out.insert(key(&n.node.name));
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -936,6 +936,9 @@ impl FnCx<'_, '_> {
     /// The global variables of the file, as variables of the function being lowered.
     pub(super) fn see_globals(&mut self) {
         for g in self.globals.values() {
+            if self.shadowed.contains(&key(&g.name)) {
+                continue;
+            }
             let kind = if g.extents.is_empty() {
                 VarKind::Local
             } else {
@@ -955,6 +958,9 @@ impl FnCx<'_, '_> {
     /// The symbols of the globals, once the function's own are known.
     pub(super) fn global_symbols(&mut self) {
         for g in self.globals.values() {
+            if self.shadowed.contains(&key(&g.name)) {
+                continue;
+            }
             for s in global_symbols(g, self.module, self.structs) {
                 self.symbols.insert(s);
             }

@@ -268,6 +268,7 @@ pub(crate) fn lower_unit(
                     trailing: &trailing,
                     text,
                     used_trailing: BTreeSet::new(),
+                    shadowed: BTreeSet::new(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -484,6 +485,9 @@ struct FnCx<'m, 'd> {
     trailing: &'m BTreeMap<usize, String>,
     text: &'m str,
     used_trailing: BTreeSet<usize>,
+    /// Globals (keys) that a parameter or a local of the function's outermost block
+    /// shadows: the function does not see them.
+    shadowed: BTreeSet<String>,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).

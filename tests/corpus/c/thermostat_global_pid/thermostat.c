@@ -2,7 +2,8 @@
    gains and integral state) configured by one function and updated by another, the
    delivered heat summed in an active global accumulator (`g_heat_total`) read by the
    root at the end, the room a struct passed by pointer, a saturated heater (`fmin`,
-   `fmax`) and a passive global cycle counter. */
+   `fmax`), a passive global cycle counter, and a global heat capacity that a
+   parameter of the same name shadows in `heating`. */
 #include <math.h>
 
 struct controller {
@@ -22,6 +23,7 @@ struct room {
 struct controller g_ctl;
 double g_heat_total;
 double g_outside = 5.0;
+double capacity;
 
 static void configure(double kp, double ki, double setpoint)
 {
@@ -31,6 +33,7 @@ static void configure(double kp, double ki, double setpoint)
     g_ctl.integral = 0.0;
     g_ctl.cycles = 0;
     g_heat_total = 0.0;
+    capacity = 8.0 + 0.1 * setpoint;
 }
 
 static double control(double temp, double dt)
@@ -44,10 +47,15 @@ static double control(double temp, double dt)
     return power;
 }
 
+static double heating(double power, double loss, double capacity)
+{
+    return (power - loss) / capacity;
+}
+
 static void room_step(struct room *r, double power, double dt)
 {
     double loss = (r->temp - g_outside) / r->wall;
-    r->temp += dt * (power - loss) / r->capacity;
+    r->temp += dt * (heating(power, loss, capacity) - 0.02 * r->temp / r->capacity);
     g_heat_total += power * dt;
 }
 
