@@ -300,6 +300,9 @@ pub fn differentiate(
             }
         }
     }
+    // File-scope problems are found once per mode: say each once.
+    let mut said = std::collections::BTreeSet::new();
+    errors.retain(|d| d.code != "E0516" || said.insert(format!("{:?} {}", d.location, d.message)));
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -1548,7 +1551,7 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
     if statics.is_empty() {
         return Vec::new();
     }
-    let mut found: BTreeMap<String, String> = BTreeMap::new();
+    let mut found: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut work: Vec<&Unit> = units.iter().filter(|u| u.is_procedure()).collect();
     while let Some(u) = work.pop() {
@@ -1565,7 +1568,7 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
         for name in referenced_names(&u.body) {
             let base = name.split('%').next().unwrap_or(&name).to_string();
             if statics.contains_key(&base) && !own.contains(&base) {
-                found.entry(base).or_insert_with(|| u.name.clone());
+                found.insert(base);
             }
             // An original it calls is copied into the generated file.
             if let Some(callee) = ctx.program.unit(&name) {
@@ -1575,13 +1578,13 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
     }
     found
         .into_iter()
-        .map(|(g, user)| {
+        .map(|g| {
             let (name, span) = &statics[&g];
             Diagnostic::error(
                 "E0516",
                 format!(
                     "derivative code needs the `static` global `{name}`, which another \
-                     translation unit cannot reach (`{user}` uses it)"
+                     translation unit cannot reach"
                 ),
             )
             .at(*span)

@@ -43,14 +43,16 @@
 //!   (unsupported types and typedefs), E0604 unsupported statement,
 //!   E0605 unsupported expression, E0606 unknown name or function, E0607 a write to a
 //!   by-value parameter that was not copied (a safety net), E0608 name clash (names differing only by case,
-//!   shadowing, a local or parameter named like a global), E0609 wrong number of arguments.
+//!   shadowing, a nested-block local named like a global: a parameter or an outermost
+//!   local hides the global from the whole function), E0609 wrong number of arguments.
 //! - E0610 unsupported global declaration or struct type (unions, pointer or bit-field
 //!   members, global pointers, `const` globals other than inlined scalars, other storage
 //!   classes), E0611 `extern` variables, E0612 arrays of structs (`p[i].x`, `struct s
 //!   a[4]`, pointer arithmetic on struct pointers, local struct pointers), E0613 structs
 //!   passed or returned by value, E0614 a whole struct used as a value other than in
 //!   `a = b`, E0615 unsupported initializers (of struct variables, non-literal ones of
-//!   globals).
+//!   globals), E0616 a global passed by reference to a function that also uses it
+//!   directly (aliasing).
 
 mod lower;
 
