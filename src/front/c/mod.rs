@@ -35,7 +35,9 @@
 //! (`struct s *p`, `const` or not; passed on as `p`, `&local`, `&p->inner`); members are
 //! reached by `.`, `->` and `(*p).`, and lowered to paths (`p->v[i]` → `p%v(i)`) as
 //! Fortran components are. A whole-struct assignment `a = b` becomes one assignment per
-//! member. Derivative code reaches a global through an `extern` declaration, so a
+//! member, and so does a struct local's initializer (`= {x, {1.0, y}, .id = 2}`,
+//! members not given zeroed, or `= other`). Derivative code reaches a global through an
+//! `extern` declaration, so a
 //! `static` one it needs is refused (E0516, at differentiation).
 //!
 //! Diagnostic codes:
@@ -50,8 +52,8 @@
 //!   classes), E0611 `extern` variables, E0612 arrays of structs (`p[i].x`, `struct s
 //!   a[4]`, pointer arithmetic on struct pointers, local struct pointers), E0613 structs
 //!   passed or returned by value, E0614 a whole struct used as a value other than in
-//!   `a = b`, E0615 unsupported initializers (of struct variables, non-literal ones of
-//!   globals), E0616 a global passed by reference to a function that also uses it
+//!   `a = b`, E0615 unsupported initializers (of struct globals, brace-elided or nested
+//!   designators in struct locals, non-literal ones of globals), E0616 a global passed by reference to a function that also uses it
 //!   directly (aliasing).
 
 mod lower;

@@ -444,8 +444,8 @@ fn struct_and_global_refusals_are_located() {
             "t.c:2:1: error[E0610]",
         ),
         (
-            "struct p { double x; };\nvoid f(double *y) {\n  struct p a = {1.0};\n  *y = a.x;\n}\n",
-            "t.c:3:12: error[E0615]",
+            "struct p { double v[2]; };\nvoid f(double *y) {\n  struct p a = {1.0, 2.0};\n  *y = a.v[0];\n}\n",
+            "t.c:3:17: error[E0615]",
         ),
         (
             "double g[2] = {1.0, g0};\nvoid f(double *y) { *y = g[0]; }\n",
@@ -545,4 +545,31 @@ fn parameters_and_outer_locals_shadow_globals() {
         assert!(s.global.is_none(), "{}", u.name);
     }
     assert!(f.units[3].symbols.get("dt").unwrap().is_module_variable());
+}
+
+/// Struct initializers: positional and designated members, nested braces, members not
+/// given zeroed; `= other` copies member by member.
+#[test]
+fn struct_initializers_assign_each_member() {
+    let f = lower(
+        "struct in { double a; double b[2]; };\nstruct st { double x; double v[3]; struct in n; int id; };\n\
+         double f(double s) {\n  struct st p = {s, {1.0, s}, .id = 2};\n  struct st q = p;\n  \
+         return p.x + q.v[1];\n}\n",
+    )
+    .unwrap();
+    let lhs: Vec<String> = f.units[1]
+        .body
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Assign { lhs, .. } => Some(crate::back::fortran::write_expr(lhs)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lhs[..8],
+        [
+            "p%x", "p%v(0)", "p%v(1)", "p%v(2)", "p%id", "p%n%a", "p%n%b", "q%x"
+        ],
+        "{lhs:?}"
+    );
 }

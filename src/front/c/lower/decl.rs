@@ -91,13 +91,6 @@ impl FnCx<'_, '_> {
                     decl.span,
                 ));
             }
-            if matches!(ty, Ty::Struct(_)) && init.node.initializer.is_some() {
-                return Err(self.unsupported(
-                    "E0615",
-                    &format!("the initializer of the struct `{name}`"),
-                    init.span,
-                ));
-            }
             if extents.len() > 2 {
                 return Err(self.unsupported(
                     "E0603",
@@ -122,6 +115,10 @@ impl FnCx<'_, '_> {
                         .collect()
                 });
                 self.push_decl(&name, ty, Vec::new(), dims, None, None, false, init.span);
+            }
+            if let (Some(i), Ty::Struct(_)) = (&init.node.initializer, ty) {
+                self.struct_init(&name, ty, i, out)?;
+                continue;
             }
             if let Some(i) = &init.node.initializer {
                 match &i.node {

@@ -1091,3 +1091,173 @@ pub(super) fn check_global_aliasing(
         });
     }
 }
+
+impl FnCx<'_, '_> {
+    /// The initializer of a struct local: `= {1.0, {2.0, 3.0}, .id = 4}` (positional or
+    /// designated members, nested lists for array and struct members; members not given
+    /// are zero, as in C), or `= other` (a whole-struct copy). One assignment per member.
+    pub(super) fn struct_init(
+        &mut self,
+        path: &str,
+        ty: Ty,
+        init: &Node<Initializer>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let Ty::Struct(i) = ty else {
+            unreachable!("struct_init is called for structs")
+        };
+        let items = match &init.node {
+            Initializer::Expression(e) => {
+                let (r, rty) = self.struct_place(e)?;
+                if rty != ty {
+                    return Err(self.err(
+                        "E0614",
+                        "initialization from a different struct type",
+                        e.span,
+                    ));
+                }
+                let mut leaves = Vec::new();
+                self.struct_leaves(ty, String::new(), &mut leaves);
+                for leaf in leaves {
+                    let st = self.stmt(
+                        StmtKind::Assign {
+                            lhs: Expr::var(format!("{path}{leaf}")),
+                            rhs: Expr::var(format!("{r}{leaf}")),
+                        },
+                        init.span,
+                    );
+                    out.push(st);
+                }
+                return Ok(());
+            }
+            Initializer::List(items) => items,
+        };
+        let fields = self.structs[i as usize].fields.clone();
+        let mut given = vec![false; fields.len()];
+        let mut next = 0usize;
+        for item in items {
+            let k = match item.node.designation.as_slice() {
+                [] => next,
+                [d] => match &d.node {
+                    Designator::Member(id) => {
+                        match fields.iter().position(|f| f.name == id.node.name) {
+                            Some(k) => k,
+                            None => {
+                                return Err(self.err(
+                                    "E0606",
+                                    format!(
+                                        "`{}` has no member `{}`",
+                                        self.structs[i as usize].name, id.node.name
+                                    ),
+                                    d.span,
+                                ));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(self.unsupported("E0615", "this designator", d.span));
+                    }
+                },
+                _ => return Err(self.unsupported("E0615", "a nested designator", item.span)),
+            };
+            let Some(f) = fields.get(k) else {
+                return Err(self.err("E0605", "more initializers than struct members", item.span));
+            };
+            let fpath = format!("{path}%{}", f.name);
+            match (f.ty, f.extents.as_slice(), &item.node.initializer.node) {
+                (Ty::Struct(_), [], _) => {
+                    self.struct_init(&fpath, f.ty, &item.node.initializer, out)?;
+                }
+                (t, [], Initializer::Expression(e)) => {
+                    let (rhs, rty) = self.value(e)?;
+                    self.check_assignable(t, rty, e.span)?;
+                    let st = self.stmt(
+                        StmtKind::Assign {
+                            lhs: Expr::var(&fpath),
+                            rhs,
+                        },
+                        item.span,
+                    );
+                    out.push(st);
+                }
+                (t, [n], Initializer::List(elems)) if elems.len() as i64 <= *n => {
+                    for (j, el) in elems.iter().enumerate() {
+                        let (Initializer::Expression(e), true) =
+                            (&el.node.initializer.node, el.node.designation.is_empty())
+                        else {
+                            return Err(self.unsupported(
+                                "E0615",
+                                "this initializer of an array member",
+                                el.span,
+                            ));
+                        };
+                        let (rhs, rty) = self.value(e)?;
+                        self.check_assignable(t, rty, e.span)?;
+                        let st = self.stmt(
+                            StmtKind::Assign {
+                                lhs: Expr::new(ExprKind::Index(
+                                    fpath.clone(),
+                                    vec![int_lit(j as i64)],
+                                )),
+                                rhs,
+                            },
+                            el.span,
+                        );
+                        out.push(st);
+                    }
+                    for j in elems.len() as i64..*n {
+                        let zero = self.zero(t);
+                        let st = self.stmt(
+                            StmtKind::Assign {
+                                lhs: Expr::new(ExprKind::Index(fpath.clone(), vec![int_lit(j)])),
+                                rhs: zero,
+                            },
+                            item.span,
+                        );
+                        out.push(st);
+                    }
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        "E0615",
+                        &format!(
+                            "this initializer of the member `{}` (give arrays and structs \
+                             their own braces)",
+                            f.name
+                        ),
+                        item.span,
+                    ));
+                }
+            }
+            given[k] = true;
+            next = k + 1;
+        }
+        // C zero-fills the members not given.
+        for (k, f) in fields.iter().enumerate() {
+            if !given[k] {
+                self.zero_member(&format!("{path}%{}", f.name), f, init.span, out);
+            }
+        }
+        Ok(())
+    }
+
+    /// `path = 0` for a member (an array whole), member by member for structs.
+    fn zero_member(&mut self, path: &str, f: &Field, at: CSpan, out: &mut Vec<Stmt>) {
+        if let Ty::Struct(i) = f.ty {
+            for g in self.structs[i as usize].fields.clone() {
+                self.zero_member(&format!("{path}%{}", g.name), &g, at, out);
+            }
+            return;
+        }
+        // An array member whole (`a%v = 0`, made loops with the rest of array syntax).
+        let zero = self.zero(f.ty);
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(path),
+                rhs: zero,
+            },
+            at,
+        );
+        out.push(st);
+    }
+}

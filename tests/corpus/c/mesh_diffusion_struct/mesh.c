@@ -1,7 +1,8 @@
 /* Nonlinear 1-D diffusion on a mesh held in a typedef'd struct of fixed arrays, with a
    nested boundary-condition struct; the mesh is a local of the root, passed by pointer
    to the flux, boundary and update kernels; a member array is passed to a function
-   taking `const double *`; the boundary struct is assigned whole. */
+   taking `const double *`; struct initializers with nested braces; the boundary struct
+   is assigned whole. */
 #include <math.h>
 
 #define NX 24
@@ -49,13 +50,9 @@ static void update(mesh_t *m, double dt)
 void diffuse(int nsteps, double dt, double nu, const double *u0, double left,
              double right, double u[NX], double *mass)
 {
-    mesh_t mesh;
-    struct boundary bc;
+    mesh_t mesh = {NX, 1.0 / NX, {0.0}, {0.0}, {0.0, 0.0}};
+    struct boundary bc = {left, right};
     int i, s;
-    mesh.n = NX;
-    mesh.dx = 1.0 / NX;
-    bc.left = left;
-    bc.right = right;
     mesh.bc = bc;
     for (i = 0; i < NX; i++)
         mesh.u[i] = u0[i];

@@ -1,8 +1,9 @@
 /* A chain of masses joined by springs, in 2-D: nested structs (`struct chain` holds
    coordinate arrays and a `struct material` that holds a `struct damping`), the chain a
    local of the root passed by pointer through three levels of calls, `(*c).x` and
-   `c->mat.damp.c1` forms, a member array of a nested struct, a whole nested struct
-   assigned, a `const` pointer to the material, velocity Verlet steps. */
+   `c->mat.damp.c1` forms, a member array of a nested struct, a struct initialized by
+   a positional and a designated member, a whole nested struct assigned, a `const`
+   pointer to the material, velocity Verlet steps. */
 #include <math.h>
 
 #define NM 6
@@ -75,7 +76,7 @@ void hang(int nsteps, double dt, const double *k, double rest, double c1, double
           double mass, double tip[2], double *energy)
 {
     struct chain c;
-    struct damping d;
+    struct damping d = {c1, .c2 = c2};
     int i, s;
     for (i = 0; i < NM; i++) {
         c.x[i] = i * 1.1 * rest;
@@ -86,8 +87,6 @@ void hang(int nsteps, double dt, const double *k, double rest, double c1, double
     for (i = 0; i < NM - 1; i++)
         c.mat.stiffness[i] = k[i];
     c.mat.rest = rest;
-    d.c1 = c1;
-    d.c2 = c2;
     c.mat.damp = d;
     c.mass = mass;
     forces(&c);
