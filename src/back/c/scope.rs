@@ -228,7 +228,7 @@ pub(super) fn complete_vars(unit: &Unit, vars: &mut BTreeMap<String, VarInfo>, e
 pub(super) fn init_text(cx: &Cx, init: &Expr) -> String {
     match &init.kind {
         ExprKind::ArrayCtor(items) => {
-            let items: Vec<String> = items.iter().map(|e| cx.expr(e)).collect();
+            let items: Vec<String> = items.iter().map(|e| init_text(cx, e)).collect();
             format!("{{{}}}", items.join(", "))
         }
         _ => cx.expr(init),

@@ -26,7 +26,8 @@
 //! with a located diagnostic.
 //!
 //! File scope (`lower::globals`): global variables (scalars, 1-D / 2-D arrays of constant
-//! size, structs; `static` or not; literal initializers) and struct types (`struct tag
+//! size, structs; `static` or not; literal initializers, nested braces for structs) and
+//! struct types (`struct tag
 //! {...}`, `typedef struct {...} name`, members that are scalars, arrays of 1 or 2
 //! dimensions, or nested structs) go into one pseudo-module per file (a
 //! [`il::UnitKind::Module`] named after the path, `src/m.c` → `src_m_c`), the host of the
@@ -52,8 +53,8 @@
 //!   classes), E0611 `extern` variables, E0612 arrays of structs (`p[i].x`, `struct s
 //!   a[4]`, pointer arithmetic on struct pointers, local struct pointers), E0613 structs
 //!   passed or returned by value, E0614 a whole struct used as a value other than in
-//!   `a = b`, E0615 unsupported initializers (of struct globals, brace-elided or nested
-//!   designators in struct locals, non-literal ones of globals), E0616 a global passed by reference to a function that also uses it
+//!   `a = b`, E0615 unsupported initializers (designators in struct globals, brace
+//!   elision or nested designators in struct locals, non-literal ones of globals), E0616 a global passed by reference to a function that also uses it
 //!   directly (aliasing).
 
 mod lower;

@@ -650,6 +650,10 @@ pub(super) fn global_declaration(
         if let Some(i) = &init.node.initializer {
             let lit = match (&i.node, extents.len(), ty) {
                 (Initializer::Expression(e), 0, Ty::Int(_) | Ty::Real(_)) => literal(&e.node, span),
+                // A struct's: positional literals, nested braces for its arrays and
+                // structs (printed back as written; the analyses never read initial
+                // values).
+                (Initializer::List(items), 0, Ty::Struct(_)) => literal_list(items, span),
                 (Initializer::List(items), 1, Ty::Int(_) | Ty::Real(_))
                     if items.len() as i64 <= extents[0] =>
                 {
@@ -1260,4 +1264,20 @@ impl FnCx<'_, '_> {
         );
         out.push(st);
     }
+}
+
+/// A brace-enclosed list of literals (nested lists allowed, no designators), as nested
+/// [`ExprKind::ArrayCtor`]s.
+fn literal_list(items: &[Node<InitializerListItem>], span: Span) -> Option<Expr> {
+    let mut out = Vec::new();
+    for item in items {
+        if !item.node.designation.is_empty() {
+            return None;
+        }
+        out.push(match &item.node.initializer.node {
+            Initializer::Expression(e) => literal(&e.node, span)?,
+            Initializer::List(inner) => literal_list(inner, span)?,
+        });
+    }
+    Some(Expr::new(ExprKind::ArrayCtor(out)).spanned(span))
 }

@@ -1,7 +1,7 @@
 /* A Lorenz-type system integrated by classical RK4, the integrator's state kept in a
    global struct (`g_rk`) that `rk_init` writes and `rk_step` advances and reads; the
    model parameters in a typedef'd struct passed by `const` pointer; a passive global
-   step counter. */
+   step counter; the global struct has an initializer with nested braces. */
 #include <math.h>
 
 #define NEQ 3
@@ -18,7 +18,7 @@ struct rk_state {
     double h;
 };
 
-struct rk_state g_rk;
+struct rk_state g_rk = {{1.0, 1.0, 1.0}, 0.0, 0.01};
 int g_nsteps_done;
 
 static void rhs(const lorenz_params *p, const double *y, double *dy)
