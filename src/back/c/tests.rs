@@ -229,6 +229,7 @@ typedef struct { double k; double m[2][2]; } spring;
 double g_state[4];
 double g_scale = 2.0;
 static double g_table[3] = {1.0, 2.5, -3};
+struct point g_origin = {0.5, 1.5, 7, {{1.0, 2.0, 3.0}}};
 
 static void push(struct point *p, const spring *s, double f) {
   p->x += f * s->k + s->m[1][0];
@@ -242,7 +243,7 @@ void run(double a, double *r) {
   q.x = a; q.y = 1.0; q.id = 3;
   sp.k = g_state[2]; sp.m[1][0] = a;
   push(&q, &sp, 0.5);
-  *r = q.x * q.w.v[1];
+  *r = q.x * q.w.v[1] + g_origin.w.v[2];
 }
 ";
     let mut map = SourceMap::default();
@@ -262,11 +263,12 @@ void run(double a, double *r) {
         "double g_scale = 2.0;",
         "double g_state[4];",
         "static double g_table[3] = {1.0, 2.5, -3};",
+        "struct point g_origin = {0.5, 1.5, 7, {{1.0, 2.0, 3.0}}};",
         "void push(struct point *p, const spring *s, double f)",
         "p->x = p->x + (f*s->k + s->m[1][0]);",
         "p->w.v[1] = p->y*g_scale + g_table[2];",
         "push(&q, &sp, 0.5);",
-        "(*r) = q.x*q.w.v[1];",
+        "(*r) = q.x*q.w.v[1] + g_origin.w.v[2];",
     ] {
         assert!(c.contains(want), "missing {want:?} in:\n{c}");
     }
