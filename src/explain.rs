@@ -5,6 +5,8 @@
 //! Per assignment or call: the variables active before and after it (varied ∩ useful),
 //! diff-live after it, to-be-recorded before it, the values the adjoint saves there, and
 //! whether the adjoint's forward sweep keeps it. Per test or loop: whether it is kept.
+//! Per procedure: the variables with derivatives, and its adjoint-out set (the arguments
+//! its adjoint leaves changed, which a caller must save around a checkpointed call).
 
 use std::fmt::Write as _;
 
@@ -48,13 +50,17 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         type_names: Default::default(),
         global_names: vec![None; ir.globals.len()],
     };
-    let mut out = String::new();
-    for i in ir.call_graph.bottom_up().into_iter().flatten().rev() {
+    // Callees first, as the adjoint is generated (a caller's saves depend on what its
+    // callees' adjoints give back); printed callers first.
+    let mut texts = Vec::new();
+    for i in ir.call_graph.bottom_up().into_iter().flatten() {
         if !analyses.units[i].is_differentiated() {
             continue;
         }
+        let mut out = String::new();
         let mut ug = UnitGen::new(&ctx, i);
-        let (plan, _, _) = adjoint::settle(&mut ug);
+        let (plan, _, unsaved) = adjoint::settle(&mut ug);
+        let restored = adjoint::record_restored(&ug, &unsaved);
         let uir = &ir.units[i];
         let ua = &analyses.units[i];
         let _ = writeln!(out, "{}:", uir.unit.name);
@@ -64,6 +70,19 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
             .map(|z| uir.zones.zones[z].name.as_str())
             .collect();
         let _ = writeln!(out, "  variables with derivatives: {}", list(&derivs));
+        let adj_out: Vec<&str> = uir
+            .unit
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(k, a)| ua.summary.writes[*k] && !restored.contains(&crate::il::key(a)))
+            .map(|(_, a)| a.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  adjoint-out (arguments its adjoint leaves changed): {}",
+            list(&adj_out)
+        );
         let notes = Notes {
             uir,
             ua,
@@ -71,8 +90,9 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         };
         notes.block(&uir.unit.body, 1, &mut out);
         out.push('\n');
+        texts.push(out);
     }
-    Ok(out)
+    Ok(texts.into_iter().rev().collect())
 }
 
 struct Notes<'a> {

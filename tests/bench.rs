@@ -7,7 +7,9 @@
 //! Differentiates `tests/corpus/fortran/heat_explicit` through the library, writes the
 //! outputs with an `adgen-outputs.txt`, and hands them to `build-support/bench/run.sh`,
 //! which builds everything with `gfortran -O2` and prints R_t, R_a and the tape peak.
-//! `ADGEN_BENCH_ARGS="200 2000 7"` sets N, NSTEPS and the number of samples.
+//! `ADGEN_BENCH_ARGS="200 2000 7"` sets N, NSTEPS and the number of samples;
+//! `ADGEN_BENCH_ARGS="--instructions 100 1000 3"` also counts instructions under callgrind
+//! (I_t, I_a: the ratios that do not depend on the machine's load).
 
 // The harness modules, without the corpus self-tests.
 #[path = "support"]

@@ -456,7 +456,10 @@ fn explain_annotates_statements() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
-        text.starts_with("f:\n  variables with derivatives: x, y\n  y = x*x\n"),
+        text.starts_with(
+            "f:\n  variables with derivatives: x, y\n  \
+             adjoint-out (arguments its adjoint leaves changed): y\n  y = x*x\n"
+        ),
         "{text}"
     );
     assert!(

@@ -241,6 +241,11 @@ fn active_equivalence_with_a_non_real_variable_is_refused() {
     let rendered = refused("t.f", text);
     assert!(rendered.contains("error[E0525]"), "{rendered}");
     assert!(rendered.contains("t.f:3:"), "{rendered}");
+    // Two kinds of real: the bits of one are not a value of the other.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, T\n      REAL Q\n      \
+                EQUIVALENCE (T, Q)\n      T = X*X\n      Y = T\n      END\n";
+    let rendered = refused("t.f", text);
+    assert!(rendered.contains("error[E0525]"), "{rendered}");
 }
 
 #[test]

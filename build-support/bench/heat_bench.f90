@@ -3,7 +3,9 @@
 ! Calling sequences follow INTERFACE.md section 3:
 !   call heat_d(n, nsteps, kappa, kappad, u, ud, cost, costd)
 !   call heat_b(n, nsteps, kappa, kappab, u, ub, cost, costb)
-! Usage: heat_bench N NSTEPS SAMPLES
+! Usage: heat_bench N NSTEPS SAMPLES [MODE]
+! With MODE (0 nothing, 1 original, 2 tangent, 3 adjoint) it makes that one call and
+! stops: run.sh --instructions counts each under callgrind.
 program heat_bench
   use iso_c_binding, only: c_size_t
   implicit none
@@ -17,7 +19,7 @@ program heat_bench
       integer(c_size_t) :: adgen_tape_traffic_bytes
     end function adgen_tape_traffic_bytes
   end interface
-  integer :: n, nsteps, samples, i
+  integer :: n, nsteps, samples, i, mode
   character(len=32) :: arg
   real(8), allocatable :: kappa(:), u0(:), u(:), kappad(:), ud(:), kappab(:), ub(:)
   real(8) :: cost, costd, costb, t_orig, t_tan, t_adj, checksum
@@ -48,6 +50,14 @@ program heat_bench
     u0(i) = exp(-20.0d0 * (dble(i) / dble(n + 1) - 0.5d0)**2)
   end do
   checksum = 0.0d0
+
+  if (command_argument_count() >= 4) then
+    call get_command_argument(4, arg)
+    read (arg, *) mode
+    if (mode > 0) call one_call(mode)
+    write (*, '(a,es12.4)') 'checksum = ', checksum
+    stop
+  end if
 
   t_orig = median_seconds(1)
   t_tan = median_seconds(2)

@@ -5,8 +5,11 @@
 # R_a = T_adjoint/T_original and the adjoint's tape peak (adgen_tape_peak_bytes()).
 #
 # Usage:
-#   build-support/bench/run.sh [--generated DIR] [N [NSTEPS [SAMPLES]]]
+#   build-support/bench/run.sh [--generated DIR] [--instructions] [N [NSTEPS [SAMPLES]]]
 #
+# --instructions also counts the instructions of one call of each under valgrind's
+# callgrind (minus those of a run that makes no call) and prints their ratios, I_t and
+# I_a: exact and repeatable whatever else the machine runs, unlike times.
 # Without --generated, the derivatives are produced by `adgen diff` (built with
 # `cargo build --release`). With --generated DIR, DIR must hold adgen's output
 # (generated sources, runtime and adgen-outputs.txt), e.g. from tests/bench.rs.
@@ -22,10 +25,14 @@ FFLAGS="${FFLAGS:--O2}"
 CFLAGS="${CFLAGS:--O2}"
 
 generated=""
-if [[ "${1:-}" == "--generated" ]]; then
-  generated="$(cd "$2" && pwd)"
-  shift 2
-fi
+instructions=""
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+    --generated) generated="$(cd "$2" && pwd)"; shift 2 ;;
+    --instructions) instructions=1; shift ;;
+    *) echo "run.sh: unknown option $1" >&2; exit 1 ;;
+  esac
+done
 n="${1:-100}"
 nsteps="${2:-1000}"
 samples="${3:-7}"
@@ -63,3 +70,24 @@ done < "$generated/adgen-outputs.txt"
 compile "$here/heat_bench.f90" "$work/heat_bench.o"
 "$FC" $FFLAGS "${objects[@]}" -o "$work/heat_bench"
 "$work/heat_bench" "$n" "$nsteps" "$samples"
+
+if [[ -n "$instructions" ]]; then
+  if ! command -v valgrind >/dev/null 2>&1; then
+    echo "run.sh: --instructions needs valgrind" >&2
+    exit 1
+  fi
+  count() { # mode -> instructions executed by the whole run
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.$1" \
+      "$work/heat_bench" "$n" "$nsteps" 1 "$1" 2>&1 >/dev/null \
+      | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+  }
+  base="$(count 0)"
+  i_orig=$(( $(count 1) - base ))
+  i_tan=$(( $(count 2) - base ))
+  i_adj=$(( $(count 3) - base ))
+  echo "I_original = $i_orig instructions"
+  echo "I_tangent  = $i_tan instructions"
+  echo "I_adjoint  = $i_adj instructions"
+  awk -v o="$i_orig" -v t="$i_tan" -v a="$i_adj" \
+    'BEGIN { printf "I_t = %8.3f\nI_a = %8.3f\n", t / o, a / o }'
+fi

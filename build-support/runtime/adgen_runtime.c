@@ -180,7 +180,16 @@ static void adgen_pop_entry(void *target, size_t bytes, int kind) {
     tape.size -= bytes + ADGEN_TRAILER_BYTES;
 }
 #else
-static void adgen_push_entry(const void *source, size_t bytes, int kind) {
+/* The fast paths are inlined into each typed push and pop, where `bytes` is a constant:
+ * the copy becomes a move instead of a call of memcpy (measured on heat_explicit with
+ * callgrind: about 45 instructions per scalar push when this was a call). */
+#if defined(__GNUC__)
+#define ADGEN_INLINE static inline __attribute__((always_inline))
+#else
+#define ADGEN_INLINE static inline
+#endif
+
+ADGEN_INLINE void adgen_push_entry(const void *source, size_t bytes, int kind) {
     adgen_tape *t = &tape;
     size_t size = t->size;
     /* Fast path: no repeat marks, room left. */
@@ -200,11 +209,11 @@ static void adgen_push_entry(const void *source, size_t bytes, int kind) {
     adgen_raw_push(source, bytes, kind);
 }
 
-static void adgen_look_entry(void *target, size_t bytes, int kind) {
+ADGEN_INLINE void adgen_look_entry(void *target, size_t bytes, int kind) {
     adgen_raw_look(target, bytes, 0, kind);
 }
 
-static void adgen_pop_entry(void *target, size_t bytes, int kind) {
+ADGEN_INLINE void adgen_pop_entry(void *target, size_t bytes, int kind) {
     adgen_tape *t = &tape;
     if (bytes <= t->size) {
         t->size -= bytes;

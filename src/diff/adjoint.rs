@@ -38,22 +38,34 @@ use super::plan::{self, Plan};
 use super::tangent::{convert, touches_active, unknown_procedure};
 use super::{UnitGen, assign, call};
 
+/// Records which dummies the unit's adjoint gives back with their values on entry: every
+/// one but those it overwrites without restoring (`unsaved`, from [`settle`]). The
+/// dummies it does not give back are its adjoint-out set `Adj-out⁻` at entry
+/// (seeds/000 §5.2): the variables `P→; P←` may modify. Callers read this set (callees
+/// are generated first) to know what a checkpointed call leaves changed. Returns the
+/// dummies given back, by key.
+pub fn record_restored(ug: &UnitGen, unsaved: &BTreeSet<String>) -> BTreeSet<String> {
+    let restored: BTreeSet<String> = ug
+        .unit
+        .args
+        .iter()
+        .map(|a| key(a))
+        // A derived-type dummy is overwritten through its components (`b%x`).
+        .filter(|a| {
+            let prefix = format!("{a}%");
+            !unsaved.contains(a) && !unsaved.iter().any(|u| u.starts_with(&prefix))
+        })
+        .collect();
+    if let Some(index) = ug.ctx.ir.index_of(&ug.unit.name) {
+        ug.ctx.restored.borrow_mut().insert(index, restored.clone());
+    }
+    restored
+}
+
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;
     let (_, mut body, unsaved) = settle(ug);
-    if let Some(index) = ug.ctx.ir.index_of(&unit.name) {
-        let restored = unit
-            .args
-            .iter()
-            .map(|a| key(a))
-            // A derived-type dummy is overwritten through its components (`b%x`).
-            .filter(|a| {
-                let prefix = format!("{a}%");
-                !unsaved.contains(a) && !unsaved.iter().any(|u| u.starts_with(&prefix))
-            })
-            .collect();
-        ug.ctx.restored.borrow_mut().insert(index, restored);
-    }
+    record_restored(ug, &unsaved);
     let mut args = ug.derivative_args();
     if let Some(r) = &unit.result {
         if ug.ua.result_active {

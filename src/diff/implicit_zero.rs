@@ -28,12 +28,16 @@
 //! reset changes no other liveness (its right-hand side reads nothing), so one pass after
 //! the fixed point removes them all. A body with GO TO is left as it is.
 //!
+//! Then a reset followed, in the same block, by an increment of the same scalar with
+//! nothing between that mentions it (`xb = 0; ...; xb = xb + e`) becomes the assignment
+//! `xb = e`: the increment is the next instruction that assigns to the derivative.
+//!
 //! `[options] disable = ["implicit-zero"]` keeps the explicit-zero form.
 
 use std::collections::BTreeSet;
 
 use super::UnitGen;
-use crate::il::{Expr, ExprKind, Stmt, StmtKind, key, visit};
+use crate::il::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtKind, key, visit};
 
 type Live = BTreeSet<String>;
 
@@ -59,6 +63,143 @@ pub fn apply(ug: &UnitGen, body: &mut Vec<Stmt>, args: &[String], result: Option
         .collect();
     let at_exit: Live = args.iter().map(|a| key(a)).chain(result.map(key)).collect();
     remove_dead_resets(body, &owned, &at_exit);
+    let scalars: Live = ug
+        .unit
+        .symbols
+        .iter()
+        .filter(|s| !s.is_array() && s.ty.is_differentiable() && s.ty != ScalarType::Derived)
+        .filter_map(|s| ug.deriv_name(&s.name))
+        .map(key)
+        .filter(|d| owned.contains(d))
+        .collect();
+    fuse_reset_increments(body, &scalars);
+}
+
+/// `xb = 0; ...; xb = xb + e` → `...; xb = e` when the statements between neither mention
+/// `xb` nor can leave the block: the increment is the "next instruction that assigns to
+/// the derivative variable" of §4.6, which compensates for the reset. `scalars` are the
+/// scalar derivative variables this may rewrite. Returns how many resets it removed.
+pub fn fuse_reset_increments(stmts: &mut Vec<Stmt>, scalars: &Live) -> usize {
+    let mut fused = 0;
+    for s in stmts.iter_mut() {
+        for block in child_blocks_mut(s) {
+            fused += fuse_reset_increments(block, scalars);
+        }
+    }
+    let mut k = 0;
+    while k < stmts.len() {
+        let reset = match &stmts[k].kind {
+            StmtKind::Assign { lhs, rhs } if stmts[k].label.is_none() && is_zero(rhs) => {
+                match &lhs.kind {
+                    ExprKind::Var(n) if scalars.contains(&key(n)) => Some(key(n)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let mut removed = false;
+        if let Some(x) = reset {
+            for j in k + 1..stmts.len() {
+                if stmts[j].label.is_some() || leaves_block(&stmts[j]) {
+                    break;
+                }
+                if !mentions(&stmts[j], &x) {
+                    continue;
+                }
+                if let Some(e) = increment_of(&stmts[j], &x) {
+                    if let StmtKind::Assign { rhs, .. } = &mut stmts[j].kind {
+                        *rhs = e;
+                    }
+                    stmts.remove(k);
+                    fused += 1;
+                    removed = true;
+                }
+                break;
+            }
+        }
+        if !removed {
+            k += 1;
+        }
+    }
+    fused
+}
+
+/// The nested blocks of a statement, mutably.
+fn child_blocks_mut(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match &mut s.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        } => arms
+            .iter_mut()
+            .map(|(_, b)| b)
+            .chain(else_body.iter_mut())
+            .collect(),
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+/// The statement is, or contains, a jump that may leave the block it is in.
+fn leaves_block(s: &Stmt) -> bool {
+    let mut jumps = false;
+    visit::walk_stmts(std::slice::from_ref(s), &mut |t| {
+        jumps |= matches!(
+            t.kind,
+            StmtKind::Exit { .. }
+                | StmtKind::Cycle { .. }
+                | StmtKind::Return
+                | StmtKind::Goto { .. }
+                | StmtKind::ComputedGoto { .. }
+                | StmtKind::ArithmeticIf { .. }
+        ) || matches!(&t.kind, StmtKind::Io { stops: true, .. });
+    });
+    jumps
+}
+
+/// The statement, or one nested in it, names variable `x` (by key) anywhere.
+fn mentions(s: &Stmt, x: &str) -> bool {
+    let mut found = false;
+    visit::walk_stmts(std::slice::from_ref(s), &mut |t| {
+        let mut exprs = visit::stmt_exprs(t);
+        match &t.kind {
+            StmtKind::Assign { lhs, .. } => exprs.push(lhs),
+            StmtKind::Do { var, .. } => found |= key(var) == x,
+            StmtKind::Allocate(items) | StmtKind::Deallocate(items) => exprs.extend(items),
+            StmtKind::Io { writes, .. } => exprs.extend(writes),
+            _ => {}
+        }
+        for e in exprs {
+            visit::walk_expr(e, &mut |y| {
+                if let ExprKind::Var(n) | ExprKind::Index(n, _) = &y.kind {
+                    found |= base_key(n) == x;
+                }
+            });
+        }
+    });
+    found
+}
+
+/// `e` when `s` is `x = x + e` or `x = e + x`, with `e` not reading `x`.
+fn increment_of(s: &Stmt, x: &str) -> Option<Expr> {
+    let StmtKind::Assign { lhs, rhs } = &s.kind else {
+        return None;
+    };
+    if !matches!(&lhs.kind, ExprKind::Var(n) if key(n) == x) {
+        return None;
+    }
+    let ExprKind::Binary(BinOp::Add, a, b) = &rhs.kind else {
+        return None;
+    };
+    let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if key(n) == x);
+    let e = if is_x(a) {
+        b
+    } else if is_x(b) {
+        a
+    } else {
+        return None;
+    };
+    let reads_x = visit::names_read(e).iter().any(|n| base_key(n) == x);
+    (!reads_x).then(|| (**e).clone())
 }
 
 /// Removes the dead derivative resets of `body`; `owned` are the keys of the derivative

@@ -386,18 +386,18 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 if s.name.contains('%') || uir.zones.get(&s.name) != Some(z) {
                     continue;
                 }
-                if !s.ty.is_differentiable() {
+                if s.ty != zone.ty {
                     errors.push(
                         Diagnostic::error(
                             "E0525",
                             format!(
-                                "`{}` shares storage with `{}` by EQUIVALENCE, whose derivative is needed, but it is not real",
+                                "`{}` shares storage with `{}` by EQUIVALENCE, whose derivative is needed, but its type differs",
                                 s.name, zone.name
                             ),
                         )
                         .at(s.span)
                         .with_help(
-                            "a real and a non-real variable in one EQUIVALENCE set cannot carry derivatives; use separate storage",
+                            "variables of different types (or kinds) in one EQUIVALENCE set cannot carry derivatives; use separate storage",
                         ),
                     );
                     continue;
@@ -616,8 +616,14 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         true
     }
 
+    /// Reports an error once: the adjoint regenerates a body until its saves settle, and
+    /// each pass would report the same problem again.
     pub fn error(&mut self, d: Diagnostic) {
-        self.errors.push(d);
+        let same =
+            |e: &Diagnostic| e.code == d.code && e.message == d.message && e.location == d.location;
+        if !self.errors.iter().any(same) {
+            self.errors.push(d);
+        }
     }
 
     /// Dummies of the generated unit, in order, with derivative dummies after their primal.

@@ -97,6 +97,18 @@ impl Sema<'_> {
     /// (its constant subscripts are the compiler's to check).
     fn check_equivalenced(&mut self, e: &Expr) {
         let name = match &e.kind {
+            ExprKind::Index(_, subs)
+                if subs
+                    .iter()
+                    .any(|s| matches!(s.kind, ExprKind::Range { .. })) =>
+            {
+                self.error(
+                    "E0314",
+                    "EQUIVALENCE lists variables and array elements, not sections".to_string(),
+                    e.span,
+                );
+                return;
+            }
             ExprKind::Var(n) | ExprKind::Index(n, _) => n.clone(),
             _ => {
                 self.error(
