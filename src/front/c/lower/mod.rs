@@ -333,8 +333,8 @@ pub(crate) fn lower_unit(
     }
     // The struct types the file uses (and those their members use), in definition order.
     let mut closure = used_structs.clone();
-    for i in used_structs.iter().rev() {
-        struct_closure(*i, &structs, &mut closure);
+    for &i in &used_structs {
+        struct_closure(i, &structs, &mut closure);
     }
     if !globals.is_empty() || !closure.is_empty() {
         let at =
@@ -360,7 +360,9 @@ pub(crate) fn lower_unit(
 
 /// What a `typedef` name stands for: a scalar type and, for an array typedef
 /// (`typedef double vec3[3];`), its extents in C order. `Err` describes a typedef adgen
-/// cannot use (structs, pointers, ...), reported where the name is used.
+/// cannot use (unions, pointers, ...), reported where the name is used. Struct types are
+/// found here too, under `struct tag` (or `struct@offset` when anonymous), as
+/// [`Ty::Struct`].
 type Typedefs = BTreeMap<String, Result<(Ty, Vec<i64>), String>>;
 
 /// What a `break` or `continue` would leave: a loop, or a `switch` (whose `break`s the
