@@ -962,7 +962,9 @@ impl FnCx<'_, '_> {
     /// The symbols of the globals, once the function's own are known.
     pub(super) fn global_symbols(&mut self) {
         for g in self.globals.values() {
-            if self.shadowed.contains(&key(&g.name)) {
+            // A name the function made for itself (its result variable) when it does not
+            // use the global: the function does not see the global.
+            if self.shadowed.contains(&key(&g.name)) || self.symbols.contains(&g.name) {
                 continue;
             }
             for s in global_symbols(g, self.module, self.structs) {
