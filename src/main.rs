@@ -249,6 +249,27 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
                 .filter(|e| e.file_type().is_file());
             prerequisites.extend(files.map(|e| e.into_path()));
         }
+        // C headers next to the C sources (`#include "x.h"` looks there first).
+        let mut header_dirs: Vec<&Path> = loaded
+            .source_files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "c"))
+            .filter_map(|f| f.parent())
+            .collect();
+        header_dirs.sort();
+        header_dirs.dedup();
+        for dir in header_dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut headers: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "h"))
+                .collect();
+            headers.sort();
+            prerequisites.extend(headers);
+        }
         let target = out_dir.join(adgen::output::OUTPUTS_LIST);
         if let Err(e) = write_depfile(depfile, &target, &prerequisites) {
             let d = Diagnostic::error(

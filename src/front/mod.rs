@@ -21,6 +21,8 @@ pub struct Context {
     /// Files read by INCLUDE lines, in order; the first gets `FileId(first_include_id)`.
     pub included: Vec<SourceFile>,
     pub first_include_id: u32,
+    /// Functions defined in C user headers, lowered by the first file including them.
+    pub c_header_functions: std::collections::BTreeSet<String>,
 }
 
 /// Lowers one source file on its own (no module of another file visible).
@@ -46,7 +48,34 @@ pub fn lower_source_in(
     use fortran::SourceForm;
     let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
     if ext.eq_ignore_ascii_case("c") {
-        return c::lower_file(id, source, path, next_stmt_id);
+        let Context {
+            include_search,
+            include_display_dir,
+            included,
+            first_include_id,
+            c_header_functions,
+            ..
+        } = context;
+        // The source's directory comes first in `include_search` when there is one.
+        let (dir, include_dirs) = match include_display_dir {
+            Some(_) if !include_search.is_empty() => {
+                (Some(include_search[0].as_path()), &include_search[1..])
+            }
+            _ => (None, &include_search[..]),
+        };
+        let first = *first_include_id;
+        let mut register = |display: String, text: String| {
+            included.push(SourceFile::new(display, text));
+            FileId(first + included.len() as u32 - 1)
+        };
+        let mut headers = c::Headers {
+            dir,
+            include_dirs,
+            display_dir: include_display_dir.as_deref(),
+            register: &mut register,
+            lowered: c_header_functions,
+        };
+        return c::lower_file(id, source, path, next_stmt_id, &mut headers);
     }
     // As gfortran reads them: upper-case extensions (and `.fpp`) ask for the C
     // preprocessor; `.f`, `.for`, `.ftn`, `.fpp` are fixed form.
@@ -76,6 +105,7 @@ pub fn lower_source_in(
         include_display_dir,
         included,
         first_include_id,
+        ..
     } = context;
     let mut resolve = |name: &str| -> Result<(FileId, String), String> {
         for (k, dir) in include_search.iter().enumerate() {

@@ -391,14 +391,14 @@ pub fn check_derivatives(
     failures
 }
 
-/// The files of a corpus directory that Fortran INCLUDE lines name (`*.inc`, `*.fi`),
-/// sorted, as (name, text).
+/// The files of a corpus directory that the sources include: Fortran INCLUDE files
+/// (`*.inc`, `*.fi`) and C headers (`*.h`), sorted, as (name, text).
 pub fn include_files(dir: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
-            if name.ends_with(".inc") || name.ends_with(".fi") {
+            if name.ends_with(".inc") || name.ends_with(".fi") || name.ends_with(".h") {
                 if let Ok(text) = std::fs::read_to_string(e.path()) {
                     out.push((name, text));
                 }

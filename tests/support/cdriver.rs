@@ -92,21 +92,30 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
         if sym.kind != SymbolKind::Variable {
             return Err(format!("dummy `{arg}` is a procedure"));
         }
-        let len = match sym.dims.as_slice() {
-            [] => 1,
-            [d] => match &d.upper {
-                Bound::Star | Bound::Colon => check.extent_of(arg).ok_or_else(|| {
-                    format!("check.toml: `[extent] {}` is needed for `{arg}`", key(arg))
-                })?,
+        // Arrays of any rank are passed as flat arrays of all their elements (C's 2-D
+        // parameters `double (*u)[N]` are pointers to the first element as well); an
+        // assumed-size last dimension takes `[extent]`.
+        let mut len = 1;
+        for (k, d) in sym.dims.iter().enumerate() {
+            len *= match &d.upper {
+                Bound::Star | Bound::Colon if k + 1 == sym.dims.len() => {
+                    check.extent_of(arg).ok_or_else(|| {
+                        format!("check.toml: `[extent] {}` is needed for `{arg}`", key(arg))
+                    })?
+                }
+                Bound::Star | Bound::Colon => {
+                    return Err(format!(
+                        "`{arg}`: an assumed extent before the last dimension"
+                    ));
+                }
                 Bound::Expr(e) => {
                     let upper = eval(e, check)
                         .ok_or_else(|| format!("`{arg}`: cannot evaluate its size"))?;
                     let lower = d.lower.as_ref().map(|l| eval(l, check)).unwrap_or(Some(1));
                     upper - lower.ok_or_else(|| format!("`{arg}`: cannot evaluate its bound"))? + 1
                 }
-            },
-            _ => return Err(format!("`{arg}`: rank > 1 dummy")),
-        };
+            };
+        }
         out.push(Slot {
             var: arg.clone(),
             key: key(arg),

@@ -408,6 +408,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     let mut all: Vec<&Unit> = copies.clone();
     all.extend(file.units.iter().filter(|u| u.is_procedure()));
     let uses_runtime = all.iter().any(|u| uses_runtime(u));
+    let uses_heap = all.iter().any(|u| uses_heap(u));
     let env = scope::Env::new(
         originals
             .units()
@@ -432,6 +433,9 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     )
     .unwrap();
     out.push_str("#include <math.h>\n");
+    if uses_heap {
+        out.push_str("#include <stdlib.h>\n");
+    }
     if uses_runtime {
         out.push_str("#include \"adgen_runtime.h\"\n");
     }
@@ -559,6 +563,9 @@ struct Cx<'a> {
     /// Open loops: their names, and whether a named exit / cycle needs a label.
     loops: RefCell<Vec<LoopState>>,
     fresh: RefCell<u32>,
+    /// Local arrays whose extents are not constants (from `malloc`ed work arrays of a C
+    /// source, and their derivatives): on the heap, freed before every return.
+    heap: Vec<String>,
 }
 
 struct LoopState {
@@ -584,6 +591,7 @@ impl<'a> Cx<'a> {
             goto_targets,
             loops: RefCell::new(Vec::new()),
             fresh: RefCell::new(0),
+            heap: heap_arrays(unit),
         }
     }
 }
@@ -662,6 +670,28 @@ fn write_unit_into(
                     if args.contains(&k) || !declared.insert(k.clone()) {
                         continue;
                     }
+                    if attrs.iter().any(|a| matches!(a, Attr::Allocatable)) {
+                        // Given its memory by an ALLOCATE (`malloc`) statement; a 2-D
+                        // one is a pointer to rows: `double (*t)[n] = 0;`.
+                        let rows: String = v
+                            .dims
+                            .iter()
+                            .rev()
+                            .skip(1)
+                            .map(|d| format!("[{}]", cx.extent(d)))
+                            .collect();
+                        let pointer = if rows.is_empty() {
+                            format!("*{}", e.name)
+                        } else {
+                            format!("(*{}){rows}", e.name)
+                        };
+                        writeln!(out, "  {} {pointer} = 0;", c_type(v.ty)).unwrap();
+                        continue;
+                    }
+                    if cx.heap.iter().any(|h| key(h) == k) {
+                        writeln!(out, "{}", cx.heap_decl(&e.name, v)).unwrap();
+                        continue;
+                    }
                     let constant = if is_parameter { "const " } else { "" };
                     let mut line = format!("  {constant}{} {}", scope::type_text(v), e.name);
                     for d in v.dims.iter().rev() {
@@ -695,6 +725,11 @@ fn write_unit_into(
             && !s.name.contains('%')
         {
             let Some(v) = cx.vars.get(&k) else { continue };
+            if cx.heap.iter().any(|h| key(h) == k) {
+                writeln!(out, "{}", cx.heap_decl(&s.name, v)).unwrap();
+                declared.insert(k);
+                continue;
+            }
             let mut line = format!("  {} {}", scope::type_text(v), s.name);
             for d in v.dims.iter().rev() {
                 write!(line, "[{}]", cx.extent(d)).unwrap();
@@ -734,6 +769,7 @@ fn write_unit_into(
     let mut body = String::new();
     cx.block(&mut body, &unit.body, 1);
     out.push_str(&body);
+    out.push_str(&cx.free_heap(1));
     if let (UnitKind::Function, Some(r)) = (unit.kind, &unit.result) {
         writeln!(out, "  return {};", cx.var_value(r)).unwrap();
     }
@@ -809,11 +845,93 @@ fn int_value(e: &Expr) -> Option<i64> {
     }
 }
 
+/// Local arrays (not arguments) with an extent that is not an integer constant: from
+/// `malloc`ed work arrays, whose derivative units declare them with their sizes. They
+/// live on the heap (a large work array would overflow the stack as a variable-length
+/// array), from the start of the procedure to each of its returns.
+fn heap_arrays(unit: &Unit) -> Vec<String> {
+    let args: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
+    unit_vars(unit)
+        .into_iter()
+        .filter(|(k, v)| {
+            v.pass.is_none()
+                && !args.contains(k)
+                && !v.dims.is_empty()
+                && v.dims.iter().any(|d| match &d.upper {
+                    Bound::Expr(u) => {
+                        int_value(u).is_none()
+                            || d.lower.as_ref().is_some_and(|l| int_value(l).is_none())
+                    }
+                    Bound::Star | Bound::Colon => false,
+                })
+                && v.dims.iter().all(|d| matches!(d.upper, Bound::Expr(_)))
+        })
+        .map(|(k, _)| {
+            // C is case-sensitive: the declared spelling.
+            unit.decls
+                .iter()
+                .find_map(|d| match &d.kind {
+                    DeclKind::Var { entities, .. } => entities
+                        .iter()
+                        .find(|e| key(&e.name) == k)
+                        .map(|e| e.name.clone()),
+                    _ => None,
+                })
+                .or_else(|| unit.symbols.get(&k).map(|s| s.name.clone()))
+                .unwrap_or(k)
+        })
+        .collect()
+}
+
+/// Does the unit need `<stdlib.h>` (`calloc`, `malloc`, `free`)?
+fn uses_heap(unit: &Unit) -> bool {
+    let mut found = !heap_arrays(unit).is_empty();
+    il::visit::walk_stmts(&unit.body, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Allocate(_) | StmtKind::Deallocate(_));
+    });
+    found
+}
+
 fn indent(n: usize) -> String {
     "  ".repeat(n)
 }
 
 impl Cx<'_> {
+    /// `double (*w)[n1] = calloc(n2 * n1, sizeof(double));`: a heap array indexed like
+    /// the C array `double w[n2][n1]`, zeroed (as the adjoint's pushes of its elements
+    /// want defined values, and as a `calloc`ed original was).
+    fn heap_decl(&self, name: &str, v: &VarInfo) -> String {
+        let extents: Vec<String> = v.dims.iter().rev().map(|d| self.extent(d)).collect();
+        let mut pointer = format!("*{name}");
+        if extents.len() > 1 {
+            pointer = format!("({pointer})");
+            for e in &extents[1..] {
+                write!(pointer, "[{e}]").unwrap();
+            }
+        }
+        let count: Vec<String> = if extents.len() == 1 {
+            extents.clone()
+        } else {
+            extents.iter().map(|e| format!("({e})")).collect()
+        };
+        format!(
+            "  {} {pointer} = calloc({}, sizeof({}));",
+            c_type(v.ty),
+            count.join(" * "),
+            c_type(v.ty)
+        )
+    }
+
+    /// `free(w);` for each heap array, before a return.
+    fn free_heap(&self, depth: usize) -> String {
+        let ind = indent(depth);
+        let mut out = String::new();
+        for name in &self.heap {
+            writeln!(out, "{ind}free({name});").unwrap();
+        }
+        out
+    }
+
     fn var(&self, name: &str) -> Option<&VarInfo> {
         self.vars.get(&key(name))
     }
@@ -849,7 +967,12 @@ impl Cx<'_> {
         match (lower.map(int_value).unwrap_or(Some(1)), int_value(upper)) {
             (Some(l), Some(u)) => (u - l + 1).max(0).to_string(),
             (Some(1), None) => self.expr(upper),
-            (Some(l), None) => format!("{} - {}", self.expr_at(upper, Level::Add), l - 1),
+            // `n - 1` with lower bound 0 (C's `w[n]`) has `n` elements.
+            (Some(l), None) => match &upper.kind {
+                ExprKind::Binary(BinOp::Sub, x, k) if int_value(k) == Some(1 - l) => self.expr(x),
+                _ if l < 1 => format!("{} + {}", self.expr_at(upper, Level::Add), 1 - l),
+                _ => format!("{} - {}", self.expr_at(upper, Level::Add), l - 1),
+            },
             _ => format!(
                 "{} - {} + 1",
                 self.expr_at(upper, Level::Add),
@@ -1345,6 +1468,7 @@ impl Cx<'_> {
                     (UnitKind::Function, Some(r)) => format!("return {};", self.var_value(r)),
                     _ => "return;".to_string(),
                 };
+                out.push_str(&self.free_heap(depth));
                 writeln!(out, "{ind}{text}{trailing}").unwrap();
             }
             StmtKind::Continue => {
@@ -1371,11 +1495,51 @@ impl Cx<'_> {
             StmtKind::Io { text, .. } => {
                 writeln!(out, "{ind}/* {} */", text.replace("*/", "* /")).unwrap();
             }
+            // `w = malloc(...)` of a C source (printed for the round trip; differentiation
+            // turns such arrays into heap arrays of the whole procedure first).
+            StmtKind::Allocate(items) => {
+                for item in items {
+                    let text = match &item.kind {
+                        ExprKind::Index(name, subs) => {
+                            let extents: Vec<String> = subs
+                                .iter()
+                                .map(|s| {
+                                    let dim = match &s.kind {
+                                        ExprKind::Range {
+                                            lower,
+                                            upper: Some(upper),
+                                            stride: None,
+                                        } => DimSpec {
+                                            lower: lower.as_deref().cloned(),
+                                            upper: Bound::Expr((**upper).clone()),
+                                        },
+                                        _ => DimSpec {
+                                            lower: None,
+                                            upper: Bound::Expr(s.clone()),
+                                        },
+                                    };
+                                    format!("({})", self.extent(&dim))
+                                })
+                                .collect();
+                            let ty = self.var(name).map(|v| v.ty).unwrap_or(ScalarType::Real(8));
+                            format!(
+                                "{name} = malloc(sizeof({}) * {});",
+                                c_type(ty),
+                                extents.join(" * ")
+                            )
+                        }
+                        _ => "/* unsupported allocation */".to_string(),
+                    };
+                    writeln!(out, "{ind}{text}{trailing}").unwrap();
+                }
+            }
+            StmtKind::Deallocate(items) => {
+                for item in items {
+                    writeln!(out, "{ind}free({});{trailing}", self.expr(item)).unwrap();
+                }
+            }
             // Fortran array constructs never reach the C back-end (scalarized first).
-            StmtKind::Where { .. }
-            | StmtKind::Forall { .. }
-            | StmtKind::Allocate(_)
-            | StmtKind::Deallocate(_) => {
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => {
                 writeln!(out, "{ind}/* array construct */").unwrap();
             }
         }

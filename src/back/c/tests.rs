@@ -249,7 +249,7 @@ void run(double a, double *r) {
     let mut map = SourceMap::default();
     let id = map.add(SourceFile::new("t.c", src));
     let mut next = 0;
-    let file = crate::front::c::lower_file(id, map.get(id), "t.c", &mut next)
+    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
         .map_err(|d| crate::Diagnostics(d).render(&map))
         .unwrap();
     let program = il::Program {

@@ -2,8 +2,21 @@
 //! parser → [`lower`] into the [`il`].
 //!
 //! Positions: lang-c gives byte offsets into the preprocessed text; [`PosMap`] maps them
-//! back through the line markers to byte offsets of the original source, so diagnostics
-//! point at `file:line:col` of what the user wrote.
+//! back through the line markers to byte offsets of the original source, or of the user
+//! header the text comes from, so diagnostics point at `file:line:col` of what the user
+//! wrote, in the `.c` file or in the header.
+//!
+//! User headers (`#include "x.h"`): the preprocessor runs in the source's directory with
+//! the manifest's `include-dirs` as `-I`; each header it reads is registered as a source
+//! file (for diagnostics). Its prototypes, typedefs, enumerations, `const` scalars and
+//! `#define`s are used like the source's own; a function it defines (`static inline`) is
+//! lowered once, by the first file including it, and called by prototype from the
+//! others. Generated C never includes a user header: typedefs are expanded to the C
+//! types they name, macros were expanded by the preprocessor, and the header's functions
+//! are copied as `static` functions like any original the generated code calls. That is
+//! the robust choice: the generated file compiles without the user's include path, and
+//! it cannot clash with a header that declares the originals (the copies are `static`,
+//! the header's prototypes are not) or defines functions of its own.
 //!
 //! Accepted (the core subset): function definitions (`static`, `inline`) returning
 //! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters (a function that
@@ -22,8 +35,22 @@
 //! following cases' statements up to the `break`; a `break` inside an `if` of a case sets
 //! a flag guarding the rest), `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
 //! side-effect-free `?:`, casts, the math.h functions; file-scope `const` scalars with
-//! literal initializers (inlined). Whole-line comments are kept. Anything else is refused
-//! with a located diagnostic.
+//! literal initializers (inlined). Whole-line comments are kept.
+//!
+//! 2-D array parameters `double (*a)[N]`, `double a[][N]`, `double a[m][N]` and
+//! `vec3 *a` (`typedef double vec3[N]`) are 2-D arrays `a(0:N-1, 0:*)` of the IL; a row
+//! `a[i]` may be passed as an array or pointed to (`double *row = a[i];`, `&a[i][j]`):
+//! such a pointer keeps its row in an integer variable `row_row` besides its offset.
+//! Pointers to pointers, arrays of pointers and comparisons of pointers into 2-D arrays
+//! are refused.
+//!
+//! `malloc`, `calloc` and `free` of local work arrays (`double *w = malloc(n * sizeof
+//! *w);`, or rows `double (*t)[N] = calloc(m, sizeof *t);`) are ALLOCATE and DEALLOCATE
+//! of an ALLOCATABLE array: see `lower::heap` for
+//! what is accepted (one allocation and one free at the top level of the function,
+//! sizes known on entry) and for how the derivatives get their buffers.
+//!
+//! Anything else is refused with a located diagnostic.
 //!
 //! File scope (`lower::globals`): global variables (scalars, 1-D / 2-D arrays of constant
 //! size, structs; `static` or not; literal initializers, nested braces for structs) and
@@ -49,13 +76,22 @@
 //!   shadowing, a nested-block local named like a global: a parameter or an outermost
 //!   local hides the global from the whole function), E0609 wrong number of arguments.
 //! - E0610 unsupported global declaration or struct type (unions, pointer or bit-field
-//!   members, global pointers, `const` globals other than inlined scalars, other storage
-//!   classes), E0611 `extern` variables, E0612 arrays of structs (`p[i].x`, `struct s
-//!   a[4]`, pointer arithmetic on struct pointers, local struct pointers), E0613 structs
-//!   passed or returned by value, E0614 a whole struct used as a value other than in
-//!   `a = b`, E0615 unsupported initializers (designators in struct globals, brace
-//!   elision or nested designators in struct locals, non-literal ones of globals), E0616 a global passed by reference to a function that also uses it
+//!   members, global pointers, `const` globals other than inlined scalars and literal
+//!   tables, other storage classes), E0611 `extern` variables, E0612 arrays of structs
+//!   (`p[i].x`, `struct s a[4]`, pointer arithmetic on struct pointers, local struct
+//!   pointers), E0613 structs passed or returned by value, E0614 a whole struct used as a
+//!   value other than in `a = b`, E0615 unsupported initializers (designators in struct
+//!   globals, brace elision or nested designators in struct locals, non-literal ones of
+//!   globals), E0616 a global passed by reference to a function that also uses it
 //!   directly (aliasing).
+//! - E0620 a user header that cannot be found; E0621 a `malloc`ed array allocated or freed
+//!   in a loop or a branch, more than once, or used before its `malloc` or after its
+//!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
+//!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
+//!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
+//!   pointer or passed as an argument (except `w == NULL`, `w != NULL`, `!w` for a
+//!   `malloc`ed `w`: allocations are taken to succeed, and an `if` that runs only when
+//!   one failed is dropped).
 
 mod lower;
 
@@ -68,76 +104,103 @@ use std::process::{Command, Stdio};
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
 use crate::il;
 
-/// Maps offsets in the preprocessed text back to offsets in the original source.
+/// Maps offsets in the preprocessed text back to offsets in the original files: the main
+/// source and the user headers it includes (`#include "x.h"`), each a registered source
+/// file, so that a diagnostic about code in `x.h` points into `x.h`.
 pub(crate) struct PosMap {
-    /// For each preprocessed line: its start offset and the original line (0-based) it
-    /// comes from, when it comes from the main file.
-    lines: Vec<(usize, Option<usize>)>,
-    /// Start offset and length of each line of the original source.
-    orig_lines: Vec<(usize, usize)>,
+    /// For each preprocessed line: its start offset and, when it comes from the main file
+    /// or a user header, the index of that file in `files` and the original line (0-based).
+    lines: Vec<(usize, Option<(usize, usize)>)>,
+    /// The files lines come from; the main file first. For each: its id and the start
+    /// offset and length of each of its lines.
+    files: Vec<(FileId, Vec<(usize, usize)>)>,
     pub(crate) file: FileId,
 }
 
+/// Start offset and length (without the newline) of each line of `text`.
+fn line_table(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        out.push((start, line.trim_end_matches(['\n', '\r']).len()));
+        start += line.len();
+    }
+    if out.is_empty() {
+        out.push((0, 0));
+    }
+    out
+}
+
 impl PosMap {
-    fn new(pp: &str, original: &str, file: FileId) -> PosMap {
-        let mut orig_lines = Vec::new();
-        let mut start = 0;
-        for line in original.split_inclusive('\n') {
-            orig_lines.push((start, line.trim_end_matches(['\n', '\r']).len()));
-            start += line.len();
-        }
-        if orig_lines.is_empty() {
-            orig_lines.push((0, 0));
-        }
+    /// `header` registers the user header a line marker names (as the preprocessor
+    /// printed it) and gives its id and text; `None` for files that are not the user's.
+    fn new(
+        pp: &str,
+        original: &str,
+        file: FileId,
+        header: &mut dyn FnMut(&str) -> Option<(FileId, String)>,
+    ) -> PosMap {
+        let mut files = vec![(file, line_table(original))];
+        let mut by_name: std::collections::BTreeMap<String, Option<usize>> = Default::default();
         let mut lines = Vec::new();
         let mut offset = 0;
-        let mut current: Option<usize> = None;
+        let mut current: Option<(usize, usize)> = None;
         for line in pp.split_inclusive('\n') {
-            let marker = parse_marker(line);
-            match marker {
-                Some((n, is_main)) => {
+            match parse_marker(line) {
+                Some((n, origin)) => {
                     lines.push((offset, None));
-                    current = if is_main {
-                        Some(n.saturating_sub(1))
-                    } else {
-                        None
+                    let index = match origin {
+                        Origin::Main => Some(0),
+                        Origin::Other => None,
+                        Origin::User(name) => *by_name.entry(name.clone()).or_insert_with(|| {
+                            header(&name).map(|(id, text)| {
+                                files.push((id, line_table(&text)));
+                                files.len() - 1
+                            })
+                        }),
                     };
+                    current = index.map(|i| (i, n.saturating_sub(1)));
                 }
                 None => {
                     lines.push((offset, current));
-                    current = current.map(|c| c + 1);
+                    current = current.map(|(f, c)| (f, c + 1));
                 }
             }
             offset += line.len();
         }
-        PosMap {
-            lines,
-            orig_lines,
-            file,
-        }
+        PosMap { lines, files, file }
     }
 
-    /// The original offset of preprocessed offset `pos`, when it lies in the main file.
-    pub(crate) fn offset(&self, pos: usize) -> Option<usize> {
+    /// The file and original offset of preprocessed offset `pos`, when it lies in the
+    /// main file or a user header.
+    fn locate(&self, pos: usize) -> Option<(FileId, usize)> {
         let i = match self.lines.binary_search_by_key(&pos, |l| l.0) {
             Ok(i) => i,
             Err(0) => return None,
             Err(i) => i - 1,
         };
         let (start, line) = self.lines[i];
-        let line = line?;
-        let (ostart, olen) = *self.orig_lines.get(line)?;
-        Some(ostart + (pos - start).min(olen))
+        let (f, line) = line?;
+        let (id, table) = &self.files[f];
+        let (ostart, olen) = *table.get(line)?;
+        Some((*id, ostart + (pos - start).min(olen)))
     }
 
-    /// The original span of a preprocessed span (the start of the file when it lies in a
-    /// header).
+    /// The original offset of preprocessed offset `pos`, when it lies in the main file.
+    pub(crate) fn offset(&self, pos: usize) -> Option<usize> {
+        self.locate(pos)
+            .filter(|(id, _)| *id == self.file)
+            .map(|(_, o)| o)
+    }
+
+    /// The original span of a preprocessed span, in the main file or the user header it
+    /// lies in (the start of the main file when it lies in a system header).
     pub(crate) fn span(&self, span: lang_c::span::Span) -> Span {
-        let lo = self.offset(span.start);
-        let hi = self.offset(span.end.max(span.start));
+        let lo = self.locate(span.start);
+        let hi = self.locate(span.end.max(span.start));
         match (lo, hi) {
-            (Some(lo), Some(hi)) if hi >= lo => Span::new(self.file, lo, hi),
-            (Some(lo), _) => Span::new(self.file, lo, lo),
+            (Some((f, lo)), Some((g, hi))) if f == g && hi >= lo => Span::new(f, lo, hi),
+            (Some((f, lo)), _) => Span::new(f, lo, lo),
             _ => Span::new(self.file, 0, 0),
         }
     }
@@ -147,30 +210,106 @@ impl PosMap {
         self.offset(pos).is_some()
     }
 
-    /// The original offset of a 1-based line and column.
+    /// Is this preprocessed offset in the main file or a user header (not a system one)?
+    pub(crate) fn in_user(&self, pos: usize) -> bool {
+        self.locate(pos).is_some()
+    }
+
+    /// The original offset of a 1-based line and column of the main file.
     fn line_col(&self, line: usize, col: usize) -> usize {
-        match self.orig_lines.get(line.saturating_sub(1)) {
+        let table = &self.files[0].1;
+        match table.get(line.saturating_sub(1)) {
             Some(&(start, len)) => start + col.saturating_sub(1).min(len),
-            None => self.orig_lines.last().map(|l| l.0 + l.1).unwrap_or(0),
+            None => table.last().map(|l| l.0 + l.1).unwrap_or(0),
         }
     }
 }
 
-/// `# 12 "<stdin>" 2` → (12, true).
-fn parse_marker(line: &str) -> Option<(usize, bool)> {
+/// Where the lines after a line marker come from.
+#[derive(Debug, PartialEq)]
+enum Origin {
+    /// The source itself (read from standard input).
+    Main,
+    /// A user header, by the name the preprocessor printed.
+    User(String),
+    /// A system header (flag 3), or `<built-in>` / `<command-line>`.
+    Other,
+}
+
+/// `# 12 "<stdin>" 2` → (12, Main); `# 1 "tridiag.h" 1` → (1, User("tridiag.h")).
+fn parse_marker(line: &str) -> Option<(usize, Origin)> {
     let rest = line.strip_prefix("# ")?;
     let (num, rest) = rest.split_once(' ').unwrap_or((rest.trim_end(), ""));
     let n: usize = num.trim().parse().ok()?;
-    let name = rest.trim_start();
-    let is_main = name.starts_with("\"<stdin>\"");
-    Some((n, is_main))
+    let rest = rest.trim();
+    let origin = match rest.strip_prefix('"').and_then(|r| r.rsplit_once('"')) {
+        Some(("<stdin>", _)) => Origin::Main,
+        Some((name, flags)) if !name.starts_with('<') && !flags.split(' ').any(|f| f == "3") => {
+            Origin::User(name.replace("\\\\", "\\"))
+        }
+        _ => Origin::Other,
+    };
+    Some((n, origin))
 }
 
-/// Runs the preprocessor on `text` (as a C file read from standard input).
-fn preprocess(text: &str) -> Result<String, String> {
+/// Where `#include "x.h"` looks, and where the headers found are registered.
+pub struct Headers<'a> {
+    /// The source's own directory: the preprocessor runs there, so that quoted includes
+    /// find the headers next to the source.
+    pub dir: Option<&'a std::path::Path>,
+    /// The manifest's `include-dirs` (`-I`).
+    pub include_dirs: &'a [std::path::PathBuf],
+    /// How to name a header found next to the source in diagnostics: the source's
+    /// directory as given (relative).
+    pub display_dir: Option<&'a str>,
+    /// Registers a header (display path, text) as a source file and gives its id.
+    pub register: &'a mut dyn FnMut(String, String) -> FileId,
+    /// Functions defined in user headers that an earlier file already lowered: each is
+    /// lowered once, by the first file that includes its header.
+    pub lowered: &'a mut std::collections::BTreeSet<String>,
+}
+
+impl Headers<'_> {
+    /// The id and text of the header the preprocessor printed as `name`, registered.
+    fn resolve(&mut self, name: &str) -> Option<(FileId, String)> {
+        let path = std::path::Path::new(name);
+        let (full, display) = if path.is_absolute() {
+            (path.to_path_buf(), name.to_string())
+        } else {
+            let display = match self.display_dir {
+                Some("") | None => name.to_string(),
+                Some(d) => format!("{d}/{name}"),
+            };
+            let full = match self.dir {
+                Some(d) => d.join(path),
+                None => path.to_path_buf(),
+            };
+            (full, display)
+        };
+        let bytes = std::fs::read(&full).ok()?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let id = (self.register)(display, text.clone());
+        Some((id, text))
+    }
+}
+
+/// Runs the preprocessor on `text` (as a C file read from standard input), in the
+/// source's directory and with the include directories.
+fn preprocess(text: &str, headers: &Headers) -> Result<String, String> {
     let cc = std::env::var("ADGEN_CPP").unwrap_or_else(|_| "gcc".to_string());
-    let mut child = Command::new(&cc)
-        .args(["-E", "-x", "c", "-std=gnu99", "-"])
+    let mut command = Command::new(&cc);
+    command.args(["-E", "-x", "c", "-std=gnu99"]);
+    // The preprocessor runs in the source's directory: relative include directories are
+    // made absolute first (they are relative to adgen's own directory).
+    for dir in headers.include_dirs {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        command.arg(format!("-I{}", dir.display()));
+    }
+    command.arg("-");
+    if let Some(dir) = headers.dir.filter(|d| d.is_dir()) {
+        command.current_dir(dir);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -198,13 +337,14 @@ pub fn lower_file(
     source: &SourceFile,
     path: &str,
     next_stmt_id: &mut u32,
+    headers: &mut Headers,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    let orig_map = PosMap::new("", &source.text, id);
-    let pp = match preprocess(&source.text) {
+    let orig_map = PosMap::new("", &source.text, id, &mut |_| None);
+    let pp = match preprocess(&source.text, headers) {
         Ok(pp) => pp,
-        Err(stderr) => return Err(preprocessor_errors(&stderr, &orig_map, id)),
+        Err(stderr) => return Err(preprocessor_errors(&stderr, &orig_map, id, headers)),
     };
-    let map = PosMap::new(&pp, &source.text, id);
+    let map = PosMap::new(&pp, &source.text, id, &mut |name| headers.resolve(name));
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, pp) {
         Ok(p) => p,
@@ -229,11 +369,12 @@ pub fn lower_file(
         path,
         &source.text,
         next_stmt_id,
+        headers.lowered,
         &mut diags,
     );
     diags.sort_by_key(|d| match &d.location {
-        Some(crate::diag::Location::Span(span)) => span.lo,
-        _ => u32::MAX,
+        Some(crate::diag::Location::Span(span)) => (span.file != id, span.file, span.lo),
+        _ => (true, FileId(u32::MAX), u32::MAX),
     });
     if diags.iter().any(Diagnostic::is_error) {
         Err(diags)
@@ -246,15 +387,24 @@ pub fn lower_file(
     }
 }
 
-/// Diagnostics from the preprocessor's `<stdin>:line:col: error: message` lines.
-fn preprocessor_errors(stderr: &str, map: &PosMap, id: FileId) -> Vec<Diagnostic> {
+/// Diagnostics from the preprocessor's `file:line:col: error: message` lines: located in
+/// the source, or in the user header they name. A missing header is E0620.
+fn preprocessor_errors(
+    stderr: &str,
+    map: &PosMap,
+    id: FileId,
+    headers: &mut Headers,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Headers read to locate errors in them: their name, and their id and line table
+    // when they could be read.
+    type Seen = (String, Option<(FileId, Vec<(usize, usize)>)>);
+    let mut seen: Vec<Seen> = Vec::new();
     for line in stderr.lines() {
-        let Some(rest) = line.strip_prefix("<stdin>:") else {
-            continue;
-        };
-        let mut parts = rest.splitn(3, ':');
-        let (Some(l), Some(c), Some(msg)) = (parts.next(), parts.next(), parts.next()) else {
+        let mut parts = line.splitn(4, ':');
+        let (Some(file), Some(l), Some(c), Some(msg)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             continue;
         };
         let (Ok(l), Ok(c)) = (l.trim().parse::<usize>(), c.trim().parse::<usize>()) else {
@@ -267,11 +417,61 @@ fn preprocessor_errors(stderr: &str, map: &PosMap, id: FileId) -> Vec<Diagnostic
         else {
             continue;
         };
-        let at = map.line_col(l, c);
-        out.push(
-            Diagnostic::error("E0601", format!("C preprocessor: {}", msg.trim()))
-                .at(Span::new(id, at, at)),
-        );
+        let msg = msg.trim();
+        let at = if file == "<stdin>" {
+            let at = map.line_col(l, c);
+            Span::new(id, at, at)
+        } else {
+            let k = match seen.iter().position(|(n, _)| n == file) {
+                Some(k) => k,
+                None => {
+                    let found = headers
+                        .resolve(file)
+                        .map(|(hid, text)| (hid, line_table(&text)));
+                    seen.push((file.to_string(), found));
+                    seen.len() - 1
+                }
+            };
+            match &seen[k].1 {
+                Some((hid, table)) => {
+                    let at = match table.get(l.saturating_sub(1)) {
+                        Some(&(start, len)) => start + c.saturating_sub(1).min(len),
+                        None => 0,
+                    };
+                    Span::new(*hid, at, at)
+                }
+                None => Span::new(id, 0, 0),
+            }
+        };
+        // `x.h: No such file or directory`
+        if let Some(name) = msg.strip_suffix(": No such file or directory") {
+            let mut dirs: Vec<String> = headers
+                .dir
+                .iter()
+                .map(|d| format!("`{}`", d.display()))
+                .collect();
+            dirs.extend(
+                headers
+                    .include_dirs
+                    .iter()
+                    .map(|d| format!("`{}`", d.display())),
+            );
+            let why = if dirs.is_empty() {
+                "the source was given without a directory to look in".to_string()
+            } else {
+                format!("no such file in {}", dirs.join(", "))
+            };
+            out.push(
+                Diagnostic::error("E0620", format!("cannot include `{name}`: {why}"))
+                    .at(at)
+                    .with_help(
+                        "put the header next to the source that includes it, or list its \
+                         directory in the manifest's `include-dirs`",
+                    ),
+            );
+            continue;
+        }
+        out.push(Diagnostic::error("E0601", format!("C preprocessor: {msg}")).at(at));
     }
     if out.is_empty() {
         out.push(

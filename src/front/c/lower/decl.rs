@@ -32,12 +32,42 @@ impl FnCx<'_, '_> {
         };
         for init in &d.node.declarators {
             let decl = &init.node.declarator;
+            // `double (*t)[N] = malloc(ny * sizeof *t);`: a 2-D work array on the heap.
+            if let Some(name) = func::rows_pointer_name(&decl.node) {
+                if !self.heap.names.contains(&name) {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a pointer to arrays that is not given memory by `malloc`",
+                        decl.span,
+                    ));
+                }
+                let Some(DerivedDeclarator::Array(a)) = decl.node.derived.first().map(|d| &d.node)
+                else {
+                    unreachable!("rows_pointer_name found one array");
+                };
+                let n = match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        const_int_in(&e.node, self.enums)
+                    }
+                    _ => None,
+                };
+                let Some(n) = n.filter(|&n| n > 0) else {
+                    return Err(self.unsupported(
+                        "E0603",
+                        "a row length that is not a positive integer constant",
+                        a.span,
+                    ));
+                };
+                self.heap_decl(&name, ty, Some(n), init, out)?;
+                continue;
+            }
             let Some(name) = declarator_name(&decl.node) else {
                 return Err(self.unsupported("E0603", "this declarator", decl.span));
             };
             let name = name.node.name.clone();
             let mut extents = Vec::new();
             let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
+            let mut continue_outer = false;
             for dd in &decl.node.derived {
                 match &dd.node {
                     DerivedDeclarator::Array(a) => match &a.node.size {
@@ -68,6 +98,17 @@ impl FnCx<'_, '_> {
                             dd.span,
                         ));
                     }
+                    // `row_t *t = malloc(m * sizeof *t);` with `typedef double row_t[N]`:
+                    // rows on the heap, like `double (*t)[N]`.
+                    DerivedDeclarator::Pointer(_)
+                        if decl.node.derived.len() == 1
+                            && typedef_ext.len() <= 1
+                            && self.heap.names.contains(&name) =>
+                    {
+                        self.heap_decl(&name, ty, typedef_ext.first().copied(), init, out)?;
+                        continue_outer = true;
+                        break;
+                    }
                     DerivedDeclarator::Pointer(_)
                         if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
                     {
@@ -82,6 +123,9 @@ impl FnCx<'_, '_> {
                         ));
                     }
                 }
+            }
+            if continue_outer {
+                continue;
             }
             extents.extend(typedef_ext);
             if matches!(ty, Ty::Struct(_)) && !extents.is_empty() {
@@ -126,6 +170,7 @@ impl FnCx<'_, '_> {
                         self.with_effects(out, e, |cx, out| {
                             let (rhs, rty) = cx.value(e)?;
                             cx.check_assignable(ty, rty, e.span)?;
+                            cx.note_initialized(&name, ty, &rhs);
                             let s = cx.stmt(
                                 StmtKind::Assign {
                                     lhs: Expr::var(&name),

@@ -146,11 +146,8 @@ impl FnCx<'_, '_> {
                 }
                 let (base, off, ty) = self.ptr_expr(&u.node.operand)?;
                 Ok((
-                    Expr::new(ExprKind::Index(
-                        base,
-                        vec![off.unwrap_or_else(|| int_lit(0))],
-                    ))
-                    .spanned(span),
+                    base.element(off.unwrap_or_else(|| int_lit(0)))
+                        .spanned(span),
                     ty,
                 ))
             }
@@ -215,13 +212,14 @@ impl FnCx<'_, '_> {
                         ));
                     }
                     return Ok((
-                        Expr::new(ExprKind::Index(base, vec![add_offset(off, x, false)]))
+                        base.element(add_offset(off, x, false))
                             .spanned(self.span(e.span)),
                         ty,
                     ));
                 }
                 let rank = match &v.kind {
-                    VarKind::ArrayParam => 1,
+                    VarKind::ArrayParam | VarKind::Heap(None) => 1,
+                    VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => 2,
                     VarKind::LocalArray(ext) => ext.len(),
                     _ => {
                         return Err(self.unsupported(
@@ -279,6 +277,10 @@ impl FnCx<'_, '_> {
                         };
                         Ok((Expr::unary(op, paren_if_binary(v)).spanned(span), ty))
                     }
+                    U::Negate if self.is_heap_name(&u.node.operand.node) => {
+                        // `!w` for a `malloc`ed `w`: whether the allocation failed.
+                        Ok((self.allocation_failed(true).spanned(span), Ty::Bool))
+                    }
                     U::Negate => {
                         let (v, ty) = self.expr(&u.node.operand)?;
                         let v = match ty {
@@ -316,6 +318,10 @@ impl FnCx<'_, '_> {
                             Expr::intrinsic(il::Intrinsic::Mod, vec![l, r]).spanned(span),
                             promote(lt, rt),
                         ));
+                    }
+                    B::Equals | B::NotEquals if self.null_compared(b).is_some() => {
+                        let equals = b.node.operator.node == B::Equals;
+                        return self.null_test(b, equals, e.span);
                     }
                     B::Less
                     | B::Greater
@@ -621,6 +627,9 @@ impl FnCx<'_, '_> {
         self.called.insert(name.to_string());
         let mut out = Vec::new();
         for (pass, a) in proto.params.iter().zip(&c.node.arguments) {
+            if *pass == Pass::Ref && heap::is_null_pointer(&a.node) {
+                return Err(self.refuse_null(a.span, false));
+            }
             let v = match pass {
                 Pass::Value => self.value(a)?.0,
                 Pass::Ref => self.ref_arg(a)?,
@@ -658,7 +667,8 @@ impl FnCx<'_, '_> {
                 if matches!(
                     b.node.operator.node,
                     BinaryOperator::Plus | BinaryOperator::Minus
-                ) =>
+                ) || (b.node.operator.node == BinaryOperator::Index
+                    && self.row_of(&b.node.lhs.node).is_some()) =>
             {
                 let (base, off, _) = self.ptr_expr(a)?;
                 Ok(element_at(base, off).spanned(span))
@@ -698,7 +708,11 @@ impl FnCx<'_, '_> {
                 let v = self.var(&id.node.name, a.span)?;
                 match v.kind {
                     VarKind::StructPtr => Ok(Expr::var(&v.name).spanned(span)),
-                    VarKind::RefScalar | VarKind::ArrayParam | VarKind::LocalArray(_) => {
+                    VarKind::RefScalar
+                    | VarKind::ArrayParam
+                    | VarKind::LocalArray(_)
+                    | VarKind::Heap(_)
+                    | VarKind::RowsParam(_) => {
                         if let VarKind::LocalArray(ext) = &v.kind {
                             if ext.len() > 1 {
                                 return Err(self.unsupported(

@@ -85,6 +85,10 @@ impl FnCx<'_, '_> {
         let mut direct = DirectTargets::default();
         direct.visit_statement(&f.statement.node, &f.statement.span);
         self.idents = indexed.idents.clone();
+        let mut heap_targets = heap::HeapTargets::default();
+        heap_targets.visit_statement(&f.statement.node, &f.statement.span);
+        self.heap.names = heap_targets.names;
+        self.heap.assigned = assigned.names.clone();
 
         // Parameters.
         let mut args = Vec::new();
@@ -100,12 +104,21 @@ impl FnCx<'_, '_> {
                 ok = false;
                 continue;
             };
-            let Some(pname) = declarator_name(&d.node) else {
-                self.unsupported("E0603", "this parameter declarator", p.span);
+            // `double (*a)[N]`: a pointer to rows, named inside the parentheses.
+            let pointer_to_rows = rows_pointer_name(&d.node);
+            let Some(pname) = declarator_name(&d.node)
+                .map(|n| n.node.name.clone())
+                .or(pointer_to_rows.clone())
+            else {
+                self.unsupported(
+                    "E0603",
+                    "this parameter declarator (pointers to pointers and arrays of pointers \
+                     are not supported)",
+                    p.span,
+                );
                 ok = false;
                 continue;
             };
-            let pname = pname.node.name.clone();
             let ty = match decl_type(&p.node.specifiers, self.typedefs) {
                 Ok(Ty::Void) | Ok(Ty::Bool) => {
                     self.unsupported("E0603", "a `void` parameter", p.span);
@@ -120,6 +133,74 @@ impl FnCx<'_, '_> {
                 }
             };
             let typedef_ext = typedef_extents(&p.node.specifiers, self.typedefs);
+            // Rows of N elements: `(*a)[N]`, `a[][N]`, `a[M][N]`, `vec3 *a`, `vec3 a[]`.
+            let row_length = match (d.node.derived.as_slice(), typedef_ext.as_slice()) {
+                (
+                    [
+                        Node {
+                            node: DerivedDeclarator::Array(n),
+                            ..
+                        },
+                    ],
+                    [],
+                ) if pointer_to_rows.is_some() => Some(&n.node.size),
+                (
+                    [
+                        Node {
+                            node: DerivedDeclarator::Array(_),
+                            ..
+                        },
+                        Node {
+                            node: DerivedDeclarator::Array(n),
+                            ..
+                        },
+                    ],
+                    [],
+                ) => Some(&n.node.size),
+                (
+                    [
+                        Node {
+                            node: DerivedDeclarator::Array(_) | DerivedDeclarator::Pointer(_),
+                            ..
+                        },
+                    ],
+                    [_],
+                ) => None,
+                _ => None,
+            };
+            let typedef_rows = matches!(
+                (d.node.derived.as_slice(), typedef_ext.as_slice()),
+                (
+                    [Node {
+                        node: DerivedDeclarator::Array(_) | DerivedDeclarator::Pointer(_),
+                        ..
+                    }],
+                    [_]
+                )
+            );
+            let rows = match row_length {
+                Some(ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e)) => {
+                    match const_int_in(&e.node, self.enums) {
+                        Some(n) if n > 0 => Some(n),
+                        _ => {
+                            self.unsupported(
+                                "E0603",
+                                "a row length that is not a positive integer constant",
+                                e.span,
+                            );
+                            ok = false;
+                            continue;
+                        }
+                    }
+                }
+                Some(_) => {
+                    self.unsupported("E0603", "an array parameter without a row length", p.span);
+                    ok = false;
+                    continue;
+                }
+                None if typedef_rows => Some(typedef_ext[0]),
+                None => None,
+            };
             let kind = match d.node.derived.as_slice() {
                 [
                     Node {
@@ -145,6 +226,12 @@ impl FnCx<'_, '_> {
                         &format!("the parameter `{pname}`, an array of structs,"),
                         p.span,
                     );
+                    ok = false;
+                    continue;
+                }
+                _ if rows.is_some() => VarKind::RowsParam(rows.expect("checked")),
+                _ if pointer_to_rows.is_some() => {
+                    self.unsupported("E0603", "this pointer parameter", p.span);
                     ok = false;
                     continue;
                 }
@@ -232,6 +319,7 @@ impl FnCx<'_, '_> {
             // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
             // its extent; `double *x` and `double x[]` are assumed-size.
             let upper = match d.node.derived.first().map(|dd| &dd.node) {
+                _ if pointer_to_rows.is_some() => Bound::Star,
                 None if typedef_ext.len() == 1 => Bound::Expr(int_lit(typedef_ext[0] - 1)),
                 Some(DerivedDeclarator::Array(a)) => match &a.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
@@ -269,12 +357,24 @@ impl FnCx<'_, '_> {
                 },
                 _ => Bound::Star,
             };
-            let dims = (kind == VarKind::ArrayParam).then(|| {
-                vec![DimSpec {
+            let dims = match kind {
+                VarKind::ArrayParam => Some(vec![DimSpec {
                     lower: Some(int_lit(0)),
                     upper,
-                }]
-            });
+                }]),
+                // Column-major: the position in the row varies fastest.
+                VarKind::RowsParam(n) => Some(vec![
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper: Bound::Expr(int_lit(n - 1)),
+                    },
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper,
+                    },
+                ]),
+                _ => None,
+            };
             self.push_decl(&pname, ty, attrs, dims, intent, Some(index), false, p.span);
             if kind == VarKind::ArrayParam && direct.names.contains(&pname) {
                 moving.push((pname.clone(), p.span));
@@ -314,6 +414,7 @@ impl FnCx<'_, '_> {
                 PtrVar {
                     off: off.clone(),
                     base: Some(pname.clone()),
+                    row: None,
                 },
             );
             let mut st = self.stmt(
@@ -355,6 +456,7 @@ impl FnCx<'_, '_> {
         }
         r?;
         self.global_symbols();
+        self.check_heap(&body)?;
         for callee in std::mem::take(&mut self.called) {
             let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
             self.symbols.insert(Symbol {
@@ -551,4 +653,30 @@ fn shadowing_names(f: &FunctionDefinition, params: &FunctionDeclarator) -> BTree
         }
     }
     out
+}
+
+/// The name of `(*a)[N]`: a declarator in parentheses that is one pointer, followed by
+/// one array (pointers to pointers and arrays of pointers have none).
+pub(super) fn rows_pointer_name(d: &Declarator) -> Option<String> {
+    let DeclaratorKind::Declarator(inner) = &d.kind.node else {
+        return None;
+    };
+    let DeclaratorKind::Identifier(id) = &inner.node.kind.node else {
+        return None;
+    };
+    let one_pointer = matches!(
+        inner.node.derived.as_slice(),
+        [Node {
+            node: DerivedDeclarator::Pointer(_),
+            ..
+        }]
+    );
+    let one_array = matches!(
+        d.derived.as_slice(),
+        [Node {
+            node: DerivedDeclarator::Array(_),
+            ..
+        }]
+    );
+    (one_pointer && one_array).then(|| id.node.name.clone())
 }

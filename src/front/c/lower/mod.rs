@@ -13,6 +13,7 @@ mod decl;
 mod expr;
 mod func;
 mod globals;
+mod heap;
 mod pointers;
 mod scan;
 mod stmt;
@@ -90,6 +91,12 @@ enum VarKind {
     /// A pointer parameter to a struct (`struct state *s`), used as `s->x` and `(*s).x`
     /// and passed on as `s`: the struct passed by reference.
     StructPtr,
+    /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array, or
+    /// with `Some(n)` a 2-D one of rows of `n` elements (`double (*t)[N]`); see [`heap`].
+    Heap(Option<i64>),
+    /// A parameter that points to rows of this many elements: `double (*a)[N]`,
+    /// `double a[][N]`, `double a[M][N]`, `vec3 *a` with `typedef double vec3[N]`.
+    RowsParam(i64),
 }
 
 /// A pointer that moves: a local pointer, or a pointer parameter the function advances
@@ -103,6 +110,9 @@ struct PtrVar {
     /// The IL array it points into, once an assignment has told (a moving parameter
     /// points into itself).
     base: Option<String>,
+    /// For a pointer to a row of a 2-D array (`double *row = a[i];`): the IL integer
+    /// variable holding the row; `off` is then the offset in the row.
+    row: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -124,6 +134,7 @@ pub(crate) fn lower_unit(
     path: &str,
     text: &str,
     next_id: &mut u32,
+    header_functions: &mut BTreeSet<String>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<il::Unit> {
     let (comments, trailing) = whole_line_comments(text);
@@ -140,7 +151,7 @@ pub(crate) fn lower_unit(
                     protos.insert(name, proto);
                 }
             }
-            ExternalDeclaration::Declaration(d) if map.in_main(d.span.start) => {
+            ExternalDeclaration::Declaration(d) if map.in_user(d.span.start) => {
                 for init in &d.node.declarators {
                     if let Some((name, proto)) =
                         proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
@@ -161,7 +172,7 @@ pub(crate) fn lower_unit(
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
         };
-        if !map.in_main(ext.span.start) || !is_const(&d.node.specifiers) {
+        if !map.in_user(ext.span.start) || !is_const(&d.node.specifiers) {
             continue;
         }
         let extern_or_typedef = d.node.specifiers.iter().any(|s| {
@@ -230,7 +241,7 @@ pub(crate) fn lower_unit(
     let mut units = Vec::new();
     let mut defined: BTreeMap<String, String> = BTreeMap::new();
     for (index, ext) in tu.0.iter().enumerate() {
-        if !map.in_main(ext.span.start)
+        if !map.in_user(ext.span.start)
             || const_decls.contains(&index)
             || global_decls.contains(&index)
         {
@@ -238,6 +249,16 @@ pub(crate) fn lower_unit(
         }
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
+                // A function a user header defines (`static inline`) is lowered once, by
+                // the first file including the header; the others call it by prototype.
+                if !map.in_main(ext.span.start) {
+                    let name = declarator_name(&fd.node.declarator.node)
+                        .map(|n| n.node.name.clone())
+                        .unwrap_or_default();
+                    if !header_functions.insert(name) {
+                        continue;
+                    }
+                }
                 let mut cx = FnCx {
                     map,
                     diags: &mut *diags,
@@ -269,6 +290,7 @@ pub(crate) fn lower_unit(
                     text,
                     used_trailing: BTreeSet::new(),
                     shadowed: BTreeSet::new(),
+                    heap: Default::default(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -490,6 +512,8 @@ struct FnCx<'m, 'd> {
     /// Globals (keys) that a parameter or a local of the function's outermost block
     /// shadows: the function does not see them.
     shadowed: BTreeSet<String>,
+    /// The function's `malloc`ed work arrays.
+    heap: heap::HeapState,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).

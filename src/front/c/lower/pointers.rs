@@ -7,18 +7,46 @@ use lang_c::span::{Node, Span as CSpan};
 use super::*;
 use crate::il::{BinOp, Expr, ExprKind, Stmt, StmtKind, UnOp, key};
 
+/// What a pointer points into: the 1-D array `name`, or row `row` of the 2-D array
+/// `name` (`a[i]` of `double (*a)[N]` or `double a[M][N]`).
+#[derive(Clone, Debug)]
+pub(super) struct Base {
+    pub(super) name: String,
+    pub(super) row: Option<Expr>,
+}
+
+impl Base {
+    fn array(name: String) -> Base {
+        Base { name, row: None }
+    }
+
+    /// The element at offset `off` (in its row, for a row).
+    pub(super) fn element(&self, off: Expr) -> Expr {
+        let subs = match &self.row {
+            None => vec![off],
+            Some(r) => vec![off, r.clone()],
+        };
+        Expr::new(ExprKind::Index(self.name.clone(), subs))
+    }
+}
+
 impl FnCx<'_, '_> {
     // ------------------------------------------------------------------ pointers
 
     /// A new integer local holding the offset of the moving pointer `name`.
     pub(super) fn offset_var(&mut self, name: &str, at: CSpan) -> String {
-        let mut off = format!("{name}_off");
+        self.int_var(&format!("{name}_off"), at)
+    }
+
+    /// A new integer local named `name` (or `name0`, `name1`, ... when taken).
+    pub(super) fn int_var(&mut self, name: &str, at: CSpan) -> String {
+        let mut off = name.to_string();
         let mut n = 0;
         while self.idents.contains(&key(&off))
             || self.vars.contains_key(&key(&off))
             || self.protos.contains_key(&off)
         {
-            off = format!("{name}_off{n}");
+            off = format!("{name}{n}");
             n += 1;
         }
         self.vars.insert(
@@ -43,7 +71,14 @@ impl FnCx<'_, '_> {
     ) -> R<()> {
         if self.declare(name, ty, VarKind::Pointer, init.span)? {
             let off = self.offset_var(name, init.span);
-            self.pointers.insert(key(name), PtrVar { off, base: None });
+            self.pointers.insert(
+                key(name),
+                PtrVar {
+                    off,
+                    base: None,
+                    row: None,
+                },
+            );
         }
         let Some(i) = &init.node.initializer else {
             return Ok(());
@@ -141,6 +176,7 @@ impl FnCx<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> R<()> {
         let (base, off, ty) = self.ptr_expr(value)?;
+        let Base { name: base, row } = base;
         let var = self.var(name, at)?;
         if ty != var.ty {
             return Err(self.unsupported(
@@ -153,9 +189,10 @@ impl FnCx<'_, '_> {
             .pointers
             .get_mut(&key(name))
             .expect("point_to is called for moving pointers");
+        let rows_before = ptr.base.is_some() && ptr.row.is_some();
         match &ptr.base {
-            None => ptr.base = Some(base),
-            Some(b) if *b == base => {}
+            None => ptr.base = Some(base.clone()),
+            Some(b) if *b == base && rows_before == row.is_some() => {}
             Some(b) => {
                 let msg = format!(
                     "the pointer `{name}` points into `{b}` elsewhere and into `{base}` here: \
@@ -170,6 +207,25 @@ impl FnCx<'_, '_> {
             }
         }
         let off_var = ptr.off.clone();
+        // A pointer to a row keeps the row in a variable of its own: `row_row = i`.
+        if let Some(r) = row {
+            let row_var = match self.pointers[&key(name)].row.clone() {
+                Some(v) => v,
+                None => {
+                    let v = self.int_var(&format!("{name}_row"), at);
+                    self.pointers.get_mut(&key(name)).expect("found above").row = Some(v.clone());
+                    v
+                }
+            };
+            let st = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&row_var),
+                    rhs: r,
+                },
+                at,
+            );
+            out.push(st);
+        }
         let st = self.stmt(
             StmtKind::Assign {
                 lhs: Expr::var(&off_var),
@@ -188,8 +244,17 @@ impl FnCx<'_, '_> {
         match e {
             Expression::Identifier(id) => matches!(
                 self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
-                Some(VarKind::ArrayParam | VarKind::LocalArray(_) | VarKind::Pointer)
+                Some(
+                    VarKind::ArrayParam
+                        | VarKind::LocalArray(_)
+                        | VarKind::Pointer
+                        | VarKind::Heap(None)
+                )
             ),
+            // `a[i]`: a row of a 2-D array.
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
+                self.row_of(&b.node.lhs.node).is_some()
+            }
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 U::Address => true,
                 U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
@@ -207,11 +272,25 @@ impl FnCx<'_, '_> {
     }
 
     /// A pointer expression as an array and an integer offset (`None`: element 0).
-    pub(super) fn ptr_expr(&mut self, e: &Node<Expression>) -> R<(String, Option<Expr>, Ty)> {
+    pub(super) fn ptr_expr(&mut self, e: &Node<Expression>) -> R<(Base, Option<Expr>, Ty)> {
         use BinaryOperator as B;
         use UnaryOperator as U;
         match &e.node {
             Expression::Identifier(id) => self.ptr_ident(&id.node.name, e.span),
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == B::Index && self.row_of(&b.node.lhs.node).is_some() =>
+            {
+                let (name, ty) = self.row_of(&b.node.lhs.node).expect("checked");
+                let (i, ity) = self.value(&b.node.rhs)?;
+                if !matches!(ity, Ty::Int(_)) {
+                    return Err(self.err(
+                        "E0605",
+                        "an array subscript must be an integer",
+                        b.node.rhs.span,
+                    ));
+                }
+                Ok((Base { name, row: Some(i) }, None, ty))
+            }
             Expression::BinaryOperator(b) if matches!(b.node.operator.node, B::Plus | B::Minus) => {
                 let minus = b.node.operator.node == B::Minus;
                 let (p, k) = match (
@@ -241,12 +320,25 @@ impl FnCx<'_, '_> {
                 match v.kind {
                     ExprKind::Index(base, subs) if subs.len() == 1 => {
                         let sub = subs.into_iter().next().expect("one subscript");
-                        Ok((base, Some(sub), ty))
+                        Ok((Base::array(base), Some(sub), ty))
+                    }
+                    // `&a[i][j]`: element j of row i (the IL is column-major).
+                    ExprKind::Index(base, subs) if subs.len() == 2 => {
+                        let mut subs = subs.into_iter();
+                        let j = subs.next().expect("two subscripts");
+                        let i = subs.next().expect("two subscripts");
+                        Ok((
+                            Base {
+                                name: base,
+                                row: Some(i),
+                            },
+                            Some(j),
+                            ty,
+                        ))
                     }
                     _ => Err(self.unsupported(
                         "E0605",
-                        "pointer arithmetic from the address of a scalar or of an element of a \
-                         2-D array",
+                        "pointer arithmetic from the address of a scalar",
                         e.span,
                     )),
                 }
@@ -305,7 +397,7 @@ impl FnCx<'_, '_> {
     }
 
     /// A name used as a pointer: an array (element 0), or a moving pointer.
-    pub(super) fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(String, Option<Expr>, Ty)> {
+    pub(super) fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(Base, Option<Expr>, Ty)> {
         let v = self.var(name, at)?;
         if let Some(p) = self.pointers.get(&key(name)).cloned() {
             *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
@@ -316,14 +408,21 @@ impl FnCx<'_, '_> {
                     at,
                 ));
             };
+            let base = Base {
+                name: base,
+                row: p.row.as_deref().map(Expr::var),
+            };
             return Ok((base, Some(Expr::var(&p.off)), v.ty));
         }
         match &v.kind {
-            VarKind::ArrayParam => Ok((v.name, None, v.ty)),
-            VarKind::LocalArray(ext) if ext.len() == 1 => Ok((v.name, None, v.ty)),
-            VarKind::LocalArray(_) => Err(self.unsupported(
+            VarKind::ArrayParam | VarKind::Heap(None) => Ok((Base::array(v.name), None, v.ty)),
+            VarKind::LocalArray(ext) if ext.len() == 1 => Ok((Base::array(v.name), None, v.ty)),
+            VarKind::LocalArray(_) | VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Err(self.unsupported(
                 "E0605",
-                &format!("a pointer into the 2-D array `{name}`"),
+                &format!(
+                    "`{name}` as a pointer: it is a 2-D array (a pointer to its row `{name}[i]` \
+                     is supported)"
+                ),
                 at,
             )),
             _ => Err(self.unsupported(
@@ -343,8 +442,11 @@ impl FnCx<'_, '_> {
         use BinaryOperator as B;
         let (lbase, loff, _) = self.ptr_expr(&b.node.lhs)?;
         let (rbase, roff, _) = self.ptr_expr(&b.node.rhs)?;
-        if lbase != rbase {
+        if lbase.name != rbase.name {
             return Err(self.unsupported("E0605", "comparing pointers into different arrays", at));
+        }
+        if lbase.row.is_some() || rbase.row.is_some() {
+            return Err(self.unsupported("E0605", "comparing pointers into a 2-D array", at));
         }
         let op = match b.node.operator.node {
             B::Less => BinOp::Lt,
@@ -382,9 +484,27 @@ pub(super) fn add_offset(off: Option<Expr>, k: Expr, minus: bool) -> Expr {
 
 /// The actual argument for a pointer into `base` at `off`: the whole array, or the
 /// element where the callee's array starts (sequence association).
-pub(super) fn element_at(base: String, off: Option<Expr>) -> Expr {
-    match off {
-        None => Expr::var(base),
-        Some(off) => Expr::new(ExprKind::Index(base, vec![off])),
+pub(super) fn element_at(base: Base, off: Option<Expr>) -> Expr {
+    match (off, &base.row) {
+        (None, None) => Expr::var(base.name),
+        (None, Some(_)) => base.element(int_lit(0)),
+        (Some(off), _) => base.element(off),
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// `a` in `a[i]` used as a pointer: a 2-D array (parameter or local) whose row `a[i]`
+    /// is meant; its IL name and element type.
+    pub(super) fn row_of(&self, e: &Expression) -> Option<(String, Ty)> {
+        let Expression::Identifier(id) = e else {
+            return None;
+        };
+        let v = self.vars.get(&key(&id.node.name))?;
+        match &v.kind {
+            VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Some((v.name.clone(), v.ty)),
+            VarKind::LocalArray(ext) if ext.len() == 2 => Some((v.name.clone(), v.ty)),
+            _ => None,
+        }
+        .filter(|_| v.name == id.node.name)
     }
 }

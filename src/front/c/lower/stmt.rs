@@ -118,6 +118,13 @@ impl FnCx<'_, '_> {
                     }
                 }
                 result?;
+                // Arms that never run (`if (w == NULL) { free(w); return; }` after a
+                // `malloc`: allocations are taken to succeed) go.
+                arms.retain(|(c, _)| heap::const_logical(c) != Some(false));
+                if arms.is_empty() {
+                    out.extend(else_body.unwrap_or_default());
+                    return Ok(());
+                }
                 let st = self.stmt(
                     StmtKind::If {
                         arms,
@@ -430,6 +437,26 @@ impl FnCx<'_, '_> {
         use BinaryOperator as B;
         if let Some(name) = self.moving_target(e) {
             return self.pointer_assign(&name, e, out);
+        }
+        // `w = malloc(...)` and `free(w)` of a work array.
+        match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
+                if let Expression::Identifier(id) = &b.node.lhs.node {
+                    if self.is_variable(&id.node.name)
+                        && matches!(self.vars[&key(&id.node.name)].kind, VarKind::Heap(_))
+                    {
+                        return self.allocate(&id.node.name.clone(), &b.node.rhs, e.span, out);
+                    }
+                }
+            }
+            Expression::Call(c) => {
+                if let Expression::Identifier(id) = &c.node.callee.node {
+                    if id.node.name == "free" && !self.protos.contains_key("free") {
+                        return self.free_stmt(&c.node.arguments, e.span, out);
+                    }
+                }
+            }
+            _ => {}
         }
         match &e.node {
             Expression::BinaryOperator(b) => {

@@ -1,0 +1,713 @@
+//! `malloc` / `calloc` / `free` of local work arrays.
+//!
+//! `double *w = malloc(n * sizeof(double));` (or `calloc(n, sizeof *w)`, or a later
+//! `w = malloc(...)`) makes `w` an ALLOCATABLE array of the IL: the call becomes
+//! `ALLOCATE(w(0:n-1))` (followed, for `calloc`, by a loop zeroing it) and `free(w)`
+//! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` or `row_t *t`
+//! with `typedef double row_t[N]` (rows of a constant length, the size counted in rows
+//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
+//! derivative, the lifetime of the whole procedure (`diff::scalarize::alloc`): the
+//! derivative buffers are allocated with the primal ones when the procedure starts and
+//! freed when it returns, so the backward sweep of an adjoint finds them, and the values
+//! it needs, although the original freed them before. This needs sizes that are known
+//! on entry, and one allocation per array, so the front-end checks (E0621, E0622, E0623):
+//! - each array is allocated once and freed at most once after, both at the top level of
+//!   the function body (not in a loop or a branch), and not used before or after;
+//! - its size reads only constants, by-value integer parameters the function never
+//!   assigns, and integer locals initialized from those and never assigned again;
+//! - the size is a product with one `sizeof` of the element type (`sizeof(double)`,
+//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused.
+//!
+//! The pointer itself cannot escape: returning a pointer, storing it in a global or
+//! through a pointer to pointer is refused elsewhere (E0603).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as CSpan};
+use lang_c::visit::Visit;
+
+use super::*;
+use crate::il::{Attr, BinOp, Bound, DimSpec, Expr, ExprKind, Stmt, StmtKind, key};
+
+/// What the lowering of one function knows about its `malloc`ed arrays.
+#[derive(Default)]
+pub(super) struct HeapState {
+    /// Local pointers given memory by `malloc`/`calloc`/`realloc` (C names).
+    pub(super) names: BTreeSet<String>,
+    /// Names the function assigns (parameters and locals).
+    pub(super) assigned: BTreeSet<String>,
+    /// Integer locals initialized once and never assigned again: their initial value
+    /// (which a size may read in their place), by key.
+    pub(super) frozen: BTreeMap<String, Expr>,
+}
+
+/// The allocation function a call is (`malloc`, `calloc`, `realloc`), under casts, and
+/// its arguments.
+pub(super) fn alloc_call(e: &Expression) -> Option<(&str, &[Node<Expression>])> {
+    match e {
+        Expression::Cast(c) => alloc_call(&c.node.expression.node),
+        Expression::Call(c) => match &c.node.callee.node {
+            Expression::Identifier(id)
+                if matches!(id.node.name.as_str(), "malloc" | "calloc" | "realloc") =>
+            {
+                Some((id.node.name.as_str(), &c.node.arguments))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The local pointers a function body gives memory from the heap.
+#[derive(Default)]
+pub(super) struct HeapTargets {
+    pub(super) names: BTreeSet<String>,
+}
+
+impl<'ast> Visit<'ast> for HeapTargets {
+    fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast CSpan) {
+        let name = declarator_name(&d.declarator.node)
+            .map(|n| n.node.name.clone())
+            .or_else(|| func::rows_pointer_name(&d.declarator.node));
+        if let (Some(name), Some(init)) = (name, &d.initializer) {
+            if let Initializer::Expression(e) = &init.node {
+                if alloc_call(&e.node).is_some() {
+                    self.names.insert(name);
+                }
+            }
+        }
+        lang_c::visit::visit_init_declarator(self, d, span);
+    }
+
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        if b.operator.node == BinaryOperator::Assign && alloc_call(&b.rhs.node).is_some() {
+            if let Expression::Identifier(id) = &b.lhs.node {
+                self.names.insert(id.node.name.clone());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// `double *w;` or `double *w = malloc(...);` for a pointer given heap memory.
+    /// `row`: the row length of `double (*t)[N]`.
+    pub(super) fn heap_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        row: Option<i64>,
+        init: &Node<InitDeclarator>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        // Arrays of reals and integers only (not of structs or pointers).
+        if !matches!(ty, Ty::Real(_) | Ty::Int(_)) {
+            return Err(self.err(
+                "E0623",
+                format!("`{name}` is given memory by `malloc`: only arrays of `double`, `float`, `int` or `long` can be"),
+                init.span,
+            ));
+        }
+        if self.declare(name, ty, VarKind::Heap(row), init.span)? {
+            let mut dims = vec![DimSpec {
+                lower: Some(int_lit(0)),
+                upper: Bound::Colon,
+            }];
+            if let Some(n) = row {
+                dims.insert(
+                    0,
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper: Bound::Expr(int_lit(n - 1)),
+                    },
+                );
+            }
+            self.push_decl(
+                name,
+                ty,
+                vec![Attr::Allocatable],
+                Some(dims),
+                None,
+                None,
+                false,
+                init.span,
+            );
+        }
+        let Some(i) = &init.node.initializer else {
+            return Ok(());
+        };
+        match &i.node {
+            Initializer::Expression(e) => self.allocate(name, e, init.span, out),
+            _ => Err(self.unsupported("E0605", "this pointer initializer", i.span)),
+        }
+    }
+
+    /// `w = malloc(...)` (or the initializer of `w`'s declaration).
+    pub(super) fn allocate(
+        &mut self,
+        name: &str,
+        call: &Node<Expression>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        // `double *w = NULL;` before the allocation, `w = NULL;` after the `free`: the
+        // array has no memory then, which the IL says by not using it.
+        if is_null_pointer(&call.node) {
+            return Ok(());
+        }
+        let Some((func, args)) = alloc_call(&call.node) else {
+            return Err(self.err(
+                "E0623",
+                format!(
+                    "`{name}` is given memory by `malloc`, so it can only be assigned the \
+                     result of `malloc` or `calloc`"
+                ),
+                call.span,
+            ));
+        };
+        let v = self.var(name, at)?;
+        let row = match v.kind {
+            VarKind::Heap(row) => row,
+            _ => None,
+        };
+        let factors: Vec<&Node<Expression>> = match (func, args) {
+            ("malloc", [size]) => product_factors(size),
+            ("calloc", [count, size]) => {
+                let mut f = product_factors(count);
+                f.extend(product_factors(size));
+                f
+            }
+            ("realloc", _) => {
+                return Err(self.err(
+                    "E0623",
+                    format!(
+                        "`realloc` of `{name}` is not supported: adgen gives a work array one \
+                         size for the whole function"
+                    ),
+                    call.span,
+                ));
+            }
+            _ => {
+                return Err(self.err(
+                    "E0623",
+                    format!("`{func}` with {} argument(s)", args.len()),
+                    call.span,
+                ));
+            }
+        };
+        // One `sizeof` of the element type; the other factors count elements.
+        let mut count: Option<Expr> = None;
+        let mut sizeofs = 0;
+        for f in factors {
+            // For rows `double (*t)[N]`, `sizeof *t` (a row) counts rows.
+            let of_row = matches!(f.node, Expression::SizeOfVal(_));
+            match self.sizeof_type(name, &f.node) {
+                Some(Ok(t)) if t == v.ty && (row.is_none() || of_row) => sizeofs += 1,
+                Some(_) => {
+                    return Err(self.err(
+                        "E0623",
+                        format!(
+                            "this `sizeof` is not the size of an element of `{name}`: write \
+                             `sizeof *{name}`"
+                        ),
+                        f.span,
+                    ));
+                }
+                None => {
+                    let (x, xty) = self.value(f)?;
+                    if !matches!(xty, Ty::Int(_)) {
+                        return Err(self.err(
+                            "E0623",
+                            "the size of an allocation must be an integer",
+                            f.span,
+                        ));
+                    }
+                    let x = paren_if_binary(x);
+                    count = Some(match count {
+                        None => x,
+                        Some(c) => Expr::binary(BinOp::Mul, c, x),
+                    });
+                }
+            }
+        }
+        if sizeofs != 1 {
+            return Err(self.err(
+                "E0623",
+                format!(
+                    "adgen needs the size of `{name}` as a number of elements times `sizeof \
+                     *{name}`"
+                ),
+                call.span,
+            ));
+        }
+        let count = count.unwrap_or_else(|| int_lit(1));
+        let count = self.size_on_entry(name, count, call.span)?;
+        let upper = Expr::binary(BinOp::Sub, paren_if_binary(count.clone()), int_lit(1));
+        let range = |upper: Expr| {
+            Expr::new(ExprKind::Range {
+                lower: Some(Box::new(int_lit(0))),
+                upper: Some(Box::new(upper)),
+                stride: None,
+            })
+        };
+        let mut subs = vec![range(upper.clone())];
+        if let Some(n) = row {
+            subs.insert(0, range(int_lit(n - 1)));
+        }
+        let item = Expr::new(ExprKind::Index(v.name.clone(), subs));
+        let st = self.stmt(StmtKind::Allocate(vec![item]), at);
+        out.push(st);
+        if func == "calloc" {
+            // `calloc` zeroes: a loop says so, for the derivatives too.
+            let k = self.int_var(&format!("{name}_k"), at);
+            let j = row.map(|_| self.int_var(&format!("{name}_j"), at));
+            let zero = self.zero(v.ty);
+            let mut element = vec![Expr::var(&k)];
+            if let Some(j) = &j {
+                element.insert(0, Expr::var(j));
+            }
+            let set = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::new(ExprKind::Index(v.name.clone(), element)),
+                    rhs: zero,
+                },
+                at,
+            );
+            let mut body = vec![set];
+            if let (Some(j), Some(n)) = (j, row) {
+                let inner = self.stmt(
+                    StmtKind::Do {
+                        var: j,
+                        start: int_lit(0),
+                        end: int_lit(n - 1),
+                        step: None,
+                        body,
+                        name: None,
+                    },
+                    at,
+                );
+                body = vec![inner];
+            }
+            let mut st = self.stmt(
+                StmtKind::Do {
+                    var: k,
+                    start: int_lit(0),
+                    end: upper,
+                    step: None,
+                    body,
+                    name: None,
+                },
+                at,
+            );
+            st.trailing_comment = Some(format!(" `calloc` zeroes `{name}`"));
+            out.push(st);
+        }
+        Ok(())
+    }
+
+    /// The size `count` in terms of what is known when the function starts: integer
+    /// locals initialized once are replaced by their initial value. E0622 when it reads
+    /// anything else than constants and by-value parameters the function never assigns.
+    fn size_on_entry(&mut self, name: &str, count: Expr, at: CSpan) -> R<Expr> {
+        let count = self.on_entry(&count);
+        let bad = self.entry_problem(&count);
+        if let Some(bad) = bad {
+            let span = self.span(at);
+            self.diags.push(
+                Diagnostic::error(
+                    "E0622",
+                    format!(
+                        "the size of `{name}` reads `{bad}`, which the function computes: \
+                         adgen allocates the derivative of `{name}` when the function \
+                         starts, and needs its size then"
+                    ),
+                )
+                .at(span)
+                .with_help(
+                    "size work arrays by the function's integer parameters (or integer \
+                     locals initialized from them and never assigned again)",
+                ),
+            );
+            return Err(Reported);
+        }
+        Ok(count)
+    }
+
+    /// `e` with the integer locals initialized once replaced by their initial value.
+    fn on_entry(&self, e: &Expr) -> Expr {
+        let sub = |x: &Expr| Box::new(self.on_entry(x));
+        let kind = match &e.kind {
+            ExprKind::Var(n) => match self.heap.frozen.get(&key(n)) {
+                Some(v) => return paren_if_binary(v.clone()),
+                None => return e.clone(),
+            },
+            ExprKind::Unary(op, x) => ExprKind::Unary(*op, sub(x)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
+            ExprKind::Paren(x) => ExprKind::Paren(sub(x)),
+            ExprKind::Intrinsic { op, args, spelling } => ExprKind::Intrinsic {
+                op: *op,
+                args: args
+                    .iter()
+                    .map(|a| il::Arg {
+                        value: self.on_entry(&a.value),
+                        ..a.clone()
+                    })
+                    .collect(),
+                spelling: spelling.clone(),
+            },
+            _ => return e.clone(),
+        };
+        Expr { kind, ..e.clone() }
+    }
+
+    /// The first name `e` reads that is not known on entry: neither a by-value integer
+    /// parameter the function never assigns nor a constant (inlined already).
+    fn entry_problem(&self, e: &Expr) -> Option<String> {
+        let mut bad = None;
+        il::visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                let ok = matches!(
+                    self.vars.get(&key(n)),
+                    Some(Var {
+                        kind: VarKind::Value,
+                        ty: Ty::Int(_),
+                        name,
+                    }) if name == n && !self.heap.assigned.contains(name.as_str())
+                );
+                if !ok && bad.is_none() {
+                    bad = Some(n.clone());
+                }
+            }
+            _ => {}
+        });
+        bad
+    }
+
+    /// `int m = n + 2;` (an integer local initialized once): remembered when its value
+    /// is known on entry, for the sizes of work arrays.
+    pub(super) fn note_initialized(&mut self, name: &str, ty: Ty, value: &Expr) {
+        if !matches!(ty, Ty::Int(_)) || self.heap.assigned.contains(name) {
+            return;
+        }
+        let value = self.on_entry(value);
+        if self.entry_problem(&value).is_none() {
+            self.heap.frozen.insert(key(name), value);
+        }
+    }
+
+    /// `free(w)`.
+    pub(super) fn free_stmt(
+        &mut self,
+        args: &[Node<Expression>],
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let target = match args {
+            [a] => match &a.node {
+                Expression::Identifier(id) => Some(id.node.name.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let heap = target.and_then(|n| {
+            self.vars
+                .get(&key(&n))
+                .filter(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == n)
+                .map(|v| v.name.clone())
+        });
+        let Some(name) = heap else {
+            return Err(self.err(
+                "E0623",
+                "`free` of something else than a local array this function allocated",
+                at,
+            ));
+        };
+        let st = self.stmt(StmtKind::Deallocate(vec![Expr::var(&name)]), at);
+        out.push(st);
+        Ok(())
+    }
+
+    /// The type a `sizeof` factor measures: `Some(Ok(ty))`, `Some(Err(()))` for a
+    /// `sizeof` of something else, `None` when the factor is no `sizeof`.
+    fn sizeof_type(&mut self, name: &str, e: &Expression) -> Option<Result<Ty, ()>> {
+        match e {
+            Expression::SizeOfTy(t) => {
+                if t.node.0.node.declarator.is_some() {
+                    return Some(Err(()));
+                }
+                let ty = base_type(
+                    t.node
+                        .0
+                        .node
+                        .specifiers
+                        .iter()
+                        .filter_map(|s| match &s.node {
+                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                            _ => None,
+                        }),
+                    self.typedefs,
+                );
+                Some(ty.map_err(|_| ()))
+            }
+            Expression::SizeOfVal(v) => {
+                let inner = &v.node.0.node;
+                let target = match inner {
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Indirection =>
+                    {
+                        &u.node.operand.node
+                    }
+                    Expression::BinaryOperator(b)
+                        if b.node.operator.node == BinaryOperator::Index =>
+                    {
+                        &b.node.lhs.node
+                    }
+                    _ => return Some(Err(())),
+                };
+                match target {
+                    Expression::Identifier(id) if id.node.name == name => Some(Ok(self
+                        .vars
+                        .get(&key(name))
+                        .map(|v| v.ty)
+                        .unwrap_or(Ty::Void))),
+                    _ => Some(Err(())),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// After the body is lowered: each heap array is allocated once and freed at most
+    /// once after, both at the top level, and used only in between (E0621).
+    pub(super) fn check_heap(&mut self, body: &[Stmt]) -> R<()> {
+        let names: Vec<String> = self
+            .vars
+            .values()
+            .filter(|v| matches!(v.kind, VarKind::Heap(_)))
+            .map(|v| v.name.clone())
+            .collect();
+        let mut ok = true;
+        for name in names {
+            let names_it = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(&name));
+            let mut allocs = Vec::new();
+            let mut frees = Vec::new();
+            for (i, s) in body.iter().enumerate() {
+                match &s.kind {
+                    StmtKind::Allocate(items) if items.iter().any(names_it) => allocs.push(i),
+                    StmtKind::Deallocate(items) if items.iter().any(names_it) => frees.push(i),
+                    _ => {}
+                }
+            }
+            let mut nested = None;
+            for s in body {
+                for child in il::visit::child_blocks(s) {
+                    il::visit::walk_stmts(child, &mut |x| {
+                        if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind {
+                            if items.iter().any(names_it) {
+                                nested.get_or_insert(x.span);
+                            }
+                        }
+                    });
+                }
+            }
+            let problem = if let Some(at) = nested {
+                Some((
+                    at,
+                    format!(
+                        "`{name}` is allocated or freed inside a loop or a branch: adgen \
+                         supports one `malloc` and one `free` of a work array, at the top \
+                         level of the function"
+                    ),
+                ))
+            } else {
+                match (allocs.as_slice(), frees.as_slice()) {
+                    ([a], []) => uses(&body[..*a], &name).map(|at| (at, String::new())),
+                    ([a], [f]) if f > a => uses(&body[..*a], &name)
+                        .or_else(|| uses(&body[f + 1..], &name))
+                        .map(|at| (at, String::new())),
+                    ([], _) => None,
+                    _ => Some((
+                        body[*allocs.first().or(frees.first()).expect("one")].span,
+                        format!("`{name}` is not allocated exactly once before it is freed"),
+                    )),
+                }
+                .map(|(at, msg)| {
+                    if msg.is_empty() {
+                        (
+                            at,
+                            format!("`{name}` is used before its `malloc` or after its `free`"),
+                        )
+                    } else {
+                        (at, msg)
+                    }
+                })
+            };
+            if let Some((at, message)) = problem {
+                self.diags.push(
+                    Diagnostic::error("E0621", message)
+                        .at(at)
+                        .with_help("allocate the work array once, at the top of the function, and free it once, at its end"),
+                );
+                ok = false;
+            }
+        }
+        if ok { Ok(()) } else { Err(Reported) }
+    }
+}
+
+/// The first statement of `body` that reads or writes `name` (spans point there).
+fn uses(body: &[Stmt], name: &str) -> Option<crate::diag::Span> {
+    let mut found = None;
+    il::visit::walk_stmts(body, &mut |s| {
+        if found.is_some() {
+            return;
+        }
+        let hit = il::visit::stmt_exprs(s).iter().any(|e| {
+            il::visit::names_read(e)
+                .iter()
+                .chain(e.base_name().iter())
+                .any(|n| key(n) == key(name))
+        });
+        if hit {
+            found = Some(s.span);
+        }
+    });
+    found
+}
+
+/// The factors of a product `a * b * c` (the expression itself when it is no product).
+fn product_factors(e: &Node<Expression>) -> Vec<&Node<Expression>> {
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Multiply => {
+            let mut out = product_factors(&b.node.lhs);
+            out.extend(product_factors(&b.node.rhs));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// The value of a condition made of constants only (`!w || !z` for `malloc`ed arrays).
+pub(super) fn const_logical(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Logical(b) => Some(*b),
+        ExprKind::Paren(x) => const_logical(x),
+        ExprKind::Unary(il::UnOp::Not, x) => const_logical(x).map(|b| !b),
+        ExprKind::Binary(BinOp::And, a, b) => match (const_logical(a), const_logical(b)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        ExprKind::Binary(BinOp::Or, a, b) => match (const_logical(a), const_logical(b)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `NULL` as the preprocessor leaves it: `((void *)0)`, or a plain `0`.
+pub(super) fn is_null_pointer(e: &Expression) -> bool {
+    match e {
+        Expression::Cast(c) => {
+            let to_void_pointer = c.node.type_name.node.declarator.is_some()
+                && c.node.type_name.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, SpecifierQualifier::TypeSpecifier(t)
+                        if matches!(t.node, TypeSpecifier::Void))
+                });
+            to_void_pointer && is_null_pointer(&c.node.expression.node)
+        }
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty())
+        }
+        _ => false,
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// In `p == NULL` / `p != NULL` (either order), with `p` a pointer: the pointer side.
+    pub(super) fn null_compared<'e>(
+        &self,
+        b: &'e Node<BinaryOperatorExpression>,
+    ) -> Option<&'e Expression> {
+        let pointer = |e: &Expression| match e {
+            Expression::Identifier(id) => matches!(
+                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                Some(
+                    VarKind::RefScalar
+                        | VarKind::ArrayParam
+                        | VarKind::Pointer
+                        | VarKind::Heap(_)
+                        | VarKind::RowsParam(_)
+                )
+            ),
+            _ => false,
+        };
+        let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
+        if pointer(l) && is_null_pointer(r) {
+            Some(l)
+        } else if pointer(r) && is_null_pointer(l) {
+            Some(r)
+        } else {
+            None
+        }
+    }
+
+    /// Is `e` the name of a `malloc`ed array?
+    pub(super) fn is_heap_name(&self, e: &Expression) -> bool {
+        matches!(e, Expression::Identifier(id)
+            if self.vars.get(&key(&id.node.name))
+                .is_some_and(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == id.node.name))
+    }
+
+    /// `w == NULL` (`equals`) or `w != NULL`: for a `malloc`ed `w`, whether the
+    /// allocation failed, taken as never (adgen's own allocations of the derivative
+    /// buffers assume the same); for other pointers, E0624.
+    pub(super) fn null_test(
+        &mut self,
+        b: &Node<BinaryOperatorExpression>,
+        equals: bool,
+        at: CSpan,
+    ) -> R<(Expr, Ty)> {
+        let heap = self.null_compared(b).is_some_and(|p| self.is_heap_name(p));
+        if !heap {
+            return Err(self.refuse_null(b.node.lhs.span, true));
+        }
+        let span = self.span(at);
+        Ok((self.allocation_failed(equals).spanned(span), Ty::Bool))
+    }
+
+    /// The value of the test `w == NULL` (`failed`) or `w != NULL` for a `malloc`ed `w`:
+    /// false, resp. true, as adgen takes allocations to succeed.
+    pub(super) fn allocation_failed(&self, failed: bool) -> Expr {
+        Expr::new(ExprKind::Logical(!failed))
+    }
+
+    /// E0624: adgen's IL has no absent arguments, so a pointer is never NULL.
+    pub(super) fn refuse_null(&mut self, at: CSpan, compared: bool) -> Reported {
+        let span = self.span(at);
+        let (message, help) = if compared {
+            (
+                "comparing a pointer with NULL is not supported: adgen takes every pointer \
+                 to point to data (an optional output would need a derivative that may be \
+                 NULL too)",
+                "always pass the array, or split the function into a version with and one \
+                 without the optional output",
+            )
+        } else {
+            (
+                "passing NULL is not supported: adgen takes every pointer to point to data",
+                "pass a work array (or a scalar's address) instead of NULL",
+            )
+        };
+        self.diags
+            .push(Diagnostic::error("E0624", message).at(span).with_help(help));
+        Reported
+    }
+}
