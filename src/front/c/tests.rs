@@ -812,10 +812,7 @@ fn user_headers_are_read_and_located() {
     .unwrap();
     assert_eq!(p.units().count(), 1);
     let e = lower_in_dir(&[
-        (
-            "inc/api.h",
-            "typedef float real_t;\ndouble *bad;\n",
-        ),
+        ("inc/api.h", "typedef float real_t;\ndouble *bad;\n"),
         (
             "main.c",
             "#include \"api.h\"\nvoid f(real_t *y) { *y = 2 * *y; }\n",
