@@ -148,8 +148,11 @@ pub fn differentiate(
             module_names.insert(key(&m.name), name);
             for d in &m.decls {
                 if let DeclKind::TypeDef { name, .. } = &d.kind {
-                    let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
-                    type_names.insert(key(name), dname);
+                    // C files that share a struct (through a header) share its derivative.
+                    if !type_names.contains_key(&key(name)) {
+                        let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
+                        type_names.insert(key(name), dname);
+                    }
                 }
             }
         }
@@ -249,6 +252,9 @@ pub fn differentiate(
                 }
             }
             copy_private_procedures(&ctx, &mut units, &mut errors);
+            if crate::back::is_c(&file.path) {
+                errors.extend(c_static_globals(&ctx, &units));
+            }
             if !units.is_empty() {
                 let stem = file
                     .path
@@ -294,6 +300,9 @@ pub fn differentiate(
             }
         }
     }
+    // File-scope problems are found once per mode: say each once.
+    let mut said = std::collections::BTreeSet::new();
+    errors.retain(|d| d.code != "E0516" || said.insert(format!("{:?} {}", d.location, d.message)));
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -1144,7 +1153,7 @@ fn copy_private_procedures(ctx: &Ctx, units: &mut Vec<Unit>, errors: &mut Vec<Di
                             pending.push(decls_names(std::slice::from_ref(&decl)));
                             constants.push((at, decl));
                         }
-                    } else if sym.is_variable() {
+                    } else if sym.is_variable() && !is_c_module(ctx, original) {
                         errors.push(
                             Diagnostic::error(
                                 "E0512",
@@ -1509,4 +1518,86 @@ pub fn array_expression_argument(callee: &Unit, k: usize, at: Span) -> Diagnosti
     )
     .at(at)
     .with_help("pass a variable")
+}
+
+/// Is `module` the pseudo-module of a C file (its structs and globals)?
+fn is_c_module(ctx: &Ctx, module: &Unit) -> bool {
+    ctx.program
+        .files
+        .iter()
+        .any(|f| crate::back::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, module)))
+}
+
+/// E0516: generated C code (a derivative, or an original it calls, which the C back-end
+/// copies into the generated file) refers to a `static` global of a C file, which another
+/// translation unit cannot reach.
+fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
+    let mut statics: BTreeMap<String, (String, Span)> = BTreeMap::new();
+    for m in ctx
+        .program
+        .units()
+        .filter(|u| u.is_module() && is_c_module(ctx, u))
+    {
+        for d in &m.decls {
+            if let DeclKind::Var {
+                attrs, entities, ..
+            } = &d.kind
+            {
+                // A `static const` table is copied where it is needed.
+                if attrs.iter().any(|a| matches!(a, Attr::Private))
+                    && !attrs.iter().any(|a| matches!(a, Attr::Parameter))
+                {
+                    for e in entities {
+                        statics.insert(key(&e.name), (e.name.clone(), e.span));
+                    }
+                }
+            }
+        }
+    }
+    if statics.is_empty() {
+        return Vec::new();
+    }
+    let mut found: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut work: Vec<&Unit> = units.iter().filter(|u| u.is_procedure()).collect();
+    while let Some(u) = work.pop() {
+        if !seen.insert(key(&u.name)) {
+            continue;
+        }
+        let own: std::collections::BTreeSet<String> = u
+            .symbols
+            .iter()
+            .filter(|s| s.global.is_none())
+            .map(|s| key(&s.name))
+            .chain(u.args.iter().map(|a| key(a)))
+            .collect();
+        for name in referenced_names(&u.body) {
+            let base = name.split('%').next().unwrap_or(&name).to_string();
+            if statics.contains_key(&base) && !own.contains(&base) {
+                found.insert(base);
+            }
+            // An original it calls is copied into the generated file.
+            if let Some(callee) = ctx.program.unit(&name) {
+                work.push(callee);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|g| {
+            let (name, span) = &statics[&g];
+            Diagnostic::error(
+                "E0516",
+                format!(
+                    "derivative code needs the `static` global `{name}`, which another \
+                     translation unit cannot reach"
+                ),
+            )
+            .at(*span)
+            .with_help(format!(
+                "remove `static` from `{name}`: the generated files refer to it by an \
+                 `extern` declaration"
+            ))
+        })
+        .collect()
 }

@@ -121,7 +121,23 @@ pub(crate) fn global_zeroing(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
         .map(|z| ug.uir.zones.zones[z].ty)
         .unwrap_or(crate::il::ScalarType::Real(8));
     if ty == crate::il::ScalarType::Derived {
-        return Vec::new();
+        // Its real members, as its module declares them.
+        let Some(module) = ug
+            .symbol_or_global(name)
+            .and_then(|s| s.global.as_ref())
+            .and_then(|g| ug.ctx.program.module(&g.module))
+        else {
+            return Vec::new();
+        };
+        return module
+            .symbols
+            .components_of(name)
+            .filter(|c| matches!(c.ty, crate::il::ScalarType::Real(_)))
+            .map(|c| {
+                let rest = &c.name[name.len()..];
+                assign(Expr::var(format!("{d}{rest}")), ug.zero(c.ty))
+            })
+            .collect();
     }
     vec![assign(Expr::var(d), ug.zero(ty))]
 }

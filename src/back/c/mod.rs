@@ -10,9 +10,14 @@
 //! - Original procedures that generated code calls are copied into the file as `static`
 //!   functions, so that the generated file links whatever their linkage was (`static`,
 //!   `inline`) in the user's source.
+//! - File scope ([`scope`]): struct types are defined where needed; a module unit's
+//!   globals are defined by the file that holds the module (original, or derivative
+//!   globals such as `g_stated`) and declared `extern` elsewhere; member paths print as
+//!   `s.x` or `p->x` (a struct passed by reference).
 //! - The runtime's Fortran-style names (`pushreal8(x)`, `popcontrol(k)`,
 //!   `pushreal8array(a, n)`) become its C API (`adgen_push_real8(&x)`, ...).
 
+mod scope;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +49,9 @@ struct VarInfo {
     pass: Option<Pass>,
     /// Declared INTENT(IN).
     intent_in: bool,
+    /// For a struct (a derived-type variable): its C type name, `struct point` or a
+    /// typedef name.
+    type_name: Option<String>,
 }
 
 /// The C type of a scalar type.
@@ -142,6 +150,7 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                             dims,
                             pass: None,
                             intent_in,
+                            type_name: spec.type_name.clone(),
                         },
                     );
                 }
@@ -172,6 +181,7 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     dims: s.dims.clone(),
                     pass: None,
                     intent_in: s.intent == Some(il::Intent::In),
+                    type_name: s.type_spec.type_name.clone(),
                 },
             );
         }
@@ -183,6 +193,7 @@ fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
             dims: Vec::new(),
             pass: None,
             intent_in: false,
+            type_name: None,
         });
         v.pass = Some(if !v.dims.is_empty() {
             Pass::Array
@@ -260,7 +271,7 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
                 .as_ref()
                 .is_some_and(|k| k.get(i) == Some(&Pass::Value));
             if let (false, Some(n)) = (by_value, a.value.base_name()) {
-                touched.insert(key(n));
+                touched.insert(key(n.split('%').next().unwrap_or(n)));
             }
         }
     };
@@ -268,7 +279,9 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
         match &s.kind {
             StmtKind::Assign { lhs, .. } => {
                 if let Some(n) = lhs.base_name() {
-                    touched.borrow_mut().insert(key(n));
+                    touched
+                        .borrow_mut()
+                        .insert(key(n.split('%').next().unwrap_or(n)));
                 }
             }
             StmtKind::Do { var, .. } => {
@@ -296,7 +309,7 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
         .iter()
         .map(|a| {
             let v = &vars[&key(a)];
-            let t = c_type(v.ty);
+            let t = scope::type_text(v);
             match v.pass {
                 Some(Pass::Value) => format!("{t} {a}"),
                 _ if v.intent_in && !touched.borrow().contains(&key(a)) => {
@@ -393,9 +406,24 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     copies.sort_by_key(|u| key(&u.name));
     externs.sort_by_key(|u| key(&u.name));
     let mut all: Vec<&Unit> = copies.clone();
-    all.extend(file.units.iter());
+    all.extend(file.units.iter().filter(|u| u.is_procedure()));
     let uses_runtime = all.iter().any(|u| uses_runtime(u));
     let uses_heap = all.iter().any(|u| uses_heap(u));
+    let env = scope::Env::new(
+        originals
+            .units()
+            .chain(siblings.iter().flat_map(|f| f.units.iter()))
+            .chain(file.units.iter()),
+    );
+    let file_scope = {
+        // Initializers are literals: any unit's context prints them.
+        let first = file.units.first();
+        let printer = |e: &Expr| match first {
+            Some(u) => scope::init_text(&Cx::new(u, &table, &env), e),
+            None => String::new(),
+        };
+        scope::file_scope(&env, file, &all, own_are_originals, &printer)
+    };
 
     let mut out = String::new();
     writeln!(
@@ -412,13 +440,14 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
         out.push_str("#include \"adgen_runtime.h\"\n");
     }
     out.push('\n');
+    out.push_str(&file_scope);
     for u in &externs {
         writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     for u in &copies {
         writeln!(out, "static {};", prototype_in(u, &table)).unwrap();
     }
-    for u in &file.units {
+    for u in file.units.iter().filter(|u| u.is_procedure()) {
         writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     let is_copy: BTreeSet<String> = copies.iter().map(|u| key(&u.name)).collect();
@@ -429,7 +458,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
         } else {
             ""
         };
-        write_unit_into(&mut out, u, &table, prefix);
+        write_unit_into(&mut out, u, &table, &env, prefix);
     }
     out
 }
@@ -461,7 +490,14 @@ pub fn write_header(
     .unwrap();
     writeln!(out, "#ifndef ADGEN_{guard}_H\n#define ADGEN_{guard}_H\n").unwrap();
     writeln!(out, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n").unwrap();
-    for u in &file.units {
+    let env = scope::Env::new(
+        originals
+            .units()
+            .chain(siblings.iter().flat_map(|f| f.units.iter()))
+            .chain(file.units.iter()),
+    );
+    out.push_str(&scope::header_scope(&env, file, originals));
+    for u in file.units.iter().filter(|u| u.is_procedure()) {
         writeln!(out, "{};", prototype_in(u, &table)).unwrap();
     }
     writeln!(out, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif").unwrap();
@@ -538,22 +574,36 @@ struct LoopState {
     cycle_label: bool,
 }
 
-fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit>, prefix: &str) {
-    let mut goto_targets = BTreeSet::new();
-    il::visit::walk_stmts(&unit.body, &mut |s| {
-        if let StmtKind::Goto { label } = &s.kind {
-            goto_targets.insert(label.clone());
+impl<'a> Cx<'a> {
+    fn new(unit: &'a Unit, table: &'a BTreeMap<String, &'a Unit>, env: &'a scope::Env) -> Cx<'a> {
+        let mut goto_targets = BTreeSet::new();
+        il::visit::walk_stmts(&unit.body, &mut |s| {
+            if let StmtKind::Goto { label } = &s.kind {
+                goto_targets.insert(label.clone());
+            }
+        });
+        let mut vars = unit_vars(unit);
+        scope::complete_vars(unit, &mut vars, env);
+        Cx {
+            unit,
+            vars,
+            table,
+            goto_targets,
+            loops: RefCell::new(Vec::new()),
+            fresh: RefCell::new(0),
+            heap: heap_arrays(unit),
         }
-    });
-    let cx = Cx {
-        unit,
-        vars: unit_vars(unit),
-        table,
-        goto_targets,
-        loops: RefCell::new(Vec::new()),
-        fresh: RefCell::new(0),
-        heap: heap_arrays(unit),
-    };
+    }
+}
+
+fn write_unit_into(
+    out: &mut String,
+    unit: &Unit,
+    table: &BTreeMap<String, &Unit>,
+    env: &scope::Env,
+    prefix: &str,
+) {
+    let cx = Cx::new(unit, table, env);
     for c in &unit.leading_comments {
         writeln!(out, "/*{} */", c.replace("*/", "* /")).unwrap();
     }
@@ -643,12 +693,14 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
                         continue;
                     }
                     let constant = if is_parameter { "const " } else { "" };
-                    let mut line = format!("  {constant}{} {}", c_type(v.ty), e.name);
+                    let mut line = format!("  {constant}{} {}", scope::type_text(v), e.name);
                     for d in v.dims.iter().rev() {
                         write!(line, "[{}]", cx.extent(d)).unwrap();
                     }
                     if let Some(init) = &e.init {
                         write!(line, " = {}", cx.expr(init)).unwrap();
+                    } else if v.ty == ScalarType::Derived {
+                        line.push_str(" = {0}");
                     } else if v.dims.is_empty() {
                         // Adjoints save variables before their first assignment; a
                         // defined value keeps gcc's -Wmaybe-uninitialized quiet.
@@ -666,18 +718,25 @@ fn write_unit_into(out: &mut String, unit: &Unit, table: &BTreeMap<String, &Unit
     }
     for s in unit.symbols.iter() {
         let k = key(&s.name);
-        if s.kind == il::SymbolKind::Variable && !args.contains(&k) && !declared.contains(&k) {
+        if s.kind == il::SymbolKind::Variable
+            && !args.contains(&k)
+            && !declared.contains(&k)
+            && s.global.is_none()
+            && !s.name.contains('%')
+        {
             let Some(v) = cx.vars.get(&k) else { continue };
             if cx.heap.iter().any(|h| key(h) == k) {
                 writeln!(out, "{}", cx.heap_decl(&s.name, v)).unwrap();
                 declared.insert(k);
                 continue;
             }
-            let mut line = format!("  {} {}", c_type(v.ty), s.name);
+            let mut line = format!("  {} {}", scope::type_text(v), s.name);
             for d in v.dims.iter().rev() {
                 write!(line, "[{}]", cx.extent(d)).unwrap();
             }
-            if v.dims.is_empty() {
+            if v.ty == ScalarType::Derived {
+                line.push_str(" = {0}");
+            } else if v.dims.is_empty() {
                 line.push_str(" = 0");
             }
             writeln!(out, "{line};").unwrap();
@@ -948,12 +1007,24 @@ impl Cx<'_> {
         }
     }
 
+    /// A variable's name in C: a member path `s%x%y` is `s.x.y`, or `s->x.y` when the
+    /// struct `s` is passed by reference.
+    fn c_name(&self, name: &str) -> String {
+        if !name.contains('%') {
+            return name.to_string();
+        }
+        let base = name.split('%').next().unwrap_or(name);
+        let pointer = self.var(base).is_some_and(|v| v.pass == Some(Pass::Ref));
+        scope::c_path(name, pointer)
+    }
+
     /// An array element as a C lvalue.
     fn element(&self, name: &str, subs: &[Expr]) -> String {
         let Some(v) = self.var(name) else {
             let s: Vec<String> = subs.iter().map(|s| self.expr(s)).collect();
-            return format!("{name}[{}]", s.join("]["));
+            return format!("{}[{}]", self.c_name(name), s.join("]["));
         };
+        let name = &self.c_name(name);
         if v.pass.is_some() {
             // A pointer: column-major linearization.
             let mut text = String::new();
@@ -982,9 +1053,11 @@ impl Cx<'_> {
 
     /// A variable read or written as a value: `(*x)` for a scalar by reference.
     fn var_value(&self, name: &str) -> String {
-        match self.var(name).and_then(|v| v.pass) {
-            Some(Pass::Ref) => format!("(*{name})"),
-            _ => name.to_string(),
+        match self.var(name) {
+            Some(v) if v.pass == Some(Pass::Ref) && v.ty != ScalarType::Derived => {
+                format!("(*{name})")
+            }
+            _ => self.c_name(name),
         }
     }
 
@@ -995,13 +1068,13 @@ impl Cx<'_> {
                 Some(v) if v.pass == Some(Pass::Ref) || v.pass == Some(Pass::Array) => n.clone(),
                 Some(v) if !v.dims.is_empty() => {
                     if v.dims.len() == 1 {
-                        n.clone()
+                        self.c_name(n)
                     } else {
-                        format!("&{n}{}", "[0]".repeat(v.dims.len()))
+                        format!("&{}{}", self.c_name(n), "[0]".repeat(v.dims.len()))
                     }
                 }
-                Some(_) => format!("&{n}"),
-                None => format!("&{n}"),
+                Some(_) => format!("&{}", self.c_name(n)),
+                None => format!("&{}", self.c_name(n)),
             },
             ExprKind::Index(n, subs) => format!("&{}", self.element(n, subs)),
             ExprKind::Paren(x) if x.base_name().is_some() => self.address(x, ty),
@@ -1237,11 +1310,16 @@ impl Cx<'_> {
             | Intrinsic::Transpose
             | Intrinsic::Spread
             | Intrinsic::Reshape
-            | Intrinsic::Size
             | Intrinsic::Lbound
             | Intrinsic::Ubound
             | Intrinsic::Shape
             | Intrinsic::Modulo => (format!("0 /* {op:?} */"), Level::Primary),
+            Intrinsic::Size => (
+                a.first()
+                    .map(|e| scope::size_text(self, e))
+                    .unwrap_or_default(),
+                Level::Unary,
+            ),
             Intrinsic::Merge => (
                 format!(
                     "{} ? {} : {}",

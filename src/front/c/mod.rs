@@ -52,12 +52,38 @@
 //!
 //! Anything else is refused with a located diagnostic.
 //!
+//! File scope (`lower::globals`): global variables (scalars, 1-D / 2-D arrays of constant
+//! size, structs; `static` or not; literal initializers, nested braces for structs) and
+//! struct types (`struct tag
+//! {...}`, `typedef struct {...} name`, members that are scalars, arrays of 1 or 2
+//! dimensions, or nested structs) go into one pseudo-module per file (a
+//! [`il::UnitKind::Module`] named after the path, `src/m.c` → `src_m_c`), the host of the
+//! file's functions, so that globals are module variables for analyses and
+//! differentiation. Structs are used as locals, globals, and pointer parameters
+//! (`struct s *p`, `const` or not; passed on as `p`, `&local`, `&p->inner`); members are
+//! reached by `.`, `->` and `(*p).`, and lowered to paths (`p->v[i]` → `p%v(i)`) as
+//! Fortran components are. A whole-struct assignment `a = b` becomes one assignment per
+//! member, and so does a struct local's initializer (`= {x, {1.0, y}, .id = 2}`,
+//! members not given zeroed, or `= other`). Derivative code reaches a global through an
+//! `extern` declaration, so a
+//! `static` one it needs is refused (E0516, at differentiation).
+//!
 //! Diagnostic codes:
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration
-//!   (globals, structs, unsupported types and typedefs), E0604 unsupported statement,
+//!   (unsupported types and typedefs), E0604 unsupported statement,
 //!   E0605 unsupported expression, E0606 unknown name or function, E0607 a write to a
 //!   by-value parameter that was not copied (a safety net), E0608 name clash (names differing only by case,
-//!   shadowing), E0609 wrong number of arguments.
+//!   shadowing, a nested-block local named like a global: a parameter or an outermost
+//!   local hides the global from the whole function), E0609 wrong number of arguments.
+//! - E0610 unsupported global declaration or struct type (unions, pointer or bit-field
+//!   members, global pointers, `const` globals other than inlined scalars and literal
+//!   tables, other storage classes), E0611 `extern` variables, E0612 arrays of structs
+//!   (`p[i].x`, `struct s a[4]`, pointer arithmetic on struct pointers, local struct
+//!   pointers), E0613 structs passed or returned by value, E0614 a whole struct used as a
+//!   value other than in `a = b`, E0615 unsupported initializers (designators in struct
+//!   globals, brace elision or nested designators in struct locals, non-literal ones of
+//!   globals), E0616 a global passed by reference to a function that also uses it
+//!   directly (aliasing).
 //! - E0620 a user header that cannot be found; E0621 a `malloc`ed array allocated or freed
 //!   in a loop or a branch, more than once, or used before its `malloc` or after its
 //!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
@@ -340,6 +366,7 @@ pub fn lower_file(
     let units = lower::lower_unit(
         &parse.unit,
         &map,
+        path,
         &source.text,
         next_stmt_id,
         headers.lowered,

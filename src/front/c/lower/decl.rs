@@ -91,6 +91,13 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    DerivedDeclarator::Pointer(_) if matches!(ty, Ty::Struct(_)) => {
+                        return Err(self.unsupported(
+                            "E0612",
+                            "a local pointer to a struct",
+                            dd.span,
+                        ));
+                    }
                     // `row_t *t = malloc(m * sizeof *t);` with `typedef double row_t[N]`:
                     // rows on the heap, like `double (*t)[N]`.
                     DerivedDeclarator::Pointer(_)
@@ -121,6 +128,13 @@ impl FnCx<'_, '_> {
                 continue;
             }
             extents.extend(typedef_ext);
+            if matches!(ty, Ty::Struct(_)) && !extents.is_empty() {
+                return Err(self.unsupported(
+                    "E0612",
+                    &format!("`{name}`, an array of structs,"),
+                    decl.span,
+                ));
+            }
             if extents.len() > 2 {
                 return Err(self.unsupported(
                     "E0603",
@@ -145,6 +159,10 @@ impl FnCx<'_, '_> {
                         .collect()
                 });
                 self.push_decl(&name, ty, Vec::new(), dims, None, None, false, init.span);
+            }
+            if let (Some(i), Ty::Struct(_)) = (&init.node.initializer, ty) {
+                self.struct_init(&name, ty, i, out)?;
+                continue;
             }
             if let Some(i) = &init.node.initializer {
                 match &i.node {

@@ -29,6 +29,13 @@ impl FnCx<'_, '_> {
     /// A numeric value.
     pub(super) fn value(&mut self, e: &Node<Expression>) -> R<(Expr, Ty)> {
         let (v, ty) = self.expr(e)?;
+        if let Ty::Struct(_) = ty {
+            return Err(self.unsupported(
+                "E0614",
+                "using a whole struct as a value (use its members, or pass its address)",
+                e.span,
+            ));
+        }
         if !ty.is_numeric() {
             return Err(self.unsupported(
                 "E0605",
@@ -46,6 +53,7 @@ impl FnCx<'_, '_> {
             return Err(self.err("E0605", "assignment to a constant", e.span));
         }
         if let Some(n) = v.base_name() {
+            let n = n.split('%').next().unwrap_or(n);
             let var = self.var(n, e.span)?;
             if var.kind == VarKind::Value {
                 return Err(self.err(
@@ -95,6 +103,14 @@ impl FnCx<'_, '_> {
                     VarKind::Value | VarKind::Local => {
                         Ok((Expr::var(&v.name).spanned(self.span(e.span)), v.ty))
                     }
+                    VarKind::StructPtr => Err(self.unsupported(
+                        "E0605",
+                        &format!(
+                            "using the struct pointer `{}` itself as a value (write `{0}->x`)",
+                            v.name
+                        ),
+                        e.span,
+                    )),
                     VarKind::RefScalar | VarKind::Pointer => Err(self.unsupported(
                         "E0605",
                         &format!(
@@ -134,6 +150,29 @@ impl FnCx<'_, '_> {
                         .spanned(span),
                     ty,
                 ))
+            }
+            Expression::Member(_) => {
+                let (path, ty, ext) = self.member(e)?;
+                if !ext.is_empty() {
+                    return Err(self.unsupported(
+                        "E0605",
+                        &format!(
+                            "using the whole array `{}` as a value",
+                            path.replace('%', ".")
+                        ),
+                        e.span,
+                    ));
+                }
+                Ok((Expr::var(path).spanned(self.span(e.span)), ty))
+            }
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index
+                    && (matches!(b.node.lhs.node, Expression::Member(_))
+                        || matches!(&b.node.lhs.node, Expression::BinaryOperator(inner)
+                            if inner.node.operator.node == BinaryOperator::Index
+                                && matches!(inner.node.lhs.node, Expression::Member(_)))) =>
+            {
+                self.member_element(b, e.span)
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (name, subs_c) = match &b.node.lhs.node {
@@ -463,7 +502,7 @@ impl FnCx<'_, '_> {
                 ))
             }
             Expression::Comma(_) => Err(self.unsupported("E0605", "the comma operator", e.span)),
-            Expression::Member(_) => Err(self.unsupported("E0605", "struct members", e.span)),
+            Expression::Member(_) => self.place(e),
             Expression::StringLiteral(_) => {
                 Err(self.unsupported("E0605", "a string literal", e.span))
             }
@@ -606,6 +645,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 let (v, _) = self.place(&u.node.operand)?;
                 if let Some(n) = v.base_name() {
+                    let n = n.split('%').next().unwrap_or(n);
                     if self.var(n, a.span)?.kind == VarKind::Value {
                         return Err(self.err(
                             "E0607",
@@ -645,9 +685,29 @@ impl FnCx<'_, '_> {
                 let (base, off, _) = self.ptr_expr(a)?;
                 Ok(element_at(base, off).spanned(span))
             }
+            Expression::Member(_) => {
+                let (path, _, ext) = self.member(a)?;
+                match ext.len() {
+                    0 => Err(self.err(
+                        "E0605",
+                        format!(
+                            "`{}` is not a pointer or an array (pass `&{0}`)",
+                            path.replace('%', ".")
+                        ),
+                        a.span,
+                    )),
+                    1 => Ok(Expr::var(path).spanned(span)),
+                    _ => Err(self.unsupported(
+                        "E0605",
+                        "passing a 2-D array to a pointer parameter",
+                        a.span,
+                    )),
+                }
+            }
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, a.span)?;
                 match v.kind {
+                    VarKind::StructPtr => Ok(Expr::var(&v.name).spanned(span)),
                     VarKind::RefScalar
                     | VarKind::ArrayParam
                     | VarKind::LocalArray(_)
@@ -840,5 +900,44 @@ pub(super) fn const_int_in(e: &Expression, enums: &Enums) -> Option<i64> {
             }
         }
         _ => None,
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// An element of an array member: `s.v[i]`, `p->m[i][j]`.
+    fn member_element(&mut self, b: &Node<BinaryOperatorExpression>, at: CSpan) -> R<(Expr, Ty)> {
+        let (member, subs_c) = match &b.node.lhs.node {
+            Expression::Member(_) => (&*b.node.lhs, vec![&*b.node.rhs]),
+            Expression::BinaryOperator(inner) => {
+                (&*inner.node.lhs, vec![&*inner.node.rhs, &*b.node.rhs])
+            }
+            _ => unreachable!("checked by the caller"),
+        };
+        let (path, ty, ext) = self.member(member)?;
+        if ext.len() != subs_c.len() {
+            return Err(self.unsupported(
+                "E0605",
+                &format!(
+                    "a reference to `{}` with {} subscript(s) for its {} dimension(s)",
+                    path.replace('%', "."),
+                    subs_c.len(),
+                    ext.len()
+                ),
+                at,
+            ));
+        }
+        let mut subs = Vec::new();
+        for s in subs_c {
+            let (x, xty) = self.value(s)?;
+            if !matches!(xty, Ty::Int(_)) {
+                return Err(self.err("E0605", "an array subscript must be an integer", s.span));
+            }
+            subs.push(x);
+        }
+        subs.reverse();
+        Ok((
+            Expr::new(ExprKind::Index(path, subs)).spanned(self.span(at)),
+            ty,
+        ))
     }
 }

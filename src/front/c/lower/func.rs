@@ -69,6 +69,15 @@ impl FnCx<'_, '_> {
         let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
             self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
         })?;
+        if let Ty::Struct(_) = ret {
+            return Err(self.unsupported(
+                "E0613",
+                "a function returning a struct",
+                f.declarator.span,
+            ));
+        }
+        self.shadowed = shadowing_names(f, params);
+        self.see_globals();
         let mut indexed = Indexed::default();
         indexed.visit_statement(&f.statement.node, &f.statement.span);
         let mut assigned = Assigned::default();
@@ -193,6 +202,33 @@ impl FnCx<'_, '_> {
                 None => None,
             };
             let kind = match d.node.derived.as_slice() {
+                [
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                ] if matches!(ty, Ty::Struct(_)) => VarKind::StructPtr,
+                [] if matches!(ty, Ty::Struct(_)) => {
+                    self.unsupported(
+                        "E0613",
+                        &format!(
+                            "the struct parameter `{pname}` passed by value (pass a pointer, \
+                             `const` when the function only reads it)"
+                        ),
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
+                _ if matches!(ty, Ty::Struct(_)) => {
+                    self.unsupported(
+                        "E0612",
+                        &format!("the parameter `{pname}`, an array of structs,"),
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
                 _ if rows.is_some() => VarKind::RowsParam(rows.expect("checked")),
                 _ if pointer_to_rows.is_some() => {
                     self.unsupported("E0603", "this pointer parameter", p.span);
@@ -419,6 +455,7 @@ impl FnCx<'_, '_> {
             body.pop();
         }
         r?;
+        self.global_symbols();
         self.check_heap(&body)?;
         for callee in std::mem::take(&mut self.called) {
             let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
@@ -457,6 +494,17 @@ impl FnCx<'_, '_> {
     /// Declares a variable in the current scope.
     pub(super) fn declare(&mut self, name: &str, ty: Ty, kind: VarKind, at: CSpan) -> R<bool> {
         let k = key(name);
+        if let Some(g) = self.globals.get(&k).filter(|_| !self.shadowed.contains(&k)) {
+            let g = g.name.clone();
+            return Err(self.err(
+                "E0608",
+                format!(
+                    "`{name}` shadows the global variable `{g}` in a nested block: not \
+                     supported yet"
+                ),
+                at,
+            ));
+        }
         if let Some(prev) = self.vars.get(&k) {
             if prev.name != name {
                 return Err(self.err(
@@ -521,9 +569,14 @@ impl FnCx<'_, '_> {
         at: CSpan,
     ) {
         let span = self.span(at);
+        let mut parts = Vec::new();
+        if let Ty::Struct(i) = ty {
+            self.used_structs.insert(i);
+            component_symbols(name, ty, self.structs, None, span, &mut parts);
+        }
         self.decls.push(Decl {
             kind: DeclKind::Var {
-                spec: real_spec(ty),
+                spec: spec_of(ty, self.structs),
                 attrs,
                 entities: vec![Entity {
                     name: name.to_string(),
@@ -538,7 +591,7 @@ impl FnCx<'_, '_> {
             name: name.to_string(),
             kind: SymbolKind::Variable,
             ty: ty.scalar(),
-            type_spec: real_spec(ty),
+            type_spec: spec_of(ty, self.structs),
             dims: dims.unwrap_or_default(),
             intent,
             arg_index,
@@ -547,6 +600,9 @@ impl FnCx<'_, '_> {
             span,
             global: None,
         });
+        for p in parts {
+            self.symbols.insert(p);
+        }
     }
 
     /// Is `name` (with this spelling) a variable of the function?
@@ -569,6 +625,34 @@ impl FnCx<'_, '_> {
             )),
         }
     }
+}
+
+/// Keys of the names a function's parameters and the declarations of its outermost block
+/// give: they shadow globals of the same name for the whole rest of the function.
+fn shadowing_names(f: &FunctionDefinition, params: &FunctionDeclarator) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for p in &params.parameters {
+        if let Some(n) = p
+            .node
+            .declarator
+            .as_ref()
+            .and_then(|d| declarator_name(&d.node))
+        {
+            out.insert(key(&n.node.name));
+        }
+    }
+    if let Statement::Compound(items) = &f.statement.node {
+        for item in items {
+            if let BlockItem::Declaration(d) = &item.node {
+                for i in &d.node.declarators {
+                    if let Some(n) = declarator_name(&i.node.declarator.node) {
+                        out.insert(key(&n.node.name));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The name of `(*a)[N]`: a declarator in parentheses that is one pointer, followed by

@@ -12,6 +12,7 @@ use crate::il::{self, Decl, Expr, ScalarType, Stmt, StmtId, StmtKind, SymbolTabl
 mod decl;
 mod expr;
 mod func;
+mod globals;
 mod heap;
 mod pointers;
 mod scan;
@@ -19,6 +20,7 @@ mod stmt;
 mod switch;
 
 use expr::*;
+use globals::*;
 use pointers::*;
 use scan::*;
 
@@ -30,6 +32,8 @@ enum Ty {
     Real(u8),
     /// The value of a comparison or logical operator.
     Bool,
+    /// A struct: its index among the file's [`Structs`].
+    Struct(u16),
 }
 
 impl Ty {
@@ -39,6 +43,7 @@ impl Ty {
             Ty::Real(k) => ScalarType::Real(k),
             Ty::Bool => ScalarType::Logical,
             Ty::Void => ScalarType::Integer(4),
+            Ty::Struct(_) => ScalarType::Derived,
         }
     }
     fn is_numeric(self) -> bool {
@@ -83,6 +88,9 @@ enum VarKind {
     /// A local pointer (`const double *p = x;`): lowered to an integer offset into the
     /// one array it points into (see [`PtrVar`]).
     Pointer,
+    /// A pointer parameter to a struct (`struct state *s`), used as `s->x` and `(*s).x`
+    /// and passed on as `s`: the struct passed by reference.
+    StructPtr,
     /// A local pointer given memory by `malloc`/`calloc`: an ALLOCATABLE 1-D array, or
     /// with `Some(n)` a 2-D one of rows of `n` elements (`double (*t)[N]`); see [`heap`].
     Heap(Option<i64>),
@@ -123,6 +131,7 @@ type R<T> = Result<T, Reported>;
 pub(crate) fn lower_unit(
     tu: &TranslationUnit,
     map: &PosMap,
+    path: &str,
     text: &str,
     next_id: &mut u32,
     header_functions: &mut BTreeSet<String>,
@@ -130,7 +139,7 @@ pub(crate) fn lower_unit(
 ) -> Vec<il::Unit> {
     let (comments, trailing) = whole_line_comments(text);
     let mut comment_cursor = 0usize;
-    let typedefs = collect_typedefs(tu);
+    let (typedefs, structs) = collect_typedefs(tu);
     let enums = collect_enums(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
     for ext in &tu.0 {
@@ -195,10 +204,47 @@ pub(crate) fn lower_unit(
             const_decls.insert(index);
         }
     }
+    // File-scope variables: the globals of the file's pseudo-module.
+    let mut globals: BTreeMap<String, GlobalVar> = BTreeMap::new();
+    let mut global_decls: BTreeSet<usize> = BTreeSet::new();
+    for (index, ext) in tu.0.iter().enumerate() {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
+            continue;
+        }
+        let is_proto = !d.node.declarators.is_empty()
+            && d.node
+                .declarators
+                .iter()
+                .all(|i| proto_of(&d.node.specifiers, &i.node.declarator, &typedefs).is_some());
+        let is_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Typedef)
+        });
+        if is_proto || is_typedef || d.node.declarators.is_empty() {
+            continue;
+        }
+        global_decls.insert(index);
+        global_declaration(d, map, &typedefs, &mut globals, diags);
+    }
+    // The pseudo-module's name, taken whether or not the file turns out to need one.
+    let module = module_name(path, &protos);
+    let mut used_structs: BTreeSet<u16> = globals
+        .values()
+        .filter_map(|g| match g.ty {
+            Ty::Struct(i) => Some(i),
+            _ => None,
+        })
+        .collect();
     let mut units = Vec::new();
     let mut defined: BTreeMap<String, String> = BTreeMap::new();
     for (index, ext) in tu.0.iter().enumerate() {
-        if !map.in_user(ext.span.start) || const_decls.contains(&index) {
+        if !map.in_user(ext.span.start)
+            || const_decls.contains(&index)
+            || global_decls.contains(&index)
+        {
             continue;
         }
         match &ext.node {
@@ -232,6 +278,10 @@ pub(crate) fn lower_unit(
                     called: BTreeSet::new(),
                     arrays: &arrays,
                     typedefs: &typedefs,
+                    structs: &structs,
+                    globals: &globals,
+                    module: &module,
+                    used_structs: &mut used_structs,
                     enums: &enums,
                     comments: &comments,
                     comment_cursor: &mut comment_cursor,
@@ -239,6 +289,7 @@ pub(crate) fn lower_unit(
                     trailing: &trailing,
                     text,
                     used_trailing: BTreeSet::new(),
+                    shadowed: BTreeSet::new(),
                     heap: Default::default(),
                 };
                 if let Ok(unit) = cx.function(fd) {
@@ -280,33 +331,60 @@ pub(crate) fn lower_unit(
                         Diagnostic::error("E0603", format!("{what} is not supported yet"))
                             .at(map.span(d.span))
                             .with_help(
-                                "typedefs of `double`, `float`, `int`, `long` and of arrays \
-                                 of them with constant sizes are supported",
+                                "typedefs of `double`, `float`, `int`, `long`, of arrays \
+                                 of them with constant sizes, and of structs of those are \
+                                 supported",
                             ),
                     );
-                } else if !is_proto && !is_typedef && !is_enum_definition(&d.node) {
+                } else if !is_proto
+                    && !is_typedef
+                    && !is_enum_definition(&d.node)
+                    && !is_struct_definition(&d.node)
+                {
                     diags.push(
                         Diagnostic::error(
                             "E0603",
-                            "global variables (other than `const` scalars with a constant \
-                             initializer) and structs are not supported yet",
+                            "this file-scope declaration is not supported yet",
                         )
-                        .at(map.span(d.span))
-                        .with_help(
-                            "pass the data as function arguments, or use #define for constants",
-                        ),
+                        .at(map.span(d.span)),
                     );
                 }
             }
             ExternalDeclaration::StaticAssert(_) => {}
         }
     }
+    // The struct types the file uses (and those their members use), in definition order.
+    let mut closure = used_structs.clone();
+    for &i in &used_structs {
+        struct_closure(i, &structs, &mut closure);
+    }
+    if !globals.is_empty() || !closure.is_empty() {
+        let at =
+            tu.0.iter()
+                .find(|e| map.in_main(e.span.start))
+                .map(|e| map.span(e.span))
+                .unwrap_or_default();
+        for u in &mut units {
+            u.host = Some(module.clone());
+        }
+        check_global_aliasing(&units, &globals, diags);
+        units.insert(0, module_unit(&module, &structs, &closure, &globals, at));
+    } else {
+        // No pseudo-module: the functions saw no global.
+        debug_assert!(
+            units
+                .iter()
+                .all(|u| u.symbols.iter().all(|s| s.global.is_none()))
+        );
+    }
     units
 }
 
 /// What a `typedef` name stands for: a scalar type and, for an array typedef
 /// (`typedef double vec3[3];`), its extents in C order. `Err` describes a typedef adgen
-/// cannot use (structs, pointers, ...), reported where the name is used.
+/// cannot use (unions, pointers, ...), reported where the name is used. Struct types are
+/// found here too, under `struct tag` (or `struct@offset` when anonymous), as
+/// [`Ty::Struct`].
 type Typedefs = BTreeMap<String, Result<(Ty, Vec<i64>), String>>;
 
 /// What a `break` or `continue` would leave: a loop, or a `switch` (whose `break`s the
@@ -414,6 +492,13 @@ struct FnCx<'m, 'd> {
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
     typedefs: &'m Typedefs,
+    /// The file's struct types, and its global variables by key, seen by every function
+    /// (members of the pseudo-module `module`).
+    structs: &'m Structs,
+    globals: &'m BTreeMap<String, GlobalVar>,
+    module: &'m str,
+    /// The struct types used by the functions lowered so far.
+    used_structs: &'d mut BTreeSet<u16>,
     enums: &'m Enums,
     /// Whole-line comments of the file and the first one not yet placed.
     comments: &'m [Comment],
@@ -424,6 +509,9 @@ struct FnCx<'m, 'd> {
     trailing: &'m BTreeMap<usize, String>,
     text: &'m str,
     used_trailing: BTreeSet<usize>,
+    /// Globals (keys) that a parameter or a local of the function's outermost block
+    /// shadows: the function does not see them.
+    shadowed: BTreeSet<String>,
     /// The function's `malloc`ed work arrays.
     heap: heap::HeapState,
 }

@@ -12,8 +12,10 @@ use crate::il::key;
 
 /// The typedefs of the translation unit (headers included), in declaration order, so that
 /// a typedef may use an earlier one (`typedef real_t vec3[3];`).
-pub(super) fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
+/// Struct definitions are collected on the way ([`define_structs`]).
+pub(super) fn collect_typedefs(tu: &TranslationUnit) -> (Typedefs, Structs) {
     let mut typedefs = Typedefs::new();
+    let mut structs = Structs::new();
     for ext in &tu.0 {
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
@@ -22,6 +24,22 @@ pub(super) fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                 if c.node == StorageClassSpecifier::Typedef)
         });
+        let typedef_name = d
+            .node
+            .declarators
+            .first()
+            .and_then(|i| declarator_name(&i.node.declarator.node))
+            .map(|n| n.node.name.clone())
+            .filter(|_| is_typedef);
+        define_structs(
+            d.node.specifiers.iter().filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            }),
+            typedef_name.as_deref(),
+            &mut typedefs,
+            &mut structs,
+        );
         if !is_typedef {
             continue;
         }
@@ -59,7 +77,7 @@ pub(super) fn collect_typedefs(tu: &TranslationUnit) -> Typedefs {
             typedefs.insert(name.node.name.clone(), info);
         }
     }
-    typedefs
+    (typedefs, structs)
 }
 
 /// `enum kind { A, B };`: a declaration that only defines enumeration constants.
@@ -159,7 +177,20 @@ pub(super) fn base_type<'a>(
             TypeSpecifier::Char => return Err("`char`".into()),
             TypeSpecifier::Short => return Err("`short`".into()),
             TypeSpecifier::Bool => return Err("`_Bool`".into()),
-            TypeSpecifier::Struct(_) => return Err("structs and unions".into()),
+            TypeSpecifier::Struct(st) => {
+                if !seen.is_empty() || long > 0 {
+                    return Err("this combination of type specifiers".into());
+                }
+                return match typedefs.get(&struct_key(st)) {
+                    Some(Ok((ty, ext))) if ext.is_empty() => Ok(*ty),
+                    Some(Ok(_)) => Err("an array struct type".into()),
+                    Some(Err(w)) => Err(w.clone()),
+                    None => Err(format!(
+                        "`{}`, a struct not defined at file scope",
+                        struct_key(st)
+                    )),
+                };
+            }
             // An enumeration is an `int`.
             TypeSpecifier::Enum(_) => seen.push("int"),
             TypeSpecifier::TypedefName(n) => {

@@ -486,6 +486,9 @@ impl FnCx<'_, '_> {
                     }
                     _ => return Err(self.no_effect(e)),
                 };
+                if op.is_none() && self.is_struct_valued(&b.node.lhs.node) {
+                    return self.struct_assign(&b.node.lhs, &b.node.rhs, e.span, out);
+                }
                 let (lhs, lty) = self.lvalue(&b.node.lhs)?;
                 let (rhs, rty) = self.value(&b.node.rhs)?;
                 self.check_assignable(lty, rty, b.node.rhs.span)?;
