@@ -266,3 +266,20 @@ fn equivalenced_derivatives_share_storage_like_their_primals() {
         );
     }
 }
+
+/// An initializer saves its own variable only: `t`, declared beside an initialized `c`,
+/// is an ordinary local that may be active.
+#[test]
+fn an_initializer_saves_only_its_own_variable() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: t, c = 2.0d0\n  t = c*x*x\n  y = t\nend subroutine f\n";
+    let g = run("t.f90", text).expect("differentiates");
+    let tangent = &g
+        .files
+        .iter()
+        .find(|f| f.path == "t_d.f90")
+        .expect("tangent")
+        .contents;
+    assert!(tangent.contains("real(8), save :: c = 2.0d0"), "{tangent}");
+    assert!(tangent.contains("td = "), "{tangent}");
+}

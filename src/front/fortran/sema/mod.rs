@@ -212,11 +212,17 @@ pub fn analyze(
             sema.import_use(modules, module, only.as_deref(), renames, decl.span);
         }
     }
-    // In a procedure, an initializer implies SAVE: made explicit, for the analyses.
+    // In a procedure, an initializer implies SAVE: made explicit, for the analyses. The
+    // initialized entities of a declaration that also has others move to a declaration
+    // of their own, right after it (`real :: t, c = 2` saves `c`, not `t`).
     if !unit.is_module() {
-        for decl in &mut decls {
+        let mut split = Vec::with_capacity(decls.len());
+        for mut decl in decls {
+            let mut saved = None;
             if let DeclKind::Var {
-                attrs, entities, ..
+                spec,
+                attrs,
+                entities,
             } = &mut decl.kind
             {
                 let initialized = entities.iter().any(|e| e.init.is_some());
@@ -224,10 +230,29 @@ pub fn analyze(
                     .iter()
                     .any(|a| matches!(a, Attr::Parameter | Attr::Save));
                 if initialized && !already {
-                    attrs.push(Attr::Save);
+                    if entities.iter().all(|e| e.init.is_some()) {
+                        attrs.push(Attr::Save);
+                    } else {
+                        let (with, without): (Vec<_>, Vec<_>) =
+                            entities.drain(..).partition(|e| e.init.is_some());
+                        *entities = without;
+                        let mut attrs = attrs.clone();
+                        attrs.push(Attr::Save);
+                        saved = Some(crate::il::Decl {
+                            kind: DeclKind::Var {
+                                spec: spec.clone(),
+                                attrs,
+                                entities: with,
+                            },
+                            span: decl.span,
+                        });
+                    }
                 }
             }
+            split.push(decl);
+            split.extend(saved);
         }
+        decls = split;
     }
     sema.implicit_rules(&decls);
     for decl in &decls {
