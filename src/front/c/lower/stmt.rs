@@ -416,15 +416,27 @@ impl FnCx<'_, '_> {
         at: CSpan,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
-        let mut body = self.stepped_test(&w.node.expression, at)?;
+        let body = self.stepped_test(&w.node.expression, at)?;
+        self.loop_forever(body, &w.node.statement, at, out)
+    }
+
+    /// `DO WHILE (.true.)` whose body is `head` (the loop's own test and steps, which
+    /// leave by EXIT) followed by the lowered statement `s`.
+    fn loop_forever(
+        &mut self,
+        mut head: Vec<Stmt>,
+        s: &Node<Statement>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         self.loops.push(LoopKind::Plain);
-        let r = self.block_body(&w.node.statement, &mut body);
+        let r = self.block_body(s, &mut head);
         self.loops.pop();
         r?;
         let st = self.stmt(
             StmtKind::DoWhile {
                 cond: Expr::new(ExprKind::Logical(true)),
-                body,
+                body: head,
                 name: None,
             },
             at,
@@ -626,20 +638,7 @@ impl FnCx<'_, '_> {
                 at,
             );
             body.push(test);
-            self.loops.push(LoopKind::Plain);
-            let r = self.block_body(&f.node.statement, &mut body);
-            self.loops.pop();
-            r?;
-            let st = self.stmt(
-                StmtKind::DoWhile {
-                    cond: Expr::new(ExprKind::Logical(true)),
-                    body,
-                    name: None,
-                },
-                at,
-            );
-            out.push(st);
-            return Ok(());
+            return self.loop_forever(body, &f.node.statement, at, out);
         }
         self.loops.push(LoopKind::Plain);
         let mut body = Vec::new();
