@@ -47,17 +47,11 @@ pub fn apply(ug: &UnitGen, body: &mut Vec<Stmt>, args: &[String], result: Option
     // The derivative variables of the unit's locals and arguments (not those of module
     // or COMMON variables, nor EQUIVALENCEd ones, whose storage another name reaches);
     // the caller reads its derivative arguments and result.
-    let shared = |name: &str| {
-        ug.uir
-            .zones
-            .get(name)
-            .is_some_and(|z| ug.uir.zones.zones[z].shared)
-    };
     let owned: Live = ug
         .unit
         .symbols
         .iter()
-        .filter(|s| s.global.is_none() && !s.name.contains('%') && !shared(&s.name))
+        .filter(|s| s.global.is_none() && !s.name.contains('%') && !ug.uir.zones.is_shared(&s.name))
         .filter_map(|s| ug.deriv_name(&s.name))
         .map(key)
         .collect();
@@ -82,7 +76,7 @@ pub fn apply(ug: &UnitGen, body: &mut Vec<Stmt>, args: &[String], result: Option
 pub fn fuse_reset_increments(stmts: &mut Vec<Stmt>, scalars: &Live) -> usize {
     let mut fused = 0;
     for s in stmts.iter_mut() {
-        for block in child_blocks_mut(s) {
+        for block in visit::child_blocks_mut(s) {
             fused += fuse_reset_increments(block, scalars);
         }
     }
@@ -122,21 +116,6 @@ pub fn fuse_reset_increments(stmts: &mut Vec<Stmt>, scalars: &Live) -> usize {
         }
     }
     fused
-}
-
-/// The nested blocks of a statement, mutably.
-fn child_blocks_mut(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
-    match &mut s.kind {
-        StmtKind::If {
-            arms, else_body, ..
-        } => arms
-            .iter_mut()
-            .map(|(_, b)| b)
-            .chain(else_body.iter_mut())
-            .collect(),
-        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body],
-        _ => Vec::new(),
-    }
 }
 
 /// The statement is, or contains, a jump that may leave the block it is in.

@@ -97,7 +97,7 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
             }
             continue;
         }
-        for child in child_blocks_mut(&mut block[i]) {
+        for child in crate::il::visit::child_blocks_mut(&mut block[i]) {
             strip_block(child, reached, unit, errors);
         }
         // A logical IF whose statement was dropped keeps an empty-effect CONTINUE.
@@ -129,24 +129,4 @@ fn is_input(text: &str, writes: &[crate::il::Expr]) -> bool {
                 .match_indices(k)
                 .any(|(i, _)| lower[i + k.len()..].trim_start().starts_with('='))
         })
-}
-
-fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
-    match &mut stmt.kind {
-        StmtKind::If {
-            arms, else_body, ..
-        }
-        | StmtKind::Where {
-            arms, else_body, ..
-        } => {
-            let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
-            v.extend(else_body.iter_mut());
-            v
-        }
-        StmtKind::Do { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::Forall { body, .. } => vec![body],
-        StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
-        _ => Vec::new(),
-    }
 }

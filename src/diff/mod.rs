@@ -691,11 +691,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             Some(s) if s.kind == il::SymbolKind::Variable && !s.is_dummy() => {
                 referenced.contains(&key(name))
                     || s.global.is_some()
-                    || self
-                        .uir
-                        .zones
-                        .get(name)
-                        .is_some_and(|z| self.uir.zones.zones[z].shared)
+                    || self.uir.zones.is_shared(name)
             }
             _ => true,
         };

@@ -247,34 +247,17 @@ impl Restructurer<'_> {
     fn renumber(&mut self, stmts: &mut [Stmt]) {
         for s in stmts {
             s.id = self.fresh_id();
-            for block in child_blocks_mut(s) {
+            for block in crate::il::visit::child_blocks_mut(s) {
                 self.renumber(block);
             }
         }
     }
 }
 
-fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
-    match &mut stmt.kind {
-        StmtKind::If {
-            arms, else_body, ..
-        } => {
-            let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
-            if let Some(e) = else_body {
-                v.push(e);
-            }
-            v
-        }
-        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => vec![body],
-        StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
-        _ => Vec::new(),
-    }
-}
-
 fn walk_mut(block: &mut [Stmt], f: &mut dyn FnMut(&mut Stmt)) {
     for s in block {
         f(s);
-        for child in child_blocks_mut(s) {
+        for child in crate::il::visit::child_blocks_mut(s) {
             walk_mut(child, f);
         }
     }
@@ -426,7 +409,7 @@ impl Restructurer<'_> {
             return true;
         }
         for stmt in block.iter_mut() {
-            for child in child_blocks_mut(stmt) {
+            for child in crate::il::visit::child_blocks_mut(stmt) {
                 if self.pass(child, whole) {
                     return true;
                 }
@@ -581,7 +564,7 @@ impl Restructurer<'_> {
         label: &str,
         with: &mut dyn FnMut(&mut Self, &Stmt) -> Vec<Stmt>,
     ) {
-        for block in child_blocks_mut(s) {
+        for block in crate::il::visit::child_blocks_mut(s) {
             let mut out = Vec::with_capacity(block.len());
             for mut stmt in std::mem::take(block) {
                 match &stmt.kind {
@@ -863,7 +846,7 @@ fn lower_select_and_jumps(block: &mut [Stmt], r: &mut Restructurer) {
         if let Some(kind) = lowered(&s.kind) {
             s.kind = kind;
             let span = s.span;
-            for b in child_blocks_mut(s) {
+            for b in crate::il::visit::child_blocks_mut(s) {
                 for x in b.iter_mut() {
                     if x.id == StmtId::GENERATED {
                         x.id = r.fresh_id();
@@ -872,7 +855,7 @@ fn lower_select_and_jumps(block: &mut [Stmt], r: &mut Restructurer) {
                 }
             }
         }
-        for b in child_blocks_mut(s) {
+        for b in crate::il::visit::child_blocks_mut(s) {
             lower_select_and_jumps(b, r);
         }
     }
@@ -917,7 +900,7 @@ fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
         {
             s.label = None;
         }
-        for b in child_blocks_mut(s) {
+        for b in crate::il::visit::child_blocks_mut(s) {
             tidy_block(b, whole);
         }
         if let StmtKind::If {

@@ -40,6 +40,27 @@ pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
     }
 }
 
+/// The nested blocks of a statement, in source order, mutably.
+pub fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match &mut stmt.kind {
+        StmtKind::If {
+            arms, else_body, ..
+        }
+        | StmtKind::Where {
+            arms, else_body, ..
+        } => {
+            let mut v: Vec<&mut Vec<Stmt>> = arms.iter_mut().map(|(_, b)| b).collect();
+            v.extend(else_body.iter_mut());
+            v
+        }
+        StmtKind::Do { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Forall { body, .. } => vec![body],
+        StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Calls `f` on `expr` and every sub-expression, parents first.
 pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(expr);

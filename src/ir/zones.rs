@@ -160,6 +160,10 @@ impl Zones {
         let base = name.split('%').next().unwrap_or(name);
         self.by_key.get(&key(base)).copied()
     }
+    /// The variable shares its storage with others by EQUIVALENCE.
+    pub fn is_shared(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|z| self.zones[z].shared)
+    }
     /// Whether a reference by this name can carry a derivative: a real variable, a
     /// derived-type variable, or a real (or derived-type) component.
     pub fn is_differentiable(&self, name: &str) -> bool {
