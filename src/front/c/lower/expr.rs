@@ -631,6 +631,10 @@ impl FnCx<'_, '_> {
                 return Err(self.refuse_null(a.span, false));
             }
             let v = match pass {
+                // A struct passed by value: the struct variable, member or `*p`.
+                Pass::Value if self.is_struct_valued(&a.node) => {
+                    Expr::var(self.struct_place(a)?.0).spanned(self.span(a.span))
+                }
                 Pass::Value => self.value(a)?.0,
                 Pass::Ref => self.ref_arg(a)?,
             };

@@ -95,6 +95,9 @@ impl FnCx<'_, '_> {
         let mut ok = true;
         let mut copies = Vec::new();
         let mut moving = Vec::new();
+        let mut struct_values = BTreeSet::new();
+        let mut struct_writes = StructWrites::default();
+        struct_writes.visit_statement(&f.statement.node, &f.statement.span);
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
                 if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
@@ -208,17 +211,12 @@ impl FnCx<'_, '_> {
                         ..
                     },
                 ] if matches!(ty, Ty::Struct(_)) => VarKind::StructPtr,
-                [] if matches!(ty, Ty::Struct(_)) => {
-                    self.unsupported(
-                        "E0613",
-                        &format!(
-                            "the struct parameter `{pname}` passed by value (pass a pointer, \
-                             `const` when the function only reads it)"
-                        ),
-                        p.span,
-                    );
-                    ok = false;
-                    continue;
+                // A struct passed by value: a struct variable of the function, VALUE in
+                // the IL (seeds/003: its tangent goes by value too, its adjoint by
+                // reference).
+                [] if matches!(ty, Ty::Struct(_)) && typedef_ext.is_empty() => {
+                    struct_values.insert(key(&pname));
+                    VarKind::Local
                 }
                 _ if matches!(ty, Ty::Struct(_)) => {
                     self.unsupported(
@@ -285,7 +283,10 @@ impl FnCx<'_, '_> {
             // Its derivative is then that of an input: in the adjoint, the copy's adjoint
             // is a local that is added to the caller's (`*xb += x_copyb`) when the
             // adjoint returns, which is Tapenade's `*vb0 += vb`.
-            if kind == VarKind::Value && assigned.names.contains(&pname) {
+            let by_value = kind == VarKind::Value || struct_values.contains(&key(&pname));
+            if (kind == VarKind::Value && assigned.names.contains(&pname))
+                || (by_value && struct_writes.names.contains(&pname))
+            {
                 let mut copy = format!("{pname}_copy");
                 let mut n = 0;
                 while indexed.idents.contains(&key(&copy))
@@ -299,7 +300,7 @@ impl FnCx<'_, '_> {
             }
             let constant = is_const(&p.node.specifiers);
             let intent = match kind {
-                VarKind::Value => Some(Intent::In),
+                _ if by_value => Some(Intent::In),
                 _ if constant => Some(Intent::In),
                 _ => None,
             };
@@ -313,7 +314,7 @@ impl FnCx<'_, '_> {
             if let Some(i) = intent {
                 attrs.push(Attr::Intent(i));
             }
-            if kind == VarKind::Value {
+            if by_value {
                 attrs.push(Attr::Value);
             }
             // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
@@ -395,17 +396,27 @@ impl FnCx<'_, '_> {
             );
             self.push_decl(&copy, ty, Vec::new(), None, None, None, false, at);
             self.copies.insert(key(&pname), copy.clone());
-            let mut st = self.stmt(
-                StmtKind::Assign {
-                    lhs: Expr::var(&copy),
-                    rhs: Expr::var(&pname),
-                },
-                at,
-            );
-            st.trailing_comment = Some(format!(
-                " the by-value parameter `{pname}` is assigned below: work on a copy"
-            ));
-            body.push(st);
+            // A struct is copied member by member.
+            let mut leaves = Vec::new();
+            self.struct_leaves(ty, String::new(), &mut leaves);
+            if leaves.is_empty() {
+                leaves.push(String::new());
+            }
+            for (i, leaf) in leaves.iter().enumerate() {
+                let mut st = self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(format!("{copy}{leaf}")),
+                        rhs: Expr::var(format!("{pname}{leaf}")),
+                    },
+                    at,
+                );
+                if i == 0 {
+                    st.trailing_comment = Some(format!(
+                        " the by-value parameter `{pname}` is assigned below: work on a copy"
+                    ));
+                }
+                body.push(st);
+            }
         }
         for (pname, at) in moving {
             let off = self.offset_var(&pname, at);
@@ -679,4 +690,97 @@ pub(super) fn rows_pointer_name(d: &Declarator) -> Option<String> {
         }]
     );
     (one_pointer && one_array).then(|| id.node.name.clone())
+}
+
+/// Names of by-value struct parameters the body may change: the root of an assigned or
+/// incremented member (`s.x = 1`, `s.v[k] -= d`), of an address taken (`&s`, `&s.x`), or
+/// of a member passed to a function (an array member is passed as a pointer). Such a
+/// parameter gets a local copy, as an assigned by-value scalar does.
+#[derive(Default)]
+struct StructWrites {
+    names: BTreeSet<String>,
+}
+
+/// The variable at the root of a member, element or dereference (`s.v[k]` → `s`).
+fn struct_root(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            struct_root(&m.node.expression.node)
+        }
+        Expression::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                BinaryOperator::Index | BinaryOperator::Plus | BinaryOperator::Minus
+            ) =>
+        {
+            struct_root(&b.node.lhs.node)
+        }
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+            struct_root(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for StructWrites {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use BinaryOperator::*;
+        if matches!(
+            b.operator.node,
+            Assign
+                | AssignMultiply
+                | AssignDivide
+                | AssignModulo
+                | AssignPlus
+                | AssignMinus
+                | AssignShiftLeft
+                | AssignShiftRight
+                | AssignBitwiseAnd
+                | AssignBitwiseXor
+                | AssignBitwiseOr
+        ) {
+            if let Some(n) = struct_root(&b.lhs.node) {
+                self.names.insert(n.to_string());
+            }
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use UnaryOperator::*;
+        if matches!(
+            u.operator.node,
+            PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
+        ) {
+            if let Some(n) = struct_root(&u.operand.node) {
+                self.names.insert(n.to_string());
+            }
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
+        for a in &c.arguments {
+            let decays = match &a.node {
+                Expression::Member(_) => true,
+                Expression::BinaryOperator(b) => {
+                    matches!(b.node.operator.node, BinaryOperator::Plus | BinaryOperator::Minus)
+                }
+                _ => false,
+            };
+            if decays {
+                if let Some(n) = struct_root(&a.node) {
+                    self.names.insert(n.to_string());
+                }
+            }
+        }
+        lang_c::visit::visit_call_expression(self, c, span);
+    }
 }

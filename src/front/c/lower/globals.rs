@@ -847,7 +847,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Member paths below a struct type that are not structs (`%x`, `%in%y`).
-    fn struct_leaves(&self, ty: Ty, prefix: String, out: &mut Vec<String>) {
+    pub(super) fn struct_leaves(&self, ty: Ty, prefix: String, out: &mut Vec<String>) {
         let Ty::Struct(i) = ty else { return };
         for f in &self.structs[i as usize].fields {
             let p = format!("{prefix}%{}", f.name);
