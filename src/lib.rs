@@ -210,6 +210,7 @@ pub fn parse_sources(
     }
     if errors.is_empty() {
         errors.extend(front::boundary::check(&program));
+        errors.extend(front::optional::check(&program));
     }
     if errors.iter().any(Diagnostic::is_error) {
         Err(errors)

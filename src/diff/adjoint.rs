@@ -1466,11 +1466,30 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut after = Vec::new();
         let mut args = Vec::new();
         let suffix = self.ug.mode().var_suffix();
+        // After an absent OPTIONAL argument (and its absent adjoint), arguments go by
+        // keyword.
+        let mut keywords: Vec<Option<String>> = Vec::new();
+        let mut by_keyword = false;
         for (k, actual) in actuals.iter().enumerate() {
             let Some(actual) = actual else {
+                if callee.is_optional(&callee.args[k]) {
+                    by_keyword = true;
+                    continue;
+                }
                 self.ug.error(super::missing_argument(callee, k, s.span));
                 return Vec::new();
             };
+            if by_keyword {
+                keywords.resize(args.len(), None);
+                keywords.push(Some(callee.args[k].clone()));
+                if ca.deriv_args[k] {
+                    keywords.push(super::callee_deriv_name(
+                        self.ug.ctx,
+                        site.callee,
+                        &callee.args[k],
+                    ));
+                }
+            }
             args.push((*actual).clone());
             if !ca.deriv_args[k] {
                 continue;
@@ -1496,6 +1515,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 after.push(self.increment(t, &Expr::var(&temp)));
             }
         }
+        keywords.resize(args.len(), None);
         if let Some(lhs) = site.result_lhs {
             let n = lhs.base_name().unwrap_or_default().to_string();
             let live = self.ug.dref(lhs).filter(|_| self.ug.useful_after(s, &n));
@@ -1523,7 +1543,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         out.push(Stmt {
             kind: StmtKind::Call {
                 name: dname.to_string(),
-                args: args.into_iter().map(crate::il::Arg::positional).collect(),
+                args: super::keyword_args(
+                    args,
+                    &keywords,
+                    by_keyword,
+                    callee
+                        .result
+                        .as_deref()
+                        .and_then(|r| super::callee_deriv_name(self.ug.ctx, site.callee, r)),
+                ),
             },
             ..Stmt::generated(StmtKind::Continue)
         });

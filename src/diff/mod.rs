@@ -787,7 +787,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let mut new_attrs: Vec<Attr> = attrs
                 .iter()
                 .filter(|a| {
-                    matches!(a, Attr::Dimension(_))
+                    matches!(a, Attr::Dimension(_) | Attr::Optional)
                         || (matches!(a, Attr::Value) && mode == Mode::Tangent)
                 })
                 .cloned()
@@ -1487,6 +1487,38 @@ pub fn call(name: &str, args: Vec<Expr>) -> Stmt {
         name: name.to_string(),
         args: args.into_iter().map(il::Arg::positional).collect(),
     })
+}
+
+/// The name of the derivative of dummy `formal` in the derivative of `callee`: the
+/// keyword of a derivative argument after an absent (OPTIONAL) one.
+pub fn callee_deriv_name(ctx: &Ctx, callee: &str, formal: &str) -> Option<String> {
+    let index = ctx.ir.index_of(callee)?;
+    UnitGen::new(ctx, index)
+        .deriv_name(formal)
+        .map(str::to_string)
+}
+
+/// The arguments of a derivative call: `keywords[i]` names argument `i` when some
+/// argument before it was absent (`by_keyword`); arguments beyond `keywords` (the
+/// function result that follows) are named `trailing` then.
+pub fn keyword_args(
+    args: Vec<Expr>,
+    keywords: &[Option<String>],
+    by_keyword: bool,
+    trailing: Option<String>,
+) -> Vec<il::Arg> {
+    let keywords = if by_keyword { keywords } else { &[] };
+    args.into_iter()
+        .enumerate()
+        .map(|(i, value)| il::Arg {
+            keyword: match keywords.get(i) {
+                Some(k) => k.clone(),
+                None if by_keyword => trailing.clone(),
+                None => None,
+            },
+            value,
+        })
+        .collect()
 }
 
 /// E0502: a call leaves out an argument the callee's derivative needs.

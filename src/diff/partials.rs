@@ -454,7 +454,8 @@ fn intrinsic(
         | Intrinsic::Size
         | Intrinsic::Lbound
         | Intrinsic::Ubound
-        | Intrinsic::Shape => {}
+        | Intrinsic::Shape
+        | Intrinsic::Present => {}
         // Reductions and array-valued intrinsics never reach here: `diff::scalarize`
         // rewrites them into loops, and refuses (E0408) what it cannot rewrite.
         Intrinsic::Sum

@@ -276,11 +276,20 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let callee = cu.unit;
     let actuals = bind_actuals(callee, site.args);
     let mut args = Vec::new();
+    // After an absent OPTIONAL argument (and its absent derivative), arguments go by
+    // keyword.
+    let mut by_keyword = false;
+    let mut keywords: Vec<Option<String>> = Vec::new();
     for (k, actual) in actuals.iter().enumerate() {
         let Some(actual) = actual else {
+            if callee.is_optional(&callee.args[k]) {
+                by_keyword = true;
+                continue;
+            }
             ug.error(super::missing_argument(callee, k, s.span));
             return;
         };
+        let first = args.len();
         args.push((*actual).clone());
         if ca.deriv_args[k] {
             let formal = callee.symbols.get(&callee.args[k]);
@@ -306,17 +315,27 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
                 }
             }
         }
+        if by_keyword {
+            keywords.resize(first, None);
+            keywords.push(Some(callee.args[k].clone()));
+            if args.len() > first + 1 {
+                keywords.push(super::callee_deriv_name(ug.ctx, site.callee, &callee.args[k]));
+            }
+        }
     }
+    keywords.resize(args.len(), None);
     let Some(lhs) = site.result_lhs else {
         out.push(Stmt {
             kind: StmtKind::Call {
                 name: dname,
-                args: args.into_iter().map(crate::il::Arg::positional).collect(),
+                args: super::keyword_args(args, &keywords, by_keyword, None),
             },
             ..s.clone()
         });
         return;
     };
+    // The primal result, the tangent's last argument, is the callee's result.
+    let result_keyword = callee.result.clone();
     // A function: declare its tangent, which returns a value.
     let result_sym = callee.result.as_deref().and_then(|r| callee.symbols.get(r));
     let result_ty = result_sym
@@ -335,7 +354,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let call_expr = |args: Vec<Expr>| Expr {
         kind: ExprKind::Call(
             dname.clone(),
-            args.into_iter().map(crate::il::Arg::positional).collect(),
+            super::keyword_args(args, &keywords, by_keyword, result_keyword.clone()),
         ),
         span: s.span,
     };

@@ -1,6 +1,7 @@
 //! Front-ends: each turns one source language into the [`crate::il`].
 
 pub mod boundary;
+pub mod optional;
 pub mod c;
 pub mod fortran;
 

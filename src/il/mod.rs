@@ -144,6 +144,18 @@ impl BindC {
 }
 
 impl Unit {
+    /// Is the variable `name` declared OPTIONAL?
+    pub fn is_optional(&self, name: &str) -> bool {
+        self.decls.iter().any(|d| match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                attrs.iter().any(|a| matches!(a, Attr::Optional))
+                    && entities.iter().any(|e| e.name.eq_ignore_ascii_case(name))
+            }
+            _ => false,
+        })
+    }
     pub fn is_function(&self) -> bool {
         self.kind == UnitKind::Function
     }
@@ -259,6 +271,10 @@ pub enum Attr {
     /// The dummy is passed by value (Fortran `VALUE`, every C scalar parameter). The
     /// adjoint of such a dummy is passed by reference (seeds/000 §4.5, seeds/003).
     Value,
+    /// `OPTIONAL` (a C pointer parameter the function tests against `NULL`): the actual
+    /// argument may be absent, which [`Intrinsic::Present`] tells. The derivative of an
+    /// optional dummy is optional too, present exactly when its primal is.
+    Optional,
 }
 
 /// One declared name with its own array spec and initial value.
@@ -640,6 +656,9 @@ pub enum Intrinsic {
     Shape,
     /// `modulo(a, p)`: `a - floor(a/p)*p`, elementwise.
     Modulo,
+    /// `present(x)`: is the optional dummy `x` given (C: `x != NULL`)? A logical test,
+    /// passive, invariant during the call.
+    Present,
 }
 
 impl Intrinsic {
@@ -656,6 +675,7 @@ impl Intrinsic {
                 | Intrinsic::Lbound
                 | Intrinsic::Ubound
                 | Intrinsic::Shape
+                | Intrinsic::Present
         )
     }
     /// Intrinsics taking or returning whole arrays, never elementwise: `diff::scalarize`

@@ -141,6 +141,7 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 | Intrinsic::Lbound
                 | Intrinsic::Ubound
                 | Intrinsic::Shape => ScalarType::Integer(4),
+                Intrinsic::Present => ScalarType::Logical,
                 Intrinsic::DotProduct | Intrinsic::Matmul => promote(arg(0), arg(1)),
                 Intrinsic::Sum
                 | Intrinsic::Product

@@ -436,6 +436,13 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File
     if uses_heap {
         out.push_str("#include <stdlib.h>\n");
     }
+    // OPTIONAL dummies are tested, and absent arguments passed, as NULL.
+    if table
+        .values()
+        .any(|u| u.args.iter().any(|a| u.is_optional(a)))
+    {
+        out.push_str("#include <stddef.h>\n");
+    }
     if uses_runtime {
         out.push_str("#include \"adgen_runtime.h\"\n");
     }
@@ -1314,6 +1321,17 @@ impl Cx<'_> {
             | Intrinsic::Ubound
             | Intrinsic::Shape
             | Intrinsic::Modulo => (format!("0 /* {op:?} */"), Level::Primary),
+            // An optional dummy is a pointer that may be NULL.
+            Intrinsic::Present => (
+                format!(
+                    "{} != NULL",
+                    a.first()
+                        .and_then(|e| e.base_name())
+                        .map(|n| self.c_name(n))
+                        .unwrap_or_default()
+                ),
+                Level::Equality,
+            ),
             Intrinsic::Size => (
                 a.first()
                     .map(|e| scope::size_text(self, e))
@@ -1332,9 +1350,30 @@ impl Cx<'_> {
         }
     }
 
-    /// Actual arguments of a call of `name`, by the callee's parameter kinds.
+    /// Actual arguments of a call of `name`, by the callee's parameter kinds. Arguments
+    /// given by keyword go to their parameter's position; an absent one (an OPTIONAL
+    /// dummy) is `NULL`.
     fn call_args(&self, name: &str, args: &[Arg]) -> Vec<String> {
         let callee = self.table.get(&key(name));
+        let absent = |u: &&&Unit| {
+            args.len() < u.args.len() || args.iter().any(|a| a.keyword.is_some())
+        };
+        if let Some(u) = callee.filter(absent) {
+            let bound = crate::analysis::effects::bind_actuals(u, args);
+            let positional: Vec<Arg> = bound
+                .iter()
+                .map(|a| match a {
+                    Some(e) => Arg::positional((*e).clone()),
+                    None => Arg::positional(Expr::var("")),
+                })
+                .collect();
+            return self
+                .call_args(name, &positional)
+                .into_iter()
+                .zip(&bound)
+                .map(|(text, a)| if a.is_some() { text } else { "NULL".into() })
+                .collect();
+        }
         let kinds = callee.map(|u| param_kinds(u)).unwrap_or_default();
         let ctypes: Vec<ScalarType> = callee
             .map(|u| {

@@ -274,6 +274,7 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Ubound => "ubound",
         Intrinsic::Shape => "shape",
         Intrinsic::Modulo => "modulo",
+        Intrinsic::Present => "present",
     }
 }
 

@@ -139,6 +139,7 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
             .iter()
             .any(|a| has_array_syntax(&a.value, symbols, true)),
         ExprKind::Intrinsic { op, args, .. } => match op {
+            Intrinsic::Present => false,
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
                 .iter()
                 .skip(1)
@@ -898,6 +899,9 @@ pub(super) fn refs_to(e: &Expr, name: &str, out: &mut Vec<Expr>) {
         }
         ExprKind::Var(n) if key(n) == key(name) => out.push(e.clone()),
         ExprKind::Intrinsic { op, args, .. } => {
+            if *op == Intrinsic::Present {
+                return;
+            }
             let skip = matches!(op, Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound);
             for a in args.iter().skip(usize::from(skip)) {
                 refs_to(&a.value, name, out);

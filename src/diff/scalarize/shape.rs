@@ -328,7 +328,7 @@ impl Scalarizer<'_> {
         span: Span,
     ) -> R<Vec<LoopDim>> {
         match op {
-            Intrinsic::Size => Ok(Vec::new()),
+            Intrinsic::Size | Intrinsic::Present => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound if args.len() == 2 => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self.err(
                 span,

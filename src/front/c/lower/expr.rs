@@ -97,6 +97,10 @@ impl FnCx<'_, '_> {
                 };
                 Ok((paren_if_binary(v).spanned(self.span(e.span)), ty))
             }
+            Expression::Identifier(id) if self.is_optional(&id.node.name) => {
+                // An optional pointer parameter as a condition: `if (grad)`.
+                Ok((self.present(&id.node.name, e.span), Ty::Bool))
+            }
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, e.span)?;
                 match v.kind {
@@ -276,6 +280,13 @@ impl FnCx<'_, '_> {
                             UnOp::Plus
                         };
                         Ok((Expr::unary(op, paren_if_binary(v)).spanned(span), ty))
+                    }
+                    U::Negate if matches!(&u.node.operand.node,
+                        Expression::Identifier(id) if self.is_optional(&id.node.name)) =>
+                    {
+                        // `!grad` for an optional `grad`: it is absent.
+                        let (v, _) = self.expr(&u.node.operand)?;
+                        Ok((Expr::unary(UnOp::Not, v).spanned(span), Ty::Bool))
                     }
                     U::Negate if self.is_heap_name(&u.node.operand.node) => {
                         // `!w` for a `malloc`ed `w`: whether the allocation failed.
@@ -495,7 +506,7 @@ impl FnCx<'_, '_> {
                 Ok((
                     Expr::new(ExprKind::Call(
                         name,
-                        args.into_iter().map(il::Arg::positional).collect(),
+                        args,
                     ))
                     .spanned(span),
                     proto.ret,
@@ -612,7 +623,7 @@ impl FnCx<'_, '_> {
         name: &str,
         proto: &Proto,
         c: &Node<CallExpression>,
-    ) -> R<Vec<Expr>> {
+    ) -> R<Vec<il::Arg>> {
         if proto.params.len() != c.node.arguments.len() {
             return Err(self.err(
                 "E0609",
@@ -626,8 +637,16 @@ impl FnCx<'_, '_> {
         }
         self.called.insert(name.to_string());
         let mut out = Vec::new();
-        for (pass, a) in proto.params.iter().zip(&c.node.arguments) {
-            if *pass == Pass::Ref && heap::is_null_pointer(&a.node) {
+        // After an absent argument (`NULL`), the others are given by keyword.
+        let mut by_keyword = false;
+        for (i, (pass, a)) in proto.params.iter().zip(&c.node.arguments).enumerate() {
+            if heap::is_null_pointer(&a.node) {
+                if *pass == Pass::Ref && proto.names.iter().all(|n| !n.is_empty()) {
+                    // An absent argument: the callee must test it (checked over the
+                    // program, `front::optional`).
+                    by_keyword = true;
+                    continue;
+                }
                 return Err(self.refuse_null(a.span, false));
             }
             let v = match pass {
@@ -638,7 +657,10 @@ impl FnCx<'_, '_> {
                 Pass::Value => self.value(a)?.0,
                 Pass::Ref => self.ref_arg(a)?,
             };
-            out.push(v);
+            out.push(il::Arg {
+                keyword: by_keyword.then(|| proto.names[i].clone()),
+                value: v,
+            });
         }
         Ok(out)
     }

@@ -98,6 +98,9 @@ impl FnCx<'_, '_> {
         let mut struct_values = BTreeSet::new();
         let mut struct_writes = StructWrites::default();
         struct_writes.visit_statement(&f.statement.node, &f.statement.span);
+        let mut null_tests = NullTests::default();
+        null_tests.visit_statement(&f.statement.node, &f.statement.span);
+        self.optional.clear();
         for p in &params.parameters {
             let Some(d) = &p.node.declarator else {
                 if decl_type(&p.node.specifiers, self.typedefs) == Ok(Ty::Void) {
@@ -316,6 +319,28 @@ impl FnCx<'_, '_> {
             }
             if by_value {
                 attrs.push(Attr::Value);
+            }
+            // A pointer parameter tested against NULL: an OPTIONAL dummy, its tests
+            // PRESENT (see `null_test`).
+            let pointer = matches!(
+                kind,
+                VarKind::RefScalar | VarKind::ArrayParam | VarKind::RowsParam(_)
+            );
+            if pointer && null_tests.names.contains(&pname) {
+                attrs.push(Attr::Optional);
+                self.optional.insert(key(&pname));
+                if direct.names.contains(&pname) {
+                    self.unsupported(
+                        "E0640",
+                        &format!(
+                            "the pointer parameter `{pname}` is both tested against NULL and \
+                             moved (`{pname}++`, `{pname} += n`)"
+                        ),
+                        p.span,
+                    );
+                    ok = false;
+                    continue;
+                }
             }
             // `double x[n]` (n an earlier int parameter) and `double x[N]` give the array
             // its extent; `double *x` and `double x[]` are assumed-size.
@@ -782,5 +807,63 @@ impl<'ast> Visit<'ast> for StructWrites {
             }
         }
         lang_c::visit::visit_call_expression(self, c, span);
+    }
+}
+
+/// Names tested against NULL in a function body: `p == NULL`, `p != NULL` (either order),
+/// `!p`, and `p` alone as a condition (`if (p)`, `p && ...`, `p ? a : b`).
+#[derive(Default)]
+struct NullTests {
+    names: BTreeSet<String>,
+}
+
+impl NullTests {
+    fn condition(&mut self, e: &Expression) {
+        if let Expression::Identifier(id) = e {
+            self.names.insert(id.node.name.clone());
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for NullTests {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast BinaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        use BinaryOperator::*;
+        match b.operator.node {
+            Equals | NotEquals => {
+                if heap::is_null_pointer(&b.rhs.node) {
+                    self.condition(&b.lhs.node);
+                } else if heap::is_null_pointer(&b.lhs.node) {
+                    self.condition(&b.rhs.node);
+                }
+            }
+            LogicalAnd | LogicalOr => {
+                self.condition(&b.lhs.node);
+                self.condition(&b.rhs.node);
+            }
+            _ => {}
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast CSpan,
+    ) {
+        if u.operator.node == UnaryOperator::Negate {
+            self.condition(&u.operand.node);
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
+    }
+    fn visit_if_statement(&mut self, s: &'ast IfStatement, span: &'ast CSpan) {
+        self.condition(&s.condition.node);
+        lang_c::visit::visit_if_statement(self, s, span);
+    }
+    fn visit_conditional_expression(&mut self, c: &'ast ConditionalExpression, span: &'ast CSpan) {
+        self.condition(&c.condition.node);
+        lang_c::visit::visit_conditional_expression(self, c, span);
     }
 }

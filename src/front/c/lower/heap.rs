@@ -675,6 +675,17 @@ impl FnCx<'_, '_> {
         equals: bool,
         at: CSpan,
     ) -> R<(Expr, Ty)> {
+        if let Some(Expression::Identifier(id)) = self.null_compared(b) {
+            if self.is_optional(&id.node.name) {
+                let present = self.present(&id.node.name, at);
+                let test = if equals {
+                    Expr::unary(il::UnOp::Not, present)
+                } else {
+                    present
+                };
+                return Ok((test.spanned(self.span(at)), Ty::Bool));
+            }
+        }
         let heap = self.null_compared(b).is_some_and(|p| self.is_heap_name(p));
         if !heap {
             return Err(self.refuse_null(b.node.lhs.span, true));
@@ -689,20 +700,33 @@ impl FnCx<'_, '_> {
         Expr::new(ExprKind::Logical(!failed))
     }
 
-    /// E0624: adgen's IL has no absent arguments, so a pointer is never NULL.
+    /// Is `name` (with this spelling) an OPTIONAL pointer parameter?
+    pub(super) fn is_optional(&self, name: &str) -> bool {
+        self.optional.contains(&key(name)) && self.is_variable(name)
+    }
+
+    /// `present(p)`: the test `p != NULL` of an optional pointer parameter.
+    pub(super) fn present(&self, name: &str, at: CSpan) -> Expr {
+        Expr::intrinsic(
+            il::Intrinsic::Present,
+            vec![Expr::var(name).spanned(self.span(at))],
+        )
+    }
+
+    /// E0624: NULL where adgen cannot take a pointer to be absent.
     pub(super) fn refuse_null(&mut self, at: CSpan, compared: bool) -> Reported {
         let span = self.span(at);
         let (message, help) = if compared {
             (
-                "comparing a pointer with NULL is not supported: adgen takes every pointer \
-                 to point to data (an optional output would need a derivative that may be \
-                 NULL too)",
-                "always pass the array, or split the function into a version with and one \
-                 without the optional output",
+                "comparing this pointer with NULL is not supported: only a pointer \
+                 parameter may be tested (an optional argument), or a `malloc`ed array",
+                "test the pointer parameter itself (`if (grad != NULL)`), or always pass \
+                 the array",
             )
         } else {
             (
-                "passing NULL is not supported: adgen takes every pointer to point to data",
+                "NULL is supported only as an argument, for a pointer parameter the \
+                 called function tests against NULL (an optional argument)",
                 "pass a work array (or a scalar's address) instead of NULL",
             )
         };

@@ -71,6 +71,9 @@ enum Pass {
 struct Proto {
     ret: Ty,
     params: Vec<Pass>,
+    /// The parameters' names (empty when the prototype gives none): an actual after an
+    /// absent one (`NULL`) is given by keyword.
+    names: Vec<String>,
 }
 
 /// What a name in a function is.
@@ -291,6 +294,7 @@ pub(crate) fn lower_unit(
                     used_trailing: BTreeSet::new(),
                     shadowed: BTreeSet::new(),
                     heap: Default::default(),
+                    optional: Default::default(),
                 };
                 if let Ok(unit) = cx.function(fd) {
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
@@ -514,6 +518,8 @@ struct FnCx<'m, 'd> {
     shadowed: BTreeSet<String>,
     /// The function's `malloc`ed work arrays.
     heap: heap::HeapState,
+    /// Pointer parameters (keys) the function tests against `NULL`: OPTIONAL dummies.
+    optional: BTreeSet<String>,
 }
 
 /// An expression of literals only (`9.81`, `-1`, `2 * 3.0`).

@@ -255,6 +255,7 @@ pub(super) fn proto_of(
     };
     let ret = decl_type(specs, typedefs).unwrap_or(Ty::Void);
     let mut params = Vec::new();
+    let mut names = Vec::new();
     for p in &f.node.parameters {
         // A parameter of an array typedef is a pointer.
         let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
@@ -278,8 +279,23 @@ pub(super) fn proto_of(
             }
         };
         params.push(pass);
+        names.push(
+            p.node
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node))
+                .map(|n| n.node.name.clone())
+                .unwrap_or_default(),
+        );
     }
-    Some((name, Proto { ret, params }))
+    Some((
+        name,
+        Proto {
+            ret,
+            params,
+            names,
+        },
+    ))
 }
 
 /// Names used as `p[...]` in a function body.

@@ -546,7 +546,7 @@ impl FnCx<'_, '_> {
                 let st = self.stmt(
                     StmtKind::Call {
                         name,
-                        args: args.into_iter().map(il::Arg::positional).collect(),
+                        args,
                     },
                     e.span,
                 );

@@ -642,6 +642,7 @@ impl Sema<'_> {
                         | Attr::Value
                         | Attr::Public
                         | Attr::Private
+                        | Attr::Optional
                         | Attr::Allocatable => {}
                     }
                 }
