@@ -1396,6 +1396,13 @@ impl Cx<'_> {
                     .copied()
                     .unwrap_or_else(|| self.type_of(&a.value));
                 match kinds.get(i).copied().unwrap_or(Pass::Ref) {
+                    // A struct passed by reference, passed on by value.
+                    Pass::Value
+                        if matches!(&a.value.kind, ExprKind::Var(n) if self.var(n).is_some_and(
+                            |v| v.pass == Some(Pass::Ref) && v.ty == ScalarType::Derived)) =>
+                    {
+                        format!("(*{})", self.expr(&a.value))
+                    }
                     Pass::Value => self.expr(&a.value),
                     Pass::Ref | Pass::Array => self.address(&a.value, ty),
                 }

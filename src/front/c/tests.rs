@@ -437,10 +437,6 @@ fn struct_and_global_refusals_are_located() {
             "t.c:3:12: error[E0612]",
         ),
         (
-            "struct p { double x; };\nvoid f(struct p q, double *y) { *y = q.x; }\n",
-            "t.c:2:8: error[E0613]",
-        ),
-        (
             "extern double g;\nvoid f(double *y) { *y = g; }\n",
             "t.c:1:1: error[E0611]",
         ),
@@ -699,20 +695,99 @@ fn failed_allocation_tests_are_dropped() {
     );
 }
 
+/// Lowers `text` and runs the program-wide check of optional arguments on it.
+fn lower_checked(text: &str) -> Result<il::File, String> {
+    let mut map = SourceMap::default();
+    let id = map.add(SourceFile::new("t.c", text));
+    let mut next = 0;
+    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .map_err(|d| crate::Diagnostics(d).render(&map))?;
+    let program = il::Program {
+        files: vec![file.clone()],
+    };
+    let diags = crate::front::optional::check(&program);
+    if diags.is_empty() {
+        Ok(file)
+    } else {
+        Err(crate::Diagnostics(diags).render(&map))
+    }
+}
+
+#[test]
+fn null_tested_pointers_are_optional() {
+    let f = lower_checked(
+        "#include <stddef.h>\nstatic double c(const double *x, double *grad) {\n  \
+         if (grad != NULL) grad[0] = x[0];\n  if (grad) { grad[1] = 1.0; }\n  \
+         if (!grad) return x[0];\n  return 2.0 * x[0];\n}\n\
+         void f(const double *x, double *y, double *g) {\n  *y = c(x, NULL) + c(x, g);\n}\n",
+    )
+    .unwrap();
+    let c = f.units.iter().find(|u| u.name == "c").unwrap();
+    assert!(c.is_optional("grad") && !c.is_optional("x"));
+    let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
+    assert!(text.contains("if (grad != NULL)"), "{text}");
+    assert!(text.contains("if (!(grad != NULL))"), "{text}");
+    assert!(text.contains("c(x, NULL)"), "{text}");
+    assert!(text.contains("#include <stddef.h>"), "{text}");
+    // A NULL before other arguments: those go by keyword.
+    let f = lower_checked(
+        "#include <stddef.h>\nstatic void g(double *a, double *b, double *c) {\n  \
+         if (a) a[0] = b[0];\n  c[0] = b[0];\n}\nvoid f(double *x, double *y) {\n  \
+         g(NULL, x, y);\n}\n",
+    )
+    .unwrap();
+    let caller = f.units.iter().find(|u| u.name == "f").unwrap();
+    let StmtKind::Call { args, .. } = &caller.body[0].kind else {
+        panic!("a call")
+    };
+    assert_eq!(args.len(), 2);
+    assert_eq!(args[0].keyword.as_deref(), Some("b"));
+    let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
+    assert!(text.contains("g(NULL, x, y);"), "{text}");
+}
+
+#[test]
+fn struct_parameters_by_value() {
+    let f = lower(
+        "struct s { double r[2]; double m; };\n\
+         static double e(struct s a) { return a.m * a.r[0]; }\n\
+         static double k(struct s a, double h) { a.r[0] += h; return a.r[0]; }\n\
+         void f(const struct s *p, double *y) { struct s b = *p; *y = e(b) + k(*p, 1.0); }\n",
+    )
+    .unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
+    assert!(text.contains("double e(struct s a)"), "{text}");
+    assert!(text.contains("a_copy.m = a.m;"), "{text}");
+    assert!(text.contains("e(b) + "), "{text}");
+    assert!(text.contains("k((*p), 1.0)"), "{text}");
+    let e = lower("struct s { double m; };\nstruct s f(double y) { struct s a; a.m = y; return a; }\n")
+        .unwrap_err();
+    assert!(e.contains("t.c:2:10: error[E0613]"), "{e}");
+}
+
 #[test]
 fn null_and_pointer_to_pointer_are_refused() {
-    let e = lower(
+    // A use of an optional parameter outside its test.
+    let e = lower_checked(
         "#include <stddef.h>\nvoid f(int n, const double *x, double *grad) {\n  \
-         if (grad != NULL) grad[0] = x[0];\n}\n",
+         if (grad != NULL) grad[0] = x[0];\n  grad[1] = 0.0;\n}\n",
     )
     .unwrap_err();
-    assert!(e.contains("t.c:3:7: error[E0624]"), "{e}");
-    let e = lower(
+    assert!(e.contains("t.c:4:3: error[E0641]"), "{e}");
+    // NULL to a parameter the callee does not test.
+    let e = lower_checked(
         "#include <stddef.h>\nstatic void g(double *a, double *b) { a[0] = b[0]; }\n\
          void f(double *x) {\n  g(x, NULL);\n}\n",
     )
     .unwrap_err();
-    assert!(e.contains("t.c:4:") && e.contains("error[E0624]"), "{e}");
+    assert!(e.contains("t.c:4:3: error[E0642]"), "{e}");
+    // NULL compared with a local pointer, or passed by value.
+    let e = lower(
+        "#include <stddef.h>\nvoid f(double *x) {\n  double *p = x;\n  \
+         if (p != NULL) x[0] = 1.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("error[E0624]"), "{e}");
     let e = lower("void f(double **p, double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();
     assert!(e.contains("t.c:1:8: error[E0603]"), "{e}");
     let e = lower("void f(double *p[4], double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();

@@ -288,7 +288,7 @@ impl FnCx<'_, '_> {
             // adjoint returns, which is Tapenade's `*vb0 += vb`.
             let by_value = kind == VarKind::Value || struct_values.contains(&key(&pname));
             if (kind == VarKind::Value && assigned.names.contains(&pname))
-                || (by_value && struct_writes.names.contains(&pname))
+                || (struct_values.contains(&key(&pname)) && struct_writes.names.contains(&pname))
             {
                 let mut copy = format!("{pname}_copy");
                 let mut n = 0;
