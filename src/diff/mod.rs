@@ -10,6 +10,7 @@ pub mod implicit_zero;
 pub mod io;
 pub mod names;
 pub mod normalize;
+pub mod optional;
 pub mod partials;
 pub mod plan;
 pub mod restructure;
@@ -176,10 +177,17 @@ pub fn differentiate(
                 continue;
             }
             let mut ug = UnitGen::new(&ctx, i);
-            let generated = match mode {
+            let mut generated = match mode {
                 Mode::Tangent => tangent::tangent_unit(&mut ug),
                 Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
             };
+            optional::guard(&mut generated, &|name| {
+                generated_units
+                    .values()
+                    .chain(program.units())
+                    .find(|u| u.name.eq_ignore_ascii_case(name))
+                    .cloned()
+            });
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
             out.needs_runtime |= ug.uses_runtime;

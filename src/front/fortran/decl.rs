@@ -259,7 +259,8 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "private" => Attr::Private,
             "allocatable" => Attr::Allocatable,
             "value" => Attr::Value,
-            "pointer" | "target" | "optional" | "bind" | "volatile" | "asynchronous"
+            "optional" => Attr::Optional,
+            "pointer" | "target" | "bind" | "volatile" | "asynchronous"
             | "contiguous" | "protected" => {
                 return Err(unsupported(
                     span,

@@ -56,6 +56,7 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "ubound" => (Ubound, 1, 2),
         "shape" => (Shape, 1, 1),
         "modulo" => (Modulo, 2, 2),
+        "present" => (Present, 1, 1),
         _ => return None,
     };
     Some(IntrinsicInfo {
