@@ -209,6 +209,9 @@ pub fn parse_sources(
         sources.add(file);
     }
     if errors.is_empty() {
+        errors.extend(front::c::externs::resolve(&mut program));
+    }
+    if errors.is_empty() {
         errors.extend(front::boundary::check(&program));
         errors.extend(front::optional::check(&program));
     }

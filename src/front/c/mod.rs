@@ -93,6 +93,7 @@
 //!   `malloc`ed `w`: allocations are taken to succeed, and an `if` that runs only when
 //!   one failed is dropped).
 
+pub mod externs;
 mod lower;
 
 #[cfg(test)]

@@ -206,6 +206,9 @@ pub(super) struct GlobalVar {
     /// the file printed back defines the same value.
     pub(super) init: Option<Expr>,
     pub(super) span: Span,
+    /// Declared `extern` only (`extern double g;`, usually in a header): defined by
+    /// another file of the program, whose pseudo-module holds it (see `c::externs`).
+    pub(super) is_extern: bool,
 }
 
 /// The IL of a literal expression (`9.81`, `-1`, `2 * 3.0`): what a file-scope
@@ -359,6 +362,8 @@ pub(super) fn component_symbols(
 /// The symbol of global `g` of `module` (and those of its members), as every function of
 /// the file sees them.
 pub(super) fn global_symbols(g: &GlobalVar, module: &str, structs: &Structs) -> Vec<Symbol> {
+    // An `extern` global's module is the defining file's, found over the program.
+    let module = if g.is_extern { "" } else { module };
     let global = GlobalRef {
         module: module.to_string(),
         name: g.name.clone(),
@@ -420,7 +425,7 @@ pub(super) fn module_unit(
             span,
         });
     }
-    let mut ordered: Vec<&GlobalVar> = globals.values().collect();
+    let mut ordered: Vec<&GlobalVar> = globals.values().filter(|g| !g.is_extern).collect();
     ordered.sort_by_key(|g| g.span.lo);
     let mut symbols = SymbolTable::default();
     for g in ordered {
@@ -479,24 +484,24 @@ pub(super) fn global_declaration(
         diags.push(Diagnostic::error(code, msg).at(map.span(at)));
     };
     let mut is_static = false;
+    let mut is_extern = false;
     for s in &d.node.specifiers {
         match &s.node {
             DeclarationSpecifier::StorageClass(sc) => match sc.node {
                 StorageClassSpecifier::Static => is_static = true,
                 StorageClassSpecifier::Extern => {
-                    diags.push(
-                        Diagnostic::error(
-                            "E0611",
-                            "`extern` variables (a global defined in another file) are not \
-                             supported yet",
-                        )
-                        .at(map.span(sc.span))
-                        .with_help(
-                            "keep the global variables a function uses in the file that \
-                             defines the function, or pass them as arguments",
-                        ),
-                    );
-                    return;
+                    if d.node.declarators.iter().any(|i| i.node.initializer.is_some()) {
+                        diags.push(
+                            Diagnostic::error(
+                                "E0611",
+                                "an `extern` declaration with an initializer is not supported",
+                            )
+                            .at(map.span(sc.span))
+                            .with_help("drop `extern` from the definition"),
+                        );
+                        return;
+                    }
+                    is_extern = true;
                 }
                 _ => {
                     err(
@@ -688,6 +693,17 @@ pub(super) fn global_declaration(
                 }
             }
         }
+        // `extern double g;` (a header) and the definition `double g;` are one global.
+        if let Some(prev) = globals.get(&key(&name)) {
+            let same = prev.name == name && prev.ty == ty && prev.extents == extents;
+            if same && (is_extern || prev.is_extern) {
+                if !is_extern {
+                    globals.remove(&key(&name));
+                } else {
+                    continue;
+                }
+            }
+        }
         if let Some(prev) = globals.get(&key(&name)) {
             if prev.name != name {
                 diags.push(
@@ -722,6 +738,7 @@ pub(super) fn global_declaration(
                 is_const: constant,
                 init: value,
                 span,
+                is_extern,
             },
         );
     }

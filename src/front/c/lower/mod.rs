@@ -214,7 +214,13 @@ pub(crate) fn lower_unit(
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
         };
-        if !map.in_main(ext.span.start) || const_decls.contains(&index) {
+        // A user header's `extern` declarations name globals another file defines.
+        let is_extern = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Extern)
+        });
+        let here = map.in_main(ext.span.start) || (is_extern && map.in_user(ext.span.start));
+        if !here || const_decls.contains(&index) {
             continue;
         }
         let is_proto = !d.node.declarators.is_empty()
