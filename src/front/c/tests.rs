@@ -437,7 +437,7 @@ fn struct_and_global_refusals_are_located() {
             "t.c:3:12: error[E0612]",
         ),
         (
-            "extern double g;\nvoid f(double *y) { *y = g; }\n",
+            "extern double g = 1.0;\nvoid f(double *y) { *y = g; }\n",
             "t.c:1:1: error[E0611]",
         ),
         (
@@ -895,4 +895,54 @@ fn user_headers_are_read_and_located() {
     ])
     .unwrap_err();
     assert!(e.contains("inc/api.h:2:1: error[E0603]"), "{e}");
+}
+
+/// Lowers each `(path, text)` as one file of a program and resolves its `extern`
+/// globals.
+fn lower_program(files: &[(&str, &str)]) -> Result<il::Program, String> {
+    let mut map = SourceMap::default();
+    let mut program = il::Program { files: vec![] };
+    let mut next = 0;
+    for (path, text) in files {
+        let id = map.add(SourceFile::new(*path, *text));
+        let file = crate::front::lower_source(id, map.get(id), path, &mut next)
+            .map_err(|d| crate::Diagnostics(d).render(&map))?;
+        program.files.push(file);
+    }
+    let diags = crate::front::c::externs::resolve(&mut program);
+    if diags.is_empty() {
+        Ok(program)
+    } else {
+        Err(crate::Diagnostics(diags).render(&map))
+    }
+}
+
+#[test]
+fn extern_globals_are_the_defining_files() {
+    let program = lower_program(&[
+        (
+            "a.c",
+            "extern double g;\nextern double t[3];\nvoid f(double *y) { *y = g * t[1]; g = 0.0; }\n",
+        ),
+        ("b.c", "double g = 2.0;\ndouble t[3];\nextern double g;\nvoid s(void) { t[1] = g; }\n"),
+    ])
+    .unwrap();
+    let f = program.units().find(|u| u.name == "f").unwrap();
+    let g = f.symbols.get("g").unwrap().global.as_ref().unwrap();
+    assert_eq!(g.module, "b_c");
+    // The declaring file's pseudo-module does not define it.
+    let a = program.files[0].units.iter().find(|u| u.is_module()).unwrap();
+    assert!(!a.symbols.contains("g"));
+    let b = program.files[1].units.iter().find(|u| u.is_module()).unwrap();
+    assert!(b.symbols.contains("g") && b.symbols.contains("t"));
+    // Never defined, or defined with another shape.
+    let e = lower_program(&[("a.c", "extern double h;\nvoid f(double *y) { *y = h; }\n")])
+        .unwrap_err();
+    assert!(e.contains("a.c:1:15: error[E0611]") && e.contains("`h`"), "{e}");
+    let e = lower_program(&[
+        ("a.c", "extern double t[4];\nvoid f(double *y) { *y = t[0]; }\n"),
+        ("b.c", "double t[3];\n"),
+    ])
+    .unwrap_err();
+    assert!(e.contains("error[E0611]") && e.contains("another type"), "{e}");
 }

@@ -1983,3 +1983,41 @@ end
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0405", 18, 3), ("E0405", 19, 7)]);
 }
+
+#[test]
+fn optional_dummies_and_present() {
+    let text = "module m\ncontains\n  subroutine f(x, g)\n    real(8), intent(in) :: x(3)\n    \
+                real(8), intent(out), optional :: g(3)\n    if (present(g)) g = 2.0d0 * x\n  \
+                end subroutine f\n  subroutine h(x, y)\n    real(8), intent(in) :: x(3)\n    \
+                real(8), intent(out) :: y(3)\n    call f(x)\n    call f(x, g=y)\n  end \
+                subroutine h\nend module m\n";
+    let file = ok(text);
+    let f = file.units.iter().find(|u| u.name == "f").unwrap();
+    assert!(f.is_optional("g") && !f.is_optional("x"));
+    let StmtKind::If { arms, .. } = &f.body[0].kind else {
+        panic!("an IF")
+    };
+    assert!(matches!(
+        arms[0].0.kind,
+        ExprKind::Intrinsic {
+            op: Intrinsic::Present,
+            ..
+        }
+    ));
+    let program = crate::il::Program { files: vec![file] };
+    assert!(crate::front::optional::check(&program).is_empty());
+    // A use outside PRESENT, and an omitted argument that is not OPTIONAL.
+    let bad = text
+        .replace("    if (present(g)) g = 2.0d0 * x\n", "    g = 2.0d0 * x\n")
+        .replace("call f(x, g=y)", "call h(x)");
+    let program = crate::il::Program {
+        files: vec![ok(&bad)],
+    };
+    let diags = crate::front::optional::check(&program);
+    assert_eq!(
+        where_(&bad, &diags),
+        [("E0426", 6, 5), ("E0427", 12, 5)],
+        "{}",
+        render(&bad, &diags)
+    );
+}
