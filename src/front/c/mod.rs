@@ -50,6 +50,18 @@
 //! what is accepted (one allocation and one free at the top level of the function,
 //! sizes known on entry) and for how the derivatives get their buffers.
 //!
+//! Optional outputs (`void f(const double *x, double *y, double *grad)` called with `NULL`
+//! for `grad`): a pointer parameter the function tests against NULL (`grad != NULL`,
+//! `grad == NULL`, `!grad`, or `grad` alone as a condition) is an OPTIONAL dummy of the
+//! IL, and each test is `present(grad)`; a `NULL` actual for a pointer parameter is an
+//! absent argument (the arguments after it go by keyword, named as in the prototype).
+//! The derivative of an optional dummy is optional too, present exactly when the primal
+//! is: derivative code passes `NULL` for both. Over the whole program
+//! (`front::optional`), every use of an optional parameter must lie inside a test that
+//! it is present (or pass it on to another optional parameter), and `NULL` may be
+//! passed only to a parameter the callee tests; the derivative code adgen adds outside
+//! the user's tests (snapshots, zeroings) is guarded by `diff::optional`.
+//!
 //! Anything else is refused with a located diagnostic.
 //!
 //! File scope (`lower::globals`): global variables (scalars, 1-D / 2-D arrays of constant
@@ -59,14 +71,27 @@
 //! dimensions, or nested structs) go into one pseudo-module per file (a
 //! [`il::UnitKind::Module`] named after the path, `src/m.c` → `src_m_c`), the host of the
 //! file's functions, so that globals are module variables for analyses and
-//! differentiation. Structs are used as locals, globals, and pointer parameters
-//! (`struct s *p`, `const` or not; passed on as `p`, `&local`, `&p->inner`); members are
+//! differentiation. Structs are used as locals, globals, pointer parameters
+//! (`struct s *p`, `const` or not; passed on as `p`, `&local`, `&p->inner`), and
+//! parameters passed by value (`double energy(struct state s, ...)`, called with a
+//! struct variable, member or `*p`): a VALUE dummy of derived type, whose tangent is
+//! passed by value too (`struct state_d sd`) and whose adjoint by reference
+//! (`struct state_b *sb`), as seeds/003 has it for by-value arguments; a function that
+//! changes the struct (assigns a member, takes an address, passes a member on) works on
+//! a local copy `s_copy`, filled member by member (the `vb0` case). Members are
 //! reached by `.`, `->` and `(*p).`, and lowered to paths (`p->v[i]` → `p%v(i)`) as
 //! Fortran components are. A whole-struct assignment `a = b` becomes one assignment per
 //! member, and so does a struct local's initializer (`= {x, {1.0, y}, .id = 2}`,
 //! members not given zeroed, or `= other`). Derivative code reaches a global through an
 //! `extern` declaration, so a
 //! `static` one it needs is refused (E0516, at differentiation).
+//!
+//! `extern` globals (`extern double g_visc;`, in the file or in a user header it
+//! includes) are the global another file of the program defines: the declaring file's
+//! pseudo-module leaves them out, and [`externs::resolve`] gives their symbols the
+//! defining file's pseudo-module once every file is lowered, so that there is one zone,
+//! and one derivative global, defined in the generated file of the defining file and
+//! declared `extern` in the others.
 //!
 //! Diagnostic codes:
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration
@@ -77,9 +102,11 @@
 //!   local hides the global from the whole function), E0609 wrong number of arguments.
 //! - E0610 unsupported global declaration or struct type (unions, pointer or bit-field
 //!   members, global pointers, `const` globals other than inlined scalars and literal
-//!   tables, other storage classes), E0611 `extern` variables, E0612 arrays of structs
+//!   tables, other storage classes), E0611 an `extern` variable no C source of the
+//!   program defines (or defines with another type or shape), or one with an
+//!   initializer, E0612 arrays of structs
 //!   (`p[i].x`, `struct s a[4]`, pointer arithmetic on struct pointers, local struct
-//!   pointers), E0613 structs passed or returned by value, E0614 a whole struct used as a
+//!   pointers), E0613 a function returning a struct, E0614 a whole struct used as a
 //!   value other than in `a = b`, E0615 unsupported initializers (designators in struct
 //!   globals, brace elision or nested designators in struct locals, non-literal ones of
 //!   globals), E0616 a global passed by reference to a function that also uses it
@@ -89,9 +116,15 @@
 //!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
 //!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
 //!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
-//!   pointer or passed as an argument (except `w == NULL`, `w != NULL`, `!w` for a
-//!   `malloc`ed `w`: allocations are taken to succeed, and an `if` that runs only when
-//!   one failed is dropped).
+//!   pointer that is neither a pointer parameter (an optional argument) nor a `malloc`ed
+//!   array (for a `malloc`ed `w`, `w == NULL`, `w != NULL`, `!w`: allocations are taken
+//!   to succeed, and an `if` that runs only when one failed is dropped), or NULL passed
+//!   to a by-value parameter or to a function whose prototype does not name its
+//!   parameters.
+//! - E0640 a pointer parameter both tested against NULL and moved (`p++`); over the
+//!   program (`front::optional`): E0641 an optional parameter used outside a test that
+//!   it is not NULL, E0642 NULL passed for a parameter the callee does not test, E0643 an
+//!   argument after a NULL named by the prototype but not by the definition.
 
 pub mod externs;
 mod lower;

@@ -48,6 +48,13 @@
 //! which a call links to by name. `front::boundary` checks, once every file is lowered,
 //! that they agree with the C definitions (E0415).
 //!
+//! Optional arguments: the OPTIONAL attribute (not the OPTIONAL statement) and the
+//! PRESENT intrinsic ([`il::Attr::Optional`], [`il::Intrinsic::Present`]); a call may
+//! leave an optional argument out (trailing, or by giving the later ones by keyword).
+//! `front::optional` checks over the program that an optional dummy is used only under
+//! `if (present(x))` or passed on to another optional dummy (E0426), and that an
+//! argument left out is OPTIONAL (E0427); E0428 a keyword naming no dummy.
+//!
 //! Storage association: COMMON, DATA, SAVE, and EQUIVALENCE between local variables and
 //! elements of local arrays ([`il::DeclKind::Equivalence`]; each set is one zone of the
 //! analyses, and derivatives are EQUIVALENCEd like their primals).
