@@ -9,9 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::effects::bind_actuals;
-use crate::il::{
-    Arg, BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, Unit, key, visit,
-};
+use crate::il::{Arg, BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, Unit, key, visit};
 
 /// Wraps the statements of `unit` that touch an optional dummy not known present.
 /// `callee` finds a called unit by name (to pass an optional dummy on, unguarded, to an
@@ -71,7 +69,10 @@ impl Guard<'_> {
             let names: Vec<&str> = touched.iter().map(|k| self.optional[k].as_str()).collect();
             return wrap(s, &names);
         }
-        if let StmtKind::If { arms, else_body, .. } = &mut s.kind {
+        if let StmtKind::If {
+            arms, else_body, ..
+        } = &mut s.kind
+        {
             for (cond, body) in arms.iter_mut() {
                 let mut inside = present.clone();
                 proves_present(cond, &mut inside);

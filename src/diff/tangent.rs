@@ -319,7 +319,11 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
             keywords.resize(first, None);
             keywords.push(Some(callee.args[k].clone()));
             if args.len() > first + 1 {
-                keywords.push(super::callee_deriv_name(ug.ctx, site.callee, &callee.args[k]));
+                keywords.push(super::callee_deriv_name(
+                    ug.ctx,
+                    site.callee,
+                    &callee.args[k],
+                ));
             }
         }
     }

@@ -1,9 +1,9 @@
 //! Front-ends: each turns one source language into the [`crate::il`].
 
 pub mod boundary;
-pub mod optional;
 pub mod c;
 pub mod fortran;
+pub mod optional;
 
 use crate::diag::{Diagnostic, FileId, SourceFile, Span};
 use crate::il;

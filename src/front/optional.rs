@@ -231,9 +231,7 @@ impl Check<'_, '_> {
                             } else {
                                 a.value.span
                             })
-                            .with_help(
-                                "name the parameters of the prototype as in the definition",
-                            ),
+                            .with_help("name the parameters of the prototype as in the definition"),
                         );
                     }
                 }
@@ -279,7 +277,8 @@ impl Check<'_, '_> {
                     let slot = bound
                         .as_ref()
                         .and_then(|b| {
-                            b.iter().position(|x| x.is_some_and(|x| std::ptr::eq(x, &a.value)))
+                            b.iter()
+                                .position(|x| x.is_some_and(|x| std::ptr::eq(x, &a.value)))
                         })
                         .unwrap_or(i);
                     c.args.get(slot).is_some_and(|d| c.is_optional(d))

@@ -1355,9 +1355,8 @@ impl Cx<'_> {
     /// dummy) is `NULL`.
     fn call_args(&self, name: &str, args: &[Arg]) -> Vec<String> {
         let callee = self.table.get(&key(name));
-        let absent = |u: &&&Unit| {
-            args.len() < u.args.len() || args.iter().any(|a| a.keyword.is_some())
-        };
+        let absent =
+            |u: &&&Unit| args.len() < u.args.len() || args.iter().any(|a| a.keyword.is_some());
         if let Some(u) = callee.filter(absent) {
             let bound = crate::analysis::effects::bind_actuals(u, args);
             let positional: Vec<Arg> = bound

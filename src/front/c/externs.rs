@@ -71,12 +71,10 @@ pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
                                     s.name
                                 ),
                             };
-                            out.push(
-                                Diagnostic::error("E0611", message).at(s.span).with_help(
-                                    "add the file that defines it to the manifest's \
+                            out.push(Diagnostic::error("E0611", message).at(s.span).with_help(
+                                "add the file that defines it to the manifest's \
                                      `sources`, or declare it as it is defined",
-                                ),
-                            );
+                            ));
                         }
                     }
                 }

@@ -760,8 +760,9 @@ fn struct_parameters_by_value() {
     assert!(text.contains("a_copy.m = a.m;"), "{text}");
     assert!(text.contains("e(b) + "), "{text}");
     assert!(text.contains("k((*p), 1.0)"), "{text}");
-    let e = lower("struct s { double m; };\nstruct s f(double y) { struct s a; a.m = y; return a; }\n")
-        .unwrap_err();
+    let e =
+        lower("struct s { double m; };\nstruct s f(double y) { struct s a; a.m = y; return a; }\n")
+            .unwrap_err();
     assert!(e.contains("t.c:2:10: error[E0613]"), "{e}");
 }
 
@@ -931,18 +932,35 @@ fn extern_globals_are_the_defining_files() {
     let g = f.symbols.get("g").unwrap().global.as_ref().unwrap();
     assert_eq!(g.module, "b_c");
     // The declaring file's pseudo-module does not define it.
-    let a = program.files[0].units.iter().find(|u| u.is_module()).unwrap();
+    let a = program.files[0]
+        .units
+        .iter()
+        .find(|u| u.is_module())
+        .unwrap();
     assert!(!a.symbols.contains("g"));
-    let b = program.files[1].units.iter().find(|u| u.is_module()).unwrap();
+    let b = program.files[1]
+        .units
+        .iter()
+        .find(|u| u.is_module())
+        .unwrap();
     assert!(b.symbols.contains("g") && b.symbols.contains("t"));
     // Never defined, or defined with another shape.
-    let e = lower_program(&[("a.c", "extern double h;\nvoid f(double *y) { *y = h; }\n")])
-        .unwrap_err();
-    assert!(e.contains("a.c:1:15: error[E0611]") && e.contains("`h`"), "{e}");
+    let e =
+        lower_program(&[("a.c", "extern double h;\nvoid f(double *y) { *y = h; }\n")]).unwrap_err();
+    assert!(
+        e.contains("a.c:1:15: error[E0611]") && e.contains("`h`"),
+        "{e}"
+    );
     let e = lower_program(&[
-        ("a.c", "extern double t[4];\nvoid f(double *y) { *y = t[0]; }\n"),
+        (
+            "a.c",
+            "extern double t[4];\nvoid f(double *y) { *y = t[0]; }\n",
+        ),
         ("b.c", "double t[3];\n"),
     ])
     .unwrap_err();
-    assert!(e.contains("error[E0611]") && e.contains("another type"), "{e}");
+    assert!(
+        e.contains("error[E0611]") && e.contains("another type"),
+        "{e}"
+    );
 }

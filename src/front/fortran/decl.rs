@@ -260,8 +260,8 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "allocatable" => Attr::Allocatable,
             "value" => Attr::Value,
             "optional" => Attr::Optional,
-            "pointer" | "target" | "bind" | "volatile" | "asynchronous"
-            | "contiguous" | "protected" => {
+            "pointer" | "target" | "bind" | "volatile" | "asynchronous" | "contiguous"
+            | "protected" => {
                 return Err(unsupported(
                     span,
                     &format!("the {} attribute", word.to_ascii_uppercase()),

@@ -281,7 +281,8 @@ impl FnCx<'_, '_> {
                         };
                         Ok((Expr::unary(op, paren_if_binary(v)).spanned(span), ty))
                     }
-                    U::Negate if matches!(&u.node.operand.node,
+                    U::Negate
+                        if matches!(&u.node.operand.node,
                         Expression::Identifier(id) if self.is_optional(&id.node.name)) =>
                     {
                         // `!grad` for an optional `grad`: it is absent.
@@ -504,11 +505,7 @@ impl FnCx<'_, '_> {
                 }
                 let args = self.call_args(&name, &proto, c)?;
                 Ok((
-                    Expr::new(ExprKind::Call(
-                        name,
-                        args,
-                    ))
-                    .spanned(span),
+                    Expr::new(ExprKind::Call(name, args)).spanned(span),
                     proto.ret,
                 ))
             }

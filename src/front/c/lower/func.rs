@@ -796,7 +796,10 @@ impl<'ast> Visit<'ast> for StructWrites {
             let decays = match &a.node {
                 Expression::Member(_) => true,
                 Expression::BinaryOperator(b) => {
-                    matches!(b.node.operator.node, BinaryOperator::Plus | BinaryOperator::Minus)
+                    matches!(
+                        b.node.operator.node,
+                        BinaryOperator::Plus | BinaryOperator::Minus
+                    )
                 }
                 _ => false,
             };

@@ -490,7 +490,11 @@ pub(super) fn global_declaration(
             DeclarationSpecifier::StorageClass(sc) => match sc.node {
                 StorageClassSpecifier::Static => is_static = true,
                 StorageClassSpecifier::Extern => {
-                    if d.node.declarators.iter().any(|i| i.node.initializer.is_some()) {
+                    if d.node
+                        .declarators
+                        .iter()
+                        .any(|i| i.node.initializer.is_some())
+                    {
                         diags.push(
                             Diagnostic::error(
                                 "E0611",

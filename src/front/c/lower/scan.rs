@@ -288,14 +288,7 @@ pub(super) fn proto_of(
                 .unwrap_or_default(),
         );
     }
-    Some((
-        name,
-        Proto {
-            ret,
-            params,
-            names,
-        },
-    ))
+    Some((name, Proto { ret, params, names }))
 }
 
 /// Names used as `p[...]` in a function body.

@@ -543,13 +543,7 @@ impl FnCx<'_, '_> {
                     ));
                 }
                 let args = self.call_args(&name, &proto, c)?;
-                let st = self.stmt(
-                    StmtKind::Call {
-                        name,
-                        args,
-                    },
-                    e.span,
-                );
+                let st = self.stmt(StmtKind::Call { name, args }, e.span);
                 out.push(st);
                 Ok(())
             }
