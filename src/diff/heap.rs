@@ -266,3 +266,7 @@ pub(crate) fn allocation_at(body: &[Stmt], id: StmtId, name: &str) -> Option<Exp
     }
     walk(body, id, name, None).flatten()
 }
+
+#[cfg(test)]
+#[path = "heap_tests.rs"]
+mod tests;
