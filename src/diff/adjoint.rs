@@ -688,7 +688,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // An array kept allocatable: the bounds of the ALLOCATE in force here.
         if super::heap::is_kept_allocatable(sym) && self.ug.unit.symbols.get(name).is_some() {
             let item = super::heap::allocation_at(&self.ug.unit.body, s.id, name);
-            return Some(super::heap::size_of(&item.and_then(|i| super::heap::item_bounds(&i))?));
+            return Some(super::heap::size_of(
+                &item.and_then(|i| super::heap::item_bounds(&i))?,
+            ));
         }
         // Assumed or deferred shape, or a module's array whose bounds may use names this
         // unit does not see: the array knows its size.
@@ -865,8 +867,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
-                    let Some(alloc) = super::heap::matching_allocate(&unit.body, s.id, name)
-                    else {
+                    let Some(alloc) = super::heap::matching_allocate(&unit.body, s.id, name) else {
                         continue;
                     };
                     let Some(bounds) = super::heap::item_bounds(&alloc) else {

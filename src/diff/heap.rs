@@ -1,6 +1,10 @@
-//! ALLOCATE and DEALLOCATE of local arrays in the derivative code (seeds/000 §4.10, the
-//! model of dynamic memory: "derivative buffers allocated beside the primal ones and
-//! re-created in the backward sweep").
+//! ALLOCATE and DEALLOCATE of local arrays in the derivative code: derivative buffers
+//! allocated beside the primal ones and re-created in the backward sweep (seeds/000 §7,
+//! "Dynamic memory management causes the adjoint backward sweep to use memory that was
+//! deallocated by the forward sweep. One answer is to allocate some memory again"). The
+//! objection there, saved addresses inconsistent with the new chunk, does not arise: the
+//! IL has no pointers into these arrays, only the array names and element indices, which
+//! stay valid in the re-allocated array.
 //!
 //! `diff::scalarize::alloc` turns the ALLOCATABLE locals it can (allocated once at the
 //! top level with bounds known on entry) into automatic arrays; the others keep their
@@ -79,9 +83,7 @@ fn literal(e: &Expr) -> Option<i64> {
 
 fn paren(e: &Expr) -> Expr {
     match &e.kind {
-        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Index(..) | ExprKind::Paren(_) => {
-            e.clone()
-        }
+        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Index(..) | ExprKind::Paren(_) => e.clone(),
         _ => Expr::new(ExprKind::Paren(Box::new(e.clone()))),
     }
 }
@@ -172,7 +174,11 @@ pub(crate) fn matching_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option
 
 /// The DEALLOCATE of `name` paired with the ALLOCATE `id`: the first one after it in its
 /// block.
-pub(crate) fn matching_deallocate<'b>(body: &'b [Stmt], id: StmtId, name: &str) -> Option<&'b Stmt> {
+pub(crate) fn matching_deallocate<'b>(
+    body: &'b [Stmt],
+    id: StmtId,
+    name: &str,
+) -> Option<&'b Stmt> {
     let (block, i) = block_of(body, id)?;
     block[i + 1..]
         .iter()

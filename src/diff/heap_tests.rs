@@ -126,7 +126,13 @@ fn a_freed_array_whose_values_are_not_read_is_not_pushed() {
     assert!(!b.contains("pushreal8array(w"), "{b}");
     in_order(&b, &["allocate(wb(w_hi1))", "deallocate(wb)"]);
     // All optimizations off: pushed anyway.
-    let off = ["activity", "diff-liveness", "tbr", "snapshot", "implicit-zero"];
+    let off = [
+        "activity",
+        "diff-liveness",
+        "tbr",
+        "snapshot",
+        "implicit-zero",
+    ];
     let b = derivative("t.f90", &linear, Mode::Adjoint, &off);
     in_order(&b, &["call pushreal8array(w, w_hi1)", "deallocate(w)"]);
 }
@@ -196,37 +202,49 @@ fn misuses_of_a_kept_array_are_refused_with_their_location() {
     // Used after its DEALLOCATE.
     let e = errors(
         "t.f90",
-        &format!("{head}  do k = 1, 2\n    allocate(w(n))\n    w(1) = x(1)\n    deallocate(w)\n    y = w(1)\n  end do\nend\n"),
+        &format!(
+            "{head}  do k = 1, 2\n    allocate(w(n))\n    w(1) = x(1)\n    deallocate(w)\n    y = w(1)\n  end do\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:9:5: error[E0545]"), "{e}");
     // Freed twice.
     let e = errors(
         "t.f90",
-        &format!("{head}  allocate(w(n))\n  w(1) = x(1)\n  y = w(1)\n  deallocate(w)\n  deallocate(w)\nend\n"),
+        &format!(
+            "{head}  allocate(w(n))\n  w(1) = x(1)\n  y = w(1)\n  deallocate(w)\n  deallocate(w)\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:9:3: error[E0545]"), "{e}");
     // Freed in a loop, allocated outside it.
     let e = errors(
         "t.f90",
-        &format!("{head}  allocate(w(n))\n  w(1) = x(1)\n  y = w(1)\n  do k = 1, 2\n    deallocate(w)\n  end do\nend\n"),
+        &format!(
+            "{head}  allocate(w(n))\n  w(1) = x(1)\n  y = w(1)\n  do k = 1, 2\n    deallocate(w)\n  end do\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:9:5: error[E0545]"), "{e}");
     // Allocated in a branch, not freed in it.
     let e = errors(
         "t.f90",
-        &format!("{head}  if (n > 2) then\n    allocate(w(n))\n  end if\n  w(1) = x(1)\n  y = w(1)\nend\n"),
+        &format!(
+            "{head}  if (n > 2) then\n    allocate(w(n))\n  end if\n  w(1) = x(1)\n  y = w(1)\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:5:3: error[E0545]"), "{e}");
     // EXIT out of the iteration that allocated it.
     let e = errors(
         "t.f90",
-        &format!("{head}  do k = 1, 2\n    allocate(w(n))\n    w(1) = x(1)\n    if (w(1) > 1d0) exit\n    y = w(1)\n    deallocate(w)\n  end do\nend\n"),
+        &format!(
+            "{head}  do k = 1, 2\n    allocate(w(n))\n    w(1) = x(1)\n    if (w(1) > 1d0) exit\n    y = w(1)\n    deallocate(w)\n  end do\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:8:21: error[E0546]"), "{e}");
     // RETURN while allocated.
     let e = errors(
         "t.f90",
-        &format!("{head}  allocate(w(n + k))\n  w(1) = x(1)\n  y = w(1)\n  if (y > 1d0) return\n  deallocate(w)\nend\n"),
+        &format!(
+            "{head}  allocate(w(n + k))\n  w(1) = x(1)\n  y = w(1)\n  if (y > 1d0) return\n  deallocate(w)\nend\n"
+        ),
     );
     assert!(e.contains("t.f90:8:16: error[E0546]"), "{e}");
 }

@@ -1,6 +1,6 @@
 //! ALLOCATABLE local arrays: turned into automatic arrays when they can be, else kept
-//! allocatable with their ALLOCATE and DEALLOCATE paired (seeds/000 §4.10; the
-//! derivative code for those is `diff::heap`).
+//! allocatable with their ALLOCATE and DEALLOCATE paired (seeds/000 §7, dynamic memory;
+//! the derivative code for those is `diff::heap`).
 //!
 //! An array allocated once, at the top level of the body, with bounds that only read
 //! constants and dummy arguments the unit never assigns, becomes an automatic array with
@@ -217,13 +217,47 @@ fn lifetime(body: &[Stmt], name: &str) -> Result<(), Diagnostic> {
         Err(p) => p,
     };
     let (code, message, help) = match problem {
-        Problem::AllocatedTwice => (LIFETIME, format!("`{name}` is allocated again before it is freed"), PAIR),
-        Problem::FreedUnallocated => (LIFETIME, format!("`{name}` is freed when it is not allocated (freed twice, or before it is allocated)"), PAIR),
-        Problem::FreedOutside => (LIFETIME, format!("`{name}` is freed in a loop or a branch, but was allocated outside it"), PAIR),
-        Problem::UsedUnallocated => (LIFETIME, format!("`{name}` is used here when it is not allocated (before it is allocated or after it is freed)"), PAIR),
-        Problem::NotFreedInBlock => (LIFETIME, format!("`{name}` is allocated in this loop or branch but not freed in it"), PAIR),
-        Problem::JumpOut => (JUMP, format!("this jump leaves the procedure while `{name}` is allocated"), "free the array before the jump, or move the jump before the allocation or after the deallocation"),
-        Problem::ExitOut => (JUMP, format!("this jump leaves the loop iteration in which `{name}` was allocated, before it is freed"), "free the array before the EXIT or CYCLE"),
+        Problem::AllocatedTwice => (
+            LIFETIME,
+            format!("`{name}` is allocated again before it is freed"),
+            PAIR,
+        ),
+        Problem::FreedUnallocated => (
+            LIFETIME,
+            format!(
+                "`{name}` is freed when it is not allocated (freed twice, or before it is allocated)"
+            ),
+            PAIR,
+        ),
+        Problem::FreedOutside => (
+            LIFETIME,
+            format!("`{name}` is freed in a loop or a branch, but was allocated outside it"),
+            PAIR,
+        ),
+        Problem::UsedUnallocated => (
+            LIFETIME,
+            format!(
+                "`{name}` is used here when it is not allocated (before it is allocated or after it is freed)"
+            ),
+            PAIR,
+        ),
+        Problem::NotFreedInBlock => (
+            LIFETIME,
+            format!("`{name}` is allocated in this loop or branch but not freed in it"),
+            PAIR,
+        ),
+        Problem::JumpOut => (
+            JUMP,
+            format!("this jump leaves the procedure while `{name}` is allocated"),
+            "free the array before the jump, or move the jump before the allocation or after the deallocation",
+        ),
+        Problem::ExitOut => (
+            JUMP,
+            format!(
+                "this jump leaves the loop iteration in which `{name}` was allocated, before it is freed"
+            ),
+            "free the array before the EXIT or CYCLE",
+        ),
     };
     Err(Diagnostic::error(code, message).at(span).with_help(help))
 }
@@ -282,7 +316,8 @@ impl Scalarizer<'_> {
                             if self.recomputable(e) {
                                 continue;
                             }
-                            let t = self.temp(&format!("{name}_{which}{}", d + 1), ScalarType::Integer(4));
+                            let t = self
+                                .temp(&format!("{name}_{which}{}", d + 1), ScalarType::Integer(4));
                             let copy = self.assign(Expr::var(&t), e.clone());
                             copies.push(copy);
                             *e = Expr::var(&t);

@@ -5,18 +5,26 @@
 //! `ALLOCATE(w(0:n-1))` (followed, for `calloc`, by a loop zeroing it) and `free(w)`
 //! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` or `row_t *t`
 //! with `typedef double row_t[N]` (rows of a constant length, the size counted in rows
-//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
-//! derivative, the lifetime of the whole procedure (`diff::scalarize::alloc`): the
-//! derivative buffers are allocated with the primal ones when the procedure starts and
-//! freed when it returns, so the backward sweep of an adjoint finds them, and the values
-//! it needs, although the original freed them before. This needs sizes that are known
-//! on entry, and one allocation per array, so the front-end checks (E0621, E0622, E0623):
-//! - each array is allocated once and freed at most once after, both at the top level of
-//!   the function body (not in a loop or a branch), and not used before or after;
-//! - its size reads only constants, by-value integer parameters the function never
-//!   assigns, and integer locals initialized from those and never assigned again;
+//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`.
+//!
+//! Differentiation (seeds/000 §7, dynamic memory; `diff::scalarize::alloc` and
+//! `diff::heap`) gives an array allocated once at the top level with a size known on
+//! entry, and its derivative, the lifetime of the whole procedure (no tape). Any other
+//! keeps its `malloc` and `free`: the derivative buffer is allocated beside the primal
+//! one, and the adjoint's backward sweep re-creates both where the original was freed
+//! (the primal from the tape when the backward sweep reads its values) and frees them
+//! where it was allocated. So a `malloc` may sit in a loop (a per-iteration work buffer)
+//! or a branch, and its size may read anything (integer locals initialized once from
+//! values known on entry are replaced by those values, so that more arrays get the
+//! cheaper whole-procedure lifetime). The front-end checks (E0621, E0623):
+//! - each `malloc` finds the array free, and its `free` comes later in the same block (a
+//!   loop body, a branch, or the function body, where a `malloc` may also stay unfreed:
+//!   differentiation frees it at the end); the array is used only in between, not freed
+//!   twice, and no `return`, `goto`, `break` or `continue` leaves the pair (E0621);
 //! - the size is a product with one `sizeof` of the element type (`sizeof(double)`,
-//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused.
+//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused
+//!   (E0623: a `realloc` would need the copy of the old contents and the old size in the
+//!   backward sweep; `malloc`, copy and `free` say the same and are supported).
 //!
 //! The pointer itself cannot escape: returning a pointer, storing it in a global or
 //! through a pointer to pointer is refused elsewhere (E0603).
@@ -483,18 +491,18 @@ impl FnCx<'_, '_> {
                 Problem::AllocatedTwice => {
                     format!("`{name}` is given memory by `malloc` again before it is freed")
                 }
-                Problem::FreedUnallocated => format!(
-                    "`{name}` is freed twice, or before its `malloc`"
-                ),
+                Problem::FreedUnallocated => {
+                    format!("`{name}` is freed twice, or before its `malloc`")
+                }
                 Problem::FreedOutside => format!(
                     "`{name}` is freed in a loop or a branch, but its `malloc` is outside it"
                 ),
                 Problem::UsedUnallocated => {
                     format!("`{name}` is used before its `malloc` or after its `free`")
                 }
-                Problem::NotFreedInBlock => format!(
-                    "`{name}` is allocated in this loop or branch but not freed in it"
-                ),
+                Problem::NotFreedInBlock => {
+                    format!("`{name}` is allocated in this loop or branch but not freed in it")
+                }
                 Problem::JumpOut => format!(
                     "this `return` or `goto` leaves the function while `{name}` is allocated"
                 ),
