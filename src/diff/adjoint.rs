@@ -867,15 +867,35 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
-                    let Some(alloc) = super::heap::matching_allocate(&unit.body, s.id, name) else {
-                        continue;
-                    };
-                    let Some(bounds) = super::heap::item_bounds(&alloc) else {
+                    let alloc = super::heap::matching_allocate(&unit.body, s.id, name);
+                    let Some((alloc, bounds)) =
+                        alloc.and_then(|a| super::heap::item_bounds(&a).map(|b| (a, b)))
+                    else {
+                        // `diff::scalarize::alloc` pairs every DEALLOCATE of a kept array.
+                        self.ug.error(
+                            Diagnostic::error(
+                                "E0547",
+                                format!("adgen cannot find the ALLOCATE of `{name}` this DEALLOCATE frees, or its bounds"),
+                            )
+                            .at(s.span)
+                            .with_help("allocate the array with explicit bounds in the same block as this DEALLOCATE"),
+                        );
                         continue;
                     };
                     if self.saves(s, name) {
                         let ty = unit.symbols.get(name).map(|sym| sym.ty);
-                        if let Some(suffix) = ty.and_then(super::heap::push_suffix) {
+                        let suffix = ty.and_then(super::heap::push_suffix);
+                        if suffix.is_none() {
+                            self.ug.error(
+                                Diagnostic::error(
+                                    "E0547",
+                                    format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
+                                )
+                                .at(s.span)
+                                .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
+                            );
+                        }
+                        if let Some(suffix) = suffix {
                             self.ug.uses_runtime = true;
                             let size = super::heap::size_of(&bounds);
                             fwd.push(call(

@@ -92,7 +92,22 @@ fn paren(e: &Expr) -> Expr {
 pub(crate) fn size_of(bounds: &[(Expr, Expr)]) -> Expr {
     let mut size: Option<Expr> = None;
     for (lower, upper) in bounds {
-        let extent = match literal(lower) {
+        let extent = match (literal(lower), literal(upper)) {
+            (Some(l), Some(u)) => Expr::int(u - l + 1),
+            _ => extent(lower, upper),
+        };
+        size = Some(match size {
+            None => extent,
+            Some(acc) => Expr::binary(BinOp::Mul, acc, paren(&extent)),
+        });
+    }
+    size.unwrap_or_else(|| Expr::int(1))
+}
+
+/// `upper - lower + 1`, simplified for the lower bounds 1 and 0.
+fn extent(lower: &Expr, upper: &Expr) -> Expr {
+    {
+        match literal(lower) {
             Some(1) => upper.clone(),
             Some(0) => match &upper.kind {
                 // `n - 1` + 1
@@ -104,13 +119,8 @@ pub(crate) fn size_of(bounds: &[(Expr, Expr)]) -> Expr {
                 Expr::binary(BinOp::Sub, paren(upper), paren(lower)),
                 Expr::int(1),
             ),
-        };
-        size = Some(match size {
-            None => extent,
-            Some(acc) => Expr::binary(BinOp::Mul, acc, paren(&extent)),
-        });
+        }
     }
-    size.unwrap_or_else(|| Expr::int(1))
 }
 
 /// Nested DO loops setting every element of `name` (with these bounds) to zero.
@@ -185,12 +195,12 @@ pub(crate) fn matching_deallocate<'b>(
         .find(|s| matches!(&s.kind, StmtKind::Deallocate(items) if names(items, name)))
 }
 
-/// The runtime suffix of pushes of this type (`real8`, `integer4`), if it has one.
+/// The runtime suffix of whole-array pushes of this type (`real8`, `integer4`), if the
+/// runtime has them.
 pub(crate) fn push_suffix(ty: ScalarType) -> Option<String> {
     match ty {
-        ScalarType::Real(k) => Some(format!("real{k}")),
-        ScalarType::Integer(k) => Some(format!("integer{k}")),
-        ScalarType::Logical => Some("boolean".to_string()),
+        ScalarType::Real(k @ (4 | 8)) => Some(format!("real{k}")),
+        ScalarType::Integer(4) => Some("integer4".to_string()),
         _ => None,
     }
 }
