@@ -37,6 +37,9 @@ use crate::il::{TypeSpec, visit};
 
 use super::UnitGen;
 
+/// The (lower, upper) bounds of each dimension of an allocation.
+pub(crate) type Bounds = Vec<(Expr, Expr)>;
+
 /// A local ALLOCATABLE array kept allocatable in the derivative code (deferred shape).
 pub(crate) fn is_kept_allocatable(sym: &Symbol) -> bool {
     !sym.is_dummy()
@@ -46,7 +49,7 @@ pub(crate) fn is_kept_allocatable(sym: &Symbol) -> bool {
 }
 
 /// The (lower, upper) bounds of each dimension of an ALLOCATE item `w(l:u, n)`.
-pub(crate) fn item_bounds(item: &Expr) -> Option<Vec<(Expr, Expr)>> {
+pub(crate) fn item_bounds(item: &Expr) -> Option<Bounds> {
     let ExprKind::Index(_, subs) = &item.kind else {
         return None;
     };
@@ -244,7 +247,7 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
 pub(crate) fn derivative_of_item(
     ug: &UnitGen,
     item: &Expr,
-) -> Option<(String, Vec<(Expr, Expr)>, Expr)> {
+) -> Option<(String, Bounds, Expr)> {
     let name = item.base_name()?;
     let sym = ug.unit.symbols.get(name)?;
     if !is_kept_allocatable(sym) {
