@@ -18,7 +18,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
     }
 }
 
-/// The derivative unit's text (Fortran or C).
+/// The text of the generated derivative sources.
 fn derivative(path: &str, text: &str, mode: Mode, disabled: &[&str]) -> String {
     let inputs = [SourceInput::new(path, text)];
     let out = differentiate(&inputs, &request("s", &["x"], &["y"], mode, disabled))
