@@ -244,10 +244,7 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
 
 /// For an ALLOCATE item of a kept array with a derivative: the derivative's name, the
 /// bounds, and the zero of its type.
-pub(crate) fn derivative_of_item(
-    ug: &UnitGen,
-    item: &Expr,
-) -> Option<(String, Bounds, Expr)> {
+pub(crate) fn derivative_of_item(ug: &UnitGen, item: &Expr) -> Option<(String, Bounds, Expr)> {
     let name = item.base_name()?;
     let sym = ug.unit.symbols.get(name)?;
     if !is_kept_allocatable(sym) {
