@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+pub mod heap;
 pub mod implicit_zero;
 pub mod io;
 pub mod names;
@@ -795,7 +796,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let mut new_attrs: Vec<Attr> = attrs
                 .iter()
                 .filter(|a| {
-                    matches!(a, Attr::Dimension(_) | Attr::Optional)
+                    matches!(a, Attr::Dimension(_) | Attr::Allocatable | Attr::Optional)
                         || (matches!(a, Attr::Value) && mode == Mode::Tangent)
                 })
                 .cloned()
