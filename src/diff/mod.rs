@@ -182,13 +182,17 @@ pub fn differentiate(
                 Mode::Tangent => tangent::tangent_unit(&mut ug),
                 Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
             };
-            optional::guard(&mut generated, &|name| {
-                generated_units
-                    .values()
-                    .chain(program.units())
-                    .find(|u| u.name.eq_ignore_ascii_case(name))
-                    .cloned()
-            });
+            optional::guard(
+                &mut generated,
+                &|name| {
+                    generated_units
+                        .values()
+                        .chain(program.units())
+                        .find(|u| u.name.eq_ignore_ascii_case(name))
+                        .cloned()
+                },
+                &ug.deriv_names,
+            );
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
             out.needs_runtime |= ug.uses_runtime;

@@ -13,8 +13,13 @@ use crate::il::{Arg, BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, Unit, key
 
 /// Wraps the statements of `unit` that touch an optional dummy not known present.
 /// `callee` finds a called unit by name (to pass an optional dummy on, unguarded, to an
-/// optional dummy of the callee).
-pub fn guard(unit: &mut Unit, callee: &dyn Fn(&str) -> Option<Unit>) {
+/// optional dummy of the callee); `derivatives` names the derivative of each primal (by
+/// key): a test that the primal is present proves its derivative present too.
+pub fn guard(
+    unit: &mut Unit,
+    callee: &dyn Fn(&str) -> Option<Unit>,
+    derivatives: &BTreeMap<String, String>,
+) {
     let optional: BTreeMap<String, String> = unit
         .args
         .iter()
@@ -24,7 +29,11 @@ pub fn guard(unit: &mut Unit, callee: &dyn Fn(&str) -> Option<Unit>) {
     if optional.is_empty() {
         return;
     }
-    let g = Guard { optional, callee };
+    let g = Guard {
+        optional,
+        callee,
+        derivatives,
+    };
     let body = std::mem::take(&mut unit.body);
     unit.body = g.block(body, &BTreeSet::new());
 }
@@ -33,10 +42,12 @@ struct Guard<'a> {
     /// The optional dummies, by key: their spelling.
     optional: BTreeMap<String, String>,
     callee: &'a dyn Fn(&str) -> Option<Unit>,
+    derivatives: &'a BTreeMap<String, String>,
 }
 
-/// The names `cond` proves present: `present(x)` and the conjuncts of an `.and.`.
-fn proves_present(cond: &Expr, out: &mut BTreeSet<String>) {
+/// The names `cond` proves present: `present(x)` and the conjuncts of an `.and.`; with
+/// `x`, its derivative.
+fn proves_present(cond: &Expr, derivatives: &BTreeMap<String, String>, out: &mut BTreeSet<String>) {
     match &cond.kind {
         ExprKind::Intrinsic {
             op: Intrinsic::Present,
@@ -45,29 +56,53 @@ fn proves_present(cond: &Expr, out: &mut BTreeSet<String>) {
         } => {
             if let Some(n) = args.first().and_then(|a| a.value.base_name()) {
                 out.insert(key(n));
+                if let Some(d) = derivatives.get(&key(n)) {
+                    out.insert(key(d));
+                }
             }
         }
         ExprKind::Binary(BinOp::And, a, b) => {
-            proves_present(a, out);
-            proves_present(b, out);
+            proves_present(a, derivatives, out);
+            proves_present(b, derivatives, out);
         }
-        ExprKind::Paren(x) => proves_present(x, out),
+        ExprKind::Paren(x) => proves_present(x, derivatives, out),
         _ => {}
     }
 }
 
 impl Guard<'_> {
+    /// The statements of a block, successive ones needing the same guard under one.
     fn block(&self, body: Vec<Stmt>, present: &BTreeSet<String>) -> Vec<Stmt> {
-        body.into_iter().map(|s| self.stmt(s, present)).collect()
+        let mut out: Vec<Stmt> = Vec::new();
+        let mut last_guard: Option<BTreeSet<String>> = None;
+        for s in body {
+            let (s, guard) = self.stmt(s, present);
+            match (&guard, &last_guard, out.last_mut()) {
+                (Some(g), Some(l), Some(prev)) if g == l && s.label.is_none() => {
+                    if let StmtKind::If { arms, .. } = &mut prev.kind {
+                        if let StmtKind::If { arms: new, .. } = s.kind {
+                            arms[0].1.extend(new.into_iter().flat_map(|(_, b)| b));
+                        }
+                        continue;
+                    }
+                    out.push(s);
+                }
+                _ => out.push(s),
+            }
+            last_guard = guard;
+        }
+        out
     }
 
-    fn stmt(&self, mut s: Stmt, present: &BTreeSet<String>) -> Stmt {
+    /// The statement, guarded when it touches an optional dummy not known present (then
+    /// also the names the guard tests).
+    fn stmt(&self, mut s: Stmt, present: &BTreeSet<String>) -> (Stmt, Option<BTreeSet<String>>) {
         let mut touched = BTreeSet::new();
         self.touched(&s, &mut touched);
         touched.retain(|n| !present.contains(n));
         if !touched.is_empty() {
             let names: Vec<&str> = touched.iter().map(|k| self.optional[k].as_str()).collect();
-            return wrap(s, &names);
+            return (wrap(s, &names), Some(touched));
         }
         if let StmtKind::If {
             arms, else_body, ..
@@ -75,18 +110,18 @@ impl Guard<'_> {
         {
             for (cond, body) in arms.iter_mut() {
                 let mut inside = present.clone();
-                proves_present(cond, &mut inside);
+                proves_present(cond, self.derivatives, &mut inside);
                 *body = self.block(std::mem::take(body), &inside);
             }
             if let Some(b) = else_body {
                 *b = self.block(std::mem::take(b), present);
             }
-            return s;
+            return (s, None);
         }
         for b in visit::child_blocks_mut(&mut s) {
             *b = self.block(std::mem::take(b), present);
         }
-        s
+        (s, None)
     }
 
     /// The optional dummies the statement itself (not its nested blocks) touches.
