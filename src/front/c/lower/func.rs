@@ -207,7 +207,14 @@ impl FnCx<'_, '_> {
                         node: DerivedDeclarator::Pointer(_),
                         ..
                     },
-                ] if matches!(ty, Ty::Struct(_)) => VarKind::StructPtr,
+                ] if matches!(ty, Ty::Struct(_)) => {
+                    // Indexed (`p[i].x`, `(p + i)->x`): an array of structs.
+                    if indexed.names.contains(&pname) {
+                        VarKind::ArrayParam
+                    } else {
+                        VarKind::StructPtr
+                    }
+                }
                 [] if matches!(ty, Ty::Struct(_)) => {
                     self.unsupported(
                         "E0613",
@@ -220,6 +227,12 @@ impl FnCx<'_, '_> {
                     ok = false;
                     continue;
                 }
+                [
+                    Node {
+                        node: DerivedDeclarator::Array(_),
+                        ..
+                    },
+                ] if matches!(ty, Ty::Struct(_)) && typedef_ext.is_empty() => VarKind::ArrayParam,
                 _ if matches!(ty, Ty::Struct(_)) => {
                     self.unsupported(
                         "E0612",
@@ -573,6 +586,7 @@ impl FnCx<'_, '_> {
         if let Ty::Struct(i) = ty {
             self.used_structs.insert(i);
             component_symbols(name, ty, self.structs, None, span, &mut parts);
+            prepend_dims(&mut parts, dims.as_deref().unwrap_or_default());
         }
         self.decls.push(Decl {
             kind: DeclKind::Var {
