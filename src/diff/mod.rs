@@ -1425,6 +1425,10 @@ pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<Stri
             il::visit::walk_expr(e, &mut |x| match &x.kind {
                 ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
                     names.insert(key(n));
+                    // A component path refers to its variable too (`s%x` to `s`).
+                    if let Some((base, _)) = n.split_once('%') {
+                        names.insert(key(base));
+                    }
                 }
                 _ => {}
             });
@@ -1432,6 +1436,9 @@ pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<Stri
         if let StmtKind::Assign { lhs, .. } = &s.kind {
             if let Some(n) = lhs.base_name() {
                 names.insert(key(n));
+                if let Some((base, _)) = n.split_once('%') {
+                    names.insert(key(base));
+                }
             }
         }
     });

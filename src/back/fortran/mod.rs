@@ -13,6 +13,7 @@
 mod decl;
 mod expr;
 mod stmt;
+mod structarr;
 mod unit;
 mod writer;
 
