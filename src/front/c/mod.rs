@@ -97,6 +97,8 @@ mod lower;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_structarr;
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
