@@ -21,6 +21,8 @@ mod scope;
 mod structarr;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_structarr;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

@@ -104,6 +104,8 @@ mod unit;
 mod tests;
 #[cfg(test)]
 mod tests_fixed;
+#[cfg(test)]
+mod tests_structarr;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
