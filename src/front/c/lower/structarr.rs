@@ -10,6 +10,11 @@
 //! of the member. The analyses see `p%x` as an array of `p`'s zone, which is what it is;
 //! the back-ends split the subscripts back at the rank of `p` (`p[i].x[k]`).
 //!
+//! Seeds/000 §3 ("arrays as atoms", "distinguished structure components"): each
+//! component of an array of structs is one array for the analyses, every element's
+//! component blurred together, components kept apart; §4.2: the derivative of an array
+//! of structs is an array of the derivative struct type, of the same dimensions.
+//!
 //! Accepted: `p[i].x`, `p[i][j].x` (a 2-D local array of structs), `p[i].v[k]`,
 //! `p[i].in.y`, `(p + i)->x`, `p->x` (element 0) for a pointer parameter, and whole
 //! elements `p[i] = q[j]` (member by member; array members element by element). Refused

@@ -8,6 +8,11 @@
 //! taken for `a(i)%x(j)`. `p(i)%x` for an array component `x` is the section
 //! `p%x(i, :)`. Refused (E0421): a whole `p%x` where both `p` and `x` are arrays (not
 //! Fortran), and `p%x(j)` (a component subscripted on a whole array).
+//!
+//! Seeds/000 §3 ("arrays as atoms", "distinguished structure components"): each
+//! component of an array of structs is one array for the analyses, every element's
+//! component blurred together, components kept apart; §4.2: the derivative of an array
+//! of structs is an array of the derivative struct type, of the same dimensions.
 
 use super::Sema;
 use crate::diag::Span;
