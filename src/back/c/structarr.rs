@@ -135,4 +135,3 @@ pub(super) fn view_dims(base: &[DimSpec], member: &[DimSpec]) -> Vec<DimSpec> {
     all.extend_from_slice(member);
     all
 }
-

@@ -102,8 +102,8 @@ pub(crate) fn write_view_stmt(w: &mut Writer, stmt: &Stmt) -> bool {
         },
         StmtKind::Call { name, args } => {
             let lower = name.to_ascii_lowercase();
-            let runtime = (lower.starts_with("push") || lower.starts_with("pop"))
-                && lower.ends_with("array");
+            let runtime =
+                (lower.starts_with("push") || lower.starts_with("pop")) && lower.ends_with("array");
             match args.first().map(|a| &a.value.kind) {
                 Some(ExprKind::Var(n))
                     if runtime
@@ -148,7 +148,11 @@ pub(crate) fn write_view_stmt(w: &mut Writer, stmt: &Stmt) -> bool {
     };
     let text = match &stmt.kind {
         StmtKind::Assign { lhs, rhs } => {
-            format!("{} = {}", write_expr(&element(lhs)), write_expr(&element(rhs)))
+            format!(
+                "{} = {}",
+                write_expr(&element(lhs)),
+                write_expr(&element(rhs))
+            )
         }
         StmtKind::Call { name, args } => {
             let el = write_expr(&element(&args[0].value));

@@ -77,7 +77,9 @@ fn whole(e: &Expr, symbols: &SymbolTable) -> Option<(String, Option<Vec<Expr>>)>
     let (name, subs) = match &e.kind {
         ExprKind::Var(n) => (n, None),
         ExprKind::Index(n, subs)
-            if !subs.iter().any(|x| matches!(x.kind, ExprKind::Range { .. })) =>
+            if !subs
+                .iter()
+                .any(|x| matches!(x.kind, ExprKind::Range { .. })) =>
         {
             (n, Some(subs.clone()))
         }

@@ -934,7 +934,9 @@ impl FnCx<'_, '_> {
             }
             Expression::Member(inner) => self.member_type(inner)?.0,
             Expression::BinaryOperator(_) => self.struct_array_root(&m.node.expression.node)?,
-            Expression::UnaryOperator(u) if !matches!(&u.node.operand.node, Expression::Identifier(_)) => {
+            Expression::UnaryOperator(u)
+                if !matches!(&u.node.operand.node, Expression::Identifier(_)) =>
+            {
                 self.struct_array_root(&m.node.expression.node)?
             }
             Expression::UnaryOperator(u) => match &u.node.operand.node {

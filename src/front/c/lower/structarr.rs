@@ -102,9 +102,11 @@ impl FnCx<'_, '_> {
                 ) =>
             {
                 let (id, off, minus) = match (&b.node.lhs.node, &b.node.rhs.node) {
-                    (Expression::Identifier(id), _) => {
-                        (id, &*b.node.rhs, b.node.operator.node == BinaryOperator::Minus)
-                    }
+                    (Expression::Identifier(id), _) => (
+                        id,
+                        &*b.node.rhs,
+                        b.node.operator.node == BinaryOperator::Minus,
+                    ),
                     (_, Expression::Identifier(id))
                         if b.node.operator.node == BinaryOperator::Plus =>
                     {
@@ -283,7 +285,10 @@ impl FnCx<'_, '_> {
             }
             _ => return None,
         };
-        let v = self.vars.get(&key(&id.node.name)).filter(|v| v.name == id.node.name)?;
+        let v = self
+            .vars
+            .get(&key(&id.node.name))
+            .filter(|v| v.name == id.node.name)?;
         Self::struct_array_rank(v).map(|_| v.ty)
     }
 }

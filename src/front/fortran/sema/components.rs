@@ -33,7 +33,12 @@ impl Sema<'_> {
     /// Checks the split of a component reference `name(args)` and removes its marker; a
     /// component without subscripts of its own gets whole-dimension sections. False when
     /// the reference is wrong (reported).
-    pub(super) fn element_component(&mut self, name: &str, args: &mut Vec<Arg>, span: Span) -> bool {
+    pub(super) fn element_component(
+        &mut self,
+        name: &str,
+        args: &mut Vec<Arg>,
+        span: Span,
+    ) -> bool {
         let outer = match args.first().and_then(|a| a.keyword.as_deref()) {
             Some(k) if k.starts_with('%') => {
                 let n = k[1..].parse::<usize>().unwrap_or(0);
@@ -62,8 +67,9 @@ impl Sema<'_> {
                     if outer == 1 { " is" } else { "s are" }
                 )
             };
-            self.error("E0421", msg, span).help =
-                Some(format!("write the element's component, `{base}(i)%...`, in a loop"));
+            self.error("E0421", msg, span).help = Some(format!(
+                "write the element's component, `{base}(i)%...`, in a loop"
+            ));
             return false;
         }
         if inner == 0 && rc > 0 {
@@ -109,7 +115,9 @@ impl Sema<'_> {
                 ),
                 span,
             )
-            .help = Some(format!("reference one element's component, `{base}(i)%...`, in a loop"));
+            .help = Some(format!(
+                "reference one element's component, `{base}(i)%...`, in a loop"
+            ));
         }
     }
 }
