@@ -859,6 +859,8 @@ fn heap_arrays(unit: &Unit) -> Vec<String> {
         .filter(|(k, v)| {
             v.pass.is_none()
                 && !args.contains(k)
+                // A member of an array of structs is no variable of its own.
+                && !k.contains('%')
                 && !v.dims.is_empty()
                 && v.dims.iter().any(|d| match &d.upper {
                     Bound::Expr(u) => {

@@ -124,3 +124,21 @@ fn struct_array_refusals_are_located() {
         assert!(e.contains(want), "{src}\nwanted {want}, got:\n{e}");
     }
 }
+
+#[test]
+fn a_struct_pointer_passed_on_to_an_array_of_structs_is_one() {
+    let f = lower(
+        "struct pt { double x[2]; double m; };\n\
+         static void step(struct pt *p, int n) { p[n - 1].m = p[0].x[1]; }\n\
+         static void one(struct pt *q) { q->m = 2.0 * q->m; }\n\
+         void multi(struct pt *p, struct pt *q, int n) { step(p, n); one(q); }\n",
+    )
+    .unwrap();
+    let u = f.units.iter().find(|u| u.name == "multi").unwrap();
+    assert_eq!(u.symbols.get("p").unwrap().rank(), 1);
+    assert_eq!(u.symbols.get("p%x").unwrap().rank(), 2);
+    // Used as `q->m` only (and passed to a function that does the same): one struct.
+    assert_eq!(u.symbols.get("q").unwrap().rank(), 0);
+    let one = f.units.iter().find(|u| u.name == "one").unwrap();
+    assert_eq!(one.symbols.get("q%m").unwrap().rank(), 0);
+}

@@ -208,8 +208,15 @@ impl FnCx<'_, '_> {
                         ..
                     },
                 ] if matches!(ty, Ty::Struct(_)) => {
-                    // Indexed (`p[i].x`, `(p + i)->x`): an array of structs.
-                    if indexed.names.contains(&pname) {
+                    // Indexed (`p[i].x`, `(p + i)->x`), or passed on to a parameter
+                    // that is: an array of structs.
+                    let passed_as_array = self
+                        .arrays
+                        .get(&name)
+                        .and_then(|m| m.get(&pname))
+                        .copied()
+                        .unwrap_or(false);
+                    if indexed.names.contains(&pname) || passed_as_array {
                         VarKind::ArrayParam
                     } else {
                         VarKind::StructPtr
