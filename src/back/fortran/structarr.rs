@@ -26,8 +26,24 @@ pub(crate) struct Scope(Ranks);
 
 impl Scope {
     pub(crate) fn enter(unit: &Unit) -> Scope {
+        Scope::enter_all(std::iter::once(unit))
+    }
+
+    /// The arrays of derived type of several units at once (the modules a file's units
+    /// may USE: the derivative module of `g` declares `gb`, used by name elsewhere).
+    pub(crate) fn enter_all<'u>(units: impl Iterator<Item = &'u Unit>) -> Scope {
         let prev = RANKS.with(|r| r.borrow().clone());
         let (mut now, mut parts) = prev.clone();
+        for unit in units {
+            add_unit(unit, &mut now, &mut parts);
+        }
+        RANKS.with(|r| *r.borrow_mut() = (now, parts));
+        Scope(prev)
+    }
+}
+
+fn add_unit(unit: &Unit, now: &mut BTreeMap<String, usize>, parts: &mut BTreeMap<String, usize>) {
+    {
         for d in &unit.decls {
             let DeclKind::Var {
                 spec,
@@ -64,8 +80,6 @@ impl Scope {
                 parts.insert(key(&s.name), s.rank().saturating_sub(r));
             }
         }
-        RANKS.with(|r| *r.borrow_mut() = (now, parts));
-        Scope(prev)
     }
 }
 
