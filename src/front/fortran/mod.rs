@@ -55,8 +55,8 @@
 //! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
 //! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
 //! enters every component path of a derived-type variable in the symbol table with the
-//! component's type and bounds. Arrays of derived type `type(t) :: p(n)` (locals and
-//! dummies) are kept as their struct-of-arrays view (`sema::components`): the component
+//! component's type and bounds. Arrays of derived type `type(t) :: p(n)` (locals,
+//! dummies, module variables) are kept as their struct-of-arrays view (`sema::components`): the component
 //! `p%x` has the bounds of `p` followed by those of `x`, and `p(i)%x(j)` is the element
 //! `p%x(i, j)` (the parser marks how many subscripts `p` took, and sema checks that split
 //! against the declared ranks, E0421; `p(i)%x` of an array component is the section

@@ -137,7 +137,6 @@ impl FnCx<'_, '_> {
                     _ => Ok(None),
                 }
             }
-            Expression::Statement(_) => Ok(None),
             _ => Ok(None),
         }
     }
