@@ -436,12 +436,19 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     }
 
     /// The derivative of a reference by name: `x` → `xd`, and for a component of a
-    /// derived-type variable `s%x` → `sd%x` (real and derived-type components only).
+    /// derived-type variable `s%x` → `sd%x` (real and derived-type components only, and
+    /// only those the derivative type keeps: `analysis::fields`).
     pub fn deriv_ref_name(&self, name: &str) -> Option<String> {
         match name.split_once('%') {
             None => self.deriv_name(name).map(str::to_string),
             Some((base, rest)) => {
-                if !self.uir.zones.is_differentiable(name) {
+                if !self.uir.zones.is_differentiable(name)
+                    || !self
+                        .ctx
+                        .analyses
+                        .fields
+                        .keeps_path(&self.unit.symbols, name)
+                {
                     return None;
                 }
                 Some(format!("{}%{rest}", self.deriv_name(base)?))
@@ -1021,7 +1028,8 @@ fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
 }
 
 /// The derivative types of a module's derived types: their real and derived-type
-/// components, under the same names (seeds/000 §4.2).
+/// components that may carry a derivative (`analysis::fields`), under the same names
+/// (seeds/000 §4.2).
 fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
     let mut out = Vec::new();
     for d in &module.decls {
@@ -1044,17 +1052,22 @@ fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
             ) {
                 continue;
             }
+            let entities: Vec<Entity> = entities
+                .iter()
+                .filter(|e| ctx.analyses.fields.keeps(name, &e.name))
+                .map(|e| Entity {
+                    init: None,
+                    ..e.clone()
+                })
+                .collect();
+            if entities.is_empty() {
+                continue;
+            }
             parts.push(Decl {
                 kind: DeclKind::Var {
                     spec: ctx.derivative_spec(spec),
                     attrs: attrs.clone(),
-                    entities: entities
-                        .iter()
-                        .map(|e| Entity {
-                            init: None,
-                            ..e.clone()
-                        })
-                        .collect(),
+                    entities,
                 },
                 span: c.span,
             });
