@@ -22,9 +22,9 @@
 //!   of its type, recursively.
 //!
 //! Assigning a whole structure to another of the same type adds nothing. A derived-type
-//! component is kept when its type keeps a field. A type whose differentiable fields are
-//! all passive still keeps its first one, so that no derivative type is empty (C has no
-//! empty structs). With activity analysis switched off every field is kept.
+//! component is kept when its type has a varied field. A type with no varied field still
+//! keeps its first one (whose derivative is then always zero), so that no derivative type
+//! is empty: C has no empty structs, and a variable of the type may have a derivative. With activity analysis switched off every field is kept.
 //!
 //! A field outside the set has a derivative that is zero everywhere, in both modes (the
 //! tangent: zero; the adjoint: what is accumulated into it never reaches an independent),
@@ -365,9 +365,31 @@ pub fn varied_fields(
     finish(st)
 }
 
-/// Nested structures and types left with no field.
+/// Nested structures, then types left with no field.
 fn finish(mut st: State) -> ActiveFields {
-    // No empty derivative type: keep the first differentiable field.
+    // A derived-type component is kept when its type keeps a field.
+    loop {
+        let nested: Vec<(String, String)> = st
+            .types
+            .iter()
+            .flat_map(|(t, cs)| {
+                cs.iter()
+                    .filter(|c| {
+                        c.derived
+                            .as_ref()
+                            .is_some_and(|d| st.kept.iter().any(|(k, _)| k == d))
+                    })
+                    .map(move |c| (t.clone(), c.name.clone()))
+            })
+            .filter(|tf| !st.kept.contains(tf))
+            .collect();
+        if nested.is_empty() {
+            break;
+        }
+        st.kept.extend(nested);
+    }
+    // No empty derivative type (a variable may still be declared of it): keep the first
+    // field of a type that has none, though its derivative is always zero.
     let firsts: Vec<(String, String)> = st
         .types
         .iter()
@@ -375,21 +397,6 @@ fn finish(mut st: State) -> ActiveFields {
         .map(|(t, cs)| (t.clone(), cs[0].name.clone()))
         .collect();
     st.kept.extend(firsts);
-    // A derived-type component is kept when its type keeps a field (every type does now).
-    let nested: Vec<(String, String)> = st
-        .types
-        .iter()
-        .flat_map(|(t, cs)| {
-            cs.iter()
-                .filter(|c| {
-                    c.derived
-                        .as_ref()
-                        .is_some_and(|d| st.kept.iter().any(|(k, _)| k == d))
-                })
-                .map(move |c| (t.clone(), c.name.clone()))
-        })
-        .collect();
-    st.kept.extend(nested);
     ActiveFields {
         all: false,
         kept: st.kept,
