@@ -1384,6 +1384,12 @@ fn modules_used_by_derivatives(
         }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut names = referenced_names(&unit.body);
+        // A derivative module variable referenced by component (`ud%x`) only.
+        let bases: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.split_once('%').map(|(b, _)| b.to_string()))
+            .collect();
+        names.extend(bases);
         for d in &unit.decls {
             if let DeclKind::Var { spec, .. } = &d.kind {
                 if let Some(t) = &spec.type_name {
