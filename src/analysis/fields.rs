@@ -11,7 +11,7 @@
 //! at a statement when its variable is (per-variable activity) and its field is in the
 //! set; a field enters the set when
 //! - an independent of a root is a whole structure (all its real fields, recursively) or
-//!   a path `s%f` given in the manifest (that field);
+//!   a path `s%f` given in the manifest (that field; `Ir::build` refuses such paths yet);
 //! - an assignment stores into it a value with a varied reference (or one from a module
 //!   variable, through a function);
 //! - a call may overwrite an actual that ends in it, with a value depending on a varied
@@ -402,3 +402,6 @@ fn finish(mut st: State) -> ActiveFields {
         kept: st.kept,
     }
 }
+
+#[cfg(test)]
+mod tests;
