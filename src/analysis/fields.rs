@@ -292,7 +292,7 @@ pub fn varied_fields(
                             let n_args = actuals.len();
                             dep.iter_ones().any(|j| {
                                 if j < n_args {
-                                    actuals[j].is_some_and(|a| expr_varied(a))
+                                    actuals[j].is_some_and(&expr_varied)
                                 } else {
                                     // A module variable (the result slot has no input).
                                     j > n_args
