@@ -46,6 +46,8 @@ pub struct ActiveFields {
     all: bool,
     /// (type key, field key).
     kept: BTreeSet<(String, String)>,
+    /// The types analyzed (keys); a field of another (a type known by a rename) is kept.
+    types: BTreeSet<String>,
 }
 
 impl Default for ActiveFields {
@@ -53,6 +55,7 @@ impl Default for ActiveFields {
         ActiveFields {
             all: true,
             kept: BTreeSet::new(),
+            types: BTreeSet::new(),
         }
     }
 }
@@ -60,7 +63,8 @@ impl Default for ActiveFields {
 impl ActiveFields {
     /// Field `field` of type `ty` keeps its derivative.
     pub fn keeps(&self, ty: &str, field: &str) -> bool {
-        self.all || self.kept.contains(&(key(ty), key(field)))
+        let t = key(ty);
+        self.all || !self.types.contains(&t) || self.kept.contains(&(t, key(field)))
     }
     /// Every field along component path `path` (`s%a%x`) keeps its derivative; the types
     /// come from `symbols` (a step whose type is unknown is kept).
@@ -144,10 +148,33 @@ struct State {
 
 impl State {
     fn insert(&mut self, ty: &str, field: &str) -> bool {
+        if !self.types.contains_key(&key(ty)) {
+            // A type known by another name (a rename): every field of that name.
+            return self.insert_named(field);
+        }
         self.kept.insert((key(ty), key(field)))
     }
-    /// Every field of type `ty`, recursively.
+    /// Field `field` of every type that has one, for a structure of unknown type.
+    fn insert_named(&mut self, field: &str) -> bool {
+        let f = key(field);
+        let types: Vec<String> = self
+            .types
+            .iter()
+            .filter(|(_, cs)| cs.iter().any(|c| c.name == f))
+            .map(|(t, _)| t.clone())
+            .collect();
+        let mut changed = false;
+        for t in types {
+            changed |= self.kept.insert((t, f.clone()));
+        }
+        changed
+    }
+    /// Every field of type `ty`, recursively (of every type, when `ty` is unknown).
     fn insert_all(&mut self, ty: &str) -> bool {
+        if !self.types.contains_key(&key(ty)) {
+            let all: Vec<String> = self.types.keys().cloned().collect();
+            return all.iter().fold(false, |c, t| self.insert_all(t) | c);
+        }
         let mut changed = false;
         let mut stack = vec![key(ty)];
         let mut seen = BTreeSet::new();
@@ -352,8 +379,11 @@ pub fn varied_fields(
                     };
                     if let Some(t) = struct_type(symbols, name) {
                         changed |= st.insert_all(&t);
-                    } else if let Some((t, f)) = last_field(symbols, name) {
-                        changed |= st.insert(&t, &f);
+                    } else if let Some((_, f)) = name.rsplit_once('%') {
+                        changed |= match last_field(symbols, name) {
+                            Some((t, f)) => st.insert(&t, &f),
+                            None => st.insert_named(f),
+                        };
                     }
                 }
             }
@@ -400,6 +430,7 @@ fn finish(mut st: State) -> ActiveFields {
     ActiveFields {
         all: false,
         kept: st.kept,
+        types: st.types.into_keys().collect(),
     }
 }
 
