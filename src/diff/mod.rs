@@ -476,6 +476,39 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             .collect()
     }
 
+    /// For `r = s` between whole derived-type variables: the pairs of real components
+    /// (`r%u`, `s%u`) whose derivatives the derivative type keeps.
+    pub fn structure_copy(&self, lhs: &Expr, rhs: &Expr) -> Option<Vec<(Expr, Expr)>> {
+        let (ExprKind::Var(l), ExprKind::Var(r)) = (&lhs.kind, &rhs.kind) else {
+            return None;
+        };
+        let (ls, rs) = (self.unit.symbols.get(l)?, self.unit.symbols.get(r)?);
+        if ls.ty != ScalarType::Derived || rs.ty != ScalarType::Derived || ls.is_array() {
+            return None;
+        }
+        let pairs = self
+            .unit
+            .symbols
+            .components_of(l)
+            .filter(|c| matches!(c.ty, ScalarType::Real(_)))
+            .filter(|c| self.deriv_ref_name(&c.name).is_some())
+            .map(|c| {
+                let rest = &c.name[l.len()..];
+                (
+                    Expr {
+                        kind: ExprKind::Var(c.name.clone()),
+                        span: lhs.span,
+                    },
+                    Expr {
+                        kind: ExprKind::Var(format!("{r}{rest}")),
+                        span: rhs.span,
+                    },
+                )
+            })
+            .collect();
+        Some(pairs)
+    }
+
     /// Module variables with a derivative in this unit: (zone name, derivative name,
     /// varied on entry, useful on exit) from the calling context.
     pub fn active_globals(&self) -> Vec<(String, String, bool, bool)> {

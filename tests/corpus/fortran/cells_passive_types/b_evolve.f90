@@ -1,5 +1,5 @@
 ! The root: three cells relaxed nsteps times; the outputs are the total mass and a
-! work-like combination that also reads passive components.
+! work-like combination that also reads passive components, from a whole copy too.
 module cell_evolve
   use cell_types
   implicit none
@@ -8,7 +8,7 @@ contains
     integer, intent(in) :: nsteps
     real(dp), intent(in) :: dt, rho0, u0, visc
     real(dp), intent(out) :: mass, work
-    type(cell_t) :: a, b, c
+    type(cell_t) :: a, b, c, saved
     integer :: s
     call set_params(visc)
     call init_cell(a, 0, rho0, u0)
@@ -19,8 +19,9 @@ contains
       call relax(b, c, dt)
       call relax(c, a, dt)
     end do
-    mass = a%rho + b%rho + c%rho
-    work = a%mom * b%mom + pressure(c) + c%xc * a%rho / (1.0_dp + a%nupd) &
+    saved = c
+    mass = a%rho + b%rho + saved%rho
+    work = a%mom * b%mom + pressure(saved) + saved%xc * a%rho / (1.0_dp + a%nupd) &
       + a%pr%val * (1.0_dp + b%tag%stamp)
   end subroutine evolve
 end module cell_evolve
