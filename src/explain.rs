@@ -126,13 +126,19 @@ fn derivative_fields(program: &crate::il::Program, analyses: &analysis::Analyses
                     continue;
                 }
                 for e in entities {
-                    if analyses.fields.keeps(name, &e.name) {
-                        kept.push(e.name.as_str());
+                    if analyses.fields.is_filler(name, &e.name) {
+                        kept.push(format!(
+                            "{} (never active: kept so the type is not empty)",
+                            e.name
+                        ));
+                    } else if analyses.fields.keeps(name, &e.name) {
+                        kept.push(e.name.clone());
                     } else {
                         dropped.push(e.name.as_str());
                     }
                 }
             }
+            let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
             let _ = writeln!(
                 out,
                 "type {name}: derivative fields: {}; without derivative: {}",

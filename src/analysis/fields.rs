@@ -48,6 +48,8 @@ pub struct ActiveFields {
     kept: BTreeSet<(String, String)>,
     /// The types analyzed (keys); a field of another (a type known by a rename) is kept.
     types: BTreeSet<String>,
+    /// Fields kept only so that their type is not empty: never varied.
+    fillers: BTreeSet<(String, String)>,
 }
 
 impl Default for ActiveFields {
@@ -56,6 +58,7 @@ impl Default for ActiveFields {
             all: true,
             kept: BTreeSet::new(),
             types: BTreeSet::new(),
+            fillers: BTreeSet::new(),
         }
     }
 }
@@ -89,16 +92,9 @@ impl ActiveFields {
         }
         true
     }
-    /// Kept fields of type `ty`, in order, for `explain`.
-    pub fn kept_of<'s>(&'s self, ty: &str) -> impl Iterator<Item = &'s str> + 's {
-        let k = key(ty);
-        self.kept
-            .iter()
-            .filter(move |(t, _)| *t == k)
-            .map(|(_, f)| f.as_str())
-    }
-    pub fn keeps_all(&self) -> bool {
-        self.all
+    /// Field `field` of `ty` is kept only so that the derivative type is not empty.
+    pub fn is_filler(&self, ty: &str, field: &str) -> bool {
+        self.fillers.contains(&(key(ty), key(field)))
     }
 }
 
@@ -426,11 +422,12 @@ fn finish(mut st: State) -> ActiveFields {
         .filter(|(t, cs)| !cs.is_empty() && !st.kept.iter().any(|(k, _)| k == *t))
         .map(|(t, cs)| (t.clone(), cs[0].name.clone()))
         .collect();
-    st.kept.extend(firsts);
+    st.kept.extend(firsts.iter().cloned());
     ActiveFields {
         all: false,
         kept: st.kept,
         types: st.types.into_keys().collect(),
+        fillers: firsts.into_iter().collect(),
     }
 }
 
