@@ -4,7 +4,8 @@
 //! must-write, read, diff-dependency) bottom-up on the call graph, iterating recursive components to a fixed point; then
 //! activity top-down, generalizing each procedure over the union of its calling contexts
 //! (§4.5) until no context grows; then the derivative variables of each unit; last, the
-//! warnings in-out analysis makes possible (`inout.rs`).
+//! warnings in-out analysis makes possible (`inout.rs`); and the fields of derived types
+//! that can carry derivatives, over the whole program (`fields.rs`).
 
 pub mod access;
 pub mod activity;
