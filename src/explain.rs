@@ -173,7 +173,10 @@ impl Notes<'_> {
         let pad = "  ".repeat(depth);
         for s in stmts {
             match &s.kind {
-                StmtKind::Assign { .. } | StmtKind::Call { .. } => {
+                StmtKind::Assign { .. }
+                | StmtKind::Call { .. }
+                | StmtKind::Allocate(_)
+                | StmtKind::Deallocate(_) => {
                     let text = back::fortran::write_stmt(s, 0);
                     let _ = writeln!(out, "{pad}{}", text.trim_end());
                     if let Some(&node) = self.uir.flow.node_of.get(&s.id) {

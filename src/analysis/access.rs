@@ -102,6 +102,15 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         defs.push((z, kills_whole(lhs) && !uir.zones.zones[z].shared));
                     }
                 }
+            } else if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &stmt.kind {
+                // ALLOCATE reads its bounds; both leave the array without values: a total
+                // overwrite (a freed array whose values the backward sweep reads is saved).
+                for item in items {
+                    subscripts_into(item, uir, &mut reads);
+                    if let Some(z) = item.base_name().and_then(|n| uir.zones.get(n)) {
+                        defs.push((z, !uir.zones.zones[z].shared));
+                    }
+                }
             } else if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
                 reads_into(rhs, uir, &mut reads);
                 subscripts_into(lhs, uir, &mut reads);
@@ -232,6 +241,9 @@ pub fn names_written(unit: &crate::il::Unit) -> Vec<&str> {
 fn stmt_written_names(s: &crate::il::Stmt) -> Vec<&str> {
     match &s.kind {
         StmtKind::Io { writes, .. } => writes.iter().filter_map(Expr::base_name).collect(),
+        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+            items.iter().filter_map(Expr::base_name).collect()
+        }
         _ => Vec::new(),
     }
 }

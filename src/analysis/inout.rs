@@ -239,6 +239,15 @@ fn node_in_out(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[Option<Summa
                 subscripts_into(lhs, uir, &mut io.reads);
                 write(&mut io, lhs, true);
             }
+            // ALLOCATE reads its bounds; both leave the whole array without values.
+            (StmtKind::Allocate(items) | StmtKind::Deallocate(items), None) => {
+                for e in items {
+                    subscripts_into(e, uir, &mut io.reads);
+                    if let Some(n) = e.base_name() {
+                        write(&mut io, &Expr::var(n), true);
+                    }
+                }
+            }
             (
                 StmtKind::Io {
                     reads: read_exprs,

@@ -766,6 +766,17 @@ fn node_effects(ir: &Ir, u: usize, summaries: &[Option<Summary>]) -> Vec<Vec<Def
                             None => Vec::new(),
                         }
                     }
+                    // A fresh or freed array depends on nothing.
+                    crate::il::StmtKind::Allocate(items)
+                    | crate::il::StmtKind::Deallocate(items) => items
+                        .iter()
+                        .filter_map(|e| uir.zones.get(e.base_name()?))
+                        .map(|zone| Def {
+                            zone,
+                            total: !uir.zones.zones[zone].shared,
+                            diff_sources: Vec::new(),
+                        })
+                        .collect(),
                     _ => Vec::new(),
                 },
             },

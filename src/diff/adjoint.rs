@@ -563,6 +563,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
             _ => match &s.kind {
                 StmtKind::Assign { lhs, rhs } => self.assignment_adjoint(s, lhs, rhs),
+                // The forward sweep's ALLOCATE reads its bounds, as the backward sweep's
+                // re-allocation at the DEALLOCATE does.
+                StmtKind::Allocate(_) | StmtKind::Deallocate(_) => {
+                    let (fwd, mut bwd) = self.heap_stmt(s);
+                    bwd.extend(fwd.into_iter().filter(|f| !is_runtime_call(f)));
+                    bwd
+                }
                 _ => Vec::new(),
             },
         };
@@ -678,6 +685,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// The number of elements of array `name`, from its declaration.
     fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.symbol_or_global(name)?;
+        // An array kept allocatable: the bounds of the ALLOCATE in force here.
+        if super::heap::is_kept_allocatable(sym) && self.ug.unit.symbols.get(name).is_some() {
+            let item = super::heap::allocation_at(&self.ug.unit.body, s.id, name);
+            return Some(super::heap::size_of(
+                &item.and_then(|i| super::heap::item_bounds(&i))?,
+            ));
+        }
         // Assumed or deferred shape, or a module's array whose bounds may use names this
         // unit does not see: the array knows its size.
         if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
@@ -808,8 +822,123 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             StmtKind::Exit { .. } | StmtKind::Cycle { .. } | StmtKind::Return => {
                 (self.jump(s), Vec::new())
             }
+            StmtKind::Allocate(_) | StmtKind::Deallocate(_) => self.heap_stmt(s),
             _ => (vec![s.clone()], Vec::new()),
         }
+    }
+
+    /// ALLOCATE and DEALLOCATE of arrays kept allocatable (`diff::heap`): the forward
+    /// sweep allocates and frees the primal where it was, pushing its values before the
+    /// DEALLOCATE when the backward sweep reads them; the backward sweep allocates the
+    /// adjoint buffer (zeroed) at the DEALLOCATE, with the primal popped when it was
+    /// pushed, and frees them at the ALLOCATE.
+    fn heap_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        let unit = self.ug.unit;
+        let kept = |name: &str| {
+            unit.symbols
+                .get(name)
+                .is_some_and(super::heap::is_kept_allocatable)
+        };
+        let mut fwd = Vec::new();
+        let mut bwd = Vec::new();
+        match &s.kind {
+            StmtKind::Allocate(items) => {
+                fwd.push(s.clone());
+                let mut freed = Vec::new();
+                for item in items {
+                    let Some(name) = item.base_name().filter(|n| kept(n)) else {
+                        continue;
+                    };
+                    if let Some(d) = self.ug.deriv_name(name) {
+                        freed.push(Expr::var(d));
+                    }
+                    let recreated = super::heap::matching_deallocate(&unit.body, s.id, name)
+                        .is_some_and(|dealloc| self.saved_at(dealloc, name));
+                    if recreated {
+                        freed.push(Expr::var(name));
+                    }
+                }
+                if !freed.is_empty() {
+                    bwd.push(Stmt::generated(StmtKind::Deallocate(freed)));
+                }
+            }
+            StmtKind::Deallocate(items) => {
+                for item in items {
+                    let Some(name) = item.base_name().filter(|n| kept(n)) else {
+                        continue;
+                    };
+                    let alloc = super::heap::matching_allocate(&unit.body, s.id, name);
+                    let Some((alloc, bounds)) =
+                        alloc.and_then(|a| super::heap::item_bounds(&a).map(|b| (a, b)))
+                    else {
+                        // `diff::scalarize::alloc` pairs every DEALLOCATE of a kept array.
+                        self.ug.error(
+                            Diagnostic::error(
+                                "E0547",
+                                format!("adgen cannot find the ALLOCATE of `{name}` this DEALLOCATE frees, or its bounds"),
+                            )
+                            .at(s.span)
+                            .with_help("allocate the array with explicit bounds in the same block as this DEALLOCATE"),
+                        );
+                        continue;
+                    };
+                    if self.saves(s, name) {
+                        let ty = unit.symbols.get(name).map(|sym| sym.ty);
+                        let suffix = ty.and_then(super::heap::push_suffix);
+                        if suffix.is_none() {
+                            self.ug.error(
+                                Diagnostic::error(
+                                    "E0547",
+                                    format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
+                                )
+                                .at(s.span)
+                                .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
+                            );
+                        }
+                        if let Some(suffix) = suffix {
+                            self.ug.uses_runtime = true;
+                            let size = super::heap::size_of(&bounds);
+                            fwd.push(call(
+                                &format!("push{suffix}array"),
+                                vec![Expr::var(name), size.clone()],
+                            ));
+                            bwd.push(Stmt::generated(StmtKind::Allocate(vec![alloc.clone()])));
+                            bwd.push(call(
+                                &format!("pop{suffix}array"),
+                                vec![Expr::var(name), size],
+                            ));
+                        }
+                    }
+                    if let Some((d, bounds, zero)) =
+                        super::heap::derivative_of_item(self.ug, &alloc)
+                    {
+                        bwd.push(Stmt::generated(StmtKind::Allocate(vec![
+                            super::heap::renamed(&alloc, &d),
+                        ])));
+                        bwd.extend(super::heap::zero_loops(self.ug, &d, &bounds, zero));
+                    }
+                }
+                fwd.push(s.clone());
+            }
+            _ => fwd.push(s.clone()),
+        }
+        (fwd, bwd)
+    }
+
+    /// The plan saves `name` before the statement `s` (without recording it unsaved).
+    fn saved_at(&self, s: &Stmt, name: &str) -> bool {
+        let has_push = self
+            .ug
+            .unit
+            .symbols
+            .get(name)
+            .and_then(|sym| super::heap::push_suffix(sym.ty))
+            .is_some();
+        has_push
+            && match (self.ug.node(s), self.ug.uir.zones.get(name)) {
+                (Some(node), Some(z)) => self.plan.save[node][z],
+                _ => true,
+            }
     }
 
     /// The adjoint of `lhs = rhs`: `leafb += ∂rhs/∂leaf · lhsb` for each active leaf, then
@@ -1577,6 +1706,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if is_weight_arg && (self.ug.root.is_none() || self.is_root_dependent(&symbol.name)) {
                 continue;
             }
+            // Allocated (and zeroed) where the forward sweep freed its primal.
+            if super::heap::is_kept_allocatable(symbol) {
+                continue;
+            }
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
                 let b = self
                     .ug
@@ -1660,6 +1793,15 @@ pub fn reads_of(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 }
                 v
             }
+            // The bounds, not the array allocated.
+            StmtKind::Allocate(items) => items
+                .iter()
+                .flat_map(|e| match &e.kind {
+                    ExprKind::Index(_, subs) => subs.iter().collect(),
+                    _ => Vec::new(),
+                })
+                .collect(),
+            StmtKind::Deallocate(_) => Vec::new(),
             _ => visit::stmt_exprs(s),
         };
         for e in exprs {

@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+pub mod heap;
 pub mod implicit_zero;
 pub mod io;
 pub mod names;
@@ -827,7 +828,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let mut new_attrs: Vec<Attr> = attrs
                 .iter()
                 .filter(|a| {
-                    matches!(a, Attr::Dimension(_))
+                    matches!(a, Attr::Dimension(_) | Attr::Allocatable)
                         || (matches!(a, Attr::Value) && mode == Mode::Tangent)
                 })
                 .cloned()

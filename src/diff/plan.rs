@@ -111,6 +111,12 @@ pub fn plan(
         {
             present[node] = live_constructs.contains(&s.id);
         }
+        // ALLOCATE and DEALLOCATE always run: the array must exist where it is used.
+        if let NodeKind::Simple(s) = kind
+            && matches!(s.kind, StmtKind::Allocate(_) | StmtKind::Deallocate(_))
+        {
+            present[node] = true;
+        }
     }
     let tbr = tbr::tbr(&uir.flow, &accesses, &adjoints.uses, &present, n_zones);
     let mut save = vec![ZoneSet::repeat(false, n_zones); n];

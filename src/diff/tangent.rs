@@ -75,6 +75,10 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
         let Some(d) = ug.deriv_name(&symbol.name).map(str::to_string) else {
             continue;
         };
+        // Allocated (and zeroed) beside its primal.
+        if super::heap::is_kept_allocatable(symbol) {
+            continue;
+        }
         if symbol.is_dummy() {
             // INTENT(OUT) dummies have no meaningful value, hence no derivative, on entry.
             if ug.root.is_none()
@@ -212,6 +216,7 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
             },
             ..s.clone()
         }),
+        StmtKind::Allocate(_) | StmtKind::Deallocate(_) => super::heap::tangent(ug, s, out),
         _ => out.push(s.clone()),
     }
 }

@@ -14,6 +14,7 @@
 //! - Statement ids are unique within a [`Program`] for statements that came from sources;
 //!   statements created by transformations carry [`StmtId::GENERATED`].
 
+pub mod lifetime;
 pub mod symbols;
 pub mod types;
 pub mod visit;

@@ -159,7 +159,12 @@ impl<'p> Builder<'p> {
         };
         match &stmt.kind {
             // I/O reaches flow graphs only in units no root calls (`diff::io`).
-            StmtKind::Assign { .. } | StmtKind::Call { .. } | StmtKind::Io { .. } => {
+            // ALLOCATE and DEALLOCATE of arrays kept allocatable (`diff::heap`).
+            StmtKind::Assign { .. }
+            | StmtKind::Call { .. }
+            | StmtKind::Io { .. }
+            | StmtKind::Allocate(_)
+            | StmtKind::Deallocate(_) => {
                 let n = self.node(NodeKind::Simple(stmt));
                 labelled(self, n);
                 self.graph.node_of.insert(stmt.id, n);
@@ -168,10 +173,7 @@ impl<'p> Builder<'p> {
             }
             StmtKind::Comment(_) => preds,
             // Rewritten into DO loops by `diff::scalarize` before any flow graph is built.
-            StmtKind::Where { .. }
-            | StmtKind::Forall { .. }
-            | StmtKind::Allocate(_)
-            | StmtKind::Deallocate(_) => preds,
+            StmtKind::Where { .. } | StmtKind::Forall { .. } => preds,
             StmtKind::Continue => {
                 if stmt.label.is_some() {
                     let n = self.node(NodeKind::Simple(stmt));

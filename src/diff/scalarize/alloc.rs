@@ -1,18 +1,40 @@
-//! ALLOCATABLE local arrays turned into automatic arrays before scalarization.
+//! ALLOCATABLE local arrays: turned into automatic arrays when they can be, else kept
+//! allocatable with their ALLOCATE and DEALLOCATE paired (seeds/000 §7, dynamic memory;
+//! the derivative code for those is `diff::heap`).
+//!
+//! An array allocated once, at the top level of the body, with bounds that only read
+//! constants and dummy arguments the unit never assigns, becomes an automatic array with
+//! those bounds (ALLOCATE and DEALLOCATE go): its derivative is then declared, sized and
+//! freed with it in every derivative unit, which costs no tape at all.
+//!
+//! Any other ALLOCATABLE local (allocated in a loop or a branch, more than once, with
+//! bounds the procedure computes) stays allocatable, under rules that make each ALLOCATE
+//! and its DEALLOCATE a pair in one block, which the derivative code reverses as a unit:
+//! - an ALLOCATE finds the array free, and its DEALLOCATE comes later in the same block
+//!   (one at the end of the body is added when the top level never frees it);
+//! - the array is used only while allocated: not before its ALLOCATE, nor after its
+//!   DEALLOCATE (E0545, which also refuses freeing twice, or freeing in a loop or a
+//!   branch an array allocated outside it);
+//! - no RETURN or GO TO leaves while it is allocated, and no EXIT or CYCLE leaves the loop
+//!   it was allocated in (E0546): the backward sweep frees the adjoint buffer at the
+//!   ALLOCATE, which must then have been allocated at the DEALLOCATE.
+//!
+//! Bounds that read a variable the procedure assigns are first copied into integer
+//! locals (`w_hi1 = n - 1` before `ALLOCATE(w(0:w_hi1))`): nothing assigns those between
+//! the ALLOCATE and its DEALLOCATE, so the backward sweep re-allocates with the same
+//! bounds, and TBR saves the copies when a later iteration overwrites them.
 
 use super::*;
 
-// ----- ALLOCATABLE locals -----
+/// E0545: an ALLOCATABLE local used outside an ALLOCATE / DEALLOCATE pair of one block.
+const LIFETIME: &str = "E0545";
+/// E0546: a jump out of the block where an array was allocated.
+const JUMP: &str = "E0546";
 
-/// ALLOCATABLE local arrays allocated once, at the top level of the body, with bounds
-/// that only read constants and dummy arguments the unit never assigns, become
-/// automatic arrays with those bounds (ALLOCATE and DEALLOCATE go): their derivative
-/// arrays are then declared, sized and freed with them in every derivative unit. Other
-/// uses are refused (E0414).
 pub(super) fn allocatables_to_automatic(
     unit: &mut Unit,
     assigned: &BTreeSet<String>,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<String>, Vec<Diagnostic>> {
     let mut names: Vec<(String, Span)> = Vec::new();
     for d in &unit.decls {
         if let DeclKind::Var {
@@ -31,6 +53,7 @@ pub(super) fn allocatables_to_automatic(
     };
     const HELP: &str = "allocate it once, at the top level of the procedure before its first use, with bounds from the arguments; or declare it as an automatic array such as `w(n)`";
     let mut bounds_of: Vec<(String, Vec<DimSpec>)> = Vec::new();
+    let mut kept: Vec<String> = Vec::new();
     for (name, span) in &names {
         if unit.symbols.get(name).is_some_and(|s| s.is_dummy()) {
             diags.push(refuse(
@@ -63,35 +86,28 @@ pub(super) fn allocatables_to_automatic(
                 });
             }
         }
-        if let Some(at) = nested {
-            diags.push(refuse(
-                at,
-                format!("`{name}` is allocated or freed inside a loop or a branch, which adgen does not support yet"),
-                HELP,
-            ));
+        // Not hoistable: kept allocatable, under the pairing rules.
+        let mut keep = |diags: &mut Vec<Diagnostic>| match lifetime(&unit.body, name) {
+            Ok(()) => kept.push(key(name)),
+            Err(d) => diags.push(d),
+        };
+        if nested.is_some() {
+            keep(&mut diags);
             continue;
         }
         let (alloc, dealloc) = match (allocs.as_slice(), deallocs.as_slice()) {
             ([a], []) => (*a, None),
             ([a], [d]) if d > a => (*a, Some(*d)),
-            ([], _) if !uses_name(&unit.body, name) => continue,
+            ([], []) if !uses_name(&unit.body, name) => continue,
             _ => {
-                diags.push(refuse(
-                    *span,
-                    format!("`{name}` is not allocated exactly once before it is freed"),
-                    HELP,
-                ));
+                keep(&mut diags);
                 continue;
             }
         };
         if uses_name(&unit.body[..alloc], name)
             || dealloc.is_some_and(|d| uses_name(&unit.body[d + 1..], name))
         {
-            diags.push(refuse(
-                unit.body[alloc].span,
-                format!("`{name}` is used before it is allocated or after it is freed"),
-                HELP,
-            ));
+            keep(&mut diags);
             continue;
         }
         let StmtKind::Allocate(items) = &unit.body[alloc].kind else {
@@ -139,11 +155,7 @@ pub(super) fn allocatables_to_automatic(
             });
         }
         if !ok {
-            diags.push(refuse(
-                item.span,
-                format!("the bounds of `{name}` read variables the procedure computes"),
-                HELP,
-            ));
+            keep(&mut diags);
             continue;
         }
         bounds_of.push((key(name), dims));
@@ -193,7 +205,141 @@ pub(super) fn allocatables_to_automatic(
             sym.dims = dims;
         }
     }
-    Ok(())
+    Ok(kept)
+}
+
+/// Checks the pairing rules of a kept array over the body (E0545, E0546).
+fn lifetime(body: &[Stmt], name: &str) -> Result<(), Diagnostic> {
+    use crate::il::lifetime::Problem;
+    const PAIR: &str = "allocate the array and free it in the same block (the same loop body or branch), and use it only in between";
+    let (problem, span) = match crate::il::lifetime::check(body, name) {
+        Ok(_) => return Ok(()),
+        Err(p) => p,
+    };
+    let (code, message, help) = match problem {
+        Problem::AllocatedTwice => (
+            LIFETIME,
+            format!("`{name}` is allocated again before it is freed"),
+            PAIR,
+        ),
+        Problem::FreedUnallocated => (
+            LIFETIME,
+            format!(
+                "`{name}` is freed when it is not allocated (freed twice, or before it is allocated)"
+            ),
+            PAIR,
+        ),
+        Problem::FreedOutside => (
+            LIFETIME,
+            format!("`{name}` is freed in a loop or a branch, but was allocated outside it"),
+            PAIR,
+        ),
+        Problem::UsedUnallocated => (
+            LIFETIME,
+            format!(
+                "`{name}` is used here when it is not allocated (before it is allocated or after it is freed)"
+            ),
+            PAIR,
+        ),
+        Problem::NotFreedInBlock => (
+            LIFETIME,
+            format!("`{name}` is allocated in this loop or branch but not freed in it"),
+            PAIR,
+        ),
+        Problem::JumpOut => (
+            JUMP,
+            format!("this jump leaves the procedure while `{name}` is allocated"),
+            "free the array before the jump, or move the jump before the allocation or after the deallocation",
+        ),
+        Problem::ExitOut => (
+            JUMP,
+            format!(
+                "this jump leaves the loop iteration in which `{name}` was allocated, before it is freed"
+            ),
+            "free the array before the EXIT or CYCLE",
+        ),
+    };
+    Err(Diagnostic::error(code, message).at(span).with_help(help))
+}
+
+impl Scalarizer<'_> {
+    /// For the arrays kept allocatable: bounds that read variables the unit assigns are
+    /// copied into integer locals before each ALLOCATE, and an array the top level
+    /// leaves allocated is freed at the end of the body.
+    pub(super) fn kept_allocations(&mut self, mut body: Vec<Stmt>, kept: &[String]) -> Vec<Stmt> {
+        if kept.is_empty() {
+            return body;
+        }
+        body = self.copy_bounds(body, kept);
+        for name in kept {
+            let end = crate::il::lifetime::check(&body, name);
+            if end.is_ok_and(|st| st != crate::il::lifetime::State::Free) {
+                let st = self.new_stmt(StmtKind::Deallocate(vec![Expr::var(name)]));
+                body.push(st);
+            }
+        }
+        body
+    }
+
+    fn copy_bounds(&mut self, block: Vec<Stmt>, kept: &[String]) -> Vec<Stmt> {
+        let mut out = Vec::with_capacity(block.len());
+        for mut s in block {
+            for child in crate::il::visit::child_blocks_mut(&mut s) {
+                let b = std::mem::take(child);
+                *child = self.copy_bounds(b, kept);
+            }
+            if let StmtKind::Allocate(items) = &mut s.kind {
+                let mut copies = Vec::new();
+                for item in items.iter_mut() {
+                    let ExprKind::Index(name, subs) = &mut item.kind else {
+                        continue;
+                    };
+                    if !kept.contains(&key(name)) {
+                        continue;
+                    }
+                    let name = name.clone();
+                    for (d, sub) in subs.iter_mut().enumerate() {
+                        let parts: Vec<(&mut Expr, &str)> = match &mut sub.kind {
+                            ExprKind::Range { lower, upper, .. } => {
+                                let mut v = Vec::new();
+                                if let Some(l) = lower {
+                                    v.push((&mut **l, "lo"));
+                                }
+                                if let Some(u) = upper {
+                                    v.push((&mut **u, "hi"));
+                                }
+                                v
+                            }
+                            _ => vec![(sub, "hi")],
+                        };
+                        for (e, which) in parts {
+                            if self.recomputable(e) {
+                                continue;
+                            }
+                            let t = self
+                                .temp(&format!("{name}_{which}{}", d + 1), ScalarType::Integer(4));
+                            let copy = self.assign(Expr::var(&t), e.clone());
+                            copies.push(copy);
+                            *e = Expr::var(&t);
+                        }
+                    }
+                }
+                out.extend(copies);
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// A bound that reads only constants and dummies the unit never assigns.
+    fn recomputable(&self, e: &Expr) -> bool {
+        crate::il::visit::names_read(e).iter().all(|n| {
+            self.symbols.get(n).is_some_and(|s| {
+                s.kind == crate::il::SymbolKind::Constant
+                    || (s.is_dummy() && !self.assigned.contains(&key(n)))
+            })
+        })
+    }
 }
 
 pub(super) fn uses_name(body: &[Stmt], name: &str) -> bool {

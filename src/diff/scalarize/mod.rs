@@ -189,10 +189,13 @@ fn scalarize_unit(
         }
         _ => {}
     });
-    if let Err(d) = allocatables_to_automatic(unit, &assigned) {
-        diags.extend(d);
-        return;
-    }
+    let kept = match allocatables_to_automatic(unit, &assigned) {
+        Ok(kept) => kept,
+        Err(d) => {
+            diags.extend(d);
+            return;
+        }
+    };
     let mut sc = Scalarizer {
         symbols: unit.symbols.clone(),
         namer,
@@ -207,6 +210,7 @@ fn scalarize_unit(
         in_elementwise: false,
     };
     let body = std::mem::take(&mut unit.body);
+    let body = sc.kept_allocations(body, &kept);
     unit.body = sc.block(body);
     // What no rule above rewrote (array syntax inside a construct this pass does not
     // enter) is refused, never handed to the differentiator.
@@ -953,10 +957,13 @@ fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
         _ => false,
     };
     let bad = match &s.kind {
-        StmtKind::Where { .. }
-        | StmtKind::Forall { .. }
-        | StmtKind::Allocate(_)
-        | StmtKind::Deallocate(_) => true,
+        StmtKind::Where { .. } | StmtKind::Forall { .. } => true,
+        // Those of arrays kept allocatable (`alloc`) stay.
+        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => !items.iter().all(|e| {
+            e.base_name()
+                .and_then(|n| symbols.get(n))
+                .is_some_and(crate::diff::heap::is_kept_allocatable)
+        }),
         StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),
         StmtKind::Call { args, .. } => args.iter().any(|a| has(&a.value) && !plain(&a.value)),
         _ => crate::il::visit::stmt_exprs(s).into_iter().any(has),

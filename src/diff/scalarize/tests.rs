@@ -133,8 +133,14 @@ fn allocatables_become_automatic_arrays_or_are_refused() {
     let out = run("subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  allocate(w(0:n))\n  w(0:n-1) = x\n  w(n) = 1d0\n  x = w(1:n)\n  deallocate(w)\nend\n").unwrap();
     assert!(out.contains("real(8) :: w(0:n)"), "{out}");
     assert!(!out.contains("allocate"), "{out}");
-    let text = "subroutine s(n, x)\n  integer n, i\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  do i = 1, 2\n    allocate(w(n))\n    w = x\n    deallocate(w)\n  end do\nend\n";
-    assert_eq!(run(text).unwrap_err(), vec![("E0414", 6, 5)]);
+    // Allocated in a loop: kept allocatable, the whole-array assignment scalarized.
+    let text = "subroutine s(n, x)\n  integer n, i\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  do i = 1, 2\n    allocate(w(n))\n    w = x\n    x = 2d0*w\n    deallocate(w)\n  end do\nend\n";
+    let out = run(text).unwrap();
+    assert!(out.contains("allocate(w(n))"), "{out}");
+    assert!(out.contains("deallocate(w)"), "{out}");
+    // Used after it is freed.
+    let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  real(8), allocatable :: w(:)\n  allocate(w(n))\n  w = x\n  deallocate(w)\n  x = w\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0545", 8, 3)]);
 }
 
 #[test]

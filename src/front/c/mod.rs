@@ -84,9 +84,11 @@
 //!   globals, brace elision or nested designators in struct locals, non-literal ones of
 //!   globals), E0616 a global passed by reference to a function that also uses it
 //!   directly (aliasing).
-//! - E0620 a user header that cannot be found; E0621 a `malloc`ed array allocated or freed
-//!   in a loop or a branch, more than once, or used before its `malloc` or after its
-//!   `free`; E0622 an allocation size that reads values the function computes; E0623 an
+//! - E0620 a user header that cannot be found; E0621 a `malloc`ed array whose `malloc` and
+//!   `free` are not a pair in one block (allocated again before it is freed, freed twice
+//!   or in a loop or branch it was not allocated in, used before its `malloc` or after its
+//!   `free`, left by `return`, `goto`, `break` or `continue` while allocated); E0622 is no
+//!   longer issued (allocation sizes may read values the function computes); E0623 an
 //!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
 //!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
 //!   pointer or passed as an argument (except `w == NULL`, `w != NULL`, `!w` for a

@@ -623,25 +623,58 @@ fn malloc_calloc_free_are_allocate_and_deallocate() {
 }
 
 #[test]
-fn heap_refusals_are_located() {
-    let e = lower(
+fn heap_arrays_in_loops_and_of_computed_sizes_are_lowered() {
+    // A work array per iteration, of a size the function computes.
+    let f = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  for (int k = 0; k < 2; k++) {\n    \
-         double *w = malloc(n * sizeof *w);\n    w[0] = *y;\n    *y = w[0];\n    free(w);\n  }\n}\n",
+         int m = n + k;\n    double *w = malloc(m * sizeof *w);\n    w[0] = *y;\n    *y = w[0];\n    \
+         free(w);\n  }\n}\n",
     )
-    .unwrap_err();
-    assert!(e.contains("t.c:4:12: error[E0621]"), "{e}");
+    .unwrap();
+    let StmtKind::Do { body, .. } = &f.units[0].body[0].kind else {
+        panic!("{:?}", f.units[0].body[0].kind)
+    };
+    assert!(matches!(body[1].kind, StmtKind::Allocate(_)), "{body:?}");
+    assert!(matches!(body.last().unwrap().kind, StmtKind::Deallocate(_)));
+    let f = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  int m = n;\n  m = m + 1;\n  \
+         double *w = malloc(m * sizeof *w);\n  w[0] = *y;\n  *y = w[0];\n  free(w);\n}\n",
+    );
+    assert!(f.is_ok(), "{f:?}");
+}
+
+#[test]
+fn heap_refusals_are_located() {
+    // Used after its `free`.
     let e = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
          free(w);\n  *y = w[0];\n}\n",
     )
     .unwrap_err();
     assert!(e.contains("t.c:5:3: error[E0621]"), "{e}");
+    // Freed twice.
     let e = lower(
-        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  int m = n;\n  m = m + 1;\n  \
-         double *w = malloc(m * sizeof *w);\n  w[0] = *y;\n  *y = w[0];\n  free(w);\n}\n",
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
+         w[0] = *y;\n  free(w);\n  free(w);\n}\n",
     )
     .unwrap_err();
-    assert!(e.contains("t.c:5:15: error[E0622]"), "{e}");
+    assert!(e.contains("t.c:6:3: error[E0621]"), "{e}");
+    // `break` out of the iteration that allocated it, before its `free`.
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  for (int k = 0; k < n; k++) {\n    \
+         double *w = malloc(n * sizeof *w);\n    w[0] = *y;\n    if (w[0] > 1.0) break;\n    \
+         *y = w[0];\n    free(w);\n  }\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:6:21: error[E0621]"), "{e}");
+    // Allocated in a loop, freed after it.
+    let e = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = 0;\n  \
+         for (int k = 0; k < n; k++) {\n    w = malloc(n * sizeof *w);\n    w[0] = *y;\n  }\n  \
+         free(w);\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:4:3: error[E0621]"), "{e}");
     let e = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof(float));\n  \
          w[0] = *y;\n  free(w);\n}\n",

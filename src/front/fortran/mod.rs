@@ -82,7 +82,9 @@
 //!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
 //!   file that cannot be found or read, or INCLUDEs nested too deep. Before differentiation: E0410 a jump
 //!   `diff::restructure` cannot make structured, E0411 a statement function of another
-//!   type, E0414 array syntax `diff::scalarize` cannot turn into loops.
+//!   type, E0414 array syntax `diff::scalarize` cannot turn into loops, E0545 an
+//!   ALLOCATABLE local whose ALLOCATE and DEALLOCATE are not a pair in one block (used
+//!   outside it, freed twice), E0546 a jump out of such a pair (`diff::scalarize::alloc`).
 //! - E0415 (`front::boundary`) a call between Fortran and C that the compilers would get
 //!   wrong: a C function called without a BIND(C) interface, or with one that disagrees
 //!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.

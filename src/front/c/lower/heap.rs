@@ -5,18 +5,26 @@
 //! `ALLOCATE(w(0:n-1))` (followed, for `calloc`, by a loop zeroing it) and `free(w)`
 //! becomes `DEALLOCATE(w)`. `double (*t)[N] = malloc(m * sizeof *t);` or `row_t *t`
 //! with `typedef double row_t[N]` (rows of a constant length, the size counted in rows
-//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`. Differentiation then gives such an array, and its
-//! derivative, the lifetime of the whole procedure (`diff::scalarize::alloc`): the
-//! derivative buffers are allocated with the primal ones when the procedure starts and
-//! freed when it returns, so the backward sweep of an adjoint finds them, and the values
-//! it needs, although the original freed them before. This needs sizes that are known
-//! on entry, and one allocation per array, so the front-end checks (E0621, E0622, E0623):
-//! - each array is allocated once and freed at most once after, both at the top level of
-//!   the function body (not in a loop or a branch), and not used before or after;
-//! - its size reads only constants, by-value integer parameters the function never
-//!   assigns, and integer locals initialized from those and never assigned again;
+//! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`.
+//!
+//! Differentiation (seeds/000 §7, dynamic memory; `diff::scalarize::alloc` and
+//! `diff::heap`) gives an array allocated once at the top level with a size known on
+//! entry, and its derivative, the lifetime of the whole procedure (no tape). Any other
+//! keeps its `malloc` and `free`: the derivative buffer is allocated beside the primal
+//! one, and the adjoint's backward sweep re-creates both where the original was freed
+//! (the primal from the tape when the backward sweep reads its values) and frees them
+//! where it was allocated. So a `malloc` may sit in a loop (a per-iteration work buffer)
+//! or a branch, and its size may read anything (integer locals initialized once from
+//! values known on entry are replaced by those values, so that more arrays get the
+//! cheaper whole-procedure lifetime). The front-end checks (E0621, E0623):
+//! - each `malloc` finds the array free, and its `free` comes later in the same block (a
+//!   loop body, a branch, or the function body, where a `malloc` may also stay unfreed:
+//!   differentiation frees it at the end); the array is used only in between, not freed
+//!   twice, and no `return`, `goto`, `break` or `continue` leaves the pair (E0621);
 //! - the size is a product with one `sizeof` of the element type (`sizeof(double)`,
-//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused.
+//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused
+//!   (E0623: a `realloc` would need the copy of the old contents and the old size in the
+//!   backward sweep; `malloc`, copy and `free` say the same and are supported).
 //!
 //! The pointer itself cannot escape: returning a pointer, storing it in a global or
 //! through a pointer to pointer is refused elsewhere (E0603).
@@ -246,7 +254,7 @@ impl FnCx<'_, '_> {
             ));
         }
         let count = count.unwrap_or_else(|| int_lit(1));
-        let count = self.size_on_entry(name, count, call.span)?;
+        let count = self.size_on_entry(count);
         let upper = Expr::binary(BinOp::Sub, paren_if_binary(count.clone()), int_lit(1));
         let range = |upper: Expr| {
             Expr::new(ExprKind::Range {
@@ -310,32 +318,12 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
-    /// The size `count` in terms of what is known when the function starts: integer
-    /// locals initialized once are replaced by their initial value. E0622 when it reads
-    /// anything else than constants and by-value parameters the function never assigns.
-    fn size_on_entry(&mut self, name: &str, count: Expr, at: CSpan) -> R<Expr> {
-        let count = self.on_entry(&count);
-        let bad = self.entry_problem(&count);
-        if let Some(bad) = bad {
-            let span = self.span(at);
-            self.diags.push(
-                Diagnostic::error(
-                    "E0622",
-                    format!(
-                        "the size of `{name}` reads `{bad}`, which the function computes: \
-                         adgen allocates the derivative of `{name}` when the function \
-                         starts, and needs its size then"
-                    ),
-                )
-                .at(span)
-                .with_help(
-                    "size work arrays by the function's integer parameters (or integer \
-                     locals initialized from them and never assigned again)",
-                ),
-            );
-            return Err(Reported);
-        }
-        Ok(count)
+    /// The size `count`, with the integer locals initialized once from values known on
+    /// entry replaced by those values: a size known on entry lets differentiation give
+    /// the array the lifetime of the whole function (no tape); any other size is kept
+    /// as written, and its array re-created in the backward sweep.
+    fn size_on_entry(&mut self, count: Expr) -> Expr {
+        self.on_entry(&count)
     }
 
     /// `e` with the integer locals initialized once replaced by their initial value.
@@ -482,9 +470,12 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// After the body is lowered: each heap array is allocated once and freed at most
-    /// once after, both at the top level, and used only in between (E0621).
+    /// After the body is lowered: each `malloc` of a heap array is paired with a `free`
+    /// later in the same block (loop body, branch or function body; a `malloc` at the top
+    /// level may stay unfreed), the array used only in between, and no `return`, `goto`,
+    /// `break` or `continue` leaves the pair (E0621).
     pub(super) fn check_heap(&mut self, body: &[Stmt]) -> R<()> {
+        use il::lifetime::Problem;
         let names: Vec<String> = self
             .vars
             .values()
@@ -493,91 +484,41 @@ impl FnCx<'_, '_> {
             .collect();
         let mut ok = true;
         for name in names {
-            let names_it = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(&name));
-            let mut allocs = Vec::new();
-            let mut frees = Vec::new();
-            for (i, s) in body.iter().enumerate() {
-                match &s.kind {
-                    StmtKind::Allocate(items) if items.iter().any(names_it) => allocs.push(i),
-                    StmtKind::Deallocate(items) if items.iter().any(names_it) => frees.push(i),
-                    _ => {}
-                }
-            }
-            let mut nested = None;
-            for s in body {
-                for child in il::visit::child_blocks(s) {
-                    il::visit::walk_stmts(child, &mut |x| {
-                        if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind {
-                            if items.iter().any(names_it) {
-                                nested.get_or_insert(x.span);
-                            }
-                        }
-                    });
-                }
-            }
-            let problem = if let Some(at) = nested {
-                Some((
-                    at,
-                    format!(
-                        "`{name}` is allocated or freed inside a loop or a branch: adgen \
-                         supports one `malloc` and one `free` of a work array, at the top \
-                         level of the function"
-                    ),
-                ))
-            } else {
-                match (allocs.as_slice(), frees.as_slice()) {
-                    ([a], []) => uses(&body[..*a], &name).map(|at| (at, String::new())),
-                    ([a], [f]) if f > a => uses(&body[..*a], &name)
-                        .or_else(|| uses(&body[f + 1..], &name))
-                        .map(|at| (at, String::new())),
-                    ([], _) => None,
-                    _ => Some((
-                        body[*allocs.first().or(frees.first()).expect("one")].span,
-                        format!("`{name}` is not allocated exactly once before it is freed"),
-                    )),
-                }
-                .map(|(at, msg)| {
-                    if msg.is_empty() {
-                        (
-                            at,
-                            format!("`{name}` is used before its `malloc` or after its `free`"),
-                        )
-                    } else {
-                        (at, msg)
-                    }
-                })
+            let Err((problem, at)) = il::lifetime::check(body, &name) else {
+                continue;
             };
-            if let Some((at, message)) = problem {
-                self.diags.push(
-                    Diagnostic::error("E0621", message)
-                        .at(at)
-                        .with_help("allocate the work array once, at the top of the function, and free it once, at its end"),
-                );
-                ok = false;
-            }
+            let message = match problem {
+                Problem::AllocatedTwice => {
+                    format!("`{name}` is given memory by `malloc` again before it is freed")
+                }
+                Problem::FreedUnallocated => {
+                    format!("`{name}` is freed twice, or before its `malloc`")
+                }
+                Problem::FreedOutside => format!(
+                    "`{name}` is freed in a loop or a branch, but its `malloc` is outside it"
+                ),
+                Problem::UsedUnallocated => {
+                    format!("`{name}` is used before its `malloc` or after its `free`")
+                }
+                Problem::NotFreedInBlock => {
+                    format!("`{name}` is allocated in this loop or branch but not freed in it")
+                }
+                Problem::JumpOut => format!(
+                    "this `return` or `goto` leaves the function while `{name}` is allocated"
+                ),
+                Problem::ExitOut => format!(
+                    "this `break` or `continue` leaves the loop iteration that allocated `{name}` before its `free`"
+                ),
+            };
+            self.diags.push(
+                Diagnostic::error("E0621", message).at(at).with_help(
+                    "free the work array in the same block (loop body, branch or function body) as its `malloc`, before any `return`, `break` or `continue`, and use it only in between",
+                ),
+            );
+            ok = false;
         }
         if ok { Ok(()) } else { Err(Reported) }
     }
-}
-
-/// The first statement of `body` that reads or writes `name` (spans point there).
-fn uses(body: &[Stmt], name: &str) -> Option<crate::diag::Span> {
-    let mut found = None;
-    il::visit::walk_stmts(body, &mut |s| {
-        if found.is_some() {
-            return;
-        }
-        let hit = il::visit::stmt_exprs(s).iter().any(|e| {
-            il::visit::names_read(e)
-                .iter()
-                .chain(e.base_name().iter())
-                .any(|n| key(n) == key(name))
-        });
-        if hit {
-            found = Some(s.span);
-        }
-    });
-    found
 }
 
 /// The factors of a product `a * b * c` (the expression itself when it is no product).

@@ -1,0 +1,288 @@
+//! ALLOCATE and DEALLOCATE of local arrays in the derivative code: derivative buffers
+//! allocated beside the primal ones and re-created in the backward sweep (seeds/000 §7,
+//! "Dynamic memory management causes the adjoint backward sweep to use memory that was
+//! deallocated by the forward sweep. One answer is to allocate some memory again"). The
+//! objection there, saved addresses inconsistent with the new chunk, does not arise: the
+//! IL has no pointers into these arrays, only the array names and element indices, which
+//! stay valid in the re-allocated array.
+//!
+//! `diff::scalarize::alloc` turns the ALLOCATABLE locals it can (allocated once at the
+//! top level with bounds known on entry) into automatic arrays; the others keep their
+//! ALLOCATE and DEALLOCATE, each ALLOCATE paired with a DEALLOCATE later in the same
+//! block, and with bounds that read nothing the procedure assigns between the two (the
+//! pass copies such bounds into integer locals first). For those arrays:
+//!
+//! - Tangent: `ALLOCATE(w(l:u))` is followed by `ALLOCATE(wd(l:u))` and a loop zeroing
+//!   `wd`; `DEALLOCATE(w)` is preceded by `DEALLOCATE(wd)`.
+//! - Adjoint, forward sweep: the primal is allocated and freed where it was. `DEALLOCATE`
+//!   kills the whole array (`analysis::access`), so TBR sees it as a total overwrite: when
+//!   the backward sweep reads values of `w` (a partial derivative, a subscript), they are
+//!   pushed whole just before the DEALLOCATE (`pushreal8array(w, size)`).
+//! - Adjoint, backward sweep, in reverse order: at the DEALLOCATE, `wb` is allocated
+//!   (zeroed) and, when `w` was pushed, `w` is allocated again and popped; at the
+//!   ALLOCATE, `wb` (and `w` when re-created) is freed. The bounds are those of the
+//!   ALLOCATE: the integers they read are ordinary variables for TBR, pushed when a later
+//!   statement (the next iteration's copy of the bounds) overwrites them.
+//!
+//! Why the primal is freed in the forward sweep and restored from the tape rather than
+//! kept alive until the backward sweep: an allocation in a loop allocates a new array at
+//! each iteration, and the backward sweep needs each iteration's values in turn; one
+//! array kept alive would hold the last iteration's only (and leak the others). The tape
+//! peak is then the sum of the freed arrays the backward sweep reads, pushed only when
+//! TBR says the backward sweep reads them (a work array whose values no partial
+//! derivative reads costs nothing on the tape but its bounds).
+
+use crate::il::{BinOp, Bound, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, Symbol, key};
+use crate::il::{TypeSpec, visit};
+
+use super::UnitGen;
+
+/// The (lower, upper) bounds of each dimension of an allocation.
+pub(crate) type Bounds = Vec<(Expr, Expr)>;
+
+/// A local ALLOCATABLE array kept allocatable in the derivative code (deferred shape).
+pub(crate) fn is_kept_allocatable(sym: &Symbol) -> bool {
+    !sym.is_dummy()
+        && sym.global.is_none()
+        && !sym.dims.is_empty()
+        && sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
+}
+
+/// The (lower, upper) bounds of each dimension of an ALLOCATE item `w(l:u, n)`.
+pub(crate) fn item_bounds(item: &Expr) -> Option<Bounds> {
+    let ExprKind::Index(_, subs) = &item.kind else {
+        return None;
+    };
+    subs.iter()
+        .map(|s| match &s.kind {
+            ExprKind::Range {
+                lower,
+                upper: Some(u),
+                stride: None,
+            } => Some((
+                lower.as_deref().cloned().unwrap_or_else(|| Expr::int(1)),
+                (**u).clone(),
+            )),
+            ExprKind::Range { .. } => None,
+            _ => Some((Expr::int(1), s.clone())),
+        })
+        .collect()
+}
+
+/// The item `w(bounds)` for another array name (`wd(bounds)`).
+pub(crate) fn renamed(item: &Expr, name: &str) -> Expr {
+    match &item.kind {
+        ExprKind::Index(_, subs) => Expr::new(ExprKind::Index(name.to_string(), subs.clone())),
+        _ => Expr::var(name),
+    }
+}
+
+fn literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(t) => t.parse().ok(),
+        _ => None,
+    }
+}
+
+fn paren(e: &Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Index(..) | ExprKind::Paren(_) => e.clone(),
+        _ => Expr::new(ExprKind::Paren(Box::new(e.clone()))),
+    }
+}
+
+/// The number of elements of an array with these bounds.
+pub(crate) fn size_of(bounds: &[(Expr, Expr)]) -> Expr {
+    let mut size: Option<Expr> = None;
+    for (lower, upper) in bounds {
+        let extent = match (literal(lower), literal(upper)) {
+            (Some(l), Some(u)) => Expr::int(u - l + 1),
+            _ => extent(lower, upper),
+        };
+        size = Some(match size {
+            None => extent,
+            Some(acc) => Expr::binary(BinOp::Mul, acc, paren(&extent)),
+        });
+    }
+    size.unwrap_or_else(|| Expr::int(1))
+}
+
+/// `upper - lower + 1`, simplified for the lower bounds 1 and 0.
+fn extent(lower: &Expr, upper: &Expr) -> Expr {
+    {
+        match literal(lower) {
+            Some(1) => upper.clone(),
+            Some(0) => match &upper.kind {
+                // `n - 1` + 1
+                ExprKind::Binary(BinOp::Sub, a, b) if literal(b) == Some(1) => (**a).clone(),
+                _ => Expr::binary(BinOp::Add, upper.clone(), Expr::int(1)),
+            },
+            _ => Expr::binary(
+                BinOp::Add,
+                Expr::binary(BinOp::Sub, paren(upper), paren(lower)),
+                Expr::int(1),
+            ),
+        }
+    }
+}
+
+/// Nested DO loops setting every element of `name` (with these bounds) to zero.
+pub(crate) fn zero_loops(
+    ug: &mut UnitGen,
+    name: &str,
+    bounds: &[(Expr, Expr)],
+    zero: Expr,
+) -> Vec<Stmt> {
+    let vars: Vec<String> = bounds
+        .iter()
+        .map(|_| ug.temp("ii", TypeSpec::of(ScalarType::Integer(4))))
+        .collect();
+    let element = Expr::new(ExprKind::Index(
+        name.to_string(),
+        vars.iter().map(Expr::var).collect(),
+    ));
+    let mut body = vec![super::assign(element, zero)];
+    // The first index varies fastest: innermost loop.
+    for (v, (lower, upper)) in vars.iter().zip(bounds) {
+        body = vec![Stmt::generated(StmtKind::Do {
+            var: v.clone(),
+            start: lower.clone(),
+            end: upper.clone(),
+            step: None,
+            body,
+            name: None,
+        })];
+    }
+    body
+}
+
+/// The block of `body` (at any depth) that holds the statement `id`, and its index.
+fn block_of(body: &[Stmt], id: StmtId) -> Option<(&[Stmt], usize)> {
+    if let Some(i) = body.iter().position(|s| s.id == id) {
+        return Some((body, i));
+    }
+    body.iter()
+        .flat_map(visit::child_blocks)
+        .find_map(|b| block_of(b, id))
+}
+
+fn names(items: &[Expr], name: &str) -> bool {
+    items
+        .iter()
+        .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+}
+
+/// The ALLOCATE item of `name` paired with the DEALLOCATE `id`: the last one before it
+/// in its block.
+pub(crate) fn matching_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option<Expr> {
+    let (block, i) = block_of(body, id)?;
+    block[..i].iter().rev().find_map(|s| match &s.kind {
+        StmtKind::Allocate(items) if names(items, name) => items
+            .iter()
+            .find(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+            .cloned(),
+        _ => None,
+    })
+}
+
+/// The DEALLOCATE of `name` paired with the ALLOCATE `id`: the first one after it in its
+/// block.
+pub(crate) fn matching_deallocate<'b>(
+    body: &'b [Stmt],
+    id: StmtId,
+    name: &str,
+) -> Option<&'b Stmt> {
+    let (block, i) = block_of(body, id)?;
+    block[i + 1..]
+        .iter()
+        .find(|s| matches!(&s.kind, StmtKind::Deallocate(items) if names(items, name)))
+}
+
+/// The runtime suffix of whole-array pushes of this type (`real8`, `integer4`), if the
+/// runtime has them.
+pub(crate) fn push_suffix(ty: ScalarType) -> Option<String> {
+    match ty {
+        ScalarType::Real(k @ (4 | 8)) => Some(format!("real{k}")),
+        ScalarType::Integer(4) => Some("integer4".to_string()),
+        _ => None,
+    }
+}
+
+/// The tangent of ALLOCATE / DEALLOCATE: the derivative buffer beside the primal.
+pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
+    match &s.kind {
+        StmtKind::Allocate(items) => {
+            out.push(s.clone());
+            for item in items {
+                let Some((d, bounds, zero)) = derivative_of_item(ug, item) else {
+                    continue;
+                };
+                out.push(Stmt::generated(StmtKind::Allocate(vec![renamed(item, &d)])));
+                out.extend(zero_loops(ug, &d, &bounds, zero));
+            }
+        }
+        StmtKind::Deallocate(items) => {
+            let ds: Vec<Expr> = items
+                .iter()
+                .filter_map(|item| {
+                    let name = item.base_name()?;
+                    let sym = ug.unit.symbols.get(name)?;
+                    if !is_kept_allocatable(sym) {
+                        return None;
+                    }
+                    ug.deriv_name(name).map(Expr::var)
+                })
+                .collect();
+            if !ds.is_empty() {
+                out.push(Stmt::generated(StmtKind::Deallocate(ds)));
+            }
+            out.push(s.clone());
+        }
+        _ => out.push(s.clone()),
+    }
+}
+
+/// For an ALLOCATE item of a kept array with a derivative: the derivative's name, the
+/// bounds, and the zero of its type.
+pub(crate) fn derivative_of_item(ug: &UnitGen, item: &Expr) -> Option<(String, Bounds, Expr)> {
+    let name = item.base_name()?;
+    let sym = ug.unit.symbols.get(name)?;
+    if !is_kept_allocatable(sym) {
+        return None;
+    }
+    let d = ug.deriv_name(name)?.to_string();
+    let bounds = item_bounds(item)?;
+    Some((d, bounds, ug.zero(sym.ty)))
+}
+
+/// The ALLOCATE item of `name` in force at the statement `id`: the last one before it in
+/// its block or in an enclosing block (`None` when `id` is not in `body`).
+pub(crate) fn allocation_at(body: &[Stmt], id: StmtId, name: &str) -> Option<Expr> {
+    fn walk(block: &[Stmt], id: StmtId, name: &str, outer: Option<&Expr>) -> Option<Option<Expr>> {
+        let mut current = outer.cloned();
+        for s in block {
+            if s.id == id {
+                return Some(current);
+            }
+            for child in visit::child_blocks(s) {
+                if let Some(found) = walk(child, id, name, current.as_ref()) {
+                    return Some(found);
+                }
+            }
+            if let StmtKind::Allocate(items) = &s.kind {
+                if let Some(item) = items
+                    .iter()
+                    .find(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+                {
+                    current = Some(item.clone());
+                }
+            }
+        }
+        None
+    }
+    walk(body, id, name, None).flatten()
+}
+
+#[cfg(test)]
+#[path = "heap_tests.rs"]
+mod tests;
