@@ -8,7 +8,8 @@
 //! from the entry to just after it (in-out's must-written set). Per test or loop: whether
 //! it is kept. Per procedure: the variables with derivatives, and its adjoint-out set (the
 //! arguments its adjoint leaves changed, which a caller must save around a checkpointed
-//! call).
+//! call). Last, per derived type: the fields its derivative type keeps and those it drops
+//! (`analysis::fields`).
 
 use std::fmt::Write as _;
 
@@ -94,7 +95,59 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         out.push('\n');
         texts.push(out);
     }
-    Ok(texts.into_iter().rev().collect())
+    let mut listing: String = texts.into_iter().rev().collect();
+    listing.push_str(&derivative_fields(&program, &analyses));
+    Ok(listing)
+}
+
+/// Per derived type: the fields its derivative type keeps, and the differentiable ones
+/// it drops because they never carry a derivative (`analysis::fields`).
+fn derivative_fields(program: &crate::il::Program, analyses: &analysis::Analyses) -> String {
+    use crate::il::{BaseType, DeclKind};
+    let mut out = String::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for unit in program.units() {
+        for d in &unit.decls {
+            let DeclKind::TypeDef { name, components } = &d.kind else {
+                continue;
+            };
+            if !seen.insert(crate::il::key(name)) {
+                continue;
+            }
+            let (mut kept, mut dropped) = (Vec::new(), Vec::new());
+            for c in components {
+                let DeclKind::Var { spec, entities, .. } = &c.kind else {
+                    continue;
+                };
+                if !matches!(
+                    spec.base,
+                    BaseType::Real | BaseType::DoublePrecision | BaseType::Derived
+                ) {
+                    continue;
+                }
+                for e in entities {
+                    if analyses.fields.is_filler(name, &e.name) {
+                        kept.push(format!(
+                            "{} (never active: kept so the type is not empty)",
+                            e.name
+                        ));
+                    } else if analyses.fields.keeps(name, &e.name) {
+                        kept.push(e.name.clone());
+                    } else {
+                        dropped.push(e.name.as_str());
+                    }
+                }
+            }
+            let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
+            let _ = writeln!(
+                out,
+                "type {name}: derivative fields: {}; without derivative: {}",
+                list(&kept),
+                list(&dropped)
+            );
+        }
+    }
+    out
 }
 
 struct Notes<'a> {

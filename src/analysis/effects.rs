@@ -7,19 +7,26 @@ use crate::ir::{ZoneId, Zones};
 /// Zones read by `expr` in a differentiable way: real variables not used as subscripts,
 /// not under a piecewise-constant intrinsic, not inside a comparison.
 pub fn diff_uses(expr: &Expr, zones: &Zones) -> Vec<ZoneId> {
-    let mut out = Vec::new();
-    collect_diff_uses(expr, zones, &mut out);
+    let mut out: Vec<ZoneId> = diff_refs(expr, zones).into_iter().map(|(_, z)| z).collect();
     out.sort();
     out.dedup();
     out
 }
 
-fn collect_diff_uses(expr: &Expr, zones: &Zones, out: &mut Vec<ZoneId>) {
+/// The references behind [`diff_uses`], by name as written (`s%x` for a component), with
+/// their zones, in order of appearance.
+pub fn diff_refs<'e>(expr: &'e Expr, zones: &Zones) -> Vec<(&'e str, ZoneId)> {
+    let mut out = Vec::new();
+    collect_diff_uses(expr, zones, &mut out);
+    out
+}
+
+fn collect_diff_uses<'e>(expr: &'e Expr, zones: &Zones, out: &mut Vec<(&'e str, ZoneId)>) {
     match &expr.kind {
         ExprKind::Var(n) | ExprKind::Index(n, _) => {
             if let Some(z) = zones.get(n) {
                 if zones.is_differentiable(n) {
-                    out.push(z);
+                    out.push((n, z));
                 }
             }
         }

@@ -4,13 +4,15 @@
 //! must-write, read, diff-dependency) bottom-up on the call graph, iterating recursive components to a fixed point; then
 //! activity top-down, generalizing each procedure over the union of its calling contexts
 //! (§4.5) until no context grows; then the derivative variables of each unit; last, the
-//! warnings in-out analysis makes possible (`inout.rs`).
+//! warnings in-out analysis makes possible (`inout.rs`); and the fields of derived types
+//! that can carry derivatives, over the whole program (`fields.rs`).
 
 pub mod access;
 pub mod activity;
 pub mod dataflow;
 pub mod diff_live;
 pub mod effects;
+pub mod fields;
 pub mod inout;
 pub mod summary;
 pub mod tbr;
@@ -66,9 +68,11 @@ pub struct Analyses {
     pub warnings: Vec<crate::diag::Diagnostic>,
     /// What adgen cannot differentiate correctly yet (the run stops on them).
     pub errors: Vec<crate::diag::Diagnostic>,
+    /// The fields of derived types that keep derivatives (`fields.rs`).
+    pub fields: fields::ActiveFields,
 }
 
-pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
+pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
     let n = ir.units.len();
     // Summaries, callees first; a recursive component iterates until stable.
     let mut summaries: Vec<Option<Summary>> = vec![None; n];
@@ -309,10 +313,12 @@ pub fn analyze(_program: &Program, ir: &Ir, request: &Request) -> Analyses {
     for u in 0..n {
         warnings.extend(inout::diagnostics(ir, u, &units, &summaries, &mut errors));
     }
+    let fields = fields::varied_fields(program, ir, &units, request);
     Analyses {
         units,
         warnings,
         errors,
+        fields,
     }
 }
 

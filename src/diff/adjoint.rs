@@ -807,10 +807,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 let mut bwd = Vec::new();
                 if self.present(s) {
                     if lhs.base_name().is_some_and(|n| self.saves(s, n)) {
-                        if let Some((push, pop)) = self.save(lhs, s) {
-                            fwd.push(push);
-                            bwd.push(pop);
-                        }
+                        // A whole derived-type variable is saved component by component.
+                        let saves = self.save_all(lhs, s, None);
+                        fwd.extend(saves.iter().map(|(push, _)| push.clone()));
+                        bwd.extend(saves.into_iter().rev().map(|(_, pop)| pop));
                     }
                     fwd.push(s.clone());
                 }
@@ -947,6 +947,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let Some(name) = lhs.base_name() else {
             return Vec::new();
         };
+        if let Some(pairs) = self.ug.structure_copy(lhs, rhs) {
+            // `r = s` of a derived type: field by field (`sb%u = sb%u + rb%u; rb%u = 0`).
+            return pairs
+                .iter()
+                .flat_map(|(l, r)| self.assignment_adjoint(s, l, r))
+                .collect();
+        }
         let Some(lhs_b) = self.ug.dref(lhs) else {
             return Vec::new();
         };

@@ -449,12 +449,19 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     }
 
     /// The derivative of a reference by name: `x` → `xd`, and for a component of a
-    /// derived-type variable `s%x` → `sd%x` (real and derived-type components only).
+    /// derived-type variable `s%x` → `sd%x` (real and derived-type components only, and
+    /// only those the derivative type keeps: `analysis::fields`).
     pub fn deriv_ref_name(&self, name: &str) -> Option<String> {
         match name.split_once('%') {
             None => self.deriv_name(name).map(str::to_string),
             Some((base, rest)) => {
-                if !self.uir.zones.is_differentiable(name) {
+                if !self.uir.zones.is_differentiable(name)
+                    || !self
+                        .ctx
+                        .analyses
+                        .fields
+                        .keeps_path(&self.unit.symbols, name)
+                {
                     return None;
                 }
                 Some(format!("{}%{rest}", self.deriv_name(base)?))
@@ -480,6 +487,39 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Some(assign(Expr::var(dn), self.zero(s.ty)))
             })
             .collect()
+    }
+
+    /// For `r = s` between whole derived-type variables: the pairs of real components
+    /// (`r%u`, `s%u`) whose derivatives the derivative type keeps.
+    pub fn structure_copy(&self, lhs: &Expr, rhs: &Expr) -> Option<Vec<(Expr, Expr)>> {
+        let (ExprKind::Var(l), ExprKind::Var(r)) = (&lhs.kind, &rhs.kind) else {
+            return None;
+        };
+        let (ls, rs) = (self.unit.symbols.get(l)?, self.unit.symbols.get(r)?);
+        if ls.ty != ScalarType::Derived || rs.ty != ScalarType::Derived || ls.is_array() {
+            return None;
+        }
+        let pairs = self
+            .unit
+            .symbols
+            .components_of(l)
+            .filter(|c| matches!(c.ty, ScalarType::Real(_)))
+            .filter(|c| self.deriv_ref_name(&c.name).is_some())
+            .map(|c| {
+                let rest = &c.name[l.len()..];
+                (
+                    Expr {
+                        kind: ExprKind::Var(c.name.clone()),
+                        span: lhs.span,
+                    },
+                    Expr {
+                        kind: ExprKind::Var(format!("{r}{rest}")),
+                        span: rhs.span,
+                    },
+                )
+            })
+            .collect();
+        Some(pairs)
     }
 
     /// Module variables with a derivative in this unit: (zone name, derivative name,
@@ -1034,7 +1074,8 @@ fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
 }
 
 /// The derivative types of a module's derived types: their real and derived-type
-/// components, under the same names (seeds/000 §4.2).
+/// components that may carry a derivative (`analysis::fields`), under the same names
+/// (seeds/000 §4.2).
 fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
     let mut out = Vec::new();
     for d in &module.decls {
@@ -1057,17 +1098,22 @@ fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
             ) {
                 continue;
             }
+            let entities: Vec<Entity> = entities
+                .iter()
+                .filter(|e| ctx.analyses.fields.keeps(name, &e.name))
+                .map(|e| Entity {
+                    init: None,
+                    ..e.clone()
+                })
+                .collect();
+            if entities.is_empty() {
+                continue;
+            }
             parts.push(Decl {
                 kind: DeclKind::Var {
                     spec: ctx.derivative_spec(spec),
                     attrs: attrs.clone(),
-                    entities: entities
-                        .iter()
-                        .map(|e| Entity {
-                            init: None,
-                            ..e.clone()
-                        })
-                        .collect(),
+                    entities,
                 },
                 span: c.span,
             });
@@ -1384,6 +1430,12 @@ fn modules_used_by_derivatives(
         }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut names = referenced_names(&unit.body);
+        // A derivative module variable referenced by component (`ud%x`) only.
+        let bases: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.split_once('%').map(|(b, _)| b.to_string()))
+            .collect();
+        names.extend(bases);
         for d in &unit.decls {
             if let DeclKind::Var { spec, .. } = &d.kind {
                 if let Some(t) = &spec.type_name {
@@ -1438,6 +1490,10 @@ pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<Stri
             il::visit::walk_expr(e, &mut |x| match &x.kind {
                 ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
                     names.insert(key(n));
+                    // A component path refers to its variable too (`s%x` to `s`).
+                    if let Some((base, _)) = n.split_once('%') {
+                        names.insert(key(base));
+                    }
                 }
                 _ => {}
             });
@@ -1445,6 +1501,9 @@ pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<Stri
         if let StmtKind::Assign { lhs, .. } = &s.kind {
             if let Some(n) = lhs.base_name() {
                 names.insert(key(n));
+                if let Some((base, _)) = n.split_once('%') {
+                    names.insert(key(base));
+                }
             }
         }
     });

@@ -137,6 +137,7 @@ pub(crate) fn global_zeroing(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
             .symbols
             .components_of(name)
             .filter(|c| matches!(c.ty, crate::il::ScalarType::Real(_)))
+            .filter(|c| ug.ctx.analyses.fields.keeps_path(&module.symbols, &c.name))
             .map(|c| {
                 let rest = &c.name[name.len()..];
                 assign(Expr::var(format!("{d}{rest}")), ug.zero(c.ty))

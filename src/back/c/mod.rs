@@ -18,8 +18,11 @@
 //!   `pushreal8array(a, n)`) become its C API (`adgen_push_real8(&x)`, ...).
 
 mod scope;
+mod structarr;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_structarr;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -863,6 +866,8 @@ fn heap_arrays(unit: &Unit) -> Vec<String> {
         .filter(|(k, v)| {
             v.pass.is_none()
                 && !args.contains(k)
+                // A member of an array of structs is no variable of its own.
+                && !k.contains('%')
                 && !v.dims.is_empty()
                 && v.dims.iter().any(|d| match &d.upper {
                     Bound::Expr(u) => {
@@ -1027,6 +1032,9 @@ impl Cx<'_> {
 
     /// An array element as a C lvalue.
     fn element(&self, name: &str, subs: &[Expr]) -> String {
+        if let Some(text) = self.view_element(name, subs) {
+            return text;
+        }
         let Some(v) = self.var(name) else {
             let s: Vec<String> = subs.iter().map(|s| self.expr(s)).collect();
             return format!("{}[{}]", self.c_name(name), s.join("]["));
@@ -1486,6 +1494,13 @@ impl Cx<'_> {
             }
             StmtKind::Call { name, args } => {
                 if let Some((cname, array, by_value)) = runtime_call(name) {
+                    if let Some(text) = cname.strip_suffix("_array").and_then(|scalar| {
+                        let pop = scalar.starts_with("adgen_pop");
+                        self.view_push_pop(scalar, pop, &args[0].value, depth, &trailing)
+                    }) {
+                        out.push_str(&text);
+                        return;
+                    }
                     let a: Vec<String> = if array {
                         let mut v =
                             vec![self.address(&args[0].value, self.type_of(&args[0].value))];

@@ -218,7 +218,11 @@ pub(super) fn complete_vars(unit: &Unit, vars: &mut BTreeMap<String, VarInfo>, e
         if rest.is_empty() {
             continue;
         }
-        if let Some(v) = vars.get(&base).and_then(|b| env.member(b, &rest)) {
+        if let Some(b) = vars.get(&base)
+            && let Some(mut v) = env.member(b, &rest)
+        {
+            // A member of an array of structs is a view of the array's shape.
+            v.dims = super::structarr::view_dims(&b.dims, &v.dims);
             vars.insert(name.clone(), v);
         }
     }

@@ -128,6 +128,30 @@ fn push_expr(out: &mut String, expr: &Expr) {
         ExprKind::Logical(false) => out.push_str(".false."),
         ExprKind::Str(text) => push_string_literal(out, text),
         ExprKind::Var(name) => out.push_str(name),
+        ExprKind::Index(name, subscripts)
+            if super::structarr::base_rank(name).is_some_and(|r| r <= subscripts.len()) =>
+        {
+            // `p(i)%x(j)`: the subscripts of the array of derived type `p` first.
+            let r = super::structarr::base_rank(name).expect("checked");
+            let (base, rest) = name.split_once('%').expect("a component path");
+            let parts: [(&str, &[Expr]); 2] = [(base, &subscripts[..r]), (rest, &subscripts[r..])];
+            for (k, (text, subs)) in parts.into_iter().enumerate() {
+                if k > 0 {
+                    out.push('%');
+                }
+                out.push_str(text);
+                if !subs.is_empty() {
+                    out.push('(');
+                    for (i, sub) in subs.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        push_expr(out, sub);
+                    }
+                    out.push(')');
+                }
+            }
+        }
         ExprKind::Index(name, subscripts) => {
             out.push_str(name);
             out.push('(');

@@ -13,6 +13,7 @@
 mod decl;
 mod expr;
 mod stmt;
+mod structarr;
 mod unit;
 mod writer;
 
@@ -107,6 +108,13 @@ pub fn write_stmt(stmt: &il::Stmt, indent: usize) -> String {
 /// built from the C unit's signature (`VALUE` for by-value parameters, assumed-size
 /// arrays for pointers), in place of any EXTERNAL declaration of the name.
 pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
+    let _arrays = structarr::Scope::enter_all(
+        std::iter::once(file)
+            .chain(siblings)
+            .chain(&program.files)
+            .flat_map(|f| f.units.iter())
+            .filter(|u| u.is_module()),
+    );
     let c_units: BTreeMap<String, &il::Unit> = program
         .files
         .iter()

@@ -65,6 +65,9 @@ fn construct_prefix(name: Option<&str>) -> String {
 }
 
 pub(crate) fn write_stmt(w: &mut Writer, stmt: &Stmt) {
+    if super::structarr::write_view_stmt(w, stmt) {
+        return;
+    }
     let label = stmt.label.as_deref();
     let trailing = stmt.trailing_comment.as_deref();
     match &stmt.kind {

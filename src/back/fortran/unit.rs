@@ -7,6 +7,7 @@ use crate::il::{Unit, UnitKind};
 
 /// Writes one unit at the writer's indentation.
 pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
+    let _arrays = super::structarr::Scope::enter(unit);
     for comment in &unit.leading_comments {
         w.comment(comment);
     }
@@ -58,6 +59,7 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
 
 /// Writes a module: its declarations, then `contains` and its procedures.
 pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
+    let _arrays = super::structarr::Scope::enter(module);
     for comment in &module.leading_comments {
         w.comment(comment);
     }

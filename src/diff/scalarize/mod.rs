@@ -38,6 +38,7 @@ use super::names::Namer;
 
 mod alloc;
 mod constructs;
+mod derived;
 mod element;
 mod shape;
 #[cfg(test)]
@@ -60,6 +61,7 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
+            derived::split_derived_assignments(unit, &mut next_id);
             if unit_has_array_syntax(unit) {
                 scalarize_unit(unit, program, &mut next_id, &mut diags);
             }

@@ -82,7 +82,13 @@
 //! reached by `.`, `->` and `(*p).`, and lowered to paths (`p->v[i]` → `p%v(i)`) as
 //! Fortran components are. A whole-struct assignment `a = b` becomes one assignment per
 //! member, and so does a struct local's initializer (`= {x, {1.0, y}, .id = 2}`,
-//! members not given zeroed, or `= other`). Derivative code reaches a global through an
+//! members not given zeroed, or `= other`). Arrays of structs (`lower::structarr`):
+//! local and global `struct s a[N]` / `a[M][N]` (without initializers), struct pointer
+//! parameters indexed as arrays (`struct s *p` used as `p[i].x`, `(p + i)->x`, and then
+//! `p->x` for element 0; `struct s p[]`), passed on whole to a function taking an array
+//! of structs; an element's member `p[i].v[k]` is the element `p%v(i, k)` of the
+//! struct-of-arrays view `p%v` (the array's dimensions first), and a whole-element copy
+//! `p[i] = q[j]` one assignment per member (array members element by element). Derivative code reaches a global through an
 //! `extern` declaration, so a
 //! `static` one it needs is refused (E0516, at differentiation).
 //!
@@ -104,9 +110,11 @@
 //!   members, global pointers, `const` globals other than inlined scalars and literal
 //!   tables, other storage classes), E0611 an `extern` variable no C source of the
 //!   program defines (or defines with another type or shape), or one with an
-//!   initializer, E0612 arrays of structs
-//!   (`p[i].x`, `struct s a[4]`, pointer arithmetic on struct pointers, local struct
-//!   pointers), E0613 a function returning a struct, E0614 a whole struct used as a
+//!   initializer, E0612 what arrays of structs
+//!   do not support yet (an element used whole other than in `a[i] = b[j]`, or passed by
+//!   address `&p[i]`; struct pointers that move, `p++`; initializers of local arrays of
+//!   structs; subscripts that do not match the array's rank) and local struct pointers,
+//!   E0613 a function returning a struct, E0614 a whole struct used as a
 //!   value other than in `a = b`, E0615 unsupported initializers (designators in struct
 //!   globals, brace elision or nested designators in struct locals, non-literal ones of
 //!   globals), E0616 a global passed by reference to a function that also uses it
@@ -133,6 +141,8 @@ mod lower;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_structarr;
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};

@@ -424,18 +424,7 @@ fn structs_and_globals_lower_to_a_pseudo_module() {
 #[test]
 fn struct_and_global_refusals_are_located() {
     let cases: &[(&str, &str)] = &[
-        (
-            "struct p { double x; };\nstruct p ps[4];\nvoid f(double *y) { *y = 1.0; }\n",
-            "t.c:2:10: error[E0612]",
-        ),
-        (
-            "struct p { double x; };\nvoid f(struct p *q, double *y) {\n  *y = q[1].x;\n}\n",
-            "t.c:3:8: error[E0612]",
-        ),
-        (
-            "struct p { double x; };\nvoid f(double *y) {\n  struct p a[2];\n  *y = 1.0;\n}\n",
-            "t.c:3:12: error[E0612]",
-        ),
+        // Arrays of structs: see tests_structarr.rs.
         (
             "extern double g = 1.0;\nvoid f(double *y) { *y = g; }\n",
             "t.c:1:1: error[E0611]",

@@ -346,12 +346,37 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
                 name.push_str(&part);
             }
             if c.is(&TokKind::LParen) {
-                let (args, depth) = parse_args(c)?;
+                let (mut args, mut depth) = parse_args(c)?;
                 if c.is(&TokKind::LParen) {
                     return Err(unsupported(c, "substrings"));
                 }
                 if c.is(&TokKind::Percent) {
-                    return Err(unsupported(c, "components of array elements (`a(i)%x`)"));
+                    // A component of an array element: `a(i)%x`, `a(i)%x(j)`. The IL names
+                    // it by its path with all subscripts, the element's first; the number
+                    // of those is kept as the keyword `%N` of the first (no source keyword
+                    // starts with `%`) for sema to check against the declared ranks.
+                    let outer = args.len();
+                    if outer == 0 || args[0].keyword.is_some() {
+                        return Err(unsupported(c, "such references to components"));
+                    }
+                    args[0].keyword = Some(format!("%{outer}"));
+                    while c.is(&TokKind::Percent) {
+                        c.bump();
+                        let (part, _) = c.expect_ident("a component name after `%`")?;
+                        name.push('%');
+                        name.push_str(&part);
+                    }
+                    if c.is(&TokKind::LParen) {
+                        let (more, d) = parse_args(c)?;
+                        depth = depth.max(d);
+                        args.extend(more);
+                    }
+                    if c.is(&TokKind::Percent) || c.is(&TokKind::LParen) {
+                        return Err(unsupported(
+                            c,
+                            "components of elements of array components (`a(i)%b(j)%x`)",
+                        ));
+                    }
                 }
                 let e = node(ExprKind::Call(name, args), c.span_from(lo));
                 return Ok((e, depth + 1));

@@ -62,8 +62,13 @@
 //! Derived types: `TYPE name ... END TYPE` in a module, `type(name)` declarations. A
 //! component reference `s%x`, `s%a(i)`, `s%p%k` is a variable named by its path; `sema`
 //! enters every component path of a derived-type variable in the symbol table with the
-//! component's type and bounds. Arrays of derived type and types defined inside
-//! procedures are refused (E0405).
+//! component's type and bounds. Arrays of derived type `type(t) :: p(n)` (locals,
+//! dummies, module variables) are kept as their struct-of-arrays view (`sema::components`): the component
+//! `p%x` has the bounds of `p` followed by those of `x`, and `p(i)%x(j)` is the element
+//! `p%x(i, j)` (the parser marks how many subscripts `p` took, and sema checks that split
+//! against the declared ranks, E0421; `p(i)%x` of an array component is the section
+//! `p%x(i, :)`); the back-end prints `p(i)%x(j)` again. Components that are arrays of
+//! derived type, and types defined inside procedures, are refused (E0405).
 //!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
@@ -81,10 +86,14 @@
 //!   defined twice in a file, E0313 a module that no source defines (or a name it does
 //!   not have), E0314 an EQUIVALENCE with a dummy argument, a COMMON or module variable or
 //!   a component.
+//! - E0420 a DIMENSION statement for a derived-type variable after its type declaration;
+//!   E0421 a component reference of an array of derived type whose subscripts do not
+//!   match the declared ranks (`a(i, j)%x` for a rank-1 `a`, `a%x(j)`, `s(1)%x` for a
+//!   scalar `s`), or a whole `a%x` where both `a` and `x` are arrays.
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
 //!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
 //!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression
-//!   (components of array elements, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
+//!   (components of elements of array components `a(i)%b(j)%x`, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
 //!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
 //!   file that cannot be found or read, or INCLUDEs nested too deep. Before differentiation: E0410 a jump
@@ -113,6 +122,8 @@ mod unit;
 mod tests;
 #[cfg(test)]
 mod tests_fixed;
+#[cfg(test)]
+mod tests_structarr;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;

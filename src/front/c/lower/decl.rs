@@ -128,10 +128,11 @@ impl FnCx<'_, '_> {
                 continue;
             }
             extents.extend(typedef_ext);
-            if matches!(ty, Ty::Struct(_)) && !extents.is_empty() {
+            if matches!(ty, Ty::Struct(_)) && !extents.is_empty() && init.node.initializer.is_some()
+            {
                 return Err(self.unsupported(
                     "E0612",
-                    &format!("`{name}`, an array of structs,"),
+                    &format!("the initializer of `{name}`, an array of structs,"),
                     decl.span,
                 ));
             }

@@ -156,7 +156,7 @@ impl FnCx<'_, '_> {
                 ))
             }
             Expression::Member(_) => {
-                let (path, ty, ext) = self.member(e)?;
+                let (path, ty, ext, prefix) = self.member(e)?;
                 if !ext.is_empty() {
                     return Err(self.unsupported(
                         "E0605",
@@ -167,7 +167,8 @@ impl FnCx<'_, '_> {
                         e.span,
                     ));
                 }
-                Ok((Expr::var(path).spanned(self.span(e.span)), ty))
+                let r = Self::member_ref(path, &prefix, Vec::new());
+                Ok((r.spanned(self.span(e.span)), ty))
             }
             Expression::BinaryOperator(b)
                 if b.node.operator.node == BinaryOperator::Index
@@ -219,6 +220,16 @@ impl FnCx<'_, '_> {
                         base.element(add_offset(off, x, false))
                             .spanned(self.span(e.span)),
                         ty,
+                    ));
+                }
+                if matches!(v.ty, Ty::Struct(_)) {
+                    return Err(self.unsupported(
+                        "E0612",
+                        &format!(
+                            "using an element of the array of structs `{name}` whole (as a value, \
+                             or its address `&{name}[i]`; pass the array, or the members)"
+                        ),
+                        e.span,
                     ));
                 }
                 let rank = match &v.kind {
@@ -649,7 +660,16 @@ impl FnCx<'_, '_> {
             let v = match pass {
                 // A struct passed by value: the struct variable, member or `*p`.
                 Pass::Value if self.is_struct_valued(&a.node) => {
-                    Expr::var(self.struct_place(a)?.0).spanned(self.span(a.span))
+                    let (path, _, subs) = self.struct_place(a)?;
+                    if !subs.is_empty() {
+                        return Err(self.unsupported(
+                            "E0613",
+                            "passing an element of an array of structs by value (copy it \
+                             into a local struct first)",
+                            a.span,
+                        ));
+                    }
+                    Expr::var(path).spanned(self.span(a.span))
                 }
                 Pass::Value => self.value(a)?.0,
                 Pass::Ref => self.ref_arg(a)?,
@@ -709,7 +729,13 @@ impl FnCx<'_, '_> {
                 Ok(element_at(base, off).spanned(span))
             }
             Expression::Member(_) => {
-                let (path, _, ext) = self.member(a)?;
+                let (path, _, ext, prefix) = self.member(a)?;
+                if !prefix.is_empty() && ext.len() == 1 {
+                    // `p[i].v` for an array member `v`: its first element, like `a(i)`
+                    // passed as an array.
+                    let r = Self::member_ref(path, &prefix, vec![int_lit(0)]);
+                    return Ok(r.spanned(span));
+                }
                 match ext.len() {
                     0 => Err(self.err(
                         "E0605",
@@ -936,7 +962,7 @@ impl FnCx<'_, '_> {
             }
             _ => unreachable!("checked by the caller"),
         };
-        let (path, ty, ext) = self.member(member)?;
+        let (path, ty, ext, prefix) = self.member(member)?;
         if ext.len() != subs_c.len() {
             return Err(self.unsupported(
                 "E0605",
@@ -959,7 +985,7 @@ impl FnCx<'_, '_> {
         }
         subs.reverse();
         Ok((
-            Expr::new(ExprKind::Index(path, subs)).spanned(self.span(at)),
+            Self::member_ref(path, &prefix, subs).spanned(self.span(at)),
             ty,
         ))
     }

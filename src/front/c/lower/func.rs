@@ -213,7 +213,21 @@ impl FnCx<'_, '_> {
                         node: DerivedDeclarator::Pointer(_),
                         ..
                     },
-                ] if matches!(ty, Ty::Struct(_)) => VarKind::StructPtr,
+                ] if matches!(ty, Ty::Struct(_)) => {
+                    // Indexed (`p[i].x`, `(p + i)->x`), or passed on to a parameter
+                    // that is: an array of structs.
+                    let passed_as_array = self
+                        .arrays
+                        .get(&name)
+                        .and_then(|m| m.get(&pname))
+                        .copied()
+                        .unwrap_or(false);
+                    if indexed.names.contains(&pname) || passed_as_array {
+                        VarKind::ArrayParam
+                    } else {
+                        VarKind::StructPtr
+                    }
+                }
                 // A struct passed by value: a struct variable of the function, VALUE in
                 // the IL (seeds/003: its tangent goes by value too, its adjoint by
                 // reference).
@@ -221,6 +235,12 @@ impl FnCx<'_, '_> {
                     struct_values.insert(key(&pname));
                     VarKind::Local
                 }
+                [
+                    Node {
+                        node: DerivedDeclarator::Array(_),
+                        ..
+                    },
+                ] if matches!(ty, Ty::Struct(_)) && typedef_ext.is_empty() => VarKind::ArrayParam,
                 _ if matches!(ty, Ty::Struct(_)) => {
                     self.unsupported(
                         "E0612",
@@ -422,8 +442,9 @@ impl FnCx<'_, '_> {
             self.push_decl(&copy, ty, Vec::new(), None, None, None, false, at);
             self.copies.insert(key(&pname), copy.clone());
             // A struct is copied member by member.
-            let mut leaves = Vec::new();
-            self.struct_leaves(ty, String::new(), &mut leaves);
+            let mut typed_leaves = Vec::new();
+            self.struct_leaves(ty, String::new(), &mut typed_leaves);
+            let mut leaves: Vec<String> = typed_leaves.into_iter().map(|(p, _)| p).collect();
             if leaves.is_empty() {
                 leaves.push(String::new());
             }
@@ -609,6 +630,7 @@ impl FnCx<'_, '_> {
         if let Ty::Struct(i) = ty {
             self.used_structs.insert(i);
             component_symbols(name, ty, self.structs, None, span, &mut parts);
+            prepend_dims(&mut parts, dims.as_deref().unwrap_or_default());
         }
         self.decls.push(Decl {
             kind: DeclKind::Var {

@@ -385,7 +385,10 @@ pub(super) fn global_symbols(g: &GlobalVar, module: &str, structs: &Structs) -> 
         span: g.span,
         global: Some(global.clone()),
     }];
-    component_symbols(&g.name, g.ty, structs, Some(&global), g.span, &mut out);
+    let mut parts = Vec::new();
+    component_symbols(&g.name, g.ty, structs, Some(&global), g.span, &mut parts);
+    prepend_dims(&mut parts, &out[0].dims);
+    out.extend(parts);
     out
 }
 
@@ -634,17 +637,6 @@ pub(super) fn global_declaration(
             continue;
         }
         extents.extend(typedef_ext.iter().copied());
-        if matches!(ty, Ty::Struct(_)) && !extents.is_empty() {
-            diags.push(
-                Diagnostic::error(
-                    "E0612",
-                    format!("`{name}`: arrays of structs are not supported yet"),
-                )
-                .at(map.span(decl.span))
-                .with_help("use a struct holding arrays instead (`struct { double x[N]; }`)"),
-            );
-            continue;
-        }
         if extents.len() > 2 {
             err(
                 diags,
@@ -749,13 +741,28 @@ pub(super) fn global_declaration(
 }
 
 impl FnCx<'_, '_> {
-    /// The member `e` (`s.x`, `p->v`, `s.in.y`, `(*p).x`): its IL path, type and extents.
-    pub(super) fn member(&mut self, e: &Node<Expression>) -> R<(String, Ty, Vec<i64>)> {
+    /// The member `e` (`s.x`, `p->v`, `s.in.y`, `(*p).x`, `p[i].x`): its IL path, type,
+    /// extents, and the subscripts of the element of an array of structs it is a member
+    /// of (empty for a plain struct; see `structarr`).
+    pub(super) fn member(&mut self, e: &Node<Expression>) -> R<(String, Ty, Vec<i64>, Vec<Expr>)> {
         let Expression::Member(m) = &e.node else {
             unreachable!("member() is called on member expressions")
         };
         let indirect = m.node.operator.node == MemberOperator::Indirect;
+        let mut prefix = Vec::new();
         let (base, ty) = match (&m.node.expression.node, indirect) {
+            (Expression::Identifier(id), true)
+                if self
+                    .vars
+                    .get(&key(&id.node.name))
+                    .and_then(Self::struct_array_rank)
+                    == Some(1) =>
+            {
+                let v = self.var(&id.node.name, m.node.expression.span)?;
+                let el = self.first_element(&v, e.span)?;
+                prefix = el.subs;
+                (el.name, el.ty)
+            }
             (Expression::Identifier(id), _) => {
                 let v = self.var(&id.node.name, m.node.expression.span)?;
                 let ok = match v.kind {
@@ -777,7 +784,7 @@ impl FnCx<'_, '_> {
                 (v.name.clone(), v.ty)
             }
             (Expression::Member(_), false) => {
-                let (path, ty, ext) = self.member(&m.node.expression)?;
+                let (path, ty, ext, subs) = self.member(&m.node.expression)?;
                 if !ext.is_empty() {
                     return Err(self.err(
                         "E0605",
@@ -785,31 +792,44 @@ impl FnCx<'_, '_> {
                         m.node.expression.span,
                     ));
                 }
+                prefix = subs;
                 (path, ty)
             }
             (Expression::UnaryOperator(u), false)
                 if u.node.operator.node == UnaryOperator::Indirection =>
             {
-                let Expression::Identifier(id) = &u.node.operand.node else {
-                    return Err(self.unsupported("E0612", "this struct reference", e.span));
-                };
-                let v = self.var(&id.node.name, u.node.operand.span)?;
-                if v.kind != VarKind::StructPtr {
-                    return Err(self.err(
-                        "E0605",
-                        format!("`{}` is not a struct pointer", v.name),
-                        u.node.operand.span,
+                if let Some(el) = self.struct_element(&m.node.expression)? {
+                    prefix = el.subs;
+                    (el.name, el.ty)
+                } else {
+                    let Expression::Identifier(id) = &u.node.operand.node else {
+                        return Err(self.unsupported("E0612", "this struct reference", e.span));
+                    };
+                    let v = self.var(&id.node.name, u.node.operand.span)?;
+                    if v.kind != VarKind::StructPtr {
+                        return Err(self.err(
+                            "E0605",
+                            format!("`{}` is not a struct pointer", v.name),
+                            u.node.operand.span,
+                        ));
+                    }
+                    (v.name.clone(), v.ty)
+                }
+            }
+            (Expression::BinaryOperator(_), _) => match self.struct_element(&m.node.expression)? {
+                Some(el) if indirect != is_index(&m.node.expression.node) => {
+                    prefix = el.subs;
+                    (el.name, el.ty)
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        "E0612",
+                        "this reference to an array of structs (write `p[i].x` or `(p + i)->x` \
+                         for an array of structs `p`)",
+                        e.span,
                     ));
                 }
-                (v.name.clone(), v.ty)
-            }
-            (Expression::BinaryOperator(_), _) | (Expression::UnaryOperator(_), true) => {
-                return Err(self.unsupported(
-                    "E0612",
-                    "arrays of structs and pointer arithmetic on struct pointers",
-                    e.span,
-                ));
-            }
+            },
             _ => return Err(self.unsupported("E0612", "this struct reference", e.span)),
         };
         let Ty::Struct(i) = ty else {
@@ -835,7 +855,7 @@ impl FnCx<'_, '_> {
                 m.node.identifier.span,
             ));
         };
-        Ok((format!("{base}%{}", f.name), f.ty, f.extents))
+        Ok((format!("{base}%{}", f.name), f.ty, f.extents, prefix))
     }
 
     /// Whole-struct assignment `a = b` (struct variables, members or `*p`): one
@@ -847,60 +867,55 @@ impl FnCx<'_, '_> {
         at: CSpan,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
-        let (l, lty) = self.struct_place(lhs)?;
-        let (r, rty) = self.struct_place(rhs)?;
+        let (l, lty, lsubs) = self.struct_place(lhs)?;
+        let (r, rty, rsubs) = self.struct_place(rhs)?;
         if lty != rty {
             return Err(self.err("E0614", "assignment between different struct types", at));
         }
         let mut leaves = Vec::new();
         self.struct_leaves(lty, String::new(), &mut leaves);
-        for leaf in leaves {
-            let st = self.stmt(
-                StmtKind::Assign {
-                    lhs: Expr::var(format!("{l}{leaf}")),
-                    rhs: Expr::var(format!("{r}{leaf}")),
-                },
-                at,
-            );
-            out.push(st);
-        }
-        Ok(())
+        self.leaf_assignments(&leaves, (&l, &lsubs), (&r, &rsubs), at, out)
     }
 
-    /// Member paths below a struct type that are not structs (`%x`, `%in%y`).
-    pub(super) fn struct_leaves(&self, ty: Ty, prefix: String, out: &mut Vec<String>) {
+    /// Member paths below a struct type that are not structs (`%x`, `%in%y`), with their
+    /// extents.
+    pub(super) fn struct_leaves(&self, ty: Ty, prefix: String, out: &mut Vec<(String, Vec<i64>)>) {
         let Ty::Struct(i) = ty else { return };
         for f in &self.structs[i as usize].fields {
             let p = format!("{prefix}%{}", f.name);
             if matches!(f.ty, Ty::Struct(_)) {
                 self.struct_leaves(f.ty, p, out);
             } else {
-                out.push(p);
+                out.push((p, f.extents.clone()));
             }
         }
     }
 
-    /// A struct-valued place: a struct variable, `*p`, or a struct member.
-    pub(super) fn struct_place(&mut self, e: &Node<Expression>) -> R<(String, Ty)> {
+    /// A struct-valued place: a struct variable, `*p`, a struct member, or an element of
+    /// an array of structs (`p[i]`, with its subscripts).
+    pub(super) fn struct_place(&mut self, e: &Node<Expression>) -> R<(String, Ty, Vec<Expr>)> {
+        if let Some(el) = self.struct_element(e)? {
+            return Ok((el.name, el.ty, el.subs));
+        }
         match &e.node {
             Expression::Identifier(id) => {
                 let v = self.var(&id.node.name, e.span)?;
                 if v.kind == VarKind::Local && matches!(v.ty, Ty::Struct(_)) {
-                    return Ok((v.name, v.ty));
+                    return Ok((v.name, v.ty, Vec::new()));
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 if let Expression::Identifier(id) = &u.node.operand.node {
                     let v = self.var(&id.node.name, e.span)?;
                     if v.kind == VarKind::StructPtr {
-                        return Ok((v.name, v.ty));
+                        return Ok((v.name, v.ty, Vec::new()));
                     }
                 }
             }
             Expression::Member(_) => {
-                let (path, ty, ext) = self.member(e)?;
+                let (path, ty, ext, subs) = self.member(e)?;
                 if matches!(ty, Ty::Struct(_)) && ext.is_empty() {
-                    return Ok((path, ty));
+                    return Ok((path, ty, subs));
                 }
             }
             _ => {}
@@ -925,7 +940,7 @@ impl FnCx<'_, '_> {
             Expression::Member(m) => self
                 .member_type(m)
                 .is_some_and(|(t, ext)| matches!(t, Ty::Struct(_)) && ext.is_empty()),
-            _ => false,
+            _ => self.struct_array_root(e).is_some(),
         }
     }
 
@@ -939,6 +954,12 @@ impl FnCx<'_, '_> {
                     .ty
             }
             Expression::Member(inner) => self.member_type(inner)?.0,
+            Expression::BinaryOperator(_) => self.struct_array_root(&m.node.expression.node)?,
+            Expression::UnaryOperator(u)
+                if !matches!(&u.node.operand.node, Expression::Identifier(_)) =>
+            {
+                self.struct_array_root(&m.node.expression.node)?
+            }
             Expression::UnaryOperator(u) => match &u.node.operand.node {
                 Expression::Identifier(id) => {
                     self.vars
@@ -1135,7 +1156,7 @@ impl FnCx<'_, '_> {
         };
         let items = match &init.node {
             Initializer::Expression(e) => {
-                let (r, rty) = self.struct_place(e)?;
+                let (r, rty, rsubs) = self.struct_place(e)?;
                 if rty != ty {
                     return Err(self.err(
                         "E0614",
@@ -1145,16 +1166,7 @@ impl FnCx<'_, '_> {
                 }
                 let mut leaves = Vec::new();
                 self.struct_leaves(ty, String::new(), &mut leaves);
-                for leaf in leaves {
-                    let st = self.stmt(
-                        StmtKind::Assign {
-                            lhs: Expr::var(format!("{path}{leaf}")),
-                            rhs: Expr::var(format!("{r}{leaf}")),
-                        },
-                        init.span,
-                    );
-                    out.push(st);
-                }
+                self.leaf_assignments(&leaves, (path, &[]), (&r, &rsubs), init.span, out)?;
                 return Ok(());
             }
             Initializer::List(items) => items,

@@ -17,12 +17,14 @@ mod heap;
 mod pointers;
 mod scan;
 mod stmt;
+mod structarr;
 mod switch;
 
 use expr::*;
 use globals::*;
 use pointers::*;
 use scan::*;
+use structarr::*;
 
 /// A C scalar type of the subset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -362,6 +362,15 @@ impl<'ast> Visit<'ast> for Indexed {
         }
         lang_c::visit::visit_init_declarator(self, d, span);
     }
+    /// `p->x`: `p` is used as a pointer to one struct (unless also indexed).
+    fn visit_member_expression(&mut self, m: &'ast MemberExpression, span: &'ast CSpan) {
+        if m.operator.node == MemberOperator::Indirect
+            && let Expression::Identifier(id) = &m.expression.node
+        {
+            self.derefs.insert(id.node.name.clone());
+        }
+        lang_c::visit::visit_member_expression(self, m, span);
+    }
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
         if let Expression::Identifier(callee) = &c.callee.node {
             for (k, a) in c.arguments.iter().enumerate() {

@@ -11,6 +11,7 @@
 //! (constant expressions and kinds) and `resolve.rs` (name resolution in expressions
 //! and statements).
 
+mod components;
 mod kinds;
 mod resolve;
 
@@ -681,6 +682,20 @@ impl Sema<'_> {
             DeclKind::Dimension(entities) => {
                 for entity in entities {
                     let i = self.local(&entity.name, entity.span);
+                    if self.infos[i].ty == Some(ScalarType::Derived) {
+                        // Its components were made with the dimensions it had then.
+                        self.error(
+                            "E0420",
+                            format!(
+                                "a DIMENSION statement after the type declaration of `{}`, of \
+                                 derived type, is not supported",
+                                entity.name
+                            ),
+                            entity.span,
+                        )
+                        .help = Some("give the dimensions in the type declaration".to_string());
+                        continue;
+                    }
                     if let Some(dims) = entity.dims.clone() {
                         self.set_dims(i, dims, entity.span);
                     }
@@ -883,19 +898,13 @@ impl Sema<'_> {
     /// (`s%x`, `s%inner%y`), so that expressions, types and derivatives find it.
     fn derived_variable(&mut self, i: usize, spec: &TypeSpec, span: Span) {
         let name = self.infos[i].name.clone();
-        if self.infos[i].dims.is_some() {
-            self.error(
-                "E0405",
-                format!("`{name}`: arrays of derived type are not supported yet"),
-                span,
-            )
-            .help = Some("use a derived type holding arrays instead".to_string());
-            return;
-        }
         let type_name = spec.type_name.clone().unwrap_or_default();
         self.components_of(&name, &type_name, span, 0);
     }
 
+    /// The component symbols of `path`, at every depth. Those of an array of derived type
+    /// `p(n)` are the struct-of-arrays view: `p%x` has the dimensions of `p` followed by
+    /// those of `x`, and `p(i)%x(j)` is the element `(i, j)` of `p%x`.
     fn components_of(&mut self, path: &str, type_name: &str, span: Span, depth: usize) {
         let Some(t) = self.types.get(&key(type_name)).cloned() else {
             self.error(
@@ -914,7 +923,16 @@ impl Sema<'_> {
             let j = self.get_or_create(&leaf, span);
             self.infos[j].spec = Some(c.spec.clone());
             self.infos[j].ty = Some(c.ty);
-            self.infos[j].dims = c.dims.clone();
+            let base = path.split('%').next().unwrap_or(path);
+            let outer = self.lookup(base).and_then(|b| self.infos[b].dims.clone());
+            self.infos[j].dims = match (outer, &c.dims) {
+                (Some(mut o), Some(d)) => {
+                    o.extend(d.iter().cloned());
+                    Some(o)
+                }
+                (Some(o), None) => Some(o),
+                (None, d) => d.clone(),
+            };
             self.infos[j].arg_index = None;
             if c.ty == ScalarType::Derived {
                 let inner = c.spec.type_name.clone().unwrap_or_default();

@@ -176,6 +176,7 @@ impl Sema<'_> {
         // Whole arrays in expressions are array syntax: `diff::scalarize` rewrites them
         // into loops, and refuses those in places it cannot (E0408).
         let _ = actual_arg;
+        self.check_whole_component(name, span);
     }
 
     pub(super) fn resolve_expr(&mut self, e: &mut Expr, actual_arg: bool) {
@@ -255,6 +256,9 @@ impl Sema<'_> {
         mut args: Vec<Arg>,
         span: Span,
     ) -> ExprKind {
+        if name.contains('%') && !self.element_component(&name, &mut args, span) {
+            return ExprKind::Call(name, args);
+        }
         let existing = self.lookup(&name);
         if let Some(i) = existing {
             let info = &self.infos[i];
@@ -420,6 +424,7 @@ impl Sema<'_> {
                     self.use_var(&name, span, false);
                     return false;
                 };
+                self.check_whole_component(&name, span);
                 let info = &self.infos[i];
                 if info.constant {
                     self.error(

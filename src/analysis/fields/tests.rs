@@ -1,0 +1,102 @@
+//! The varied-fields analysis on small programs: which (type, field) pairs it keeps.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::analyze;
+use crate::ir::Ir;
+use crate::{Request, RootRequest, SourceInput, SourceMap};
+
+const TYPES: &str = "module m\n  implicit none\n  type :: inner\n    real(8) :: a, b\n  end type inner\n  type :: t\n    real(8) :: u, p, c\n    integer :: n\n    type(inner) :: in\n  end type t\n  type(t) :: g\nend module m\n";
+
+/// The fields kept, as `type%field`, for root `f` with `independents` → `y`.
+fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
+    let request = Request {
+        roots: vec![RootRequest {
+            name: "f".into(),
+            independents: independents.iter().map(|s| s.to_string()).collect(),
+            dependents: vec!["y".into()],
+            modes: BTreeSet::from([crate::Mode::Tangent]),
+            origin: None,
+        }],
+        checkpoint_calls: true,
+        disabled: disabled.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut sources = SourceMap::default();
+    let text = format!("{TYPES}{source}");
+    let inputs = [SourceInput::new("t.f90", &text)];
+    let program = crate::parse_sources(&inputs, &mut sources).expect("the test parses");
+    let program = crate::diff::scalarize::scalarize(&program).expect("scalarizes");
+    let program = crate::diff::normalize::normalize(&program);
+    let ir = Ir::build(&program, &request).expect("builds");
+    let analyses = analyze(&program, &ir, &request);
+    let mut out = Vec::new();
+    for (ty, fields) in [
+        ("inner", &["a", "b"][..]),
+        ("t", &["u", "p", "c", "in"][..]),
+    ] {
+        for f in fields {
+            if analyses.fields.keeps(ty, f) {
+                out.push(format!("{ty}%{f}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn constants_counters_and_integers_are_dropped() {
+    let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  s%u = 2.0d0 * x\n  s%p = 3.0d0\n  s%c = 0.0d0\n  s%c = s%c + 1.0d0\n  s%n = 4\n  s%in%a = s%u * s%p\n  s%in%b = s%p + s%c\n  y = s%u * s%in%a + s%p * s%c + s%in%b\nend subroutine f\n";
+    assert_eq!(kept(src, &["x"], &[]), ["inner%a", "t%u", "t%in"]);
+}
+
+#[test]
+fn activity_off_keeps_every_field() {
+    let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  s%u = x\n  s%p = 3.0d0\n  y = s%u * s%p\nend subroutine f\n";
+    assert_eq!(
+        kept(src, &["x"], &["activity"]),
+        ["inner%a", "inner%b", "t%u", "t%p", "t%c", "t%in"]
+    );
+}
+
+#[test]
+fn a_type_with_no_varied_field_keeps_its_first_and_is_not_nested() {
+    let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  s%u = x\n  s%in%a = 1.0d0\n  y = s%u + s%in%a\nend subroutine f\n";
+    assert_eq!(kept(src, &["x"], &[]), ["inner%a", "t%u"]);
+}
+
+#[test]
+fn a_callee_writing_an_actual_component() {
+    // `set` gives its dummy a value from `x`; `count` only from the dummy's own value.
+    let src = "subroutine set(v, w)\n  real(8) :: v, w\n  v = 2.0d0 * w\nend subroutine set\nsubroutine count(v)\n  real(8) :: v\n  v = 0.5d0 * v + 1.0d0\nend subroutine count\nsubroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  s%p = 1.0d0\n  s%c = 1.0d0\n  call set(s%u, x)\n  call count(s%c)\n  call set(s%in%b, s%p)\n  y = s%u * s%c + s%in%b\nend subroutine f\n";
+    assert_eq!(kept(src, &["x"], &[]), ["inner%a", "t%u"]);
+}
+
+#[test]
+fn a_callee_writing_a_whole_dummy_and_a_module_variable() {
+    let src = "subroutine fill(s, w)\n  use m\n  type(t) :: s\n  real(8) :: w\n  s%c = w\n  s%p = 1.0d0\nend subroutine fill\nsubroutine put(w)\n  use m\n  real(8) :: w\n  g%in%b = w\nend subroutine put\nsubroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  call fill(s, x)\n  call put(x)\n  y = s%c + s%p + g%in%b\nend subroutine f\n";
+    assert_eq!(kept(src, &["x"], &[]), ["inner%b", "t%c", "t%in"]);
+}
+
+#[test]
+fn a_whole_structure_to_an_unknown_procedure_keeps_every_field() {
+    let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s\n  s%p = 1.0d0\n  call mystery(s, x)\n  y = s%p * x\nend subroutine f\n";
+    assert_eq!(
+        kept(src, &["x"], &[]),
+        ["inner%a", "inner%b", "t%u", "t%p", "t%c", "t%in"]
+    );
+}
+
+#[test]
+fn a_whole_structure_independent_keeps_every_field() {
+    let whole = "subroutine f(s, y)\n  use m\n  type(t) :: s\n  real(8) :: y\n  y = s%u\nend subroutine f\n";
+    assert_eq!(
+        kept(whole, &["s"], &[]),
+        ["inner%a", "inner%b", "t%u", "t%p", "t%c", "t%in"]
+    );
+}
+
+#[test]
+fn a_copy_of_a_structure_adds_nothing() {
+    let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s, r\n  s%u = x\n  s%p = 1.0d0\n  r = s\n  y = r%u * r%p\nend subroutine f\n";
+    assert_eq!(kept(src, &["x"], &[]), ["inner%a", "t%u"]);
+}

@@ -1,0 +1,206 @@
+//! Components of arrays of derived type, printed back: the IL's view `p%x(i, j)` (the
+//! dimensions of `p` first, then those of `x`; see `front::fortran::sema::components`)
+//! is `p(i)%x(j)`. The split needs the rank of `p`, which expressions alone do not tell:
+//! while a unit is written, the ranks of the arrays of derived type it sees (its own
+//! declarations, its module's, and the module variables of its symbol table) are kept
+//! here, and the expression printer asks.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use super::expr::write_expr;
+use super::writer::Writer;
+use crate::il::{Attr, DeclKind, Expr, ExprKind, ScalarType, Stmt, StmtKind, Unit, key};
+
+thread_local! {
+    /// Arrays of derived type → their rank; component paths below them (`p%x`) → the
+    /// rank of the component (that of `p%x` minus that of `p`), when the symbols tell.
+    static RANKS: RefCell<Ranks> = const { RefCell::new((BTreeMap::new(), BTreeMap::new())) };
+}
+
+type Ranks = (BTreeMap<String, usize>, BTreeMap<String, usize>);
+
+/// The arrays of derived type of a unit in scope while it lives; the previous ones come
+/// back when it is dropped.
+pub(crate) struct Scope(Ranks);
+
+impl Scope {
+    pub(crate) fn enter(unit: &Unit) -> Scope {
+        Scope::enter_all(std::iter::once(unit))
+    }
+
+    /// The arrays of derived type of several units at once (the modules a file's units
+    /// may USE: the derivative module of `g` declares `gb`, used by name elsewhere).
+    pub(crate) fn enter_all<'u>(units: impl Iterator<Item = &'u Unit>) -> Scope {
+        let prev = RANKS.with(|r| r.borrow().clone());
+        let (mut now, mut parts) = prev.clone();
+        for unit in units {
+            add_unit(unit, &mut now, &mut parts);
+        }
+        RANKS.with(|r| *r.borrow_mut() = (now, parts));
+        Scope(prev)
+    }
+}
+
+fn add_unit(unit: &Unit, now: &mut BTreeMap<String, usize>, parts: &mut BTreeMap<String, usize>) {
+    {
+        for d in &unit.decls {
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &d.kind
+            else {
+                continue;
+            };
+            if spec.type_name.is_none() {
+                continue;
+            }
+            let attr_rank = attrs.iter().find_map(|a| match a {
+                Attr::Dimension(dims) => Some(dims.len()),
+                _ => None,
+            });
+            for e in entities {
+                match e.dims.as_ref().map(Vec::len).or(attr_rank) {
+                    Some(r) if r > 0 => now.insert(key(&e.name), r),
+                    _ => now.remove(&key(&e.name)),
+                };
+            }
+        }
+        for s in unit.symbols.iter() {
+            if s.ty == ScalarType::Derived && s.is_array() && !s.name.contains('%') {
+                now.entry(key(&s.name)).or_insert(s.rank());
+            }
+        }
+        for s in unit.symbols.iter() {
+            let Some((base, _)) = s.name.split_once('%') else {
+                continue;
+            };
+            if let Some(&r) = now.get(&key(base)) {
+                parts.insert(key(&s.name), s.rank().saturating_sub(r));
+            }
+        }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let prev = std::mem::take(&mut self.0);
+        RANKS.with(|r| *r.borrow_mut() = prev);
+    }
+}
+
+/// For a component path `p%x` of an array of derived type `p`: the rank of `p`.
+pub(crate) fn base_rank(path: &str) -> Option<usize> {
+    let (base, _) = path.split_once('%')?;
+    RANKS.with(|r| r.borrow().0.get(&key(base)).copied())
+}
+
+/// For a component path `p%x` of an array of derived type: the rank of `x`, if known.
+fn component_rank(path: &str) -> Option<usize> {
+    RANKS.with(|r| r.borrow().1.get(&key(path)).copied())
+}
+
+/// A statement on a whole view `p%x` where `x` may be an array (`p%x` then designates
+/// no Fortran object): `pb%x = 0` from the derivative's initialization, the adjoint's
+/// push or pop of `p%x`. Written as a loop over the elements of `p` in a BLOCK (`pb(i)%x
+/// = 0`, `call pushreal8array(p(i)%x, size(p(i)%x))`, pops backwards). False when `stmt`
+/// is not such a statement.
+pub(crate) fn write_view_stmt(w: &mut Writer, stmt: &Stmt) -> bool {
+    let (view, pop) = match &stmt.kind {
+        StmtKind::Assign { lhs, .. } => match &lhs.kind {
+            ExprKind::Var(n) if base_rank(n).is_some() && component_rank(n) != Some(0) => {
+                (n.clone(), false)
+            }
+            _ => return false,
+        },
+        StmtKind::Call { name, args } => {
+            let lower = name.to_ascii_lowercase();
+            let runtime =
+                (lower.starts_with("push") || lower.starts_with("pop")) && lower.ends_with("array");
+            match args.first().map(|a| &a.value.kind) {
+                Some(ExprKind::Var(n))
+                    if runtime
+                        && base_rank(n).is_some()
+                        && component_rank(n).is_some_and(|r| r > 0) =>
+                {
+                    (n.clone(), lower.starts_with("pop"))
+                }
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    let rank = base_rank(&view).expect("checked");
+    let base = view.split('%').next().unwrap_or(&view).to_string();
+    let vars: Vec<String> = (1..=rank).map(|k| format!("adgen_e{k}")).collect();
+    let subs: Vec<Expr> = vars.iter().map(|v| Expr::var(v.clone())).collect();
+    w.line(
+        stmt.label.as_deref(),
+        "block",
+        stmt.trailing_comment.as_deref(),
+    );
+    w.push();
+    w.line(None, &format!("integer :: {}", vars.join(", ")), None);
+    for (k, v) in vars.iter().enumerate().rev() {
+        let (lo, hi) = (
+            format!("lbound({base}, {})", k + 1),
+            format!("ubound({base}, {})", k + 1),
+        );
+        let head = if pop {
+            format!("do {v} = {hi}, {lo}, -1")
+        } else {
+            format!("do {v} = {lo}, {hi}")
+        };
+        w.line(None, &head, None);
+        w.push();
+    }
+    let element = |e: &Expr| {
+        let mut e = e.clone();
+        elements_of_views(&mut e, rank, &subs);
+        e
+    };
+    let text = match &stmt.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            format!(
+                "{} = {}",
+                write_expr(&element(lhs)),
+                write_expr(&element(rhs))
+            )
+        }
+        StmtKind::Call { name, args } => {
+            let el = write_expr(&element(&args[0].value));
+            format!("call {name}({el}, size({el}))")
+        }
+        _ => unreachable!("matched above"),
+    };
+    w.line(None, &text, None);
+    for _ in 0..rank {
+        w.pop();
+        w.line(None, "end do", None);
+    }
+    w.pop();
+    w.line(None, "end block", None);
+    true
+}
+
+/// `e` with every whole view `q%y` (of a base of rank `rank`) made the element `subs`'s.
+fn elements_of_views(e: &mut Expr, rank: usize, subs: &[Expr]) {
+    match &mut e.kind {
+        ExprKind::Var(n) if base_rank(n) == Some(rank) => {
+            e.kind = ExprKind::Index(n.clone(), subs.to_vec());
+        }
+        ExprKind::Index(_, xs) | ExprKind::ArrayCtor(xs) => {
+            xs.iter_mut().for_each(|x| elements_of_views(x, rank, subs))
+        }
+        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => args
+            .iter_mut()
+            .for_each(|a| elements_of_views(&mut a.value, rank, subs)),
+        ExprKind::Unary(_, x) | ExprKind::Paren(x) => elements_of_views(x, rank, subs),
+        ExprKind::Binary(_, a, b) => {
+            elements_of_views(a, rank, subs);
+            elements_of_views(b, rank, subs);
+        }
+        _ => {}
+    }
+}
