@@ -129,8 +129,7 @@
 //!   pointer that is neither a pointer parameter (an optional argument) nor a `malloc`ed
 //!   array (for a `malloc`ed `w`, `w == NULL`, `w != NULL`, `!w`: allocations are taken
 //!   to succeed, and an `if` that runs only when one failed is dropped), or NULL passed
-//!   to a by-value parameter or to a function whose prototype does not name its
-//!   parameters.
+//!   to a function whose prototype does not name its parameters.
 //! - E0640 a pointer parameter both tested against NULL and moved (`p++`); over the
 //!   program (`front::optional`): E0641 an optional parameter used outside a test that
 //!   it is not NULL, E0642 NULL passed for a parameter the callee does not test, E0643 an

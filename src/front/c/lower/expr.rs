@@ -648,8 +648,8 @@ impl FnCx<'_, '_> {
         // After an absent argument (`NULL`), the others are given by keyword.
         let mut by_keyword = false;
         for (i, (pass, a)) in proto.params.iter().zip(&c.node.arguments).enumerate() {
-            if heap::is_null_pointer(&a.node) {
-                if *pass == Pass::Ref && proto.names.iter().all(|n| !n.is_empty()) {
+            if *pass == Pass::Ref && heap::is_null_pointer(&a.node) {
+                if proto.names.iter().all(|n| !n.is_empty()) {
                     // An absent argument: the callee must test it (checked over the
                     // program, `front::optional`).
                     by_keyword = true;
