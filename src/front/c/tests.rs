@@ -766,6 +766,13 @@ fn null_tested_pointers_are_optional() {
     assert_eq!(args[0].keyword.as_deref(), Some("b"));
     let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
     assert!(text.contains("g(NULL, x, y);"), "{text}");
+    // A literal 0 for a by-value parameter is a number.
+    let f = lower_checked(
+        "static void g(int k, double *b) { b[k] = 1.0; }\nvoid f(double *x) { g(0, x); }\n",
+    )
+    .unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
+    assert!(text.contains("g(0, x);"), "{text}");
 }
 
 #[test]
