@@ -151,10 +151,9 @@ pub fn differentiate(
             for d in &m.decls {
                 if let DeclKind::TypeDef { name, .. } = &d.kind {
                     // C files that share a struct (through a header) share its derivative.
-                    if !type_names.contains_key(&key(name)) {
-                        let dname = taken.fresh(&format!("{name}{}", mode.unit_suffix()));
-                        type_names.insert(key(name), dname);
-                    }
+                    type_names
+                        .entry(key(name))
+                        .or_insert_with(|| taken.fresh(&format!("{name}{}", mode.unit_suffix())));
                 }
             }
         }

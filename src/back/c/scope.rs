@@ -259,7 +259,7 @@ pub(super) fn file_scope(
     let mut wanted_globals: BTreeSet<String> = BTreeSet::new();
     let mut wanted_types: Vec<String> = Vec::new();
     for g in env.globals.values() {
-        if own_modules.contains(&g.module) && !(g.is_const && !own_are_originals) {
+        if own_modules.contains(&g.module) && (!g.is_const || own_are_originals) {
             wanted_globals.insert(key(&g.name));
         }
     }
