@@ -37,6 +37,11 @@ pub struct Context<'a> {
     pub print: Printer<'a>,
     /// A C program: C drivers, C round trip.
     pub c: bool,
+    /// The derived types the original sources define (Fortran).
+    pub types: driver::Types,
+    /// The original sources (parsed again with the generated files, whose modules use
+    /// theirs).
+    pub sources: Vec<adgen::SourceInput>,
 }
 
 impl Context<'_> {
@@ -188,7 +193,7 @@ pub fn primal_outputs(
         let text = if ctx.c {
             cdriver::primal_driver(unit, spec, &ctx.check)
         } else {
-            driver::primal_driver(unit, spec, &ctx.check, ctx.print)
+            driver::primal_driver(unit, spec, &ctx.check, ctx.print, &ctx.types)
         }
         .map_err(|e| ctx.fail("driver", e))?;
         let name = format!("primal_{}", spec.name.to_ascii_lowercase());
@@ -257,6 +262,44 @@ pub fn check_derivatives(
     signatures: &[Signature],
     roots: &Roots,
 ) -> Vec<Failure> {
+    // The derivative types as generated: parsed back from the generated Fortran.
+    let dtypes = if ctx.c
+        || !roots.iter().any(|(u, _)| {
+            u.args.iter().any(|a| {
+                u.symbols
+                    .get(a)
+                    .is_some_and(|s| s.ty == adgen::il::ScalarType::Derived)
+            })
+        }) {
+        driver::Types::new()
+    } else {
+        let mut inputs: Vec<adgen::SourceInput> = ctx.sources.clone();
+        // Only the declarations matter here: a stand-in for the runtime module.
+        inputs.push(adgen::SourceInput::new(
+            "adgen_runtime_stub.f90",
+            "module adgen_runtime\n  implicit none\nend module adgen_runtime\n",
+        ));
+        inputs.extend(
+            compile_order(generated)
+                .into_iter()
+                .filter(|f| !f.path.ends_with(".c") && !f.path.ends_with(".h"))
+                .filter(|f| !f.path.starts_with("adgen_runtime"))
+                .map(|f| adgen::SourceInput::new(f.path.clone(), f.contents.clone())),
+        );
+        let mut map = adgen::SourceMap::default();
+        match adgen::parse_sources(&inputs, &mut map) {
+            Ok(p) => driver::collect_types(&p),
+            Err(d) => {
+                return vec![ctx.fail(
+                    "driver",
+                    format!(
+                        "cannot parse the generated files for their derivative types:\n{}",
+                        adgen::Diagnostics(d).render(&map)
+                    ),
+                )];
+            }
+        }
+    };
     let ordered: Vec<(String, String)> = compile_order(generated)
         .into_iter()
         .map(|f| (f.path.clone(), f.contents.clone()))
@@ -322,7 +365,9 @@ pub fn check_derivatives(
         let made = if ctx.c {
             cdriver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, &headers)
         } else {
-            driver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, ctx.print)
+            driver::derivative_driver(
+                unit, spec, tangent, adjoint, &ctx.check, ctx.print, &ctx.types, &dtypes,
+            )
         };
         let (text, what) = match made {
             Ok(t) => t,
@@ -511,6 +556,8 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         check,
         print: &print,
         c: sources.iter().any(|s| toolchain::is_c(&s.path)),
+        types: Default::default(),
+        sources: Vec::new(),
     };
     let mut source_map = adgen::SourceMap::default();
     let program: Program = match adgen::parse_sources(&sources, &mut source_map) {
@@ -519,6 +566,8 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
             return simple("parse", adgen::Diagnostics(d).render(&source_map));
         }
     };
+    ctx.types = driver::collect_types(&program);
+    ctx.sources = sources.clone();
     let mut roots = Vec::new();
     for spec in &manifest.roots {
         match program.unit(&spec.name) {

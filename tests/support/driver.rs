@@ -13,11 +13,13 @@
 //! expressions of the declarations, printed from the IL, mean the same thing in the
 //! driver. Everything the driver adds is prefixed `adg_`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use adgen::diff::Signature;
-use adgen::il::{self, Bound, DeclKind, Expr, Intent, ScalarType, SymbolKind, Unit};
+use adgen::il::{
+    self, BaseType, Bound, DeclKind, Expr, Intent, Program, ScalarType, SymbolKind, Unit,
+};
 
 use super::config::{CheckConfig, RootSpec, Value};
 
@@ -37,6 +39,96 @@ struct Slot {
     is_result: bool,
     independent: bool,
     dependent: bool,
+    /// A component of a derived-type argument: the argument's name (`var` is then
+    /// `s%a`, a path into it).
+    parent: Option<String>,
+    /// The component exists in the tangent / adjoint derivative type.
+    in_d: bool,
+    in_b: bool,
+}
+
+/// A derived-type argument of the root.
+#[derive(Clone, Debug)]
+struct StructArg {
+    var: String,
+    key: String,
+    /// The type's name as the program spells it.
+    tname: String,
+}
+
+/// One component of a derived type.
+#[derive(Clone, Debug)]
+pub struct Component {
+    pub name: String,
+    pub ty: ScalarType,
+    /// For a component of derived type: its type's name.
+    pub type_name: Option<String>,
+    pub dims: Vec<il::DimSpec>,
+}
+
+/// A derived type: where it is defined and its components.
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    pub name: String,
+    pub module: Option<String>,
+    pub components: Vec<Component>,
+}
+
+/// Derived types of a program by lower-case name.
+pub type Types = BTreeMap<String, TypeInfo>;
+
+fn scalar_of(spec: &il::TypeSpec) -> ScalarType {
+    match spec.base {
+        BaseType::Integer => ScalarType::Integer(4),
+        BaseType::Real | BaseType::DoublePrecision => ScalarType::Real(8),
+        BaseType::Logical => ScalarType::Logical,
+        BaseType::Character => ScalarType::Character,
+        BaseType::Derived => ScalarType::Derived,
+    }
+}
+
+/// The derived types (`TYPE ... END TYPE`) a program defines.
+pub fn collect_types(program: &Program) -> Types {
+    let mut out = Types::new();
+    for unit in program.units() {
+        let module = unit.is_module().then(|| unit.name.clone());
+        for decl in &unit.decls {
+            let DeclKind::TypeDef { name, components } = &decl.kind else {
+                continue;
+            };
+            let mut comps = Vec::new();
+            for c in components {
+                if let DeclKind::Var {
+                    spec,
+                    attrs,
+                    entities,
+                } = &c.kind
+                {
+                    let adims = attrs.iter().find_map(|a| match a {
+                        il::Attr::Dimension(d) => Some(d.clone()),
+                        _ => None,
+                    });
+                    for e in entities {
+                        comps.push(Component {
+                            name: e.name.clone(),
+                            ty: scalar_of(spec),
+                            type_name: spec.type_name.clone(),
+                            dims: e.dims.clone().or_else(|| adims.clone()).unwrap_or_default(),
+                        });
+                    }
+                }
+            }
+            out.insert(
+                key(name),
+                TypeInfo {
+                    name: name.clone(),
+                    module: module.clone(),
+                    components: comps,
+                },
+            );
+        }
+    }
+    out
 }
 
 impl Slot {
@@ -49,12 +141,33 @@ impl Slot {
     /// `adg_<prefix>_<dummy>`; for the result `adg_<prefix>_0res`, which no dummy name
     /// (starting with a letter) can produce.
     fn helper(&self, prefix: &str) -> String {
-        let base = if self.is_result { "0res" } else { &self.var };
+        if let (Some(p), "s") = (&self.parent, prefix) {
+            return format!("adg_s_{p}{}", &self.var[p.len()..]);
+        }
+        let base = if self.is_result {
+            "0res".to_string()
+        } else {
+            self.var.replace('%', "_")
+        };
         format!("adg_{prefix}_{base}")
     }
-    /// Derivative variable passed to `f_d` / `f_b`.
-    fn dvar(&self) -> String {
-        self.helper("d")
+    /// Derivative variable passed to `f_d` / `f_b` (`mode` `d` or `b`); for a component
+    /// its place in the derivative structure, or a zero placeholder when the derivative
+    /// type lacks it.
+    fn dvar_of(&self, mode: char) -> String {
+        match &self.parent {
+            Some(p) => {
+                if (mode == 'd' && self.in_d) || (mode == 'b' && self.in_b) {
+                    format!("adg_{mode}_{p}{}", &self.var[p.len()..])
+                } else {
+                    self.helper("z")
+                }
+            }
+            None => self.helper("d"),
+        }
+    }
+    fn placeholder(&self) -> bool {
+        self.parent.is_some() && !(self.in_d && self.in_b)
     }
     /// Declaration of a driver variable shaped like this slot: allocatable when an array.
     fn declare(&self, ty: &str, name: &str) -> String {
@@ -106,8 +219,86 @@ fn key(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
+/// The components of `var` (of type `tname`) as slots, recursively.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    out: &mut Vec<Slot>,
+    types: &Types,
+    parent: &str,
+    var: &str,
+    tname: &str,
+    intent: Option<Intent>,
+    independent: bool,
+    dependent: bool,
+    depth: usize,
+) -> Result<(), String> {
+    let info = types
+        .get(&key(tname))
+        .ok_or_else(|| format!("the driver finds no definition of the type `{tname}`"))?;
+    if depth > 8 {
+        return Err(format!("the type `{tname}` nests too deeply"));
+    }
+    for c in &info.components {
+        let v = format!("{var}%{}", c.name);
+        if c.ty == ScalarType::Derived {
+            if !c.dims.is_empty() {
+                return Err(format!(
+                    "the driver cannot fill the array component `{v}` of derived type"
+                ));
+            }
+            let t = c.type_name.clone().unwrap_or_default();
+            expand(
+                out,
+                types,
+                parent,
+                &v,
+                &t,
+                intent,
+                independent,
+                dependent,
+                depth + 1,
+            )?;
+            continue;
+        }
+        if c.dims.iter().any(|d| !matches!(d.upper, Bound::Expr(_))) {
+            return Err(format!(
+                "the driver cannot fill the deferred-shape component `{v}`"
+            ));
+        }
+        out.push(Slot {
+            key: key(&v),
+            var: v,
+            ty: c.ty,
+            dims: c.dims.clone(),
+            intent,
+            is_result: false,
+            independent: independent && matches!(c.ty, ScalarType::Real(_)),
+            dependent: dependent && matches!(c.ty, ScalarType::Real(_)),
+            parent: Some(parent.to_string()),
+            in_d: true,
+            in_b: true,
+        });
+    }
+    Ok(())
+}
+
+/// The derived-type arguments of the root.
+fn struct_args(unit: &Unit) -> Vec<StructArg> {
+    unit.args
+        .iter()
+        .filter_map(|a| {
+            let sym = unit.symbols.get(a)?;
+            (sym.ty == ScalarType::Derived).then(|| StructArg {
+                var: a.clone(),
+                key: key(a),
+                tname: sym.type_spec.type_name.clone().unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
 /// The root's arguments and result, with their roles.
-fn slots(unit: &Unit, spec: &RootSpec) -> Result<Vec<Slot>, String> {
+fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, String> {
     let indep: BTreeSet<String> = spec.independents.iter().map(|s| key(s)).collect();
     let dep: BTreeSet<String> = spec.dependents.iter().map(|s| key(s)).collect();
     let mut out = Vec::new();
@@ -122,6 +313,26 @@ fn slots(unit: &Unit, spec: &RootSpec) -> Result<Vec<Slot>, String> {
                 unit.name
             ));
         }
+        if sym.ty == ScalarType::Derived {
+            if !sym.dims.is_empty() {
+                return Err(format!(
+                    "the driver cannot pass the array of derived type `{arg}`"
+                ));
+            }
+            let t = sym.type_spec.type_name.clone().unwrap_or_default();
+            expand(
+                &mut out,
+                types,
+                arg,
+                arg,
+                &t,
+                sym.intent,
+                indep.contains(&key(arg)),
+                dep.contains(&key(arg)),
+                0,
+            )?;
+            continue;
+        }
         out.push(Slot {
             var: arg.clone(),
             key: key(arg),
@@ -131,6 +342,9 @@ fn slots(unit: &Unit, spec: &RootSpec) -> Result<Vec<Slot>, String> {
             is_result: false,
             independent: indep.contains(&key(arg)),
             dependent: dep.contains(&key(arg)),
+            parent: None,
+            in_d: true,
+            in_b: true,
         });
     }
     if unit.is_function() {
@@ -150,13 +364,18 @@ fn slots(unit: &Unit, spec: &RootSpec) -> Result<Vec<Slot>, String> {
             is_result: true,
             independent: false,
             dependent: named || spec.dependents.is_empty(),
+            parent: None,
+            in_d: true,
+            in_b: true,
         });
     }
     for name in spec.independents.iter().chain(&spec.dependents) {
         let k = key(name);
-        let known = out
-            .iter()
-            .any(|s| s.key == k || (s.is_result && k == key(&unit.name)));
+        let known = out.iter().any(|s| {
+            s.key == k
+                || s.parent.as_deref().map(key) == Some(k.clone())
+                || (s.is_result && k == key(&unit.name))
+        });
         if !known {
             return Err(format!(
                 "`{name}` is not an argument or the result of `{}`: the driver only seeds \
@@ -227,6 +446,7 @@ struct Setup {
 fn setup(
     unit: &Unit,
     slots: &[Slot],
+    structs: &[StructArg],
     check: &CheckConfig,
     print: Printer,
 ) -> Result<Setup, String> {
@@ -253,8 +473,19 @@ fn setup(
         )
         .unwrap();
     }
+    for st in structs {
+        writeln!(
+            decls,
+            "  type({}) :: {}, adg_s_{}",
+            st.tname, st.var, st.var
+        )
+        .unwrap();
+    }
     for s in slots {
         let t = type_name(s.ty)?;
+        if s.parent.is_some() {
+            continue;
+        }
         decls.push_str(&s.declare(&t, &s.var));
         decls.push_str(&s.declare(&t, &s.helper("s")));
     }
@@ -264,7 +495,25 @@ fn setup(
 
     // Scalars that are not real: from check.toml.
     for s in slots.iter().filter(|s| s.rank() == 0 && !s.is_real()) {
-        match (check.value_of(&s.var), s.ty) {
+        let comp = s.var.rsplit('%').next().unwrap_or(&s.var);
+        let given = check.value_of(&s.var).or_else(|| {
+            if s.parent.is_some() {
+                check.value_of(comp)
+            } else {
+                None
+            }
+        });
+        if given.is_none() && s.parent.is_some() {
+            // A component check.toml does not name: a fixed small value.
+            let v = if s.ty == ScalarType::Logical {
+                ".false."
+            } else {
+                "1"
+            };
+            writeln!(body, "  {} = {v}", s.var).unwrap();
+            continue;
+        }
+        match (given, s.ty) {
             (Some(Value::Int(v)), ScalarType::Integer(_)) => {
                 writeln!(body, "  {} = {v}", s.var).unwrap()
             }
@@ -344,7 +593,9 @@ fn setup(
                 None => upper,
             });
         }
-        writeln!(body, "  allocate({}({}))", s.var, bounds.join(", ")).unwrap();
+        if s.parent.is_none() {
+            writeln!(body, "  allocate({}({}))", s.var, bounds.join(", ")).unwrap();
+        }
         match s.ty {
             ScalarType::Real(_) => {}
             ScalarType::Integer(_) => match check.value_of(&s.var) {
@@ -358,7 +609,9 @@ fn setup(
                     )
                     .unwrap()
                 }
-                None if s.intent == Some(Intent::Out) => writeln!(body, "  {} = 0", s.var).unwrap(),
+                None if s.intent == Some(Intent::Out) || s.parent.is_some() => {
+                    writeln!(body, "  {} = 1", s.var).unwrap()
+                }
                 _ => {
                     return Err(format!(
                         "check.toml must give the integer array `{}` of `{}` as a list",
@@ -390,7 +643,7 @@ fn setup(
         }
     }
     for s in slots {
-        if s.rank() == 0 {
+        if s.rank() == 0 || s.parent.is_some() {
             writeln!(body, "  {} = {}", s.helper("s"), s.var).unwrap();
         } else {
             writeln!(body, "  allocate({}, source={})", s.helper("s"), s.var).unwrap();
@@ -413,12 +666,8 @@ fn restore(slots: &[Slot]) -> String {
 }
 
 /// `call f(x, y)` or `adg_res = g(x)`.
-fn primal_call(unit: &Unit, slots: &[Slot]) -> String {
-    let args: Vec<&str> = slots
-        .iter()
-        .filter(|s| !s.is_result)
-        .map(|s| s.var.as_str())
-        .collect();
+fn primal_call(unit: &Unit, _slots: &[Slot]) -> String {
+    let args: Vec<&str> = unit.args.iter().map(|s| s.as_str()).collect();
     if unit.is_function() {
         format!("  adg_res = {}({})\n", unit.name, args.join(", "))
     } else {
@@ -447,7 +696,15 @@ contains
 /// `use` lines for a root that is a module procedure (and for its derivatives, which
 /// live in derivative modules): such procedures are not declared EXTERNAL.
 fn module_uses(unit: &Unit, sigs: &[&Signature]) -> String {
+    module_uses_with(unit, sigs, &[])
+}
+
+/// [`module_uses`] and the modules defining the types `types` (module, type name).
+fn module_uses_with(unit: &Unit, sigs: &[&Signature], types: &[(String, String)]) -> String {
     let mut out = String::new();
+    for (m, t) in types {
+        writeln!(out, "  use {m}, only: {t}").unwrap();
+    }
     if let Some(m) = &unit.host {
         writeln!(out, "  use {m}, only: {}", unit.name).unwrap();
     }
@@ -541,12 +798,23 @@ pub fn primal_driver(
     spec: &RootSpec,
     check: &CheckConfig,
     print: Printer,
+    types: &Types,
 ) -> Result<String, String> {
-    let slots = slots(unit, spec)?;
-    let setup = setup(unit, &slots, check, print)?;
+    let slots = slots(unit, spec, types)?;
+    let structs = struct_args(unit);
+    if !structs.is_empty() && needs_interface(&slots) {
+        return Err(
+            "the driver cannot pass derived-type arguments next to assumed-shape ones".into(),
+        );
+    }
+    let setup = setup(unit, &slots, &structs, check, print)?;
     let mut out = String::new();
     out.push_str("program adgen_primal_driver\n");
-    out.push_str(&module_uses(unit, &[]));
+    out.push_str(&module_uses_with(
+        unit,
+        &[],
+        &type_uses(&structs, types, &[])?,
+    ));
     out.push_str("  implicit none\n");
     out.push_str(&setup.decls);
     if needs_interface(&slots) {
@@ -571,6 +839,58 @@ pub fn primal_driver(
     Ok(out)
 }
 
+/// The modules to use for the structs' types and, for each suffix in `suffixes`, their
+/// derivative types (those that exist in `types`).
+fn type_uses(
+    structs: &[StructArg],
+    types: &Types,
+    suffixes: &[(&str, &Types)],
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for st in structs {
+        let info = types
+            .get(&key(&st.tname))
+            .ok_or_else(|| format!("the driver finds no definition of the type `{}`", st.tname))?;
+        if let Some(m) = &info.module {
+            out.push((m.clone(), info.name.clone()));
+        }
+        for (suffix, dtypes) in suffixes {
+            if let Some(d) = dtypes.get(&format!("{}_{suffix}", key(&st.tname))) {
+                if let Some(m) = &d.module {
+                    out.push((m.clone(), d.name.clone()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Does the derivative type (of `tname` + `_suffix`) have the component at `path`
+/// (`a%b`, below the argument)?
+fn has_component(dtypes: &Types, tname: &str, suffix: &str, path: &[&str]) -> bool {
+    let Some(info) = dtypes.get(&format!("{}_{suffix}", key(tname))) else {
+        return false;
+    };
+    let Some((first, rest)) = path.split_first() else {
+        return true;
+    };
+    match info.components.iter().find(|c| key(&c.name) == key(first)) {
+        None => false,
+        Some(c) if rest.is_empty() => c.ty != ScalarType::Derived,
+        Some(c) => {
+            // The derivative component's type is already a derivative type.
+            let t = c.type_name.clone().unwrap_or_default();
+            let base = t
+                .strip_suffix(&format!("_{suffix}"))
+                .unwrap_or(&t)
+                .to_string();
+            has_component(dtypes, &base, suffix, rest)
+        }
+    }
+}
+
 /// What the derivative driver checks, for [`super::checks::evaluate`].
 pub struct DerivativeChecks {
     pub tangent: bool,
@@ -580,10 +900,22 @@ pub struct DerivativeChecks {
 }
 
 /// The argument list of a derivative call, mapped to driver variables.
-fn sig_args(sig: &Signature, slots: &[Slot]) -> Result<Vec<String>, String> {
+fn sig_args(sig: &Signature, slots: &[Slot], structs: &[StructArg]) -> Result<Vec<String>, String> {
     let result = slots.iter().find(|s| s.is_result);
     let mut args = Vec::new();
     for a in &sig.args {
+        if let Some(st) = a
+            .original
+            .as_ref()
+            .and_then(|o| structs.iter().find(|st| st.key == key(o)))
+        {
+            args.push(if a.is_derivative {
+                format!("adg_{}_{}", sig.mode.var_suffix(), st.var)
+            } else {
+                st.var.clone()
+            });
+            continue;
+        }
         let slot = match &a.original {
             // The result may be named by its own name or the function's.
             Some(o) => slots
@@ -598,7 +930,7 @@ fn sig_args(sig: &Signature, slots: &[Slot]) -> Result<Vec<String>, String> {
             })?,
         };
         args.push(if a.is_derivative {
-            slot.dvar()
+            slot.dvar_of(sig.mode.var_suffix().chars().next().unwrap_or('d'))
         } else {
             slot.var.clone()
         });
@@ -632,8 +964,26 @@ pub fn derivative_driver(
     adjoint: Option<&Signature>,
     check: &CheckConfig,
     print: Printer,
+    types: &Types,
+    dtypes: &Types,
 ) -> Result<(String, DerivativeChecks), String> {
-    let slots = slots(unit, spec)?;
+    let mut slots = slots(unit, spec, types)?;
+    let structs = struct_args(unit);
+    if !structs.is_empty() && needs_interface(&slots) {
+        return Err(
+            "the driver cannot pass derived-type arguments next to assumed-shape ones".into(),
+        );
+    }
+    for s in slots.iter_mut() {
+        let Some(p) = s.parent.clone() else { continue };
+        let st = structs
+            .iter()
+            .find(|st| st.var == p)
+            .expect("struct of a component");
+        let path: Vec<&str> = s.var.split('%').skip(1).collect();
+        s.in_d = tangent.is_some() && has_component(dtypes, &st.tname, "d", &path);
+        s.in_b = adjoint.is_some() && has_component(dtypes, &st.tname, "b", &path);
+    }
     let root = key(&unit.name);
     let sigs: Vec<&Signature> = tangent.iter().chain(adjoint.iter()).copied().collect();
     // An independent or dependent that adgen finds inactive has no derivative argument
@@ -644,8 +994,17 @@ pub fn derivative_driver(
             return Err(format!("{}: is_function does not match the root", sig.unit));
         }
     }
-    let setup = setup(unit, &slots, check, print)?;
+    let setup = setup(unit, &slots, &structs, check, print)?;
     let mut d = setup.decls.clone();
+    for st in &structs {
+        for (m, present) in [("d", tangent.is_some()), ("b", adjoint.is_some())] {
+            if let Some(info) = dtypes.get(&format!("{}_{m}", key(&st.tname))) {
+                if present {
+                    writeln!(d, "  type({}) :: adg_{m}_{}", info.name, st.var).unwrap();
+                }
+            }
+        }
+    }
     let mut b = setup.body.clone();
     let real_slots: Vec<&Slot> = slots.iter().filter(|s| s.is_real()).collect();
     let indeps: Vec<&Slot> = slots.iter().filter(|s| s.independent).collect();
@@ -657,7 +1016,11 @@ pub fn derivative_driver(
         .collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
-        d.push_str(&s.declare(&t, &s.dvar()));
+        if s.parent.is_none() {
+            d.push_str(&s.declare(&t, &s.helper("d")));
+        } else if s.placeholder() {
+            d.push_str(&s.declare("real(8)", &s.helper("z")));
+        }
     }
     for s in &indeps {
         d.push_str(&s.declare("real(8)", &s.helper("dir")));
@@ -703,7 +1066,11 @@ pub fn derivative_driver(
     // Allocate derivatives and helpers; draw directions and weights.
     for s in &real_slots {
         if s.rank() > 0 {
-            writeln!(b, "  allocate({}({}))", s.dvar(), s.same_bounds()).unwrap();
+            if s.parent.is_none() {
+                writeln!(b, "  allocate({}({}))", s.helper("d"), s.same_bounds()).unwrap();
+            } else if s.placeholder() {
+                writeln!(b, "  allocate({}({}))", s.helper("z"), s.same_bounds()).unwrap();
+            }
         }
     }
     let helpers_of = |s: &Slot| -> Vec<&'static str> {
@@ -755,9 +1122,9 @@ pub fn derivative_driver(
             writeln!(b, "  {} = {}", s.helper(prefix), s.var).unwrap();
         }
     };
-    let zero_derivatives = |b: &mut String| {
+    let zero_derivatives = |b: &mut String, mode: char| {
         for s in &real_slots {
-            writeln!(b, "  {} = 0", s.dvar()).unwrap();
+            writeln!(b, "  {} = 0", s.dvar_of(mode)).unwrap();
         }
     };
 
@@ -834,12 +1201,16 @@ pub fn derivative_driver(
     if let Some(sig) = tangent {
         b.push_str("  ! tangent\n");
         b.push_str(&restore(&slots));
-        zero_derivatives(&mut b);
+        zero_derivatives(&mut b, 'd');
         if check.contract {
             // INTERFACE.md §4: derivatives of non-independents are taken as zero,
             // whatever they hold.
-            for s in real_slots.iter().filter(|s| !s.independent && !s.is_result) {
-                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+            for s in real_slots
+                .iter()
+                .filter(|s| !s.independent && !s.is_result)
+                .filter(|s| !s.dvar_of('d').starts_with("adg_z_"))
+            {
+                writeln!(b, "  {} = 7.0", s.dvar_of('d')).unwrap();
             }
         }
         for s in &indeps {
@@ -847,22 +1218,22 @@ pub fn derivative_driver(
                 b,
                 "  {d} = real({}, kind({d}))",
                 s.helper("dir"),
-                d = s.dvar()
+                d = s.dvar_of('d')
             )
             .unwrap();
         }
-        let args = sig_args(sig, &slots)?.join(", ");
+        let args = sig_args(sig, &slots, &structs)?.join(", ");
         if sig.is_function {
             let r = slots
                 .iter()
                 .find(|s| s.is_result)
                 .expect("function result slot");
-            writeln!(b, "  {} = {}({args})", r.dvar(), sig.unit).unwrap();
+            writeln!(b, "  {} = {}({args})", r.dvar_of('d'), sig.unit).unwrap();
         } else {
             writeln!(b, "  call {}({args})", sig.unit).unwrap();
         }
         for s in &deps {
-            writeln!(b, "  {} = {}", s.helper("td"), s.dvar()).unwrap();
+            writeln!(b, "  {} = {}", s.helper("td"), s.dvar_of('d')).unwrap();
         }
         dep_copy(&mut b, "t0");
         // The tangent's primal outputs are those of the original.
@@ -901,7 +1272,7 @@ pub fn derivative_driver(
     if let Some(sig) = adjoint {
         b.push_str("  ! adjoint\n");
         b.push_str(&restore(&slots));
-        zero_derivatives(&mut b);
+        zero_derivatives(&mut b, 'b');
         if check.contract {
             // INTERFACE.md §4: the adjoints of input-only independents are overwritten,
             // not accumulated.
@@ -913,7 +1284,7 @@ pub fn derivative_driver(
                 .filter(|s| s.intent == Some(Intent::In) && !s.dependent)
                 .filter(|s| passed.contains(&s.key))
             {
-                writeln!(b, "  {} = 7.0", s.dvar()).unwrap();
+                writeln!(b, "  {} = 7.0", s.dvar_of('b')).unwrap();
             }
         }
         for s in &deps {
@@ -921,15 +1292,15 @@ pub fn derivative_driver(
                 b,
                 "  {d} = real({}, kind({d}))",
                 s.helper("w"),
-                d = s.dvar()
+                d = s.dvar_of('b')
             )
             .unwrap();
         }
-        let args = sig_args(sig, &slots)?.join(", ");
+        let args = sig_args(sig, &slots, &structs)?.join(", ");
         writeln!(b, "  call {}({args})", sig.unit).unwrap();
         b.push_str("  adg_lhs = 0.0d0\n  adg_rhs = 0.0d0\n");
         for s in &indeps {
-            let p = format!("{} * {}", s.helper("dir"), s.dvar());
+            let p = format!("{} * {}", s.helper("dir"), s.dvar_of('b'));
             writeln!(b, "  adg_lhs = adg_lhs + {}", s.total(&p)).unwrap();
         }
         let reference = if tangent.is_some() { "td" } else { "fd" };
@@ -954,9 +1325,9 @@ pub fn derivative_driver(
             b.push_str("  adg_num = 0.0d0\n");
             for s in &cleared {
                 let m = if s.rank() == 0 {
-                    format!("abs({})", s.dvar())
+                    format!("abs({})", s.dvar_of('b'))
                 } else {
-                    format!("maxval(abs({}))", s.dvar())
+                    format!("maxval(abs({}))", s.dvar_of('b'))
                 };
                 writeln!(b, "  adg_num = max(adg_num, real({m}, 8))").unwrap();
             }
@@ -970,7 +1341,18 @@ pub fn derivative_driver(
 
     let mut out = String::new();
     out.push_str("program adgen_derivative_driver\n");
-    out.push_str(&module_uses(unit, &sigs));
+    let mut suffixes = Vec::new();
+    if tangent.is_some() {
+        suffixes.push(("d", dtypes));
+    }
+    if adjoint.is_some() {
+        suffixes.push(("b", dtypes));
+    }
+    out.push_str(&module_uses_with(
+        unit,
+        &sigs,
+        &type_uses(&structs, types, &suffixes)?,
+    ));
     out.push_str("  implicit none\n");
     out.push_str(&d);
     out.push_str(&b);

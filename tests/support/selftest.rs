@@ -325,6 +325,8 @@ fn run_with(
         check,
         print: &print,
         c: false,
+        types: Default::default(),
+        sources: Vec::new(),
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -423,6 +425,8 @@ fn generated_code_with_warnings_is_rejected() {
         check: Default::default(),
         print: &print,
         c: false,
+        types: Default::default(),
+        sources: Vec::new(),
     };
     let sources = vec![(
         "w_d.f90".to_string(),
@@ -447,6 +451,8 @@ fn roundtrip_detects_a_changed_result() {
         check: config::parse_check("n = 4\n[extent]\nx = 4\n").unwrap(),
         print: &print,
         c: false,
+        types: Default::default(),
+        sources: Vec::new(),
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -994,6 +1000,8 @@ fn corpus_primal_drivers_run() {
             check,
             print: &print,
             c: false,
+            types: Default::default(),
+            sources: Vec::new(),
         };
         let originals: Vec<(String, String)> = sources
             .iter()
@@ -1033,8 +1041,10 @@ fn corpus_primal_drivers_run() {
         }
         // Central differences at the harness's point are well defined: steps h and 10h
         // agree and the derivative is not zero.
-        let (text, _) = driver::derivative_driver(&u, spec, None, None, &ctx.check, &print)
-            .unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let (text, _) = driver::derivative_driver(
+            &u, spec, None, None, &ctx.check, &print, &ctx.types, &ctx.types,
+        )
+        .unwrap_or_else(|e| panic!("{dir}: {e}"));
         match case::build_and_run(&ctx, "fd", "fd_only", &text, &objects, "fd") {
             Ok(out) => {
                 let expected = [super::checks::Expected {
