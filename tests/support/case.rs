@@ -191,7 +191,7 @@ pub fn primal_outputs(
     let mut all = String::new();
     for (unit, spec) in roots {
         let text = if ctx.c {
-            cdriver::primal_driver(unit, spec, &ctx.check)
+            cdriver::primal_driver(unit, spec, &ctx.check, &ctx.types)
         } else {
             driver::primal_driver(unit, spec, &ctx.check, ctx.print, &ctx.types)
         }
@@ -363,7 +363,9 @@ pub fn check_derivatives(
             .map(|f| (f.path.clone(), f.contents.clone()))
             .collect();
         let made = if ctx.c {
-            cdriver::derivative_driver(unit, spec, tangent, adjoint, &ctx.check, &headers)
+            cdriver::derivative_driver(
+                unit, spec, tangent, adjoint, &ctx.check, &headers, &ctx.types,
+            )
         } else {
             driver::derivative_driver(
                 unit, spec, tangent, adjoint, &ctx.check, ctx.print, &ctx.types, &dtypes,

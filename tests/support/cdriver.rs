@@ -15,7 +15,7 @@ use adgen::diff::Signature;
 use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
 use super::config::{CheckConfig, RootSpec, Value};
-use super::driver::DerivativeChecks;
+use super::driver::{Component, DerivativeChecks, Types};
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -29,18 +29,72 @@ struct Slot {
     is_result: bool,
     independent: bool,
     dependent: bool,
+    /// A member of a struct argument: the argument (`var` is then `s.a.b`, `path`
+    /// `.a.b`).
+    parent: Option<String>,
+    path: String,
+    /// An array member.
+    arr: bool,
+    /// The member exists in the tangent / adjoint derivative struct.
+    in_d: bool,
+    in_b: bool,
+}
+
+/// A struct argument of the root.
+#[derive(Clone, Debug)]
+struct StructArg {
+    var: String,
+    key: String,
+    /// The C type: `struct cell`.
+    tname: String,
 }
 
 impl Slot {
+    /// Element `adg_k` of this slot in the storage `base` (the argument's array, its
+    /// saved copy, its derivative struct).
+    fn at(&self, base: &str) -> String {
+        match &self.parent {
+            None => format!("{base}[adg_k]"),
+            Some(_) if !self.arr => format!("{base}[0]{}", self.path),
+            Some(_) => format!("(({} *){base}[0]{})[adg_k]", self.c(), self.path),
+        }
+    }
+    fn v(&self) -> String {
+        match &self.parent {
+            Some(p) => self.at(p),
+            None => self.at(&self.var),
+        }
+    }
+    fn sv(&self) -> String {
+        match &self.parent {
+            Some(p) => self.at(&format!("adg_s_{p}")),
+            None => self.at(&self.helper("s")),
+        }
+    }
+    /// The derivative element for mode `d` / `b`; a zero placeholder for a member the
+    /// derivative struct lacks.
+    fn dv(&self, mode: char) -> String {
+        match &self.parent {
+            Some(p) if (mode == 'd' && self.in_d) || (mode == 'b' && self.in_b) => {
+                self.at(&format!("adg_{mode}_{p}"))
+            }
+            Some(_) => format!("{}[adg_k]", self.helper("z")),
+            None => format!("{}[adg_k]", self.helper("d")),
+        }
+    }
+    fn placeholder(&self) -> bool {
+        self.parent.is_some() && !(self.in_d && self.in_b)
+    }
     fn is_real(&self) -> bool {
         matches!(self.ty, ScalarType::Real(_))
     }
     fn helper(&self, p: &str) -> String {
-        let base = if self.is_result { "0res" } else { &self.var };
+        let base = if self.is_result {
+            "0res".to_string()
+        } else {
+            self.var.replace('.', "_")
+        };
         format!("adg_{p}_{base}")
-    }
-    fn dvar(&self) -> String {
-        self.helper("d")
     }
     fn c(&self) -> &'static str {
         c_type(self.ty)
@@ -79,7 +133,239 @@ fn eval(e: &Expr, check: &CheckConfig) -> Option<i64> {
     }
 }
 
-fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>, String> {
+/// The members of the struct argument `parent` (type `tname`) below `path`, as slots.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    out: &mut Vec<Slot>,
+    types: &Types,
+    check: &CheckConfig,
+    parent: &str,
+    path: &str,
+    tname: &str,
+    input_only: bool,
+    roles: (bool, bool),
+    depth: usize,
+) -> Result<(), String> {
+    let info = types
+        .get(&key(tname))
+        .ok_or_else(|| format!("the driver finds no definition of `{tname}`"))?;
+    if depth > 8 {
+        return Err(format!("`{tname}` nests too deeply"));
+    }
+    for c in &info.components {
+        let p = format!("{path}.{}", c.name);
+        let mut len = 1;
+        for d in &c.dims {
+            let Bound::Expr(e) = &d.upper else {
+                return Err(format!("`{parent}{p}`: a member of unknown size"));
+            };
+            let upper =
+                eval(e, check).ok_or_else(|| format!("`{parent}{p}`: cannot evaluate its size"))?;
+            let lower = d.lower.as_ref().map(|l| eval(l, check)).unwrap_or(Some(1));
+            len *= upper
+                - lower.ok_or_else(|| format!("`{parent}{p}`: cannot evaluate its bound"))?
+                + 1;
+        }
+        if c.ty == ScalarType::Derived {
+            if !c.dims.is_empty() {
+                return Err(format!(
+                    "the driver cannot fill the struct array member `{parent}{p}`"
+                ));
+            }
+            let t = c.type_name.clone().unwrap_or_default();
+            expand(
+                out,
+                types,
+                check,
+                parent,
+                &p,
+                &t,
+                input_only,
+                roles,
+                depth + 1,
+            )?;
+            continue;
+        }
+        let real = matches!(c.ty, ScalarType::Real(_));
+        out.push(Slot {
+            var: format!("{parent}{p}"),
+            key: key(&format!("{parent}{p}")),
+            ty: c.ty,
+            len,
+            pass: Pass::Ref,
+            input_only,
+            is_result: false,
+            independent: roles.0 && real,
+            dependent: roles.1 && real,
+            parent: Some(parent.to_string()),
+            path: p,
+            arr: !c.dims.is_empty(),
+            in_d: true,
+            in_b: true,
+        });
+    }
+    Ok(())
+}
+
+fn struct_args(unit: &Unit) -> Vec<StructArg> {
+    unit.args
+        .iter()
+        .filter_map(|a| {
+            let sym = unit.symbols.get(a)?;
+            (sym.ty == ScalarType::Derived).then(|| StructArg {
+                var: a.clone(),
+                key: key(a),
+                tname: sym.type_spec.type_name.clone().unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+/// C definitions of the struct types of the arguments (members first), from the IL.
+fn struct_definitions(
+    structs: &[StructArg],
+    types: &Types,
+    check: &CheckConfig,
+) -> Result<String, String> {
+    fn visit(
+        t: &str,
+        types: &Types,
+        check: &CheckConfig,
+        done: &mut BTreeSet<String>,
+        out: &mut String,
+    ) -> Result<(), String> {
+        if !done.insert(key(t)) {
+            return Ok(());
+        }
+        let info = types
+            .get(&key(t))
+            .ok_or_else(|| format!("the driver finds no definition of `{t}`"))?;
+        if !info.name.starts_with("struct ") {
+            return Err(format!("the driver cannot define the typedef `{t}`"));
+        }
+        for c in info
+            .components
+            .iter()
+            .filter(|c| c.ty == ScalarType::Derived)
+        {
+            visit(
+                c.type_name.as_deref().unwrap_or(""),
+                types,
+                check,
+                done,
+                out,
+            )?;
+        }
+        writeln!(out, "{} {{", info.name).unwrap();
+        for c in &info.components {
+            let ty = if c.ty == ScalarType::Derived {
+                c.type_name.clone().unwrap_or_default()
+            } else {
+                c_type(c.ty).to_string()
+            };
+            let mut ext = String::new();
+            for d in c.dims.iter().rev() {
+                let Bound::Expr(e) = &d.upper else {
+                    return Err(format!("`{}`: a member of unknown size", c.name));
+                };
+                let upper = eval(e, check)
+                    .ok_or_else(|| format!("`{}`: cannot evaluate its size", c.name))?;
+                let lower = d
+                    .lower
+                    .as_ref()
+                    .map(|l| eval(l, check))
+                    .unwrap_or(Some(1))
+                    .unwrap_or(1);
+                write!(ext, "[{}]", upper - lower + 1).unwrap();
+            }
+            writeln!(out, "  {ty} {}{ext};", c.name).unwrap();
+        }
+        out.push_str("};\n");
+        Ok(())
+    }
+    let mut done = BTreeSet::new();
+    let mut out = String::new();
+    for st in structs {
+        visit(&st.tname, types, check, &mut done, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// The derivative structs (`struct cell_d { ... };`) of the generated headers.
+fn header_structs(headers: &[(String, String)]) -> Types {
+    let mut out = Types::new();
+    for (_, text) in headers {
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let l = line.trim();
+            let Some(name) = l.strip_prefix("struct ").and_then(|r| r.strip_suffix(" {")) else {
+                continue;
+            };
+            let mut comps = Vec::new();
+            for m in lines.by_ref() {
+                let m = m.trim();
+                if m.starts_with('}') {
+                    break;
+                }
+                let m = m.trim_end_matches(';');
+                let base = m.split('[').next().unwrap_or(m);
+                let Some((ty, field)) = base.rsplit_once(' ') else {
+                    continue;
+                };
+                let nested = ty.strip_prefix("struct ");
+                comps.push(Component {
+                    name: field.trim().to_string(),
+                    ty: if nested.is_some() {
+                        ScalarType::Derived
+                    } else {
+                        ScalarType::Real(8)
+                    },
+                    type_name: nested.map(|n| format!("struct {}", n.trim())),
+                    dims: Vec::new(),
+                });
+            }
+            out.insert(
+                key(&format!("struct {name}")),
+                super::driver::TypeInfo {
+                    name: format!("struct {name}"),
+                    module: None,
+                    components: comps,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// Does the derivative struct of `tname` (`struct cell` → `struct cell_d`) have the
+/// member at `path`?
+fn has_member(dtypes: &Types, tname: &str, suffix: &str, path: &[&str]) -> bool {
+    let Some(info) = dtypes.get(&format!("{}_{suffix}", key(tname))) else {
+        return false;
+    };
+    let Some((first, rest)) = path.split_first() else {
+        return true;
+    };
+    match info.components.iter().find(|c| key(&c.name) == key(first)) {
+        None => false,
+        Some(c) if rest.is_empty() => c.ty != ScalarType::Derived,
+        Some(c) => {
+            let t = c.type_name.clone().unwrap_or_default();
+            let base = t
+                .strip_suffix(&format!("_{suffix}"))
+                .unwrap_or(&t)
+                .to_string();
+            has_member(dtypes, &base, suffix, rest)
+        }
+    }
+}
+
+fn slots(
+    unit: &Unit,
+    spec: &RootSpec,
+    check: &CheckConfig,
+    types: &Types,
+) -> Result<Vec<Slot>, String> {
     let indep: BTreeSet<String> = spec.independents.iter().map(|s| key(s)).collect();
     let dep: BTreeSet<String> = spec.dependents.iter().map(|s| key(s)).collect();
     let kinds = param_kinds(unit);
@@ -91,6 +377,24 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
             .ok_or_else(|| format!("dummy `{arg}` has no symbol"))?;
         if sym.kind != SymbolKind::Variable {
             return Err(format!("dummy `{arg}` is a procedure"));
+        }
+        if sym.ty == ScalarType::Derived {
+            if !sym.dims.is_empty() {
+                return Err(format!("the driver cannot pass the struct array `{arg}`"));
+            }
+            let t = sym.type_spec.type_name.clone().unwrap_or_default();
+            expand(
+                &mut out,
+                types,
+                check,
+                arg,
+                "",
+                &t,
+                sym.intent == Some(adgen::il::Intent::In),
+                (indep.contains(&key(arg)), dep.contains(&key(arg))),
+                0,
+            )?;
+            continue;
         }
         // Arrays of any rank are passed as flat arrays of all their elements (C's 2-D
         // parameters `double (*u)[N]` are pointers to the first element as well); an
@@ -126,6 +430,11 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
             is_result: false,
             independent: indep.contains(&key(arg)),
             dependent: dep.contains(&key(arg)),
+            parent: None,
+            path: String::new(),
+            arr: false,
+            in_d: true,
+            in_b: true,
         });
     }
     if unit.is_function() {
@@ -146,14 +455,20 @@ fn slots(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<Vec<Slot>,
             is_result: true,
             independent: false,
             dependent: named || spec.dependents.is_empty(),
+            parent: None,
+            path: String::new(),
+            arr: false,
+            in_d: true,
+            in_b: true,
         });
     }
     for name in spec.independents.iter().chain(&spec.dependents) {
         let k = key(name);
-        if !out
-            .iter()
-            .any(|s| s.key == k || (s.is_result && k == key(&unit.name)))
-        {
+        if !out.iter().any(|s| {
+            s.key == k
+                || s.parent.as_deref().map(key) == Some(k.clone())
+                || (s.is_result && k == key(&unit.name))
+        }) {
             return Err(format!("`{name}` is not an argument or the result"));
         }
     }
@@ -178,16 +493,34 @@ fn real_c(v: f64) -> String {
 }
 
 /// Declarations and the filling of inputs, shared by both drivers.
-fn setup(unit: &Unit, slots: &[Slot], check: &CheckConfig) -> Result<(String, String), String> {
+fn setup(
+    unit: &Unit,
+    slots: &[Slot],
+    structs: &[StructArg],
+    check: &CheckConfig,
+) -> Result<(String, String), String> {
     let mut d = String::new();
     let mut b = String::new();
-    for s in slots {
+    for st in structs {
+        writeln!(d, "  {} {}[1], adg_s_{}[1];", st.tname, st.var, st.var).unwrap();
+    }
+    for s in slots.iter().filter(|s| s.parent.is_none()) {
         writeln!(d, "  {} {}[{}];", s.c(), s.var, s.len).unwrap();
         writeln!(d, "  {} {}[{}];", s.c(), s.helper("s"), s.len).unwrap();
     }
     d.push_str("  int adg_k = 0;\n");
     writeln!(b, "  adg_state = {}L;", 1 + check.seed % 2_147_483_646).unwrap();
     for s in slots.iter().filter(|s| !s.is_real()) {
+        if s.parent.is_some() {
+            // A member: check.toml by its path or its name, else a small value.
+            let name = s.path.rsplit('.').next().unwrap_or("");
+            let v = match check.value_of(&s.var).or_else(|| check.value_of(name)) {
+                Some(Value::Int(v)) => *v,
+                _ => 1,
+            };
+            writeln!(b, "  {}{} = {v};", s.each(), s.v()).unwrap();
+            continue;
+        }
         match (check.value_of(&s.var), s.ty) {
             (Some(Value::Int(v)), ScalarType::Integer(_)) if s.len == 1 => {
                 writeln!(b, "  {}[0] = {v};", s.var).unwrap()
@@ -218,9 +551,9 @@ fn setup(unit: &Unit, slots: &[Slot], check: &CheckConfig) -> Result<(String, St
         let (lo, hi) = check.range_of(&s.var);
         writeln!(
             b,
-            "  {}{}[adg_k] = ({})adg_rand({}, {});",
+            "  {}{} = ({})adg_rand({}, {});",
             s.each(),
-            s.var,
+            s.v(),
             s.c(),
             real_c(lo),
             real_c(hi)
@@ -228,14 +561,7 @@ fn setup(unit: &Unit, slots: &[Slot], check: &CheckConfig) -> Result<(String, St
         .unwrap();
     }
     for s in slots {
-        writeln!(
-            b,
-            "  {}{}[adg_k] = {}[adg_k];",
-            s.each(),
-            s.helper("s"),
-            s.var
-        )
-        .unwrap();
+        writeln!(b, "  {}{} = {};", s.each(), s.sv(), s.v()).unwrap();
     }
     Ok((d, b))
 }
@@ -243,14 +569,7 @@ fn setup(unit: &Unit, slots: &[Slot], check: &CheckConfig) -> Result<(String, St
 fn restore(slots: &[Slot]) -> String {
     let mut out = String::new();
     for s in slots.iter().filter(|s| !s.is_result) {
-        writeln!(
-            out,
-            "  {}{}[adg_k] = {}[adg_k];",
-            s.each(),
-            s.var,
-            s.helper("s")
-        )
-        .unwrap();
+        writeln!(out, "  {}{} = {};", s.each(), s.v(), s.sv()).unwrap();
     }
     out
 }
@@ -263,11 +582,13 @@ fn pass(name: &str, pointer: bool) -> String {
     }
 }
 
-fn primal_call(unit: &Unit, slots: &[Slot]) -> String {
-    let args: Vec<String> = slots
+fn primal_call(unit: &Unit, _slots: &[Slot]) -> String {
+    let kinds = param_kinds(unit);
+    let args: Vec<String> = unit
+        .args
         .iter()
-        .filter(|s| !s.is_result)
-        .map(|s| pass(&s.var, s.pass != Pass::Value))
+        .zip(kinds)
+        .map(|(a, k)| pass(a, k != Pass::Value))
         .collect();
     if unit.is_function() {
         format!("  adg_res[0] = {}({});\n", unit.name, args.join(", "))
@@ -281,10 +602,17 @@ fn prototype_line(unit: &Unit) -> String {
 }
 
 /// The driver calling the original root once and printing every argument.
-pub fn primal_driver(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Result<String, String> {
-    let slots = slots(unit, spec, check)?;
-    let (d, b) = setup(unit, &slots, check)?;
+pub fn primal_driver(
+    unit: &Unit,
+    spec: &RootSpec,
+    check: &CheckConfig,
+    types: &Types,
+) -> Result<String, String> {
+    let slots = slots(unit, spec, check, types)?;
+    let structs = struct_args(unit);
+    let (d, b) = setup(unit, &slots, &structs, check)?;
     let mut out = String::from(PRELUDE);
+    out.push_str(&struct_definitions(&structs, types, check)?);
     out.push_str(&prototype_line(unit));
     out.push_str("\nint main(void) {\n");
     out.push_str(&d);
@@ -295,13 +623,7 @@ pub fn primal_driver(unit: &Unit, spec: &RootSpec, check: &CheckConfig) -> Resul
         writeln!(out, "  printf(\"PRIMAL {}\\n\");", s.key).unwrap();
         let fmt = if s.is_real() { "%25.16e" } else { "%ld" };
         let cast = if s.is_real() { "(double)" } else { "(long)" };
-        writeln!(
-            out,
-            "  {}printf(\"{fmt}\\n\", {cast}{}[adg_k]);",
-            s.each(),
-            s.var
-        )
-        .unwrap();
+        writeln!(out, "  {}printf(\"{fmt}\\n\", {cast}{});", s.each(), s.v()).unwrap();
     }
     out.push_str("  return 0;\n}\n");
     Ok(out)
@@ -330,7 +652,12 @@ fn header_pointers(
     Err(format!("no generated header declares `{unit}`"))
 }
 
-fn sig_call(sig: &Signature, slots: &[Slot], ptrs: &[bool]) -> Result<Vec<String>, String> {
+fn sig_call(
+    sig: &Signature,
+    slots: &[Slot],
+    structs: &[StructArg],
+    ptrs: &[bool],
+) -> Result<Vec<String>, String> {
     if ptrs.len() != sig.args.len() {
         return Err(format!(
             "{}: the header has {} parameters, the signature {}",
@@ -342,6 +669,19 @@ fn sig_call(sig: &Signature, slots: &[Slot], ptrs: &[bool]) -> Result<Vec<String
     let result = slots.iter().find(|s| s.is_result);
     let mut out = Vec::new();
     for (a, &p) in sig.args.iter().zip(ptrs) {
+        if let Some(st) = a
+            .original
+            .as_ref()
+            .and_then(|o| structs.iter().find(|st| st.key == key(o)))
+        {
+            let name = if a.is_derivative {
+                format!("adg_{}_{}", sig.mode.var_suffix(), st.var)
+            } else {
+                st.var.clone()
+            };
+            out.push(pass(&name, p));
+            continue;
+        }
         let slot = match &a.original {
             Some(o) => slots
                 .iter()
@@ -350,7 +690,7 @@ fn sig_call(sig: &Signature, slots: &[Slot], ptrs: &[bool]) -> Result<Vec<String
             None => result.ok_or_else(|| format!("{}: a result argument", sig.unit))?,
         };
         let name = if a.is_derivative {
-            slot.dvar()
+            slot.helper("d")
         } else {
             slot.var.clone()
         };
@@ -367,17 +707,42 @@ pub fn derivative_driver(
     adjoint: Option<&Signature>,
     check: &CheckConfig,
     headers: &[(String, String)],
+    types: &Types,
 ) -> Result<(String, DerivativeChecks), String> {
-    let slots = slots(unit, spec, check)?;
+    let mut slots = slots(unit, spec, check, types)?;
+    let structs = struct_args(unit);
+    let dtypes = header_structs(headers);
+    for s in slots.iter_mut() {
+        let Some(p) = s.parent.clone() else { continue };
+        let st = structs
+            .iter()
+            .find(|st| st.var == p)
+            .expect("struct of a member");
+        let path: Vec<&str> = s.path.split('.').skip(1).collect();
+        s.in_d = tangent.is_some() && has_member(&dtypes, &st.tname, "d", &path);
+        s.in_b = adjoint.is_some() && has_member(&dtypes, &st.tname, "b", &path);
+    }
     let root = key(&unit.name);
-    let (d0, b0) = setup(unit, &slots, check)?;
+    let (d0, b0) = setup(unit, &slots, &structs, check)?;
     let mut d = d0;
     let mut b = b0;
+    for st in &structs {
+        for (m, present) in [("d", tangent.is_some()), ("b", adjoint.is_some())] {
+            let dt = format!("{}_{m}", st.tname);
+            if present && dtypes.contains_key(&key(&dt)) {
+                writeln!(d, "  {dt} adg_{m}_{}[1];", st.var).unwrap();
+            }
+        }
+    }
     let reals: Vec<&Slot> = slots.iter().filter(|s| s.is_real()).collect();
     let indeps: Vec<&Slot> = slots.iter().filter(|s| s.independent).collect();
     let deps: Vec<&Slot> = slots.iter().filter(|s| s.dependent).collect();
     for s in &reals {
-        writeln!(d, "  {} {}[{}];", s.c(), s.dvar(), s.len).unwrap();
+        if s.parent.is_none() {
+            writeln!(d, "  {} {}[{}];", s.c(), s.helper("d"), s.len).unwrap();
+        } else if s.placeholder() {
+            writeln!(d, "  double {}[{}];", s.helper("z"), s.len).unwrap();
+        }
     }
     for s in &indeps {
         writeln!(d, "  double {}[{}];", s.helper("dir"), s.len).unwrap();
@@ -398,10 +763,10 @@ pub fn derivative_driver(
     }
     for s in &indeps {
         let h = s.helper("dir");
-        let sv = s.helper("s");
+        let sv = s.sv();
         writeln!(
             b,
-            "  {}{h}[adg_k] = adg_rand(-1.0, 1.0) * ({sv}[adg_k] != 0 ? fabs((double){sv}[adg_k]) : 1.0);",
+            "  {}{h}[adg_k] = adg_rand(-1.0, 1.0) * ({sv} != 0 ? fabs((double){sv}) : 1.0);",
             s.each()
         )
         .unwrap();
@@ -417,19 +782,12 @@ pub fn derivative_driver(
     }
     let copy = |b: &mut String, prefix: &str| {
         for s in &deps {
-            writeln!(
-                b,
-                "  {}{}[adg_k] = {}[adg_k];",
-                s.each(),
-                s.helper(prefix),
-                s.var
-            )
-            .unwrap();
+            writeln!(b, "  {}{}[adg_k] = {};", s.each(), s.helper(prefix), s.v()).unwrap();
         }
     };
-    let zero = |b: &mut String| {
+    let zero = |b: &mut String, mode: char| {
         for s in &reals {
-            writeln!(b, "  {}{}[adg_k] = 0;", s.each(), s.dvar()).unwrap();
+            writeln!(b, "  {}{} = 0;", s.each(), s.dv(mode)).unwrap();
         }
     };
     let sum = |b: &mut String, acc: &str, s: &Slot, term: String| {
@@ -447,12 +805,12 @@ pub fn derivative_driver(
             for s in &indeps {
                 writeln!(
                     b,
-                    "  {}{v}[adg_k] = ({})({} {sign} {mult}adg_h * {}[adg_k]);",
+                    "  {}{v} = ({})({} {sign} {mult}adg_h * {}[adg_k]);",
                     s.each(),
                     s.c(),
-                    format_args!("{}[adg_k]", s.helper("s")),
+                    s.sv(),
                     s.helper("dir"),
-                    v = s.var
+                    v = s.v()
                 )
                 .unwrap();
             }
@@ -496,37 +854,40 @@ pub fn derivative_driver(
         let p = ptrs.next().expect("one per signature");
         b.push_str("  /* tangent */\n");
         b.push_str(&restore(&slots));
-        zero(&mut b);
+        zero(&mut b, 'd');
         if check.contract {
-            for s in reals.iter().filter(|s| !s.independent && !s.is_result) {
-                writeln!(b, "  {}{}[adg_k] = 7.0;", s.each(), s.dvar()).unwrap();
+            for s in reals
+                .iter()
+                .filter(|s| !s.independent && !s.is_result && !(s.parent.is_some() && !s.in_d))
+            {
+                writeln!(b, "  {}{} = 7.0;", s.each(), s.dv('d')).unwrap();
             }
         }
         for s in &indeps {
             writeln!(
                 b,
-                "  {}{}[adg_k] = ({}){}[adg_k];",
+                "  {}{} = ({}){}[adg_k];",
                 s.each(),
-                s.dvar(),
+                s.dv('d'),
                 s.c(),
                 s.helper("dir")
             )
             .unwrap();
         }
-        let args = sig_call(sig, &slots, &p)?.join(", ");
+        let args = sig_call(sig, &slots, &structs, &p)?.join(", ");
         if sig.is_function {
             let r = slots.iter().find(|s| s.is_result).expect("result slot");
-            writeln!(b, "  {}[0] = {}({args});", r.dvar(), sig.unit).unwrap();
+            writeln!(b, "  {}[0] = {}({args});", r.helper("d"), sig.unit).unwrap();
         } else {
             writeln!(b, "  {}({args});", sig.unit).unwrap();
         }
         for s in &deps {
             writeln!(
                 b,
-                "  {}{}[adg_k] = {}[adg_k];",
+                "  {}{}[adg_k] = {};",
                 s.each(),
                 s.helper("td"),
-                s.dvar()
+                s.dv('d')
             )
             .unwrap();
         }
@@ -571,27 +932,27 @@ pub fn derivative_driver(
         let p = ptrs.next().expect("one per signature");
         b.push_str("  /* adjoint */\n");
         b.push_str(&restore(&slots));
-        zero(&mut b);
+        zero(&mut b, 'b');
         if check.contract {
             for s in indeps
                 .iter()
-                .filter(|s| s.pass == Pass::Value && !s.dependent)
+                .filter(|s| s.pass == Pass::Value && !s.dependent && s.parent.is_none())
             {
-                writeln!(b, "  {}{}[adg_k] = 7.0;", s.each(), s.dvar()).unwrap();
+                writeln!(b, "  {}{} = 7.0;", s.each(), s.dv('b')).unwrap();
             }
         }
         for s in &deps {
             writeln!(
                 b,
-                "  {}{}[adg_k] = ({}){}[adg_k];",
+                "  {}{} = ({}){}[adg_k];",
                 s.each(),
-                s.dvar(),
+                s.dv('b'),
                 s.c(),
                 s.helper("w")
             )
             .unwrap();
         }
-        let args = sig_call(sig, &slots, &p)?.join(", ");
+        let args = sig_call(sig, &slots, &structs, &p)?.join(", ");
         writeln!(b, "  {}({args});", sig.unit).unwrap();
         b.push_str("  adg_lhs = 0.0;\n  adg_rhs = 0.0;\n");
         for s in &indeps {
@@ -599,7 +960,7 @@ pub fn derivative_driver(
                 &mut b,
                 "adg_lhs",
                 s,
-                format!("{}[adg_k] * {}[adg_k]", s.helper("dir"), s.dvar()),
+                format!("{}[adg_k] * {}", s.helper("dir"), s.dv('b')),
             );
         }
         let reference = if tangent.is_some() { "td" } else { "fd" };
@@ -624,6 +985,7 @@ pub fn derivative_driver(
         .unwrap();
     }
     let mut out = String::from(PRELUDE);
+    out.push_str(&struct_definitions(&structs, types, check)?);
     out.push_str(&prototype_line(unit));
     for h in &includes {
         writeln!(out, "#include \"{h}\"").unwrap();

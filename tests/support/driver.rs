@@ -78,9 +78,20 @@ pub struct TypeInfo {
 pub type Types = BTreeMap<String, TypeInfo>;
 
 fn scalar_of(spec: &il::TypeSpec) -> ScalarType {
+    // A literal kind (the C front-end's); a named one (Fortran's `dp`) is taken as 8:
+    // the Fortran driver reads kinds with `kind(x)`.
+    let kind = match &spec.kind {
+        Some(Expr {
+            kind: il::ExprKind::Int(t),
+            ..
+        }) => t.parse::<u8>().ok(),
+        _ => None,
+    }
+    .or(spec.star.map(|s| s as u8));
     match spec.base {
-        BaseType::Integer => ScalarType::Integer(4),
-        BaseType::Real | BaseType::DoublePrecision => ScalarType::Real(8),
+        BaseType::Integer => ScalarType::Integer(kind.unwrap_or(4)),
+        BaseType::Real => ScalarType::Real(kind.unwrap_or(8)),
+        BaseType::DoublePrecision => ScalarType::Real(8),
         BaseType::Logical => ScalarType::Logical,
         BaseType::Character => ScalarType::Character,
         BaseType::Derived => ScalarType::Derived,
