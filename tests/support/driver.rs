@@ -1024,6 +1024,8 @@ pub fn derivative_driver(
         .iter()
         .copied()
         .filter(|s| s.intent == Some(Intent::Out) && !s.independent && !s.is_result)
+        // A member the adjoint structure lacks has only the driver's placeholder.
+        .filter(|s| !s.dvar_of('b').starts_with("adg_z_"))
         .collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
