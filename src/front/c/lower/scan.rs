@@ -501,30 +501,44 @@ pub(super) fn target_name(e: &Expression) -> Option<&str> {
     }
 }
 
+/// The target a binary operator assigns: `x` of `x = e` and `x op= e`.
+pub(super) fn assign_target(b: &BinaryOperatorExpression) -> Option<&Expression> {
+    use BinaryOperator::*;
+    matches!(
+        b.operator.node,
+        Assign
+            | AssignMultiply
+            | AssignDivide
+            | AssignModulo
+            | AssignPlus
+            | AssignMinus
+            | AssignShiftLeft
+            | AssignShiftRight
+            | AssignBitwiseAnd
+            | AssignBitwiseXor
+            | AssignBitwiseOr
+    )
+    .then_some(&b.lhs.node)
+}
+
+/// The operand a unary operator changes or exposes to changes: `x` of `x++`, `--x`, `&x`.
+pub(super) fn unary_target(u: &UnaryOperatorExpression) -> Option<&Expression> {
+    use UnaryOperator::*;
+    matches!(
+        u.operator.node,
+        PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
+    )
+    .then_some(&u.operand.node)
+}
+
 impl<'ast> Visit<'ast> for Assigned {
     fn visit_binary_operator_expression(
         &mut self,
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use BinaryOperator::*;
-        if matches!(
-            b.operator.node,
-            Assign
-                | AssignMultiply
-                | AssignDivide
-                | AssignModulo
-                | AssignPlus
-                | AssignMinus
-                | AssignShiftLeft
-                | AssignShiftRight
-                | AssignBitwiseAnd
-                | AssignBitwiseXor
-                | AssignBitwiseOr
-        ) {
-            if let Some(n) = target_name(&b.lhs.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = assign_target(b).and_then(target_name) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
     }
@@ -533,14 +547,8 @@ impl<'ast> Visit<'ast> for Assigned {
         u: &'ast UnaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use UnaryOperator::*;
-        if matches!(
-            u.operator.node,
-            PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
-        ) {
-            if let Some(n) = target_name(&u.operand.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = unary_target(u).and_then(target_name) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);
     }
