@@ -14,11 +14,11 @@ static double kinetic(struct body b)
     return 0.5 * (b.v[0] * b.v[0] / b.m + b.v[1] * b.v[1] * b.m);
 }
 
-static void forces(const struct body *p, int n, double f[2 * N], double *work)
+static void forces(const struct body *p, int n, double f[][2], double *work)
 {
     for (int i = 0; i < n; i++) {
-        f[2 * i] = 0.0;
-        f[2 * i + 1] = 0.0;
+        f[i][0] = 0.0;
+        f[i][1] = 0.0;
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -26,8 +26,8 @@ static void forces(const struct body *p, int n, double f[2 * N], double *work)
             double dy = p[j].x[1] - p[i].x[1];
             double r2 = dx * dx + dy * dy + 0.1;
             double s = p[i].m * p[j].m / (r2 * sqrt(r2));
-            f[2 * i] += s * dx; f[2 * i + 1] += s * dy;
-            f[2 * j] -= s * dx; f[2 * j + 1] -= s * dy;
+            f[i][0] += s * dx; f[i][1] += s * dy;
+            f[j][0] -= s * dx; f[j][1] -= s * dy;
             if (work != NULL) work[i] += s;
         }
 }
@@ -36,7 +36,7 @@ void evolve(const double x0[2 * N], const double v0[2 * N], double dt, int nstep
             double xout[2 * N], double *ekin)
 {
     struct body p[N];
-    double f[2 * N];
+    double f[N][2];
     double w[N];
     for (int i = 0; i < N; i++) {
         p[i].x[0] = x0[2 * i]; p[i].x[1] = x0[2 * i + 1];
@@ -48,7 +48,7 @@ void evolve(const double x0[2 * N], const double v0[2 * N], double dt, int nstep
     for (int s = 0; s < nsteps; s++) {
         if (s % 2 == 0) forces(p, N, f, NULL); else forces(p, N, f, w);
         for (int i = 0; i < N; i++) {
-            const double *acc = f + 2 * i;
+            const double *acc = f[i];
             p[i].v[0] += dt * acc[0] / p[i].m;
             p[i].v[1] += dt * acc[1] / p[i].m;
             p[i].x[0] += dt * p[i].v[0];
