@@ -75,24 +75,31 @@ fn corpus() {
     check_corpus("fortran", &[]);
 }
 
+/// Every optimization `disable` can switch off.
+const ALL_OFF: &[&str] = &[
+    "activity",
+    "diff-liveness",
+    "tbr",
+    "snapshot",
+    "implicit-zero",
+];
+
 /// With every optimization off, the derivatives must still be right (DESIGN.md §4).
 #[test]
 fn corpus_with_optimizations_off() {
-    check_corpus(
-        "fortran",
-        &[
-            "activity",
-            "diff-liveness",
-            "tbr",
-            "snapshot",
-            "implicit-zero",
-        ],
-    );
+    check_corpus("fortran", ALL_OFF);
 }
 
 #[test]
 fn corpus_c() {
     check_corpus("c", &[]);
+}
+
+/// The C corpus with every optimization off: its heap arrays, optional arguments and
+/// struct fields take other paths then (whole-array saves, every field kept).
+#[test]
+fn corpus_c_with_optimizations_off() {
+    check_corpus("c", ALL_OFF);
 }
 
 fn check_corpus(lang: &str, disable: &[&str]) {

@@ -41,6 +41,8 @@
 //! `vec3 *a` (`typedef double vec3[N]`) are 2-D arrays `a(0:N-1, 0:*)` of the IL; a row
 //! `a[i]` may be passed as an array or pointed to (`double *row = a[i];`, `&a[i][j]`):
 //! such a pointer keeps its row in an integer variable `row_row` besides its offset.
+//! A local 2-D array `double f[M][N]` may be passed whole to such a parameter whose
+//! rows have its length `N` (a literal in the prototype); to anything else it is E0605.
 //! Pointers to pointers, arrays of pointers and comparisons of pointers into 2-D arrays
 //! are refused.
 //!

@@ -993,3 +993,26 @@ fn extern_globals_are_the_defining_files() {
         "{e}"
     );
 }
+
+#[test]
+fn local_2d_arrays_pass_to_rows_of_their_length_only() {
+    let src = |cols: usize| {
+        format!(
+            "static void g(double a[][2], int n) {{ a[n - 1][1] = 1.0; }}\n\
+             void f(double *y) {{\n  double t[3][{cols}];\n  t[0][0] = *y;\n  g(t, 3);\n  \
+             *y = t[0][0];\n}}\n"
+        )
+    };
+    let f = lower(&src(2)).unwrap();
+    let call = f.units[1]
+        .body
+        .iter()
+        .find_map(|s| match &s.kind {
+            StmtKind::Call { args, .. } => Some(args[0].value.base_name().map(str::to_string)),
+            _ => None,
+        })
+        .flatten();
+    assert_eq!(call.as_deref(), Some("t"));
+    let e = lower(&src(4)).unwrap_err();
+    assert!(e.contains("t.c:5:5: error[E0605]"), "{e}");
+}

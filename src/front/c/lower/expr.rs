@@ -672,7 +672,10 @@ impl FnCx<'_, '_> {
                     Expr::var(path).spanned(self.span(a.span))
                 }
                 Pass::Value => self.value(a)?.0,
-                Pass::Ref => self.ref_arg(a)?,
+                Pass::Ref => match self.local_rows_arg(a, proto.rows[i]) {
+                    Some(v) => v,
+                    None => self.ref_arg(a)?,
+                },
             };
             out.push(il::Arg {
                 keyword: by_keyword.then(|| proto.names[i].clone()),
@@ -680,6 +683,25 @@ impl FnCx<'_, '_> {
             });
         }
         Ok(out)
+    }
+
+    /// A local 2-D array `double f[M][N]` passed whole to a parameter that is rows of the
+    /// same length `N`: the same array on both sides.
+    fn local_rows_arg(&mut self, a: &Node<Expression>, rows: Option<i64>) -> Option<Expr> {
+        let Expression::Identifier(id) = &a.node else {
+            return None;
+        };
+        // Looked up quietly: `ref_arg` reports an unknown name.
+        let v = self
+            .vars
+            .get(&key(&id.node.name))
+            .filter(|v| v.name == id.node.name)?;
+        match &v.kind {
+            VarKind::LocalArray(ext) if ext.len() == 2 && rows == Some(ext[1]) => {
+                Some(Expr::var(&v.name).spanned(self.span(a.span)))
+            }
+            _ => None,
+        }
     }
 
     pub(super) fn ref_arg(&mut self, a: &Node<Expression>) -> R<Expr> {

@@ -776,24 +776,8 @@ impl<'ast> Visit<'ast> for StructWrites {
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use BinaryOperator::*;
-        if matches!(
-            b.operator.node,
-            Assign
-                | AssignMultiply
-                | AssignDivide
-                | AssignModulo
-                | AssignPlus
-                | AssignMinus
-                | AssignShiftLeft
-                | AssignShiftRight
-                | AssignBitwiseAnd
-                | AssignBitwiseXor
-                | AssignBitwiseOr
-        ) {
-            if let Some(n) = struct_root(&b.lhs.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = assign_target(b).and_then(struct_root) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
     }
@@ -802,14 +786,8 @@ impl<'ast> Visit<'ast> for StructWrites {
         u: &'ast UnaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use UnaryOperator::*;
-        if matches!(
-            u.operator.node,
-            PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
-        ) {
-            if let Some(n) = struct_root(&u.operand.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = unary_target(u).and_then(struct_root) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);
     }

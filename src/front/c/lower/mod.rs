@@ -76,6 +76,9 @@ struct Proto {
     /// The parameters' names (empty when the prototype gives none): an actual after an
     /// absent one (`NULL`) is given by keyword.
     names: Vec<String>,
+    /// For a parameter that is rows of a constant length (`double a[][N]`, `double
+    /// (*a)[N]`, `vec3 *a`): that length, which a local 2-D array passed to it must have.
+    rows: Vec<Option<i64>>,
 }
 
 /// What a name in a function is.

@@ -256,6 +256,7 @@ pub(super) fn proto_of(
     let ret = decl_type(specs, typedefs).unwrap_or(Ty::Void);
     let mut params = Vec::new();
     let mut names = Vec::new();
+    let mut rows = Vec::new();
     for p in &f.node.parameters {
         // A parameter of an array typedef is a pointer.
         let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
@@ -279,6 +280,9 @@ pub(super) fn proto_of(
             }
         };
         params.push(pass);
+        rows.push(p.node.declarator.as_ref().and_then(|d| {
+            param_row_length(d, &typedef_extents(&p.node.specifiers, typedefs))
+        }));
         names.push(
             p.node
                 .declarator
@@ -288,7 +292,45 @@ pub(super) fn proto_of(
                 .unwrap_or_default(),
         );
     }
-    Some((name, Proto { ret, params, names }))
+    Some((
+        name,
+        Proto {
+            ret,
+            params,
+            names,
+            rows,
+        },
+    ))
+}
+
+/// The row length of a parameter that is rows of a constant length: `a[][N]`,
+/// `a[M][N]`, `(*a)[N]`, or `vec3 *a` / `vec3 a[]` for `typedef double vec3[N]`. `None`
+/// for anything else, and for a length that is not a literal (the prototype is read
+/// without the file's enumerations, so such a parameter accepts no local 2-D array).
+fn param_row_length(d: &Node<Declarator>, typedef_ext: &[i64]) -> Option<i64> {
+    let literal = |size: &ArraySize| match size {
+        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+            super::expr::const_int_in(&e.node, &Enums::new()).filter(|&n| n > 0)
+        }
+        _ => None,
+    };
+    let pointer_to_rows = super::func::rows_pointer_name(&d.node).is_some();
+    match (d.node.derived.as_slice(), typedef_ext) {
+        ([n], []) if pointer_to_rows => match &n.node {
+            DerivedDeclarator::Array(a) => literal(&a.node.size),
+            _ => None,
+        },
+        ([first, n], []) => match (&first.node, &n.node) {
+            (DerivedDeclarator::Array(_), DerivedDeclarator::Array(a)) => literal(&a.node.size),
+            _ => None,
+        },
+        ([one], [len]) => matches!(
+            one.node,
+            DerivedDeclarator::Array(_) | DerivedDeclarator::Pointer(_)
+        )
+        .then_some(*len),
+        _ => None,
+    }
 }
 
 /// Names used as `p[...]` in a function body.
@@ -501,30 +543,44 @@ pub(super) fn target_name(e: &Expression) -> Option<&str> {
     }
 }
 
+/// The target a binary operator assigns: `x` of `x = e` and `x op= e`.
+pub(super) fn assign_target(b: &BinaryOperatorExpression) -> Option<&Expression> {
+    use BinaryOperator::*;
+    matches!(
+        b.operator.node,
+        Assign
+            | AssignMultiply
+            | AssignDivide
+            | AssignModulo
+            | AssignPlus
+            | AssignMinus
+            | AssignShiftLeft
+            | AssignShiftRight
+            | AssignBitwiseAnd
+            | AssignBitwiseXor
+            | AssignBitwiseOr
+    )
+    .then_some(&b.lhs.node)
+}
+
+/// The operand a unary operator changes or exposes to changes: `x` of `x++`, `--x`, `&x`.
+pub(super) fn unary_target(u: &UnaryOperatorExpression) -> Option<&Expression> {
+    use UnaryOperator::*;
+    matches!(
+        u.operator.node,
+        PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
+    )
+    .then_some(&u.operand.node)
+}
+
 impl<'ast> Visit<'ast> for Assigned {
     fn visit_binary_operator_expression(
         &mut self,
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use BinaryOperator::*;
-        if matches!(
-            b.operator.node,
-            Assign
-                | AssignMultiply
-                | AssignDivide
-                | AssignModulo
-                | AssignPlus
-                | AssignMinus
-                | AssignShiftLeft
-                | AssignShiftRight
-                | AssignBitwiseAnd
-                | AssignBitwiseXor
-                | AssignBitwiseOr
-        ) {
-            if let Some(n) = target_name(&b.lhs.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = assign_target(b).and_then(target_name) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
     }
@@ -533,14 +589,8 @@ impl<'ast> Visit<'ast> for Assigned {
         u: &'ast UnaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        use UnaryOperator::*;
-        if matches!(
-            u.operator.node,
-            PostIncrement | PostDecrement | PreIncrement | PreDecrement | Address
-        ) {
-            if let Some(n) = target_name(&u.operand.node) {
-                self.names.insert(n.to_string());
-            }
+        if let Some(n) = unary_target(u).and_then(target_name) {
+            self.names.insert(n.to_string());
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);
     }

@@ -7,7 +7,7 @@
 
 #define N 6
 
-static double penalty(const double *x, int n, double lam, double *grad)
+static double penalty(const double *x, int n, double lam, double grad[N])
 {
     double p = 0.0;
     int i;
@@ -22,7 +22,7 @@ static double penalty(const double *x, int n, double lam, double *grad)
     return p;
 }
 
-static double cost(const double *x, int n, double a, double *grad)
+static double cost(const double *x, int n, double a, double grad[N])
 {
     double f = 0.0;
     int i;
