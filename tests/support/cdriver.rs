@@ -858,7 +858,7 @@ pub fn derivative_driver(
         if check.contract {
             for s in reals
                 .iter()
-                .filter(|s| !s.independent && !s.is_result && !(s.parent.is_some() && !s.in_d))
+                .filter(|s| !s.independent && !s.is_result && (s.parent.is_none() || s.in_d))
             {
                 writeln!(b, "  {}{} = 7.0;", s.each(), s.dv('d')).unwrap();
             }

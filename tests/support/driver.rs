@@ -968,6 +968,7 @@ fn differentiated(sig: &Signature, slots: &[Slot]) -> BTreeSet<String> {
 /// The driver checking the tangent (against central differences) and the adjoint
 /// (dot-product test against the tangent, or against the differences when the root has
 /// no tangent).
+#[allow(clippy::too_many_arguments)]
 pub fn derivative_driver(
     unit: &Unit,
     spec: &RootSpec,
