@@ -45,8 +45,7 @@ fn errors_of(source: &str, root: &str, independents: &[&str], dependents: &[&str
     // Tangent alone: the refusal must not depend on the adjoint's own check.
     req.roots[0].modes = BTreeSet::from([adgen::Mode::Tangent]);
     adgen::differentiate(&[input], &req)
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .rendered
 }
 
@@ -331,8 +330,7 @@ fn c_aliasing() {
     );
     let input = adgen::SourceInput::new("w.c", text);
     let e = adgen::differentiate(&[input], &request("f", &["x"], &["y"]))
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .rendered;
     assert!(
         e.contains("w.c:12:5: error[E0508]: `s` is passed both as `a` and as `b` of `g`"),

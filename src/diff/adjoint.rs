@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::analysis::effects::{CallSite, bind_actuals, call_site};
 use crate::diag::Diagnostic;
 use crate::il::{
-    BinOp, Bound, DeclKind, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, TypeSpec, Unit,
-    UnitKind, key, visit,
+    BinOp, Bound, DeclKind, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind,
+    TypeSpec, UnOp, Unit, UnitKind, key, visit,
 };
 use crate::runtime::RUNTIME_MODULE;
 
@@ -1053,7 +1053,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         branches.push((f, b, completes(else_src), else_src));
         let n_complete = branches.iter().filter(|b| b.2).count();
         let any_bwd = branches.iter().any(|b| !b.1.is_empty());
-        let needs_control = any_bwd && n_complete >= 2;
+        // Tests that give the same answer anywhere in the procedure (which optional
+        // arguments are present) are asked again in the backward sweep instead of saved,
+        // when no early exit leaves a branch.
+        let retest = arms.iter().all(|(cond, _)| invariant_test(cond))
+            && n_complete == branches.len()
+            && self
+                .coded_frame()
+                .is_none_or(|(frame, _)| self.jumps.before_inside(frame, s).1 == 0);
+        let needs_control = any_bwd && n_complete >= 2 && !retest;
         // Forward: the original test, each completing branch pushing its number.
         let mut fwd_arms = Vec::new();
         for (i, (cond, _)) in arms.iter().enumerate() {
@@ -1092,6 +1100,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         };
         if !any_bwd {
             return (vec![fwd], Vec::new());
+        }
+        if retest {
+            let mut bwd_arms = Vec::new();
+            let mut bwd = branches.into_iter().map(|b| b.1);
+            for (cond, _) in arms {
+                bwd_arms.push((cond.clone(), bwd.next().unwrap_or_default()));
+            }
+            let else_bwd = bwd.next().filter(|b| !b.is_empty());
+            return (vec![fwd], vec![if_chain(bwd_arms, else_bwd)]);
         }
         // Backward: which branch ran, from the popped control or from the exit code.
         let mut bwd = Vec::new();
@@ -1874,6 +1891,23 @@ fn ran_past(var: &str, n: usize) -> Expr {
 
 fn if_then(cond: Expr, body: Vec<Stmt>) -> Stmt {
     if_chain(vec![(cond, body)], None)
+}
+
+/// A test whose answer cannot change while the procedure runs: made of `PRESENT`,
+/// logical constants and logical operators.
+fn invariant_test(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Intrinsic {
+            op: Intrinsic::Present,
+            ..
+        }
+        | ExprKind::Logical(_) => true,
+        ExprKind::Unary(UnOp::Not, x) | ExprKind::Paren(x) => invariant_test(x),
+        ExprKind::Binary(BinOp::And | BinOp::Or | BinOp::Eqv | BinOp::Neqv, a, b) => {
+            invariant_test(a) && invariant_test(b)
+        }
+        _ => false,
+    }
 }
 
 fn if_chain(arms: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>>) -> Stmt {

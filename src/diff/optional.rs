@@ -224,3 +224,51 @@ fn wrap(s: Stmt, names: &[&str]) -> Stmt {
     wrapped.label = label;
     wrapped
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use crate::{Mode, Request, RootRequest, SourceInput, differentiate};
+
+    /// The adjoint of `s(x, y)` in `t.f90`.
+    fn adjoint(text: &str) -> String {
+        let request = Request {
+            roots: vec![RootRequest {
+                name: "s".to_string(),
+                independents: vec!["x".to_string()],
+                dependents: vec!["y".to_string()],
+                modes: BTreeSet::from([Mode::Adjoint]),
+                origin: None,
+            }],
+            checkpoint_calls: true,
+            disabled: BTreeSet::new(),
+        };
+        let out = differentiate(&[SourceInput::new("t.f90", text)], &request)
+            .unwrap_or_else(|f| panic!("{f}"));
+        out.files
+            .iter()
+            .filter(|f| f.path.ends_with("_b.f90"))
+            .map(|f| f.contents.clone())
+            .collect()
+    }
+
+    #[test]
+    fn presence_tests_are_asked_again_not_saved() {
+        let text = "subroutine g(x, y, w)\n  real(8), intent(in) :: x\n  \
+                    real(8), intent(inout) :: y\n  real(8), intent(inout), optional :: w\n  \
+                    if (present(w)) then\n    w = w + x*x\n    y = y + w\n  else\n    \
+                    y = y + sin(x)\n  end if\nend subroutine g\n\n\
+                    subroutine s(x, y)\n  real(8), intent(in) :: x\n  \
+                    real(8), intent(inout) :: y\n  real(8) :: w\n  w = 1.0d0\n  \
+                    call g(x, y, w)\n  call g(x, y)\nend subroutine s\n";
+        let b = adjoint(text);
+        let g_b = &b[b.find("subroutine g_b").expect("g_b")..];
+        let g_b = &g_b[..g_b.find("end subroutine g_b").expect("end")];
+        assert!(
+            !g_b.contains("pushcontrol") && !g_b.contains("popcontrol"),
+            "{g_b}"
+        );
+        assert_eq!(g_b.matches("if (present(w)) then").count(), 2, "{g_b}");
+    }
+}

@@ -280,9 +280,12 @@ pub(super) fn proto_of(
             }
         };
         params.push(pass);
-        rows.push(p.node.declarator.as_ref().and_then(|d| {
-            param_row_length(d, &typedef_extents(&p.node.specifiers, typedefs))
-        }));
+        rows.push(
+            p.node
+                .declarator
+                .as_ref()
+                .and_then(|d| param_row_length(d, &typedef_extents(&p.node.specifiers, typedefs))),
+        );
         names.push(
             p.node
                 .declarator
