@@ -66,6 +66,29 @@ pub fn record_restored(ug: &UnitGen, unsaved: &BTreeSet<String>) -> BTreeSet<Str
     restored
 }
 
+/// The adjoint of a scalar argument whose derivative passes through the procedure
+/// unchanged (`v = v + 1`) is given back as it came, and nothing would reference it:
+/// `vb = vb` says so, and keeps compilers from calling the argument unused (the tangent
+/// writes the same `vd = vd`).
+fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>) {
+    let referenced = super::referenced_names(body);
+    let mut kept = Vec::new();
+    for a in &ug.unit.args {
+        let Some(d) = ug.deriv_name(a) else {
+            continue;
+        };
+        let scalar = ug
+            .unit
+            .symbols
+            .get(a)
+            .is_some_and(|s| !s.is_array() && s.ty != ScalarType::Derived);
+        if scalar && !ug.unit.is_optional(a) && !referenced.contains(&key(d)) {
+            kept.push(super::assign(Expr::var(d), Expr::var(d)));
+        }
+    }
+    body.splice(0..0, kept);
+}
+
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;
     let (_, mut body, unsaved) = settle(ug);
@@ -83,6 +106,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     if !ug.ctx.request.disabled.contains("implicit-zero") {
         super::implicit_zero::apply(ug, &mut body, &args, None);
     }
+    pass_through(ug, &mut body);
     let mut decls = ug.declarations(&[], &body);
     if ug.uses_runtime {
         decls.insert(
