@@ -1644,9 +1644,18 @@ impl Cx<'_> {
         }
     }
 
-    /// A whole-array assignment `a = e` as loops over the elements.
-    fn array_assign(&self, out: &mut String, lhs: &Expr, rhs: &Expr, depth: usize, trailing: &str) {
-        let dims = self.whole_array(lhs).expect("a whole array").to_vec();
+    /// Opens a block `{ int adgen_iN_0, ...;` and one `for` per dimension over all the
+    /// elements, the last dimension outermost (the first subscript runs fastest, as in
+    /// memory); `down` runs every loop from its upper bound down. Returns the loop
+    /// variables and the depth of the innermost body; the caller closes the block.
+    fn open_loop_nest(
+        &self,
+        out: &mut String,
+        dims: &[DimSpec],
+        depth: usize,
+        trailing: &str,
+        down: bool,
+    ) -> (Vec<String>, usize) {
         let ind = indent(depth);
         let n = {
             let mut f = self.fresh.borrow_mut();
@@ -1668,14 +1677,22 @@ impl Cx<'_> {
                 Bound::Star | Bound::Colon => "0 /* assumed size */".into(),
             };
             let i = &names[k];
-            writeln!(
-                out,
-                "{}for ({i} = {lower}; {i} <= {upper}; {i}++)",
-                indent(d)
-            )
-            .unwrap();
+            let head = if down {
+                format!("for ({i} = {upper}; {i} >= {lower}; {i}--)")
+            } else {
+                format!("for ({i} = {lower}; {i} <= {upper}; {i}++)")
+            };
+            writeln!(out, "{}{head}", indent(d)).unwrap();
             d += 1;
         }
+        (names, d)
+    }
+
+    /// A whole-array assignment `a = e` as loops over the elements.
+    fn array_assign(&self, out: &mut String, lhs: &Expr, rhs: &Expr, depth: usize, trailing: &str) {
+        let dims = self.whole_array(lhs).expect("a whole array").to_vec();
+        let ind = indent(depth);
+        let (names, d) = self.open_loop_nest(out, &dims, depth, trailing, false);
         let subs: Vec<Expr> = names.iter().map(|x| Expr::var(x.clone())).collect();
         let name = lhs.base_name().unwrap_or_default().to_string();
         let rhs = self.elementwise(rhs, &subs);

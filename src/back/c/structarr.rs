@@ -90,37 +90,10 @@ impl Cx<'_> {
         }
         let dims = v.dims.clone();
         let ind = indent(depth);
-        let n = {
-            let mut f = self.fresh.borrow_mut();
-            *f += 1;
-            *f
-        };
-        let names: Vec<String> = (0..dims.len()).map(|k| format!("adgen_i{n}_{k}")).collect();
         let mut out = String::new();
-        writeln!(out, "{ind}{{{trailing}").unwrap();
-        writeln!(out, "{ind}  int {};", names.join(", ")).unwrap();
-        let mut d = depth + 1;
         // Pushes run the first subscript fastest (as a contiguous array would); pops undo
         // them in the reverse order.
-        for (k, dim) in dims.iter().enumerate().rev() {
-            let lower = dim
-                .lower
-                .as_ref()
-                .map(|l| self.expr(l))
-                .unwrap_or_else(|| "1".into());
-            let Bound::Expr(u) = &dim.upper else {
-                return None;
-            };
-            let upper = self.expr(u);
-            let i = &names[k];
-            let head = if pop {
-                format!("for ({i} = {upper}; {i} >= {lower}; {i}--)")
-            } else {
-                format!("for ({i} = {lower}; {i} <= {upper}; {i}++)")
-            };
-            writeln!(out, "{}{head}", indent(d)).unwrap();
-            d += 1;
-        }
+        let (names, d) = self.open_loop_nest(&mut out, &dims, depth, trailing, pop);
         let subs: Vec<Expr> = names.iter().map(|x| Expr::var(x.clone())).collect();
         let el = self.view_element(name, &subs)?;
         writeln!(out, "{}{scalar}(&{el});", indent(d)).unwrap();
