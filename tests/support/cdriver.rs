@@ -15,7 +15,7 @@ use adgen::diff::Signature;
 use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
 use super::config::{CheckConfig, RootSpec, Value};
-use super::driver::{Component, DerivativeChecks, Types};
+use super::driver::{Component, DerivativeChecks, StructArg, Types, struct_args};
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -38,15 +38,6 @@ struct Slot {
     /// The member exists in the tangent / adjoint derivative struct.
     in_d: bool,
     in_b: bool,
-}
-
-/// A struct argument of the root.
-#[derive(Clone, Debug)]
-struct StructArg {
-    var: String,
-    key: String,
-    /// The C type: `struct cell`.
-    tname: String,
 }
 
 impl Slot {
@@ -205,20 +196,6 @@ fn expand(
         });
     }
     Ok(())
-}
-
-fn struct_args(unit: &Unit) -> Vec<StructArg> {
-    unit.args
-        .iter()
-        .filter_map(|a| {
-            let sym = unit.symbols.get(a)?;
-            (sym.ty == ScalarType::Derived).then(|| StructArg {
-                var: a.clone(),
-                key: key(a),
-                tname: sym.type_spec.type_name.clone().unwrap_or_default(),
-            })
-        })
-        .collect()
 }
 
 /// C definitions of the struct types of the arguments (members first), from the IL.

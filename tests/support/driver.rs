@@ -47,13 +47,13 @@ struct Slot {
     in_b: bool,
 }
 
-/// A derived-type argument of the root.
+/// A derived-type (struct) argument of the root.
 #[derive(Clone, Debug)]
-struct StructArg {
-    var: String,
-    key: String,
-    /// The type's name as the program spells it.
-    tname: String,
+pub(super) struct StructArg {
+    pub(super) var: String,
+    pub(super) key: String,
+    /// The type's name as the program spells it (`cell`, C's `struct cell`).
+    pub(super) tname: String,
 }
 
 /// One component of a derived type.
@@ -293,8 +293,8 @@ fn expand(
     Ok(())
 }
 
-/// The derived-type arguments of the root.
-fn struct_args(unit: &Unit) -> Vec<StructArg> {
+/// The derived-type (struct) arguments of the root.
+pub(super) fn struct_args(unit: &Unit) -> Vec<StructArg> {
     unit.args
         .iter()
         .filter_map(|a| {
