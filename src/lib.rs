@@ -268,17 +268,9 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         .iter()
         .map(|(_, f)| f.clone())
         .collect();
-    for (path, file) in &differentiated.files {
-        files.push(GeneratedFile {
-            path: path.clone(),
-            contents: back::write_file_among(path, file, &program, &siblings),
-        });
-        if back::is_c(path) {
-            let (hpath, contents) = back::write_header(path, file, &program, &siblings);
-            files.push(GeneratedFile {
-                path: hpath,
-                contents,
-            });
+    for (stem, file) in &differentiated.files {
+        for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
+            files.push(GeneratedFile { path, contents });
         }
     }
     let mut warnings = analyses.warnings.clone();

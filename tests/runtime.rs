@@ -378,6 +378,7 @@ mod adjoint {
         File {
             file: FileId(0),
             path: "prodabs.f90".into(),
+            language: adgen::il::Language::Fortran,
             units: vec![Unit {
                 kind: UnitKind::Subroutine,
                 name: "prodabs_b".into(),

@@ -2,8 +2,9 @@
 //! relation `Dep(I)` of seeds/000 §5.2 (the left-hand side depends on every variable of
 //! the right-hand side, subscripts included) and `kill(I)`, for diff-liveness and TBR.
 
-use super::effects::{bind_actuals, call_site};
+use super::effects::call_site;
 use super::summary::Summary;
+use crate::il::bind_actuals;
 use crate::il::{Expr, ExprKind, StmtKind, visit};
 use crate::ir::flow::NodeKind;
 use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};

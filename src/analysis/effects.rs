@@ -1,7 +1,7 @@
 //! What one statement reads and writes, in terms of zones: the elementary `Diff-dep(I)`
 //! and `out(I)` of seeds/000 §5.2, from which every analysis builds its transfer function.
 
-use crate::il::{Arg, Expr, ExprKind, Intrinsic, Stmt, StmtKind, Unit};
+use crate::il::{Arg, Expr, ExprKind, Intrinsic, Stmt, StmtKind};
 use crate::ir::{ZoneId, Zones};
 
 /// Zones read by `expr` in a differentiable way: real variables not used as subscripts,
@@ -106,22 +106,6 @@ pub fn call_site(stmt: &Stmt) -> Option<CallSite<'_>> {
         },
         _ => None,
     }
-}
-
-/// The actual argument bound to each dummy of `callee` (keywords resolved), by position.
-/// Missing actuals are `None`. Actuals beyond the dummies are ignored.
-pub fn bind_actuals<'a>(callee: &Unit, args: &'a [Arg]) -> Vec<Option<&'a Expr>> {
-    let mut bound = vec![None; callee.args.len()];
-    for (i, arg) in args.iter().enumerate() {
-        let slot = match &arg.keyword {
-            Some(k) => callee.args.iter().position(|d| d.eq_ignore_ascii_case(k)),
-            None => Some(i),
-        };
-        if let Some(slot) = slot.filter(|&s| s < bound.len()) {
-            bound[slot] = Some(&arg.value);
-        }
-    }
-    bound
 }
 
 /// One write a node makes: the zone, whether it kills the whole zone, and the zones its

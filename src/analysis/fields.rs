@@ -33,8 +33,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::UnitAnalysis;
-use super::effects::{bind_actuals, call_site, diff_refs};
+use super::effects::{call_site, diff_refs};
 use crate::Request;
+use crate::il::bind_actuals;
 use crate::il::{self, BaseType, DeclKind, Expr, ExprKind, Program, ScalarType, StmtKind, key};
 use crate::ir::Ir;
 use crate::ir::flow::NodeKind;

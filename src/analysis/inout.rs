@@ -47,10 +47,11 @@ use std::collections::BTreeSet;
 use bitvec::vec::BitVec;
 
 use super::dataflow::{Problem, Solution, solve};
-use super::effects::{bind_actuals, call_site};
+use super::effects::call_site;
 use super::summary::Summary;
 use super::{UnitAnalysis, saved_locals};
 use crate::diag::Diagnostic;
+use crate::il::bind_actuals;
 use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, ScalarType, Stmt, StmtKind, UnOp, Unit};
 use crate::ir::flow::{EXIT, NodeId, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};

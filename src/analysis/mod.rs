@@ -21,10 +21,11 @@ use bitvec::vec::BitVec;
 
 use crate::Request;
 use crate::il::Program;
+use crate::il::bind_actuals;
 use crate::ir::flow::{EXIT, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneSet};
 use dataflow::{Solution, solve};
-use effects::{Def, bind_actuals, call_site, diff_uses, lvalue_zone};
+use effects::{Def, call_site, diff_uses, lvalue_zone};
 use summary::{Summary, global_slot, n_slots, slot_zones, summarize, zones_of_slots};
 
 /// Everything the analyses found about one unit.

@@ -1,47 +1,55 @@
-//! Back-ends: each prints [`crate::il`] units in one language.
+//! Back-ends: each prints [`crate::il`] units in one language, the language of the
+//! [`il::File`] that holds them ([`il::File::language`]).
 
 pub mod c;
 pub mod fortran;
 
-use crate::il;
+use crate::il::{self, Language};
 
-/// Is `path` a C source (by its extension)?
-pub fn is_c(path: &str) -> bool {
-    path.rsplit_once('.')
-        .is_some_and(|(_, e)| e.eq_ignore_ascii_case("c"))
-}
-
-/// Prints `file` in the language of the output `path`'s extension: C for `.c`, Fortran
-/// otherwise. `program` is the program the file's units were generated from.
-pub fn write_file(path: &str, file: &il::File, program: &il::Program) -> String {
-    write_file_among(path, file, program, &[])
+/// Prints `file` in its language. `program` is the program the file's units were
+/// generated from.
+pub fn write_file(file: &il::File, program: &il::Program) -> String {
+    write_file_among(file, program, &[])
 }
 
 /// As [`write_file`], when the file's units may call units of other generated files.
-pub fn write_file_among(
-    path: &str,
-    file: &il::File,
-    program: &il::Program,
-    siblings: &[il::File],
-) -> String {
-    if is_c(path) {
-        c::write_file(file, program, siblings)
-    } else {
-        fortran::write_file_among(file, program, siblings)
+pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
+    match file.language {
+        Language::C => c::write_file(file, program, siblings),
+        Language::Fortran => fortran::write_file_among(file, program, siblings),
     }
 }
 
-/// The header of a generated C file `path` (`heat_d.c` → `heat_d.h`): its path and text.
-pub fn write_header(
-    path: &str,
+/// The files that print the generated `file`, as (path, text): the source, and for C its
+/// header. `stem` is the output path without its extension (`src/heat_d`); the source's
+/// extension is kept where the language allows (generated Fortran is free form, so a
+/// fixed-form or preprocessed source, `.f`, `.F`, `.for`, gets a `.f90` derivative).
+pub fn write_outputs(
+    stem: &str,
     file: &il::File,
     program: &il::Program,
     siblings: &[il::File],
-) -> (String, String) {
-    let stem = path.rsplit_once('.').map(|(s, _)| s).unwrap_or(path);
-    let base = stem.rsplit('/').next().unwrap_or(stem);
-    (
-        format!("{stem}.h"),
-        c::write_header(file, base, program, siblings),
-    )
+) -> Vec<(String, String)> {
+    let text = write_file_among(file, program, siblings);
+    match file.language {
+        Language::C => {
+            let base = stem.rsplit('/').next().unwrap_or(stem);
+            vec![
+                (format!("{stem}.c"), text),
+                (
+                    format!("{stem}.h"),
+                    c::write_header(file, base, program, siblings),
+                ),
+            ]
+        }
+        Language::Fortran => {
+            let ext = file
+                .path
+                .rsplit_once('.')
+                .map(|(_, e)| e)
+                .filter(|e| matches!(*e, "f90" | "f95" | "f03" | "f08"))
+                .unwrap_or("f90");
+            vec![(format!("{stem}.{ext}"), text)]
+        }
+    }
 }

@@ -25,8 +25,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::effects::{CallSite, bind_actuals, call_site};
+use crate::analysis::effects::{CallSite, call_site};
 use crate::diag::Diagnostic;
+use crate::il::bind_actuals;
 use crate::il::{
     BinOp, Bound, DeclKind, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind,
     TypeSpec, UnOp, Unit, UnitKind, key, visit,
@@ -71,7 +72,7 @@ pub fn record_restored(ug: &UnitGen, unsaved: &BTreeSet<String>) -> BTreeSet<Str
 /// `vb = vb` says so, and keeps compilers from calling the argument unused (the tangent
 /// writes the same `vd = vd`).
 fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>) {
-    let referenced = super::referenced_names(body);
+    let referenced = crate::il::visit::referenced_names(body);
     let mut kept = Vec::new();
     for a in &ug.unit.args {
         let Some(d) = ug.deriv_name(a) else {
@@ -171,7 +172,7 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         let mut adj = Adj::new(ug, plan.clone());
         let body = adj.unit_body();
         let unsaved = std::mem::take(&mut adj.unsaved);
-        let referenced = super::referenced_names(&body);
+        let referenced = crate::il::visit::referenced_names(&body);
         let mut grew = false;
         let mut accesses = None;
         for a in &unit.args {

@@ -64,8 +64,9 @@ pub struct SigArg {
 /// What differentiation produced.
 #[derive(Clone, Debug, Default)]
 pub struct Differentiated {
-    /// One file per source file and mode: the output path (`heat_d.f90`, `heat_b.f90`)
-    /// and the units, whose `path` is the source they come from.
+    /// One file per source file and mode: the output path without its extension
+    /// (`heat_d`, `heat_b`; the back-end adds the extension of its language) and the
+    /// units, whose `path` is the source they come from.
     pub files: Vec<(String, il::File)>,
     pub signatures: Vec<Signature>,
     pub warnings: Vec<Diagnostic>,
@@ -264,8 +265,8 @@ pub fn differentiate(
                 }
             }
             copy_private_procedures(&ctx, &mut units, &mut errors);
-            if crate::back::is_c(&file.path) {
-                errors.extend(c_static_globals(&ctx, &units));
+            if file.language.file_is_module() {
+                errors.extend(file_static_globals(&ctx, &units));
             }
             if !units.is_empty() {
                 let stem = file
@@ -273,19 +274,12 @@ pub fn differentiate(
                     .rsplit_once('.')
                     .map(|(s, _)| s)
                     .unwrap_or(&file.path);
-                // Generated Fortran is free form: a fixed-form or preprocessed source
-                // (`.f`, `.F`, `.for`) gets a `.f90` derivative; C stays C.
-                let ext = file
-                    .path
-                    .rsplit_once('.')
-                    .map(|(_, e)| e)
-                    .filter(|e| matches!(*e, "f90" | "f95" | "f03" | "f08" | "c"))
-                    .unwrap_or("f90");
                 out.files.push((
-                    format!("{stem}{}.{ext}", mode.unit_suffix()),
+                    format!("{stem}{}", mode.unit_suffix()),
                     il::File {
                         file: file.file,
                         path: file.path.clone(),
+                        language: file.language,
                         units,
                     },
                 ));
@@ -649,7 +643,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             return false;
         }
         let info = self.leaf_info(s);
-        for (k, actual) in crate::analysis::effects::bind_actuals(cu.unit, site.args)
+        for (k, actual) in crate::il::bind_actuals(cu.unit, site.args)
             .iter()
             .enumerate()
         {
@@ -708,7 +702,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     pub fn declarations(&self, zeroed_args: &[String], body: &[Stmt]) -> Vec<Decl> {
         let mode = self.mode();
         let mut decls = Vec::new();
-        let referenced = referenced_names(body);
+        let referenced = il::visit::referenced_names(body);
         let mut declared: Vec<String> = Vec::new();
         let deriv_intent = |primal: &str, intent: Option<Intent>| -> Option<Intent> {
             let is_dummy = self.unit.args.iter().any(|a| key(a) == key(primal));
@@ -1207,7 +1201,7 @@ fn copy_private_procedures(ctx: &Ctx, units: &mut Vec<Unit>, errors: &mut Vec<Di
                             pending.push(decls_names(std::slice::from_ref(&decl)));
                             constants.push((at, decl));
                         }
-                    } else if sym.is_variable() && !is_c_module(ctx, original) {
+                    } else if sym.is_variable() && !is_file_module(ctx, original) {
                         errors.push(
                             Diagnostic::error(
                                 "E0512",
@@ -1251,7 +1245,7 @@ fn copy_private_procedures(ctx: &Ctx, units: &mut Vec<Unit>, errors: &mut Vec<Di
 
 /// Names (keys) a unit refers to, in its body and in its declarations.
 fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
-    let mut names = referenced_names(&u.body);
+    let mut names = il::visit::referenced_names(&u.body);
     names.extend(decls_names(&u.decls));
     names
 }
@@ -1428,7 +1422,7 @@ fn modules_used_by_derivatives(
             }
         }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut names = referenced_names(&unit.body);
+        let mut names = il::visit::referenced_names(&unit.body);
         // A derivative module variable referenced by component (`ud%x`) only.
         let bases: Vec<String> = names
             .iter()
@@ -1470,43 +1464,6 @@ fn modules_used_by_derivatives(
         out.push((i, decls));
     }
     out
-}
-
-/// Names (keys) a generated body refers to: variables and called procedures.
-pub(crate) fn referenced_names(body: &[Stmt]) -> std::collections::BTreeSet<String> {
-    let mut names = std::collections::BTreeSet::new();
-    il::visit::walk_stmts(body, &mut |s| {
-        match &s.kind {
-            StmtKind::Call { name, .. } => {
-                names.insert(key(name));
-            }
-            StmtKind::Do { var, .. } => {
-                names.insert(key(var));
-            }
-            _ => {}
-        }
-        for e in il::visit::stmt_exprs(s) {
-            il::visit::walk_expr(e, &mut |x| match &x.kind {
-                ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
-                    names.insert(key(n));
-                    // A component path refers to its variable too (`s%x` to `s`).
-                    if let Some((base, _)) = n.split_once('%') {
-                        names.insert(key(base));
-                    }
-                }
-                _ => {}
-            });
-        }
-        if let StmtKind::Assign { lhs, .. } = &s.kind {
-            if let Some(n) = lhs.base_name() {
-                names.insert(key(n));
-                if let Some((base, _)) = n.split_once('%') {
-                    names.insert(key(base));
-                }
-            }
-        }
-    });
-    names
 }
 
 /// `spec, attrs :: name(dims)`.
@@ -1619,23 +1576,24 @@ pub fn array_expression_argument(callee: &Unit, k: usize, at: Span) -> Diagnosti
     .with_help("pass a variable")
 }
 
-/// Is `module` the pseudo-module of a C file (its structs and globals)?
-fn is_c_module(ctx: &Ctx, module: &Unit) -> bool {
+/// Is `module` the pseudo-module of a file that is its own module (its structs and
+/// globals; [`il::Language::file_is_module`])?
+fn is_file_module(ctx: &Ctx, module: &Unit) -> bool {
     ctx.program
         .files
         .iter()
-        .any(|f| crate::back::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, module)))
+        .any(|f| f.language.file_is_module() && f.units.iter().any(|u| std::ptr::eq(u, module)))
 }
 
 /// E0516: generated C code (a derivative, or an original it calls, which the C back-end
 /// copies into the generated file) refers to a `static` global of a C file, which another
 /// translation unit cannot reach.
-fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
+fn file_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
     let mut statics: BTreeMap<String, (String, Span)> = BTreeMap::new();
     for m in ctx
         .program
         .units()
-        .filter(|u| u.is_module() && is_c_module(ctx, u))
+        .filter(|u| u.is_module() && is_file_module(ctx, u))
     {
         for d in &m.decls {
             if let DeclKind::Var {
@@ -1670,7 +1628,7 @@ fn c_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
             .map(|s| key(&s.name))
             .chain(u.args.iter().map(|a| key(a)))
             .collect();
-        for name in referenced_names(&u.body) {
+        for name in il::visit::referenced_names(&u.body) {
             let base = name.split('%').next().unwrap_or(&name).to_string();
             if statics.contains_key(&base) && !own.contains(&base) {
                 found.insert(base);

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::effects::bind_actuals;
+use crate::il::bind_actuals;
 use crate::il::{Arg, BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, Unit, key, visit};
 
 /// Wraps the statements of `unit` that touch an optional dummy not known present.

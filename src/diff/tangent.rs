@@ -14,7 +14,8 @@ use crate::il::{
 
 use super::partials::{Term, linearize};
 use super::{UnitGen, assign, types};
-use crate::analysis::effects::{CallSite, bind_actuals, call_site};
+use crate::analysis::effects::{CallSite, call_site};
+use crate::il::bind_actuals;
 
 pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;

@@ -11,18 +11,17 @@
 
 use std::collections::BTreeMap;
 
-use crate::back::c::{Pass, c_signature};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{self, Attr, DeclKind, ExprKind, Program, ScalarType, StmtKind, Unit, key};
+use crate::il::{Pass, signature};
 
 /// The problems of the calls between Fortran and C units of `program`.
 pub fn check(program: &Program) -> Vec<Diagnostic> {
-    let is_c = |path: &str| crate::back::is_c(path);
     let mut c_units: BTreeMap<String, &Unit> = BTreeMap::new();
     let mut f_units: BTreeMap<String, &Unit> = BTreeMap::new();
     for file in &program.files {
         for u in file.units.iter().filter(|u| u.is_procedure()) {
-            if is_c(&file.path) {
+            if file.language == il::Language::C {
                 c_units.insert(key(&u.name), u);
             } else {
                 f_units.insert(key(&u.name), u);
@@ -32,7 +31,7 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for file in &program.files {
         for u in file.units.iter().filter(|u| u.is_procedure()) {
-            if is_c(&file.path) {
+            if file.language == il::Language::C {
                 for (name, span) in calls(u) {
                     let Some(f) = f_units.get(&key(&name)) else {
                         continue;
@@ -182,7 +181,7 @@ fn check_interface(f: &Unit, at: &Unit, c: Option<&Unit>, out: &mut Vec<Diagnost
             .with_help("make the interface say what the C prototype says: VALUE for by-value parameters, arrays or plain dummies for pointers, ISO_C_BINDING kinds of the same types"),
         );
     };
-    let (params, ret) = c_signature(c);
+    let (params, ret) = signature(c);
     if params.len() != f.args.len() {
         problem(format!(
             "{} arguments here, {} in C",
@@ -329,7 +328,7 @@ mod tests {
         let f = fortran(GOOD, "call rhs(n, a, y, f)");
         let (r, _) = parse(&[("root.f90", &f), ("rhs.c", C_RHS)]);
         let program = r.expect("accepted");
-        let text = crate::back::write_file("root.f90", &program.files[0], &program);
+        let text = crate::back::write_file(&program.files[0], &program);
         assert!(
             text.contains("  interface\n    subroutine rhs(n, a, y, f) bind(C)\n"),
             "{text}"

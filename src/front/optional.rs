@@ -29,7 +29,7 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
     }
     let mut out = Vec::new();
     for file in &program.files {
-        let c = crate::back::is_c(&file.path);
+        let c = file.language == crate::il::Language::C;
         for u in file.units.iter().filter(|u| u.is_procedure()) {
             let optional: BTreeSet<String> = u
                 .args
@@ -236,7 +236,7 @@ impl Check<'_, '_> {
                     }
                 }
             }
-            let bound = crate::analysis::effects::bind_actuals(callee, args);
+            let bound = crate::il::bind_actuals(callee, args);
             for (k, actual) in bound.iter().enumerate() {
                 let dummy = &callee.args[k];
                 if actual.is_none() && !callee.is_optional(dummy) {
@@ -270,7 +270,7 @@ impl Check<'_, '_> {
                 }
             }
         }
-        let bound = callee.map(|c| crate::analysis::effects::bind_actuals(c, args));
+        let bound = callee.map(|c| crate::il::bind_actuals(c, args));
         for (i, a) in args.iter().enumerate() {
             let passed_on = matches!(&a.value.kind, ExprKind::Var(n) if self.optional.contains(&key(n)))
                 && callee.is_some_and(|c| {

@@ -14,11 +14,14 @@
 //! - Statement ids are unique within a [`Program`] for statements that came from sources;
 //!   statements created by transformations carry [`StmtId::GENERATED`].
 
+pub mod calls;
 pub mod lifetime;
+pub mod structured;
 pub mod symbols;
 pub mod types;
 pub mod visit;
 
+pub use calls::{Pass, bind_actuals, signature};
 pub use symbols::{Intent, Symbol, SymbolKind, SymbolTable};
 pub use types::{BaseType, ScalarType, TypeSpec};
 
@@ -84,7 +87,27 @@ pub struct File {
     pub file: FileId,
     /// Path as given in the manifest's source list (relative, `/`-separated).
     pub path: String,
+    /// The language the file is written in, set by the front-end that lowered it; the
+    /// back-end that prints it is chosen by it.
+    pub language: Language,
     pub units: Vec<Unit>,
+}
+
+/// The source language of a [`File`]. Stages between the front-ends and the back-ends
+/// never test it: they ask the properties below, which say what differs for them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    Fortran,
+    C,
+}
+
+impl Language {
+    /// The file is its own module: its globals and types belong to a pseudo-module unit
+    /// whose PRIVATE variables are visible in the file only (C's `static`), so a
+    /// generated file can neither use nor re-export them.
+    pub fn file_is_module(self) -> bool {
+        self == Language::C
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

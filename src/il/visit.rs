@@ -1,6 +1,8 @@
 //! Walking the IL: statements in blocks, sub-expressions in expressions.
 
-use super::{Expr, ExprKind, Stmt, StmtKind};
+use std::collections::BTreeSet;
+
+use super::{Expr, ExprKind, Stmt, StmtKind, key};
 
 /// Calls `f` on every statement of `block`, depth first, parents before children.
 pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
@@ -373,4 +375,41 @@ pub fn canonical_spelling(
             _ => {}
         }
     }
+}
+
+/// Names (keys) a generated body refers to: variables and called procedures.
+pub fn referenced_names(body: &[Stmt]) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    walk_stmts(body, &mut |s| {
+        match &s.kind {
+            StmtKind::Call { name, .. } => {
+                names.insert(key(name));
+            }
+            StmtKind::Do { var, .. } => {
+                names.insert(key(var));
+            }
+            _ => {}
+        }
+        for e in stmt_exprs(s) {
+            walk_expr(e, &mut |x| match &x.kind {
+                ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                    names.insert(key(n));
+                    // A component path refers to its variable too (`s%x` to `s`).
+                    if let Some((base, _)) = n.split_once('%') {
+                        names.insert(key(base));
+                    }
+                }
+                _ => {}
+            });
+        }
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            if let Some(n) = lhs.base_name() {
+                names.insert(key(n));
+                if let Some((base, _)) = n.split_once('%') {
+                    names.insert(key(base));
+                }
+            }
+        }
+    });
+    names
 }

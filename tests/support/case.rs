@@ -618,7 +618,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
                     // The back-end writes free-form Fortran: a fixed-form source's
                     // round trip is a `.f90` file.
                     let path = free_form_path(&f.path);
-                    (path.clone(), adgen::back::write_file(&path, f, &program))
+                    (path, adgen::back::write_file(f, &program))
                 })
                 .collect();
             failures.extend(check_roundtrip(&ctx, &reference, &unparsed, &roots));

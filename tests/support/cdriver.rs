@@ -3,15 +3,16 @@
 //!
 //! Every argument is held in a C array (scalars in arrays of one element), so that one
 //! loop shape serves all: a by-value parameter is passed as `x[0]`, a pointer parameter
-//! as `x`. How the root is called comes from its IL (`adgen::back::c::param_kinds`); how
+//! as `x`. How the root is called comes from its IL (`adgen::il::calls::param_kinds`); how
 //! its derivatives are called, from the prototypes of the generated header, which the
 //! driver includes (so the header is checked too).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use adgen::back::c::{Pass, c_type, param_kinds};
+use adgen::back::c::c_type;
 use adgen::diff::Signature;
+use adgen::il::calls::{Pass, param_kinds};
 use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
 use super::config::{CheckConfig, RootSpec, Value};

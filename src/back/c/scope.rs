@@ -13,7 +13,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::{Cx, VarInfo, c_type, spec_type};
+use super::{Cx, c_type};
+use crate::il::calls::{VarInfo, spec_type};
 use crate::il::{self, Attr, DeclKind, DimSpec, Expr, ExprKind, ScalarType, TypeSpec, Unit, key};
 
 /// A struct type: its C name (`struct point`, or a typedef name) and members.
@@ -183,7 +184,7 @@ pub(super) fn declarator(v: &VarInfo, name: &str) -> String {
 
 /// The name (key) of every variable a unit refers to in its body, paths included.
 pub(super) fn referenced(unit: &Unit) -> BTreeSet<String> {
-    crate::diff::referenced_names(&unit.body)
+    crate::il::visit::referenced_names(&unit.body)
 }
 
 /// A path in C: `s%x%y` → `s.x.y`, or `s->x.y` when `s` is a pointer.
@@ -276,7 +277,7 @@ pub(super) fn file_scope(
                 wanted_globals.insert(base);
             }
         }
-        for v in super::unit_vars(u).values() {
+        for v in crate::il::calls::unit_vars(u).values() {
             if let Some(t) = &v.type_name {
                 wanted_types.push(t.clone());
             }
@@ -368,7 +369,7 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
     let mut wanted: Vec<String> = Vec::new();
     for u in file.units.iter().filter(|u| u.is_procedure()) {
         for a in &u.args {
-            if let Some(t) = super::unit_vars(u)
+            if let Some(t) = crate::il::calls::unit_vars(u)
                 .get(&key(a))
                 .and_then(|v| v.type_name.clone())
             {

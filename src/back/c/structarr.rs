@@ -7,7 +7,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Cx, Pass, indent, scope};
+use super::{Cx, indent, scope};
+use crate::il::Pass;
 use crate::il::{Bound, DimSpec, Expr, ExprKind};
 
 impl Cx<'_> {

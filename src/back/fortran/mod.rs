@@ -119,7 +119,7 @@ pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::
         .files
         .iter()
         .chain(siblings)
-        .filter(|f| crate::back::is_c(&f.path))
+        .filter(|f| f.language == il::Language::C)
         .flat_map(|f| f.units.iter())
         .map(|u| (il::key(&u.name), u))
         .collect();
@@ -219,7 +219,7 @@ fn c_kind(ty: il::ScalarType) -> (il::BaseType, &'static str) {
 
 /// A `BIND(C)` interface body for a C unit.
 fn c_interface_body(u: &il::Unit) -> il::Unit {
-    let (params, ret) = crate::back::c::c_signature(u);
+    let (params, ret) = crate::il::signature(u);
     let mut kinds: Vec<String> = Vec::new();
     let mut spec = |ty: il::ScalarType| {
         let (base, kind) = c_kind(ty);
@@ -251,12 +251,12 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
     };
     let mut decls = Vec::new();
     for (a, (ty, pass)) in u.args.iter().zip(params) {
-        let attrs = if pass == crate::back::c::Pass::Value {
+        let attrs = if pass == crate::il::Pass::Value {
             vec![il::Attr::Value]
         } else {
             Vec::new()
         };
-        decls.push(var(spec(ty), attrs, a, pass == crate::back::c::Pass::Array));
+        decls.push(var(spec(ty), attrs, a, pass == crate::il::Pass::Array));
     }
     if let Some(ty) = ret {
         decls.push(var(spec(ty), Vec::new(), &u.name, false));

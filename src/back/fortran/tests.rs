@@ -670,6 +670,7 @@ fn functions_and_files() {
     h.result = Some("h".into());
     let file = crate::il::File {
         file: FileId(0),
+        language: crate::il::Language::Fortran,
         path: "src/g.f90".into(),
         units: vec![f, h],
     };
@@ -987,6 +988,7 @@ fn output_compiles_with_gfortran() {
     func.explicit_result = true;
     let file = crate::il::File {
         file: FileId(0),
+        language: crate::il::Language::Fortran,
         path: "every.f90".into(),
         units: vec![sub, func],
     };

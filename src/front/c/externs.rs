@@ -18,7 +18,11 @@ use crate::il::{self, Program, Symbol, key};
 pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
     // The globals each C pseudo-module defines: name → (module, symbol).
     let mut defined: BTreeMap<String, (String, Symbol)> = BTreeMap::new();
-    for file in program.files.iter().filter(|f| crate::back::is_c(&f.path)) {
+    for file in program
+        .files
+        .iter()
+        .filter(|f| f.language == il::Language::C)
+    {
         for m in file.units.iter().filter(|u| u.is_module()) {
             for s in m.symbols.iter() {
                 let own = s
@@ -37,7 +41,7 @@ pub fn resolve(program: &mut Program) -> Vec<Diagnostic> {
     for file in program
         .files
         .iter_mut()
-        .filter(|f| crate::back::is_c(&f.path))
+        .filter(|f| f.language == il::Language::C)
     {
         let mut reported = std::collections::BTreeSet::new();
         for unit in &mut file.units {

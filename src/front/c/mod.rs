@@ -429,6 +429,7 @@ pub fn lower_file(
         Ok(il::File {
             file: id,
             path: path.to_string(),
+            language: il::Language::C,
             units,
         })
     }

@@ -493,6 +493,7 @@ fn lower_impl(
         Ok(il::File {
             file: id,
             path: path.to_string(),
+            language: il::Language::Fortran,
             units,
         })
     }

@@ -1054,7 +1054,7 @@ pub(super) fn check_global_aliasing(
     let mut calls: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for u in units {
         let mut direct = BTreeSet::new();
-        for name in crate::diff::referenced_names(&u.body) {
+        for name in crate::il::visit::referenced_names(&u.body) {
             let base = name.split('%').next().unwrap_or(&name).to_string();
             if globals.contains_key(&base)
                 && u.symbols.get(&base).is_some_and(|s| s.global.is_some())

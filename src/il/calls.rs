@@ -1,0 +1,224 @@
+//! How a procedure's arguments are passed and what its variables are, read from its
+//! declarations: what a caller in another language, a binding or a back-end needs to call
+//! it, and which actual argument is bound to which dummy.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{
+    self as il, Arg, Attr, BaseType, DeclKind, DimSpec, Expr, ExprKind, ScalarType, TypeSpec, Unit,
+    UnitKind, key,
+};
+
+/// How a dummy argument is passed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Pass {
+    Value,
+    /// A scalar passed by reference: a pointer, used as `(*x)`.
+    Ref,
+    /// An array: a pointer to its first element.
+    Array,
+}
+
+/// A variable of a unit as the back-end sees it.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub ty: ScalarType,
+    pub dims: Vec<DimSpec>,
+    /// `Some` for dummies.
+    pub pass: Option<Pass>,
+    /// Declared INTENT(IN).
+    pub intent_in: bool,
+    /// For a struct (a derived-type variable): its C type name, `struct point` or a
+    /// typedef name.
+    pub type_name: Option<String>,
+}
+
+pub fn spec_type(spec: &TypeSpec) -> ScalarType {
+    let kind = match &spec.kind {
+        Some(Expr {
+            kind: ExprKind::Int(t),
+            ..
+        }) => t.parse::<u8>().ok(),
+        // The kinds of ISO_C_BINDING, as a BIND(C) Fortran procedure declares them.
+        Some(Expr {
+            kind: ExprKind::Var(k),
+            ..
+        }) => match key(k).as_str() {
+            "c_int" | "c_float" | "c_int32_t" => Some(4),
+            "c_double" | "c_long" | "c_long_long" | "c_int64_t" | "c_size_t" => Some(8),
+            "c_short" => Some(2),
+            "c_signed_char" => Some(1),
+            _ => None,
+        },
+        _ => None,
+    }
+    .or(spec.star.map(|s| s as u8));
+    match spec.base {
+        BaseType::Real => ScalarType::Real(kind.unwrap_or(4)),
+        BaseType::DoublePrecision => ScalarType::Real(8),
+        BaseType::Integer => ScalarType::Integer(kind.unwrap_or(4)),
+        BaseType::Logical => ScalarType::Logical,
+        BaseType::Character => ScalarType::Character,
+        BaseType::Derived => ScalarType::Derived,
+    }
+}
+
+/// The variables of a unit, from its declarations (which, unlike the symbol table of a
+/// generated unit, list derivatives and temporaries), completed from its symbol table.
+pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
+    let mut vars: BTreeMap<String, VarInfo> = BTreeMap::new();
+    let mut value: BTreeSet<String> = BTreeSet::new();
+    for decl in &unit.decls {
+        match &decl.kind {
+            DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } => {
+                if attrs
+                    .iter()
+                    .any(|a| matches!(a, Attr::External | Attr::Intrinsic))
+                {
+                    continue;
+                }
+                let attr_dims = attrs.iter().find_map(|a| match a {
+                    Attr::Dimension(d) => Some(d.clone()),
+                    _ => None,
+                });
+                let is_value = attrs.iter().any(|a| matches!(a, Attr::Value));
+                let intent_in = attrs
+                    .iter()
+                    .any(|a| matches!(a, Attr::Intent(il::Intent::In)));
+                for e in entities {
+                    let symbol = unit.symbols.get(&e.name);
+                    // A function declared by its type (`real(8) :: f`) is no variable.
+                    if symbol.is_some_and(|s| s.kind == il::SymbolKind::Procedure) {
+                        continue;
+                    }
+                    let dims = e
+                        .dims
+                        .clone()
+                        .or_else(|| attr_dims.clone())
+                        .unwrap_or_default();
+                    // The symbol knows the kind a named constant gives (`real(dp)`).
+                    let ty = match (symbol, spec.kind.as_ref().map(|k| &k.kind)) {
+                        (Some(s), Some(ExprKind::Var(_) | ExprKind::Call(..))) => s.ty,
+                        _ => spec_type(spec),
+                    };
+                    if is_value {
+                        value.insert(key(&e.name));
+                    }
+                    vars.insert(
+                        key(&e.name),
+                        VarInfo {
+                            ty,
+                            dims,
+                            pass: None,
+                            intent_in,
+                            type_name: spec.type_name.clone(),
+                        },
+                    );
+                }
+            }
+            DeclKind::Intent(il::Intent::In, names) => {
+                for n in names {
+                    if let Some(v) = vars.get_mut(&key(n)) {
+                        v.intent_in = true;
+                    }
+                }
+            }
+            DeclKind::Dimension(entities) => {
+                for e in entities {
+                    if let Some(v) = vars.get_mut(&key(&e.name)) {
+                        v.dims = e.dims.clone().unwrap_or_default();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for s in unit.symbols.iter() {
+        if s.kind == il::SymbolKind::Variable && !vars.contains_key(&key(&s.name)) {
+            vars.insert(
+                key(&s.name),
+                VarInfo {
+                    ty: s.ty,
+                    dims: s.dims.clone(),
+                    pass: None,
+                    intent_in: s.intent == Some(il::Intent::In),
+                    type_name: s.type_spec.type_name.clone(),
+                },
+            );
+        }
+    }
+    for a in &unit.args {
+        let k = key(a);
+        let v = vars.entry(k.clone()).or_insert(VarInfo {
+            ty: ScalarType::Real(8),
+            dims: Vec::new(),
+            pass: None,
+            intent_in: false,
+            type_name: None,
+        });
+        v.pass = Some(if !v.dims.is_empty() {
+            Pass::Array
+        } else if value.contains(&k) {
+            Pass::Value
+        } else {
+            Pass::Ref
+        });
+    }
+    vars
+}
+
+/// Parameter kinds of a unit, in order.
+pub fn param_kinds(unit: &Unit) -> Vec<Pass> {
+    let vars = unit_vars(unit);
+    unit.args
+        .iter()
+        .map(|a| vars.get(&key(a)).and_then(|v| v.pass).unwrap_or(Pass::Ref))
+        .collect()
+}
+
+/// The type and passing of each parameter of a unit, in order, and the type its
+/// function returns (`None` for a subroutine): what another language needs to call it.
+pub fn signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
+    let vars = unit_vars(unit);
+    let params = unit
+        .args
+        .iter()
+        .map(|a| {
+            let v = vars.get(&key(a));
+            (
+                v.map_or(ScalarType::Real(8), |v| v.ty),
+                v.and_then(|v| v.pass).unwrap_or(Pass::Ref),
+            )
+        })
+        .collect();
+    let ret = match unit.kind {
+        UnitKind::Function => Some(
+            unit.result
+                .as_ref()
+                .and_then(|r| vars.get(&key(r)))
+                .map_or(ScalarType::Real(8), |v| v.ty),
+        ),
+        _ => None,
+    };
+    (params, ret)
+}
+
+/// The actual argument bound to each dummy of `callee` (keywords resolved), by position.
+/// Missing actuals are `None`. Actuals beyond the dummies are ignored.
+pub fn bind_actuals<'a>(callee: &Unit, args: &'a [Arg]) -> Vec<Option<&'a Expr>> {
+    let mut bound = vec![None; callee.args.len()];
+    for (i, arg) in args.iter().enumerate() {
+        let slot = match &arg.keyword {
+            Some(k) => callee.args.iter().position(|d| d.eq_ignore_ascii_case(k)),
+            None => Some(i),
+        };
+        if let Some(slot) = slot.filter(|&s| s < bound.len()) {
+            bound[slot] = Some(&arg.value);
+        }
+    }
+    bound
+}
