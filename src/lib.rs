@@ -21,6 +21,7 @@ pub mod il;
 pub mod ir;
 pub mod manifest;
 pub mod output;
+pub mod prepare;
 pub mod runtime;
 
 pub use cargo::{Build, BuildError};
@@ -233,23 +234,12 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
-    // I/O is dropped from what gets differentiated (input refused where roots reach).
-    let program = match diff::io::strip(&program, request) {
+    // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
+    // expressions; the parsed program keeps the source's form for the round trip.
+    let program = match prepare::prepare(&program, request) {
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
-    // GO TO, arithmetic IF, computed GO TO and SELECT CASE become structured IL; the
-    // parsed program keeps the source's form for the round trip.
-    let program = match diff::restructure::restructure(&program) {
-        Ok(p) => p,
-        Err(d) => return Err(fail(&sources, d)),
-    };
-    // Array syntax becomes loops over scalars (round trip keeps it).
-    let program = match diff::scalarize::scalarize(&program) {
-        Ok(p) => p,
-        Err(d) => return Err(fail(&sources, d)),
-    };
-    let program = diff::normalize::normalize(&program);
     let ir = match ir::Ir::build(&program, request) {
         Ok(ir) => ir,
         Err(d) => return Err(fail(&sources, d)),

@@ -344,7 +344,7 @@ fn root_problems(sources: &[SourceInput], request: &Request, manifest: &str) -> 
     let Ok(program) = crate::parse_sources(sources, &mut source_map) else {
         return Vec::new();
     };
-    let program = crate::diff::normalize::normalize(&program);
+    let program = crate::prepare::normalize::normalize(&program);
     match crate::ir::Ir::build(&program, request) {
         Ok(_) => Vec::new(),
         Err(errors) => errors

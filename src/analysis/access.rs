@@ -202,7 +202,7 @@ pub fn global_writes(ir: &Ir, u: usize) -> std::collections::BTreeSet<(String, S
                 out.insert(global_key(g));
             }
         }
-        for callee in crate::ir::called_names(unit) {
+        for callee in crate::il::visit::called_names(unit) {
             if let Some(c) = ir.index_of(&callee) {
                 stack.push(c);
             }

@@ -1100,7 +1100,7 @@ pub fn diagnostics(
     summaries: &[Option<Summary>],
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    // Only where a root reaches: elsewhere I/O was stripped before analysis (`diff::io`),
+    // Only where a root reaches: elsewhere I/O was stripped before analysis (`prepare::io`),
     // and a READ's variables would look unset; nor do their values reach derivatives.
     let mut out = if units[u].has_context {
         uninitialized(ir, &ir.units[u], summaries)
@@ -1137,7 +1137,7 @@ mod tests {
         let mut sources = SourceMap::default();
         let inputs = [SourceInput::new("t.f90", source)];
         let program = crate::parse_sources(&inputs, &mut sources).expect("the test parses");
-        let program = crate::diff::scalarize::scalarize(&program).expect("scalarizes");
+        let program = crate::prepare::scalarize::scalarize(&program).expect("scalarizes");
         let ir = Ir::build(&program, &request).expect("builds");
         let analyses = analyze(&program, &ir, &request);
         check(&ir, &analyses);

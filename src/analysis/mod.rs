@@ -455,7 +455,7 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
                     continue;
                 }
                 rerun.push(v);
-                for callee in crate::ir::called_names(ir.units[v].unit) {
+                for callee in crate::il::visit::called_names(ir.units[v].unit) {
                     if let Some(w) = ir.index_of(&callee) {
                         stack.push(w);
                     }

@@ -896,7 +896,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some((alloc, bounds)) =
                         alloc.and_then(|a| super::heap::item_bounds(&a).map(|b| (a, b)))
                     else {
-                        // `diff::scalarize::alloc` pairs every DEALLOCATE of a kept array.
+                        // `prepare::scalarize::alloc` pairs every DEALLOCATE of a kept array.
                         self.ug.error(
                             Diagnostic::error(
                                 "E0547",

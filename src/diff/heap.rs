@@ -6,7 +6,7 @@
 //! IL has no pointers into these arrays, only the array names and element indices, which
 //! stay valid in the re-allocated array.
 //!
-//! `diff::scalarize::alloc` turns the ALLOCATABLE locals it can (allocated once at the
+//! `prepare::scalarize::alloc` turns the ALLOCATABLE locals it can (allocated once at the
 //! top level with bounds known on entry) into automatic arrays; the others keep their
 //! ALLOCATE and DEALLOCATE, each ALLOCATE paired with a DEALLOCATE later in the same
 //! block, and with bounds that read nothing the procedure assigns between the two (the
@@ -32,7 +32,7 @@
 //! TBR says the backward sweep reads them (a work array whose values no partial
 //! derivative reads costs nothing on the tape but its bounds).
 
-use crate::il::{BinOp, Bound, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, Symbol, key};
+use crate::il::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, Symbol, key};
 use crate::il::{TypeSpec, visit};
 
 use super::UnitGen;
@@ -42,10 +42,7 @@ pub(crate) type Bounds = Vec<(Expr, Expr)>;
 
 /// A local ALLOCATABLE array kept allocatable in the derivative code (deferred shape).
 pub(crate) fn is_kept_allocatable(sym: &Symbol) -> bool {
-    !sym.is_dummy()
-        && sym.global.is_none()
-        && !sym.dims.is_empty()
-        && sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
+    sym.is_local_allocatable()
 }
 
 /// The (lower, upper) bounds of each dimension of an ALLOCATE item `w(l:u, n)`.

@@ -8,14 +8,9 @@
 pub mod adjoint;
 pub mod heap;
 pub mod implicit_zero;
-pub mod io;
-pub mod names;
-pub mod normalize;
 pub mod optional;
 pub mod partials;
 pub mod plan;
-pub mod restructure;
-pub mod scalarize;
 pub mod tangent;
 pub mod types;
 
@@ -23,13 +18,13 @@ use std::collections::BTreeMap;
 
 use crate::analysis::{Analyses, UnitAnalysis};
 use crate::diag::{Diagnostic, Span};
+use crate::il::names::Namer;
 use crate::il::{
     self, Attr, Decl, DeclKind, Entity, Expr, ExprKind, Intent, Program, ScalarType, Stmt,
     StmtKind, TypeSpec, Unit, key,
 };
 use crate::ir::{Ir, UnitIr};
 use crate::{Mode, Request, RootRequest};
-use names::Namer;
 use partials::LeafInfo;
 
 /// The calling sequence of one derivative of a root, for drivers and bindings.

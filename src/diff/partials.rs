@@ -456,7 +456,7 @@ fn intrinsic(
         | Intrinsic::Ubound
         | Intrinsic::Shape
         | Intrinsic::Present => {}
-        // Reductions and array-valued intrinsics never reach here: `diff::scalarize`
+        // Reductions and array-valued intrinsics never reach here: `prepare::scalarize`
         // rewrites them into loops, and refuses (E0408) what it cannot rewrite.
         Intrinsic::Sum
         | Intrinsic::Product

@@ -1,7 +1,7 @@
 //! The lifetime of an ALLOCATABLE local: each ALLOCATE paired with a DEALLOCATE later in
 //! the same block, the array used only in between, no jump out of the pair. The
 //! differentiator reverses such a pair as a unit (`diff::heap`); the front-ends and
-//! `diff::scalarize::alloc` word the problems found here for their users.
+//! `prepare::scalarize::alloc` word the problems found here for their users.
 
 use super::{Expr, Stmt, StmtKind, key, visit};
 use crate::diag::Span;

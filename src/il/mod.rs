@@ -16,6 +16,7 @@
 
 pub mod calls;
 pub mod lifetime;
+pub mod names;
 pub mod structured;
 pub mod symbols;
 pub mod types;
@@ -403,7 +404,7 @@ pub enum StmtKind {
     /// A whole comment line (text after the comment marker).
     Comment(String),
     /// `GO TO (l1, l2, ...), index`: jump to the index-th label, fall through when
-    /// `index` is out of range. Restructured before differentiation (`diff::restructure`).
+    /// `index` is out of range. Restructured before differentiation (`prepare::restructure`).
     ComputedGoto {
         labels: Vec<String>,
         index: Expr,
@@ -424,7 +425,7 @@ pub enum StmtKind {
     },
     /// `WHERE (m1) ... ELSEWHERE (m2) ... ELSEWHERE ... END WHERE` over array
     /// assignments; the statement form `WHERE (m) a = b` has one arm holding one
-    /// assignment and `construct` unset. `diff::scalarize` rewrites it into loops.
+    /// assignment and `construct` unset. `prepare::scalarize` rewrites it into loops.
     Where {
         arms: Vec<(Expr, Vec<Stmt>)>,
         else_body: Option<Vec<Stmt>>,
@@ -442,7 +443,7 @@ pub enum StmtKind {
         stops: bool,
     },
     /// `FORALL (i = l:u[:s], ... [, mask])` (statement or construct) and, with
-    /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `diff::scalarize` rewrites it
+    /// `concurrent` set, `DO CONCURRENT (...) ... END DO`. `prepare::scalarize` rewrites it
     /// into DO loops.
     /// `ALLOCATE(a(n), b(0:m))`: each item an array reference giving the bounds.
     Allocate(Vec<Expr>),
@@ -660,7 +661,7 @@ pub enum Intrinsic {
     /// `merge(a, b, mask)`: `a` where `mask`, else `b`. Made by the differentiator for
     /// the partial derivatives of piecewise intrinsics (ABS, MAX, MIN, SIGN).
     Merge,
-    // Array intrinsics (transformational and inquiry). `diff::scalarize` rewrites every
+    // Array intrinsics (transformational and inquiry). `prepare::scalarize` rewrites every
     // use of the transformational ones into loops before analysis; the inquiry ones
     // (SIZE, LBOUND, UBOUND) stay as integer-valued calls.
     Sum,
@@ -702,7 +703,7 @@ impl Intrinsic {
                 | Intrinsic::Present
         )
     }
-    /// Intrinsics taking or returning whole arrays, never elementwise: `diff::scalarize`
+    /// Intrinsics taking or returning whole arrays, never elementwise: `prepare::scalarize`
     /// turns them into loops (all but the integer inquiries).
     pub fn is_array_valued_or_reduction(self) -> bool {
         matches!(

@@ -73,6 +73,17 @@ impl Symbol {
     pub fn is_dummy(&self) -> bool {
         self.arg_index.is_some()
     }
+    /// A local ALLOCATABLE array (deferred shape, neither dummy nor global): kept
+    /// allocatable in derivative code.
+    pub fn is_local_allocatable(&self) -> bool {
+        !self.is_dummy()
+            && self.global.is_none()
+            && !self.dims.is_empty()
+            && self
+                .dims
+                .iter()
+                .any(|d| matches!(d.upper, super::Bound::Colon))
+    }
     pub fn is_variable(&self) -> bool {
         self.kind == SymbolKind::Variable
     }

@@ -413,3 +413,21 @@ pub fn referenced_names(body: &[Stmt]) -> BTreeSet<String> {
     });
     names
 }
+
+/// Names of the procedures a unit calls (subroutines and functions), with repetitions.
+pub fn called_names(unit: &super::Unit) -> Vec<String> {
+    let mut names = Vec::new();
+    walk_stmts(&unit.body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &s.kind {
+            names.push(name.clone());
+        }
+        for e in stmt_exprs(s) {
+            walk_expr(e, &mut |x| {
+                if let ExprKind::Call(n, _) = &x.kind {
+                    names.push(n.clone());
+                }
+            });
+        }
+    });
+    names
+}

@@ -158,7 +158,7 @@ impl<'p> Builder<'p> {
             }
         };
         match &stmt.kind {
-            // I/O reaches flow graphs only in units no root calls (`diff::io`).
+            // I/O reaches flow graphs only in units no root calls (`prepare::io`).
             // ALLOCATE and DEALLOCATE of arrays kept allocatable (`diff::heap`).
             StmtKind::Assign { .. }
             | StmtKind::Call { .. }
@@ -172,7 +172,7 @@ impl<'p> Builder<'p> {
                 vec![n]
             }
             StmtKind::Comment(_) => preds,
-            // Rewritten into DO loops by `diff::scalarize` before any flow graph is built.
+            // Rewritten into DO loops by `prepare::scalarize` before any flow graph is built.
             StmtKind::Where { .. } | StmtKind::Forall { .. } => preds,
             StmtKind::Continue => {
                 if stmt.label.is_some() {
@@ -263,7 +263,7 @@ impl<'p> Builder<'p> {
                 }
                 Vec::new()
             }
-            // Restructured into IF and GO TO before differentiation (diff::restructure);
+            // Restructured into IF and GO TO before differentiation (prepare::restructure);
             // the edges are still right for a graph built on the source's form.
             StmtKind::ComputedGoto { .. } | StmtKind::ArithmeticIf { .. } => {
                 let labels: &[String] = match &stmt.kind {

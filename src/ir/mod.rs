@@ -8,7 +8,8 @@ pub mod zones;
 use std::collections::BTreeMap;
 
 use crate::diag::{Diagnostic, suggest};
-use crate::il::{self, ExprKind, StmtKind, Unit, key, visit};
+use crate::il::visit::called_names;
+use crate::il::{self, Unit, key};
 use crate::{Request, RootRequest};
 
 pub use callgraph::CallGraph;
@@ -221,22 +222,4 @@ impl<'p> Ir<'p> {
         }
         errors
     }
-}
-
-/// Names of the procedures a unit calls (subroutines and functions), with repetitions.
-pub fn called_names(unit: &Unit) -> Vec<String> {
-    let mut names = Vec::new();
-    visit::walk_stmts(&unit.body, &mut |s| {
-        if let StmtKind::Call { name, .. } = &s.kind {
-            names.push(name.clone());
-        }
-        for e in visit::stmt_exprs(s) {
-            visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Call(n, _) = &x.kind {
-                    names.push(n.clone());
-                }
-            });
-        }
-    });
-    names
 }

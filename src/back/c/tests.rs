@@ -166,7 +166,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         if program.units().any(|u| u.is_module()) {
             continue;
         }
-        let program = crate::diff::scalarize::scalarize(&program).unwrap();
+        let program = crate::prepare::scalarize::scalarize(&program).unwrap();
         // Assumed-shape dummies have no C counterpart (their extents travel with them).
         if program.units().any(|u| {
             u.symbols
@@ -175,7 +175,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         }) {
             continue;
         }
-        let program = crate::diff::normalize::normalize(&program);
+        let program = crate::prepare::normalize::normalize(&program);
         let ir = crate::ir::Ir::build(&program, &request).unwrap();
         let analyses = crate::analysis::analyze(&program, &ir, &request);
         let d = crate::diff::differentiate(&program, &ir, &analyses, &request).unwrap();

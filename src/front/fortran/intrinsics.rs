@@ -39,7 +39,7 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "int" | "ifix" | "idint" => (Int, 1, 2),
         "nint" | "idnint" => (Nint, 1, 2),
         "floor" => (Floor, 1, 2),
-        // Array intrinsics: `diff::scalarize` rewrites them into loops.
+        // Array intrinsics: `prepare::scalarize` rewrites them into loops.
         "sum" => (Sum, 1, 3),
         "product" => (Product, 1, 3),
         "maxval" => (Maxval, 1, 3),

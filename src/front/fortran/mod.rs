@@ -28,7 +28,7 @@
 //! (integer, character and logical selectors, ranges, lists, DEFAULT), statement
 //! functions; PRINT, WRITE, READ, OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE, ENDFILE,
 //! FLUSH, FORMAT and STOP (`io`, kept as written); the intrinsics of [`il::Intrinsic`]. Jumps and SELECT CASE stay in the IL
-//! as written; `diff::restructure` makes them structured before differentiation and
+//! as written; `prepare::restructure` makes them structured before differentiation and
 //! refuses what it cannot (E0410), as well as a statement function whose formula has
 //! another type than the function (E0411).
 //!
@@ -97,10 +97,10 @@
 //!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
 //!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
 //!   file that cannot be found or read, or INCLUDEs nested too deep. Before differentiation: E0410 a jump
-//!   `diff::restructure` cannot make structured, E0411 a statement function of another
-//!   type, E0414 array syntax `diff::scalarize` cannot turn into loops, E0545 an
+//!   `prepare::restructure` cannot make structured, E0411 a statement function of another
+//!   type, E0414 array syntax `prepare::scalarize` cannot turn into loops, E0545 an
 //!   ALLOCATABLE local whose ALLOCATE and DEALLOCATE are not a pair in one block (used
-//!   outside it, freed twice), E0546 a jump out of such a pair (`diff::scalarize::alloc`).
+//!   outside it, freed twice), E0546 a jump out of such a pair (`prepare::scalarize::alloc`).
 //! - E0415 (`front::boundary`) a call between Fortran and C that the compilers would get
 //!   wrong: a C function called without a BIND(C) interface, or with one that disagrees
 //!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.

@@ -1397,7 +1397,7 @@ fn rendered_diagnostic_and_odd_layout() {
 
 #[test]
 fn whole_array_syntax_is_kept_in_the_il() {
-    // Array syntax is lowered as written; `diff::scalarize` rewrites (or refuses) it.
+    // Array syntax is lowered as written; `prepare::scalarize` rewrites (or refuses) it.
     let file = ok(
         "subroutine s(a, b, n)\n  integer n\n  real a(0:n), b(n)\n  a(1:n:2) = b(:) + 2*[1.0, 2.0]\n  a = sum(b, dim=1)\nend\n",
     );

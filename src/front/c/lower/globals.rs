@@ -1065,7 +1065,10 @@ pub(super) fn check_global_aliasing(
         uses.insert(key(&u.name), direct);
         calls.insert(
             key(&u.name),
-            crate::ir::called_names(u).iter().map(|c| key(c)).collect(),
+            crate::il::visit::called_names(u)
+                .iter()
+                .map(|c| key(c))
+                .collect(),
         );
     }
     loop {

@@ -7,7 +7,7 @@
 //! with `typedef double row_t[N]` (rows of a constant length, the size counted in rows
 //! by `sizeof *t`) is a 2-D array `t(0:N-1, 0:m-1)`.
 //!
-//! Differentiation (seeds/000 §7, dynamic memory; `diff::scalarize::alloc` and
+//! Differentiation (seeds/000 §7, dynamic memory; `prepare::scalarize::alloc` and
 //! `diff::heap`) gives an array allocated once at the top level with a size known on
 //! entry, and its derivative, the lifetime of the whole procedure (no tape). Any other
 //! keeps its `malloc` and `free`: the derivative buffer is allocated beside the primal

@@ -173,7 +173,7 @@ impl Sema<'_> {
         if self.type_of(i).is_none() && !self.infos[i].external {
             self.undeclared(name, span);
         }
-        // Whole arrays in expressions are array syntax: `diff::scalarize` rewrites them
+        // Whole arrays in expressions are array syntax: `prepare::scalarize` rewrites them
         // into loops, and refuses those in places it cannot (E0408).
         let _ = actual_arg;
         self.check_whole_component(name, span);

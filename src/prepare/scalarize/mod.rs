@@ -34,7 +34,7 @@ use crate::il::{
     ScalarType, Stmt, StmtId, StmtKind, Symbol, SymbolTable, TypeSpec, UnOp, Unit, key,
 };
 
-use super::names::Namer;
+use crate::il::names::Namer;
 
 mod alloc;
 mod constructs;
@@ -968,7 +968,7 @@ fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
         StmtKind::Allocate(items) | StmtKind::Deallocate(items) => !items.iter().all(|e| {
             e.base_name()
                 .and_then(|n| symbols.get(n))
-                .is_some_and(crate::diff::heap::is_kept_allocatable)
+                .is_some_and(crate::il::Symbol::is_local_allocatable)
         }),
         StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),
         StmtKind::Call { args, .. } => args.iter().any(|a| has(&a.value) && !plain(&a.value)),

@@ -45,7 +45,7 @@ fn reachable(program: &Program, request: &Request) -> BTreeSet<String> {
             continue;
         }
         if let Some(unit) = program.unit(&name) {
-            stack.extend(crate::ir::called_names(unit).iter().map(|n| key(n)));
+            stack.extend(crate::il::visit::called_names(unit).iter().map(|n| key(n)));
         }
     }
     seen

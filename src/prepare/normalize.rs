@@ -9,7 +9,7 @@ use crate::il::{
     Unit,
 };
 
-use super::names::Namer;
+use crate::il::names::Namer;
 
 /// Returns the program with calls hoisted; statement ids of new statements continue after
 /// the largest id in `program`.

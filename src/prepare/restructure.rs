@@ -25,7 +25,7 @@ use crate::il::{
     StmtKind, Symbol, SymbolKind, TypeSpec, UnOp, Unit,
 };
 
-use super::names::Namer;
+use crate::il::names::Namer;
 
 /// Upper bound on the rewrites of one unit (each removes or moves one jump).
 const MAX_REWRITES: usize = 10_000;

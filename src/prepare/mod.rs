@@ -1,0 +1,32 @@
+//! Preparation: the rewrites of the lowered program that run before any analysis, in this
+//! order (as [`crate::differentiate`] calls them), each IL in, IL out:
+//!
+//! 1. [`io::strip`]: input/output statements dropped from what gets differentiated (seeds/000
+//!    §4.1: the derivative computes, it does not print); input where a root reaches refused.
+//! 2. [`restructure::restructure`]: jumps (GO TO, arithmetic IF, computed GO TO, SELECT CASE)
+//!    into structured IF, DO, EXIT and RETURN, which the adjoint reverses (seeds/000 §4.7).
+//! 3. [`scalarize::scalarize`]: array syntax into loops over scalars (seeds/000 §4.11).
+//! 4. [`normalize::normalize`]: function calls hoisted out of larger expressions
+//!    (seeds/000 §4.5).
+//!
+//! The parsed program keeps the source's own form for the round trip; only the prepared
+//! copy goes on to the call graph, the analyses and the differentiator. This layer
+//! reads and writes the IL only: it knows nothing of the stages after it, the front-ends
+//! or the back-ends.
+
+pub mod io;
+pub mod normalize;
+pub mod restructure;
+pub mod scalarize;
+
+use crate::Request;
+use crate::diag::Diagnostic;
+use crate::il::Program;
+
+/// The four rewrites in order: the program that the analyses and the differentiator read.
+pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    let program = io::strip(program, request)?;
+    let program = restructure::restructure(&program)?;
+    let program = scalarize::scalarize(&program)?;
+    Ok(normalize::normalize(&program))
+}
