@@ -6,7 +6,7 @@
 //! routines of `adgen_runtime.f90` (`pushreal8`, `popcontrol`, ...); C code includes
 //! `adgen_runtime.h`.
 
-use crate::GeneratedFile;
+use crate::request::GeneratedFile;
 
 /// The Fortran module generated adjoint code uses: `use adgen_runtime`.
 pub const RUNTIME_MODULE: &str = "adgen_runtime";

@@ -34,11 +34,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::UnitAnalysis;
 use super::effects::{call_site, diff_refs};
-use crate::Request;
 use crate::il::bind_actuals;
 use crate::il::{self, BaseType, DeclKind, Expr, ExprKind, Program, ScalarType, StmtKind, key};
 use crate::ir::Ir;
 use crate::ir::flow::NodeKind;
+use crate::request::Request;
 
 /// The fields of derived types whose derivatives are kept.
 #[derive(Clone, Debug)]

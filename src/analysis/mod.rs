@@ -19,11 +19,11 @@ pub mod tbr;
 
 use bitvec::vec::BitVec;
 
-use crate::Request;
 use crate::il::Program;
 use crate::il::bind_actuals;
 use crate::ir::flow::{EXIT, NodeKind};
 use crate::ir::{Ir, UnitIr, ZoneSet};
+use crate::request::Request;
 use dataflow::{Solution, solve};
 use effects::{Def, call_site, diff_uses, lvalue_zone};
 use summary::{Summary, global_slot, n_slots, slot_zones, summarize, zones_of_slots};
@@ -88,10 +88,13 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             for &u in &scc {
                 effects[u] = node_effects(ir, u, &summaries);
                 inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
+                let io = inouts[u].as_ref().expect("just computed");
                 let s = summarize(
                     &ir.units[u],
                     &effects[u],
-                    inouts[u].as_ref().expect("just computed"),
+                    &io.must_write_slots,
+                    &io.read_slots,
+                    &io.written_parts,
                 );
                 if summaries[u].as_ref() != Some(&s) {
                     summaries[u] = Some(s);
@@ -424,7 +427,7 @@ fn rerun_state(ir: &Ir, units: &[UnitAnalysis], request: &Request) -> Vec<crate:
     if !request
         .roots
         .iter()
-        .any(|r| r.modes.contains(&crate::Mode::Adjoint))
+        .any(|r| r.modes.contains(&crate::request::Mode::Adjoint))
     {
         return out;
     }

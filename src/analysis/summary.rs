@@ -133,9 +133,16 @@ impl Problem for DiffDep<'_> {
     }
 }
 
-/// Computes a unit's summary from the effects of its nodes and its in-out sets (which
-/// already account for its callees' summaries).
-pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>], inout: &super::inout::InOut) -> Summary {
+/// Computes a unit's summary from the effects of its nodes and, from its in-out sets
+/// (which already account for its callees' summaries), the slots it must write, the
+/// slots it reads and the parts of each slot it writes.
+pub fn summarize(
+    unit: &UnitIr,
+    effects: &[Vec<Def>],
+    must_writes: &BitVec,
+    reads: &BitVec,
+    written_parts: &[std::collections::BTreeSet<String>],
+) -> Summary {
     let slots = slot_zones(unit);
     let n = slots.len();
     let mut writes = BitVec::repeat(false, n);
@@ -168,9 +175,9 @@ pub fn summarize(unit: &UnitIr, effects: &[Vec<Def>], inout: &super::inout::InOu
         .collect();
     Summary {
         writes,
-        must_writes: inout.must_write_slots.clone(),
-        reads: inout.read_slots.clone(),
-        written_parts: inout.written_parts.clone(),
+        must_writes: must_writes.clone(),
+        reads: reads.clone(),
+        written_parts: written_parts.to_vec(),
         diff_dep,
     }
 }

@@ -24,7 +24,7 @@ use crate::il::{
     StmtKind, TypeSpec, Unit, key,
 };
 use crate::ir::{Ir, UnitIr};
-use crate::{Mode, Request, RootRequest};
+use crate::request::{Mode, Request, RootRequest};
 use partials::LeafInfo;
 
 /// The calling sequence of one derivative of a root, for drivers and bindings.

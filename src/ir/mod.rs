@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use crate::diag::{Diagnostic, suggest};
 use crate::il::visit::called_names;
 use crate::il::{self, Unit, key};
-use crate::{Request, RootRequest};
+use crate::request::{Request, RootRequest};
 
 pub use callgraph::CallGraph;
 pub use flow::{FlowGraph, NodeId, NodeKind};

@@ -15,9 +15,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::Request;
 use crate::diag::Diagnostic;
 use crate::il::{Program, Stmt, StmtKind, key};
+use crate::request::Request;
 
 pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     let reachable = reachable(program, request);

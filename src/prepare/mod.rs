@@ -19,9 +19,9 @@ pub mod normalize;
 pub mod restructure;
 pub mod scalarize;
 
-use crate::Request;
 use crate::diag::Diagnostic;
 use crate::il::Program;
+use crate::request::Request;
 
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {

@@ -223,7 +223,7 @@ pub(super) fn complete_vars(unit: &Unit, vars: &mut BTreeMap<String, VarInfo>, e
             && let Some(mut v) = env.member(b, &rest)
         {
             // A member of an array of structs is a view of the array's shape.
-            v.dims = super::structarr::view_dims(&b.dims, &v.dims);
+            v.dims = view_dims(&b.dims, &v.dims);
             vars.insert(name.clone(), v);
         }
     }
@@ -476,4 +476,11 @@ pub(super) fn size_text(cx: &Cx, e: &Expr) -> String {
         }
     }
     "0 /* size unknown */".into()
+}
+
+/// The member path's dims as a view: those of its array-of-structs base first.
+fn view_dims(base: &[DimSpec], member: &[DimSpec]) -> Vec<DimSpec> {
+    let mut all = base.to_vec();
+    all.extend_from_slice(member);
+    all
 }

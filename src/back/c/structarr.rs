@@ -102,10 +102,3 @@ impl Cx<'_> {
         Some(out)
     }
 }
-
-/// The member path's dims as a view: those of its array-of-structs base first.
-pub(super) fn view_dims(base: &[DimSpec], member: &[DimSpec]) -> Vec<DimSpec> {
-    let mut all = base.to_vec();
-    all.extend_from_slice(member);
-    all
-}

@@ -1,9 +1,8 @@
 //! Declarations: type specs, array specs, and every [`DeclKind`] as one line.
 
 use super::expr::write_expr;
-use super::writer::Writer;
 use crate::il::TypeSpec;
-use crate::il::{Attr, BaseType, Bound, Decl, DeclKind, DimSpec, Entity, ImplicitRule, Intent};
+use crate::il::{Attr, BaseType, Bound, DeclKind, DimSpec, Entity, ImplicitRule, Intent};
 
 /// A type as written: `integer`, `real(8)`, `real(kind=dp)`, `real*8`,
 /// `double precision`, `character(len=*)`.
@@ -232,33 +231,4 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         DeclKind::Comment(_) | DeclKind::Interface(_) => return None,
     };
     Some(text)
-}
-
-/// Writes one declaration at the writer's indentation.
-pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
-    match &decl.kind {
-        DeclKind::Comment(text) => w.comment(text),
-        DeclKind::TypeDef { name, components } => {
-            w.line(None, &format!("type {name}"), None);
-            w.push();
-            for c in components {
-                write_decl(w, c);
-            }
-            w.pop();
-            w.line(None, &format!("end type {name}"), None);
-        }
-        DeclKind::Interface(bodies) => {
-            w.line(None, "interface", None);
-            w.push();
-            for body in bodies {
-                super::unit::write_unit(w, body);
-            }
-            w.pop();
-            w.line(None, "end interface", None);
-        }
-        kind => {
-            let text = decl_text(kind).expect("only comment declarations have no text");
-            w.line(None, &text, None);
-        }
-    }
 }

@@ -129,10 +129,10 @@ fn push_expr(out: &mut String, expr: &Expr) {
         ExprKind::Str(text) => push_string_literal(out, text),
         ExprKind::Var(name) => out.push_str(name),
         ExprKind::Index(name, subscripts)
-            if super::structarr::base_rank(name).is_some_and(|r| r <= subscripts.len()) =>
+            if super::ranks::base_rank(name).is_some_and(|r| r <= subscripts.len()) =>
         {
             // `p(i)%x(j)`: the subscripts of the array of derived type `p` first.
-            let r = super::structarr::base_rank(name).expect("checked");
+            let r = super::ranks::base_rank(name).expect("checked");
             let (base, rest) = name.split_once('%').expect("a component path");
             let parts: [(&str, &[Expr]); 2] = [(base, &subscripts[..r]), (rest, &subscripts[r..])];
             for (k, (text, subs)) in parts.into_iter().enumerate() {

@@ -12,6 +12,7 @@
 
 mod decl;
 mod expr;
+mod ranks;
 mod stmt;
 mod structarr;
 mod unit;
@@ -88,7 +89,7 @@ pub fn write_decl(decl: &il::Decl, indent: usize) -> String {
         out: String::new(),
         indent,
     };
-    decl::write_decl(&mut w, decl);
+    unit::write_decl(&mut w, decl);
     w.out
 }
 
@@ -108,7 +109,7 @@ pub fn write_stmt(stmt: &il::Stmt, indent: usize) -> String {
 /// built from the C unit's signature (`VALUE` for by-value parameters, assumed-size
 /// arrays for pointers), in place of any EXTERNAL declaration of the name.
 pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
-    let _arrays = structarr::Scope::enter_all(
+    let _arrays = ranks::Scope::enter_all(
         std::iter::once(file)
             .chain(siblings)
             .chain(&program.files)

@@ -1,13 +1,14 @@
-//! Procedures: leading comments, header, declarations, body, `end` line.
+//! Procedures: leading comments, header, declarations (interface bodies are procedures
+//! again), body, `end` line.
 
-use super::decl::{write_decl, write_type_spec};
+use super::decl::{decl_text, write_type_spec};
 use super::stmt::write_block;
 use super::writer::Writer;
-use crate::il::{Unit, UnitKind};
+use crate::il::{Decl, DeclKind, Unit, UnitKind};
 
 /// Writes one unit at the writer's indentation.
 pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
-    let _arrays = super::structarr::Scope::enter(unit);
+    let _arrays = super::ranks::Scope::enter(unit);
     for comment in &unit.leading_comments {
         w.comment(comment);
     }
@@ -59,7 +60,7 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
 
 /// Writes a module: its declarations, then `contains` and its procedures.
 pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
-    let _arrays = super::structarr::Scope::enter(module);
+    let _arrays = super::ranks::Scope::enter(module);
     for comment in &module.leading_comments {
         w.comment(comment);
     }
@@ -82,4 +83,33 @@ pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
         w.pop();
     }
     w.line(None, &format!("end module {}", module.name), None);
+}
+
+/// Writes one declaration at the writer's indentation.
+pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
+    match &decl.kind {
+        DeclKind::Comment(text) => w.comment(text),
+        DeclKind::TypeDef { name, components } => {
+            w.line(None, &format!("type {name}"), None);
+            w.push();
+            for c in components {
+                write_decl(w, c);
+            }
+            w.pop();
+            w.line(None, &format!("end type {name}"), None);
+        }
+        DeclKind::Interface(bodies) => {
+            w.line(None, "interface", None);
+            w.push();
+            for body in bodies {
+                write_unit(w, body);
+            }
+            w.pop();
+            w.line(None, "end interface", None);
+        }
+        kind => {
+            let text = decl_text(kind).expect("only comment declarations have no text");
+            w.line(None, &text, None);
+        }
+    }
 }
