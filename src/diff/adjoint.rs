@@ -29,15 +29,15 @@ use crate::analysis::effects::{CallSite, call_site};
 use crate::diag::Diagnostic;
 use crate::il::bind_actuals;
 use crate::il::{
-    BinOp, Bound, DeclKind, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind,
-    TypeSpec, UnOp, Unit, UnitKind, key, visit,
+    BinOp, Bound, DeclKind, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind, Tape,
+    TapeOp, TapeType, TypeSpec, UnOp, Unit, UnitKind, key, visit,
 };
 use crate::runtime::RUNTIME_MODULE;
 
 use super::partials::{Term, linearize};
 use super::plan::{self, Plan};
 use super::tangent::{convert, touches_active, unknown_procedure};
-use super::{UnitGen, assign, call};
+use super::{UnitGen, assign, tape};
 
 /// What a call may overwrite: the variable or element, the dummy it is bound to (none for
 /// a module variable), and the components a derived-type dummy may have written.
@@ -509,12 +509,16 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     fn push_control(&mut self, k: usize) -> Stmt {
         self.ug.uses_runtime = true;
-        call("pushcontrol", vec![Expr::int(k as i64)])
+        tape(Tape::new(
+            TapeOp::Push,
+            TapeType::Control,
+            Expr::int(k as i64),
+        ))
     }
 
     fn pop_control(&mut self, var: &str) -> Stmt {
         self.ug.uses_runtime = true;
-        call("popcontrol", vec![Expr::var(var)])
+        tape(Tape::new(TapeOp::Pop, TapeType::Control, Expr::var(var)))
     }
 
     /// The plan's decision: save zone `name` before `stmt` overwrites it. Records
@@ -659,10 +663,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     fn save(&mut self, target: &Expr, s: &Stmt) -> Option<(Stmt, Stmt)> {
         let name = target.base_name()?;
         let sym = self.ug.symbol_or_global(name)?;
-        let suffix = match sym.ty {
-            ScalarType::Real(k) => format!("real{k}"),
-            ScalarType::Integer(k) => format!("integer{k}"),
-            ScalarType::Logical => "boolean".to_string(),
+        let ty = match sym.ty {
+            ScalarType::Real(k) => TapeType::Real(k),
+            ScalarType::Integer(k) => TapeType::Integer(k),
+            ScalarType::Logical => TapeType::Boolean,
             ScalarType::Character => {
                 self.ug.error(
                     Diagnostic::error(
@@ -694,16 +698,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if whole_array {
             let size = self.array_size(name, s)?;
             return Some((
-                call(
-                    &format!("push{suffix}array"),
-                    vec![target.clone(), size.clone()],
-                ),
-                call(&format!("pop{suffix}array"), vec![target.clone(), size]),
+                tape(Tape::array(TapeOp::Push, ty, target.clone(), size.clone())),
+                tape(Tape::array(TapeOp::Pop, ty, target.clone(), size)),
             ));
         }
         Some((
-            call(&format!("push{suffix}"), vec![target.clone()]),
-            call(&format!("pop{suffix}"), vec![target.clone()]),
+            tape(Tape::new(TapeOp::Push, ty, target.clone())),
+            tape(Tape::new(TapeOp::Pop, ty, target.clone())),
         ))
     }
 
@@ -909,8 +910,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     };
                     if self.saves(s, name) {
                         let ty = unit.symbols.get(name).map(|sym| sym.ty);
-                        let suffix = ty.and_then(super::heap::push_suffix);
-                        if suffix.is_none() {
+                        let tape_ty = ty.and_then(super::heap::array_tape_type);
+                        if tape_ty.is_none() {
                             self.ug.error(
                                 Diagnostic::error(
                                     "E0547",
@@ -920,18 +921,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                                 .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
                             );
                         }
-                        if let Some(suffix) = suffix {
+                        if let Some(ty) = tape_ty {
                             self.ug.uses_runtime = true;
                             let size = super::heap::size_of(&bounds);
-                            fwd.push(call(
-                                &format!("push{suffix}array"),
-                                vec![Expr::var(name), size.clone()],
-                            ));
+                            fwd.push(tape(Tape::array(
+                                TapeOp::Push,
+                                ty,
+                                Expr::var(name),
+                                size.clone(),
+                            )));
                             bwd.push(Stmt::generated(StmtKind::Allocate(vec![alloc.clone()])));
-                            bwd.push(call(
-                                &format!("pop{suffix}array"),
-                                vec![Expr::var(name), size],
-                            ));
+                            bwd.push(tape(Tape::array(TapeOp::Pop, ty, Expr::var(name), size)));
                         }
                     }
                     if let Some((d, bounds, zero)) =
@@ -957,7 +957,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .unit
             .symbols
             .get(name)
-            .and_then(|sym| super::heap::push_suffix(sym.ty))
+            .and_then(|sym| super::heap::array_tape_type(sym.ty))
             .is_some();
         has_push
             && match (self.ug.node(s), self.ug.uir.zones.get(name)) {
@@ -1393,30 +1393,31 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         self.ug.uses_runtime = true;
         if let Some(t) = &names.from {
-            out.push(call("pushinteger4", vec![Expr::var(t)]));
+            out.push(push_int(Expr::var(t)));
         }
         if let Some(t) = &names.step {
-            out.push(call("pushinteger4", vec![Expr::var(t)]));
+            out.push(push_int(Expr::var(t)));
         }
         if let Some(c) = &names.count {
-            out.push(call("pushinteger4", vec![Expr::var(c)]));
+            out.push(push_int(Expr::var(c)));
         } else if let Some(v) = var {
             let step = match (&names.step, step) {
                 (Some(t), _) => Expr::var(t),
                 (None, Some(e)) => e.clone(),
                 (None, None) => Expr::int(1),
             };
-            out.push(call(
-                "pushinteger4",
-                vec![Expr::binary(BinOp::Sub, Expr::var(v), paren(&step))],
-            ));
+            out.push(push_int(Expr::binary(
+                BinOp::Sub,
+                Expr::var(v),
+                paren(&step),
+            )));
         }
         out
     }
 
     fn pop_int(&mut self, var: &str) -> Stmt {
         self.ug.uses_runtime = true;
-        call("popinteger4", vec![Expr::var(var)])
+        tape(Tape::new(TapeOp::Pop, TapeType::Integer(4), Expr::var(var)))
     }
 
     /// EXIT, CYCLE, RETURN in the forward sweep: push the codes of every frame left, and
@@ -1844,16 +1845,13 @@ struct LoopNames {
 pub fn reads_of(stmts: &[Stmt], out: &mut BTreeSet<String>) {
     visit::walk_stmts(stmts, &mut |s| {
         let exprs: Vec<&Expr> = match &s.kind {
-            StmtKind::Call { name, args }
-                if name.starts_with("pop") || name.starts_with("look") =>
-            {
+            // A pop or look writes its operand: it reads only the subscripts and count.
+            StmtKind::Tape(t) if t.op.writes() => {
                 let mut v: Vec<&Expr> = Vec::new();
-                if let Some(first) = args.first() {
-                    if let ExprKind::Index(_, subs) = &first.value.kind {
-                        v.extend(subs.iter());
-                    }
+                if let ExprKind::Index(_, subs) = &t.value.kind {
+                    v.extend(subs.iter());
                 }
-                v.extend(args.iter().skip(1).map(|a| &a.value));
+                v.extend(t.count.iter());
                 v
             }
             StmtKind::Assign { lhs, rhs } => {
@@ -1980,8 +1978,12 @@ fn negate(e: &Expr) -> Expr {
     }
 }
 
-/// A push, pop or other runtime call: bookkeeping, not a derivative instruction.
+/// A push, pop or look: bookkeeping, not a derivative instruction.
 fn is_runtime_call(s: &Stmt) -> bool {
-    matches!(&s.kind, StmtKind::Call { name, .. }
-        if ["push", "pop", "look"].iter().any(|p| name.starts_with(p)))
+    matches!(&s.kind, StmtKind::Tape(_))
+}
+
+/// A push of an integer(4) (loop bounds and trip counts).
+fn push_int(value: Expr) -> Stmt {
+    tape(Tape::new(TapeOp::Push, TapeType::Integer(4), value))
 }

@@ -1505,6 +1505,11 @@ pub fn assign(lhs: Expr, rhs: Expr) -> Stmt {
 }
 
 /// `call name(args)` as a generated statement.
+/// A tape statement.
+pub fn tape(t: il::Tape) -> Stmt {
+    Stmt::generated(StmtKind::Tape(t))
+}
+
 pub fn call(name: &str, args: Vec<Expr>) -> Stmt {
     Stmt::generated(StmtKind::Call {
         name: name.to_string(),

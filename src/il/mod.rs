@@ -19,11 +19,13 @@ pub mod lifetime;
 pub mod names;
 pub mod structured;
 pub mod symbols;
+pub mod tape;
 pub mod types;
 pub mod visit;
 
 pub use calls::{Pass, bind_actuals, signature};
 pub use symbols::{Intent, Symbol, SymbolKind, SymbolTable};
+pub use tape::{Tape, TapeOp, TapeType};
 pub use types::{BaseType, ScalarType, TypeSpec};
 
 use crate::diag::{FileId, Span};
@@ -394,6 +396,8 @@ pub enum StmtKind {
         name: String,
         args: Vec<Arg>,
     },
+    /// A push, pop or look of the adjoint's tape (generated code only).
+    Tape(Tape),
     Return,
     Continue,
     /// Jump to the statement carrying `label`. Front-ends of the skeleton produce none;

@@ -125,6 +125,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         }
         StmtKind::DoWhile { cond, .. } => vec![cond],
         StmtKind::Call { args, .. } => args.iter().map(|a| &a.value).collect(),
+        StmtKind::Tape(t) => t.operands(),
         StmtKind::Io { reads, .. } => reads.iter().collect(),
         StmtKind::ComputedGoto { index, .. } => vec![index],
         StmtKind::ArithmeticIf { expr, .. } => vec![expr],

@@ -162,6 +162,7 @@ impl<'p> Builder<'p> {
             // ALLOCATE and DEALLOCATE of arrays kept allocatable (`diff::heap`).
             StmtKind::Assign { .. }
             | StmtKind::Call { .. }
+            | StmtKind::Tape(_)
             | StmtKind::Io { .. }
             | StmtKind::Allocate(_)
             | StmtKind::Deallocate(_) => {

@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 use crate::il::calls::{Pass, VarInfo, param_kinds, unit_vars};
 use crate::il::{
     self, Arg, Attr, BinOp, Bound, DeclKind, DimSpec, Expr, ExprKind, Intrinsic, ScalarType, Stmt,
-    StmtKind, UnOp, Unit, UnitKind, key,
+    StmtKind, Tape, TapeOp, UnOp, Unit, UnitKind, key,
 };
 
 /// The C type of a scalar type.
@@ -93,11 +93,14 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
             StmtKind::Do { var, .. } => {
                 touched.borrow_mut().insert(key(var));
             }
-            StmtKind::Call { name, args } => {
-                match runtime_call(name) {
-                    // Pushes read through const pointers.
-                    Some((c, _, _)) if c.starts_with("adgen_push") => {}
-                    _ => by_reference(name, args),
+            StmtKind::Call { name, args } => by_reference(name, args),
+            // Pushes read through const pointers; pops and looks write their operands.
+            StmtKind::Tape(t) if t.op.writes() => {
+                let mut touched = touched.borrow_mut();
+                for e in t.operands() {
+                    if let Some(n) = e.base_name() {
+                        touched.insert(key(n.split('%').next().unwrap_or(n)));
+                    }
                 }
             }
             _ => {}
@@ -322,9 +325,7 @@ fn callees(u: &Unit) -> Vec<String> {
     let mut out = Vec::new();
     il::visit::walk_stmts(&u.body, &mut |s| {
         if let StmtKind::Call { name, .. } = &s.kind {
-            if runtime_call(name).is_none() {
-                out.push(name.clone());
-            }
+            out.push(name.clone());
         }
         for e in il::visit::stmt_exprs(s) {
             il::visit::walk_expr(e, &mut |x| {
@@ -340,32 +341,15 @@ fn callees(u: &Unit) -> Vec<String> {
 fn uses_runtime(u: &Unit) -> bool {
     let mut found = false;
     il::visit::walk_stmts(&u.body, &mut |s| {
-        if let StmtKind::Call { name, .. } = &s.kind {
-            found |= runtime_call(name).is_some();
-        }
+        found |= matches!(s.kind, StmtKind::Tape(_));
     });
     found
 }
 
-/// A runtime routine: (C name, is an array routine, argument passed by value).
-fn runtime_call(name: &str) -> Option<(String, bool, bool)> {
-    let n = name.to_ascii_lowercase();
-    let (op, rest) = ["push", "pop", "look"]
-        .iter()
-        .find_map(|p| n.strip_prefix(p).map(|r| (*p, r)))?;
-    let (ty, array) = match rest.strip_suffix("array") {
-        Some(t) => (t, true),
-        None => (rest, false),
-    };
-    if !matches!(
-        ty,
-        "real8" | "real4" | "integer4" | "integer8" | "pointer" | "boolean" | "control"
-    ) {
-        return None;
-    }
-    let by_value = op == "push" && matches!(ty, "control" | "boolean");
-    let suffix = if array { "_array" } else { "" };
-    Some((format!("adgen_{op}_{ty}{suffix}"), array, by_value))
+/// The runtime routine a tape statement calls: `adgen_push_real8`, `adgen_pop_integer4_array`.
+fn runtime_routine(t: &Tape) -> String {
+    let suffix = if t.count.is_some() { "_array" } else { "" };
+    format!("adgen_{}_{}{suffix}", t.op.name(), t.ty.name())
 }
 
 struct Cx<'a> {
@@ -1296,35 +1280,32 @@ impl Cx<'_> {
                 writeln!(out, "{ind}{text}{trailing}").unwrap();
             }
             StmtKind::Call { name, args } => {
-                if let Some((cname, array, by_value)) = runtime_call(name) {
-                    if let Some(text) = cname.strip_suffix("_array").and_then(|scalar| {
-                        let pop = scalar.starts_with("adgen_pop");
-                        self.view_push_pop(scalar, pop, &args[0].value, depth, &trailing)
-                    }) {
-                        out.push_str(&text);
-                        return;
-                    }
-                    let a: Vec<String> = if array {
-                        let mut v =
-                            vec![self.address(&args[0].value, self.type_of(&args[0].value))];
-                        v.extend(args[1..].iter().map(|x| self.expr(&x.value)));
-                        v
-                    } else if by_value {
-                        args.iter().map(|x| self.expr(&x.value)).collect()
-                    } else {
-                        args.iter()
-                            .map(|x| self.address(&x.value, self.type_of(&x.value)))
-                            .collect()
-                    };
-                    writeln!(out, "{ind}{cname}({});{trailing}", a.join(", ")).unwrap();
-                } else {
-                    writeln!(
-                        out,
-                        "{ind}{name}({});{trailing}",
-                        self.call_args(name, args).join(", ")
-                    )
-                    .unwrap();
+                writeln!(
+                    out,
+                    "{ind}{name}({});{trailing}",
+                    self.call_args(name, args).join(", ")
+                )
+                .unwrap();
+            }
+            // The default lowering: a call of the bundled runtime.
+            StmtKind::Tape(t) => {
+                let cname = runtime_routine(t);
+                if let Some(text) = cname.strip_suffix("_array").and_then(|scalar| {
+                    let pop = t.op == TapeOp::Pop;
+                    self.view_push_pop(scalar, pop, &t.value, depth, &trailing)
+                }) {
+                    out.push_str(&text);
+                    return;
                 }
+                let value = &t.value;
+                let a: Vec<String> = if let Some(count) = &t.count {
+                    vec![self.address(value, self.type_of(value)), self.expr(count)]
+                } else if t.op == TapeOp::Push && t.ty.pushed_by_value() {
+                    vec![self.expr(value)]
+                } else {
+                    vec![self.address(value, self.type_of(value))]
+                };
+                writeln!(out, "{ind}{cname}({});{trailing}", a.join(", ")).unwrap();
             }
             StmtKind::Return => {
                 let text = match (&self.unit.kind, &self.unit.result) {

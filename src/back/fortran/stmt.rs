@@ -2,7 +2,7 @@
 
 use super::expr::{push_args, write_expr};
 use super::writer::Writer;
-use crate::il::{CaseValue, Stmt, StmtKind};
+use crate::il::{Arg, CaseValue, Stmt, StmtKind};
 
 /// Writes a block of statements at the writer's current indentation.
 pub(crate) fn write_block(w: &mut Writer, block: &[Stmt]) {
@@ -20,6 +20,18 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::Call { name, args } => {
             let mut out = format!("call {name}");
             push_args(&mut out, args);
+            out
+        }
+        // The default lowering: a call of the bundled runtime.
+        StmtKind::Tape(t) => {
+            let args: Vec<Arg> = t
+                .operands()
+                .into_iter()
+                .cloned()
+                .map(Arg::positional)
+                .collect();
+            let mut out = format!("call {}", t.runtime_routine());
+            push_args(&mut out, &args);
             out
         }
         StmtKind::Return => "return".to_string(),

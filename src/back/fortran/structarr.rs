@@ -8,7 +8,7 @@
 use super::expr::write_expr;
 use super::ranks::{base_rank, component_rank};
 use super::writer::Writer;
-use crate::il::{Expr, ExprKind, Stmt, StmtKind};
+use crate::il::{Expr, ExprKind, Stmt, StmtKind, TapeOp};
 
 /// A statement on a whole view `p%x` where `x` may be an array (`p%x` then designates
 /// no Fortran object): `pb%x = 0` from the derivative's initialization, the adjoint's
@@ -23,21 +23,14 @@ pub(crate) fn write_view_stmt(w: &mut Writer, stmt: &Stmt) -> bool {
             }
             _ => return false,
         },
-        StmtKind::Call { name, args } => {
-            let lower = name.to_ascii_lowercase();
-            let runtime =
-                (lower.starts_with("push") || lower.starts_with("pop")) && lower.ends_with("array");
-            match args.first().map(|a| &a.value.kind) {
-                Some(ExprKind::Var(n))
-                    if runtime
-                        && base_rank(n).is_some()
-                        && component_rank(n).is_some_and(|r| r > 0) =>
-                {
-                    (n.clone(), lower.starts_with("pop"))
-                }
-                _ => return false,
+        StmtKind::Tape(t) if t.count.is_some() && t.op != TapeOp::Look => match &t.value.kind {
+            ExprKind::Var(n)
+                if base_rank(n).is_some() && component_rank(n).is_some_and(|r| r > 0) =>
+            {
+                (n.clone(), t.op == TapeOp::Pop)
             }
-        }
+            _ => return false,
+        },
         _ => return false,
     };
     let rank = base_rank(&view).expect("checked");
@@ -77,9 +70,9 @@ pub(crate) fn write_view_stmt(w: &mut Writer, stmt: &Stmt) -> bool {
                 write_expr(&element(rhs))
             )
         }
-        StmtKind::Call { name, args } => {
-            let el = write_expr(&element(&args[0].value));
-            format!("call {name}({el}, size({el}))")
+        StmtKind::Tape(t) => {
+            let el = write_expr(&element(&t.value));
+            format!("call {}({el}, size({el}))", t.runtime_routine())
         }
         _ => unreachable!("matched above"),
     };

@@ -617,6 +617,8 @@ impl Sema<'_> {
             | StmtKind::Return
             | StmtKind::Continue
             | StmtKind::Comment(_) => {}
+            // Generated code only: no source holds one.
+            StmtKind::Tape(_) => {}
         }
     }
 
