@@ -1,0 +1,105 @@
+//! ALLOCATE and DEALLOCATE in the adjoint (see `diff::heap`): the forward sweep saves what a
+//! freed array held when the backward sweep still needs it; the backward sweep allocates
+//! the array and its adjoint again where the forward sweep freed them, and frees them
+//! where it allocated them.
+
+use super::*;
+
+impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
+    /// ALLOCATE and DEALLOCATE of arrays kept allocatable (`diff::heap`): the forward
+    /// sweep allocates and frees the primal where it was, pushing its values before the
+    /// DEALLOCATE when the backward sweep reads them; the backward sweep allocates the
+    /// adjoint buffer (zeroed) at the DEALLOCATE, with the primal popped when it was
+    /// pushed, and frees them at the ALLOCATE.
+    pub(super) fn heap_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
+        let unit = self.ug.unit;
+        let kept = |name: &str| {
+            unit.symbols
+                .get(name)
+                .is_some_and(crate::diff::heap::is_kept_allocatable)
+        };
+        let mut fwd = Vec::new();
+        let mut bwd = Vec::new();
+        match &s.kind {
+            StmtKind::Allocate(items) => {
+                fwd.push(s.clone());
+                let mut freed = Vec::new();
+                for item in items {
+                    let Some(name) = item.base_name().filter(|n| kept(n)) else {
+                        continue;
+                    };
+                    if let Some(d) = self.ug.deriv_name(name) {
+                        freed.push(Expr::var(d));
+                    }
+                    let recreated = crate::diff::heap::matching_deallocate(&unit.body, s.id, name)
+                        .is_some_and(|dealloc| self.saved_at(dealloc, name));
+                    if recreated {
+                        freed.push(Expr::var(name));
+                    }
+                }
+                if !freed.is_empty() {
+                    bwd.push(Stmt::generated(StmtKind::Deallocate(freed)));
+                }
+            }
+            StmtKind::Deallocate(items) => {
+                for item in items {
+                    let Some(name) = item.base_name().filter(|n| kept(n)) else {
+                        continue;
+                    };
+                    let alloc = crate::diff::heap::matching_allocate(&unit.body, s.id, name);
+                    let Some((alloc, bounds)) =
+                        alloc.and_then(|a| crate::diff::heap::item_bounds(&a).map(|b| (a, b)))
+                    else {
+                        // `prepare::scalarize::alloc` pairs every DEALLOCATE of a kept array.
+                        self.ug.error(
+                            Diagnostic::error(
+                                "E0547",
+                                format!("adgen cannot find the ALLOCATE of `{name}` this DEALLOCATE frees, or its bounds"),
+                            )
+                            .at(s.span)
+                            .with_help("allocate the array with explicit bounds in the same block as this DEALLOCATE"),
+                        );
+                        continue;
+                    };
+                    if self.saves(s, name) {
+                        let ty = unit.symbols.get(name).map(|sym| sym.ty);
+                        let tape_ty = ty.and_then(crate::diff::heap::array_tape_type);
+                        if tape_ty.is_none() {
+                            self.ug.error(
+                                Diagnostic::error(
+                                    "E0547",
+                                    format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
+                                )
+                                .at(s.span)
+                                .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
+                            );
+                        }
+                        if let Some(ty) = tape_ty {
+                            self.ug.uses_runtime = true;
+                            let size = crate::diff::heap::size_of(&bounds);
+                            fwd.push(tape(Tape::array(
+                                TapeOp::Push,
+                                ty,
+                                Expr::var(name),
+                                size.clone(),
+                            )));
+                            bwd.push(Stmt::generated(StmtKind::Allocate(vec![alloc.clone()])));
+                            bwd.push(tape(Tape::array(TapeOp::Pop, ty, Expr::var(name), size)));
+                        }
+                    }
+                    if let Some((d, bounds, zero)) =
+                        crate::diff::heap::derivative_of_item(self.ug, &alloc)
+                    {
+                        bwd.push(Stmt::generated(StmtKind::Allocate(vec![
+                            crate::diff::heap::renamed(&alloc, &d),
+                        ])));
+                        bwd.extend(crate::diff::heap::zero_loops(self.ug, &d, &bounds, zero));
+                    }
+                }
+                fwd.push(s.clone());
+            }
+            _ => fwd.push(s.clone()),
+        }
+        (fwd, bwd)
+    }
+}

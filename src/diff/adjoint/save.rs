@@ -1,0 +1,212 @@
+//! What the adjoint's forward sweep saves before a statement overwrites it (seeds/000 §4.3,
+//! save-on-kill): the plan's decisions, pushes and pops of scalars, elements, whole arrays
+//! and the leaves of derived-type variables, and the sizes those need.
+
+use super::*;
+
+impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
+    /// The plan's decision: save zone `name` before `stmt` overwrites it. Records
+    /// overwrites without a save (the unit then does not give that variable back).
+    pub(super) fn saves(&mut self, stmt: &Stmt, name: &str) -> bool {
+        let Some(sym) = self.ug.symbol_or_global(name) else {
+            return false;
+        };
+        if !sym.is_variable() || sym.ty == ScalarType::Character {
+            return false;
+        }
+        let decided = match (self.ug.node(stmt), self.ug.uir.zones.get(name)) {
+            (Some(node), Some(z)) => self.plan.save[node][z],
+            _ => true,
+        };
+        if !decided {
+            self.unsaved.insert(key(name));
+        }
+        decided
+    }
+
+    /// The statement runs in the forward sweep.
+    pub(super) fn present(&self, stmt: &Stmt) -> bool {
+        self.ug.node(stmt).is_none_or(|n| self.plan.present[n])
+    }
+
+    /// The IF or loop is kept in the forward sweep.
+    pub(super) fn live(&self, stmt: &Stmt) -> bool {
+        self.plan.keep_all || self.plan.live_constructs.contains(&stmt.id)
+    }
+
+    /// The value of `name` before `stmt` is read again by the backward sweep (TBR⁻).
+    pub(super) fn needed_before(&self, stmt: &Stmt, name: &str) -> bool {
+        match (self.ug.node(stmt), self.ug.uir.zones.get(name)) {
+            (Some(node), Some(z)) => self.plan.tbr_before[node][z],
+            _ => true,
+        }
+    }
+
+    /// Push and pop of a variable; a whole derived-type variable is saved component by
+    /// component: those under `parts` (paths relative to it, `""` for all), when given.
+    pub(super) fn save_all(
+        &mut self,
+        target: &Expr,
+        s: &Stmt,
+        parts: Option<&BTreeSet<String>>,
+    ) -> Vec<(Stmt, Stmt)> {
+        let whole_derived = match &target.kind {
+            ExprKind::Var(n) => self
+                .ug
+                .unit
+                .symbols
+                .get(n)
+                .is_some_and(|sym| sym.ty == ScalarType::Derived)
+                .then(|| n.clone()),
+            _ => None,
+        };
+        let Some(name) = whole_derived else {
+            return self.save(target, s).into_iter().collect();
+        };
+        let leaves: Vec<String> = self
+            .ug
+            .unit
+            .symbols
+            .components_of(&name)
+            .filter(|l| l.ty != ScalarType::Derived)
+            .map(|l| l.name.clone())
+            .filter(|l| {
+                let path = key(l.get(name.len()..).unwrap_or_default());
+                parts.is_none_or(|parts| {
+                    parts
+                        .iter()
+                        .any(|p| p.is_empty() || path == *p || path.starts_with(&format!("{p}%")))
+                })
+            })
+            .collect();
+        leaves
+            .iter()
+            .filter_map(|l| self.save(&Expr::var(l), s))
+            .collect()
+    }
+
+    /// Push and pop of a scalar or an array element.
+    pub(super) fn save(&mut self, target: &Expr, s: &Stmt) -> Option<(Stmt, Stmt)> {
+        let name = target.base_name()?;
+        let sym = self.ug.symbol_or_global(name)?;
+        let ty = match sym.ty {
+            ScalarType::Real(k) => TapeType::Real(k),
+            ScalarType::Integer(k) => TapeType::Integer(k),
+            ScalarType::Logical => TapeType::Boolean,
+            ScalarType::Character => {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0506",
+                        format!(
+                            "character variable `{name}` would have to be saved for the adjoint"
+                        ),
+                    )
+                    .at(s.span),
+                );
+                return None;
+            }
+            ScalarType::Derived => {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0506",
+                        format!(
+                            "derived-type variable `{name}` would have to be saved whole for the adjoint; adgen saves only its components yet"
+                        ),
+                    )
+                    .at(s.span)
+                    .with_help("assign the components one by one instead of passing the whole variable to a procedure that overwrites it"),
+                );
+                return None;
+            }
+        };
+        let whole_array = sym.is_array() && matches!(target.kind, ExprKind::Var(_));
+        self.ug.uses_runtime = true;
+        if whole_array {
+            let size = self.array_size(name, s)?;
+            return Some((
+                tape(Tape::array(TapeOp::Push, ty, target.clone(), size.clone())),
+                tape(Tape::array(TapeOp::Pop, ty, target.clone(), size)),
+            ));
+        }
+        Some((
+            tape(Tape::new(TapeOp::Push, ty, target.clone())),
+            tape(Tape::new(TapeOp::Pop, ty, target.clone())),
+        ))
+    }
+
+    /// The number of elements of array `name`, from its declaration.
+    pub(super) fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
+        let sym = self.ug.symbol_or_global(name)?;
+        // An array kept allocatable: the bounds of the ALLOCATE in force here.
+        if crate::diff::heap::is_kept_allocatable(sym) && self.ug.unit.symbols.get(name).is_some() {
+            let item = crate::diff::heap::allocation_at(&self.ug.unit.body, s.id, name);
+            return Some(crate::diff::heap::size_of(
+                &item.and_then(|i| crate::diff::heap::item_bounds(&i))?,
+            ));
+        }
+        // Assumed or deferred shape, or a module's array whose bounds may use names this
+        // unit does not see: the array knows its size.
+        if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
+            || sym.global.is_some()
+            || self.ug.unit.symbols.get(name).is_none()
+        {
+            return Some(Expr::intrinsic(
+                crate::il::Intrinsic::Size,
+                vec![Expr::var(name)],
+            ));
+        }
+        let mut size: Option<Expr> = None;
+        for d in &sym.dims {
+            let Bound::Expr(upper) = &d.upper else {
+                self.ug.error(
+                    Diagnostic::error(
+                        "E0507",
+                        format!("adgen must save array `{name}` here, but it is assumed-size"),
+                    )
+                    .at(s.span)
+                    .with_help(format!(
+                        "declare `{name}` with an explicit shape such as `{name}(n)`"
+                    )),
+                );
+                return None;
+            };
+            let literal = |e: &Expr| match &e.kind {
+                ExprKind::Int(t) => t.parse::<i64>().ok(),
+                _ => None,
+            };
+            let extent = match &d.lower {
+                None => upper.clone(),
+                Some(lower) if literal(lower) == Some(1) => upper.clone(),
+                Some(lower) if literal(lower) == Some(0) => {
+                    Expr::binary(BinOp::Add, upper.clone(), Expr::int(1))
+                }
+                Some(lower) => Expr::binary(
+                    BinOp::Add,
+                    Expr::binary(BinOp::Sub, paren(upper), paren(lower)),
+                    Expr::int(1),
+                ),
+            };
+            size = Some(match size {
+                None => extent,
+                Some(acc) => Expr::binary(BinOp::Mul, acc, paren(&extent)),
+            });
+        }
+        size
+    }
+
+    /// The plan saves `name` before the statement `s` (without recording it unsaved).
+    pub(super) fn saved_at(&self, s: &Stmt, name: &str) -> bool {
+        let has_push = self
+            .ug
+            .unit
+            .symbols
+            .get(name)
+            .and_then(|sym| crate::diff::heap::array_tape_type(sym.ty))
+            .is_some();
+        has_push
+            && match (self.ug.node(s), self.ug.uir.zones.get(name)) {
+                (Some(node), Some(z)) => self.plan.save[node][z],
+                _ => true,
+            }
+    }
+}

@@ -1,0 +1,85 @@
+//! The adjoints' values where the backward sweep starts and where it ends (INTERFACE.md
+//! §4): zero except the weights the caller passes in, and, on exit of a root, zero except
+//! the independents'.
+
+use super::*;
+
+impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
+    /// Adjoints start at zero, except the weights: the adjoint arguments of non-roots, and
+    /// the dependents of a root.
+    pub(super) fn backward_start_zeroing(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let unit = self.ug.unit;
+        // Module variables: their adjoint is the caller's weight when the calling context
+        // needs them after the call, else zero.
+        for (name, d, _, useful_out) in self.ug.active_globals() {
+            if !useful_out {
+                out.extend(crate::diff::tangent::global_zeroing(self.ug, &name, &d));
+            }
+        }
+        for symbol in unit.symbols.iter() {
+            if symbol.is_module_variable() {
+                continue;
+            }
+            let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {
+                continue;
+            };
+            let is_weight_arg =
+                symbol.is_dummy() || (self.is_result(&symbol.name) && self.ug.ua.result_active);
+            if is_weight_arg && (self.ug.root.is_none() || self.is_root_dependent(&symbol.name)) {
+                continue;
+            }
+            // Allocated (and zeroed) where the forward sweep freed its primal.
+            if crate::diff::heap::is_kept_allocatable(symbol) {
+                continue;
+            }
+            if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
+                let b = self
+                    .ug
+                    .deriv_name(&symbol.name)
+                    .unwrap_or_default()
+                    .to_string();
+                self.ug.warnings.push(
+                    Diagnostic::warning(
+                        "W0501",
+                        format!(
+                            "the adjoint `{b}` of assumed-size array `{}` is added to, not \
+                             overwritten: its size is unknown",
+                            symbol.name
+                        ),
+                    )
+                    .at(symbol.span)
+                    .with_help(format!("set `{b}` to zero before calling the adjoint, or declare `{}` with an explicit shape", symbol.name)),
+                );
+                continue;
+            }
+            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
+        }
+        out
+    }
+
+    /// On exit of a root's adjoint, only the independents' adjoints mean something: the
+    /// others are set to zero (INTERFACE.md §4).
+    pub(super) fn exit_zeroing(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        if self.ug.root.is_none() {
+            return out;
+        }
+        let unit = self.ug.unit;
+        for symbol in unit.symbols.iter() {
+            let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {
+                continue;
+            };
+            let is_arg =
+                symbol.is_dummy() || (self.is_result(&symbol.name) && self.ug.ua.result_active);
+            if !is_arg || self.ug.is_independent(&symbol.name) {
+                continue;
+            }
+            if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
+                continue;
+            }
+            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
+        }
+        out
+    }
+}
