@@ -1,0 +1,580 @@
+//! The modules of derivative code (seeds/000 §4.8): for each original module whose
+//! variables or types are active, a derivative module that uses it and declares the
+//! derivatives of its globals and the derivative types; the constants, types and private
+//! procedures derivative code needs copied or made reachable, or refused (E0512, E0516)
+//! where the compilers could not reach them.
+
+use super::*;
+
+/// The derivative module `name` of module `original`: it uses the original (so its
+/// procedures see the original's names) and holds the derivative procedures.
+pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
+    Unit {
+        bind: None,
+        recursive: false,
+        kind: il::UnitKind::Module,
+        name: name.to_string(),
+        args: Vec::new(),
+        result: None,
+        explicit_result: false,
+        prefix_type: None,
+        leading_comments: Vec::new(),
+        decls: vec![
+            Decl {
+                kind: DeclKind::Use {
+                    module: original.to_string(),
+                    only: None,
+                    renames: Vec::new(),
+                },
+                span,
+            },
+            Decl {
+                kind: DeclKind::Implicit(Vec::new()),
+                span,
+            },
+        ],
+        body: Vec::new(),
+        symbols: Default::default(),
+        span,
+        host: None,
+    }
+}
+
+/// The derivative name of each module variable active in some unit: unique among every
+/// name of the program, since units see it by use association.
+pub(super) fn global_derivative_names(
+    program: &Program,
+    ir: &Ir,
+    analyses: &Analyses,
+    mode: Mode,
+) -> Vec<Option<String>> {
+    let mut namer = Namer::new(program.units().map(|u| u.name.as_str()));
+    for u in program.units() {
+        for s in u.symbols.iter() {
+            namer.reserve(s.name.split('%').next().unwrap_or(&s.name));
+        }
+    }
+    ir.globals
+        .iter()
+        .enumerate()
+        .map(|(g, info)| {
+            let active =
+                ir.units.iter().zip(&analyses.units).any(|(uir, ua)| {
+                    ua.is_differentiated() && ua.deriv_zones[uir.zones.globals[g]]
+                });
+            active.then(|| namer.fresh(&format!("{}{}", info.global.name, mode.var_suffix())))
+        })
+        .collect()
+}
+
+/// Declarations of the derivatives of a module's active variables.
+pub(super) fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
+    let mut out = Vec::new();
+    for (g, info) in ctx.ir.globals.iter().enumerate() {
+        if key(&info.global.module) != key(&module.name) {
+            continue;
+        }
+        let (Some(d), Some(sym)) = (&ctx.global_names[g], module.symbols.get(&info.global.name))
+        else {
+            continue;
+        };
+        out.push(var_decl(
+            ctx.derivative_spec(&sym.type_spec),
+            Vec::new(),
+            d,
+            &sym.dims,
+        ));
+    }
+    out
+}
+
+/// The derivative types of a module's derived types: their real and derived-type
+/// components that may carry a derivative (`analysis::fields`), under the same names
+/// (seeds/000 §4.2).
+pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
+    let mut out = Vec::new();
+    for d in &module.decls {
+        let DeclKind::TypeDef { name, components } = &d.kind else {
+            continue;
+        };
+        let mut parts = Vec::new();
+        for c in components {
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &c.kind
+            else {
+                continue;
+            };
+            if !matches!(
+                spec.base,
+                il::BaseType::Real | il::BaseType::DoublePrecision | il::BaseType::Derived
+            ) {
+                continue;
+            }
+            let entities: Vec<Entity> = entities
+                .iter()
+                .filter(|e| ctx.analyses.fields.keeps(name, &e.name))
+                .map(|e| Entity {
+                    init: None,
+                    ..e.clone()
+                })
+                .collect();
+            if entities.is_empty() {
+                continue;
+            }
+            parts.push(Decl {
+                kind: DeclKind::Var {
+                    spec: ctx.derivative_spec(spec),
+                    attrs: attrs.clone(),
+                    entities,
+                },
+                span: c.span,
+            });
+        }
+        out.push(Decl {
+            kind: DeclKind::TypeDef {
+                name: ctx.type_names[&key(name)].clone(),
+                components: parts,
+            },
+            span: d.span,
+        });
+    }
+    out
+}
+
+/// Whether `name` is PRIVATE in `module`: by an attribute, a PRIVATE/PUBLIC list, or
+/// the module's default.
+fn is_private(module: &Unit, name: &str) -> bool {
+    let k = key(name);
+    let mut default_private = false;
+    for d in &module.decls {
+        match &d.kind {
+            DeclKind::Access { public, names } if names.is_empty() => default_private = !public,
+            DeclKind::Access { public, names } if names.iter().any(|n| key(n) == k) => {
+                return !public;
+            }
+            DeclKind::Var {
+                attrs, entities, ..
+            } if entities.iter().any(|e| key(&e.name) == k) => {
+                if attrs.iter().any(|a| matches!(a, Attr::Private)) {
+                    return true;
+                }
+                if attrs.iter().any(|a| matches!(a, Attr::Public)) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    default_private
+}
+
+/// Derivative code of a module's procedures lives in another module, which sees only
+/// the original's PUBLIC names. A PRIVATE procedure of the original that derivative
+/// code calls (a passive helper, or a primal recomputed in the adjoint) is copied into
+/// the derivative module, as a private procedure of its own; a PRIVATE module variable
+/// or type it needs is refused, with the name.
+pub(super) fn copy_private_procedures(
+    ctx: &Ctx,
+    units: &mut Vec<Unit>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let mut m = 0;
+    while m < units.len() {
+        if !units[m].is_module() {
+            m += 1;
+            continue;
+        }
+        let dname = key(&units[m].name);
+        let Some(original) =
+            ctx.program.units().filter(|u| u.is_module()).find(|u| {
+                ctx.module_names.get(&key(&u.name)).map(|d| key(d)) == Some(dname.clone())
+            })
+        else {
+            m += 1;
+            continue;
+        };
+        let end = units[m + 1..]
+            .iter()
+            .position(|u| u.host.as_ref().is_none_or(|h| key(h) != dname))
+            .map_or(units.len(), |p| m + 1 + p);
+        let mut copies: Vec<Unit> = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut pending: Vec<std::collections::BTreeSet<String>> =
+            units[m + 1..end].iter().map(unit_names).collect();
+        let mut constants: Vec<(usize, Decl)> = Vec::new();
+        while let Some(names) = pending.pop() {
+            for name in names {
+                if !seen.insert(name.clone()) || !is_private(original, &name) {
+                    continue;
+                }
+                let procedure = ctx.program.procedures().find(|p| {
+                    key(&p.name) == name
+                        && p.host
+                            .as_ref()
+                            .is_some_and(|h| key(h) == key(&original.name))
+                });
+                if let Some(p) = procedure {
+                    let mut copy = p.clone();
+                    copy.host = Some(units[m].name.clone());
+                    pending.push(unit_names(&copy));
+                    copies.push(copy);
+                } else if let Some(sym) = original.symbols.get(&name) {
+                    if sym.kind == il::SymbolKind::Constant {
+                        if let Some((at, decl)) = constant_decl(original, &name) {
+                            pending.push(decls_names(std::slice::from_ref(&decl)));
+                            constants.push((at, decl));
+                        }
+                    } else if sym.is_variable() && !is_file_module(ctx, original) {
+                        errors.push(
+                            Diagnostic::error(
+                                "E0512",
+                                format!(
+                                    "derivative code needs `{}`, which is PRIVATE in module `{}`",
+                                    sym.name, original.name
+                                ),
+                            )
+                            .at(if sym.span == Span::default() {
+                                original.span
+                            } else {
+                                sym.span
+                            })
+                            .with_help(format!(
+                                "make `{}` PUBLIC: the derivative module `{}` sees only the \
+                                 public names of `{}`",
+                                sym.name, units[m].name, original.name
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        // Constants in the original's order: each after those it is defined from.
+        constants.sort_by_key(|(at, _)| *at);
+        let at = units[m]
+            .decls
+            .iter()
+            .position(|d| matches!(d.kind, DeclKind::Implicit(_)))
+            .map_or(units[m].decls.len(), |p| p + 1);
+        for (i, (_, d)) in constants.into_iter().enumerate() {
+            units[m].decls.insert(at + i, d);
+        }
+        let n = copies.len();
+        for (i, c) in copies.into_iter().enumerate() {
+            units.insert(end + i, c);
+        }
+        m = end + n;
+    }
+}
+
+/// Names (keys) a unit refers to, in its body and in its declarations.
+fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
+    let mut names = il::visit::referenced_names(&u.body);
+    names.extend(decls_names(&u.decls));
+    names
+}
+
+/// Names (keys) in the bounds and initial values of declarations.
+fn decls_names(decls: &[Decl]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let mut add = |e: &Expr| {
+        il::visit::walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                names.insert(key(n));
+            }
+            _ => {}
+        })
+    };
+    for d in decls {
+        let DeclKind::Var {
+            entities, attrs, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        let dims = attrs.iter().filter_map(|a| match a {
+            Attr::Dimension(d) => Some(d),
+            _ => None,
+        });
+        for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
+            for dim in ds {
+                if let Some(l) = &dim.lower {
+                    add(l);
+                }
+                if let il::Bound::Expr(u) = &dim.upper {
+                    add(u);
+                }
+            }
+        }
+        for e in entities.iter().filter_map(|e| e.init.as_ref()) {
+            add(e);
+        }
+    }
+    names
+}
+
+/// The declaration of named constant `name` of `module`, alone (`real(dp), parameter ::
+/// c = ...`), with its position among the module's declarations.
+fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
+    module.decls.iter().enumerate().find_map(|(at, d)| {
+        let DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } = &d.kind
+        else {
+            return None;
+        };
+        let e = entities.iter().find(|e| key(&e.name) == name)?;
+        let parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
+        parameter.then(|| {
+            (
+                at,
+                Decl {
+                    kind: DeclKind::Var {
+                        spec: spec.clone(),
+                        attrs: attrs
+                            .iter()
+                            .filter(|a| !matches!(a, Attr::Private | Attr::Public))
+                            .cloned()
+                            .collect(),
+                        entities: vec![e.clone()],
+                    },
+                    span: d.span,
+                },
+            )
+        })
+    })
+}
+
+/// The original module's own USE declarations: what it imports is private to it when
+/// it is PRIVATE by default, and its derivative module needs the same names (kinds,
+/// types, constants).
+pub(super) fn original_uses(module: &Unit) -> Vec<Decl> {
+    module
+        .decls
+        .iter()
+        .filter(|d| matches!(d.kind, DeclKind::Use { .. }))
+        .cloned()
+        .collect()
+}
+
+/// `use m_d, only: u_d` for the derivative types of components whose type `u` is
+/// defined in another module `m` than `module`.
+pub(super) fn types_used_by_derivative_types(
+    ctx: &Ctx,
+    module: &Unit,
+    types: &[Decl],
+) -> Vec<Decl> {
+    let mut home: BTreeMap<String, String> = BTreeMap::new();
+    for m in ctx.program.units().filter(|u| u.is_module()) {
+        for d in &m.decls {
+            if let DeclKind::TypeDef { name, .. } = &d.kind {
+                home.insert(key(&ctx.type_names[&key(name)]), m.name.clone());
+            }
+        }
+    }
+    let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in types {
+        let DeclKind::TypeDef { components, .. } = &t.kind else {
+            continue;
+        };
+        for c in components {
+            let DeclKind::Var { spec, .. } = &c.kind else {
+                continue;
+            };
+            let Some(tn) = &spec.type_name else {
+                continue;
+            };
+            if let Some(m) = home.get(&key(tn)) {
+                if key(m) != key(&module.name) {
+                    let names = wanted.entry(ctx.module_names[&key(m)].clone()).or_default();
+                    if !names.iter().any(|n| key(n) == key(tn)) {
+                        names.push(tn.clone());
+                    }
+                }
+            }
+        }
+    }
+    wanted
+        .into_iter()
+        .map(|(module, names)| Decl {
+            kind: DeclKind::Use {
+                module,
+                only: Some(names),
+                renames: Vec::new(),
+            },
+            span: Span::default(),
+        })
+        .collect()
+}
+
+/// For each generated unit (by index), the `use` declarations of the derivative modules
+/// whose procedures it calls, other than its own host: `use m_d, only: f_d`.
+pub(super) fn modules_used_by_derivatives(
+    ctx: &Ctx,
+    generated: &BTreeMap<usize, Unit>,
+) -> Vec<(usize, Vec<Decl>)> {
+    // Derivative procedure (key) → the derivative module that holds it.
+    let mut home: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for u in ctx.program.procedures() {
+        if let (Some(d), Some(m)) = (ctx.derivative_of(&u.name), ctx.derivative_host(u)) {
+            home.insert(key(d), (m, d.to_string()));
+        }
+    }
+    for m in ctx.program.units().filter(|u| u.is_module()) {
+        for d in &m.decls {
+            if let DeclKind::TypeDef { name, .. } = &d.kind {
+                let dt = ctx.type_names[&key(name)].clone();
+                home.insert(key(&dt), (ctx.module_names[&key(&m.name)].clone(), dt));
+            }
+        }
+    }
+    for (g, info) in ctx.ir.globals.iter().enumerate() {
+        if let Some(d) = &ctx.global_names[g] {
+            let m = ctx.module_names[&key(&info.global.module)].clone();
+            home.insert(key(d), (m, d.clone()));
+        }
+    }
+    let mut out = Vec::new();
+    for (&i, unit) in generated {
+        let own = unit.host.as_ref().map(|h| key(h));
+        // Module variables the original does not see, which its derivative saves or
+        // restores around calls: `use m, only: u`.
+        let original = &ctx.ir.units[i];
+        let mut hidden: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for (g, &z) in original.zones.globals.iter().enumerate() {
+            if original.zones.zones[z].hidden {
+                let info = &ctx.ir.globals[g].global;
+                hidden.insert(key(&info.name), (info.module.clone(), info.name.clone()));
+            }
+        }
+        let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut names = il::visit::referenced_names(&unit.body);
+        // A derivative module variable referenced by component (`ud%x`) only.
+        let bases: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.split_once('%').map(|(b, _)| b.to_string()))
+            .collect();
+        names.extend(bases);
+        for d in &unit.decls {
+            if let DeclKind::Var { spec, .. } = &d.kind {
+                if let Some(t) = &spec.type_name {
+                    names.insert(key(t));
+                }
+            }
+        }
+        for name in names {
+            if let Some((m, d)) = home.get(&name) {
+                if own.as_deref() != Some(key(m).as_str()) {
+                    wanted.entry(m.clone()).or_default().push(d.clone());
+                }
+            } else if let Some((m, n)) = hidden.get(&name) {
+                if original.unit.symbols.get(n).is_none() {
+                    wanted.entry(m.clone()).or_default().push(n.clone());
+                }
+            }
+        }
+        if wanted.is_empty() {
+            continue;
+        }
+        let decls = wanted
+            .into_iter()
+            .map(|(module, names)| Decl {
+                kind: DeclKind::Use {
+                    module,
+                    only: Some(names),
+                    renames: Vec::new(),
+                },
+                span: Span::default(),
+            })
+            .collect();
+        out.push((i, decls));
+    }
+    out
+}
+
+/// Is `module` the pseudo-module of a file that is its own module (its structs and
+/// globals; [`il::Language::file_is_module`])?
+fn is_file_module(ctx: &Ctx, module: &Unit) -> bool {
+    ctx.program
+        .files
+        .iter()
+        .any(|f| f.language.file_is_module() && f.units.iter().any(|u| std::ptr::eq(u, module)))
+}
+
+/// E0516: generated C code (a derivative, or an original it calls, which the C back-end
+/// copies into the generated file) refers to a `static` global of a C file, which another
+/// translation unit cannot reach.
+pub(super) fn file_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> {
+    let mut statics: BTreeMap<String, (String, Span)> = BTreeMap::new();
+    for m in ctx
+        .program
+        .units()
+        .filter(|u| u.is_module() && is_file_module(ctx, u))
+    {
+        for d in &m.decls {
+            if let DeclKind::Var {
+                attrs, entities, ..
+            } = &d.kind
+            {
+                // A `static const` table is copied where it is needed.
+                if attrs.iter().any(|a| matches!(a, Attr::Private))
+                    && !attrs.iter().any(|a| matches!(a, Attr::Parameter))
+                {
+                    for e in entities {
+                        statics.insert(key(&e.name), (e.name.clone(), e.span));
+                    }
+                }
+            }
+        }
+    }
+    if statics.is_empty() {
+        return Vec::new();
+    }
+    let mut found: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut work: Vec<&Unit> = units.iter().filter(|u| u.is_procedure()).collect();
+    while let Some(u) = work.pop() {
+        if !seen.insert(key(&u.name)) {
+            continue;
+        }
+        let own: std::collections::BTreeSet<String> = u
+            .symbols
+            .iter()
+            .filter(|s| s.global.is_none())
+            .map(|s| key(&s.name))
+            .chain(u.args.iter().map(|a| key(a)))
+            .collect();
+        for name in il::visit::referenced_names(&u.body) {
+            let base = name.split('%').next().unwrap_or(&name).to_string();
+            if statics.contains_key(&base) && !own.contains(&base) {
+                found.insert(base);
+            }
+            // An original it calls is copied into the generated file.
+            if let Some(callee) = ctx.program.unit(&name) {
+                work.push(callee);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|g| {
+            let (name, span) = &statics[&g];
+            Diagnostic::error(
+                "E0516",
+                format!(
+                    "derivative code needs the `static` global `{name}`, which another \
+                     translation unit cannot reach"
+                ),
+            )
+            .at(*span)
+            .with_help(format!(
+                "remove `static` from `{name}`: the generated files refer to it by an \
+                 `extern` declaration"
+            ))
+        })
+        .collect()
+}
