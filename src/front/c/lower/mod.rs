@@ -14,6 +14,7 @@ mod expr;
 mod func;
 mod globals;
 mod heap;
+mod members;
 mod pointers;
 mod scan;
 mod stmt;
@@ -22,6 +23,7 @@ mod switch;
 
 use expr::*;
 use globals::*;
+use members::*;
 use pointers::*;
 use scan::*;
 use structarr::*;

@@ -1,0 +1,375 @@
+//! Modules, derived-type definitions and INTERFACE blocks: their declarations lowered and
+//! their contained procedures parsed as units of their own; the constructs adgen does not
+//! take yet skipped whole with one diagnostic.
+
+use super::*;
+
+impl FileParser<'_> {
+    /// `INTERFACE` (the cursor at it) with interface bodies of `BIND(C)` procedures, up to
+    /// its `END INTERFACE`: the procedures' declarations, for calls into C. Generic,
+    /// abstract and named interfaces, and bodies without BIND(C), are refused (E0403).
+    pub(super) fn interface_block(&mut self, raw: &RawStmt) -> Option<Decl> {
+        if raw.toks.len() != 1 {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0403",
+                    "generic, abstract and named INTERFACE blocks are not supported yet",
+                )
+                .at(raw.span)
+                .with_help(
+                    "an INTERFACE block may declare BIND(C) procedures defined in C sources",
+                ),
+            );
+            self.skip_nested();
+            return None;
+        }
+        self.pos += 1;
+        let mut bodies = Vec::new();
+        let mut ok = true;
+        loop {
+            let Some(item) = self.items.get(self.pos).cloned() else {
+                self.diags.push(
+                    Diagnostic::error("E0205", "this INTERFACE has no END INTERFACE").at(raw.span),
+                );
+                return None;
+            };
+            let Item::Stmt(inner) = item else {
+                self.pos += 1;
+                continue;
+            };
+            match self.stmts.classify(&inner) {
+                Ok(Line::Header(header)) => {
+                    self.pos += 1;
+                    let body = self.unit(header, &inner, Vec::new());
+                    if body.bind.is_none() {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0403",
+                                format!(
+                                    "the interface body of `{}` has no BIND(C): only interfaces of C functions are supported",
+                                    body.name
+                                ),
+                            )
+                            .at(inner.span)
+                            .with_help("add BIND(C) when the procedure is a C function; declare Fortran procedures with EXTERNAL"),
+                        );
+                        ok = false;
+                    } else if let Some(first) = body.body.first() {
+                        self.diags.push(
+                            Diagnostic::error("E0403", "an interface body has only declarations")
+                                .at(first.span),
+                        );
+                        ok = false;
+                    }
+                    bodies.push(body);
+                }
+                Ok(Line::EndOther(what)) if what == "INTERFACE" => {
+                    self.pos += 1;
+                    break;
+                }
+                Ok(_) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0403",
+                            "an INTERFACE block holds interface bodies (SUBROUTINE or FUNCTION ... END) only",
+                        )
+                        .at(inner.span),
+                    );
+                    self.skip_nested();
+                    return None;
+                }
+                Err(d) => {
+                    self.diags.push(d);
+                    self.pos += 1;
+                }
+            }
+        }
+        ok.then_some(Decl {
+            kind: DeclKind::Interface(bodies),
+            span: raw.span,
+        })
+    }
+
+    pub(super) fn interface_error(&mut self, raw: &RawStmt) {
+        self.diags.push(
+            Diagnostic::error("E0403", "INTERFACE blocks are not supported yet")
+                .at(raw.span)
+                .with_help("declare external functions with their type and EXTERNAL instead"),
+        );
+    }
+
+    /// After reporting the opening statement of an unsupported block construct (SELECT
+    /// CASE, ...): skips to just after its END, so its inside is not reported line by
+    /// line. Stops before the END of the enclosing unit if the construct's END is missing.
+    pub(super) fn skip_unsupported_construct(&mut self, opener: &RawStmt) {
+        let Some(what) = stmt::unsupported_construct(opener) else {
+            return;
+        };
+        let start = self.pos;
+        let mut depth = 1usize;
+        while let Some(item) = self.items.get(self.pos) {
+            if let Item::Stmt(raw) = item {
+                if stmt::unsupported_construct(raw) == Some(what) {
+                    depth += 1;
+                } else if stmt::is_end_of(raw, what) {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return;
+                    }
+                } else if matches!(
+                    self.stmts.classify(raw),
+                    Ok(Line::EndUnit { .. } | Line::Header(_))
+                ) {
+                    return;
+                }
+            }
+            self.pos += 1;
+        }
+        // No END at all: report nothing more, but do not swallow the rest silently
+        // either — resume right after the opener.
+        self.pos = start;
+    }
+
+    /// From an opening statement (PROGRAM, MODULE, INTERFACE, a header, CONTAINS inside a
+    /// unit), skips to just after the END that closes it, counting nested units.
+    pub(super) fn skip_nested(&mut self) {
+        self.skip_to_end(0);
+    }
+
+    /// Skips statements until `depth` open units are closed.
+    pub(super) fn skip_to_end(&mut self, mut depth: usize) {
+        while let Some(item) = self.items.get(self.pos) {
+            self.pos += 1;
+            let Item::Stmt(raw) = item else { continue };
+            if stmt::unsupported_construct(raw).is_some() {
+                // SELECT CASE, a TYPE definition...: closed by an END counted below.
+                depth += 1;
+                continue;
+            }
+            match self.stmts.classify(raw) {
+                Ok(Line::Header(_) | Line::OtherUnit(_) | Line::Module(_) | Line::Interface) => {
+                    depth += 1
+                }
+                Err(_) if stmt::looks_like_header(raw) => depth += 1,
+                Ok(Line::EndUnit { .. } | Line::EndOther(_)) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                Ok(Line::Contains) if depth == 0 => depth += 1,
+                _ => {}
+            }
+        }
+    }
+
+    /// A MODULE: its specification part, then (after CONTAINS) its procedures, which
+    /// follow it in the returned list with `host` set. The cursor is after the MODULE
+    /// statement.
+    pub(super) fn module(
+        &mut self,
+        name: String,
+        header_raw: &RawStmt,
+        leading: Vec<String>,
+    ) -> Vec<Unit> {
+        self.headers.push(HeaderSpans {
+            header: header_raw.span,
+            args: Vec::new(),
+        });
+        let mut module = Unit {
+            kind: UnitKind::Module,
+            name: name.clone(),
+            args: Vec::new(),
+            result: None,
+            explicit_result: false,
+            prefix_type: None,
+            leading_comments: leading,
+            decls: Vec::new(),
+            body: Vec::new(),
+            symbols: Default::default(),
+            span: header_raw.span,
+            host: None,
+            bind: None,
+            recursive: false,
+        };
+        if let Some(text) = header_raw.comment.clone() {
+            module.decls.push(Decl {
+                kind: DeclKind::Comment(text),
+                span: header_raw.span,
+            });
+        }
+        let mut procedures = Vec::new();
+        let mut in_contains = false;
+        let mut pending: Vec<String> = Vec::new();
+        let missing_end = |this: &mut Self| {
+            this.diags.push(
+                Diagnostic::error("E0205", format!("MODULE `{name}` has no END statement"))
+                    .at(header_raw.span)
+                    .with_help(format!("add `END MODULE {name}`")),
+            );
+        };
+        loop {
+            let Some(item) = self.items.get(self.pos).cloned() else {
+                missing_end(self);
+                break;
+            };
+            let raw = match item {
+                Item::Comment { text, span } => {
+                    self.pos += 1;
+                    if in_contains {
+                        pending.push(text);
+                    } else {
+                        module.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span,
+                        });
+                    }
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            let line = match self.stmts.classify(&raw) {
+                Ok(line) => line,
+                Err(d) => {
+                    self.diags.push(d);
+                    self.pos += 1;
+                    if stmt::looks_like_header(&raw) {
+                        self.skip_to_end(1);
+                    } else {
+                        self.skip_unsupported_construct(&raw);
+                    }
+                    continue;
+                }
+            };
+            match line {
+                Line::Broken => self.pos += 1,
+                Line::Decl(kind) if !in_contains => {
+                    self.pos += 1;
+                    module.decls.push(Decl {
+                        kind,
+                        span: raw.span,
+                    });
+                    if let Some(text) = raw.comment.clone() {
+                        module.decls.push(Decl {
+                            kind: DeclKind::Comment(text),
+                            span: raw.span,
+                        });
+                    }
+                }
+                Line::Contains if !in_contains => {
+                    self.pos += 1;
+                    in_contains = true;
+                }
+                Line::TypeDef(type_name) if !in_contains => {
+                    self.pos += 1;
+                    let components = self.type_components(&type_name);
+                    module.decls.push(Decl {
+                        kind: DeclKind::TypeDef {
+                            name: type_name,
+                            components,
+                        },
+                        span: raw.span,
+                    });
+                }
+                Line::Header(header) if in_contains => {
+                    self.pos += 1;
+                    self.headers.push(HeaderSpans {
+                        header: raw.span,
+                        args: header.args.iter().map(|(_, span)| *span).collect(),
+                    });
+                    let mut unit = self.unit(header, &raw, std::mem::take(&mut pending));
+                    unit.host = Some(name.clone());
+                    procedures.push(unit);
+                }
+                Line::EndOther(what) if what == "MODULE" => {
+                    self.pos += 1;
+                    if let Some(end_name) = raw_end_name(&raw, self.stmts.source_of(raw.span.file))
+                        && !end_name.eq_ignore_ascii_case(&name)
+                    {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0206",
+                                format!("END MODULE names `{end_name}` but the module is `{name}`"),
+                            )
+                            .at(raw.span),
+                        );
+                    }
+                    module.span = header_raw.span.to(raw.span);
+                    break;
+                }
+                Line::EndUnit { kind: None, .. } => {
+                    self.pos += 1;
+                    module.span = header_raw.span.to(raw.span);
+                    break;
+                }
+                Line::Header(_) | Line::Module(_) | Line::OtherUnit(_) => {
+                    missing_end(self);
+                    break;
+                }
+                Line::Interface => {
+                    self.interface_error(&raw);
+                    self.skip_nested();
+                }
+                _ => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0208",
+                            if in_contains {
+                                "only SUBROUTINEs and FUNCTIONs can follow CONTAINS in a module"
+                            } else {
+                                "executable statements cannot appear in a module's specification part"
+                            },
+                        )
+                        .at(raw.span)
+                        .with_help("put the statement inside a module procedure"),
+                    );
+                    self.pos += 1;
+                    self.skip_unsupported_construct(&raw);
+                }
+            }
+        }
+        let mut out = vec![module];
+        out.extend(procedures);
+        out
+    }
+
+    /// The component declarations of a derived type, up to its END TYPE.
+    pub(super) fn type_components(&mut self, name: &str) -> Vec<Decl> {
+        let mut out = Vec::new();
+        while let Some(item) = self.items.get(self.pos).cloned() {
+            let raw = match item {
+                Item::Comment { text, span } => {
+                    self.pos += 1;
+                    out.push(Decl {
+                        kind: DeclKind::Comment(text),
+                        span,
+                    });
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            self.pos += 1;
+            match self.stmts.classify(&raw) {
+                Ok(Line::EndOther(what)) if what == "TYPE" => return out,
+                Ok(Line::Decl(kind @ DeclKind::Var { .. })) => out.push(Decl {
+                    kind,
+                    span: raw.span,
+                }),
+                Ok(Line::Broken) => {}
+                Ok(_) => self.error(
+                    "E0405",
+                    format!("only component declarations can appear in type `{name}`"),
+                    raw.span,
+                ),
+                Err(d) => self.diags.push(d),
+            }
+        }
+        self.error(
+            "E0205",
+            format!("type `{name}` has no END TYPE"),
+            Span::default(),
+        );
+        out
+    }
+}
