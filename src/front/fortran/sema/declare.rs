@@ -1,0 +1,379 @@
+//! Pass 1 over the declarations: what each declaration statement says of its names (type,
+//! dimensions, INTENT, PARAMETER values, attributes), derived-type definitions and the
+//! component symbols of derived-type variables, with the conflicts refused.
+
+use super::*;
+
+impl Sema<'_> {
+    /// Pass 1: what one declaration says about its names.
+    pub(super) fn declare(&mut self, kind: &DeclKind, span: Span) {
+        match kind {
+            DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } => {
+                let ty = self.type_of_spec(spec, span);
+                let mut attr_dims = None;
+                let mut intent = None;
+                let mut parameter = false;
+                let mut external = false;
+                for attr in attrs {
+                    match attr {
+                        Attr::Dimension(d) => attr_dims = Some(d.clone()),
+                        Attr::Intent(i) => intent = Some(*i),
+                        Attr::Parameter => parameter = true,
+                        Attr::External => external = true,
+                        Attr::Intrinsic
+                        | Attr::Save
+                        | Attr::Value
+                        | Attr::Public
+                        | Attr::Private
+                        | Attr::Optional
+                        | Attr::Allocatable => {}
+                    }
+                }
+                for entity in entities {
+                    let i = self.local(&entity.name, entity.span);
+                    if self.infos[i].spec.is_some() {
+                        self.duplicate(&entity.name, "type", entity.span);
+                    } else {
+                        self.infos[i].spec = Some(spec.clone());
+                        self.infos[i].ty = Some(ty);
+                        self.infos[i].span = entity.span;
+                    }
+                    if let Some(dims) = entity.dims.clone().or_else(|| attr_dims.clone()) {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                    if ty == ScalarType::Derived {
+                        self.derived_variable(i, spec, entity.span);
+                    }
+                    if let Some(intent) = intent {
+                        self.set_intent(i, intent, entity.span);
+                    }
+                    if external {
+                        self.infos[i].external = true;
+                    }
+                    if parameter && let Some(init) = &entity.init {
+                        self.set_constant(i, init, entity.span);
+                    }
+                }
+            }
+            DeclKind::Parameter(list) => {
+                for (name, value) in list {
+                    let i = self.local(name, span);
+                    self.set_constant(i, value, span);
+                }
+            }
+            DeclKind::Dimension(entities) => {
+                for entity in entities {
+                    let i = self.local(&entity.name, entity.span);
+                    if self.infos[i].ty == Some(ScalarType::Derived) {
+                        // Its components were made with the dimensions it had then.
+                        self.error(
+                            "E0420",
+                            format!(
+                                "a DIMENSION statement after the type declaration of `{}`, of \
+                                 derived type, is not supported",
+                                entity.name
+                            ),
+                            entity.span,
+                        )
+                        .help = Some("give the dimensions in the type declaration".to_string());
+                        continue;
+                    }
+                    if let Some(dims) = entity.dims.clone() {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                }
+            }
+            DeclKind::Intent(intent, names) => {
+                for name in names {
+                    let i = self.get_or_create(name, span);
+                    self.set_intent(i, *intent, span);
+                }
+            }
+            DeclKind::External(names) => {
+                for name in names {
+                    let i = self.get_or_create(name, span);
+                    if self.infos[i].external {
+                        self.duplicate(name, "EXTERNAL", span);
+                    }
+                    self.infos[i].external = true;
+                }
+            }
+            DeclKind::Intrinsic(names) => {
+                for name in names {
+                    if intrinsics::lookup(name).is_none() {
+                        self.error(
+                            "E0407",
+                            format!("the intrinsic `{name}` is not supported yet"),
+                            span,
+                        );
+                    }
+                }
+            }
+            DeclKind::StmtFunction { name, .. } => {
+                let i = self.get_or_create(name, span);
+                if self.infos[i].dims.is_some() {
+                    self.error(
+                        "E0309",
+                        format!("`{name}` is an array; `{name}(...) = ...` among the declarations is a statement function"),
+                        span,
+                    );
+                }
+                self.infos[i].external = true;
+            }
+            DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
+            DeclKind::Interface(bodies) => {
+                for body in bodies {
+                    let i = self.get_or_create(&body.name, span);
+                    if self.infos[i].external {
+                        self.duplicate(&body.name, "interface", span);
+                    }
+                    self.infos[i].external = true;
+                    let result = body.result.as_ref().and_then(|r| body.symbols.get(r));
+                    if let Some(r) = result {
+                        self.infos[i].spec = Some(r.type_spec.clone());
+                        self.infos[i].ty = Some(r.ty);
+                    }
+                }
+            }
+            DeclKind::Common(blocks) => {
+                for (block, entity) in blocks
+                    .iter()
+                    .flat_map(|(b, es)| es.iter().map(move |e| (b, e)))
+                {
+                    let module = crate::il::common_global_module(block.as_deref());
+                    let i = self.local(&entity.name, entity.span);
+                    if self.infos[i].arg_index.is_some() {
+                        self.error(
+                            "E0307",
+                            format!(
+                                "the dummy argument `{}` cannot be in a COMMON block",
+                                entity.name
+                            ),
+                            entity.span,
+                        );
+                        continue;
+                    }
+                    if let Some(g) = &self.infos[i].global {
+                        let g = g.module.clone();
+                        self.error(
+                            "E0307",
+                            format!("`{}` is already in COMMON {g}", entity.name),
+                            entity.span,
+                        )
+                        .help = Some("a variable belongs to one COMMON block".to_string());
+                        continue;
+                    }
+                    if let Some(dims) = entity.dims.clone() {
+                        self.set_dims(i, dims, entity.span);
+                    }
+                    self.infos[i].global = Some(GlobalRef {
+                        module,
+                        name: entity.name.clone(),
+                    });
+                }
+            }
+            DeclKind::Data(sets) => {
+                for set in sets {
+                    for name in &set.names {
+                        let i = self.get_or_create(name, span);
+                        self.infos[i].used_var = true;
+                    }
+                }
+            }
+            DeclKind::Equivalence(sets) => {
+                for e in sets.iter().flatten() {
+                    if let Some(name) = e.base_name() {
+                        let i = self.get_or_create(name, e.span);
+                        self.infos[i].used_var = true;
+                    }
+                }
+            }
+            DeclKind::Save(names) => {
+                for name in names.iter().filter(|n| !n.starts_with('/')) {
+                    self.get_or_create(name, span);
+                }
+            }
+            DeclKind::Implicit(_)
+            | DeclKind::Comment(_)
+            | DeclKind::Use { .. }
+            | DeclKind::Access { .. } => {}
+        }
+    }
+
+    /// `TYPE name ... END TYPE`: the components' meaning, in this scope.
+    pub(super) fn define_type(&mut self, name: &str, components: &[crate::il::Decl], span: Span) {
+        let mut list = Vec::new();
+        for c in components {
+            let DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } = &c.kind
+            else {
+                continue;
+            };
+            let ty = self.type_of_spec(spec, c.span);
+            let attr_dims = attrs.iter().find_map(|a| match a {
+                Attr::Dimension(d) => Some(d.clone()),
+                _ => None,
+            });
+            if let Some(a) = attrs.iter().find(|a| !matches!(a, Attr::Dimension(_))) {
+                self.error(
+                    "E0405",
+                    format!("the attribute {a:?} on a component is not supported yet"),
+                    c.span,
+                );
+            }
+            let spec = match ty {
+                ScalarType::Real(_) | ScalarType::Integer(_) if spec.kind.is_some() => {
+                    TypeSpec::of(ty)
+                }
+                _ => spec.clone(),
+            };
+            for e in entities {
+                let dims = e
+                    .dims
+                    .clone()
+                    .or_else(|| attr_dims.clone())
+                    .map(|d| self.fold_component_dims(d));
+                if ty == ScalarType::Derived && dims.is_some() {
+                    self.error(
+                        "E0405",
+                        "arrays of derived type are not supported yet".to_string(),
+                        e.span,
+                    );
+                }
+                list.push(Component {
+                    name: e.name.clone(),
+                    spec: spec.clone(),
+                    ty,
+                    dims,
+                });
+            }
+        }
+        if self.types.contains_key(&key(name)) {
+            self.error("E0307", format!("type `{name}` is defined twice"), span);
+        }
+        self.types.insert(key(name), TypeInfo { components: list });
+    }
+
+    /// The bounds of an array component are constant expressions, often of the module's
+    /// PARAMETERs (`real :: u(ncell)`); a unit that sees the type through `USE ..., ONLY`
+    /// may not see those names, so the bounds are kept as numbers.
+    pub(super) fn fold_component_dims(&self, dims: Vec<DimSpec>) -> Vec<DimSpec> {
+        let fold = |e: Expr| match self.eval_int(&e, 0) {
+            Some(v) => Expr::int(v),
+            None => e,
+        };
+        dims.into_iter()
+            .map(|d| DimSpec {
+                lower: d.lower.map(fold),
+                upper: match d.upper {
+                    crate::il::Bound::Expr(e) => crate::il::Bound::Expr(fold(e)),
+                    other => other,
+                },
+            })
+            .collect()
+    }
+
+    /// A variable of derived type: each component becomes a name of its own, by path
+    /// (`s%x`, `s%inner%y`), so that expressions, types and derivatives find it.
+    pub(super) fn derived_variable(&mut self, i: usize, spec: &TypeSpec, span: Span) {
+        let name = self.infos[i].name.clone();
+        let type_name = spec.type_name.clone().unwrap_or_default();
+        self.components_of(&name, &type_name, span, 0);
+    }
+
+    /// The component symbols of `path`, at every depth. Those of an array of derived type
+    /// `p(n)` are the struct-of-arrays view: `p%x` has the dimensions of `p` followed by
+    /// those of `x`, and `p(i)%x(j)` is the element `(i, j)` of `p%x`.
+    pub(super) fn components_of(&mut self, path: &str, type_name: &str, span: Span, depth: usize) {
+        let Some(t) = self.types.get(&key(type_name)).cloned() else {
+            self.error(
+                "E0301",
+                format!("the derived type `{type_name}` is not defined here"),
+                span,
+            )
+            .help = Some("define it in a module and USE the module".to_string());
+            return;
+        };
+        if depth > 16 {
+            return;
+        }
+        for c in &t.components {
+            let leaf = format!("{path}%{}", c.name);
+            let j = self.get_or_create(&leaf, span);
+            self.infos[j].spec = Some(c.spec.clone());
+            self.infos[j].ty = Some(c.ty);
+            let base = path.split('%').next().unwrap_or(path);
+            let outer = self.lookup(base).and_then(|b| self.infos[b].dims.clone());
+            self.infos[j].dims = match (outer, &c.dims) {
+                (Some(mut o), Some(d)) => {
+                    o.extend(d.iter().cloned());
+                    Some(o)
+                }
+                (Some(o), None) => Some(o),
+                (None, d) => d.clone(),
+            };
+            self.infos[j].arg_index = None;
+            if c.ty == ScalarType::Derived {
+                let inner = c.spec.type_name.clone().unwrap_or_default();
+                self.components_of(&leaf, &inner, span, depth + 1);
+            }
+        }
+    }
+
+    pub(super) fn duplicate(&mut self, name: &str, what: &str, span: Span) {
+        self.error("E0307", format!("`{name}` is given its {what} twice"), span)
+            .help = Some("remove one of the declarations".to_string());
+    }
+
+    pub(super) fn set_dims(&mut self, i: usize, dims: Vec<DimSpec>, span: Span) {
+        if self.infos[i].dims.is_some() {
+            let name = self.infos[i].name.clone();
+            self.duplicate(&name, "array bounds", span);
+        } else {
+            self.infos[i].dims = Some(dims);
+        }
+    }
+
+    pub(super) fn set_intent(&mut self, i: usize, intent: Intent, span: Span) {
+        let name = self.infos[i].name.clone();
+        if self.infos[i].arg_index.is_none() {
+            self.error(
+                "E0311",
+                format!("INTENT is given for `{name}`, which is not a dummy argument"),
+                span,
+            );
+        } else if self.infos[i].intent.is_some() {
+            self.duplicate(&name, "INTENT", span);
+        } else {
+            self.infos[i].intent = Some(intent);
+        }
+    }
+
+    pub(super) fn set_constant(&mut self, i: usize, value: &Expr, span: Span) {
+        let name = self.infos[i].name.clone();
+        if self.infos[i].constant {
+            self.duplicate(&name, "value", span);
+            return;
+        }
+        if self.infos[i].arg_index.is_some() {
+            self.error(
+                "E0307",
+                format!("the dummy argument `{name}` cannot be a named constant"),
+                span,
+            );
+            return;
+        }
+        let ty = self.type_of(i);
+        self.infos[i].constant = true;
+        if matches!(ty, Some(ScalarType::Integer(_))) {
+            self.infos[i].value = self.eval_int(value, 0);
+        }
+    }
+}
