@@ -9,6 +9,7 @@ use super::PosMap;
 use crate::diag::{Diagnostic, Span};
 use crate::il::{self, Decl, Expr, ScalarType, Stmt, StmtId, StmtKind, SymbolTable, TypeSpec, key};
 
+mod calls;
 mod decl;
 mod expr;
 mod func;
