@@ -1,13 +1,28 @@
-//! adgen: source-to-source automatic differentiation of Fortran (and later C), shaped as a
+//! adgen: source-to-source automatic differentiation of Fortran and C, shaped as a
 //! build-system plugin.
 //!
-//! The pipeline (see DESIGN.md §1): sources are lowered by a front-end into the [`il`],
-//! the [`ir`] builds call graph, flow graphs and zones, [`analysis`] computes activity and
-//! what the adjoint must save, [`diff`] writes tangent and adjoint units as IL, and a
-//! back-end prints them. [`differentiate`] runs it all on in-memory sources; the CLI,
-//! [`Build`] (for `build.rs`) and the tests call it.
+//! The pipeline (DESIGN.md §1), one stage a folder, each plain data in and out, wired by
+//! [`differentiate`] here and nowhere else:
 //!
-//! This library never prints; it returns diagnostics.
+//! 1. [`front`]: each source file lowered by the front-end of its language into the
+//!    [`il`] (one [`il::File`] each, which records its [`il::Language`]);
+//! 2. [`prepare`]: the rewrites before analysis (I/O stripped, jumps restructured, array
+//!    syntax scalarized, calls hoisted out of expressions);
+//! 3. [`ir`]: call graph, flow graphs and zones;
+//! 4. [`analysis`]: activity, in-out, diff-liveness, TBR: what the adjoint must save;
+//! 5. [`diff`]: tangent and adjoint units, as IL (tape operations are IL statements);
+//! 6. [`back`]: each generated file printed by the back-end of its language.
+//!
+//! The layers import one way: `il <- prepare <- ir <- analysis <- diff`, with [`front`]
+//! and [`back`] on [`il`] (and [`diag`]) only, never on each other or on the stages
+//! between them; [`request`] (what a run is asked) and [`diag`] sit below everything.
+//! Nothing outside `front/` and `back/` tests a source language: what differs is asked of
+//! the IL ([`il::Language::file_is_module`], [`il::calls::signature`]).
+//! `build-support/snapshot/run.sh` writes the generated code of the whole corpus, so a
+//! change meant to move code without changing output can be shown to change no byte.
+//!
+//! [`differentiate`] runs it all on in-memory sources; the CLI, [`Build`] (for
+//! `build.rs`) and the tests call it. This library never prints; it returns diagnostics.
 
 pub mod analysis;
 pub mod back;
