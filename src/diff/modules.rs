@@ -1,4 +1,4 @@
-//! The modules of derivative code (seeds/000 §4.8): for each original module whose
+//! The modules of derivative code: for each original module whose
 //! variables or types are active, a derivative module that uses it and declares the
 //! derivatives of its globals and the derivative types; the constants, types and private
 //! procedures derivative code needs copied or made reachable, or refused (E0512, E0516)

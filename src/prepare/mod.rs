@@ -1,12 +1,14 @@
 //! Preparation: the rewrites of the lowered program that run before any analysis, in this
 //! order (as [`crate::differentiate`] calls them), each IL in, IL out:
 //!
-//! 1. [`io::strip`]: input/output statements dropped from what gets differentiated (seeds/000
-//!    §4.1: the derivative computes, it does not print); input where a root reaches refused.
-//! 2. [`restructure::restructure`]: jumps (GO TO, arithmetic IF, computed GO TO, SELECT CASE)
-//!    into structured IF, DO, EXIT and RETURN, which the adjoint reverses (seeds/000 §4.7).
-//! 3. [`scalarize::scalarize`]: array syntax into loops over scalars (seeds/000 §4.11).
-//! 4. [`normalize::normalize`]: function calls hoisted out of larger expressions
+//! 1. [`io::strip`] drops input/output statements from what gets differentiated (the
+//!    derivative computes, it does not print) and refuses input where a root reaches.
+//! 2. [`restructure::restructure`] turns jumps (GO TO, arithmetic IF, computed GO TO,
+//!    SELECT CASE) into structured IF, DO, EXIT and RETURN, which the adjoint reverses
+//!    (seeds/000 §4.4, §5.5).
+//! 3. [`scalarize::scalarize`] turns array syntax into loops over scalars (seeds/000
+//!    §4.11).
+//! 4. [`normalize::normalize`] hoists function calls out of larger expressions
 //!    (seeds/000 §4.5).
 //!
 //! The parsed program keeps the source's own form for the round trip; only the prepared

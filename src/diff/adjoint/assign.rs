@@ -1,4 +1,4 @@
-//! The adjoint of an assignment (seeds/000 §4.2): the increments of the adjoints of its
+//! The adjoint of an assignment (seeds/000 §4.3, §5.4): the increments of the adjoints of its
 //! active right-hand side leaves by their partial derivatives times the adjoint of the
 //! left-hand side, which is then reset (or kept when the left-hand side is also read).
 

@@ -1,4 +1,4 @@
-//! The reversal of control flow (seeds/000 §4.7): IF arms record the branch taken, DO loops
+//! The reversal of control flow (seeds/000 §4.4, §5.5): IF arms record the branch taken, DO loops
 //! their trip counts and bounds, EXIT, CYCLE and RETURN the frames they leave; the backward
 //! sweep pops them and runs the arms and iterations in reverse.
 
