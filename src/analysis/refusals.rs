@@ -1,0 +1,337 @@
+//! What the analyses refuse or warn of once activity is known: active global storage
+//! adgen does not differentiate (COMMON), state a checkpointed call's rerun would change
+//! (SAVEd locals, undeclared globals), and independents or dependents that turn out
+//! passive.
+
+use super::*;
+
+/// Global storage other than module variables (COMMON blocks) is supported only when
+/// passive: read-only data, or data computed from passive values. One that receives a
+/// value depending on the independents would need a derivative COMMON block, which adgen
+/// does not generate yet: refused, never differentiated wrongly.
+pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
+    let mut out = Vec::new();
+    let mut reported = std::collections::BTreeSet::new();
+    let mut reported_saved = std::collections::BTreeSet::new();
+    for (u, state) in units.iter().enumerate() {
+        let (Some(varied), true) = (&state.varied, state.has_context) else {
+            continue;
+        };
+        let uir = &ir.units[u];
+        let saved = saved_locals(uir.unit);
+        for (node, defs) in state.effects.iter().enumerate() {
+            for d in defs {
+                let zone = &uir.zones.zones[d.zone];
+                if !zone.ty.is_differentiable() || !varied.after[node][d.zone] {
+                    continue;
+                }
+                if !zone.global {
+                    if zone.arg_index.is_none()
+                        && !zone.is_result
+                        && saved.contains(&crate::il::key(&zone.name))
+                        && reported_saved.insert((u, crate::il::key(&zone.name)))
+                    {
+                        let span = match &uir.flow.nodes[node] {
+                            NodeKind::Simple(stmt) => stmt.span,
+                            _ => uir.unit.span,
+                        };
+                        out.push(
+                                crate::diag::Diagnostic::error(
+                                    "E0515",
+                                    format!(
+                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative would have to persist between calls, which is not supported",
+                                        zone.name, uir.unit.name
+                                    ),
+                                )
+                                .at(span)
+                                .with_help(format!(
+                                    "remove SAVE/DATA from `{}`, or pass it as an argument",
+                                    zone.name
+                                )),
+                            );
+                    }
+                    continue;
+                }
+                // Module variables get derivative module variables; storage of other
+                // kinds (COMMON blocks, `/name/`) does not have derivatives yet.
+                let Some(block) = uir
+                    .unit
+                    .symbols
+                    .get(&zone.name)
+                    .and_then(|s| s.global.as_ref())
+                    .map(|g| g.module.clone())
+                    .filter(|m| m.starts_with('/'))
+                else {
+                    continue;
+                };
+                if !reported.insert(crate::il::key(&zone.name)) {
+                    continue;
+                }
+                let span = match &uir.flow.nodes[node] {
+                    NodeKind::Simple(stmt) => stmt.span,
+                    _ => uir.unit.span,
+                };
+                out.push(
+                    crate::diag::Diagnostic::error(
+                        "E0511",
+                        format!(
+                            "COMMON {block} variable `{}` receives a value that depends on the independents; active COMMON variables are not supported yet",
+                            zone.name
+                        ),
+                    )
+                    .at(span)
+                    .with_help(format!(
+                        "move `{}` to a module, or pass it to `{}` as an argument",
+                        zone.name, uir.unit.name
+                    )),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// In joint mode the adjoint of a differentiated procedure runs it a second time (its
+/// forward sweep) after the caller's forward sweep ran it once. State that lives across
+/// calls must then be the same both times: a global the rerun writes is saved and
+/// restored around the call, which needs the caller to see it; a SAVEd local cannot be.
+/// So, for every procedure such a rerun executes (the callee and what it calls): a
+/// SAVE/DATA local it changes is refused (E0514), and so is a global it changes that the
+/// calling procedure does not declare, when the rerun also reads the value for anything
+/// but updating it (a call counter `n = n + 1` only ends up counting the reruns too:
+/// the primal values `f_b` leaves are unspecified, INTERFACE.md §4).
+pub(super) fn rerun_state(
+    ir: &Ir,
+    units: &[UnitAnalysis],
+    request: &Request,
+) -> Vec<crate::diag::Diagnostic> {
+    use crate::il::key;
+    let mut out = Vec::new();
+    if !request
+        .roots
+        .iter()
+        .any(|r| r.modes.contains(&crate::request::Mode::Adjoint))
+    {
+        return out;
+    }
+    let mut reported = std::collections::BTreeSet::new();
+    for (u, state) in units.iter().enumerate() {
+        if !state.is_differentiated() {
+            continue;
+        }
+        let uir = &ir.units[u];
+        for kind in &uir.flow.nodes {
+            let NodeKind::Simple(stmt) = kind else {
+                continue;
+            };
+            let Some(site) = call_site(stmt) else {
+                continue;
+            };
+            let Some(c) = ir.index_of(site.callee) else {
+                continue;
+            };
+            if !units[c].is_differentiated() {
+                continue;
+            }
+            // What the rerun executes, and the globals it reads for something else.
+            let mut rerun = Vec::new();
+            let mut stack = vec![c];
+            while let Some(v) = stack.pop() {
+                if rerun.contains(&v) {
+                    continue;
+                }
+                rerun.push(v);
+                for callee in crate::il::visit::called_names(ir.units[v].unit) {
+                    if let Some(w) = ir.index_of(&callee) {
+                        stack.push(w);
+                    }
+                }
+            }
+            let globals_used: std::collections::BTreeSet<(String, String)> = rerun
+                .iter()
+                .flat_map(|&v| {
+                    let unit = ir.units[v].unit;
+                    unit.symbols
+                        .iter()
+                        .filter(|s| s.global.is_some() && used_beyond_update(unit, &s.name))
+                        .filter_map(|s| s.global.as_ref().map(access::global_key))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            // Globals the rerun changes must be visible here, to be saved and restored.
+            let visible: std::collections::BTreeSet<(String, String)> = uir
+                .unit
+                .symbols
+                .iter()
+                .filter_map(|s| s.global.as_ref().map(access::global_key))
+                .collect();
+            for g in access::global_writes(ir, c) {
+                // Module variables are zones of every unit, seen or not: the caller's
+                // adjoint saves and restores them (with a `use` of their module).
+                let module_variable = !g.0.starts_with('/');
+                if module_variable
+                    || visible.contains(&g)
+                    || !globals_used.contains(&g)
+                    || !reported.insert((u, g.0.clone(), g.1.clone()))
+                {
+                    continue;
+                }
+                let what = if g.1 == "*" {
+                    format!("COMMON block {}", g.0)
+                } else {
+                    format!("module variable `{}` of `{}`", g.1, g.0)
+                };
+                out.push(
+                    crate::diag::Diagnostic::error(
+                        "E0514",
+                        format!(
+                            "`{}` (or a procedure it calls) changes {what}, which `{}` does not declare: the adjoint runs `{}` again and could not restore it",
+                            site.callee, uir.unit.name, site.callee
+                        ),
+                    )
+                    .at(stmt.span)
+                    .with_help(format!("declare {what} in `{}` too", uir.unit.name)),
+                );
+            }
+            // SAVEd locals changed by the rerun.
+            for &v in &rerun {
+                let unit = ir.units[v].unit;
+                let saved = saved_locals(unit);
+                for name in access::names_written(unit) {
+                    let k = key(name);
+                    let global = unit.symbols.get(name).is_some_and(|s| s.global.is_some());
+                    if global
+                        || !saved.contains(&k)
+                        || !used_beyond_update(unit, name)
+                        || !reported.insert((v, k, String::new()))
+                    {
+                        continue;
+                    }
+                    out.push(
+                        crate::diag::Diagnostic::error(
+                            "E0514",
+                            format!(
+                                "`{name}` keeps its value between calls of `{}` (SAVE or DATA) and `{}` changes it: the adjoint runs `{}` a second time, which would see another value",
+                                unit.name, unit.name, site.callee
+                            ),
+                        )
+                        .at(unit.span)
+                        .with_help(format!(
+                            "keep `{name}` in a COMMON block declared by `{}`, or pass it as an argument",
+                            uir.unit.name
+                        )),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `unit` reads `name` in a statement that does not assign it (a condition, a
+/// bound, a subscript, an argument, another variable's value).
+fn used_beyond_update(unit: &crate::il::Unit, name: &str) -> bool {
+    let k = crate::il::key(name);
+    let mut used = false;
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        if let crate::il::StmtKind::Assign { lhs, .. } = &s.kind
+            && lhs.base_name().is_some_and(|b| crate::il::key(b) == k)
+        {
+            return;
+        }
+        if let crate::il::StmtKind::Call { args, .. } = &s.kind
+            && args
+                .iter()
+                .any(|a| a.value.base_name().is_some_and(|b| crate::il::key(b) == k))
+        {
+            used = true;
+        }
+        for e in crate::il::visit::stmt_exprs(s) {
+            if crate::il::visit::names_read(e)
+                .iter()
+                .any(|n| crate::il::key(n) == k)
+            {
+                used = true;
+            }
+        }
+    });
+    used
+}
+
+/// Keys of the local variables of `unit` that keep their value between calls: SAVE
+/// (attribute, statement; a bare SAVE saves them all) or DATA. (Front-ends make the
+/// SAVE implied by a Fortran initializer explicit.)
+pub(crate) fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet<String> {
+    use crate::il::{Attr, DeclKind, key};
+    let mut out = std::collections::BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                if attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
+                    continue;
+                }
+                if attrs.iter().any(|a| matches!(a, Attr::Save)) {
+                    out.extend(entities.iter().map(|e| key(&e.name)));
+                }
+            }
+            DeclKind::Save(names) if names.is_empty() => {
+                out.extend(unit.symbols.iter().map(|s| key(&s.name)));
+            }
+            DeclKind::Save(names) => out.extend(names.iter().map(|n| key(n))),
+            DeclKind::Data(sets) => {
+                out.extend(sets.iter().flat_map(|s| s.names.iter().map(|n| key(n))));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Independents and dependents that turn out passive: like Tapenade, adgen gives them no
+/// derivative argument, and says so.
+pub(super) fn inactive_root_variables(
+    ir: &Ir,
+    units: &[UnitAnalysis],
+    request: &Request,
+) -> Vec<crate::diag::Diagnostic> {
+    let mut out = Vec::new();
+    for root in &request.roots {
+        let Some(r) = ir.index_of(&root.name) else {
+            continue;
+        };
+        let unit = ir.units[r].unit;
+        let state = &units[r];
+        let mut check = |name: &str, what: &str, active: bool| {
+            if active {
+                return;
+            }
+            let mut d = crate::diag::Diagnostic::warning(
+                "W0201",
+                format!(
+                    "{what} `{name}` of root `{}` is not active: no dependent depends on it \
+                     differentiably, so it gets no derivative argument",
+                    root.name
+                ),
+            )
+            .with_help("check the data flow, or drop it from the manifest");
+            if let Some((path, line, col)) = &root.origin {
+                d = d.at_path(path.clone(), *line, *col);
+            }
+            out.push(d);
+        };
+        for name in &root.independents {
+            if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                check(name, "independent", state.deriv_args[k]);
+            }
+        }
+        for name in &root.dependents {
+            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                Some(k) => check(name, "dependent", state.deriv_args[k]),
+                None => check(name, "dependent", state.result_active),
+            }
+        }
+    }
+    out
+}
