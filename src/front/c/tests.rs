@@ -1016,3 +1016,29 @@ fn local_2d_arrays_pass_to_rows_of_their_length_only() {
     let e = lower(&src(4)).unwrap_err();
     assert!(e.contains("t.c:5:5: error[E0605]"), "{e}");
 }
+
+/// `(void)n;` silences an unused parameter; an expression statement that changes nothing
+/// does nothing; `(void)e;` with effects does what `e;` does.
+#[test]
+fn expression_statements_without_effect_are_dropped() {
+    let f = lower(
+        "void f(int n, int k, double *y) {\n  (void)n;\n  (void)(y[0] * 2.0);\n  k + 1;\n  \
+         (void)k++;\n  y[0] = k;\n}\n",
+    )
+    .unwrap();
+    // What is left: the copy of the by-value `k` that the body changes, `k = k + 1`,
+    // `y[0] = k`.
+    let assigned: Vec<&str> = f.units[0]
+        .body
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Assign { lhs, .. } => lhs.base_name().unwrap_or("?"),
+            _ => "not an assignment",
+        })
+        .collect();
+    assert_eq!(assigned, ["k_copy", "k_copy", "y"]);
+    // A call may change anything: its value discarded is still refused, cast or not.
+    let e = lower("double g(double x) { return x; }\nvoid f(double *y) {\n  (void)g(y[0]);\n}\n")
+        .unwrap_err();
+    assert!(e.contains("t.c:3:9: error[E0605]"), "{e}");
+}

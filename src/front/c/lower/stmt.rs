@@ -275,6 +275,17 @@ impl FnCx<'_, '_> {
 
     /// An expression statement: assignment, compound assignment, `++`/`--`, call.
     pub(super) fn expr_stmt(&mut self, e: &Node<Expression>, out: &mut Vec<Stmt>) -> R<()> {
+        // `(void)e;` discards the value of `e`: what it does is what `e;` does.
+        if let Expression::Cast(c) = &e.node {
+            if is_void(&c.node.type_name.node) {
+                return self.expr_stmt(&c.node.expression, out);
+            }
+        }
+        // `n;`, `(void)n;` (the usual way to silence an unused parameter) and any other
+        // expression that changes nothing: nothing to run, nothing to differentiate.
+        if side_effect_free(&e.node) {
+            return Ok(());
+        }
         if let Expression::Comma(items) = &e.node {
             // `i++, p++` (a `for` step): one statement per operand, in order.
             for item in items.iter() {
@@ -857,5 +868,64 @@ impl FnCx<'_, '_> {
             f.span,
         );
         Ok(Some(st))
+    }
+}
+
+/// `void`, as the type of a cast (`(void)n`).
+fn is_void(t: &TypeName) -> bool {
+    t.declarator.is_none()
+        && !t.specifiers.is_empty()
+        && t.specifiers.iter().all(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(ts) => matches!(ts.node, TypeSpecifier::Void),
+            SpecifierQualifier::TypeQualifier(_) => true,
+            SpecifierQualifier::Extension(_) => false,
+        })
+}
+
+/// An expression whose evaluation changes nothing: no assignment, no `++`/`--`, no call
+/// (a call of a function with side effects could hide anywhere), no compound literal.
+fn side_effect_free(e: &Expression) -> bool {
+    use BinaryOperator as B;
+    use UnaryOperator as U;
+    match e {
+        Expression::Identifier(_)
+        | Expression::Constant(_)
+        | Expression::StringLiteral(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::OffsetOf(_) => true,
+        Expression::Member(m) => side_effect_free(&m.node.expression.node),
+        Expression::Cast(c) => side_effect_free(&c.node.expression.node),
+        Expression::UnaryOperator(u) => {
+            !matches!(
+                u.node.operator.node,
+                U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement
+            ) && side_effect_free(&u.node.operand.node)
+        }
+        Expression::BinaryOperator(b) => {
+            !matches!(
+                b.node.operator.node,
+                B::Assign
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseXor
+                    | B::AssignBitwiseOr
+            ) && side_effect_free(&b.node.lhs.node)
+                && side_effect_free(&b.node.rhs.node)
+        }
+        Expression::Conditional(c) => {
+            side_effect_free(&c.node.condition.node)
+                && side_effect_free(&c.node.then_expression.node)
+                && side_effect_free(&c.node.else_expression.node)
+        }
+        Expression::Comma(items) => items.iter().all(|i| side_effect_free(&i.node)),
+        _ => false,
     }
 }
