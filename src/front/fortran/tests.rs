@@ -2021,3 +2021,23 @@ fn optional_dummies_and_present() {
         render(&bad, &diags)
     );
 }
+
+/// A contained procedure may repeat its module's IMPLICIT NONE, or give IMPLICIT rules of
+/// its own under it (legal Fortran, common in real models); two IMPLICIT NONE in one
+/// unit, or rules after its own IMPLICIT NONE, are still refused.
+#[test]
+fn implicit_none_of_the_host_may_be_repeated() {
+    let f = ok(
+        "module m\n  implicit none\ncontains\n  subroutine s(x, y)\n    implicit none\n    \
+                real(8), intent(in) :: x\n    real(8), intent(out) :: y\n    y = x\n  end subroutine s\n  \
+                subroutine t(y)\n    implicit real(8) (a-h)\n    real(8), intent(out) :: y\n    \
+                a = 2\n    y = a\n  end subroutine t\nend module m\n",
+    );
+    assert_eq!(f.units.len(), 3);
+    for text in [
+        "subroutine s(y)\n  implicit none\n  implicit none\n  real :: y\n  y = 1\nend\n",
+        "subroutine s(y)\n  implicit none\n  implicit real (a-h)\n  real :: y\n  y = 1\nend\n",
+    ] {
+        assert_eq!(where_(text, &errs(text)), vec![("E0307", 3, 3)], "{text}");
+    }
+}

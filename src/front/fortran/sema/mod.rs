@@ -421,13 +421,15 @@ impl Sema<'_> {
     }
 
     fn implicit_rules(&mut self, decls: &[crate::il::Decl]) {
-        let mut saw_rules = false;
+        // Only this unit's own statements conflict: a procedure may repeat the IMPLICIT
+        // NONE of its host module, or give IMPLICIT rules of its own under it.
+        let (mut saw_rules, mut saw_none) = (false, false);
         for decl in decls {
             let DeclKind::Implicit(rules) = &decl.kind else {
                 continue;
             };
             if rules.is_empty() {
-                if self.implicit_none || saw_rules {
+                if saw_none || saw_rules {
                     self.error(
                         "E0307",
                         "IMPLICIT NONE must be the only IMPLICIT statement".to_string(),
@@ -435,10 +437,11 @@ impl Sema<'_> {
                     );
                 }
                 self.implicit_none = true;
+                saw_none = true;
                 self.implicit = vec![None; 26];
                 continue;
             }
-            if self.implicit_none {
+            if saw_none {
                 self.error(
                     "E0307",
                     "IMPLICIT rules cannot follow IMPLICIT NONE".to_string(),

@@ -29,6 +29,7 @@ module nn_layers
 contains
 
   function softplus(x) result(y)
+    implicit none ! repeats the module's, as many codes do
     real(dp), intent(in) :: x
     real(dp) :: y
     y = log(1.0_dp + exp(x))
