@@ -1042,3 +1042,37 @@ fn expression_statements_without_effect_are_dropped() {
         .unwrap_err();
     assert!(e.contains("t.c:3:9: error[E0605]"), "{e}");
 }
+
+/// `if (++k > n)`: the step runs before the IF; `if (k-- > 0)`: first in each branch (an
+/// ELSE made for it). With ELSE IF arms a step after the variable would have to run before
+/// their conditions: refused, located.
+#[test]
+fn steps_in_if_conditions() {
+    let f = lower(
+        "void f(int n, double *y) {\n  int k = 0;\n  if (++k > n) y[0] = 1.0;\n  \
+         if (k-- > 0) y[1] = 2.0;\n}\n",
+    )
+    .unwrap();
+    let kinds: Vec<String> = f.units[0]
+        .body
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Assign { lhs, .. } => format!("{} =", lhs.base_name().unwrap_or("?")),
+            StmtKind::If {
+                arms, else_body, ..
+            } => format!(
+                "if({}, {})",
+                arms[0].1.len(),
+                else_body.as_ref().map_or(0, Vec::len)
+            ),
+            _ => "other".to_string(),
+        })
+        .collect();
+    assert_eq!(kinds, ["k =", "k =", "if(1, 0)", "if(2, 1)"]);
+    let e = lower(
+        "void f(int n, int k, double *y) {\n  if (k-- > n) y[0] = 1.0;\n  \
+         else if (k > 1) y[0] = 2.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:2:7: error[E0605]"), "{e}");
+}

@@ -91,8 +91,31 @@ impl FnCx<'_, '_> {
                 let mut else_body = None;
                 let mut cur = i;
                 let mut result = Ok(());
+                // `if (++iter >= maxit)`: the steps of the first condition run before the
+                // IF (`++iter`) or first thing in each branch (`n-- > 0`).
+                let (mut first_cond, post_steps) = if has_steps(&i.node.condition.node) {
+                    let chained = matches!(
+                        i.node.else_statement.as_ref().map(|e| &e.node),
+                        Some(Statement::If(_))
+                    );
+                    let (cond, pre, post) = self.stepped_cond(&i.node.condition)?;
+                    if !post.is_empty() && chained {
+                        return Err(self.unsupported(
+                            "E0605",
+                            "a `++`/`--` after the variable in the condition of an `if` with                              `else if` arms (its step would have to run before their conditions)",
+                            i.node.condition.span,
+                        ));
+                    }
+                    out.extend(pre);
+                    (Some(cond), post)
+                } else {
+                    (None, Vec::new())
+                };
                 loop {
-                    let cond = self.cond(&cur.node.condition);
+                    let cond = match first_cond.take() {
+                        Some(c) => Ok(c),
+                        None => self.cond(&cur.node.condition),
+                    };
                     let mut body = Vec::new();
                     let r = self.block_body(&cur.node.then_statement, &mut body);
                     match cond {
@@ -118,6 +141,17 @@ impl FnCx<'_, '_> {
                     }
                 }
                 result?;
+                if !post_steps.is_empty() {
+                    for body in arms
+                        .iter_mut()
+                        .map(|(_, b)| b)
+                        .chain(std::iter::once(else_body.get_or_insert_with(Vec::new)))
+                    {
+                        let mut steps = post_steps.clone();
+                        renumber(&mut steps, self.next_id);
+                        body.splice(0..0, steps);
+                    }
+                }
                 // Arms that never run (`if (w == NULL) { free(w); return; }` after a
                 // `malloc`: allocations are taken to succeed) go.
                 arms.retain(|(c, _)| heap::const_logical(c) != Some(false));
@@ -690,6 +724,20 @@ impl FnCx<'_, '_> {
         );
         self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
         first
+    }
+
+    /// A condition that steps a variable (`++iter >= maxit`): the condition, the steps to
+    /// run before it and those to run after it.
+    pub(super) fn stepped_cond(&mut self, e: &Node<Expression>) -> R<(Expr, Vec<Stmt>, Vec<Stmt>)> {
+        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
+        let saved = std::mem::take(&mut self.fx);
+        let r = self.expr(e);
+        let fx = std::mem::replace(&mut self.fx, saved);
+        self.effects_ok = saved_ok;
+        let (v, ty) = r?;
+        let cond = self.to_bool(v, ty);
+        self.check_steps(&fx, e)?;
+        Ok((cond, fx.pre, fx.post))
     }
 
     /// The test of a loop whose condition steps a variable, as statements that leave the
