@@ -48,7 +48,7 @@ Tapenade-compatible form: differentiate the procedure named by -head in FILES.
 #[command(
     name = "adgen",
     version,
-    about = "Source-to-source automatic differentiation of Fortran",
+    about = "Source-to-source automatic differentiation of Fortran and C",
     arg_required_else_help = true,
     after_help = "Tapenade-compatible form:\n  adgen -d|-b [-vector] -head \"f(y)/(x)\" [-O DIR] FILES...\n  (run `adgen -help` for its options)"
 )]
