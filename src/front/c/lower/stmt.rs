@@ -419,8 +419,8 @@ impl FnCx<'_, '_> {
         if !self.effects_ok {
             return Err(self.unsupported(
                 "E0605",
-                "`++`/`--` in an `if` or `for` condition or in a branch of `?:` (they are \
-                 accepted in statements and in `while` and `do ... while` conditions)",
+                "`++`/`--` in a `for` or `else if` condition or in a branch of `?:` (they are \
+                 accepted in statements and in `if`, `while` and `do ... while` conditions)",
                 at,
             ));
         }
