@@ -102,7 +102,8 @@ impl FnCx<'_, '_> {
                     if !post.is_empty() && chained {
                         return Err(self.unsupported(
                             "E0605",
-                            "a `++`/`--` after the variable in the condition of an `if` with                              `else if` arms (its step would have to run before their conditions)",
+                            "a `++`/`--` after the variable in the condition of an `if` with `else if` \
+                             arms (its step would have to run before their conditions)",
                             i.node.condition.span,
                         ));
                     }
