@@ -137,23 +137,11 @@ pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::
 /// Names of the procedures a unit calls, in order of first call.
 fn called_names(unit: &il::Unit) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut add = |n: &str| {
-        if !out.iter().any(|o| il::key(o) == il::key(n)) {
-            out.push(n.to_string());
+    for n in il::visit::called_names(unit) {
+        if !out.iter().any(|o| il::key(o) == il::key(&n)) {
+            out.push(n);
         }
-    };
-    il::visit::walk_stmts(&unit.body, &mut |s| {
-        if let il::StmtKind::Call { name, .. } = &s.kind {
-            add(name);
-        }
-        for e in il::visit::stmt_exprs(s) {
-            il::visit::walk_expr(e, &mut |x| {
-                if let il::ExprKind::Call(n, _) = &x.kind {
-                    add(n);
-                }
-            });
-        }
-    });
+    }
     out
 }
 

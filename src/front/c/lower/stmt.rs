@@ -744,19 +744,12 @@ impl FnCx<'_, '_> {
     /// The test of a loop whose condition steps a variable, as statements that leave the
     /// loop: `pre-steps; if (!c) { post-steps; break; } post-steps`.
     pub(super) fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
-        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
-        let saved = std::mem::take(&mut self.fx);
-        let r = self.expr(e);
-        let fx = std::mem::replace(&mut self.fx, saved);
-        self.effects_ok = saved_ok;
-        let (v, ty) = r?;
-        let cond = self.to_bool(v, ty);
-        self.check_steps(&fx, e)?;
-        let mut exit_body = fx.post.clone();
+        let (cond, pre, post) = self.stepped_cond(e)?;
+        let mut exit_body = post.clone();
         renumber(&mut exit_body, self.next_id);
         let exit = self.stmt(StmtKind::Exit { name: None }, at);
         exit_body.push(exit);
-        let mut test = fx.pre;
+        let mut test = pre;
         let leave = self.stmt(
             StmtKind::If {
                 arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
@@ -767,7 +760,7 @@ impl FnCx<'_, '_> {
             at,
         );
         test.push(leave);
-        test.extend(fx.post);
+        test.extend(post);
         Ok(test)
     }
 
@@ -934,7 +927,6 @@ fn is_void(t: &TypeName) -> bool {
 /// An expression whose evaluation changes nothing: no assignment, no `++`/`--`, no call
 /// (a call of a function with side effects could hide anywhere), no compound literal.
 fn side_effect_free(e: &Expression) -> bool {
-    use BinaryOperator as B;
     use UnaryOperator as U;
     match e {
         Expression::Identifier(_)
@@ -953,20 +945,8 @@ fn side_effect_free(e: &Expression) -> bool {
             ) && side_effect_free(&u.node.operand.node)
         }
         Expression::BinaryOperator(b) => {
-            !matches!(
-                b.node.operator.node,
-                B::Assign
-                    | B::AssignMultiply
-                    | B::AssignDivide
-                    | B::AssignModulo
-                    | B::AssignPlus
-                    | B::AssignMinus
-                    | B::AssignShiftLeft
-                    | B::AssignShiftRight
-                    | B::AssignBitwiseAnd
-                    | B::AssignBitwiseXor
-                    | B::AssignBitwiseOr
-            ) && side_effect_free(&b.node.lhs.node)
+            assign_target(&b.node).is_none()
+                && side_effect_free(&b.node.lhs.node)
                 && side_effect_free(&b.node.rhs.node)
         }
         Expression::Conditional(c) => {
