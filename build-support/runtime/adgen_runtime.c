@@ -41,7 +41,9 @@ typedef enum {
     ADGEN_CONTROL,
     ADGEN_REAL8_ARRAY,
     ADGEN_REAL4_ARRAY,
-    ADGEN_INTEGER4_ARRAY
+    ADGEN_INTEGER4_ARRAY,
+    ADGEN_INTEGER8_ARRAY,
+    ADGEN_CHARACTERS
 } adgen_entry_kind;
 
 static const char *adgen_kind_name(int kind) {
@@ -56,6 +58,8 @@ static const char *adgen_kind_name(int kind) {
     case ADGEN_REAL8_ARRAY: return "real8 array";
     case ADGEN_REAL4_ARRAY: return "real4 array";
     case ADGEN_INTEGER4_ARRAY: return "integer4 array";
+    case ADGEN_INTEGER8_ARRAY: return "integer8 array";
+    case ADGEN_CHARACTERS: return "characters";
     default: return "unknown entry";
     }
 }
@@ -303,6 +307,22 @@ void adgen_push_integer4_array(const int32_t *a, int n) {
 }
 void adgen_pop_integer4_array(int32_t *a, int n) {
     adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER4_ARRAY);
+}
+void adgen_push_integer8_array(const int64_t *a, int n) {
+    adgen_push_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER8_ARRAY);
+}
+void adgen_pop_integer8_array(int64_t *a, int n) {
+    adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER8_ARRAY);
+}
+
+void adgen_push_characters(const char *s, int n) {
+    adgen_push_entry(s, adgen_count(n), ADGEN_CHARACTERS);
+}
+void adgen_pop_characters(char *s, int n) {
+    adgen_pop_entry(s, adgen_count(n), ADGEN_CHARACTERS);
+}
+void adgen_look_characters(char *s, int n) {
+    adgen_look_entry(s, adgen_count(n), ADGEN_CHARACTERS);
 }
 
 void adgen_start_repeat(void) {

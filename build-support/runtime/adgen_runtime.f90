@@ -6,7 +6,7 @@
 ! One LIFO stack per thread; it grows without limit; popping more than was pushed aborts.
 module adgen_runtime
   use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int, c_int32_t, c_int64_t, &
-      c_size_t, c_ptr
+      c_size_t, c_ptr, c_char
   implicit none
   private
 
@@ -20,6 +20,9 @@ module adgen_runtime
   public :: pushreal8array, popreal8array
   public :: pushreal4array, popreal4array
   public :: pushinteger4array, popinteger4array
+  public :: pushinteger8array, popinteger8array
+  public :: pushcharacter, popcharacter, lookcharacter
+  public :: pushcharacterarray, popcharacterarray
   public :: startrepeat, resetrepeat, endrepeat
   public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
   public :: adgen_reset_stats, adgen_release_tape
@@ -140,6 +143,16 @@ module adgen_runtime
       integer(c_int32_t), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popinteger4array
+    subroutine pushinteger8array(a, n) bind(C, name="adgen_push_integer8_array")
+      import :: c_int64_t, c_int
+      integer(c_int64_t), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushinteger8array
+    subroutine popinteger8array(a, n) bind(C, name="adgen_pop_integer8_array")
+      import :: c_int64_t, c_int
+      integer(c_int64_t), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popinteger8array
 
     ! Repeated access (binomial checkpointing): startrepeat marks the top; resetrepeat
     ! puts back every entry popped since; endrepeat forgets the innermost mark.
@@ -181,6 +194,23 @@ module adgen_runtime
       import :: c_int
       integer(c_int), intent(out) :: b
     end subroutine c_look_boolean
+
+    ! The C side of the character wrappers below: n bytes (sequence association).
+    subroutine c_push_characters(s, n) bind(C, name="adgen_push_characters")
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: s(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine c_push_characters
+    subroutine c_pop_characters(s, n) bind(C, name="adgen_pop_characters")
+      import :: c_char, c_int
+      character(kind=c_char), intent(inout) :: s(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine c_pop_characters
+    subroutine c_look_characters(s, n) bind(C, name="adgen_look_characters")
+      import :: c_char, c_int
+      character(kind=c_char), intent(inout) :: s(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine c_look_characters
   end interface
 
 contains
@@ -208,5 +238,34 @@ contains
     call c_look_boolean(b)
     l = b /= 0
   end subroutine lookboolean
+
+  ! Character variables of any length: a scalar (or one element, or a substring), and
+  ! an array of n elements.
+  subroutine pushcharacter(s)
+    character(len=*), intent(in) :: s
+    call c_push_characters(s, len(s))
+  end subroutine pushcharacter
+
+  subroutine popcharacter(s)
+    character(len=*), intent(inout) :: s
+    call c_pop_characters(s, len(s))
+  end subroutine popcharacter
+
+  subroutine lookcharacter(s)
+    character(len=*), intent(inout) :: s
+    call c_look_characters(s, len(s))
+  end subroutine lookcharacter
+
+  subroutine pushcharacterarray(s, n)
+    character(len=*), intent(in) :: s(*)
+    integer, intent(in) :: n
+    call c_push_characters(s, len(s) * n)
+  end subroutine pushcharacterarray
+
+  subroutine popcharacterarray(s, n)
+    character(len=*), intent(inout) :: s(*)
+    integer, intent(in) :: n
+    call c_pop_characters(s, len(s) * n)
+  end subroutine popcharacterarray
 
 end module adgen_runtime

@@ -56,6 +56,13 @@ void adgen_push_real4_array(const float *a, int n);
 void adgen_pop_real4_array(float *a, int n);
 void adgen_push_integer4_array(const int32_t *a, int n);
 void adgen_pop_integer4_array(int32_t *a, int n);
+void adgen_push_integer8_array(const int64_t *a, int n);
+void adgen_pop_integer8_array(int64_t *a, int n);
+
+/* Character data (Fortran CHARACTER variables): the n bytes starting at s. */
+void adgen_push_characters(const char *s, int n);
+void adgen_pop_characters(char *s, int n);
+void adgen_look_characters(char *s, int n);
 
 /* Repeated access (binomial checkpointing): start_repeat marks the current top;
  * reset_repeat puts back every entry popped since, so it can be popped again;

@@ -195,12 +195,13 @@ pub(crate) fn matching_deallocate<'b>(
         .find(|s| matches!(&s.kind, StmtKind::Deallocate(items) if names(items, name)))
 }
 
-/// The tape stack of whole-array pushes of this type (`real8`, `integer4`), if the
-/// runtime has one.
+/// The tape stack of whole-array pushes of this type (`real8`, `integer4`, `character`),
+/// if the runtime has one.
 pub(crate) fn array_tape_type(ty: ScalarType) -> Option<crate::il::TapeType> {
     match ty {
         ScalarType::Real(k @ (4 | 8)) => Some(crate::il::TapeType::Real(k)),
-        ScalarType::Integer(4) => Some(crate::il::TapeType::Integer(4)),
+        ScalarType::Integer(k @ (4 | 8)) => Some(crate::il::TapeType::Integer(k)),
+        ScalarType::Character => Some(crate::il::TapeType::Character),
         _ => None,
     }
 }

@@ -40,6 +40,8 @@ pub enum TapeType {
     /// `integer(k)`, k = 4 or 8.
     Integer(u8),
     Boolean,
+    /// Fortran `CHARACTER` data of any length (bytes).
+    Character,
     Pointer,
     /// Which branch or how many iterations the forward sweep took: a small integer,
     /// pushed by value.
@@ -53,6 +55,7 @@ impl TapeType {
             ScalarType::Real(k @ (4 | 8)) => Some(TapeType::Real(k)),
             ScalarType::Integer(k @ (4 | 8)) => Some(TapeType::Integer(k)),
             ScalarType::Logical => Some(TapeType::Boolean),
+            ScalarType::Character => Some(TapeType::Character),
             _ => None,
         }
     }
@@ -62,6 +65,7 @@ impl TapeType {
             TapeType::Real(k) => format!("real{k}"),
             TapeType::Integer(k) => format!("integer{k}"),
             TapeType::Boolean => "boolean".to_string(),
+            TapeType::Character => "character".to_string(),
             TapeType::Pointer => "pointer".to_string(),
             TapeType::Control => "control".to_string(),
         }

@@ -89,6 +89,16 @@ impl ScalarType {
     pub fn is_numeric(self) -> bool {
         matches!(self, ScalarType::Real(_) | ScalarType::Integer(_))
     }
+    /// The type as a reader names it: `real(8)`, `integer(2)`, `character`.
+    pub fn describe(self) -> String {
+        match self {
+            ScalarType::Integer(k) => format!("integer({k})"),
+            ScalarType::Real(k) => format!("real({k})"),
+            ScalarType::Logical => "logical".to_string(),
+            ScalarType::Character => "character".to_string(),
+            ScalarType::Derived => "derived type".to_string(),
+        }
+    }
 }
 
 /// How names are typed where an expression is typed: the lookups of variables and of

@@ -11,7 +11,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let Some(sym) = self.ug.symbol_or_global(name) else {
             return false;
         };
-        if !sym.is_variable() || sym.ty == ScalarType::Character {
+        if !sym.is_variable() {
             return false;
         }
         let decided = match (self.ug.node(stmt), self.ug.uir.zones.get(name)) {
@@ -90,21 +90,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let name = target.base_name()?;
         let sym = self.ug.symbol_or_global(name)?;
         let ty = match sym.ty {
-            ScalarType::Real(k) => TapeType::Real(k),
-            ScalarType::Integer(k) => TapeType::Integer(k),
-            ScalarType::Logical => TapeType::Boolean,
-            ScalarType::Character => {
-                self.ug.error(
-                    Diagnostic::error(
-                        "E0506",
-                        format!(
-                            "character variable `{name}` would have to be saved for the adjoint"
-                        ),
-                    )
-                    .at(s.span),
-                );
-                return None;
-            }
             ScalarType::Derived => {
                 self.ug.error(
                     Diagnostic::error(
@@ -118,6 +103,23 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 );
                 return None;
             }
+            other => match TapeType::of(other) {
+                Some(ty) => ty,
+                None => {
+                    self.ug.error(
+                        Diagnostic::error(
+                            "E0506",
+                            format!(
+                                "`{name}` would have to be saved for the adjoint, but the tape has no stack for its kind ({})",
+                                other.describe()
+                            ),
+                        )
+                        .at(s.span)
+                        .with_help("declare it with a kind the tape stores: real(4), real(8), integer(4), integer(8), logical or character"),
+                    );
+                    return None;
+                }
+            },
         };
         let whole_array = sym.is_array() && matches!(target.kind, ExprKind::Var(_));
         self.ug.uses_runtime = true;
