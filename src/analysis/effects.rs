@@ -58,6 +58,8 @@ fn collect_diff_uses<'e>(expr: &'e Expr, zones: &Zones, out: &mut Vec<(&'e str, 
         // hoisted into their own assignments before analysis).
         // Array syntax is scalarized before analysis (`prepare::scalarize`).
         ExprKind::Range { .. } | ExprKind::ArrayCtor(_) => {}
+        // Character data carries no derivative.
+        ExprKind::Substring { .. } => {}
         ExprKind::Call(..)
         | ExprKind::Int(_)
         | ExprKind::Real(_)
@@ -75,6 +77,8 @@ pub fn lvalue_zone(lhs: &Expr, zones: &Zones) -> Option<(ZoneId, bool)> {
             .get(n)
             .map(|z| (z, !n.contains('%') && !zones.zones[z].shared)),
         ExprKind::Index(n, _) => zones.get(n).map(|z| (z, false)),
+        // `task(1:2) = ...` writes part of `task`.
+        ExprKind::Substring { base, .. } => lvalue_zone(base, zones).map(|(z, _)| (z, false)),
         ExprKind::Paren(inner) => lvalue_zone(inner, zones),
         _ => None,
     }

@@ -177,6 +177,13 @@ impl Guard<'_> {
                 .flatten()
                 .for_each(|x| self.expr(x, out)),
             ExprKind::ArrayCtor(items) => items.iter().for_each(|x| self.expr(x, out)),
+            ExprKind::Substring { base, lower, upper } => {
+                self.expr(base, out);
+                [lower, upper]
+                    .into_iter()
+                    .flatten()
+                    .for_each(|x| self.expr(x, out));
+            }
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }

@@ -455,7 +455,8 @@ fn intrinsic(
         | Intrinsic::Lbound
         | Intrinsic::Ubound
         | Intrinsic::Shape
-        | Intrinsic::Present => {}
+        | Intrinsic::Present
+        | Intrinsic::Passive(_) => {}
         // Reductions and array-valued intrinsics never reach here: `prepare::scalarize`
         // rewrites them into loops, and refuses (E0408) what it cannot rewrite.
         Intrinsic::Sum

@@ -208,6 +208,12 @@ impl Check<'_, '_> {
                     self.expr(x, present);
                 }
             }
+            ExprKind::Substring { base, lower, upper } => {
+                self.expr(base, present);
+                for x in [lower, upper].into_iter().flatten() {
+                    self.expr(x, present);
+                }
+            }
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }

@@ -549,7 +549,7 @@ impl Expr {
     pub fn base_name(&self) -> Option<&str> {
         match &self.kind {
             ExprKind::Var(n) | ExprKind::Index(n, _) => Some(n),
-            ExprKind::Paren(inner) => inner.base_name(),
+            ExprKind::Paren(inner) | ExprKind::Substring { base: inner, .. } => inner.base_name(),
             _ => None,
         }
     }
@@ -586,6 +586,14 @@ pub enum ExprKind {
     },
     /// An array constructor `[a, b, c]` of scalar items (rank 1).
     ArrayCtor(Vec<Expr>),
+    /// A character substring `base(lower:upper)`, either bound optional; `base` is a
+    /// character variable or element (`task`, `names(k)`). Passive, like all character
+    /// data; a designator, so it may be assigned.
+    Substring {
+        base: Box<Expr>,
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+    },
 }
 
 /// A real literal: `value` in plain decimal/exponent form with `e` (`"2.5"`, `"1e-3"`),
@@ -688,6 +696,29 @@ pub enum Intrinsic {
     /// `present(x)`: is the optional dummy `x` given (C: `x != NULL`)? A logical test,
     /// passive, invariant during the call.
     Present,
+    /// An intrinsic whose result carries no derivative, kept as written (its spelling is
+    /// the expression's): character functions (`len_trim`, `index`, `trim`), bit and
+    /// kind functions, numeric constants of a type (`huge(x)`, `epsilon(x)`).
+    Passive(PassiveIntrinsic),
+}
+
+/// The result of an [`Intrinsic::Passive`], and whether its arguments are only inquired
+/// (`len(names)`, `huge(x)`: whole arrays are no array syntax) or taken elementwise.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PassiveIntrinsic {
+    pub result: ScalarResult,
+    pub inquiry: bool,
+}
+
+/// The type of a passive intrinsic's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ScalarResult {
+    /// Default integer.
+    Integer,
+    Logical,
+    Character,
+    /// The type of the first argument (`huge(x)`).
+    OfArgument,
 }
 
 impl Intrinsic {
@@ -705,6 +736,7 @@ impl Intrinsic {
                 | Intrinsic::Ubound
                 | Intrinsic::Shape
                 | Intrinsic::Present
+                | Intrinsic::Passive(_)
         )
     }
     /// Intrinsics taking or returning whole arrays, never elementwise: `prepare::scalarize`

@@ -152,6 +152,12 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 | Intrinsic::Ubound
                 | Intrinsic::Shape => ScalarType::Integer(4),
                 Intrinsic::Present => ScalarType::Logical,
+                Intrinsic::Passive(p) => match p.result {
+                    crate::il::ScalarResult::Integer => ScalarType::Integer(4),
+                    crate::il::ScalarResult::Logical => ScalarType::Logical,
+                    crate::il::ScalarResult::Character => ScalarType::Character,
+                    crate::il::ScalarResult::OfArgument => arg(0),
+                },
                 Intrinsic::DotProduct | Intrinsic::Matmul => promote(arg(0), arg(1)),
                 Intrinsic::Sum
                 | Intrinsic::Product
@@ -173,6 +179,7 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
             }
         }
         ExprKind::Range { .. } => ScalarType::Integer(4),
+        ExprKind::Substring { .. } => ScalarType::Character,
         ExprKind::ArrayCtor(items) => items
             .iter()
             .map(ty)

@@ -85,6 +85,13 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             .flatten()
             .for_each(|e| walk_expr(e, f)),
         ExprKind::ArrayCtor(items) => items.iter().for_each(|e| walk_expr(e, f)),
+        ExprKind::Substring { base, lower, upper } => {
+            walk_expr(base, f);
+            [lower, upper]
+                .into_iter()
+                .flatten()
+                .for_each(|e| walk_expr(e, f));
+        }
         ExprKind::Int(_)
         | ExprKind::Real(_)
         | ExprKind::Logical(_)
@@ -229,6 +236,17 @@ pub fn expr_key(e: &Expr) -> String {
                 }
                 s.push(']');
             }
+            ExprKind::Substring { base, lower, upper } => {
+                s.push_str("z(");
+                go(base, s);
+                for part in [lower, upper] {
+                    s.push(':');
+                    if let Some(x) = part {
+                        go(x, s);
+                    }
+                }
+                s.push(')');
+            }
             ExprKind::ArrayCtor(items) => {
                 s.push_str("a[");
                 for x in items {
@@ -297,6 +315,13 @@ pub fn canonical_spelling(
                 .flatten()
                 .for_each(|x| expr(x, var)),
             ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| expr(x, var)),
+            ExprKind::Substring { base, lower, upper } => {
+                expr(base, var);
+                [lower, upper]
+                    .into_iter()
+                    .flatten()
+                    .for_each(|x| expr(x, var));
+            }
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }

@@ -258,8 +258,9 @@ impl Cx<'_> {
             ExprKind::Var(n) => (self.var_value(n), Level::Primary),
             ExprKind::Index(n, subs) => (self.element(n, subs), Level::Primary),
             ExprKind::Paren(x) => (format!("({})", self.expr(x)), Level::Primary),
-            // Fortran array syntax never reaches the C back-end (the C front-end makes none).
-            ExprKind::Range { .. } | ExprKind::ArrayCtor(_) => {
+            // Fortran array syntax and substrings never reach the C back-end (the C
+            // front-end makes none).
+            ExprKind::Range { .. } | ExprKind::ArrayCtor(_) | ExprKind::Substring { .. } => {
                 ("0 /* array syntax */".into(), Level::Primary)
             }
             ExprKind::Call(n, args) => (
@@ -445,6 +446,7 @@ impl Cx<'_> {
             | Intrinsic::Lbound
             | Intrinsic::Ubound
             | Intrinsic::Shape
+            | Intrinsic::Passive(_)
             | Intrinsic::Modulo => (format!("0 /* {op:?} */"), Level::Primary),
             // An optional dummy is a pointer that may be NULL.
             Intrinsic::Present => (

@@ -203,6 +203,18 @@ fn push_expr(out: &mut String, expr: &Expr) {
                 push_expr(out, stride);
             }
         }
+        ExprKind::Substring { base, lower, upper } => {
+            push_expr(out, base);
+            out.push('(');
+            if let Some(lower) = lower {
+                push_expr(out, lower);
+            }
+            out.push(':');
+            if let Some(upper) = upper {
+                push_expr(out, upper);
+            }
+            out.push(')');
+        }
         ExprKind::ArrayCtor(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -299,6 +311,8 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Shape => "shape",
         Intrinsic::Modulo => "modulo",
         Intrinsic::Present => "present",
+        // Always printed by its spelling.
+        Intrinsic::Passive(_) => "?",
     }
 }
 

@@ -348,7 +348,24 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
             if c.is(&TokKind::LParen) {
                 let (mut args, mut depth) = parse_args(c)?;
                 if c.is(&TokKind::LParen) {
-                    return Err(unsupported(c, "substrings"));
+                    // `names(k)(1:3)`: a substring of an element, kept as one more
+                    // subscript (sema makes it an `ExprKind::Substring`).
+                    let (more, d) = parse_args(c)?;
+                    let is_range = matches!(
+                        more.as_slice(),
+                        [Arg {
+                            keyword: None,
+                            value: Expr {
+                                kind: ExprKind::Range { stride: None, .. },
+                                ..
+                            }
+                        }]
+                    );
+                    if !is_range || c.is(&TokKind::LParen) {
+                        return Err(unsupported(c, "such substrings"));
+                    }
+                    depth = depth.max(d);
+                    args.extend(more);
                 }
                 if c.is(&TokKind::Percent) {
                     // A component of an array element: `a(i)%x`, `a(i)%x(j)`. The IL names

@@ -57,10 +57,48 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "shape" => (Shape, 1, 1),
         "modulo" => (Modulo, 2, 2),
         "present" => (Present, 1, 1),
-        _ => return None,
+        _ => return passive(&lower),
     };
     Some(IntrinsicInfo {
         op,
+        min_args,
+        max_args,
+    })
+}
+
+/// Intrinsics whose result carries no derivative ([`Intrinsic::Passive`]): character,
+/// bit, kind and numeric-model functions.
+fn passive(lower: &str) -> Option<IntrinsicInfo> {
+    use crate::il::ScalarResult::{Character, Integer, Logical, OfArgument};
+    let (result, inquiry, min_args, max_args) = match lower {
+        "len" => (Integer, true, 1, 2),
+        "len_trim" => (Integer, false, 1, 2),
+        "index" | "scan" | "verify" => (Integer, false, 2, 4),
+        "ichar" | "iachar" => (Integer, false, 1, 2),
+        "iand" | "ior" | "ieor" => (Integer, false, 2, 2),
+        "not" => (Integer, false, 1, 1),
+        "ishft" => (Integer, false, 2, 2),
+        "ishftc" => (Integer, false, 2, 3),
+        "ibset" | "ibclr" => (Integer, false, 2, 2),
+        "ibits" => (Integer, false, 3, 3),
+        "ceiling" => (Integer, false, 1, 2),
+        "exponent" => (Integer, false, 1, 1),
+        "kind" | "bit_size" | "digits" | "radix" | "range" | "precision" | "maxexponent"
+        | "minexponent" => (Integer, true, 1, 1),
+        "selected_int_kind" => (Integer, true, 1, 1),
+        "selected_real_kind" => (Integer, true, 0, 3),
+        "btest" => (Logical, false, 2, 2),
+        "lge" | "lgt" | "lle" | "llt" => (Logical, false, 2, 2),
+        "allocated" => (Logical, true, 1, 1),
+        "trim" | "adjustl" | "adjustr" => (Character, false, 1, 1),
+        "char" | "achar" => (Character, false, 1, 2),
+        "repeat" => (Character, false, 2, 2),
+        "new_line" => (Character, true, 1, 1),
+        "huge" | "tiny" | "epsilon" => (OfArgument, true, 1, 1),
+        _ => return None,
+    };
+    Some(IntrinsicInfo {
+        op: Intrinsic::Passive(crate::il::PassiveIntrinsic { result, inquiry }),
         min_args,
         max_args,
     })

@@ -152,6 +152,12 @@ fn show(e: &Expr) -> String {
         }
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
         ExprKind::Paren(x) => format!("<{}>", show(x)),
+        ExprKind::Substring { base, lower, upper } => format!(
+            "{}{{{}:{}}}",
+            show(base),
+            lower.as_deref().map(show).unwrap_or_default(),
+            upper.as_deref().map(show).unwrap_or_default()
+        ),
     }
 }
 
@@ -1420,6 +1426,43 @@ fn array_constructors_and_sections_parse() {
     let u = &file.units[0];
     assert_eq!(show(rhs(u, 0)), "[1.0r4,(a[1,1] Div 2.0r4),3.0r4]");
     assert_eq!(show(rhs(u, 1)), "a[n:1:Neg(1),1]");
+}
+
+#[test]
+fn character_substrings_and_passive_intrinsics() {
+    let file = ok(
+        "subroutine s(t, names, k)\n  character*60 t\n  character(len=8) names(3)\n  integer k\n  t(1:2) = names(k)(2:)\n  k = len_trim(t(:k)) + index(t, 'FG')\nend\n",
+    );
+    let u = &file.units[0];
+    let StmtKind::Assign { lhs, rhs } = &u.body[0].kind else {
+        panic!("not an assignment")
+    };
+    assert_eq!(show(lhs), "t{1:2}");
+    assert_eq!(show(rhs), "names[k]{2:}");
+    let k = show(super::tests::rhs(u, 1));
+    assert!(k.starts_with("(Passive("), "{k}");
+    assert!(k.contains("t{:k}"), "{k}");
+}
+
+#[test]
+fn substrings_of_non_characters_and_strides_are_refused() {
+    // A real scalar cannot be subscripted; a second parenthesis must be a substring.
+    let text = "subroutine s(x)\n  real x\n  x = x(1:2)\nend\n";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0309", 3, 7)],
+        "{}",
+        render(text, &d)
+    );
+    let text = "subroutine s(names)\n  character*4 names(2)\n  names(1) = names(1)(2)\nend\n";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0404", 3, 25)],
+        "{}",
+        render(text, &d)
+    );
 }
 
 #[test]

@@ -98,6 +98,12 @@ impl Scalarizer<'_> {
                 self.before.push(s);
                 Ok(Expr::var(value))
             }
+            // `names(:)(1:2)`: the substring of each element.
+            ExprKind::Substring { base, lower, upper } => Ok(at(ExprKind::Substring {
+                base: Box::new(self.element(base, offsets, depth, body)?),
+                lower: lower.clone(),
+                upper: upper.clone(),
+            })),
             ExprKind::Range { .. } => Err(self.err(
                 span,
                 "a subscript triplet is only allowed as a subscript".into(),

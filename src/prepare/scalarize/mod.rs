@@ -143,6 +143,7 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
             .any(|a| has_array_syntax(&a.value, symbols, true)),
         ExprKind::Intrinsic { op, args, .. } => match op {
             Intrinsic::Present => false,
+            Intrinsic::Passive(p) if p.inquiry => false,
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
                 .iter()
                 .skip(1)
@@ -152,6 +153,10 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
         },
         ExprKind::Unary(_, x) | ExprKind::Paren(x) => rec(x),
         ExprKind::Binary(_, a, b) => rec(a) || rec(b),
+        ExprKind::Substring { base, lower, upper } => {
+            has_array_syntax(base, symbols, actual)
+                || [lower, upper].into_iter().flatten().any(|x| rec(x))
+        }
         ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
     }
 }

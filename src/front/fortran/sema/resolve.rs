@@ -236,6 +236,12 @@ impl Sema<'_> {
                     self.resolve_expr(item, false);
                 }
             }
+            ExprKind::Substring { base, lower, upper } => {
+                self.resolve_expr(base, false);
+                for part in [lower, upper].into_iter().flatten() {
+                    self.resolve_expr(part, false);
+                }
+            }
             ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }
     }
@@ -260,6 +266,52 @@ impl Sema<'_> {
             return ExprKind::Call(name, args);
         }
         let existing = self.lookup(&name);
+        if let Some(i) = existing.filter(|&i| self.is_substring(i, &args)) {
+            self.infos[i].used_var = true;
+            let mut subs: Vec<Expr> = args.into_iter().map(|a| a.value).collect();
+            for s in &mut subs {
+                self.resolve_expr(s, false);
+            }
+            let Some(Expr {
+                kind: ExprKind::Range { lower, upper, .. },
+                ..
+            }) = subs.pop()
+            else {
+                unreachable!("is_substring checked the last subscript");
+            };
+            let base = if subs.is_empty() {
+                ExprKind::Var(name)
+            } else {
+                ExprKind::Index(name, subs)
+            };
+            return ExprKind::Substring {
+                base: Box::new(Expr { kind: base, span }),
+                lower,
+                upper,
+            };
+        }
+        // `x(1:2)` of a declared scalar that is neither an array nor character data.
+        if let Some(i) = existing {
+            let info = &self.infos[i];
+            let declared_scalar = info.dims.is_none()
+                && !info.external
+                && (info.spec.is_some() || info.arg_index.is_some());
+            if declared_scalar
+                && args
+                    .iter()
+                    .any(|a| matches!(a.value.kind, ExprKind::Range { .. }))
+            {
+                self.error(
+                    "E0309",
+                    format!("`{name}` is not an array; it cannot be subscripted"),
+                    span,
+                )
+                .help = Some(format!(
+                    "declare `{name}` with bounds, e.g. `{name}(n)`, or as CHARACTER for a substring"
+                ));
+                return ExprKind::Call(name, args);
+            }
+        }
         if let Some(i) = existing {
             let info = &self.infos[i];
             if let Some(dims) = &info.dims {
@@ -309,6 +361,13 @@ impl Sema<'_> {
         let external = existing.is_some_and(|i| self.infos[i].external);
         let dummy = existing.is_some_and(|i| self.infos[i].arg_index.is_some());
         if !external && !dummy {
+            // Kinds in declarations: evaluated by sema, never printed.
+            if self.in_decl && intrinsics::is_constant_inquiry(&name) {
+                for a in &mut args {
+                    self.resolve_expr(&mut a.value, false);
+                }
+                return ExprKind::Call(name, args);
+            }
             if let Some(intr) = intrinsics::lookup(&name) {
                 if let Some(i) = existing {
                     self.infos[i].used_intrinsic = true;
@@ -332,12 +391,6 @@ impl Sema<'_> {
                     args,
                     spelling: Some(name),
                 };
-            }
-            if self.in_decl && intrinsics::is_constant_inquiry(&name) {
-                for a in &mut args {
-                    self.resolve_expr(&mut a.value, false);
-                }
-                return ExprKind::Call(name, args);
             }
             if existing.is_none() && intrinsics::is_other_intrinsic(&name) {
                 self.error(
@@ -386,6 +439,21 @@ impl Sema<'_> {
             self.resolve_expr(&mut a.value, true);
         }
         ExprKind::Call(name, args)
+    }
+
+    /// `name(args)` is a substring of character variable `i`: `task(1:2)` of a scalar,
+    /// `names(k, 2:)` of an element (il::Symbol::is_substring: the subscripts, then one
+    /// range of characters).
+    fn is_substring(&self, i: usize, args: &[Arg]) -> bool {
+        let info = &self.infos[i];
+        let rank = info.dims.as_ref().map_or(0, |d| d.len());
+        self.type_of(i) == Some(ScalarType::Character)
+            && !info.constant
+            && args.len() == rank + 1
+            && args.iter().all(|a| a.keyword.is_none())
+            && args
+                .last()
+                .is_some_and(|a| matches!(a.value.kind, ExprKind::Range { stride: None, .. }))
     }
 
     /// A procedure called under a USE rename (`only: step => advance`): the differentiator
@@ -444,6 +512,13 @@ impl Sema<'_> {
                 } else {
                     self.use_var(&name, span, false);
                 }
+            }
+            ExprKind::Call(name, args)
+                if self
+                    .lookup(name)
+                    .is_some_and(|i| self.is_substring(i, args)) =>
+            {
+                self.resolve_expr(lhs, false);
             }
             ExprKind::Call(name, _) => {
                 let name = name.clone();
