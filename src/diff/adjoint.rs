@@ -827,7 +827,7 @@ fn is_runtime_call(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::Tape(_))
 }
 
-/// A push of an integer(4) (loop bounds and trip counts).
-fn push_int(value: Expr) -> Stmt {
-    tape(Tape::new(TapeOp::Push, TapeType::Integer(4), value))
+/// A push of an integer (loop bounds and trip counts) on the stack of its kind.
+fn push_int(value: Expr, ty: TapeType) -> Stmt {
+    tape(Tape::new(TapeOp::Push, ty, value))
 }

@@ -248,16 +248,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if let Some(code) = &names.code {
             b_loop_body.push(self.pop_control(code));
         }
+        let bound_ty = self.bound_tape_type(loop_var.as_deref());
         if let Some(c) = &names.count {
-            bwd.push(self.pop_int(c));
+            bwd.push(self.pop_int(c, TapeType::Integer(4)));
         } else if let Some(t) = &names.to {
-            bwd.push(self.pop_int(t));
+            bwd.push(self.pop_int(t, bound_ty));
         }
         if let Some(t) = &names.step {
-            bwd.push(self.pop_int(t));
+            bwd.push(self.pop_int(t, bound_ty));
         }
         if let Some(t) = &names.from {
-            bwd.push(self.pop_int(t));
+            bwd.push(self.pop_int(t, bound_ty));
         }
         let b_loop = if let Some(c) = &names.count {
             let index = self.int_temp("ad_i");
@@ -344,32 +345,44 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return out;
         }
         self.ug.uses_runtime = true;
+        let bound_ty = self.bound_tape_type(var);
         if let Some(t) = &names.from {
-            out.push(push_int(Expr::var(t)));
+            out.push(push_int(Expr::var(t), bound_ty));
         }
         if let Some(t) = &names.step {
-            out.push(push_int(Expr::var(t)));
+            out.push(push_int(Expr::var(t), bound_ty));
         }
         if let Some(c) = &names.count {
-            out.push(push_int(Expr::var(c)));
+            out.push(push_int(Expr::var(c), TapeType::Integer(4)));
         } else if let Some(v) = var {
             let step = match (&names.step, step) {
                 (Some(t), _) => Expr::var(t),
                 (None, Some(e)) => e.clone(),
                 (None, None) => Expr::int(1),
             };
-            out.push(push_int(Expr::binary(
-                BinOp::Sub,
-                Expr::var(v),
-                paren(&step),
-            )));
+            out.push(push_int(
+                Expr::binary(BinOp::Sub, Expr::var(v), paren(&step)),
+                bound_ty,
+            ));
         }
         out
     }
 
-    pub(super) fn pop_int(&mut self, var: &str) -> Stmt {
+    pub(super) fn pop_int(&mut self, var: &str, ty: TapeType) -> Stmt {
         self.ug.uses_runtime = true;
-        tape(Tape::new(TapeOp::Pop, TapeType::Integer(4), Expr::var(var)))
+        tape(Tape::new(TapeOp::Pop, ty, Expr::var(var)))
+    }
+
+    /// The stack of a loop's saved bounds: the kind of its DO variable (`integer(8)`
+    /// loops push 8-byte bounds), default integer otherwise.
+    fn bound_tape_type(&self, var: Option<&str>) -> TapeType {
+        match var
+            .and_then(|v| self.ug.unit.symbols.get(v))
+            .map(|sym| sym.ty)
+        {
+            Some(ScalarType::Integer(8)) => TapeType::Integer(8),
+            _ => TapeType::Integer(4),
+        }
     }
 
     /// EXIT, CYCLE, RETURN in the forward sweep: push the codes of every frame left, and

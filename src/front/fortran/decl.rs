@@ -457,16 +457,19 @@ pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
     if c.eat(&TokKind::Comma) {
         // `USE, INTRINSIC :: m` / `USE, NON_INTRINSIC :: m`.
         let (word, span) = c.expect_ident("INTRINSIC or NON_INTRINSIC")?;
-        // ISO_C_BINDING is the one intrinsic module adgen knows (its C kinds): printed
-        // back as a plain USE, which names the same module when no source defines one.
-        let c_binding = c.nth(1).is_some_and(
-            |t| matches!(t, TokKind::Ident(m) if m.eq_ignore_ascii_case("iso_c_binding")),
-        );
-        if word.eq_ignore_ascii_case("intrinsic") && !c_binding {
+        // ISO_C_BINDING and ISO_FORTRAN_ENV are the intrinsic modules adgen knows (their
+        // kinds and constants): printed back as a plain USE, which names the same module
+        // when no source defines one.
+        let known = c.nth(1).is_some_and(|t| {
+            matches!(t, TokKind::Ident(m) if super::INTRINSIC_MODULES
+                .iter()
+                .any(|(name, _)| m.eq_ignore_ascii_case(name)))
+        });
+        if word.eq_ignore_ascii_case("intrinsic") && !known {
             return Err(unsupported(
                 span,
-                "USE of an intrinsic module",
-                "declare the kinds you need with SELECTED_REAL_KIND or KIND(1.0d0)",
+                "USE of an intrinsic module other than ISO_FORTRAN_ENV and ISO_C_BINDING",
+                "adgen knows those two; declare the kinds you need with SELECTED_REAL_KIND, or keep what needs this module out of the differentiated sources",
             ));
         }
         c.expect(&TokKind::DoubleColon, "`::`")?;

@@ -353,31 +353,61 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
         .collect()
 }
 
-/// The kinds of the intrinsic module ISO_C_BINDING (as gfortran gives them on the
-/// platforms adgen targets), so that `use, intrinsic :: iso_c_binding` and
-/// `real(c_double)` resolve. Lowered from this text once per set of modules.
-const ISO_C_BINDING: &str = "module iso_c_binding
+/// The named constants of the intrinsic modules adgen knows, ISO_C_BINDING and
+/// ISO_FORTRAN_ENV (as gfortran gives them on the platforms adgen targets), so that
+/// `use, intrinsic :: iso_fortran_env, only: dp => real64` and `real(c_double)` resolve.
+/// Each is lowered from its text once per set of modules; the generated code names the
+/// compiler's own module.
+pub const INTRINSIC_MODULES: [(&str, &str); 2] = [
+    (
+        "iso_c_binding",
+        "module iso_c_binding
   integer, parameter :: c_int = 4, c_short = 2, c_long = 8, c_long_long = 8
   integer, parameter :: c_signed_char = 1, c_size_t = 8, c_int32_t = 4, c_int64_t = 8
-  integer, parameter :: c_float = 4, c_double = 8
+  integer, parameter :: c_int8_t = 1, c_int16_t = 2, c_intptr_t = 8, c_bool = 1, c_char = 1
+  integer, parameter :: c_float = 4, c_double = 8, c_long_double = 10
 end module iso_c_binding
-";
+",
+    ),
+    (
+        "iso_fortran_env",
+        "module iso_fortran_env
+  integer, parameter :: int8 = 1, int16 = 2, int32 = 4, int64 = 8
+  integer, parameter :: real32 = 4, real64 = 8, real128 = 16
+  integer, parameter :: character_kinds(1) = [1], integer_kinds(4) = [1, 2, 4, 8]
+  integer, parameter :: logical_kinds(4) = [1, 2, 4, 8], real_kinds(4) = [4, 8, 10, 16]
+  integer, parameter :: input_unit = 5, output_unit = 6, error_unit = 0
+  integer, parameter :: iostat_end = -1, iostat_eor = -2
+  integer, parameter :: character_storage_size = 8, numeric_storage_size = 32
+  integer, parameter :: file_storage_size = 8
+end module iso_fortran_env
+",
+    ),
+];
 
-fn ensure_c_binding(modules: &mut Modules) {
-    if modules.contains_key("iso_c_binding") {
-        return;
+/// The pseudo-path of an intrinsic module's text: `<iso_fortran_env>`.
+fn intrinsic_module_path(name: &str) -> String {
+    format!("<{name}>")
+}
+
+fn ensure_intrinsic_modules(modules: &mut Modules) {
+    for (name, text) in INTRINSIC_MODULES {
+        if modules.contains_key(name) {
+            continue;
+        }
+        let path = intrinsic_module_path(name);
+        let source = SourceFile::new(&path, text);
+        let mut next = 0;
+        // Its own statement numbering: the module has no statements.
+        let _ = lower_file_in_form(
+            FileId(u32::MAX),
+            &source,
+            &path,
+            SourceForm::Free,
+            &mut next,
+            modules,
+        );
     }
-    let source = SourceFile::new("<iso_c_binding>", ISO_C_BINDING);
-    let mut next = 0;
-    // Its own statement numbering: the module has no statements.
-    let _ = lower_file_in_form(
-        FileId(u32::MAX),
-        &source,
-        "<iso_c_binding>",
-        SourceForm::Free,
-        &mut next,
-        modules,
-    );
 }
 
 /// Parses and lowers one Fortran file in the given source form. Spans are byte offsets
@@ -431,8 +461,11 @@ fn lower_impl(
             &free_text
         }
     };
-    if path != "<iso_c_binding>" {
-        ensure_c_binding(modules);
+    if !INTRINSIC_MODULES
+        .iter()
+        .any(|(name, _)| intrinsic_module_path(name) == path)
+    {
+        ensure_intrinsic_modules(modules);
     }
     let toks = lexer::lex(id, text, &mut diags);
     let items = lexer::split(toks);
