@@ -296,11 +296,17 @@ void adgen_push_real8_array(const double *a, int n) {
 void adgen_pop_real8_array(double *a, int n) {
     adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_REAL8_ARRAY);
 }
+void adgen_look_real8_array(double *a, int n) {
+    adgen_look_entry(a, adgen_count(n) * sizeof *a, ADGEN_REAL8_ARRAY);
+}
 void adgen_push_real4_array(const float *a, int n) {
     adgen_push_entry(a, adgen_count(n) * sizeof *a, ADGEN_REAL4_ARRAY);
 }
 void adgen_pop_real4_array(float *a, int n) {
     adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_REAL4_ARRAY);
+}
+void adgen_look_real4_array(float *a, int n) {
+    adgen_look_entry(a, adgen_count(n) * sizeof *a, ADGEN_REAL4_ARRAY);
 }
 void adgen_push_integer4_array(const int32_t *a, int n) {
     adgen_push_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER4_ARRAY);
@@ -308,11 +314,17 @@ void adgen_push_integer4_array(const int32_t *a, int n) {
 void adgen_pop_integer4_array(int32_t *a, int n) {
     adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER4_ARRAY);
 }
+void adgen_look_integer4_array(int32_t *a, int n) {
+    adgen_look_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER4_ARRAY);
+}
 void adgen_push_integer8_array(const int64_t *a, int n) {
     adgen_push_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER8_ARRAY);
 }
 void adgen_pop_integer8_array(int64_t *a, int n) {
     adgen_pop_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER8_ARRAY);
+}
+void adgen_look_integer8_array(int64_t *a, int n) {
+    adgen_look_entry(a, adgen_count(n) * sizeof *a, ADGEN_INTEGER8_ARRAY);
 }
 
 void adgen_push_characters(const char *s, int n) {

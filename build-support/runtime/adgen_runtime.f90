@@ -17,12 +17,12 @@ module adgen_runtime
   public :: pushpointer, poppointer, lookpointer
   public :: pushboolean, popboolean, lookboolean
   public :: pushcontrol, popcontrol, lookcontrol
-  public :: pushreal8array, popreal8array
-  public :: pushreal4array, popreal4array
-  public :: pushinteger4array, popinteger4array
-  public :: pushinteger8array, popinteger8array
+  public :: pushreal8array, popreal8array, lookreal8array
+  public :: pushreal4array, popreal4array, lookreal4array
+  public :: pushinteger4array, popinteger4array, lookinteger4array
+  public :: pushinteger8array, popinteger8array, lookinteger8array
   public :: pushcharacter, popcharacter, lookcharacter
-  public :: pushcharacterarray, popcharacterarray
+  public :: pushcharacterarray, popcharacterarray, lookcharacterarray
   public :: startrepeat, resetrepeat, endrepeat
   public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
   public :: adgen_reset_stats, adgen_release_tape
@@ -123,6 +123,11 @@ module adgen_runtime
       real(c_double), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popreal8array
+    subroutine lookreal8array(a, n) bind(C, name="adgen_look_real8_array")
+      import :: c_double, c_int
+      real(c_double), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookreal8array
     subroutine pushreal4array(a, n) bind(C, name="adgen_push_real4_array")
       import :: c_float, c_int
       real(c_float), intent(in) :: a(*)
@@ -133,6 +138,11 @@ module adgen_runtime
       real(c_float), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popreal4array
+    subroutine lookreal4array(a, n) bind(C, name="adgen_look_real4_array")
+      import :: c_float, c_int
+      real(c_float), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookreal4array
     subroutine pushinteger4array(a, n) bind(C, name="adgen_push_integer4_array")
       import :: c_int32_t, c_int
       integer(c_int32_t), intent(in) :: a(*)
@@ -143,6 +153,11 @@ module adgen_runtime
       integer(c_int32_t), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popinteger4array
+    subroutine lookinteger4array(a, n) bind(C, name="adgen_look_integer4_array")
+      import :: c_int32_t, c_int
+      integer(c_int32_t), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookinteger4array
     subroutine pushinteger8array(a, n) bind(C, name="adgen_push_integer8_array")
       import :: c_int64_t, c_int
       integer(c_int64_t), intent(in) :: a(*)
@@ -153,6 +168,11 @@ module adgen_runtime
       integer(c_int64_t), intent(out) :: a(*)
       integer(c_int), value, intent(in) :: n
     end subroutine popinteger8array
+    subroutine lookinteger8array(a, n) bind(C, name="adgen_look_integer8_array")
+      import :: c_int64_t, c_int
+      integer(c_int64_t), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookinteger8array
 
     ! Repeated access (binomial checkpointing): startrepeat marks the top; resetrepeat
     ! puts back every entry popped since; endrepeat forgets the innermost mark.
@@ -267,5 +287,11 @@ contains
     integer, intent(in) :: n
     call c_pop_characters(s, len(s) * n)
   end subroutine popcharacterarray
+
+  subroutine lookcharacterarray(s, n)
+    character(len=*), intent(inout) :: s(*)
+    integer, intent(in) :: n
+    call c_look_characters(s, len(s) * n)
+  end subroutine lookcharacterarray
 
 end module adgen_runtime

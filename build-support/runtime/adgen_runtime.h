@@ -49,15 +49,20 @@ void adgen_push_control(int k);
 void adgen_pop_control(int *k);
 void adgen_look_control(int *k);
 
-/* Whole arrays of n contiguous elements (n <= 0: nothing). */
+/* Whole arrays of n contiguous elements (n <= 0: nothing); look restores the array
+ * on top of the tape and keeps it there. */
 void adgen_push_real8_array(const double *a, int n);
 void adgen_pop_real8_array(double *a, int n);
+void adgen_look_real8_array(double *a, int n);
 void adgen_push_real4_array(const float *a, int n);
 void adgen_pop_real4_array(float *a, int n);
+void adgen_look_real4_array(float *a, int n);
 void adgen_push_integer4_array(const int32_t *a, int n);
 void adgen_pop_integer4_array(int32_t *a, int n);
+void adgen_look_integer4_array(int32_t *a, int n);
 void adgen_push_integer8_array(const int64_t *a, int n);
 void adgen_pop_integer8_array(int64_t *a, int n);
+void adgen_look_integer8_array(int64_t *a, int n);
 
 /* Character data (Fortran CHARACTER variables): the n bytes starting at s. */
 void adgen_push_characters(const char *s, int n);

@@ -9,8 +9,9 @@ program tape_test
   type(c_ptr) :: address, restored
   real(4) :: s, ss(3)
   integer :: i, k, ks(4), n_wrong
-  integer(8) :: big
+  integer(8) :: big, bigs(2)
   logical :: l
+  character(len=6) :: task, names(2)
 
   call adgen_reset_stats()
   call pushreal8(1.5d0)
@@ -76,6 +77,32 @@ program tape_test
   call poppointer(restored)
   print '(a, l1, a, i0)', 'pointer: ', c_associated(address, restored), ', size ', &
       adgen_size_bytes()
+
+  ! Characters (a scalar, a substring, an array) and 8-byte integer arrays; array looks.
+  task = 'FG_LN'
+  names = ['alpha ', 'beta  ']
+  bigs = [2_8**33, -5_8]
+  call pushcharacter(task)
+  call pushcharacter(task(1:2))
+  call pushcharacterarray(names, 2)
+  call pushinteger8array(bigs, 2)
+  call pushreal8array(xs, 5)
+  xs = 0.0d0
+  call lookreal8array(xs, 5)
+  call popreal8array(xs, 5)
+  bigs = 0
+  call lookinteger8array(bigs, 2)
+  call popinteger8array(bigs, 2)
+  names = 'x'
+  call lookcharacterarray(names, 2)
+  names = 'y'
+  call popcharacterarray(names, 2)
+  task = 'NEW_X'
+  call lookcharacter(task(5:6))
+  call popcharacter(task(3:4))
+  call popcharacter(task)
+  print '(a, a, 1x, a, a, a, 2(1x, i0), 1x, f4.2, a, i0)', 'characters: ', task, &
+      names(1), '|', names(2), bigs, xs(5), ', size ', adgen_size_bytes()
 
   ! Repeated access: the same two values popped three times, then for good.
   call pushreal8(7.0d0)

@@ -71,6 +71,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let mut snapshot = Vec::new();
         let mut clobbered = Vec::new();
+        // Values in both: the same value before the call, pushed once.
+        let mut shared = Vec::new();
         for &(ref w, ref formal, parts) in &written {
             let Some(name) = w.base_name().map(str::to_string) else {
                 continue;
@@ -78,15 +80,20 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let restored = formal
                 .as_deref()
                 .is_some_and(|f| self.callee_restores(site.callee, f));
+            let mut clobber = false;
             if differentiated.is_some() && !restored {
                 if self.needed_before(s, &name) {
-                    clobbered.extend(self.save_all(w, s, parts));
+                    clobber = true;
                 } else {
                     self.unsaved.insert(key(&name));
                 }
             }
-            if present && self.saves(s, &name) {
-                snapshot.extend(self.save_all(w, s, parts));
+            let snap = present && self.saves(s, &name);
+            match (clobber, snap) {
+                (true, true) => shared.extend(self.save_all(w, s, parts)),
+                (true, false) => clobbered.extend(self.save_all(w, s, parts)),
+                (false, true) => snapshot.extend(self.save_all(w, s, parts)),
+                (false, false) => {}
             }
         }
         // The result variable is saved last and restored first: the callee's adjoint
@@ -94,6 +101,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut fwd = Vec::new();
         let mut bwd = Vec::new();
         fwd.extend(clobbered.iter().map(|(push, _)| push.clone()));
+        fwd.extend(shared.iter().map(|(push, _)| push.clone()));
         fwd.extend(snapshot.iter().map(|(push, _)| push.clone()));
         fwd.extend(lhs_save.iter().map(|(push, _)| push.clone()));
         if present {
@@ -101,6 +109,16 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         bwd.extend(lhs_save.iter().map(|(_, pop)| pop.clone()));
         bwd.extend(snapshot.iter().rev().map(|(_, pop)| pop.clone()));
+        // The shared values restored for the re-run and kept on the tape for after it:
+        // one is looked at; several are popped and pushed again.
+        match shared.as_slice() {
+            [] => {}
+            [(_, pop)] => bwd.push(as_look(pop)),
+            _ => {
+                bwd.extend(shared.iter().rev().map(|(_, pop)| pop.clone()));
+                bwd.extend(shared.iter().map(|(push, _)| push.clone()));
+            }
+        }
         match differentiated {
             Some(dname) => bwd.extend(self.derivative_call(s, site, &dname)),
             None => {
@@ -114,6 +132,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
         }
+        bwd.extend(shared.iter().rev().map(|(_, pop)| pop.clone()));
         bwd.extend(clobbered.iter().rev().map(|(_, pop)| pop.clone()));
         (fwd, bwd)
     }
@@ -288,4 +307,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         self.ug.is_dependent(name)
             || (self.is_result(name) && self.ug.is_dependent(&self.ug.unit.name))
     }
+}
+
+/// The pop `pop` as a look: the value is restored and stays on the tape.
+fn as_look(pop: &Stmt) -> Stmt {
+    let mut look = pop.clone();
+    if let StmtKind::Tape(t) = &mut look.kind {
+        t.op = TapeOp::Look;
+    }
+    look
 }
