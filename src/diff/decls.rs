@@ -12,6 +12,16 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         let mode = self.mode();
         let mut decls = Vec::new();
         let referenced = il::visit::referenced_names(body);
+        // Variables the tape restores (pops and looks write them).
+        let mut restored = std::collections::BTreeSet::new();
+        il::visit::walk_stmts(body, &mut |s| {
+            if let StmtKind::Tape(t) = &s.kind
+                && t.op.writes()
+                && let Some(n) = t.value.base_name()
+            {
+                restored.insert(key(n));
+            }
+        });
         let mut declared: Vec<String> = Vec::new();
         let deriv_intent = |primal: &str, intent: Option<Intent>| -> Option<Intent> {
             let is_dummy = self.unit.args.iter().any(|a| key(a) == key(primal));
@@ -70,17 +80,31 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 || matches!((&decl.kind, &original.kind),
                     (DeclKind::Save(names), DeclKind::Save(was)) if names.is_empty() && !was.is_empty());
             // The primal outputs of an adjoint are unspecified (INTERFACE.md §4): its
-            // forward sweep may not set them, so they lose INTENT(OUT).
+            // forward sweep may not set them, so they lose INTENT(OUT). An INTENT(IN)
+            // dummy that a called procedure overwrites anyway (warning W0305) is restored
+            // from the tape, so it becomes INTENT(INOUT) too.
             if mode == Mode::Adjoint {
                 match &mut decl.kind {
-                    DeclKind::Var { attrs, .. } => {
+                    DeclKind::Var {
+                        attrs, entities, ..
+                    } => {
+                        let restored = entities.iter().any(|e| restored.contains(&key(&e.name)));
                         for a in attrs.iter_mut() {
-                            if matches!(a, Attr::Intent(Intent::Out)) {
+                            if matches!(a, Attr::Intent(Intent::Out))
+                                || (restored && matches!(a, Attr::Intent(Intent::In)))
+                            {
                                 *a = Attr::Intent(Intent::InOut);
                             }
                         }
                     }
-                    DeclKind::Intent(i, _) if *i == Intent::Out => *i = Intent::InOut,
+                    DeclKind::Intent(i, names) => {
+                        if *i == Intent::Out
+                            || (*i == Intent::In
+                                && names.iter().any(|n| restored.contains(&key(n))))
+                        {
+                            *i = Intent::InOut;
+                        }
+                    }
                     _ => {}
                 }
             }
