@@ -194,7 +194,8 @@ pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Genera
             files.push(GeneratedFile { path, contents });
         }
     }
-    let mut warnings = analyses.warnings.clone();
+    let mut warnings = prepare::directives::check(&program);
+    warnings.extend(analyses.warnings.iter().cloned());
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
     Ok(Generated {

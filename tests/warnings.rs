@@ -356,3 +356,40 @@ fn equivalence_members() {
         "{w}"
     );
 }
+
+/// `$AD` directives (INTERFACE.md §6) are never ignored silently: each known one that
+/// adgen does not honour yet is W0401 at its comment, a misspelled one W0402; in
+/// Fortran (fixed and free form) and C comments alike.
+#[test]
+fn directives_are_reported_not_ignored() {
+    let text = "subroutine f(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+                real(8), intent(out) :: y\n  integer :: i\n  y = 0\n  !$AD BINOMIAL-CKP 10 2 1\n  \
+                do i = 1, n\n    y = y + x(i)**2\n  end do\n  !$ad nochekpoint\n  ! $ADDED is no directive\n\
+                end subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:7:3: warning[W0401]: the directive `$AD BINOMIAL-CKP` is not honoured yet"),
+        "{w}"
+    );
+    assert!(
+        w.contains("w.f90:11:3: warning[W0402]: unknown directive `$AD nochekpoint` is ignored"),
+        "{w}"
+    );
+    assert_eq!(w.matches("warning[W04").count(), 2, "{w}");
+
+    let fixed = "      SUBROUTINE F(N, X, Y)\n      INTEGER N, I\n      DOUBLE PRECISION X(N), Y\n      \
+                 Y = 0\nC$AD II-LOOP\n      DO 10 I = 1, N\n         Y = Y + X(I)**2\n   10 CONTINUE\n      END\n";
+    let w = warnings_in("w.f", fixed, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f:5:1: warning[W0401]: the directive `$AD II-LOOP` is not honoured yet"),
+        "{w}"
+    );
+
+    let c = "void f(int n, const double x[8], double *y) {\n  *y = 0;\n  /* $AD FP-LOOP */\n  \
+             for (int i = 0; i < n; i++) *y += x[i] * x[i];\n}\n";
+    let w = warnings_in("w.c", c, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.c:3:3: warning[W0401]: the directive `$AD FP-LOOP` is not honoured yet"),
+        "{w}"
+    );
+}

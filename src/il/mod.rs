@@ -302,6 +302,9 @@ pub enum Attr {
     /// argument may be absent, which [`Intrinsic::Present`] tells. The derivative of an
     /// optional dummy is optional too, present exactly when its primal is.
     Optional,
+    /// `TARGET`: pointers may designate the variable (Fortran). Kept as written; adgen
+    /// makes no pointer to it.
+    Target,
 }
 
 /// One declared name with its own array spec and initial value.

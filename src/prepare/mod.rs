@@ -16,6 +16,7 @@
 //! reads and writes the IL only: it knows nothing of the stages after it, the front-ends
 //! or the back-ends.
 
+pub mod directives;
 pub mod io;
 pub mod normalize;
 pub mod restructure;

@@ -88,6 +88,7 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Value => "value".to_string(),
         Attr::Allocatable => "allocatable".to_string(),
         Attr::Optional => "optional".to_string(),
+        Attr::Target => "target".to_string(),
     }
 }
 

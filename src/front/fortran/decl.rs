@@ -242,10 +242,18 @@ fn parse_intent_spec(c: &mut Cursor) -> PResult<Intent> {
     Ok(intent)
 }
 
-/// A type declaration: `type-spec [, attr]... [::] entity, ...`.
-pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
+/// A type declaration: `type-spec [, attr]... [::] entity, ...`. An attribute adgen does
+/// not support yet is reported into `refused` and left out, and the entities are still
+/// declared, so that their uses cause no further errors; `pointers` gets the names a
+/// refused POINTER attribute declared.
+pub fn parse_type_decl(
+    c: &mut Cursor,
+    refused: &mut Vec<Diagnostic>,
+    pointers: &mut Vec<String>,
+) -> PResult<DeclKind> {
     let spec = parse_type_spec(c, false)?;
     let mut attrs = Vec::new();
+    let mut refused_pointer = false;
     while c.eat(&TokKind::Comma) {
         let (word, span) = c.expect_ident("an attribute such as INTENT or DIMENSION")?;
         let attr = match word.to_ascii_lowercase().as_str() {
@@ -260,13 +268,22 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             "allocatable" => Attr::Allocatable,
             "value" => Attr::Value,
             "optional" => Attr::Optional,
-            "pointer" | "target" | "bind" | "volatile" | "asynchronous" | "contiguous"
-            | "protected" => {
-                return Err(unsupported(
-                    span,
-                    &format!("the {} attribute", word.to_ascii_uppercase()),
-                    "remove it or rewrite the declaration with supported attributes",
-                ));
+            "target" => Attr::Target,
+            "pointer" | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
+                if refused.is_empty() {
+                    refused.push(unsupported(
+                        span,
+                        &format!("the {} attribute", word.to_ascii_uppercase()),
+                        "remove it or rewrite the declaration with supported attributes",
+                    ));
+                }
+                refused_pointer |= word.eq_ignore_ascii_case("pointer");
+                if c.is(&TokKind::LParen) {
+                    // `bind(c, name="...")`: skip the parenthesis.
+                    let close = c.matching_paren(c.pos).unwrap_or(c.pos);
+                    c.pos = close + 1;
+                }
+                continue;
             }
             _ => {
                 c.pos -= 1;
@@ -293,7 +310,10 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             ));
         }
         let mut init = None;
-        if c.is(&TokKind::Arrow) {
+        if refused_pointer && c.eat(&TokKind::Arrow) {
+            // `p => null()` of a refused POINTER (already reported).
+            parse_expr(c)?;
+        } else if c.is(&TokKind::Arrow) {
             return Err(unsupported(
                 c.here(),
                 "pointer initialization (`=>`)",
@@ -319,6 +339,9 @@ pub fn parse_type_decl(c: &mut Cursor) -> PResult<DeclKind> {
             continue;
         }
         c.expect_end()?;
+        if refused_pointer {
+            pointers.extend(entities.iter().map(|e| e.name.clone()));
+        }
         return Ok(DeclKind::Var {
             spec,
             attrs,

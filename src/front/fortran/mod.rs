@@ -476,6 +476,8 @@ fn lower_impl(
         stmts: stmt::StmtParser {
             src: text,
             included,
+            refused: Default::default(),
+            pointers: Default::default(),
         },
         items,
         pos: 0,
@@ -485,6 +487,7 @@ fn lower_impl(
     };
     let mut units = parser.units();
     diags.append(&mut parser.diags);
+    diags.append(&mut parser.stmts.refused.borrow_mut());
     let mut names = std::collections::BTreeMap::new();
     for index in 0..units.len() {
         let spans = parser.headers.get(index).cloned().unwrap_or_default();

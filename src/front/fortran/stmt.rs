@@ -211,11 +211,31 @@ fn assignment_shape(c: &Cursor) -> bool {
     }
 }
 
+/// `p => target`, `s%p => t`, `p(1:n) => t`: the pointer's name.
+fn pointer_assignment(c: &Cursor) -> Option<String> {
+    let name = c.ident_at(0)?.to_string();
+    let mut i = c.pos + 1;
+    loop {
+        match c.toks.get(i).map(|t| &t.kind) {
+            Some(TokKind::Arrow) => return Some(name),
+            Some(TokKind::LParen) => i = c.matching_paren(i)? + 1,
+            Some(TokKind::Percent) => i += 2,
+            _ => return None,
+        }
+    }
+}
+
 pub struct StmtParser<'a> {
     pub src: &'a str,
     /// The texts of the files INCLUDE lines brought in (spans of their statements
     /// point into them).
     pub included: Vec<(FileId, String)>,
+    /// Errors of statements that were still understood (a declaration with a refused
+    /// attribute declares its names all the same); the file's parser collects them.
+    pub refused: std::cell::RefCell<Vec<Diagnostic>>,
+    /// Names declared with a refused POINTER attribute: their pointer assignments are
+    /// part of the same refusal.
+    pub pointers: std::cell::RefCell<Vec<String>>,
 }
 
 impl StmtParser<'_> {
@@ -267,7 +287,28 @@ impl StmtParser<'_> {
             return Ok(Line::Header(header));
         }
         if decl::at_type_spec(c) {
-            return Ok(Line::Decl(decl::parse_type_decl(c)?));
+            let mut refused = Vec::new();
+            let mut pointers = Vec::new();
+            let decl = decl::parse_type_decl(c, &mut refused, &mut pointers)?;
+            self.refused.borrow_mut().extend(refused);
+            self.pointers.borrow_mut().extend(pointers);
+            return Ok(Line::Decl(decl));
+        }
+        if let Some(name) = pointer_assignment(c) {
+            if self
+                .pointers
+                .borrow()
+                .iter()
+                .any(|p| p.eq_ignore_ascii_case(&name))
+            {
+                return Ok(Line::Broken);
+            }
+            return Err(Diagnostic::error(
+                "E0401",
+                "unsupported statement: pointer assignment (`=>`) is not supported yet",
+            )
+            .at(word_span)
+            .with_help("use the target itself, or an array section, instead of a pointer"));
         }
         c.bump();
         let line = match lower.as_str() {

@@ -1466,6 +1466,24 @@ fn substrings_of_non_characters_and_strides_are_refused() {
 }
 
 #[test]
+fn a_refused_attribute_is_one_error_and_target_is_kept() {
+    // POINTER is refused once; `p` is still declared (no E0301/E0302 on its uses) and its
+    // pointer assignment is part of the same refusal. TARGET is accepted.
+    let text = "subroutine s(n, x, y)\n  implicit none\n  integer n\n  real(8), target :: x(n)\n  real(8) y\n  real(8), pointer :: p(:) => null()\n  integer i\n  p => x\n  y = 0\n  do i = 1, n\n    y = y + p(i)\n  end do\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0405", 6, 12)], "{}", render(text, &d));
+    // A pointer assignment of a name not declared POINTER here is refused on its own.
+    let text = "subroutine s(y)\n  real(8) y\n  q => y\nend\n";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0401", 3, 3)], "{}", render(text, &d));
+    let file = ok("subroutine s(x)\n  real(8), target :: x(3)\n  x = 1\nend\n");
+    let DeclKind::Var { attrs, .. } = &file.units[0].decls[0].kind else {
+        panic!("a declaration")
+    };
+    assert!(attrs.iter().any(|a| matches!(a, crate::il::Attr::Target)));
+}
+
+#[test]
 fn implied_do_in_constructor_is_refused() {
     let text = "subroutine s(v)\n  real v(3)\n  integer i\n  v = [(real(i), i = 1, 3)]\nend\n";
     let d = errs(text);

@@ -30,6 +30,7 @@ impl Sema<'_> {
                         | Attr::Public
                         | Attr::Private
                         | Attr::Optional
+                        | Attr::Target
                         | Attr::Allocatable => {}
                     }
                 }
