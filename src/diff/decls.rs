@@ -97,13 +97,12 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                             }
                         }
                     }
-                    DeclKind::Intent(i, names) => {
+                    DeclKind::Intent(i, names)
                         if *i == Intent::Out
                             || (*i == Intent::In
-                                && names.iter().any(|n| restored.contains(&key(n))))
-                        {
-                            *i = Intent::InOut;
-                        }
+                                && names.iter().any(|n| restored.contains(&key(n)))) =>
+                    {
+                        *i = Intent::InOut;
                     }
                     _ => {}
                 }
