@@ -152,6 +152,10 @@ impl Build {
 
     /// Differentiates, compiles and links; see the module documentation.
     pub fn try_compile(&mut self) -> Result<(), BuildError> {
+        crate::on_big_stack(|| self.try_compile_here())
+    }
+
+    fn try_compile_here(&mut self) -> Result<(), BuildError> {
         let manifest_dir = PathBuf::from(cargo_env("CARGO_MANIFEST_DIR")?);
         let cargo_out_dir = PathBuf::from(cargo_env("OUT_DIR")?);
         let manifest_path =

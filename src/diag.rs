@@ -221,9 +221,10 @@ impl Diagnostic {
         }
         let _ = writeln!(out, "{kind}[{}]: {}", self.code, self.message);
         if let Some((line, col, width, text)) = snippet {
+            let (text, col, width) = snippet_window(&text.replace('\t', " "), col, width);
             let gutter = line.to_string().len();
             let _ = writeln!(out, "{:gutter$} |", "");
-            let _ = writeln!(out, "{line} | {}", text.replace('\t', " "));
+            let _ = writeln!(out, "{line} | {text}");
             let _ = writeln!(
                 out,
                 "{:gutter$} | {}{}",
@@ -237,6 +238,33 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// Widest source line a snippet shows, in characters.
+const SNIPPET_COLUMNS: usize = 120;
+
+/// The part of a long source line a snippet shows: a window of [`SNIPPET_COLUMNS`]
+/// characters around the column, cut ends marked `...`; with the caret's column and
+/// width in it (both 1-based, at least 1).
+fn snippet_window(text: &str, col: usize, width: usize) -> (String, usize, usize) {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= SNIPPET_COLUMNS {
+        return (text.to_string(), col.max(1), width.max(1));
+    }
+    let at = col.saturating_sub(1).min(chars.len());
+    let start = at.saturating_sub(SNIPPET_COLUMNS / 2);
+    let end = (start + SNIPPET_COLUMNS).min(chars.len());
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push_str("...");
+    }
+    shown.extend(&chars[start..end]);
+    if end < chars.len() {
+        shown.push_str("...");
+    }
+    let lead = if start > 0 { 3 } else { 0 };
+    let width = width.max(1).min(end.saturating_sub(at).max(1));
+    (shown, at - start + lead + 1, width)
 }
 
 /// A list of diagnostics that stops a run, returned by the library's fallible entry points.
@@ -311,5 +339,24 @@ mod tests {
         );
         assert!(text.contains("2 | y = @\n  |     ^\n"), "{text}");
         assert!(text.contains("help: remove it"));
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_column() {
+        let mut map = SourceMap::default();
+        let line = format!("y = {}@{}", "(".repeat(5000), ")".repeat(5000));
+        let id = map.add(SourceFile::new("a.f90", &line));
+        let d = Diagnostic::error("E0203", "too deep").at(Span::new(id, 5004, 5005));
+        let text = d.render(&map);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("a.f90:1:5005:"), "{text}");
+        assert!(lines[2].len() < 140, "{}", lines[2]);
+        assert!(lines[2].starts_with("1 | ...(((") && lines[2].ends_with(")))..."));
+        // The caret stands under the `@`.
+        let at = lines[2].find('@').expect("the column is shown");
+        assert_eq!(lines[3].find('^'), Some(at), "{text}");
+        // Short lines are shown whole.
+        let (shown, col, width) = snippet_window("x = 1", 5, 1);
+        assert_eq!((shown.as_str(), col, width), ("x = 1", 5, 1));
     }
 }

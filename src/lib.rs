@@ -154,8 +154,36 @@ pub fn parse_sources(
     }
 }
 
+/// The stack adgen's passes run on: they recurse over expression trees, whose depth the
+/// input sets (a flat sum of n terms is n deep). The front-ends refuse trees deeper than
+/// [`MAX_EXPRESSION_DEPTH`], and this stack holds every pass at that depth.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// The deepest expression tree accepted (a flat sum of this many terms; nested
+/// parentheses are limited further by each front-end's parser).
+pub const MAX_EXPRESSION_DEPTH: u32 = 100_000;
+
+/// Runs `f` on a thread with [`STACK_BYTES`] of stack (reserved, used only as needed)
+/// and returns its result; a panic in `f` continues in the caller.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("adgen".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, f);
+        match handle {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => panic!("adgen could not start its worker thread: {e}"),
+        }
+    })
+}
+
 /// Runs the whole pipeline on in-memory sources.
 pub fn differentiate(inputs: &[SourceInput], request: &Request) -> Result<Generated, Failure> {
+    on_big_stack(|| differentiate_here(inputs, request))
+}
+
+fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Generated, Failure> {
     let mut sources = SourceMap::default();
     let fail = |sources: &SourceMap, diagnostics: Vec<Diagnostic>| Failure {
         rendered: Diagnostics(diagnostics.clone()).render(sources),

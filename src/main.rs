@@ -110,10 +110,12 @@ fn main() -> ExitCode {
         eprintln!("This is a bug in adgen; please report it with the input that caused it.");
     }));
     let args: Vec<OsString> = std::env::args_os().collect();
-    let code = std::panic::catch_unwind(|| run(&args)).unwrap_or_else(|_| {
-        eprintln!("adgen: internal error");
-        INTERNAL_ERROR
-    });
+    // The whole run on adgen's big stack: its passes recurse as deep as expressions are.
+    let code =
+        std::panic::catch_unwind(|| adgen::on_big_stack(|| run(&args))).unwrap_or_else(|_| {
+            eprintln!("adgen: internal error");
+            INTERNAL_ERROR
+        });
     ExitCode::from(code)
 }
 

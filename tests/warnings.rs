@@ -368,7 +368,9 @@ fn directives_are_reported_not_ignored() {
                 end subroutine f\n";
     let w = warnings_of(text, "f", &["x"], &["y"]);
     assert!(
-        w.contains("w.f90:7:3: warning[W0401]: the directive `$AD BINOMIAL-CKP` is not honoured yet"),
+        w.contains(
+            "w.f90:7:3: warning[W0401]: the directive `$AD BINOMIAL-CKP` is not honoured yet"
+        ),
         "{w}"
     );
     assert!(

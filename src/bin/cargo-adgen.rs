@@ -82,7 +82,7 @@ fn main() -> ExitCode {
         eprintln!("error: internal error: {info}");
         eprintln!("This is a bug in adgen; please report it with the input that caused it.");
     }));
-    let code = std::panic::catch_unwind(run).unwrap_or(INTERNAL_ERROR);
+    let code = std::panic::catch_unwind(|| adgen::on_big_stack(run)).unwrap_or(INTERNAL_ERROR);
     ExitCode::from(code)
 }
 

@@ -32,11 +32,30 @@ pub fn linearize(expr: &Expr, info: &dyn LeafInfo) -> Vec<Term> {
     merge_same_leaves(terms)
 }
 
-/// True when `expr` has an active leaf in a differentiable position.
+/// True when `expr` may have an active leaf in a differentiable position: whenever
+/// [`linearize`] gives a term (a superset: an intrinsic counts every argument it may
+/// differentiate). One visit of each node, building nothing, so that [`walk`] may ask it
+/// at every product without its cost growing with the depth of the expression.
 pub fn is_active(expr: &Expr, info: &dyn LeafInfo) -> bool {
-    let mut terms = Vec::new();
-    walk(expr, None, false, info, &mut terms);
-    !terms.is_empty()
+    match &expr.kind {
+        ExprKind::Var(_) | ExprKind::Index(..) => info.is_active(expr),
+        ExprKind::Paren(e) | ExprKind::Unary(UnOp::Neg | UnOp::Plus, e) => is_active(e, info),
+        ExprKind::Binary(op, a, b) if op.is_arithmetic() => {
+            is_active(a, info) || is_active(b, info)
+        }
+        ExprKind::Intrinsic { op, args, .. } => {
+            let differentiated = match op {
+                _ if op.is_passive() => 0,
+                Intrinsic::Sign | Intrinsic::Real => 1,
+                Intrinsic::Merge => 2,
+                _ => args.len(),
+            };
+            args.iter()
+                .take(differentiated)
+                .any(|a| is_active(&a.value, info))
+        }
+        _ => false,
+    }
 }
 
 fn mul(coeff: Option<Expr>, factor: Expr) -> Option<Expr> {
@@ -98,7 +117,13 @@ fn walk(
         ExprKind::Unary(UnOp::Neg, e) => walk(e, coeff, !negative, info, out),
         ExprKind::Unary(UnOp::Plus, e) => walk(e, coeff, negative, info, out),
         ExprKind::Binary(op, a, b) => {
-            let (a_act, b_act) = (is_active(a, info), is_active(b, info));
+            // Sums need no activity test: each side gives its own terms.
+            let needs_test = matches!(op, BinOp::Mul | BinOp::Div | BinOp::Pow);
+            let (a_act, b_act) = if needs_test {
+                (is_active(a, info), is_active(b, info))
+            } else {
+                (false, false)
+            };
             match op {
                 BinOp::Add => {
                     walk(a, coeff.clone(), negative, info, out);
@@ -474,22 +499,43 @@ fn intrinsic(
 pub use crate::il::visit::expr_key;
 
 /// Terms on the same leaf become one, their coefficients added.
+/// Terms of the same leaf become one, in the order of first appearance, whose
+/// coefficient is the sum of theirs: `(c1 + c2 - c3)`. Linear in the number of terms.
 fn merge_same_leaves(terms: Vec<Term>) -> Vec<Term> {
-    let mut merged: Vec<(String, Term)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut groups: Vec<Vec<Term>> = Vec::new();
     for t in terms {
         let k = expr_key(&t.leaf);
-        match merged.iter_mut().find(|(mk, _)| *mk == k) {
-            None => merged.push((k, t)),
-            Some((_, existing)) => {
-                let c1 = signed(existing.coeff.take(), existing.negative);
-                let c2 = t.coeff.unwrap_or_else(|| Expr::int(1));
-                let op = if t.negative { BinOp::Sub } else { BinOp::Add };
-                existing.coeff = Some(paren(&Expr::binary(op, c1, c2)));
-                existing.negative = false;
+        match index.get(&k) {
+            Some(&i) => groups[i].push(t),
+            None => {
+                index.insert(k, groups.len());
+                groups.push(vec![t]);
             }
         }
     }
-    merged.into_iter().map(|(_, t)| t).collect()
+    groups
+        .into_iter()
+        .map(|group| {
+            let mut terms = group.into_iter();
+            let first = terms.next().expect("a group has a term");
+            let mut rest = terms.peekable();
+            if rest.peek().is_none() {
+                return first;
+            }
+            let mut sum = signed(first.coeff, first.negative);
+            for t in rest {
+                let c = t.coeff.unwrap_or_else(|| Expr::int(1));
+                let op = if t.negative { BinOp::Sub } else { BinOp::Add };
+                sum = Expr::binary(op, sum, c);
+            }
+            Term {
+                leaf: first.leaf,
+                coeff: Some(Expr::new(ExprKind::Paren(Box::new(sum)))),
+                negative: false,
+            }
+        })
+        .collect()
 }
 
 fn signed(c: Option<Expr>, negative: bool) -> Expr {

@@ -134,13 +134,23 @@ fn wrap_comment(text: &str, indent: usize) -> Vec<String> {
 /// A trailing comment, if present, is never split (the caller keeps short ones only).
 pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> Vec<String> {
     let mut pieces = Vec::new();
-    let mut rest = line.to_string();
+    // The line still to place is `prefix` (a continuation's indentation and `&`) followed
+    // by `line[offset..]`. Each step looks only at a window of it one line wide, so a long
+    // statement costs time linear in its length.
+    let mut prefix = String::new();
+    let mut offset = 0;
     let mut start = code_start;
     let mut open_quote: Option<u8> = None;
     loop {
-        if rest.len() <= SPLIT_AT {
+        let remaining = &line[offset..];
+        if prefix.len() + remaining.len() <= SPLIT_AT {
             break;
         }
+        let mut window_end = remaining.len().min(MAX_COLUMNS + 2);
+        while !remaining.is_char_boundary(window_end) {
+            window_end += 1;
+        }
+        let rest = format!("{prefix}{}", &remaining[..window_end]);
         let (in_string, comment_at) = scan(&rest, open_quote);
         let limit = SPLIT_AT - 2; // room for " &"
         let breakable =
@@ -166,44 +176,41 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
             (None, Some(_)) => true,
             _ => false,
         };
-        let (head, tail, tail_quote) = match (candidate, string_cut) {
-            (_, Some(i)) if cut_in_string => (
-                rest[..i].to_string() + "&",
-                format!("&{}", &rest[i..]),
-                in_string[i],
-            ),
-            (Some(i), _) => (
-                rest[..i].trim_end().to_string() + " &",
-                rest[i..].trim_start().to_string(),
-                None,
-            ),
+        // Where the break falls in `rest`, the piece before it, and whether the next
+        // line continues a literal (then it starts with `&`).
+        let (cut, head, tail_quote) = match (candidate, string_cut) {
+            (_, Some(i)) if cut_in_string => (i, rest[..i].to_string() + "&", in_string[i]),
+            (Some(i), _) => (i, rest[..i].trim_end().to_string() + " &", None),
             (None, _) => {
                 // No place before the limit: take the first one that keeps the line
                 // legal, else leave the line whole.
                 match (limit + 1..rest.len().min(MAX_COLUMNS - 1))
                     .find(|&i| breakable(i) && rest.as_bytes()[i] == b' ')
                 {
-                    Some(i) => (
-                        rest[..i].trim_end().to_string() + " &",
-                        rest[i..].trim_start().to_string(),
-                        None,
-                    ),
+                    Some(i) => (i, rest[..i].trim_end().to_string() + " &", None),
                     None => break,
                 }
             }
         };
-        if tail.is_empty() {
+        // The cut lies after the prefix (it is past `start`, which is past the prefix).
+        let mut next_offset = offset + (cut - prefix.len());
+        if tail_quote.is_none() {
+            next_offset += line[next_offset..].len() - line[next_offset..].trim_start().len();
+        }
+        if tail_quote.is_none() && next_offset == line.len() {
             break;
         }
         pieces.push(head);
-        let mut next = String::new();
-        push_spaces(&mut next, cont_indent);
-        start = next.len();
-        next.push_str(&tail);
-        rest = next;
+        prefix.clear();
+        push_spaces(&mut prefix, cont_indent);
+        start = prefix.len();
+        if tail_quote.is_some() {
+            prefix.push('&');
+        }
+        offset = next_offset;
         open_quote = tail_quote;
     }
-    pieces.push(rest);
+    pieces.push(format!("{prefix}{}", &line[offset..]));
     pieces
 }
 

@@ -378,6 +378,80 @@ fn preprocess(text: &str, headers: &Headers) -> Result<String, String> {
     }
 }
 
+/// Deepest nesting of blocks (`{`) accepted, as for Fortran's constructs.
+const MAX_BLOCK_NESTING: usize = 100;
+/// Deepest nesting of parentheses and brackets accepted (the parser recurses on them).
+const MAX_PAREN_NESTING: usize = 10_000;
+
+/// Where the preprocessed text nests deeper than adgen accepts, and why: blocks beyond
+/// [`MAX_BLOCK_NESTING`], parentheses beyond [`MAX_PAREN_NESTING`], or one statement of
+/// more than [`crate::MAX_EXPRESSION_DEPTH`] operators (its tree would be that deep).
+/// Checked before parsing, so that no input can exhaust the parser's stack.
+fn too_deep(pp: &str) -> Option<(usize, String)> {
+    let bytes = pp.as_bytes();
+    let (mut blocks, mut parens, mut operators) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'"' | b'\'') => {
+                // A literal: skip to its closing quote (escapes included).
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A line marker or directive left by the preprocessor.
+            b'#' if i == 0 || bytes[i - 1] == b'\n' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'{' => {
+                blocks += 1;
+                operators = 0;
+                if blocks > MAX_BLOCK_NESTING {
+                    return Some((
+                        i,
+                        format!("blocks are nested more than {MAX_BLOCK_NESTING} deep"),
+                    ));
+                }
+            }
+            b'}' => {
+                blocks = blocks.saturating_sub(1);
+                operators = 0;
+            }
+            b'(' | b'[' => {
+                parens += 1;
+                if parens > MAX_PAREN_NESTING {
+                    return Some((
+                        i,
+                        format!(
+                            "this expression nests parentheses more than {MAX_PAREN_NESTING} levels deep"
+                        ),
+                    ));
+                }
+            }
+            b')' | b']' => parens = parens.saturating_sub(1),
+            b';' => operators = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'&' | b'|' | b'^' | b'?' | b'=' => {
+                operators += 1;
+                if operators > crate::MAX_EXPRESSION_DEPTH as usize {
+                    return Some((
+                        i,
+                        format!(
+                            "this statement has more than {} operators",
+                            crate::MAX_EXPRESSION_DEPTH
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Parses and lowers one C file. Returns `Err` when any error was found.
 pub fn lower_file(
     id: FileId,
@@ -392,6 +466,14 @@ pub fn lower_file(
         Err(stderr) => return Err(preprocessor_errors(&stderr, &orig_map, id, headers)),
     };
     let map = PosMap::new(&pp, &source.text, id, &mut |name| headers.resolve(name));
+    if let Some((offset, message)) = too_deep(&pp) {
+        let at = map.span(lang_c::span::Span::span(offset, offset + 1));
+        return Err(vec![
+            Diagnostic::error("E0625", message)
+                .at(at)
+                .with_help("split it into several statements or functions"),
+        ]);
+    }
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, pp) {
         Ok(p) => p,

@@ -4,23 +4,37 @@
 //! So `-a**2` is `-(a**2)` and `a**b**c` is `a**(b**c)`.
 //!
 //! `name(args)` is produced as [`ExprKind::Call`]; name resolution later turns it into an
-//! array element, an intrinsic or a user function call. Depth of nesting is bounded so
-//! that no later recursive walk can overflow the stack.
+//! array element, an intrinsic or a user function call. The depth of the tree is bounded
+//! ([`crate::MAX_EXPRESSION_DEPTH`]: a flat sum of that many terms) so that no later
+//! recursive walk can overflow adgen's stack, and the nesting of parentheses and calls,
+//! which the parser itself recurses on, by [`MAX_NESTING`].
 
 use super::cursor::{Cursor, PResult};
 use super::lexer::TokKind;
 use crate::diag::Diagnostic;
 use crate::il::{Arg, BinOp, Expr, ExprKind, RealLit, UnOp};
 
-/// Deepest expression tree (and recursion) accepted.
-pub const MAX_DEPTH: u32 = 128;
+/// Deepest expression tree accepted.
+pub const MAX_DEPTH: u32 = crate::MAX_EXPRESSION_DEPTH;
+
+/// Deepest nesting of parentheses, calls and constructors accepted.
+pub const MAX_NESTING: u32 = 10_000;
 
 type Parsed = (Expr, u32);
 
 fn too_deep(c: &Cursor) -> Diagnostic {
     Diagnostic::error(
         "E0203",
-        format!("this expression is nested more than {MAX_DEPTH} levels deep"),
+        format!("this expression is more than {MAX_DEPTH} operations deep"),
+    )
+    .at(c.here())
+    .with_help("split it into several assignments")
+}
+
+fn too_nested(c: &Cursor) -> Diagnostic {
+    Diagnostic::error(
+        "E0203",
+        format!("this expression nests parentheses or calls more than {MAX_NESTING} levels deep"),
     )
     .at(c.here())
     .with_help("split it into several assignments")
@@ -63,8 +77,8 @@ pub fn parse_expr(c: &mut Cursor) -> PResult<Expr> {
 
 fn enter(c: &mut Cursor) -> PResult<()> {
     c.nesting += 1;
-    if c.nesting > MAX_DEPTH {
-        Err(too_deep(c))
+    if c.nesting > MAX_NESTING {
+        Err(too_nested(c))
     } else {
         Ok(())
     }
