@@ -1,6 +1,9 @@
 //! Preparation: the rewrites of the lowered program that run before any analysis, in this
 //! order (as [`crate::differentiate`] calls them), each IL in, IL out:
 //!
+//! 0. [`reached`] keeps the Fortran procedures the roots reach (and every module and
+//!    C unit): a construct adgen cannot rewrite in a procedure no root calls never
+//!    blocks a root.
 //! 1. [`io::strip`] drops input/output statements from what gets differentiated (the
 //!    derivative computes, it does not print) and refuses input where a root reaches.
 //! 2. [`restructure::restructure`] turns jumps (GO TO, arithmetic IF, computed GO TO,
@@ -28,8 +31,37 @@ use crate::request::Request;
 
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
-    let program = io::strip(program, request)?;
+    let program = reached(program, request);
+    let program = io::strip(&program, request)?;
     let program = restructure::restructure(&program)?;
     let program = scalarize::scalarize(&program)?;
     Ok(normalize::normalize(&program))
+}
+
+/// The program without the Fortran procedures that no root reaches: reached are the
+/// roots and every procedure whose name a reached unit mentions (called, or passed as an
+/// argument). Modules and C units are all kept (their names bind in other ways).
+pub fn reached(program: &Program, request: &Request) -> Program {
+    use crate::il::{Language, key, visit};
+    use std::collections::BTreeSet;
+    let is_candidate =
+        |lang: Language, u: &crate::il::Unit| lang == Language::Fortran && u.is_procedure();
+    let mut reached: BTreeSet<String> = request.roots.iter().map(|r| key(&r.name)).collect();
+    let mut work: Vec<String> = reached.iter().cloned().collect();
+    while let Some(name) = work.pop() {
+        for u in program.units().filter(|u| key(&u.name) == name) {
+            for n in visit::referenced_names(&u.body) {
+                if reached.insert(n.clone()) {
+                    work.push(n);
+                }
+            }
+        }
+    }
+    let mut out = program.clone();
+    for file in &mut out.files {
+        let lang = file.language;
+        file.units
+            .retain(|u| !is_candidate(lang, u) || reached.contains(&key(&u.name)));
+    }
+    out
 }
