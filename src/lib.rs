@@ -211,7 +211,12 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
-    let mut files = runtime::runtime_files(differentiated.needs_runtime);
+    // The Fortran module of the runtime only for generated code with Fortran in it.
+    let any_fortran = differentiated
+        .files
+        .iter()
+        .any(|(_, f)| f.language == il::Language::Fortran);
+    let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
     let siblings: Vec<il::File> = differentiated
         .files
         .iter()

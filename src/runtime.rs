@@ -21,6 +21,12 @@ pub const RUNTIME_FORTRAN: &str = include_str!("../build-support/runtime/adgen_r
 /// The runtime's source files, in compile order (header, C, Fortran module), when
 /// `needed`; none otherwise.
 pub fn runtime_files(needed: bool) -> Vec<GeneratedFile> {
+    runtime_files_for(needed, true)
+}
+
+/// [`runtime_files`] for generated code with Fortran in it or not: C-only code needs no
+/// Fortran module, so a C project needs no Fortran compiler.
+pub fn runtime_files_for(needed: bool, fortran: bool) -> Vec<GeneratedFile> {
     if !needed {
         return Vec::new();
     }
@@ -30,6 +36,7 @@ pub fn runtime_files(needed: bool) -> Vec<GeneratedFile> {
         ("adgen_runtime.f90", RUNTIME_FORTRAN),
     ]
     .into_iter()
+    .take(if fortran { 3 } else { 2 })
     .map(|(path, contents)| GeneratedFile {
         path: path.to_string(),
         contents: contents.to_string(),
@@ -55,5 +62,8 @@ mod tests {
                 .contents
                 .contains(&format!("module {RUNTIME_MODULE}"))
         );
+        let c_only = runtime_files_for(true, false);
+        let paths: Vec<&str> = c_only.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["adgen_runtime.h", "adgen_runtime.c"]);
     }
 }
