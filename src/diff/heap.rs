@@ -198,12 +198,8 @@ pub(crate) fn matching_deallocate<'b>(
 /// The tape stack of whole-array pushes of this type (`real8`, `integer4`, `character`),
 /// if the runtime has one.
 pub(crate) fn array_tape_type(ty: ScalarType) -> Option<crate::il::TapeType> {
-    match ty {
-        ScalarType::Real(k @ (4 | 8)) => Some(crate::il::TapeType::Real(k)),
-        ScalarType::Integer(k @ (4 | 8)) => Some(crate::il::TapeType::Integer(k)),
-        ScalarType::Character => Some(crate::il::TapeType::Character),
-        _ => None,
-    }
+    // Every stack of a scalar type has its array form, but for booleans.
+    crate::il::TapeType::of(ty).filter(|t| *t != crate::il::TapeType::Boolean)
 }
 
 /// The tangent of ALLOCATE / DEALLOCATE: the derivative buffer beside the primal.

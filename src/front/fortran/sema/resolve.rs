@@ -272,12 +272,10 @@ impl Sema<'_> {
             for s in &mut subs {
                 self.resolve_expr(s, false);
             }
-            let Some(Expr {
-                kind: ExprKind::Range { lower, upper, .. },
-                ..
-            }) = subs.pop()
-            else {
-                unreachable!("is_substring checked the last subscript");
+            // `is_substring` checked that the last subscript is a range.
+            let (lower, upper) = match subs.pop().map(|e| e.kind) {
+                Some(ExprKind::Range { lower, upper, .. }) => (lower, upper),
+                _ => (None, None),
             };
             let base = if subs.is_empty() {
                 ExprKind::Var(name)
