@@ -26,6 +26,12 @@ module adgen_runtime
   public :: startrepeat, resetrepeat, endrepeat
   public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
   public :: adgen_reset_stats, adgen_release_tape
+  public :: adgen_digamma
+
+  ! psi(x) = Gamma'(x)/Gamma(x), for the derivatives of GAMMA and LOG_GAMMA.
+  interface adgen_digamma
+    module procedure adgen_digamma8, adgen_digamma4
+  end interface adgen_digamma
 
   interface
     ! real(8) scalars
@@ -293,5 +299,39 @@ contains
     integer, intent(in) :: n
     call c_look_characters(s, len(s) * n)
   end subroutine lookcharacterarray
+
+  ! The same series as adgen_digamma in adgen_runtime.c: reflection below 0, recurrence
+  ! up to 10, then the asymptotic expansion (about 1e-14 relative).
+  elemental recursive function adgen_digamma8(x) result(psi)
+    real(c_double), intent(in) :: x
+    real(c_double) :: psi, y, f
+    real(c_double), parameter :: pi = 3.14159265358979323846_c_double
+    if (x <= 0 .and. aint(x) == x) then
+      psi = huge(x)
+      psi = psi - psi * 2
+      psi = psi * 0
+      return
+    end if
+    if (x < 0) then
+      psi = adgen_digamma8(1 - x) - pi / tan(pi * x)
+      return
+    end if
+    psi = 0
+    y = x
+    do while (y < 10)
+      psi = psi - 1 / y
+      y = y + 1
+    end do
+    f = 1 / (y * y)
+    psi = psi + log(y) - 0.5_c_double / y &
+        - f * (1.0_c_double / 12 - f * (1.0_c_double / 120 - f * (1.0_c_double / 252 &
+        - f * (1.0_c_double / 240 - f * (1.0_c_double / 132)))))
+  end function adgen_digamma8
+
+  elemental function adgen_digamma4(x) result(psi)
+    real(c_float), intent(in) :: x
+    real(c_float) :: psi
+    psi = real(adgen_digamma8(real(x, c_double)), c_float)
+  end function adgen_digamma4
 
 end module adgen_runtime

@@ -86,6 +86,11 @@ void adgen_tape_reset_stats(void);
 /* Frees the calling thread's (empty) tape buffer; aborts if the tape is not empty. */
 void adgen_tape_release(void);
 
+/* The digamma function psi(x) = Gamma'(x)/Gamma(x), for the derivatives of tgamma and
+ * lgamma (C has no digamma). Accurate to about 1e-14 relative; NaN at the poles
+ * x = 0, -1, -2, ... */
+double adgen_digamma(double x);
+
 #ifdef __cplusplus
 }
 #endif

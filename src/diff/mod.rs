@@ -197,7 +197,7 @@ pub fn differentiate(
             );
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
-            out.needs_runtime |= ug.uses_runtime;
+            out.needs_runtime |= ug.uses_runtime || uses_runtime_function(&mut generated);
             if let Some(root) = ug.root {
                 if root.modes.contains(&mode) {
                     out.signatures.push(ug.signature(&generated));
@@ -812,4 +812,31 @@ pub fn array_expression_argument(callee: &Unit, k: usize, at: Span) -> Diagnosti
     )
     .at(at)
     .with_help("pass a variable")
+}
+
+/// Derivatives of GAMMA and LOG_GAMMA call the runtime's `adgen_digamma`: the unit then
+/// uses the runtime module (if it does not yet) and the runtime is needed.
+fn uses_runtime_function(unit: &mut Unit) -> bool {
+    if !crate::il::visit::calls_intrinsic(&unit.body, crate::il::Intrinsic::Digamma) {
+        return false;
+    }
+    let runtime = crate::runtime::RUNTIME_MODULE;
+    let used = unit
+        .decls
+        .iter()
+        .any(|d| matches!(&d.kind, crate::il::DeclKind::Use { module, .. } if module == runtime));
+    if !used {
+        unit.decls.insert(
+            0,
+            crate::il::Decl {
+                kind: crate::il::DeclKind::Use {
+                    module: runtime.to_string(),
+                    only: None,
+                    renames: Vec::new(),
+                },
+                span: Default::default(),
+            },
+        );
+    }
+    true
 }

@@ -336,6 +336,124 @@ fn intrinsic(
             out,
         ),
         Intrinsic::Exp => single(call(Intrinsic::Exp, vec![a.clone()]), false, out),
+        Intrinsic::Asinh | Intrinsic::Acosh => {
+            // 1/sqrt(a² + 1), 1/sqrt(a² - 1)
+            let op = if op == Intrinsic::Asinh {
+                BinOp::Add
+            } else {
+                BinOp::Sub
+            };
+            single(
+                Expr::binary(
+                    BinOp::Div,
+                    one(),
+                    call(Intrinsic::Sqrt, vec![Expr::binary(op, pow2(a), one())]),
+                ),
+                false,
+                out,
+            )
+        }
+        Intrinsic::Atanh => single(
+            Expr::binary(
+                BinOp::Div,
+                one(),
+                paren(&Expr::binary(BinOp::Sub, one(), pow2(a))),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::Exp2 => single(
+            Expr::binary(
+                BinOp::Mul,
+                call(Intrinsic::Exp2, vec![a.clone()]),
+                call(Intrinsic::Log, vec![real("2.0", k)]),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::Log2 => single(
+            Expr::binary(
+                BinOp::Div,
+                one(),
+                Expr::binary(
+                    BinOp::Mul,
+                    paren(a),
+                    call(Intrinsic::Log, vec![real("2.0", k)]),
+                ),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::Cbrt => single(
+            // 1/(3 cbrt(a)²)
+            Expr::binary(
+                BinOp::Div,
+                one(),
+                Expr::binary(
+                    BinOp::Mul,
+                    Expr::int(3),
+                    pow2(&call(Intrinsic::Cbrt, vec![a.clone()])),
+                ),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::Expm1 => single(call(Intrinsic::Exp, vec![a.clone()]), false, out),
+        Intrinsic::Log1p => single(
+            Expr::binary(
+                BinOp::Div,
+                one(),
+                paren(&Expr::binary(BinOp::Add, one(), a.clone())),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::Hypot => {
+            // d/da = a/hypot(a, b), d/db = b/hypot(a, b)
+            let Some(b) = args.get(1).map(|x| &x.value) else {
+                return;
+            };
+            let h = call(Intrinsic::Hypot, vec![a.clone(), b.clone()]);
+            if a_act {
+                walk(
+                    a,
+                    mul(coeff.clone(), Expr::binary(BinOp::Div, paren(a), h.clone())),
+                    negative,
+                    info,
+                    out,
+                );
+            }
+            if is_active(b, info) {
+                walk(
+                    b,
+                    mul(coeff, Expr::binary(BinOp::Div, paren(b), h)),
+                    negative,
+                    info,
+                    out,
+                );
+            }
+        }
+        Intrinsic::Erf | Intrinsic::Erfc => single(
+            // ±2/sqrt(pi) exp(-a²)
+            Expr::binary(
+                BinOp::Mul,
+                real(&format_real(std::f64::consts::FRAC_2_SQRT_PI), k),
+                call(Intrinsic::Exp, vec![Expr::unary(UnOp::Neg, pow2(a))]),
+            ),
+            op == Intrinsic::Erfc,
+            out,
+        ),
+        Intrinsic::Gamma => single(
+            // Γ(a) ψ(a)
+            Expr::binary(
+                BinOp::Mul,
+                call(Intrinsic::Gamma, vec![a.clone()]),
+                call(Intrinsic::Digamma, vec![a.clone()]),
+            ),
+            false,
+            out,
+        ),
+        Intrinsic::LogGamma => single(call(Intrinsic::Digamma, vec![a.clone()]), false, out),
         Intrinsic::Log => single(Expr::binary(BinOp::Div, one(), paren(a)), false, out),
         Intrinsic::Log10 => single(
             Expr::binary(
@@ -482,6 +600,9 @@ fn intrinsic(
         | Intrinsic::Shape
         | Intrinsic::Present
         | Intrinsic::Passive(_) => {}
+        // Made only in derivatives (of GAMMA, LOG_GAMMA), which adgen does not differentiate
+        // again.
+        Intrinsic::Digamma => {}
         // Reductions and array-valued intrinsics never reach here: `prepare::scalarize`
         // rewrites them into loops, and refuses (E0408) what it cannot rewrite.
         Intrinsic::Sum

@@ -657,10 +657,30 @@ pub enum Intrinsic {
     Sinh,
     Cosh,
     Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
     Exp,
     Log,
     Log10,
+    /// C's `exp2`, `log2`, `cbrt`, `expm1`, `log1p` (the C front-end makes them).
+    Exp2,
+    Log2,
+    Cbrt,
+    Expm1,
+    Log1p,
     Sqrt,
+    /// `hypot(a, b)` = sqrt(a² + b²) without overflow.
+    Hypot,
+    Erf,
+    Erfc,
+    /// Fortran `gamma`, C `tgamma`.
+    Gamma,
+    /// Fortran `log_gamma`, C `lgamma`.
+    LogGamma,
+    /// ψ(x) = Γ'(x)/Γ(x): no language has it; the runtime's `adgen_digamma` computes it,
+    /// for the derivatives of GAMMA and LOG_GAMMA.
+    Digamma,
     Abs,
     Max,
     Min,

@@ -100,6 +100,19 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     }
 }
 
+/// Does an expression of `body` (nested blocks included) call intrinsic `op`?
+pub fn calls_intrinsic(body: &[Stmt], op: super::Intrinsic) -> bool {
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        for e in stmt_exprs(s) {
+            walk_expr(e, &mut |x| {
+                found |= matches!(&x.kind, ExprKind::Intrinsic { op: o, .. } if *o == op);
+            });
+        }
+    });
+    found
+}
+
 /// Every variable name read by `expr` (array names of element references included),
 /// in order of appearance, with repetitions.
 pub fn names_read(expr: &Expr) -> Vec<&str> {

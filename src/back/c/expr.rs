@@ -334,6 +334,16 @@ impl Cx<'_> {
                 }
                 (format!("{lhs}{sym}{rhs}"), level)
             }
+            // Kept as written: piecewise constant functions (`ceil(x)`), and math.h's
+            // float variants (`sinf(x)`: the front-end keeps the name only for them).
+            ExprKind::Intrinsic {
+                op,
+                args,
+                spelling: Some(name),
+            } if matches!(op, Intrinsic::Passive(_)) || is_float_variant(name) => {
+                let list: Vec<String> = args.iter().map(|a| self.expr(&a.value)).collect();
+                (format!("{name}({})", list.join(", ")), Level::Primary)
+            }
             ExprKind::Intrinsic { op, args, .. } => self.intrinsic(*op, args),
         }
     }
@@ -365,6 +375,20 @@ impl Cx<'_> {
             Intrinsic::Exp => f("exp"),
             Intrinsic::Log => f("log"),
             Intrinsic::Log10 => f("log10"),
+            Intrinsic::Asinh => f("asinh"),
+            Intrinsic::Acosh => f("acosh"),
+            Intrinsic::Atanh => f("atanh"),
+            Intrinsic::Exp2 => f("exp2"),
+            Intrinsic::Log2 => f("log2"),
+            Intrinsic::Cbrt => f("cbrt"),
+            Intrinsic::Expm1 => f("expm1"),
+            Intrinsic::Log1p => f("log1p"),
+            Intrinsic::Hypot => f("hypot"),
+            Intrinsic::Erf => f("erf"),
+            Intrinsic::Erfc => f("erfc"),
+            Intrinsic::Gamma => f("tgamma"),
+            Intrinsic::LogGamma => f("lgamma"),
+            Intrinsic::Digamma => f("adgen_digamma"),
             Intrinsic::Sqrt => f("sqrt"),
             Intrinsic::Abs if any_real => f("fabs"),
             Intrinsic::Abs => {
@@ -535,4 +559,16 @@ impl Cx<'_> {
             })
             .collect()
     }
+}
+
+/// math.h's `float` variant of a function (`sinf`, `lgammaf`).
+fn is_float_variant(name: &str) -> bool {
+    const MATH: &[&str] = &[
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
+        "acosh", "atanh", "exp", "exp2", "expm1", "log", "log10", "log2", "log1p", "sqrt", "cbrt",
+        "hypot", "erf", "erfc", "tgamma", "lgamma", "fabs", "fmax", "fmin", "copysign", "floor",
+        "fmod",
+    ];
+    name.strip_suffix('f')
+        .is_some_and(|base| MATH.contains(&base))
 }

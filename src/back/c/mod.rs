@@ -341,7 +341,12 @@ fn callees(u: &Unit) -> Vec<String> {
     out
 }
 
+/// Pushes and pops, or the runtime's `adgen_digamma`.
 fn uses_runtime(u: &Unit) -> bool {
+    uses_tape(u) || il::visit::calls_intrinsic(&u.body, il::Intrinsic::Digamma)
+}
+
+fn uses_tape(u: &Unit) -> bool {
     let mut found = false;
     il::visit::walk_stmts(&u.body, &mut |s| {
         found |= matches!(s.kind, StmtKind::Tape(_));
@@ -438,7 +443,7 @@ fn write_unit_into(
         }
     }
     let mut declared = BTreeSet::new();
-    let pushes = uses_runtime(unit);
+    let pushes = uses_tape(unit);
     for decl in &unit.decls {
         match &decl.kind {
             DeclKind::Comment(text) => {

@@ -25,6 +25,14 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "sinh" | "dsinh" => (Sinh, 1, 1),
         "cosh" | "dcosh" => (Cosh, 1, 1),
         "tanh" | "dtanh" => (Tanh, 1, 1),
+        "asinh" | "dasinh" => (Asinh, 1, 1),
+        "acosh" | "dacosh" => (Acosh, 1, 1),
+        "atanh" | "datanh" => (Atanh, 1, 1),
+        "hypot" => (Hypot, 2, 2),
+        "erf" | "derf" => (Erf, 1, 1),
+        "erfc" | "derfc" => (Erfc, 1, 1),
+        "gamma" | "dgamma" => (Gamma, 1, 1),
+        "log_gamma" | "lgamma" | "algama" | "dlgama" => (LogGamma, 1, 1),
         "exp" | "dexp" => (Exp, 1, 1),
         "log" | "alog" | "dlog" => (Log, 1, 1),
         "log10" | "alog10" | "dlog10" => (Log10, 1, 1),
@@ -139,13 +147,9 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "dprod"
             | "eoshift"
             | "epsilon"
-            | "erf"
-            | "erfc"
             | "exponent"
             | "fraction"
-            | "gamma"
             | "huge"
-            | "hypot"
             | "iachar"
             | "iand"
             | "ibclr"
@@ -164,7 +168,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "lgt"
             | "lle"
             | "llt"
-            | "log_gamma"
             | "logical"
             | "merge"
             | "nearest"

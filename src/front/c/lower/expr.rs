@@ -483,30 +483,65 @@ impl FnCx<'_, '_> {
                         Ty::Int(_) => Ty::Real(8),
                         t => t,
                     };
-                    let result_ty = if name.starts_with("floor") {
+                    let result_ty = if name.starts_with("floor") || name.starts_with("lround") {
                         Ty::Int(4)
                     } else {
                         ty
                     };
                     let v = match op {
+                        // `sinf`: the float variant, printed as written.
+                        Math::Op(op)
+                            if name.len() > 1
+                                && name.ends_with('f')
+                                && math(&name[..name.len() - 1]).is_some() =>
+                        {
+                            Expr::new(ExprKind::Intrinsic {
+                                op,
+                                args: args.into_iter().map(il::Arg::positional).collect(),
+                                spelling: Some(name.clone()),
+                            })
+                        }
                         Math::Op(op) => Expr::intrinsic(op, args),
                         Math::Pow => {
                             let b = args.pop().expect("arity checked above");
                             let a = args.pop().expect("arity checked above");
                             Expr::binary(BinOp::Pow, paren_if_binary(a), paren_if_binary(b))
                         }
-                        Math::Hypot => {
+                        Math::Fdim => {
                             let b = paren_if_binary(args.pop().expect("arity checked above"));
                             let a = paren_if_binary(args.pop().expect("arity checked above"));
+                            let kind = match ty {
+                                Ty::Real(4) => 4,
+                                _ => 8,
+                            };
+                            let zero = Expr::new(ExprKind::Real(RealLit {
+                                value: "0.0".into(),
+                                kind,
+                                spelling: None,
+                            }));
                             Expr::intrinsic(
-                                il::Intrinsic::Sqrt,
-                                vec![Expr::binary(
-                                    BinOp::Add,
-                                    Expr::binary(BinOp::Mul, a.clone(), a),
-                                    Expr::binary(BinOp::Mul, b.clone(), b),
-                                )],
+                                il::Intrinsic::Max,
+                                vec![Expr::binary(BinOp::Sub, a, b), zero],
                             )
                         }
+                        Math::Fma => {
+                            let c = paren_if_binary(args.pop().expect("arity checked above"));
+                            let b = paren_if_binary(args.pop().expect("arity checked above"));
+                            let a = paren_if_binary(args.pop().expect("arity checked above"));
+                            Expr::new(ExprKind::Paren(Box::new(Expr::binary(
+                                BinOp::Add,
+                                Expr::binary(BinOp::Mul, a, b),
+                                c,
+                            ))))
+                        }
+                        Math::Passive => Expr::new(ExprKind::Intrinsic {
+                            op: il::Intrinsic::Passive(il::PassiveIntrinsic {
+                                result: il::ScalarResult::OfArgument,
+                                inquiry: false,
+                            }),
+                            args: args.into_iter().map(il::Arg::positional).collect(),
+                            spelling: Some(name.clone()),
+                        }),
                     };
                     return Ok((v.spanned(span), result_ty));
                 }
@@ -610,64 +645,62 @@ impl FnCx<'_, '_> {
 pub(super) enum Math {
     Op(il::Intrinsic),
     Pow,
-    Hypot,
+    /// `fdim(a, b)` = max(a - b, 0).
+    Fdim,
+    /// `fma(a, b, c)` = a*b + c.
+    Fma,
+    /// Piecewise constant (`ceil`, `trunc`, `round`): no derivative, kept as written.
+    Passive,
 }
 
-/// math.h functions: the IL operation and the argument count.
+/// math.h functions: the IL operation and the argument count. The `float` variants
+/// (`sinf`) are the same operations on `float`.
 pub(super) fn math(name: &str) -> Option<(Math, usize)> {
     use il::Intrinsic::*;
-    let base = name.strip_suffix('f').filter(|b| {
-        matches!(
-            *b,
-            "sin"
-                | "cos"
-                | "tan"
-                | "asin"
-                | "acos"
-                | "atan"
-                | "atan2"
-                | "sinh"
-                | "cosh"
-                | "tanh"
-                | "exp"
-                | "log"
-                | "log10"
-                | "sqrt"
-                | "fabs"
-                | "fmax"
-                | "fmin"
-                | "floor"
-                | "fmod"
-                | "pow"
-                | "hypot"
-        )
-    });
-    let base = base.unwrap_or(name);
-    let (op, n) = match base {
-        "sin" => (Sin, 1),
-        "cos" => (Cos, 1),
-        "tan" => (Tan, 1),
-        "asin" => (Asin, 1),
-        "acos" => (Acos, 1),
-        "atan" => (Atan, 1),
-        "atan2" => (Atan2, 2),
-        "sinh" => (Sinh, 1),
-        "cosh" => (Cosh, 1),
-        "tanh" => (Tanh, 1),
-        "exp" => (Exp, 1),
-        "log" => (Log, 1),
-        "log10" => (Log10, 1),
-        "sqrt" => (Sqrt, 1),
-        "fabs" => (Abs, 1),
-        "fmax" => (Max, 2),
-        "fmin" => (Min, 2),
-        "floor" => (Floor, 1),
-        "fmod" => (Mod, 2),
-        "pow" => return Some((Math::Pow, 2)),
-        "hypot" => return Some((Math::Hypot, 2)),
-        _ => return None,
+    let lookup = |base: &str| -> Option<(Math, usize)> {
+        let (op, n) = match base {
+            "sin" => (Sin, 1),
+            "cos" => (Cos, 1),
+            "tan" => (Tan, 1),
+            "asin" => (Asin, 1),
+            "acos" => (Acos, 1),
+            "atan" => (Atan, 1),
+            "atan2" => (Atan2, 2),
+            "sinh" => (Sinh, 1),
+            "cosh" => (Cosh, 1),
+            "tanh" => (Tanh, 1),
+            "asinh" => (Asinh, 1),
+            "acosh" => (Acosh, 1),
+            "atanh" => (Atanh, 1),
+            "exp" => (Exp, 1),
+            "exp2" => (Exp2, 1),
+            "expm1" => (Expm1, 1),
+            "log" => (Log, 1),
+            "log10" => (Log10, 1),
+            "log2" => (Log2, 1),
+            "log1p" => (Log1p, 1),
+            "sqrt" => (Sqrt, 1),
+            "cbrt" => (Cbrt, 1),
+            "hypot" => (Hypot, 2),
+            "erf" => (Erf, 1),
+            "erfc" => (Erfc, 1),
+            "tgamma" => (Gamma, 1),
+            "lgamma" => (LogGamma, 1),
+            "fabs" => (Abs, 1),
+            "fmax" => (Max, 2),
+            "fmin" => (Min, 2),
+            "copysign" => (Sign, 2),
+            "floor" => (Floor, 1),
+            "fmod" => (Mod, 2),
+            "pow" => return Some((Math::Pow, 2)),
+            "fdim" => return Some((Math::Fdim, 2)),
+            "fma" => return Some((Math::Fma, 3)),
+            "ceil" | "trunc" | "round" | "rint" | "nearbyint" => return Some((Math::Passive, 1)),
+            _ => return None,
+        };
+        Some((Math::Op(op), n))
     };
-    Some((Math::Op(op), n))
+    lookup(name).or_else(|| name.strip_suffix('f').and_then(lookup))
 }
 
 pub(super) fn paren_if_binary(e: Expr) -> Expr {
