@@ -25,6 +25,7 @@ fn main() {
         .collect();
     let req = adgen::Request {
         roots: vec![root],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };

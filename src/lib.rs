@@ -43,7 +43,7 @@ pub mod runtime;
 pub use cargo::{Build, BuildError};
 pub use diag::{Diagnostic, Diagnostics, SourceMap};
 pub use explain::explain;
-pub use request::{GeneratedFile, Mode, Request, RootRequest, SourceInput};
+pub use request::{GeneratedFile, Mode, Request, RootRequest, SizeExpr, SizeHint, SourceInput};
 
 use diag::FileId;
 

@@ -527,6 +527,7 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
                 origin: None,
             })
             .collect(),
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: run.disabled,
     };

@@ -17,7 +17,9 @@
 
 mod head;
 mod roots;
+mod sizes;
 pub use head::{Head, parse_head, parse_heads};
+pub use sizes::E_BAD_SIZE;
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -93,6 +95,7 @@ pub struct RawManifest {
     pub max_directions: Option<Spanned<i64>>,
     pub options: Option<IgnoredAny>,
     pub root: Option<IgnoredAny>,
+    pub sizes: Option<IgnoredAny>,
 }
 
 /// `[options]`: defaults for every root.
@@ -258,15 +261,18 @@ fn root_problems(sources: &[SourceInput], request: &Request, manifest: &str) -> 
         return Vec::new();
     };
     let program = crate::prepare::normalize::normalize(&program);
-    match crate::ir::Ir::build(&program, request) {
-        Ok(_) => Vec::new(),
-        Err(errors) => errors
-            .into_iter()
-            .filter(|d| {
-                matches!(&d.location, Some(crate::diag::Location::Path { path, .. }) if path == manifest)
-            })
-            .collect(),
-    }
+    let mut problems = crate::prepare::sizes::check(&program, request);
+    problems.extend(
+        crate::ir::Ir::build(&program, request)
+            .err()
+            .unwrap_or_default(),
+    );
+    problems
+        .into_iter()
+        .filter(|d| {
+            matches!(&d.location, Some(crate::diag::Location::Path { path, .. }) if path == manifest)
+        })
+        .collect()
 }
 
 /// How a path is shown to users: relative to the current directory when it lies below
@@ -519,9 +525,12 @@ impl<'a> Checker<'a> {
             }
         }
 
+        let sizes = self.sizes(&document);
+
         Some(Checked {
             request: Request {
                 roots,
+                sizes,
                 checkpoint_calls: options.checkpoint_calls.unwrap_or(true),
                 disabled,
             },

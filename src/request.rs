@@ -44,10 +44,146 @@ pub struct RootRequest {
     pub origin: Option<(String, usize, usize)>,
 }
 
+/// The extent of an assumed-size array argument (C `double *y`, Fortran `y(*)`), which
+/// adgen must know to zero or save the array or its derivative: the manifest's
+/// `[sizes.PROCEDURE]` table, `ARGUMENT = "EXPRESSION"` (Tapenade's DIFFSIZES).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeHint {
+    pub procedure: String,
+    pub argument: String,
+    /// The number of elements of the assumed-size dimension (the last in Fortran).
+    pub size: SizeExpr,
+    /// Where the manifest gives it, for diagnostics: (path, line, col).
+    pub origin: Option<(String, usize, usize)>,
+}
+
+/// A size expression: integer literals, the procedure's integer arguments and constants,
+/// `+ - * /` and parentheses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeExpr {
+    Int(i64),
+    Name(String),
+    Binary(char, Box<SizeExpr>, Box<SizeExpr>),
+}
+
+impl SizeExpr {
+    /// Parses `n*m + 2`; the error says what is wrong.
+    pub fn parse(text: &str) -> Result<SizeExpr, String> {
+        let tokens = size_tokens(text)?;
+        let mut pos = 0;
+        let e = size_sum(&tokens, &mut pos, 0)?;
+        match tokens.get(pos) {
+            None => Ok(e),
+            Some(t) => Err(format!("unexpected `{t}`")),
+        }
+    }
+    /// The names it reads, in order.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            SizeExpr::Int(_) => Vec::new(),
+            SizeExpr::Name(n) => vec![n.as_str()],
+            SizeExpr::Binary(_, a, b) => {
+                let mut v = a.names();
+                v.extend(b.names());
+                v
+            }
+        }
+    }
+}
+
+fn size_tokens(text: &str) -> Result<Vec<String>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            let mut word = String::new();
+            while let Some(&c) = chars
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || **c == '_')
+            {
+                word.push(c);
+                chars.next();
+            }
+            tokens.push(word);
+        } else if "+-*/()".contains(c) {
+            tokens.push(c.to_string());
+            chars.next();
+        } else {
+            return Err(format!(
+                "`{c}` is not allowed (integers, names, + - * / and parentheses)"
+            ));
+        }
+    }
+    if tokens.is_empty() {
+        return Err("it is empty".into());
+    }
+    Ok(tokens)
+}
+
+/// Nested parentheses allowed in a size (the manifest is no place for deep expressions).
+const MAX_SIZE_NESTING: usize = 32;
+
+fn size_sum(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, String> {
+    let mut e = size_product(t, pos, depth)?;
+    while let Some(op) = t.get(*pos).filter(|s| *s == "+" || *s == "-") {
+        let op = op.chars().next().unwrap_or('+');
+        *pos += 1;
+        let rhs = size_product(t, pos, depth)?;
+        e = SizeExpr::Binary(op, Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
+}
+
+fn size_product(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, String> {
+    let mut e = size_atom(t, pos, depth)?;
+    while let Some(op) = t.get(*pos).filter(|s| *s == "*" || *s == "/") {
+        let op = op.chars().next().unwrap_or('*');
+        *pos += 1;
+        let rhs = size_atom(t, pos, depth)?;
+        e = SizeExpr::Binary(op, Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
+}
+
+fn size_atom(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, String> {
+    let Some(tok) = t.get(*pos) else {
+        return Err("it ends where a number or a name is expected".into());
+    };
+    *pos += 1;
+    if tok == "(" {
+        if depth >= MAX_SIZE_NESTING {
+            return Err(format!("more than {MAX_SIZE_NESTING} nested parentheses"));
+        }
+        let e = size_sum(t, pos, depth + 1)?;
+        return match t.get(*pos) {
+            Some(c) if c == ")" => {
+                *pos += 1;
+                Ok(e)
+            }
+            _ => Err("a `(` is not closed".into()),
+        };
+    }
+    let first = tok.chars().next().unwrap_or(' ');
+    if first.is_ascii_digit() {
+        return tok
+            .parse::<i64>()
+            .map(SizeExpr::Int)
+            .map_err(|_| format!("`{tok}` is not an integer"));
+    }
+    if first.is_ascii_alphabetic() || first == '_' {
+        return Ok(SizeExpr::Name(tok.clone()));
+    }
+    Err(format!("unexpected `{tok}`"))
+}
+
 /// Everything adgen is asked to do in one run.
 #[derive(Clone, Debug, Default)]
 pub struct Request {
     pub roots: Vec<RootRequest>,
+    /// Sizes of assumed-size array arguments (`[sizes.PROCEDURE]`).
+    pub sizes: Vec<SizeHint>,
     /// Joint mode (checkpoint every call) when true, the default.
     pub checkpoint_calls: bool,
     /// Optimizations switched off (`disable = [...]`), by name.
@@ -85,4 +221,27 @@ pub struct GeneratedFile {
     /// Relative path inside the output directory.
     pub path: String,
     pub contents: String,
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::SizeExpr;
+
+    #[test]
+    fn sizes_parse_with_precedence_and_say_what_is_wrong() {
+        let e = SizeExpr::parse("n*(m + 2) - 1").unwrap();
+        assert_eq!(e.names(), ["n", "m"]);
+        assert!(matches!(e, SizeExpr::Binary('-', _, _)));
+        assert!(SizeExpr::parse("").unwrap_err().contains("empty"));
+        assert!(SizeExpr::parse("n +").unwrap_err().contains("ends"));
+        assert!(SizeExpr::parse("(n").unwrap_err().contains("not closed"));
+        assert!(SizeExpr::parse("n % 2").unwrap_err().contains("`%`"));
+        assert!(
+            SizeExpr::parse("n m")
+                .unwrap_err()
+                .contains("unexpected `m`")
+        );
+        let deep = format!("{}n{}", "(".repeat(100), ")".repeat(100));
+        assert!(SizeExpr::parse(&deep).unwrap_err().contains("nested"));
+    }
 }

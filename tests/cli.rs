@@ -467,3 +467,55 @@ fn explain_annotates_statements() {
         "{text}"
     );
 }
+
+/// `[sizes.PROCEDURE]` (Tapenade's DIFFSIZES): every problem at once, each at its value;
+/// a good hint lets the tangent zero a derivative of an array that arrives as `double *`.
+#[test]
+fn size_hints_are_checked_against_the_sources() {
+    let dir = project(
+        "sources = [\"src/*.c\"]\n[[root]]\nname = \"acc\"\nindependents = [\"x\"]\n\
+         dependents = [\"y\"]\n[sizes.acc]\ny = \"n +\"\nx = \"m\"\nn = \"n\"\nz = \"n\"\n\
+         [sizes.nowhere]\nv = \"n\"\n",
+    );
+    std::fs::write(
+        dir.path().join("src/acc.c"),
+        "void acc(int n, const double *x, double *y)\n{\n    for (int i = 0; i < n; i++)\n        \
+         y[i] += x[i] * x[i];\n}\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for needle in [
+        "ad.toml:7:5: error[E0118]: `sizes.acc.y` = \"n +\" is not a size",
+        "ad.toml:8:5: error[E0119]: `sizes.acc.x`: the size uses `m`",
+        "ad.toml:9:5: error[E0119]: `sizes.acc.n`: `n` is not an assumed-size array",
+        "ad.toml:10:5: error[E0119]: `sizes.acc.z`: `acc` has no argument `z`",
+        "ad.toml:12:5: error[E0119]: `sizes.nowhere`: no source defines `nowhere`",
+    ] {
+        assert_eq!(text.matches(needle).count(), 1, "`{needle}` in:\n{text}");
+    }
+    assert_eq!(text.matches(": error[").count(), 5, "{text}");
+    assert!(!dir.path().join("adgen-out").exists());
+
+    // Without a size, `y` (read before it is written) cannot be zeroed: E0504 names the cure.
+    let manifest = "sources = [\"src/*.c\"]\n[[root]]\nname = \"acc\"\nindependents = [\"x\"]\n\
+                    dependents = [\"y\"]\n";
+    std::fs::write(dir.path().join("ad.toml"), manifest).unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[E0504]"), "{text}");
+    assert!(text.contains("`[sizes.acc]` then `y = \"n\"`"), "{text}");
+    std::fs::write(
+        dir.path().join("ad.toml"),
+        format!("{manifest}[sizes.acc]\ny = \"n\"\nx = \"n\"\n"),
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(!text.contains("W0501"), "{text}");
+    let tangent = std::fs::read_to_string(dir.path().join("adgen-out/src/acc_d.c")).unwrap();
+    assert!(tangent.contains("yd[adgen_i1_0] = 0.0;"), "{tangent}");
+}

@@ -14,6 +14,7 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
     }

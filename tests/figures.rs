@@ -199,6 +199,7 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
                 modes: [mode].into(),
                 origin: None,
             }],
+            sizes: Vec::new(),
             checkpoint_calls: true,
             disabled: disabled.iter().map(|s| s.to_string()).collect(),
         };

@@ -22,6 +22,7 @@ fn request(root: &str) -> adgen::Request {
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
     }

@@ -70,6 +70,7 @@ fn every_procedure_as_a_root_never_panics() {
                     modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
                     origin: None,
                 }],
+                sizes: Vec::new(),
                 checkpoint_calls: true,
                 disabled: BTreeSet::new(),
             };

@@ -15,6 +15,7 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
     }
@@ -408,4 +409,24 @@ fn an_unreached_procedure_never_blocks_a_root() {
     assert!(w.is_empty(), "{w}");
     let e = errors_of(text, "tangled", &["x"], &["x"]);
     assert!(e.contains("error[E0410]"), "{e}");
+}
+
+/// Pointer arguments of unknown size: one W0501 per root, for both modes, naming every
+/// derivative the caller must set (not one warning per argument and mode).
+#[test]
+fn unsized_pointer_arguments_are_one_warning_per_root() {
+    let source = "void sq(int n, const double *x, const double *w, double *y, double *z)\n{\n    \
+                  for (int i = 0; i < n; i++) {\n        y[i] = x[i] * w[i];\n        \
+                  z[i] = x[i] + w[i];\n    }\n}\n";
+    let text = warnings_in("sq.c", source, "sq", &["x", "w"], &["y", "z"]);
+    assert_eq!(text.matches("warning[").count(), 1, "{text}");
+    assert!(
+        text.contains(
+            "root `sq`: the sizes of `x`, `w`, `y`, `z` are unknown, so adgen does not zero \
+             their derivatives: `sq_d` sets `yd`, `zd` only where `sq` writes (set the rest to \
+             zero); `sq_b` adds to `xb`, `wb` (set them to zero before the call)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("`[sizes.sq]`"), "{text}");
 }

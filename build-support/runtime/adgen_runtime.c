@@ -13,7 +13,6 @@
  */
 #include "adgen_runtime.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,28 +383,4 @@ void adgen_tape_release(void) {
     tape.capacity = 0;
     tape.marks = NULL;
     tape.marks_capacity = 0;
-}
-
-double adgen_digamma(double x) {
-    const double pi = 3.14159265358979323846;
-    double shift = 0.0;
-    if (x <= 0.0 && floor(x) == x) {
-        return NAN;
-    }
-    /* Reflection: psi(x) = psi(1 - x) - pi / tan(pi x). */
-    if (x < 0.0) {
-        return adgen_digamma(1.0 - x) - pi / tan(pi * x);
-    }
-    /* Recurrence psi(x) = psi(x + 1) - 1/x up to where the asymptotic series is exact
-     * to double precision. */
-    while (x < 10.0) {
-        shift -= 1.0 / x;
-        x += 1.0;
-    }
-    {
-        double f = 1.0 / (x * x);
-        double series = f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240
-                        - f * (1.0 / 132)))));
-        return shift + log(x) - 0.5 / x - series;
-    }
 }

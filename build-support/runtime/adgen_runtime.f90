@@ -7,6 +7,7 @@
 module adgen_runtime
   use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int, c_int32_t, c_int64_t, &
       c_size_t, c_ptr, c_char
+  use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
   implicit none
   private
 
@@ -306,10 +307,8 @@ contains
     real(c_double), intent(in) :: x
     real(c_double) :: psi, y, f
     real(c_double), parameter :: pi = 3.14159265358979323846_c_double
-    if (x <= 0 .and. aint(x) == x) then
-      psi = huge(x)
-      psi = psi - psi * 2
-      psi = psi * 0
+    if (x <= 0 .and. abs(x - aint(x)) <= 0) then
+      psi = ieee_value(x, ieee_quiet_nan)
       return
     end if
     if (x < 0) then

@@ -13,6 +13,7 @@
 #ifndef ADGEN_RUNTIME_H
 #define ADGEN_RUNTIME_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,8 +89,30 @@ void adgen_tape_release(void);
 
 /* The digamma function psi(x) = Gamma'(x)/Gamma(x), for the derivatives of tgamma and
  * lgamma (C has no digamma). Accurate to about 1e-14 relative; NaN at the poles
- * x = 0, -1, -2, ... */
-double adgen_digamma(double x);
+ * x = 0, -1, -2, ... Inline, so that the tape itself needs no math library. */
+static inline double adgen_digamma(double x) {
+    const double pi = 3.14159265358979323846;
+    double shift = 0.0;
+    if (x <= 0.0 && floor(x) == x) {
+        return NAN;
+    }
+    /* Reflection: psi(x) = psi(1 - x) - pi / tan(pi x). */
+    if (x < 0.0) {
+        return adgen_digamma(1.0 - x) - pi / tan(pi * x);
+    }
+    /* Recurrence psi(x) = psi(x + 1) - 1/x up to where the asymptotic series is exact
+     * to double precision. */
+    while (x < 10.0) {
+        shift -= 1.0 / x;
+        x += 1.0;
+    }
+    {
+        double f = 1.0 / (x * x);
+        double series = f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240
+                        - f * (1.0 / 132)))));
+        return shift + log(x) - 0.5 / x - series;
+    }
+}
 
 #ifdef __cplusplus
 }

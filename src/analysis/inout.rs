@@ -580,6 +580,7 @@ mod tests {
                 modes: BTreeSet::from([crate::Mode::Tangent]),
                 origin: None,
             }],
+            sizes: Vec::new(),
             checkpoint_calls: true,
             disabled: BTreeSet::new(),
         };

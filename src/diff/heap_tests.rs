@@ -13,6 +13,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
             modes: BTreeSet::from([mode]),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     }

@@ -135,6 +135,7 @@ pub fn differentiate(
     let mut out = Differentiated::default();
     let mut errors = Vec::new();
     let mut taken = Namer::new(program.units().map(|u| u.name.as_str()));
+    let mut unsized_args: BTreeMap<usize, Vec<Unsized>> = BTreeMap::new();
     for mode in [Mode::Tangent, Mode::Adjoint] {
         if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
             continue;
@@ -197,6 +198,12 @@ pub fn differentiate(
             );
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
+            if !ug.unsized_args.is_empty() {
+                unsized_args
+                    .entry(i)
+                    .or_default()
+                    .append(&mut ug.unsized_args);
+            }
             out.needs_runtime |= ug.uses_runtime || uses_runtime_function(&mut generated);
             if let Some(root) = ug.root {
                 if root.modes.contains(&mode) {
@@ -311,6 +318,10 @@ pub fn differentiate(
     // File-scope problems are found once per mode: say each once.
     let mut said = std::collections::BTreeSet::new();
     errors.retain(|d| d.code != "E0516" || said.insert(format!("{:?} {}", d.location, d.message)));
+    for (i, items) in unsized_args {
+        out.warnings
+            .extend(unsized_advice(&ir.units[i].unit.name, items));
+    }
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -339,6 +350,10 @@ pub struct UnitGen<'c, 'a> {
     pub warnings: Vec<Diagnostic>,
     pub root: Option<&'a RootRequest>,
     pub uses_runtime: bool,
+    /// A root's assumed-size array arguments whose derivatives the generated code leaves
+    /// to the caller (not zeroed: the size is unknown), with what the caller must know;
+    /// one W0501 per root says it (`unsized_advice`).
+    pub unsized_args: Vec<Unsized>,
     /// Functions whose derivative is called as a function here, to be declared.
     pub called_functions: BTreeMap<String, TypeSpec>,
 }
@@ -431,6 +446,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             warnings: Vec::new(),
             root,
             uses_runtime: false,
+            unsized_args: Vec::new(),
             called_functions: BTreeMap::new(),
         }
     }
@@ -839,4 +855,68 @@ fn uses_runtime_function(unit: &mut Unit) -> bool {
         );
     }
     true
+}
+
+/// A root's assumed-size array argument whose derivative the generated code does not zero.
+#[derive(Clone, Debug)]
+pub struct Unsized {
+    pub primal: String,
+    pub deriv: String,
+    pub mode: Mode,
+    pub span: Span,
+}
+
+/// One W0501 per root, for both modes: the derivatives of its arrays of unknown size
+/// that the caller must set, and how to give adgen their sizes instead.
+fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diagnostic> {
+    items.sort_by_key(|u| (u.span.lo, u.mode));
+    items.dedup_by(|a, b| a.deriv == b.deriv && a.mode == b.mode);
+    let first = items.first()?.span;
+    let mut arrays: Vec<&str> = items.iter().map(|u| u.primal.as_str()).collect();
+    arrays.dedup();
+    let list = |mode: Mode| -> Vec<String> {
+        items
+            .iter()
+            .filter(|u| u.mode == mode)
+            .map(|u| format!("`{}`", u.deriv))
+            .collect()
+    };
+    let quoted: Vec<String> = arrays.iter().map(|a| format!("`{a}`")).collect();
+    let mut tell = Vec::new();
+    let tangent = list(Mode::Tangent);
+    if !tangent.is_empty() {
+        tell.push(format!(
+            "`{root}_d` sets {} only where `{root}` writes (set the rest to zero)",
+            tangent.join(", ")
+        ));
+    }
+    let adjoint = list(Mode::Adjoint);
+    if !adjoint.is_empty() {
+        tell.push(format!(
+            "`{root}_b` adds to {} (set {} to zero before the call)",
+            adjoint.join(", "),
+            if adjoint.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    let hint: Vec<String> = arrays.iter().map(|a| format!("{a} = \"...\"")).collect();
+    Some(
+        Diagnostic::warning(
+            "W0501",
+            format!(
+                "root `{root}`: {}, so adgen does not zero {} derivatives: {}",
+                if quoted.len() == 1 {
+                    format!("the size of {} is unknown", quoted[0])
+                } else {
+                    format!("the sizes of {} are unknown", quoted.join(", "))
+                },
+                if quoted.len() == 1 { "its" } else { "their" },
+                tell.join("; ")
+            ),
+        )
+        .at(first)
+        .with_help(format!(
+            "or give the sizes in ad.toml: `[sizes.{root}]` then {}",
+            hint.join(", ")
+        )),
+    )
 }

@@ -248,6 +248,7 @@ mod tests {
                 modes: BTreeSet::from([Mode::Adjoint]),
                 origin: None,
             }],
+            sizes: Vec::new(),
             checkpoint_calls: true,
             disabled: BTreeSet::new(),
         };

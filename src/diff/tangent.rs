@@ -95,6 +95,18 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             .iter()
             .any(|d| matches!(d.upper, crate::il::Bound::Star))
         {
+            // A root's argument whose value on entry the root never reads: its derivative
+            // is never read either, and is defined where the root writes (W0501 says so).
+            let slot = symbol.arg_index.filter(|_| ug.root.is_some());
+            if slot.is_some_and(|k| !ug.ua.summary.reads[k]) {
+                ug.unsized_args.push(crate::diff::Unsized {
+                    primal: symbol.name.clone(),
+                    deriv: d.clone(),
+                    mode: crate::request::Mode::Tangent,
+                    span: symbol.span,
+                });
+                continue;
+            }
             ug.error(
                 Diagnostic::error(
                     "E0504",
@@ -105,7 +117,11 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
                     ),
                 )
                 .at(symbol.span)
-                .with_help("declare the array with an explicit shape, or make it an independent"),
+                .with_help(format!(
+                    "give its size in ad.toml: `[sizes.{}]` then `{} = \"n\"` (its number of \
+                     elements, from the integer arguments), or declare it with an explicit shape",
+                    unit.name, symbol.name
+                )),
             );
             continue;
         }

@@ -24,6 +24,7 @@ pub mod io;
 pub mod normalize;
 pub mod restructure;
 pub mod scalarize;
+pub mod sizes;
 
 use crate::diag::Diagnostic;
 use crate::il::Program;
@@ -32,6 +33,7 @@ use crate::request::Request;
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     let program = reached(program, request);
+    let program = sizes::apply(&program, request)?;
     let program = io::strip(&program, request)?;
     let program = restructure::restructure(&program)?;
     let program = scalarize::scalarize(&program)?;

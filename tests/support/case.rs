@@ -507,6 +507,16 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
                 origin: None,
             })
             .collect(),
+        sizes: manifest
+            .sizes
+            .iter()
+            .map(|(procedure, argument, size)| adgen::SizeHint {
+                procedure: procedure.clone(),
+                argument: argument.clone(),
+                size: adgen::SizeExpr::parse(size).expect("a size in the corpus parses"),
+                origin: None,
+            })
+            .collect(),
         checkpoint_calls,
         disabled,
     }

@@ -36,6 +36,8 @@ pub struct Manifest {
     /// Source paths relative to the manifest's directory, sorted.
     pub sources: Vec<String>,
     pub roots: Vec<RootSpec>,
+    /// `[sizes.PROCEDURE]` entries: (procedure, argument, size expression).
+    pub sizes: Vec<(String, String, String)>,
 }
 
 /// A value given for a non-real dummy argument.
@@ -173,7 +175,25 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
             adjoint,
         });
     }
-    Ok(Manifest { sources, roots })
+    let mut sizes = Vec::new();
+    if let Some(toml::Value::Table(procedures)) = table.get("sizes") {
+        for (procedure, arguments) in procedures {
+            let Some(arguments) = arguments.as_table() else {
+                return Err(format!("`sizes.{procedure}` must be a table"));
+            };
+            for (argument, size) in arguments {
+                let size = size
+                    .as_str()
+                    .ok_or_else(|| format!("`sizes.{procedure}.{argument}` must be a string"))?;
+                sizes.push((procedure.clone(), argument.clone(), size.to_string()));
+            }
+        }
+    }
+    Ok(Manifest {
+        sources,
+        roots,
+        sizes,
+    })
 }
 
 /// Files of `dir` matching a one-level glob (`*.f90`, `src/*.f90`, `a.f90`), sorted.

@@ -18,6 +18,7 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
             modes: BTreeSet::from([crate::Mode::Tangent]),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     };

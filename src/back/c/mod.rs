@@ -567,6 +567,7 @@ fn write_unit_into(
                         .map(|e| e.name.clone()),
                     _ => None,
                 })
+                .or_else(|| unit.symbols.get(d).map(|s| s.name.clone()))
                 .unwrap_or_else(|| d.clone());
             writeln!(out, "  (void){name};").unwrap();
         }

@@ -160,16 +160,29 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut size: Option<Expr> = None;
         for d in &sym.dims {
             let Bound::Expr(upper) = &d.upper else {
-                self.ug.error(
-                    Diagnostic::error(
-                        "E0507",
-                        format!("adgen must save array `{name}` here, but it is assumed-size"),
-                    )
-                    .at(s.span)
-                    .with_help(format!(
-                        "declare `{name}` with an explicit shape such as `{name}(n)`"
-                    )),
-                );
+                // Once per array: its other saves have the same cure.
+                let unit = self.ug.unit.name.clone();
+                let first =
+                    !self.ug.errors.iter().any(|e| {
+                        e.code == "E0507" && e.message.contains(&format!("array `{name}` "))
+                    });
+                if first {
+                    self.ug.error(
+                        Diagnostic::error(
+                            "E0507",
+                            format!(
+                                "adgen must save array `{name}` here, but its size is unknown \
+                                 (assumed-size)"
+                            ),
+                        )
+                        .at(s.span)
+                        .with_help(format!(
+                            "give its size in ad.toml: `[sizes.{unit}]` then `{name} = \"n\"` \
+                             (its number of elements, from the integer arguments), or declare \
+                             it with an explicit shape"
+                        )),
+                    );
+                }
                 return None;
             };
             let literal = |e: &Expr| match &e.kind {
@@ -179,9 +192,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let extent = match &d.lower {
                 None => upper.clone(),
                 Some(lower) if literal(lower) == Some(1) => upper.clone(),
-                Some(lower) if literal(lower) == Some(0) => {
-                    Expr::binary(BinOp::Add, upper.clone(), Expr::int(1))
-                }
+                Some(lower) if literal(lower) == Some(0) => match &upper.kind {
+                    // C's `n - 1`: the extent is `n`.
+                    ExprKind::Binary(BinOp::Sub, a, one) if literal(one) == Some(1) => {
+                        (**a).clone()
+                    }
+                    _ => Expr::binary(BinOp::Add, upper.clone(), Expr::int(1)),
+                },
                 Some(lower) => Expr::binary(
                     BinOp::Add,
                     Expr::binary(BinOp::Sub, paren(upper), paren(lower)),

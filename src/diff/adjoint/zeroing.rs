@@ -34,23 +34,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
-                let b = self
-                    .ug
-                    .deriv_name(&symbol.name)
-                    .unwrap_or_default()
-                    .to_string();
-                self.ug.warnings.push(
-                    Diagnostic::warning(
-                        "W0501",
-                        format!(
-                            "the adjoint `{b}` of assumed-size array `{}` is added to, not \
-                             overwritten: its size is unknown",
-                            symbol.name
-                        ),
-                    )
-                    .at(symbol.span)
-                    .with_help(format!("set `{b}` to zero before calling the adjoint, or declare `{}` with an explicit shape", symbol.name)),
-                );
+                let deriv = d.clone();
+                self.ug.unsized_args.push(crate::diff::Unsized {
+                    primal: symbol.name.clone(),
+                    deriv,
+                    mode: crate::request::Mode::Adjoint,
+                    span: symbol.span,
+                });
                 continue;
             }
             out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));

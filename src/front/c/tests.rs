@@ -499,6 +499,7 @@ fn static_globals_derivatives_need_are_refused() {
             modes: [crate::Mode::Tangent].into(),
             origin: None,
         }],
+        sizes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };

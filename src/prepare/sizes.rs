@@ -1,0 +1,211 @@
+//! The manifest's size hints (`[sizes.PROCEDURE]`, INTERFACE.md §1; Tapenade's DIFFSIZES)
+//! applied: an assumed-size array argument (C `double *y`, Fortran `y(*)`, `a(lda, *)`)
+//! whose extent a hint gives becomes an explicit-shape array, so that its derivative can
+//! be zeroed and the array saved like any other. Problems are located in the manifest.
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::{BinOp, Bound, DeclKind, DimSpec, Expr, Language, Program, ScalarType, Unit, key};
+use crate::request::{Request, SizeExpr, SizeHint};
+
+/// A size hint that does not fit the sources.
+pub const E_SIZE_HINT: &str = "E0119";
+
+/// The program with every hinted argument given its extent, or the hints' problems.
+pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    let problems = check(program, request);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut out = program.clone();
+    for file in &mut out.files {
+        let lang = file.language;
+        for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+            let name = unit.name.clone();
+            for hint in request
+                .sizes
+                .iter()
+                .filter(|h| same(lang, &h.procedure, &name))
+            {
+                give_extent(unit, lang, hint);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Problems with the hints that the sources reveal: no such procedure, no such argument,
+/// an argument that is not an assumed-size array, a size that names what the procedure
+/// does not have as an integer argument or constant.
+pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for hint in &request.sizes {
+        let here = |message: String, help: &str| {
+            let d = Diagnostic::error(E_SIZE_HINT, message).with_help(help.to_string());
+            match &hint.origin {
+                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
+                None => d,
+            }
+        };
+        let units: Vec<(Language, &Unit)> = program
+            .files
+            .iter()
+            .flat_map(|f| f.units.iter().map(move |u| (f.language, u)))
+            .filter(|(lang, u)| u.is_procedure() && same(*lang, &hint.procedure, &u.name))
+            .collect();
+        if units.is_empty() {
+            problems.push(here(
+                format!(
+                    "`sizes.{}`: no source defines `{}`",
+                    hint.procedure, hint.procedure
+                ),
+                "name a procedure of the sources",
+            ));
+            continue;
+        }
+        for (lang, unit) in units {
+            let symbol = unit
+                .symbols
+                .iter()
+                .find(|s| s.is_dummy() && same(lang, &hint.argument, &s.name));
+            let Some(symbol) = symbol else {
+                problems.push(here(
+                    format!(
+                        "`sizes.{}.{}`: `{}` has no argument `{}`",
+                        hint.procedure, hint.argument, unit.name, hint.argument
+                    ),
+                    "name an array argument of the procedure",
+                ));
+                continue;
+            };
+            if !symbol
+                .dims
+                .last()
+                .is_some_and(|d| matches!(d.upper, Bound::Star))
+            {
+                problems.push(here(
+                    format!(
+                        "`sizes.{}.{}`: `{}` is not an assumed-size array (`double *{}`, `{}(*)`): \
+                         adgen knows its size already",
+                        hint.procedure, hint.argument, symbol.name, symbol.name, symbol.name
+                    ),
+                    "remove this line",
+                ));
+                continue;
+            }
+            for name in hint.size.names() {
+                let known = unit.symbols.iter().find(|s| same(lang, name, &s.name));
+                let usable = known.is_some_and(|s| {
+                    matches!(s.ty, ScalarType::Integer(_))
+                        && !s.is_array()
+                        && (s.is_dummy() || s.kind == crate::il::SymbolKind::Constant)
+                });
+                if !usable {
+                    problems.push(here(
+                        format!(
+                            "`sizes.{}.{}`: the size uses `{name}`, which is not an integer \
+                             argument or constant of `{}`",
+                            hint.procedure, hint.argument, unit.name
+                        ),
+                        "write the size with the procedure's integer arguments and constants",
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// C names are case-sensitive, Fortran names are not.
+fn same(lang: Language, a: &str, b: &str) -> bool {
+    match lang {
+        Language::C => a == b,
+        _ => key(a) == key(b),
+    }
+}
+
+fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
+    let extent = to_expr(&hint.size);
+    let set = |dims: &mut Vec<DimSpec>| {
+        if let Some(last) = dims.last_mut() {
+            if matches!(last.upper, Bound::Star) {
+                // upper = lower + extent - 1 (lower 1 when absent).
+                last.upper = Bound::Expr(match &last.lower {
+                    None => extent.clone(),
+                    Some(lower) if is_int(lower, 1) => extent.clone(),
+                    Some(lower) if is_int(lower, 0) => {
+                        Expr::binary(BinOp::Sub, paren(extent.clone()), Expr::int(1))
+                    }
+                    Some(lower) => Expr::binary(
+                        BinOp::Sub,
+                        Expr::binary(BinOp::Add, paren(lower.clone()), paren(extent.clone())),
+                        Expr::int(1),
+                    ),
+                });
+            }
+        }
+    };
+    for symbol in unit.symbols.iter_mut() {
+        if symbol.is_dummy() && same(lang, &hint.argument, &symbol.name) {
+            set(&mut symbol.dims);
+        }
+    }
+    for decl in &mut unit.decls {
+        let entities = match &mut decl.kind {
+            DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => entities,
+            _ => continue,
+        };
+        for e in entities.iter_mut() {
+            if same(lang, &hint.argument, &e.name) {
+                if let Some(dims) = &mut e.dims {
+                    set(dims);
+                }
+            }
+        }
+    }
+}
+
+fn is_int(e: &Expr, v: i64) -> bool {
+    matches!(&e.kind, crate::il::ExprKind::Int(t) if t.parse::<i64>().ok() == Some(v))
+}
+
+fn paren(e: Expr) -> Expr {
+    match e.kind {
+        crate::il::ExprKind::Binary(..) => Expr {
+            span: e.span,
+            kind: crate::il::ExprKind::Paren(Box::new(e)),
+        },
+        _ => e,
+    }
+}
+
+fn to_expr(size: &SizeExpr) -> Expr {
+    let e = match size {
+        SizeExpr::Int(v) => Expr::int(*v),
+        SizeExpr::Name(n) => Expr::var(n),
+        SizeExpr::Binary(op, a, b) => {
+            let op = match op {
+                '+' => BinOp::Add,
+                '-' => BinOp::Sub,
+                '*' => BinOp::Mul,
+                _ => BinOp::Div,
+            };
+            let (a, b) = (to_expr(a), to_expr(b));
+            // The right operand of `-` and `/` keeps its grouping: n - (m - 1).
+            let b = if matches!(op, BinOp::Sub | BinOp::Div | BinOp::Mul) {
+                paren(b)
+            } else {
+                b
+            };
+            let a = if matches!(op, BinOp::Mul | BinOp::Div) {
+                paren(a)
+            } else {
+                a
+            };
+            Expr::binary(op, a, b)
+        }
+    };
+    Expr {
+        span: Span::default(),
+        ..e
+    }
+}
