@@ -34,6 +34,7 @@ use crate::request::Request;
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     let program = reached(program, request);
     let program = sizes::apply(&program, request)?;
+    let program = sizes::from_callers(program, request);
     let program = io::strip(&program, request)?;
     let program = restructure::restructure(&program)?;
     let program = scalarize::scalarize(&program)?;

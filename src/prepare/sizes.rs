@@ -209,3 +209,153 @@ fn to_expr(size: &SizeExpr) -> Expr {
         ..e
     }
 }
+
+/// Sizes from the calling context: an assumed-size vector dummy of a procedure that is
+/// not a root (so adgen sees every call of its derivatives) takes the extent that every
+/// call site passes, when they all pass the same constant one (`double proj[2]` passed
+/// as `proj`, `&cam[9]` of `double cam[11]`). Repeated until nothing changes, so extents
+/// flow down call chains. A procedure called with different or unknown extents keeps
+/// its `*` (then E0504/E0507 ask for a `[sizes]` line where a size is needed).
+pub fn from_callers(program: Program, request: &Request) -> Program {
+    use std::collections::BTreeMap;
+    let roots: std::collections::BTreeSet<String> =
+        request.roots.iter().map(|r| key(&r.name)).collect();
+    let mut program = program;
+    // Each round fixes at least one dummy, and there are finitely many.
+    loop {
+        // (callee key, dummy index) -> the one extent every call passes (None: several).
+        let mut seen: BTreeMap<(String, usize), Option<i64>> = BTreeMap::new();
+        for caller in program.units().filter(|u| u.is_procedure()) {
+            let mut calls: Vec<(&str, &[crate::il::Arg])> = Vec::new();
+            crate::il::visit::walk_stmts(&caller.body, &mut |s| {
+                if let crate::il::StmtKind::Call { name, args } = &s.kind {
+                    calls.push((name, args));
+                }
+                for e in crate::il::visit::stmt_exprs(s) {
+                    crate::il::visit::walk_expr(e, &mut |x| {
+                        if let crate::il::ExprKind::Call(name, args) = &x.kind {
+                            calls.push((name, args));
+                        }
+                    });
+                }
+            });
+            for (name, args) in calls {
+                let Some(callee) = program.unit(name) else {
+                    continue;
+                };
+                if roots.contains(&key(&callee.name)) {
+                    continue;
+                }
+                for (i, actual) in crate::il::bind_actuals(callee, args)
+                    .into_iter()
+                    .enumerate()
+                {
+                    let Some(dummy) = callee.args.get(i).and_then(|a| callee.symbols.get(a)) else {
+                        continue;
+                    };
+                    let open = dummy.dims.len() == 1 && matches!(dummy.dims[0].upper, Bound::Star);
+                    if !open {
+                        continue;
+                    }
+                    let extent = actual.and_then(|a| actual_extent(caller, a));
+                    let slot = seen.entry((key(&callee.name), i)).or_insert(extent);
+                    if *slot != extent {
+                        *slot = None;
+                    }
+                }
+            }
+        }
+        let fixed: Vec<((String, usize), i64)> = seen
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v?)))
+            .filter(|(_, v)| *v > 0)
+            .collect();
+        if fixed.is_empty() {
+            return program;
+        }
+        for file in &mut program.files {
+            let lang = file.language;
+            for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+                for ((callee, i), extent) in &fixed {
+                    if key(&unit.name) != *callee {
+                        continue;
+                    }
+                    let Some(argument) = unit.args.get(*i).cloned() else {
+                        continue;
+                    };
+                    let hint = SizeHint {
+                        procedure: unit.name.clone(),
+                        argument,
+                        size: SizeExpr::Int(*extent),
+                        origin: None,
+                    };
+                    give_extent(unit, lang, &hint);
+                }
+            }
+        }
+    }
+}
+
+/// The number of elements from `actual` to the end of its array, when constant: a whole
+/// array of constant shape, or an element of a constant-size vector (sequence
+/// association: `&a[k]`, `a(k)`).
+fn actual_extent(caller: &Unit, actual: &Expr) -> Option<i64> {
+    use crate::il::ExprKind;
+    let (name, subs) = match &actual.kind {
+        ExprKind::Var(n) => (n, None),
+        ExprKind::Index(n, subs) if subs.len() == 1 => (n, Some(&subs[0])),
+        _ => return None,
+    };
+    let symbol = caller.symbols.get(name)?;
+    if symbol.dims.is_empty() {
+        return None;
+    }
+    let bounds: Option<Vec<(i64, i64)>> = symbol
+        .dims
+        .iter()
+        .map(|d| {
+            let lower = match &d.lower {
+                None => 1,
+                Some(l) => constant(l)?,
+            };
+            match &d.upper {
+                Bound::Expr(u) => Some((lower, constant(u)?)),
+                _ => None,
+            }
+        })
+        .collect();
+    let bounds = bounds?;
+    match subs {
+        None => bounds
+            .iter()
+            .try_fold(1i64, |acc, (l, u)| acc.checked_mul(u - l + 1)),
+        Some(k) if bounds.len() == 1 => {
+            let k = constant(k)?;
+            let (l, u) = bounds[0];
+            (l..=u).contains(&k).then(|| u - k + 1)
+        }
+        Some(_) => None,
+    }
+}
+
+/// The value of an integer constant expression of literals (`N - 1` after the C
+/// front-end has replaced `N`).
+fn constant(e: &Expr) -> Option<i64> {
+    use crate::il::ExprKind;
+    match &e.kind {
+        ExprKind::Int(t) => t.parse().ok(),
+        ExprKind::Paren(inner) => constant(inner),
+        ExprKind::Unary(crate::il::UnOp::Neg, inner) => constant(inner)?.checked_neg(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (constant(a)?, constant(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div if b != 0 => a.checked_div(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
