@@ -84,6 +84,12 @@ enum Command {
         /// `adgen-outputs.txt` first) and write nothing.
         #[arg(long)]
         list_outputs: bool,
+        /// Print nothing but diagnostics (no summary).
+        #[arg(short, long, conflicts_with = "verbose")]
+        quiet: bool,
+        /// Also list each file, written or unchanged, after the summary.
+        #[arg(short, long)]
+        verbose: bool,
     },
     /// Print each statement of each differentiated procedure with what the analyses
     /// found: active variables, diff-liveness, values to be recorded, what the adjoint
@@ -102,6 +108,8 @@ struct DiffOptions {
     modes: Vec<String>,
     list_sources: bool,
     list_outputs: bool,
+    quiet: bool,
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -157,12 +165,16 @@ fn run(args: &[OsString]) -> u8 {
             modes,
             list_sources,
             list_outputs,
+            quiet,
+            verbose,
         } => {
             let options = DiffOptions {
                 depfile,
                 modes,
                 list_sources,
                 list_outputs,
+                quiet,
+                verbose,
             };
             run_diff(&manifest, &out_dir, &options)
         }
@@ -191,6 +203,7 @@ fn run_explain(manifest_path: &Path) -> u8 {
 }
 
 fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
+    let started = std::time::Instant::now();
     let mut loaded = match manifest::load_checked(manifest_path) {
         Ok(m) => m,
         Err(failure) => {
@@ -234,9 +247,21 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
         }
         return SUCCESS;
     }
-    let code = write(&generated, out_dir);
-    if code != SUCCESS {
-        return code;
+    let report = match write(&generated, out_dir) {
+        Ok(report) => report,
+        Err(code) => return code,
+    };
+    if !options.quiet {
+        eprint!(
+            "{}",
+            summary(
+                &loaded.request,
+                out_dir,
+                &report,
+                started.elapsed(),
+                options.verbose
+            )
+        );
     }
     if let Some(depfile) = &options.depfile {
         let mut prerequisites = vec![manifest_path.to_path_buf()];
@@ -339,13 +364,13 @@ fn differentiate(sources: &[SourceInput], request: &Request) -> Option<adgen::Ge
 
 fn differentiate_and_write(sources: &[SourceInput], request: &Request, out_dir: &Path) -> u8 {
     match differentiate(sources, request) {
-        Some(generated) => write(&generated, out_dir),
+        Some(generated) => write(&generated, out_dir).map_or_else(|code| code, |_| SUCCESS),
         None => USER_ERROR,
     }
 }
 
-fn write(generated: &adgen::Generated, out_dir: &Path) -> u8 {
-    if let Err(e) = adgen::output::write_outputs(out_dir, generated) {
+fn write(generated: &adgen::Generated, out_dir: &Path) -> Result<adgen::output::WriteReport, u8> {
+    adgen::output::write_outputs(out_dir, generated).map_err(|e| {
         let d = Diagnostic::error(
             E_WRITE,
             format!(
@@ -354,9 +379,51 @@ fn write(generated: &adgen::Generated, out_dir: &Path) -> u8 {
             ),
         );
         eprint!("{}", render(&d));
-        return USER_ERROR;
+        USER_ERROR
+    })
+}
+
+/// `adgen diff`'s closing lines on stderr: the roots and modes, the files written or
+/// unchanged, the time; with `-v`, each file.
+fn summary(
+    request: &Request,
+    out_dir: &Path,
+    report: &adgen::output::WriteReport,
+    elapsed: std::time::Duration,
+    verbose: bool,
+) -> String {
+    let roots: Vec<String> = request
+        .roots
+        .iter()
+        .map(|r| {
+            let modes: Vec<&str> = r.modes.iter().map(|m| m.name()).collect();
+            format!("{} ({})", r.name, modes.join(", "))
+        })
+        .collect();
+    let what = if roots.len() <= 3 {
+        roots.join(", ")
+    } else {
+        let procedures: usize = request.roots.iter().map(|r| r.modes.len()).sum();
+        format!("{} roots ({procedures} derivative procedures)", roots.len())
+    };
+    let files = |n: usize| if n == 1 { "file" } else { "files" };
+    let mut text = format!(
+        "adgen: differentiated {what} into {}: {} {} written, {} unchanged ({:.2} s)\n",
+        out_dir.display(),
+        report.written.len(),
+        files(report.written.len()),
+        report.unchanged.len(),
+        elapsed.as_secs_f64()
+    );
+    if verbose {
+        for path in &report.written {
+            text.push_str(&format!("  written    {path}\n"));
+        }
+        for path in &report.unchanged {
+            text.push_str(&format!("  unchanged  {path}\n"));
+        }
     }
-    SUCCESS
+    text
 }
 
 fn render(d: &Diagnostic) -> String {

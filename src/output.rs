@@ -39,9 +39,17 @@ pub fn outputs_list(generated: &Generated) -> String {
         .collect()
 }
 
+/// What [`write_outputs`] did: the paths (relative to the output directory, in
+/// `generated.files` order, [`OUTPUTS_LIST`] last) it wrote and those it left unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    pub written: Vec<String>,
+    pub unchanged: Vec<String>,
+}
+
 /// Writes every generated file under `dir`, plus [`OUTPUTS_LIST`], atomically and
 /// only where the content changed.
-pub fn write_outputs(dir: &Path, generated: &Generated) -> io::Result<()> {
+pub fn write_outputs(dir: &Path, generated: &Generated) -> io::Result<WriteReport> {
     let mut files: Vec<(&str, &[u8])> = Vec::new();
     for file in &generated.files {
         check_relative(&file.path)?;
@@ -81,9 +89,11 @@ pub fn write_outputs(dir: &Path, generated: &Generated) -> io::Result<()> {
         std::fs::write(&target, contents)?;
     }
 
+    let mut report = WriteReport::default();
     if !dir.exists() {
         std::fs::rename(&tree, dir)?;
-        return Ok(());
+        report.written = files.iter().map(|(p, _)| p.to_string()).collect();
+        return Ok(report);
     }
     if !dir.is_dir() {
         return Err(io::Error::new(
@@ -94,14 +104,16 @@ pub fn write_outputs(dir: &Path, generated: &Generated) -> io::Result<()> {
     for (path, contents) in &files {
         let target = dir.join(path);
         if std::fs::read(&target).is_ok_and(|old| old == *contents) {
+            report.unchanged.push(path.to_string());
             continue;
         }
         if let Some(p) = target.parent() {
             std::fs::create_dir_all(p)?;
         }
         std::fs::rename(tree.join(path), &target)?;
+        report.written.push(path.to_string());
     }
-    Ok(())
+    Ok(report)
 }
 
 /// A generated path must stay inside the output directory.
@@ -191,7 +203,9 @@ mod tests {
         let before_b = mtime(&out, "b.f90");
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(out.join("mine.txt"), "user file").unwrap();
-        write_outputs(&out, &generated(&[("a.f90", "1"), ("b.f90", "3")])).unwrap();
+        let report = write_outputs(&out, &generated(&[("a.f90", "1"), ("b.f90", "3")])).unwrap();
+        assert_eq!(report.written, ["b.f90"]);
+        assert_eq!(report.unchanged, ["a.f90", OUTPUTS_LIST]);
         assert_eq!(mtime(&out, "a.f90"), before_a);
         assert_ne!(mtime(&out, "b.f90"), before_b);
         assert_eq!(read(&out, "b.f90"), "3");

@@ -519,3 +519,34 @@ fn size_hints_are_checked_against_the_sources() {
     let tangent = std::fs::read_to_string(dir.path().join("adgen-out/src/acc_d.c")).unwrap();
     assert!(tangent.contains("yd[adgen_i1_0] = 0.0;"), "{tangent}");
 }
+
+/// A successful `adgen diff` ends with one summary line on stderr (roots and modes,
+/// files written and unchanged, time); `-v` lists each file, `-q` prints nothing.
+#[test]
+fn diff_prints_a_summary_that_q_silences_and_v_details() {
+    let dir = project(
+        "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\nindependents = [\"x\"]\n\
+         dependents = [\"y\"]\nmodes = [\"adjoint\"]\n",
+    );
+    let first = adgen(dir.path(), &["diff"]);
+    let text = stderr(&first);
+    assert!(first.status.success(), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.starts_with(
+            "adgen: differentiated f (adjoint) into adgen-out: 2 files written, 0 unchanged ("
+        ),
+        "{text}"
+    );
+    let again = adgen(dir.path(), &["diff", "-v"]);
+    let text = stderr(&again);
+    assert!(text.contains(": 0 files written, 2 unchanged ("), "{text}");
+    assert!(text.contains("\n  unchanged  src/f_b.f90\n"), "{text}");
+    assert!(
+        text.contains("\n  unchanged  adgen-outputs.txt\n"),
+        "{text}"
+    );
+    let quiet = adgen(dir.path(), &["diff", "-q"]);
+    assert!(quiet.status.success());
+    assert_eq!(stderr(&quiet), "");
+}
