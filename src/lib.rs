@@ -33,6 +33,7 @@ pub mod diff;
 pub mod explain;
 pub mod front;
 pub mod il;
+pub mod init;
 pub mod ir;
 pub mod manifest;
 pub mod output;

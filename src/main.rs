@@ -44,6 +44,30 @@ Tapenade-compatible form: differentiate the procedure named by -head in FILES.
                         snapshot, spareinit (implicit zeros); may be repeated
 ";
 
+/// The manifest's format, shown by `adgen diff --help` (README.md says the same).
+const MANIFEST_HELP: &str = "\
+The manifest (ad.toml; paths relative to it, every key but `sources` and `root` optional):
+
+  sources = [\"src/*.f90\", \"../lib/*.c\"] # globs, each one's matches sorted
+  include-dirs = [\"include\"]            # searched for INCLUDE and #include \"...\"
+
+  [options]                             # defaults for every root
+  modes = [\"tangent\", \"adjoint\"]
+  checkpoint-calls = true               # joint mode; false = split mode
+  disable = [\"tbr\"]                     # activity, diff-liveness, tbr, snapshot, implicit-zero
+
+  [[root]]                              # one table per procedure to differentiate
+  name = \"heat\"
+  independents = [\"u0\", \"k\"]            # inputs to differentiate with respect to
+  dependents = [\"j\"]                    # outputs to differentiate
+  modes = [\"adjoint\"]                   # overrides [options]
+  # head = \"heat(j)/(u0 k)\"             # Tapenade's form, instead of the three above
+
+  [sizes.smooth]                        # extents of arrays given without one
+  y = \"n*m\"                             # (C `double *y`, Fortran `y(*)`)
+
+`adgen init` writes a first manifest from the sources.";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "adgen",
@@ -60,6 +84,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Differentiate what the manifest names and write the derivative sources.
+    #[command(after_long_help = MANIFEST_HELP)]
     Diff {
         /// The manifest.
         #[arg(long, default_value = "ad.toml")]
@@ -90,6 +115,19 @@ enum Command {
         /// Also list each file, written or unchanged, after the summary.
         #[arg(short, long)]
         verbose: bool,
+    },
+    /// Write a first ad.toml, to edit: every procedure that no other calls becomes a
+    /// root, its real inputs independents and its real outputs dependents.
+    Init {
+        /// The Fortran and C sources (default: the .f90, .f, .F90 and .c files of the
+        /// current directory and of `src/`).
+        sources: Vec<PathBuf>,
+        /// Where to write the manifest; source paths in it are relative to it.
+        #[arg(long, default_value = "ad.toml")]
+        manifest: PathBuf,
+        /// Overwrite an existing manifest.
+        #[arg(long)]
+        force: bool,
     },
     /// Print each statement of each differentiated procedure with what the analyses
     /// found: active variables, diff-liveness, values to be recorded, what the adjoint
@@ -179,6 +217,30 @@ fn run(args: &[OsString]) -> u8 {
             run_diff(&manifest, &out_dir, &options)
         }
         Command::Explain { manifest } => run_explain(&manifest),
+        Command::Init {
+            sources,
+            manifest,
+            force,
+        } => run_init(&sources, &manifest, force),
+    }
+}
+
+/// `adgen init`: proposes roots from the sources and writes the manifest, never over an
+/// existing one unless `--force`.
+fn run_init(sources: &[PathBuf], manifest_path: &Path, force: bool) -> u8 {
+    match adgen::init::write_manifest(sources, manifest_path, force) {
+        Ok((roots, sources)) => {
+            eprintln!(
+                "adgen: wrote {} with {roots} root(s) from {sources} source(s); edit it, then \
+                 run `adgen diff`",
+                manifest_path.display()
+            );
+            SUCCESS
+        }
+        Err(rendered) => {
+            eprint!("{rendered}");
+            USER_ERROR
+        }
     }
 }
 

@@ -550,3 +550,57 @@ fn diff_prints_a_summary_that_q_silences_and_v_details() {
     assert!(quiet.status.success());
     assert_eq!(stderr(&quiet), "");
 }
+
+/// `adgen init` proposes the template's heat model as a root with its real inputs and
+/// outputs; the manifest it writes differentiates unchanged; it never overwrites one.
+#[test]
+fn init_writes_a_manifest_that_differentiates_the_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::copy(
+        repo.join("template-project/src/heat.f90"),
+        dir.path().join("src/heat.f90"),
+    )
+    .unwrap();
+    let init = adgen(dir.path(), &["init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let manifest = std::fs::read_to_string(dir.path().join("ad.toml")).unwrap();
+    assert!(
+        manifest.contains("sources = [\"src/heat.f90\"]\n"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains(
+            "[[root]]\nname = \"heat\"\nindependents = [\"u0\", \"k\", \"target\"]\n\
+             dependents = [\"j\"]\n"
+        ),
+        "{manifest}"
+    );
+    let diff = adgen(dir.path(), &["diff"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    assert!(dir.path().join("adgen-out/src/heat_b.f90").is_file());
+    let again = adgen(dir.path(), &["init"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("error[E0905]: `ad.toml` already exists"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("ad.toml")).unwrap(),
+        manifest
+    );
+    // Sources named explicitly, the manifest in another folder: paths relative to it.
+    let config = dir.path().join("config");
+    std::fs::create_dir(&config).unwrap();
+    let init = adgen(
+        dir.path(),
+        &["init", "src/heat.f90", "--manifest", "config/ad.toml"],
+    );
+    assert!(init.status.success(), "{}", stderr(&init));
+    let manifest = std::fs::read_to_string(config.join("ad.toml")).unwrap();
+    assert!(
+        manifest.contains("sources = [\"../src/heat.f90\"]\n"),
+        "{manifest}"
+    );
+    let diff = adgen(&config, &["diff"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    assert!(config.join("adgen-out/_parent/src/heat_b.f90").is_file());
+}

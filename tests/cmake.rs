@@ -187,3 +187,36 @@ fn add_subdirectory_and_missing_manifest() {
         "{text}"
     );
 }
+
+/// A manifest in a configuration folder naming sources outside it (`../src/*.f90`, the
+/// usual layout): the derivatives are written inside the output directory and build.
+#[test]
+fn manifest_in_a_subfolder_with_parent_sources() {
+    let dir = copy_template();
+    let source = dir.path().join("project");
+    std::fs::create_dir_all(source.join("config")).unwrap();
+    let manifest = std::fs::read_to_string(source.join("ad.toml"))
+        .unwrap()
+        .replace("sources = [\"src/*.f90\"]", "sources = [\"../src/*.f90\"]");
+    assert!(manifest.contains("../src/*.f90"), "{manifest}");
+    std::fs::write(source.join("config/ad.toml"), manifest).unwrap();
+    std::fs::remove_file(source.join("ad.toml")).unwrap();
+    let cmake_lists = std::fs::read_to_string(source.join("CMakeLists.txt"))
+        .unwrap()
+        .replace("MANIFEST ad.toml", "MANIFEST config/ad.toml");
+    std::fs::write(source.join("CMakeLists.txt"), cmake_lists).unwrap();
+    let build = dir.path().join("build");
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(&source)
+        .arg("-B")
+        .arg(&build)
+        .args(["-G", "Ninja"])
+        .arg(format!(
+            "-DADGEN_EXECUTABLE={}",
+            env!("CARGO_BIN_EXE_adgen")
+        ))
+        .arg(format!("-Dadgen_DIR={}", repo().join("cmake").display())));
+    run(Command::new("cmake").arg("--build").arg(&build));
+    run(Command::new("ctest").arg("--test-dir").arg(&build));
+}

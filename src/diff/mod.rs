@@ -278,11 +278,7 @@ pub fn differentiate(
                 errors.extend(file_static_globals(&ctx, &units));
             }
             if !units.is_empty() {
-                let stem = file
-                    .path
-                    .rsplit_once('.')
-                    .map(|(s, _)| s)
-                    .unwrap_or(&file.path);
+                let stem = output_stem(&file.path);
                 out.files.push((
                     format!("{stem}{}", mode.unit_suffix()),
                     il::File {
@@ -919,4 +915,44 @@ fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diagnostic> {
             hint.join(", ")
         )),
     )
+}
+
+/// Where the derivative files of the source at `path` go, relative to the output
+/// directory, without extension: the source's own path, with each `..` spelled
+/// `_parent` and a leading `/` (an absolute path) `_root`, so that sources outside the
+/// manifest's folder (`../src/model.f90`) still write inside the output directory,
+/// at a place that depends only on the path as the manifest gives it.
+pub fn output_stem(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    // The extension is the last file name's.
+    let name_start = path.rfind('/').map_or(0, |i| i + 1);
+    let stem = match path[name_start..].rfind('.') {
+        Some(dot) if dot > 0 => &path[..name_start + dot],
+        _ => path.as_str(),
+    };
+    let mut parts = Vec::new();
+    for (i, part) in stem.split('/').enumerate() {
+        match part {
+            "" if i == 0 => parts.push("_root".to_string()),
+            "" | "." => {}
+            ".." => parts.push("_parent".to_string()),
+            p => parts.push(p.replace(':', "_")),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod stem_tests {
+    use super::output_stem;
+
+    #[test]
+    fn stems_stay_inside_the_output_directory() {
+        assert_eq!(output_stem("src/model.f90"), "src/model");
+        assert_eq!(output_stem("../src/model.f90"), "_parent/src/model");
+        assert_eq!(output_stem("../../a/./b.c"), "_parent/_parent/a/b");
+        assert_eq!(output_stem("/abs/dir/m.f"), "_root/abs/dir/m");
+        assert_eq!(output_stem("C:/work/m.f90"), "C_/work/m");
+        assert_eq!(output_stem("../noext"), "_parent/noext");
+    }
 }

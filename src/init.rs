@@ -1,0 +1,353 @@
+//! `adgen init`: a first `ad.toml` proposed from the sources, to edit (issue 15).
+//!
+//! Roots are the procedures that no other procedure of the sources calls (a model's
+//! entry points). For each, the real arguments it reads are proposed as independents
+//! and those it may write as dependents, with the function result: from INTENT where
+//! the source declares it (every C parameter has one: by value or `const` is IN), else
+//! from what the body does with the argument (read in an expression, assigned, passed to
+//! a call, which may do either). A procedure with no real input or no real output is
+//! listed commented out. The text is deterministic: sources and roots in source order.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::il::{Intent, ScalarType, StmtKind, Unit, key, visit};
+use crate::request::SourceInput;
+use crate::{Failure, parse_sources};
+
+/// What one root would differentiate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proposal {
+    pub name: String,
+    /// The source that defines it, and its line.
+    pub path: String,
+    pub line: usize,
+    pub signature: String,
+    pub independents: Vec<String>,
+    pub dependents: Vec<String>,
+}
+
+/// The roots `adgen init` proposes for `inputs`, in source order.
+pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
+    let mut sources = SourceMap::default();
+    let program = parse_sources(inputs, &mut sources).map_err(|d| Failure {
+        rendered: crate::diag::Diagnostics(d.clone()).render(&sources),
+        diagnostics: d,
+    })?;
+    let called: std::collections::BTreeSet<String> = program
+        .units()
+        .flat_map(visit::called_names)
+        .map(|n| key(&n))
+        .collect();
+    let mut out = Vec::new();
+    for (file, input) in program.files.iter().zip(inputs) {
+        for unit in file.units.iter().filter(|u| u.is_procedure()) {
+            if called.contains(&key(&unit.name)) {
+                continue;
+            }
+            let (independents, dependents) = roles(unit);
+            let line = sources.get(unit.span.file).line_col(unit.span.lo).0;
+            out.push(Proposal {
+                name: unit.name.clone(),
+                path: input.path.clone(),
+                line,
+                signature: format!("{}({})", unit.name, unit.args.join(", ")),
+                independents,
+                dependents,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The real arguments `unit` reads (independents) and may write (dependents).
+fn roles(unit: &Unit) -> (Vec<String>, Vec<String>) {
+    let mut read = std::collections::BTreeSet::new();
+    let mut written = std::collections::BTreeSet::new();
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if let StmtKind::Assign { lhs, .. } = &s.kind {
+            if let Some(n) = lhs.base_name() {
+                written.insert(key(n.split('%').next().unwrap_or(n)));
+            }
+        }
+        if let StmtKind::Call { args, .. } = &s.kind {
+            for a in args {
+                if let Some(n) = a.value.base_name() {
+                    written.insert(key(n.split('%').next().unwrap_or(n)));
+                }
+            }
+        }
+        for e in visit::stmt_exprs(s) {
+            for n in visit::names_read(e) {
+                read.insert(key(n.split('%').next().unwrap_or(n)));
+            }
+        }
+    });
+    let mut independents = Vec::new();
+    let mut dependents = Vec::new();
+    for name in &unit.args {
+        let Some(symbol) = unit.symbols.get(name) else {
+            continue;
+        };
+        if !matches!(symbol.ty, ScalarType::Real(_) | ScalarType::Derived) {
+            continue;
+        }
+        let k = key(name);
+        let (reads, writes) = match symbol.intent {
+            Some(Intent::In) => (true, false),
+            Some(Intent::Out) => (false, true),
+            Some(Intent::InOut) => (true, true),
+            None => (read.contains(&k), written.contains(&k)),
+        };
+        if reads {
+            independents.push(name.clone());
+        }
+        if writes {
+            dependents.push(name.clone());
+        }
+    }
+    // A function's result, named as the function (what the manifest accepts in every
+    // language).
+    if unit.is_function() {
+        let result = unit.result.as_deref().unwrap_or(&unit.name);
+        let real = unit
+            .symbols
+            .get(result)
+            .is_some_and(|s| matches!(s.ty, ScalarType::Real(_) | ScalarType::Derived));
+        if real {
+            dependents.push(unit.name.clone());
+        }
+    }
+    (independents, dependents)
+}
+
+/// The commented `ad.toml` text: `source_paths` as the manifest lists them (relative
+/// to it), the proposals as `[[root]]` tables.
+pub fn manifest_text(source_paths: &[String], proposals: &[Proposal]) -> String {
+    let mut t = String::new();
+    t.push_str(
+        "# ad.toml, written by `adgen init`: what adgen differentiates. Edit it: keep the\n\
+         # roots you want, and among their arguments the inputs to differentiate with\n\
+         # respect to (independents) and the outputs to differentiate (dependents).\n\
+         # `adgen diff` then writes the derivative code; `adgen diff --help` lists every key.\n\n",
+    );
+    t.push_str("# Paths are relative to this file; globs are allowed (\"src/*.f90\").\n");
+    let quoted: Vec<String> = source_paths.iter().map(|p| toml_string(p)).collect();
+    writeln!(t, "sources = [{}]", quoted.join(", ")).unwrap();
+    t.push_str(
+        "\n[options]\nmodes = [\"tangent\", \"adjoint\"]   # or one of them; a root may override it\n",
+    );
+    if proposals.is_empty() {
+        t.push_str(
+            "\n# No procedure found that others do not call: add a [[root]] table per\n\
+             # procedure to differentiate, with `name`, `independents` and `dependents`.\n",
+        );
+    }
+    for p in proposals {
+        let usable = !p.independents.is_empty() && !p.dependents.is_empty();
+        let c = if usable { "" } else { "# " };
+        t.push('\n');
+        writeln!(t, "# {} in {}:{}", p.signature, p.path, p.line).unwrap();
+        if !usable {
+            writeln!(
+                t,
+                "# (no real {} found: complete the lists to differentiate it)",
+                if p.independents.is_empty() {
+                    "input"
+                } else {
+                    "output"
+                }
+            )
+            .unwrap();
+        }
+        writeln!(t, "{c}[[root]]").unwrap();
+        writeln!(t, "{c}name = {}", toml_string(&p.name)).unwrap();
+        writeln!(t, "{c}independents = [{}]", list(&p.independents)).unwrap();
+        writeln!(t, "{c}dependents = [{}]", list(&p.dependents)).unwrap();
+    }
+    t
+}
+
+fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| toml_string(n))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => write!(out, "\\u{:04X}", c as u32).unwrap(),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `adgen init` cannot write its manifest, or finds no source.
+pub const E_INIT: &str = "E0905";
+/// `adgen init` cannot read a source.
+pub const E_READ_SOURCE: &str = "E0903";
+
+fn render(d: &Diagnostic) -> String {
+    d.render(&SourceMap::default())
+}
+
+/// `adgen init`: proposes roots from `sources` (default: the Fortran and C files of the
+/// current directory and of `src/`) and writes the manifest at `manifest_path`, never
+/// over an existing one unless `force`. Returns the numbers of roots and sources, or the
+/// rendered diagnostics.
+pub fn write_manifest(
+    sources: &[PathBuf],
+    manifest_path: &Path,
+    force: bool,
+) -> Result<(usize, usize), String> {
+    if manifest_path.exists() && !force {
+        let d = Diagnostic::error(
+            E_INIT,
+            format!("`{}` already exists", manifest_path.display()),
+        )
+        .with_help("edit it, or pass `--force` to replace it");
+        return Err(render(&d));
+    }
+    let sources: Vec<PathBuf> = if sources.is_empty() {
+        let mut found = Vec::new();
+        for dir in [Path::new("."), Path::new("src")] {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut here: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .filter(|p| {
+                    p.extension()
+                        .and_then(|e| e.to_str())
+                        .is_some_and(|e| matches!(e, "f90" | "f" | "F90" | "F" | "f95" | "c"))
+                })
+                .map(|p| p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p))
+                .collect();
+            here.sort();
+            found.extend(here);
+        }
+        found
+    } else {
+        sources.to_vec()
+    };
+    if sources.is_empty() {
+        let d = Diagnostic::error(E_INIT, "no Fortran or C source found")
+            .with_help("name the sources: `adgen init src/model.f90`");
+        return Err(render(&d));
+    }
+    let manifest_dir = manifest_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut inputs = Vec::new();
+    let mut listed = Vec::new();
+    for path in &sources {
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                let d = Diagnostic::error(
+                    E_READ_SOURCE,
+                    format!("cannot read source `{}`: {e}", path.display()),
+                );
+                return Err(render(&d));
+            }
+        };
+        let relative = relative_to(path, manifest_dir);
+        let mut input = SourceInput::new(relative.clone(), text);
+        input.dir = path.parent().map(Path::to_path_buf);
+        inputs.push(input);
+        listed.push(relative);
+    }
+    let proposals = match proposals(&inputs) {
+        Ok(p) => p,
+        Err(failure) => return Err(failure.rendered),
+    };
+    let text = manifest_text(&listed, &proposals);
+    if let Err(e) = std::fs::write(manifest_path, text) {
+        let d = Diagnostic::error(
+            E_INIT,
+            format!("cannot write `{}`: {e}", manifest_path.display()),
+        );
+        return Err(render(&d));
+    }
+    Ok((proposals.len(), listed.len()))
+}
+
+/// `path` relative to `dir`, `/`-separated (with `..` where it lies outside).
+pub fn relative_to(path: &Path, dir: &Path) -> String {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (path, dir) = (abs(path), abs(dir));
+    let normal = |p: &Path| -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    parts.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+            }
+        }
+        parts
+    };
+    let (p, d) = (normal(&path), normal(&dir));
+    let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return path.to_string_lossy().replace('\\', "/");
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); d.len() - common];
+    parts.extend(p[common..].iter().cloned());
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_are_the_uncalled_procedures_with_their_real_inputs_and_outputs() {
+        let f = SourceInput::new(
+            "m.f90",
+            "subroutine step(n, u, k)\n  integer, intent(in) :: n\n  real(8) :: u(n), k\n  \
+             u = k*u\nend subroutine step\n\
+             subroutine run(n, u0, k, j)\n  integer, intent(in) :: n\n  \
+             real(8), intent(in) :: u0(n), k\n  real(8), intent(out) :: j\n  real(8) :: u(n)\n  \
+             u = u0\n  call step(n, u, k)\n  j = sum(u)\nend subroutine run\n",
+        );
+        let c = SourceInput::new(
+            "f.c",
+            "double norm2(int n, const double *x) { double s = 0; for (int i = 0; i < n; i++) s += x[i]*x[i]; return s; }\n",
+        );
+        let p = proposals(&[f, c]).unwrap();
+        let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["run", "norm2"]);
+        assert_eq!(p[0].independents, ["u0", "k"]);
+        assert_eq!(p[0].dependents, ["j"]);
+        assert_eq!((p[0].path.as_str(), p[0].line), ("m.f90", 6));
+        assert_eq!(p[1].independents, ["x"]);
+        assert_eq!(p[1].dependents, ["norm2"]);
+        let text = manifest_text(&["m.f90".into(), "f.c".into()], &p);
+        assert!(text.contains("sources = [\"m.f90\", \"f.c\"]\n"), "{text}");
+        assert!(
+            text.contains(
+                "# run(n, u0, k, j) in m.f90:6\n[[root]]\nname = \"run\"\n\
+                 independents = [\"u0\", \"k\"]\ndependents = [\"j\"]\n"
+            ),
+            "{text}"
+        );
+        let parsed: toml::Table = text.parse().unwrap();
+        assert_eq!(parsed["root"].as_array().unwrap().len(), 2);
+    }
+}
