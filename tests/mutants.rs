@@ -1,0 +1,367 @@
+//! Hostile input, deterministically (issue 16): a few hundred mutants of the corpus's
+//! sources and manifests, each made by one small edit (a span deleted, a line dropped,
+//! doubled or swapped, a token inserted, the text cut short), go through the manifest
+//! checks and the whole pipeline. Each must end in generated code or in diagnostics:
+//! never a panic, and never more than a few seconds (a hang). A stack overflow would
+//! abort the test process, which fails the test too. The seed is fixed, so a failure
+//! names a mutant that reproduces.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How many mutants of sources, and of manifests.
+const SOURCE_MUTANTS: usize = 600;
+const MANIFEST_MUTANTS: usize = 200;
+/// Generous: the slowest corpus program differentiates in well under a second.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// xorshift64*: small, deterministic, good enough to pick edits.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    ",",
+    "*",
+    "=",
+    "end",
+    "do",
+    "if",
+    "{",
+    "}",
+    ";",
+    "&",
+    "!",
+    "/*",
+    "\"",
+    "'",
+    "::",
+    "0",
+    "1e400",
+    "-",
+    "+",
+    "x",
+    "\n",
+    "[",
+    "]",
+    "call",
+    "real(8) ::",
+    "#include",
+    "= \"",
+    "[[root]]",
+    "%",
+    "->",
+    ".",
+    "99999999999999999999",
+    "(((((",
+];
+
+/// One edit of `text`, described for the failure message.
+fn mutate(text: &str, rng: &mut Rng) -> (String, String) {
+    let chars: Vec<char> = text.chars().collect();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at = rng.below(chars.len() + 1);
+    match rng.below(7) {
+        0 => {
+            let len = 1 + rng.below(20);
+            let end = (at + len).min(chars.len());
+            let s: String = chars[..at].iter().chain(&chars[end..]).collect();
+            (s, format!("deleted chars {at}..{end}"))
+        }
+        1 if !lines.is_empty() => {
+            let l = rng.below(lines.len());
+            let mut v = lines.clone();
+            v.insert(l, lines[l]);
+            (v.concat(), format!("doubled line {}", l + 1))
+        }
+        2 if !lines.is_empty() => {
+            let l = rng.below(lines.len());
+            let mut v = lines.clone();
+            v.remove(l);
+            (v.concat(), format!("dropped line {}", l + 1))
+        }
+        3 if lines.len() > 1 => {
+            let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+            let mut v = lines.clone();
+            v.swap(a, b);
+            (v.concat(), format!("swapped lines {} and {}", a + 1, b + 1))
+        }
+        4 => {
+            let s: String = chars[..at].iter().collect();
+            (s, format!("cut at char {at}"))
+        }
+        5 => {
+            let token = TOKENS[rng.below(TOKENS.len())].repeat(1 + rng.below(3));
+            let s: String = chars[..at]
+                .iter()
+                .copied()
+                .chain(token.chars())
+                .chain(chars[at..].iter().copied())
+                .collect();
+            (s, format!("inserted {token:?} at char {at}"))
+        }
+        _ => {
+            // A whole line repeated many times: long inputs, deep nesting.
+            let l = rng.below(lines.len().max(1));
+            let line = lines.get(l).copied().unwrap_or("(");
+            let mut v = lines.clone();
+            let many = line.repeat(50);
+            v.insert(l.min(v.len()), &many);
+            (v.concat(), format!("line {} repeated 50 times", l + 1))
+        }
+    }
+}
+
+fn corpus_dirs() -> Vec<PathBuf> {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut dirs = Vec::new();
+    for lang in ["fortran", "c"] {
+        for entry in std::fs::read_dir(corpus.join(lang)).unwrap().flatten() {
+            if entry.path().join("ad.toml").is_file() {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+/// Runs `job` on its own thread (on adgen's big stack, as the binary does); fails on a
+/// panic or when it takes longer than [`LIMIT`].
+fn survives(what: &str, job: impl FnOnce() + Send + 'static) -> Result<Duration, String> {
+    let (tx, rx) = mpsc::channel();
+    let start = Instant::now();
+    std::thread::spawn(move || {
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| adgen::on_big_stack(job)));
+        let _ = tx.send(outcome.is_ok());
+    });
+    match rx.recv_timeout(LIMIT) {
+        Ok(true) => Ok(start.elapsed()),
+        Ok(false) => Err(format!("{what}: panicked")),
+        Err(_) => Err(format!("{what}: still running after {LIMIT:?}")),
+    }
+}
+
+#[test]
+fn mutated_sources_end_in_code_or_diagnostics() {
+    let dirs = corpus_dirs();
+    let loaded: Vec<adgen::manifest::LoadedManifest> = dirs
+        .iter()
+        .filter_map(|d| adgen::manifest::load(&d.join("ad.toml")).ok())
+        .collect();
+    assert!(loaded.len() > 50, "only {} corpus programs", loaded.len());
+    let mut rng = Rng(0x5EED_AD6E_2026_1126);
+    let mut failures = Vec::new();
+    let mut slowest = Duration::ZERO;
+    let mut refused = 0;
+    for k in 0..SOURCE_MUTANTS {
+        let program = &loaded[rng.below(loaded.len())];
+        let mut inputs = program.sources.clone();
+        let i = rng.below(inputs.len());
+        let (text, edit) = mutate(&inputs[i].text, &mut rng);
+        inputs[i].text = text;
+        let what = format!("mutant {k}: {} {edit}", inputs[i].path);
+        let request = program.request.clone();
+        let (tx, rx) = mpsc::channel();
+        match survives(&what, move || {
+            let ok = adgen::differentiate(&inputs, &request).is_ok();
+            let _ = tx.send(ok);
+        }) {
+            Ok(t) => {
+                slowest = slowest.max(t);
+                if rx.recv().is_ok_and(|ok| !ok) {
+                    refused += 1;
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The edits must reach the parsers: most mutants are refused.
+    assert!(
+        refused > SOURCE_MUTANTS / 4,
+        "only {refused} mutants refused"
+    );
+    eprintln!("{SOURCE_MUTANTS} source mutants: {refused} refused, slowest {slowest:?}");
+}
+
+#[test]
+fn mutated_manifests_end_in_code_or_diagnostics() {
+    let dirs = corpus_dirs();
+    let mut rng = Rng(0xAD_7011_2026_1126);
+    let mut failures = Vec::new();
+    let mut rejected = 0;
+    for k in 0..MANIFEST_MUTANTS {
+        let dir = &dirs[rng.below(dirs.len())];
+        let text = std::fs::read_to_string(dir.join("ad.toml")).unwrap();
+        let (mutant, edit) = mutate(&text, &mut rng);
+        let what = format!("manifest mutant {k}: {} {edit}", dir.display());
+        // Beside the program's sources, so that the globs still match.
+        let scratch = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), scratch.path().join(entry.file_name())).unwrap();
+            }
+        }
+        let manifest = scratch.path().join("ad.toml");
+        std::fs::write(&manifest, mutant).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let result = survives(&what, move || {
+            let ok = match adgen::manifest::load_checked(&manifest) {
+                Ok(m) => adgen::differentiate(&m.sources, &m.request).is_ok(),
+                Err(failure) => {
+                    // One located diagnostic at least, and a bounded report.
+                    assert!(!failure.diagnostics.is_empty());
+                    assert!(failure.rendered.len() < 100_000);
+                    false
+                }
+            };
+            let _ = tx.send(ok);
+        });
+        match result {
+            Ok(_) => {
+                if rx.recv().is_ok_and(|ok| !ok) {
+                    rejected += 1;
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        rejected > MANIFEST_MUTANTS / 4,
+        "only {rejected} manifests rejected"
+    );
+    eprintln!("{MANIFEST_MUTANTS} manifest mutants: {rejected} rejected");
+}
+
+/// The harness itself: a panic is caught and reported, not taken for a refusal.
+#[test]
+fn a_panicking_job_is_a_failure() {
+    let e = survives("probe", || panic!("boom")).unwrap_err();
+    assert_eq!(e, "probe: panicked");
+    assert!(survives("probe", || ()).is_ok());
+}
+
+/// The fuzzing harness on stable Rust (issue 16): mutants of several stacked edits, for
+/// as long as `ADGEN_FUZZ_SECONDS` says (default 60), per target: `fortran` and `c`
+/// (sources of that language through the whole pipeline) and `manifest`;
+/// `ADGEN_FUZZ_TARGET` picks one, `ADGEN_FUZZ_SEED` varies the run. Prints the counts;
+/// fails on the first panic or hang, naming the mutant's seed and edits.
+///
+///     ADGEN_FUZZ_SECONDS=1800 ADGEN_FUZZ_TARGET=fortran \
+///         cargo test --release --test mutants fuzz -- --ignored --nocapture
+#[test]
+#[ignore]
+fn fuzz() {
+    let seconds: u64 = std::env::var("ADGEN_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let seed: u64 = std::env::var("ADGEN_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let only = std::env::var("ADGEN_FUZZ_TARGET").ok();
+    let dirs = corpus_dirs();
+    let loaded: Vec<adgen::manifest::LoadedManifest> = dirs
+        .iter()
+        .filter_map(|d| adgen::manifest::load(&d.join("ad.toml")).ok())
+        .collect();
+    for target in ["fortran", "c", "manifest"] {
+        if only.as_deref().is_some_and(|t| t != target) {
+            continue;
+        }
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ target.len() as u64);
+        let (mut runs, mut refused, mut slowest) = (0u64, 0u64, Duration::ZERO);
+        while Instant::now() < deadline {
+            let edits = 1 + rng.below(4);
+            let (ok, what, t) = if target == "manifest" {
+                let dir = &dirs[rng.below(dirs.len())];
+                let mut text = std::fs::read_to_string(dir.join("ad.toml")).unwrap();
+                let mut done = Vec::new();
+                for _ in 0..edits {
+                    let (t, e) = mutate(&text, &mut rng);
+                    text = t;
+                    done.push(e);
+                }
+                let what = format!("{target} run {runs}: {} {}", dir.display(), done.join("; "));
+                let scratch = tempfile::tempdir().unwrap();
+                for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                    if entry.path().is_file() {
+                        std::fs::copy(entry.path(), scratch.path().join(entry.file_name()))
+                            .unwrap();
+                    }
+                }
+                let manifest = scratch.path().join("ad.toml");
+                std::fs::write(&manifest, text).unwrap();
+                let (tx, rx) = mpsc::channel();
+                let t = survives(&what, move || {
+                    let ok = adgen::manifest::load_checked(&manifest)
+                        .is_ok_and(|m| adgen::differentiate(&m.sources, &m.request).is_ok());
+                    let _ = tx.send(ok);
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+                (rx.recv().unwrap_or(false), what, t)
+            } else {
+                let ext = if target == "c" { ".c" } else { ".f" };
+                let candidates: Vec<&adgen::manifest::LoadedManifest> = loaded
+                    .iter()
+                    .filter(|m| m.sources.iter().any(|s| s.path.contains(ext)))
+                    .collect();
+                let program = candidates[rng.below(candidates.len())];
+                let mut inputs = program.sources.clone();
+                let files: Vec<usize> = (0..inputs.len())
+                    .filter(|&i| inputs[i].path.contains(ext))
+                    .collect();
+                let i = files[rng.below(files.len())];
+                let mut done = Vec::new();
+                for _ in 0..edits {
+                    let (t, e) = mutate(&inputs[i].text, &mut rng);
+                    inputs[i].text = t;
+                    done.push(e);
+                }
+                let what = format!(
+                    "{target} run {runs}: {} {}",
+                    inputs[i].path,
+                    done.join("; ")
+                );
+                let request = program.request.clone();
+                let (tx, rx) = mpsc::channel();
+                let t = survives(&what, move || {
+                    let _ = tx.send(adgen::differentiate(&inputs, &request).is_ok());
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+                (rx.recv().unwrap_or(false), what, t)
+            };
+            let _ = what;
+            runs += 1;
+            refused += u64::from(!ok);
+            slowest = slowest.max(t);
+        }
+        eprintln!(
+            "fuzz {target}: {runs} mutants in {seconds} s, {refused} refused, {} accepted, \
+             0 panics, 0 hangs (slowest {slowest:?})",
+            runs - refused
+        );
+    }
+}
