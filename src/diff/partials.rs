@@ -157,8 +157,14 @@ fn walk(
                         walk(a, div(coeff.clone(), divisor), negative, info, out);
                     }
                     if b_act {
-                        // d(a/b)/db = -a/b**2
-                        let partial = Expr::binary(BinOp::Div, paren(a), pow2(b));
+                        // d(a/b)/db = -a/b**2, written a/b/b: the square of a large or
+                        // small b would overflow or underflow where a/b does not (MINPACK's
+                        // scaled norms divide by values near 1e±160 on purpose).
+                        let partial = Expr::binary(
+                            BinOp::Div,
+                            Expr::binary(BinOp::Div, paren(a), paren(b)),
+                            paren(b),
+                        );
                         walk(b, mul(coeff, partial), !negative, info, out);
                     }
                 }
