@@ -346,11 +346,17 @@ fn fuzz() {
                     done.join("; ")
                 );
                 let request = program.request.clone();
+                let mutant = inputs[i].text.clone();
                 let (tx, rx) = mpsc::channel();
                 let t = survives(&what, move || {
                     let _ = tx.send(adgen::differentiate(&inputs, &request).is_ok());
                 })
-                .unwrap_or_else(|e| panic!("{e}"));
+                .unwrap_or_else(|e| {
+                    // Kept for reproduction: the mutated file.
+                    let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failure.txt");
+                    let _ = std::fs::write(&keep, &mutant);
+                    panic!("{e} (the mutated file is {})", keep.display())
+                });
                 (rx.recv().unwrap_or(false), what, t)
             };
             let _ = what;
@@ -363,5 +369,60 @@ fn fuzz() {
              0 panics, 0 hangs (slowest {slowest:?})",
             runs - refused
         );
+    }
+}
+
+/// Found by the fuzzer (target fortran, seed 7, run 1479): a derived type whose END TYPE
+/// was lost took the rest of its module as components, variables of its own type among
+/// them, and expanding `p%a%b%a...` ran for minutes; and every following statement was an
+/// error of its own. Now each is one error, at once. A type containing itself through
+/// ordinary components is one error too.
+#[test]
+fn fuzz_regression_types_without_end_or_containing_themselves() {
+    let missing_end = "module shapes\n  implicit none\n  type :: vec2\n    real(8) :: x, y\n\
+                       contains\n  function vdot(a, b) result(r)\n    \
+                       type(vec2), intent(in) :: a, b\n    real(8) :: r\n    \
+                       r = a%x * b%x + a%y * b%y\n  end function vdot\nend module shapes\n";
+    let self_containing = "module shapes\n  implicit none\n  type :: node\n    real(8) :: x\n    \
+                           type(node) :: left, right, up\n  end type node\nend module shapes\n";
+    let user = "subroutine use_it(p, e)\n  use shapes\n  type(SHAPE), intent(in) :: p\n  \
+                real(8), intent(out) :: e\n  e = p%x\nend subroutine use_it\n";
+    for (module, shape, expected) in [
+        (
+            missing_end,
+            "vec2",
+            "m.f90:3:3: error[E0205]: type `vec2` has no END TYPE",
+        ),
+        (
+            self_containing,
+            "node",
+            "error[E0405]: the derived type `node` contains a component of its own type",
+        ),
+    ] {
+        let inputs = vec![
+            adgen::SourceInput::new("m.f90", module),
+            adgen::SourceInput::new("u.f90", user.replace("SHAPE", shape)),
+        ];
+        let request = adgen::Request {
+            roots: vec![adgen::RootRequest {
+                name: "use_it".into(),
+                independents: vec!["p".into()],
+                dependents: vec!["e".into()],
+                modes: [adgen::Mode::Tangent, adgen::Mode::Adjoint].into(),
+                origin: None,
+            }],
+            sizes: Vec::new(),
+            checkpoint_calls: true,
+            disabled: Default::default(),
+        };
+        let (tx, rx) = mpsc::channel();
+        let t = survives(shape, move || {
+            let _ = tx.send(adgen::differentiate(&inputs, &request).map(|_| ()));
+        })
+        .unwrap();
+        assert!(t < Duration::from_secs(2), "{shape}: {t:?}");
+        let rendered = rx.recv().unwrap().expect_err("refused").rendered;
+        assert_eq!(rendered.matches("error[").count(), 1, "{rendered}");
+        assert!(rendered.contains(expected), "{rendered}");
     }
 }

@@ -286,13 +286,37 @@ impl Sema<'_> {
     pub(super) fn derived_variable(&mut self, i: usize, spec: &TypeSpec, span: Span) {
         let name = self.infos[i].name.clone();
         let type_name = spec.type_name.clone().unwrap_or_default();
-        self.components_of(&name, &type_name, span, 0);
+        self.components_of(&name, &type_name, span, &[]);
     }
 
     /// The component symbols of `path`, at every depth. Those of an array of derived type
     /// `p(n)` are the struct-of-arrays view: `p%x` has the dimensions of `p` followed by
     /// those of `x`, and `p(i)%x(j)` is the element `(i, j)` of `p%x`.
-    pub(super) fn components_of(&mut self, path: &str, type_name: &str, span: Span, depth: usize) {
+    ///
+    /// `outer` holds the types of the enclosing paths: a type that contains itself (only
+    /// legal through POINTER components, which adgen refuses; or a type whose END TYPE
+    /// is missing, so that what follows became its components) is one error, not an
+    /// expansion without end.
+    pub(super) fn components_of(
+        &mut self,
+        path: &str,
+        type_name: &str,
+        span: Span,
+        outer: &[String],
+    ) {
+        if outer.contains(&key(type_name)) {
+            let message =
+                format!("the derived type `{type_name}` contains a component of its own type");
+            // Once, however many components and variables lead back to it.
+            if !self.diags.iter().any(|d| d.message == message) {
+                self.error("E0405", message, span).help = Some(
+                    "a type may contain itself only through POINTER components, which adgen \
+                     does not support yet"
+                        .to_string(),
+                );
+            }
+            return;
+        }
         let Some(t) = self.types.get(&key(type_name)).cloned() else {
             self.error(
                 "E0301",
@@ -302,9 +326,8 @@ impl Sema<'_> {
             .help = Some("define it in a module and USE the module".to_string());
             return;
         };
-        if depth > 16 {
-            return;
-        }
+        let mut enclosing = outer.to_vec();
+        enclosing.push(key(type_name));
         for c in &t.components {
             let leaf = format!("{path}%{}", c.name);
             let j = self.get_or_create(&leaf, span);
@@ -323,7 +346,7 @@ impl Sema<'_> {
             self.infos[j].arg_index = None;
             if c.ty == ScalarType::Derived {
                 let inner = c.spec.type_name.clone().unwrap_or_default();
-                self.components_of(&leaf, &inner, span, depth + 1);
+                self.components_of(&leaf, &inner, span, &enclosing);
             }
         }
     }

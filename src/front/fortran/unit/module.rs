@@ -263,7 +263,7 @@ impl FileParser<'_> {
                 }
                 Line::TypeDef(type_name) if !in_contains => {
                     self.pos += 1;
-                    let components = self.type_components(&type_name);
+                    let components = self.type_components(&type_name, raw.span);
                     module.decls.push(Decl {
                         kind: DeclKind::TypeDef {
                             name: type_name,
@@ -334,9 +334,19 @@ impl FileParser<'_> {
         out
     }
 
-    /// The component declarations of a derived type, up to its END TYPE.
-    pub(super) fn type_components(&mut self, name: &str) -> Vec<Decl> {
+    /// The component declarations of a derived type, up to its END TYPE. A statement
+    /// that cannot be inside a type (CONTAINS, a procedure or unit header, an END of
+    /// something else) means END TYPE is missing: one error at the TYPE line, and the
+    /// type ends there, so what follows is parsed as if it were present (no cascade).
+    pub(super) fn type_components(&mut self, name: &str, header: Span) -> Vec<Decl> {
         let mut out = Vec::new();
+        let missing_end = |this: &mut Self| {
+            this.diags.push(
+                Diagnostic::error("E0205", format!("type `{name}` has no END TYPE"))
+                    .at(header)
+                    .with_help(format!("add `END TYPE {name}` after its components")),
+            );
+        };
         while let Some(item) = self.items.get(self.pos).cloned() {
             let raw = match item {
                 Item::Comment { text, span } => {
@@ -349,27 +359,47 @@ impl FileParser<'_> {
                 }
                 Item::Stmt(raw) => raw,
             };
-            self.pos += 1;
             match self.stmts.classify(&raw) {
-                Ok(Line::EndOther(what)) if what == "TYPE" => return out,
-                Ok(Line::Decl(kind @ DeclKind::Var { .. })) => out.push(Decl {
-                    kind,
-                    span: raw.span,
-                }),
-                Ok(Line::Broken) => {}
-                Ok(_) => self.error(
-                    "E0405",
-                    format!("only component declarations can appear in type `{name}`"),
-                    raw.span,
-                ),
-                Err(d) => self.diags.push(d),
+                Ok(Line::EndOther(what)) if what == "TYPE" => {
+                    self.pos += 1;
+                    return out;
+                }
+                Ok(
+                    Line::Contains
+                    | Line::Header(_)
+                    | Line::Module(_)
+                    | Line::OtherUnit(_)
+                    | Line::TypeDef(_)
+                    | Line::Interface
+                    | Line::EndUnit { .. }
+                    | Line::EndOther(_),
+                ) => {
+                    missing_end(self);
+                    return out;
+                }
+                Ok(Line::Decl(kind @ DeclKind::Var { .. })) => {
+                    self.pos += 1;
+                    out.push(Decl {
+                        kind,
+                        span: raw.span,
+                    })
+                }
+                Ok(Line::Broken) => self.pos += 1,
+                Ok(_) => {
+                    self.pos += 1;
+                    self.error(
+                        "E0405",
+                        format!("only component declarations can appear in type `{name}`"),
+                        raw.span,
+                    )
+                }
+                Err(d) => {
+                    self.pos += 1;
+                    self.diags.push(d)
+                }
             }
         }
-        self.error(
-            "E0205",
-            format!("type `{name}` has no END TYPE"),
-            Span::default(),
-        );
+        missing_end(self);
         out
     }
 }
