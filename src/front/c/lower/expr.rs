@@ -453,6 +453,30 @@ impl FnCx<'_, '_> {
                 if c.node.type_name.node.declarator.is_some() {
                     return Err(self.unsupported("E0605", "a cast to a pointer type", e.span));
                 }
+                // `(double)2.2204460492503131e-16L`, what <float.h>'s DBL_EPSILON expands
+                // to: the constant rounded to the target type, written without the `L`.
+                if let (Ok(Ty::Real(kind)), Expression::Constant(k)) =
+                    (&ty, &c.node.expression.node)
+                {
+                    if let Constant::Float(f) = &k.node {
+                        if f.suffix.format == FloatFormat::LongDouble
+                            && f.base == FloatBase::Decimal
+                            && !f.suffix.imaginary
+                        {
+                            let mut value = f.number.to_ascii_lowercase();
+                            if value.starts_with('.') {
+                                value.insert(0, '0');
+                            }
+                            let suffix = if *kind == 4 { "f" } else { "" };
+                            let lit = Expr::new(ExprKind::Real(RealLit {
+                                value,
+                                kind: *kind,
+                                spelling: Some(format!("{}{suffix}", f.number)),
+                            }));
+                            return Ok((lit.spanned(span), Ty::Real(*kind)));
+                        }
+                    }
+                }
                 let (v, _) = self.value(&c.node.expression)?;
                 let (op, args, ty) = match ty {
                     Ok(Ty::Real(8)) => (il::Intrinsic::Dble, vec![v], Ty::Real(8)),
