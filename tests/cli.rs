@@ -604,3 +604,31 @@ fn init_writes_a_manifest_that_differentiates_the_template() {
     assert!(diff.status.success(), "{}", stderr(&diff));
     assert!(config.join("adgen-out/_parent/src/heat_b.f90").is_file());
 }
+
+/// A TOML syntax error is one error at its cause: a missing `]` is reported at the `[`
+/// it leaves open (the parser's own report was seven errors, from the next line on).
+#[test]
+fn a_toml_syntax_error_is_one_error_at_its_cause() {
+    for (manifest, expected) in [
+        (
+            "sources = [\"src/*.f90\"\n[[root]]\nname = \"f\"\nindependents = [\"x\"]\n\
+             dependents = [\"y\"]\n",
+            "ad.toml:1:11: error[E0101]: invalid TOML: this `[` is not closed",
+        ),
+        (
+            "sources = [\"src/*.f90\"] # a [ in a comment\n[[root]\nname = \"f\"\n",
+            "ad.toml:2:8: error[E0101]: invalid TOML: unclosed array table",
+        ),
+        (
+            "sources = [\"src/[ab].f90\"]\nx = = 3\n",
+            "ad.toml:2:5: error[E0101]: invalid TOML: extra `=`",
+        ),
+    ] {
+        let dir = project(manifest);
+        let output = adgen(dir.path(), &["diff"]);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert_eq!(text.matches("error[").count(), 1, "{text}");
+        assert!(text.starts_with(expected), "{text}");
+    }
+}
