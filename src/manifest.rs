@@ -18,6 +18,7 @@
 mod head;
 mod roots;
 mod sizes;
+mod syntax;
 pub use head::{Head, parse_head, parse_heads};
 pub use sizes::E_BAD_SIZE;
 
@@ -366,7 +367,7 @@ impl<'a> Checker<'a> {
         // missing `]` gave seven, the last ones nonsense).
         if let Some(e) = syntax_errors.first() {
             let span = e.span().unwrap_or(0..0);
-            let unclosed = unclosed_array(&self.file.text, span.start);
+            let unclosed = syntax::unclosed_array(&self.file.text, span.start);
             let (span, message) = match unclosed {
                 Some(open) => (
                     open..open + 1,
@@ -1054,60 +1055,4 @@ nmae = "g"
             ["name", "head", "independents", "dependents", "modes"]
         );
     }
-}
-
-/// The offset of an array's `[` that is still open where the parser failed (at
-/// `error_at`), on an earlier line: the usual cause of a cascade of syntax errors.
-fn unclosed_array(text: &str, error_at: usize) -> Option<usize> {
-    let mut open: Vec<usize> = Vec::new();
-    let mut in_string: Option<char> = None;
-    let mut line_start = true;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if i >= error_at {
-            break;
-        }
-        match in_string {
-            Some(q) => {
-                if c == '\\' && q == '"' {
-                    chars.next();
-                } else if c == q {
-                    in_string = None;
-                }
-                if c == '\n' {
-                    line_start = true;
-                }
-                continue;
-            }
-            None => {}
-        }
-        match c {
-            '"' | '\'' => in_string = Some(c),
-            '#' => {
-                // A comment: to the end of the line.
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
-            }
-            // A table header `[x]` / `[[x]]` at the start of a line is not an array.
-            '[' if line_start && open.is_empty() => {
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
-            }
-            '[' => open.push(i),
-            ']' => {
-                open.pop();
-            }
-            _ => {}
-        }
-        if c == '\n' {
-            line_start = true;
-        } else if !c.is_whitespace() {
-            line_start = false;
-        }
-    }
-    let first = *open.first()?;
-    // Only when the failure is on a later line than the `[`.
-    text[first..error_at].contains('\n').then_some(first)
 }
