@@ -426,3 +426,27 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
         assert!(rendered.contains(expected), "{rendered}");
     }
 }
+
+/// Found by the fuzzing harness (target fortran, seed 7, run 46240): a time loop whose
+/// body repeats 100 calls with array expressions as arguments (each evaluated into
+/// temporaries) took 13 s: the summary's dependency analysis kept one allocation per
+/// zone per node visit. Now about a second; the bound is generous for slow machines.
+#[test]
+fn fuzz_regression_many_calls_with_array_temporaries() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/fortran/heun_array_args");
+    let mut loaded = adgen::manifest::load(&dir.join("ad.toml")).unwrap();
+    let source = loaded
+        .sources
+        .iter_mut()
+        .find(|s| s.path == "heun.f90")
+        .unwrap();
+    let call = "    call chain_rhs(n, stiff, u + dt * ku1, v + dt * kv1, ku2, kv2)\n";
+    assert!(source.text.contains(call));
+    source.text = source.text.replacen(call, &call.repeat(100), 1);
+    let (inputs, request) = (loaded.sources.clone(), loaded.request.clone());
+    let t = survives("100 calls", move || {
+        adgen::differentiate(&inputs, &request).expect("differentiates");
+    })
+    .unwrap();
+    assert!(t < Duration::from_secs(8), "{t:?}");
+}

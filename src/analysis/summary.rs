@@ -89,45 +89,49 @@ struct DiffDep<'a> {
     slot_zones: &'a [Option<usize>],
 }
 
+impl DiffDep<'_> {
+    /// The bits of zone `z`'s row: the input slots its value depends on.
+    fn row(&self, z: usize) -> std::ops::Range<usize> {
+        z * self.n_slots..(z + 1) * self.n_slots
+    }
+}
+
 impl Problem for DiffDep<'_> {
-    /// For each zone, the input slots its current value depends on.
-    type State = Vec<BitVec>;
+    /// For each zone, the input slots its current value depends on: one bit matrix,
+    /// zone-major, in one allocation (a vector of rows cost one allocation per zone per
+    /// node visit, and long call sequences made thousands of zones).
+    type State = BitVec;
     fn forward(&self) -> bool {
         true
     }
     fn bottom(&self) -> Self::State {
-        vec![BitVec::repeat(false, self.n_slots); self.n_zones]
+        BitVec::repeat(false, self.n_slots * self.n_zones)
     }
     fn boundary(&self) -> Self::State {
         let mut s = self.bottom();
         for (slot, z) in self.slot_zones.iter().enumerate() {
             if let Some(z) = z {
-                s[*z].set(slot, true);
+                s.set(z * self.n_slots + slot, true);
             }
         }
         s
     }
     fn join(&self, into: &mut Self::State, from: &Self::State) -> bool {
-        let mut changed = false;
-        for (a, b) in into.iter_mut().zip(from) {
-            let old = a.clone();
-            *a |= b;
-            changed |= *a != old;
-        }
-        changed
+        super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, input: &Self::State) -> Self::State {
         let mut out = input.clone();
+        let mut row = BitVec::repeat(false, self.n_slots);
         for def in &self.effects[node] {
-            let mut row = if def.total {
-                BitVec::repeat(false, self.n_slots)
+            if def.total {
+                row.fill(false);
             } else {
-                input[def.zone].clone()
-            };
-            for &u in &def.diff_sources {
-                row |= &input[u];
+                row.copy_from_bitslice(&input[self.row(def.zone)]);
             }
-            out[def.zone] = row;
+            for &u in &def.diff_sources {
+                row |= &input[self.row(u)];
+            }
+            out[self.row(def.zone)].copy_from_bitslice(&row);
         }
         out
     }
@@ -165,11 +169,11 @@ pub fn summarize(
     };
     let solution = solve(&unit.flow, &problem);
     let at_exit = &solution.before[EXIT];
-    let reached = solution.after[ENTRY].len() == unit.zones.len();
+    let reached = solution.after[ENTRY].len() == unit.zones.len() * n;
     let diff_dep = slots
         .iter()
         .map(|z| match z {
-            Some(z) if reached => at_exit[*z].clone(),
+            Some(z) if reached => at_exit[problem.row(*z)].to_bitvec(),
             _ => BitVec::repeat(false, n),
         })
         .collect();
