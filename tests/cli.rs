@@ -632,3 +632,22 @@ fn a_toml_syntax_error_is_one_error_at_its_cause() {
         assert!(text.starts_with(expected), "{text}");
     }
 }
+
+/// A size hint for a Fortran procedure that no root reaches is accepted (the procedure
+/// is checked before unreached ones are dropped); `a(lda, *)` takes it in its last
+/// dimension.
+#[test]
+fn size_hint_of_an_unreached_fortran_procedure() {
+    let dir = project(
+        "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\nindependents = [\"x\"]\n\
+         dependents = [\"y\"]\n[sizes.g]\na = \"n\"\n",
+    );
+    std::fs::write(
+        dir.path().join("src/g.f90"),
+        "subroutine g(lda, n, a)\n  integer :: lda, n\n  real(8) :: a(lda, *)\n  \
+         a(1, n) = 0\nend subroutine g\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff", "-q"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}

@@ -293,6 +293,7 @@ fn fuzz() {
         let deadline = Instant::now() + Duration::from_secs(seconds);
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ target.len() as u64);
         let (mut runs, mut refused, mut slowest) = (0u64, 0u64, Duration::ZERO);
+        let mut slowest_what = String::new();
         while Instant::now() < deadline {
             let edits = 1 + rng.below(4);
             let (ok, what, t) = if target == "manifest" {
@@ -359,14 +360,16 @@ fn fuzz() {
                 });
                 (rx.recv().unwrap_or(false), what, t)
             };
-            let _ = what;
             runs += 1;
             refused += u64::from(!ok);
-            slowest = slowest.max(t);
+            if t > slowest {
+                slowest = t;
+                slowest_what = what;
+            }
         }
         eprintln!(
             "fuzz {target}: {runs} mutants in {seconds} s, {refused} refused, {} accepted, \
-             0 panics, 0 hangs (slowest {slowest:?})",
+             0 panics, 0 hangs (slowest {slowest:?}: {slowest_what})",
             runs - refused
         );
     }

@@ -32,8 +32,9 @@ use crate::request::Request;
 
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
-    let program = reached(program, request);
-    let program = sizes::apply(&program, request)?;
+    // Size hints first: they may name a procedure that no root reaches.
+    let program = sizes::apply(program, request)?;
+    let program = reached(&program, request);
     let program = sizes::from_callers(program, request);
     let program = io::strip(&program, request)?;
     let program = restructure::restructure(&program)?;
