@@ -246,7 +246,7 @@ const SNIPPET_COLUMNS: usize = 120;
 /// The part of a long source line a snippet shows: a window of [`SNIPPET_COLUMNS`]
 /// characters around the column, cut ends marked `...`; with the caret's column and
 /// width in it (both 1-based, at least 1).
-fn snippet_window(text: &str, col: usize, width: usize) -> (String, usize, usize) {
+pub(crate) fn snippet_window(text: &str, col: usize, width: usize) -> (String, usize, usize) {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() <= SNIPPET_COLUMNS {
         return (text.to_string(), col.max(1), width.max(1));

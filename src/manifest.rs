@@ -303,6 +303,7 @@ fn slash_path(path: &Path) -> String {
 
 /// Renders manifest diagnostics with the offending line and a caret under the column.
 fn failure(diagnostics: Vec<Diagnostic>, file: Option<&SourceFile>) -> Failure {
+    let diagnostics = bounded(diagnostics);
     let empty = crate::diag::SourceMap::default();
     let mut rendered = String::new();
     for d in &diagnostics {
@@ -315,6 +316,8 @@ fn failure(diagnostics: Vec<Diagnostic>, file: Option<&SourceFile>) -> Failure {
                 rendered.push('\n');
                 let gutter = line.to_string().len();
                 let source_line = file.line_text(*line).replace('\t', " ");
+                // A window around the column of a long line.
+                let (source_line, col, _) = crate::diag::snippet_window(&source_line, *col, 1);
                 rendered.push_str(&format!("{:gutter$} |\n", ""));
                 rendered.push_str(&format!("{line} | {source_line}\n"));
                 rendered.push_str(&format!("{:gutter$} | {}^\n", "", " ".repeat(col - 1)));
@@ -330,6 +333,61 @@ fn failure(diagnostics: Vec<Diagnostic>, file: Option<&SourceFile>) -> Failure {
         rendered,
         diagnostics,
     }
+}
+
+/// Diagnostics of the same code on the same line (a list of N bad entries) beyond
+/// which the rest are summed up in one note.
+const PER_CAUSE: usize = 3;
+
+/// At most [`PER_CAUSE`] diagnostics per code and manifest line, then one saying how many
+/// more there are: a list of 10,000 bad entries is four diagnostics, not 10,000.
+fn bounded(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::BTreeMap;
+    let cause = |d: &Diagnostic| match &d.location {
+        Some(crate::diag::Location::Path { path, line, .. }) => Some((d.code, path.clone(), *line)),
+        _ => None,
+    };
+    let mut seen: BTreeMap<(&'static str, String, usize), usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    let mut more: Vec<(Diagnostic, usize)> = Vec::new();
+    for d in diagnostics {
+        let Some(key) = cause(&d) else {
+            out.push(d);
+            continue;
+        };
+        let n = seen.entry(key).or_insert(0);
+        *n += 1;
+        match *n {
+            n if n <= PER_CAUSE => out.push(d),
+            n if n == PER_CAUSE + 1 => more.push((d, 1)),
+            _ => {
+                if let Some(last) = more.iter_mut().rev().find(|(m, _)| cause(m) == cause(&d)) {
+                    last.1 += 1;
+                }
+            }
+        }
+    }
+    for (d, n) in more {
+        let Some(crate::diag::Location::Path { path, line, col }) = d.location.clone() else {
+            continue;
+        };
+        let mut summary = Diagnostic::error(
+            d.code,
+            format!(
+                "and {n} more error{} like these on line {line}",
+                if n == 1 { "" } else { "s" }
+            ),
+        )
+        .at_path(path, line, col);
+        summary.help = Some("fix the ones above first; the rest are probably the same".into());
+        // After the last one shown for its line.
+        let at = out
+            .iter()
+            .rposition(|o| cause(o) == cause(&d))
+            .map_or(out.len(), |i| i + 1);
+        out.insert(at, summary);
+    }
+    out
 }
 
 /// What step 2 and 3 produce for a manifest without errors.

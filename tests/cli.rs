@@ -651,3 +651,25 @@ fn size_hint_of_an_unreached_fortran_procedure() {
     let output = adgen(dir.path(), &["diff", "-q"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
+
+/// Diagnostics are bounded per cause (issue 16): a list of 2,000 bad entries gives three
+/// errors and one that counts the rest, and long lines are shown as a window around the
+/// column (it was 4,000 errors, each quoting the whole line: 143 MB of stderr).
+#[test]
+fn many_bad_entries_are_a_bounded_report() {
+    let globs: Vec<String> = (0..2000).map(|i| format!("\"x{i}/*.f90\"")).collect();
+    let names: Vec<String> = (0..2000).map(|i| format!("\"1a{i}\"")).collect();
+    let dir = project(&format!(
+        "sources = [{}]\n[[root]]\nname = \"f\"\nindependents = [{}]\ndependents = [\"y\"]\n",
+        globs.join(", "),
+        names.join(", ")
+    ));
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text.len() < 10_000, "{} bytes", text.len());
+    assert_eq!(text.matches("error[E0106]").count(), 4, "{text}");
+    assert_eq!(text.matches("error[E0111]").count(), 4, "{text}");
+    assert!(text.contains("error[E0106]: and 1997 more errors like these on line 1"));
+    assert!(text.contains("error[E0111]: and 1997 more errors like these on line 4"));
+}
