@@ -177,19 +177,9 @@ fn list(names: &[String]) -> String {
         .join(", ")
 }
 
-/// A TOML basic string.
+/// `s` as a TOML string, quoted and escaped by the `toml` crate.
 fn toml_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => write!(out, "\\u{:04X}", c as u32).unwrap(),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    toml::Value::String(s.to_string()).to_string()
 }
 
 /// `adgen init` cannot write its manifest, or finds no source.

@@ -71,7 +71,7 @@ impl SizeExpr {
     pub fn parse(text: &str) -> Result<SizeExpr, String> {
         let tokens = size_tokens(text)?;
         let mut pos = 0;
-        let e = size_sum(&tokens, &mut pos, 0)?;
+        let e = size_binary(&tokens, &mut pos, 0, 0)?;
         match tokens.get(pos) {
             None => Ok(e),
             Some(t) => Err(format!("unexpected `{t}`")),
@@ -125,23 +125,31 @@ fn size_tokens(text: &str) -> Result<Vec<String>, String> {
 /// Nested parentheses allowed in a size (the manifest is no place for deep expressions).
 const MAX_SIZE_NESTING: usize = 32;
 
-fn size_sum(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, String> {
-    let mut e = size_product(t, pos, depth)?;
-    while let Some(op) = t.get(*pos).filter(|s| *s == "+" || *s == "-") {
-        let op = op.chars().next().unwrap_or('+');
-        *pos += 1;
-        let rhs = size_product(t, pos, depth)?;
-        e = SizeExpr::Binary(op, Box::new(e), Box::new(rhs));
-    }
-    Ok(e)
-}
+/// Binary operators by precedence level, loosest first.
+const SIZE_LEVELS: [&str; 2] = ["+-", "*/"];
 
-fn size_product(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, String> {
-    let mut e = size_atom(t, pos, depth)?;
-    while let Some(op) = t.get(*pos).filter(|s| *s == "*" || *s == "/") {
-        let op = op.chars().next().unwrap_or('*');
+/// Left-associative operators of `SIZE_LEVELS[level]` and tighter ones.
+fn size_binary(
+    t: &[String],
+    pos: &mut usize,
+    depth: usize,
+    level: usize,
+) -> Result<SizeExpr, String> {
+    let operand = |pos: &mut usize| {
+        if level + 1 < SIZE_LEVELS.len() {
+            size_binary(t, pos, depth, level + 1)
+        } else {
+            size_atom(t, pos, depth)
+        }
+    };
+    let mut e = operand(pos)?;
+    while let Some(op) = t.get(*pos).and_then(|s| {
+        s.chars()
+            .next()
+            .filter(|c| s.len() == 1 && SIZE_LEVELS[level].contains(*c))
+    }) {
         *pos += 1;
-        let rhs = size_atom(t, pos, depth)?;
+        let rhs = operand(pos)?;
         e = SizeExpr::Binary(op, Box::new(e), Box::new(rhs));
     }
     Ok(e)
@@ -156,7 +164,7 @@ fn size_atom(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, St
         if depth >= MAX_SIZE_NESTING {
             return Err(format!("more than {MAX_SIZE_NESTING} nested parentheses"));
         }
-        let e = size_sum(t, pos, depth + 1)?;
+        let e = size_binary(t, pos, depth + 1, 0)?;
         return match t.get(*pos) {
             Some(c) if c == ")" => {
                 *pos += 1;

@@ -44,6 +44,26 @@ fn copy_template() -> tempfile::TempDir {
     dir
 }
 
+/// `cmake -S source -B build -G generator` with adgen's executable.
+fn configure(source: &Path, build: &Path, generator: &str) -> Command {
+    let mut cmd = Command::new("cmake");
+    cmd.arg("-S")
+        .arg(source)
+        .arg("-B")
+        .arg(build)
+        .args(["-G", generator])
+        .arg(format!(
+            "-DADGEN_EXECUTABLE={}",
+            env!("CARGO_BIN_EXE_adgen")
+        ));
+    cmd
+}
+
+/// `-Dadgen_DIR=...`: where `find_package(adgen)` finds the package.
+fn package_dir() -> String {
+    format!("-Dadgen_DIR={}", repo().join("cmake").display())
+}
+
 fn touch(path: &Path) {
     let file = std::fs::File::options().append(true).open(path).unwrap();
     file.set_modified(std::time::SystemTime::now()).unwrap();
@@ -65,14 +85,7 @@ fn template_with(generator: &str) {
     )
     .unwrap();
     let adgen = env!("CARGO_BIN_EXE_adgen");
-    run(Command::new("cmake")
-        .arg("-S")
-        .arg(&source)
-        .arg("-B")
-        .arg(&build)
-        .args(["-G", generator])
-        .arg(format!("-DADGEN_EXECUTABLE={adgen}"))
-        .arg(format!("-Dadgen_DIR={}", repo().join("cmake").display())));
+    run(configure(&source, &build, generator).arg(package_dir()));
     let build_verbose = || {
         let output = run(Command::new("cmake").arg("--build").arg(&build).arg("-v"));
         String::from_utf8_lossy(&output.stdout).into_owned()
@@ -132,16 +145,7 @@ fn add_subdirectory_with_modes_and_output_dir() {
     )
     .unwrap();
     let build = dir.path().join("build");
-    run(Command::new("cmake")
-        .arg("-S")
-        .arg(&source)
-        .arg("-B")
-        .arg(&build)
-        .args(["-G", "Ninja"])
-        .arg(format!(
-            "-DADGEN_EXECUTABLE={}",
-            env!("CARGO_BIN_EXE_adgen")
-        )));
+    run(&mut configure(&source, &build, "Ninja"));
     run(Command::new("cmake").arg("--build").arg(&build));
     let generated = build.join("generated");
     assert!(generated.join("src/rosenbrock_b.f90").is_file());
@@ -168,16 +172,7 @@ fn add_subdirectory_and_missing_manifest() {
         ),
     )
     .unwrap();
-    let output = Command::new("cmake")
-        .arg("-S")
-        .arg(&source)
-        .arg("-B")
-        .arg(dir.path().join("build"))
-        .args(["-G", "Ninja"])
-        .arg(format!(
-            "-DADGEN_EXECUTABLE={}",
-            env!("CARGO_BIN_EXE_adgen")
-        ))
+    let output = configure(&source, &dir.path().join("build"), "Ninja")
         .output()
         .unwrap();
     let text = show(&output);
@@ -206,17 +201,7 @@ fn manifest_in_a_subfolder_with_parent_sources() {
         .replace("MANIFEST ad.toml", "MANIFEST config/ad.toml");
     std::fs::write(source.join("CMakeLists.txt"), cmake_lists).unwrap();
     let build = dir.path().join("build");
-    run(Command::new("cmake")
-        .arg("-S")
-        .arg(&source)
-        .arg("-B")
-        .arg(&build)
-        .args(["-G", "Ninja"])
-        .arg(format!(
-            "-DADGEN_EXECUTABLE={}",
-            env!("CARGO_BIN_EXE_adgen")
-        ))
-        .arg(format!("-Dadgen_DIR={}", repo().join("cmake").display())));
+    run(configure(&source, &build, "Ninja").arg(package_dir()));
     run(Command::new("cmake").arg("--build").arg(&build));
     run(Command::new("ctest").arg("--test-dir").arg(&build));
 }

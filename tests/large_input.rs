@@ -116,12 +116,7 @@ fn ten_thousand_terms_in_fortran() {
     .unwrap();
     let d = dir.path();
     // The generated files (the runtime first, when the adjoint needs one), then ours.
-    let mut sources: Vec<String> = generated
-        .files
-        .iter()
-        .map(|f| f.path.clone())
-        .filter(|p| p.ends_with(".c") || p.ends_with(".f90"))
-        .collect();
+    let mut sources = compiled_files(&generated, &[".c", ".f90"]);
     sources.extend(["big.f90".to_string(), "driver.f90".to_string()]);
     let mut objects = Vec::new();
     for src in &sources {
@@ -177,16 +172,21 @@ fn ten_thousand_terms_in_c() {
     )
     .unwrap();
     let d = dir.path();
-    let mut sources: Vec<String> = generated
-        .files
-        .iter()
-        .map(|f| f.path.clone())
-        .filter(|p| p.ends_with(".c"))
-        .collect();
+    let mut sources = compiled_files(&generated, &[".c"]);
     sources.extend(["big.c".to_string(), "driver.c".to_string()]);
     let mut args: Vec<&str> = vec!["-O0", "-Wall", "-o", "driver"];
     args.extend(sources.iter().map(String::as_str));
     args.push("-lm");
     run(d, "gcc", &args);
     check(&run(d, "./driver", &[]));
+}
+
+/// The generated files with one of these extensions, in the order adgen lists them.
+fn compiled_files(generated: &adgen::Generated, extensions: &[&str]) -> Vec<String> {
+    generated
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .filter(|p| extensions.iter().any(|e| p.ends_with(e)))
+        .collect()
 }

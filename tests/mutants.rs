@@ -143,21 +143,39 @@ fn corpus_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// Runs `job` on its own thread (on adgen's big stack, as the binary does); fails on a
-/// panic or when it takes longer than [`LIMIT`].
-fn survives(what: &str, job: impl FnOnce() + Send + 'static) -> Result<Duration, String> {
+/// Runs `job` on its own thread (on adgen's big stack, as the binary does) and returns
+/// what it returns and how long it took; fails on a panic or when it takes longer than
+/// [`LIMIT`].
+fn survives<T: Send + 'static>(
+    what: &str,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<(T, Duration), String> {
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
     std::thread::spawn(move || {
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| adgen::on_big_stack(job)));
-        let _ = tx.send(outcome.is_ok());
+        let _ = tx.send(outcome.ok());
     });
     match rx.recv_timeout(LIMIT) {
-        Ok(true) => Ok(start.elapsed()),
-        Ok(false) => Err(format!("{what}: panicked")),
+        Ok(Some(value)) => Ok((value, start.elapsed())),
+        Ok(None) => Err(format!("{what}: panicked")),
         Err(_) => Err(format!("{what}: still running after {LIMIT:?}")),
     }
+}
+
+/// A scratch copy of corpus program `dir` with `manifest` as its ad.toml, beside its
+/// sources so that the globs still match; returns the copy and the manifest's path.
+fn manifest_beside_sources(dir: &Path, manifest: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), scratch.path().join(entry.file_name())).unwrap();
+        }
+    }
+    let path = scratch.path().join("ad.toml");
+    std::fs::write(&path, manifest).unwrap();
+    (scratch, path)
 }
 
 #[test]
@@ -180,16 +198,12 @@ fn mutated_sources_end_in_code_or_diagnostics() {
         inputs[i].text = text;
         let what = format!("mutant {k}: {} {edit}", inputs[i].path);
         let request = program.request.clone();
-        let (tx, rx) = mpsc::channel();
         match survives(&what, move || {
-            let ok = adgen::differentiate(&inputs, &request).is_ok();
-            let _ = tx.send(ok);
+            adgen::differentiate(&inputs, &request).is_ok()
         }) {
-            Ok(t) => {
+            Ok((ok, t)) => {
                 slowest = slowest.max(t);
-                if rx.recv().is_ok_and(|ok| !ok) {
-                    refused += 1;
-                }
+                refused += usize::from(!ok);
             }
             Err(e) => failures.push(e),
         }
@@ -214,18 +228,9 @@ fn mutated_manifests_end_in_code_or_diagnostics() {
         let text = std::fs::read_to_string(dir.join("ad.toml")).unwrap();
         let (mutant, edit) = mutate(&text, &mut rng);
         let what = format!("manifest mutant {k}: {} {edit}", dir.display());
-        // Beside the program's sources, so that the globs still match.
-        let scratch = tempfile::tempdir().unwrap();
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            if entry.path().is_file() {
-                std::fs::copy(entry.path(), scratch.path().join(entry.file_name())).unwrap();
-            }
-        }
-        let manifest = scratch.path().join("ad.toml");
-        std::fs::write(&manifest, mutant).unwrap();
-        let (tx, rx) = mpsc::channel();
+        let (_scratch, manifest) = manifest_beside_sources(dir, &mutant);
         let result = survives(&what, move || {
-            let ok = match adgen::manifest::load_checked(&manifest) {
+            match adgen::manifest::load_checked(&manifest) {
                 Ok(m) => adgen::differentiate(&m.sources, &m.request).is_ok(),
                 Err(failure) => {
                     // One located diagnostic at least, and a bounded report.
@@ -233,15 +238,10 @@ fn mutated_manifests_end_in_code_or_diagnostics() {
                     assert!(failure.rendered.len() < 100_000);
                     false
                 }
-            };
-            let _ = tx.send(ok);
+            }
         });
         match result {
-            Ok(_) => {
-                if rx.recv().is_ok_and(|ok| !ok) {
-                    rejected += 1;
-                }
-            }
+            Ok((ok, _)) => rejected += usize::from(!ok),
             Err(e) => failures.push(e),
         }
     }
@@ -256,7 +256,7 @@ fn mutated_manifests_end_in_code_or_diagnostics() {
 /// The harness itself: a panic is caught and reported, not taken for a refusal.
 #[test]
 fn a_panicking_job_is_a_failure() {
-    let e = survives("probe", || panic!("boom")).unwrap_err();
+    let e = survives("probe", || -> () { panic!("boom") }).unwrap_err();
     assert_eq!(e, "probe: panicked");
     assert!(survives("probe", || ()).is_ok());
 }
@@ -306,23 +306,13 @@ fn fuzz() {
                     done.push(e);
                 }
                 let what = format!("{target} run {runs}: {} {}", dir.display(), done.join("; "));
-                let scratch = tempfile::tempdir().unwrap();
-                for entry in std::fs::read_dir(dir).unwrap().flatten() {
-                    if entry.path().is_file() {
-                        std::fs::copy(entry.path(), scratch.path().join(entry.file_name()))
-                            .unwrap();
-                    }
-                }
-                let manifest = scratch.path().join("ad.toml");
-                std::fs::write(&manifest, text).unwrap();
-                let (tx, rx) = mpsc::channel();
-                let t = survives(&what, move || {
-                    let ok = adgen::manifest::load_checked(&manifest)
-                        .is_ok_and(|m| adgen::differentiate(&m.sources, &m.request).is_ok());
-                    let _ = tx.send(ok);
+                let (_scratch, manifest) = manifest_beside_sources(dir, &text);
+                let (ok, t) = survives(&what, move || {
+                    adgen::manifest::load_checked(&manifest)
+                        .is_ok_and(|m| adgen::differentiate(&m.sources, &m.request).is_ok())
                 })
                 .unwrap_or_else(|e| panic!("{e}"));
-                (rx.recv().unwrap_or(false), what, t)
+                (ok, what, t)
             } else {
                 let ext = if target == "c" { ".c" } else { ".f" };
                 let candidates: Vec<&adgen::manifest::LoadedManifest> = loaded
@@ -348,9 +338,8 @@ fn fuzz() {
                 );
                 let request = program.request.clone();
                 let mutant = inputs[i].text.clone();
-                let (tx, rx) = mpsc::channel();
-                let t = survives(&what, move || {
-                    let _ = tx.send(adgen::differentiate(&inputs, &request).is_ok());
+                let (ok, t) = survives(&what, move || {
+                    adgen::differentiate(&inputs, &request).is_ok()
                 })
                 .unwrap_or_else(|e| {
                     // Kept for reproduction: the mutated file.
@@ -358,7 +347,7 @@ fn fuzz() {
                     let _ = std::fs::write(&keep, &mutant);
                     panic!("{e} (the mutated file is {})", keep.display())
                 });
-                (rx.recv().unwrap_or(false), what, t)
+                (ok, what, t)
             };
             runs += 1;
             refused += u64::from(!ok);
@@ -418,13 +407,12 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
             checkpoint_calls: true,
             disabled: Default::default(),
         };
-        let (tx, rx) = mpsc::channel();
-        let t = survives(shape, move || {
-            let _ = tx.send(adgen::differentiate(&inputs, &request).map(|_| ()));
+        let (result, t) = survives(shape, move || {
+            adgen::differentiate(&inputs, &request).map(|_| ())
         })
         .unwrap();
         assert!(t < Duration::from_secs(2), "{shape}: {t:?}");
-        let rendered = rx.recv().unwrap().expect_err("refused").rendered;
+        let rendered = result.expect_err("refused").rendered;
         assert_eq!(rendered.matches("error[").count(), 1, "{rendered}");
         assert!(rendered.contains(expected), "{rendered}");
     }
@@ -447,7 +435,7 @@ fn fuzz_regression_many_calls_with_array_temporaries() {
     assert!(source.text.contains(call));
     source.text = source.text.replacen(call, &call.repeat(100), 1);
     let (inputs, request) = (loaded.sources.clone(), loaded.request.clone());
-    let t = survives("100 calls", move || {
+    let ((), t) = survives("100 calls", move || {
         adgen::differentiate(&inputs, &request).expect("differentiates");
     })
     .unwrap();

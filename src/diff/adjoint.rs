@@ -36,10 +36,9 @@ use crate::analysis::effects::{CallSite, call_site};
 use crate::diag::Diagnostic;
 use crate::il::bind_actuals;
 use crate::il::{
-    BinOp, Bound, DeclKind, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind, Tape,
-    TapeOp, TapeType, TypeSpec, UnOp, Unit, UnitKind, key, visit,
+    BinOp, Bound, Expr, ExprKind, Intrinsic, ScalarType, Stmt, StmtId, StmtKind, Tape, TapeOp,
+    TapeType, TypeSpec, UnOp, Unit, UnitKind, key, visit,
 };
-use crate::runtime::RUNTIME_MODULE;
 
 use super::partials::{Term, linearize};
 use super::plan::{self, Plan};
@@ -117,17 +116,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     pass_through(ug, &mut body);
     let mut decls = ug.declarations(&[], &body);
     if ug.uses_runtime {
-        decls.insert(
-            0,
-            crate::il::Decl {
-                kind: DeclKind::Use {
-                    module: RUNTIME_MODULE.to_string(),
-                    only: None,
-                    renames: Vec::new(),
-                },
-                span: Default::default(),
-            },
-        );
+        super::use_runtime_module(&mut decls);
     }
     Unit {
         kind: UnitKind::Subroutine,

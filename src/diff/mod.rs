@@ -832,13 +832,18 @@ fn uses_runtime_function(unit: &mut Unit) -> bool {
     if !crate::il::visit::calls_intrinsic(&unit.body, crate::il::Intrinsic::Digamma) {
         return false;
     }
+    use_runtime_module(&mut unit.decls);
+    true
+}
+
+/// `USE adgen_runtime` first among `decls`, unless it is there already.
+pub(crate) fn use_runtime_module(decls: &mut Vec<crate::il::Decl>) {
     let runtime = crate::runtime::RUNTIME_MODULE;
-    let used = unit
-        .decls
+    let used = decls
         .iter()
         .any(|d| matches!(&d.kind, crate::il::DeclKind::Use { module, .. } if module == runtime));
     if !used {
-        unit.decls.insert(
+        decls.insert(
             0,
             crate::il::Decl {
                 kind: crate::il::DeclKind::Use {
@@ -850,7 +855,6 @@ fn uses_runtime_function(unit: &mut Unit) -> bool {
             },
         );
     }
-    true
 }
 
 /// A root's assumed-size array argument whose derivative the generated code does not zero.

@@ -377,19 +377,6 @@ fn intrinsic(
             false,
             out,
         ),
-        Intrinsic::Log2 => single(
-            Expr::binary(
-                BinOp::Div,
-                one(),
-                Expr::binary(
-                    BinOp::Mul,
-                    paren(a),
-                    call(Intrinsic::Log, vec![real("2.0", k)]),
-                ),
-            ),
-            false,
-            out,
-        ),
         Intrinsic::Cbrt => single(
             // 1/(3 cbrt(a)²)
             Expr::binary(
@@ -461,19 +448,27 @@ fn intrinsic(
         ),
         Intrinsic::LogGamma => single(call(Intrinsic::Digamma, vec![a.clone()]), false, out),
         Intrinsic::Log => single(Expr::binary(BinOp::Div, one(), paren(a)), false, out),
-        Intrinsic::Log10 => single(
-            Expr::binary(
-                BinOp::Div,
-                one(),
+        Intrinsic::Log10 | Intrinsic::Log2 => {
+            // 1/(a log(base))
+            let base = if op == Intrinsic::Log10 {
+                "10.0"
+            } else {
+                "2.0"
+            };
+            single(
                 Expr::binary(
-                    BinOp::Mul,
-                    paren(a),
-                    call(Intrinsic::Log, vec![real("10.0", k)]),
+                    BinOp::Div,
+                    one(),
+                    Expr::binary(
+                        BinOp::Mul,
+                        paren(a),
+                        call(Intrinsic::Log, vec![real(base, k)]),
+                    ),
                 ),
-            ),
-            false,
-            out,
-        ),
+                false,
+                out,
+            )
+        }
         Intrinsic::Sqrt => single(
             Expr::binary(
                 BinOp::Div,

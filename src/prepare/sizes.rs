@@ -3,9 +3,11 @@
 //! whose extent a hint gives becomes an explicit-shape array, so that its derivative can
 //! be zeroed and the array saved like any other. Problems are located in the manifest.
 
-use crate::diag::{Diagnostic, Span};
+use crate::diag::Diagnostic;
 use crate::il::{BinOp, Bound, DeclKind, DimSpec, Expr, Language, Program, ScalarType, Unit, key};
 use crate::request::{Request, SizeExpr, SizeHint};
+
+use super::scalarize::shape::{int_literal, paren};
 
 /// A size hint that does not fit the sources.
 pub const E_SIZE_HINT: &str = "E0119";
@@ -131,8 +133,8 @@ fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
                 // upper = lower + extent - 1 (lower 1 when absent).
                 last.upper = Bound::Expr(match &last.lower {
                     None => extent.clone(),
-                    Some(lower) if is_int(lower, 1) => extent.clone(),
-                    Some(lower) if is_int(lower, 0) => {
+                    Some(lower) if int_literal(lower) == Some(1) => extent.clone(),
+                    Some(lower) if int_literal(lower) == Some(0) => {
                         Expr::binary(BinOp::Sub, paren(extent.clone()), Expr::int(1))
                     }
                     Some(lower) => Expr::binary(
@@ -164,22 +166,8 @@ fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
     }
 }
 
-fn is_int(e: &Expr, v: i64) -> bool {
-    matches!(&e.kind, crate::il::ExprKind::Int(t) if t.parse::<i64>().ok() == Some(v))
-}
-
-fn paren(e: Expr) -> Expr {
-    match e.kind {
-        crate::il::ExprKind::Binary(..) => Expr {
-            span: e.span,
-            kind: crate::il::ExprKind::Paren(Box::new(e)),
-        },
-        _ => e,
-    }
-}
-
 fn to_expr(size: &SizeExpr) -> Expr {
-    let e = match size {
+    match size {
         SizeExpr::Int(v) => Expr::int(*v),
         SizeExpr::Name(n) => Expr::var(n),
         SizeExpr::Binary(op, a, b) => {
@@ -190,7 +178,7 @@ fn to_expr(size: &SizeExpr) -> Expr {
                 _ => BinOp::Div,
             };
             let (a, b) = (to_expr(a), to_expr(b));
-            // The right operand of `-` and `/` keeps its grouping: n - (m - 1).
+            // Operands keep their grouping: n - (m - 1), (n + 1)*m.
             let b = if matches!(op, BinOp::Sub | BinOp::Div | BinOp::Mul) {
                 paren(b)
             } else {
@@ -203,10 +191,6 @@ fn to_expr(size: &SizeExpr) -> Expr {
             };
             Expr::binary(op, a, b)
         }
-    };
-    Expr {
-        span: Span::default(),
-        ..e
     }
 }
 
@@ -339,7 +323,8 @@ fn actual_extent(caller: &Unit, actual: &Expr) -> Option<i64> {
 }
 
 /// The value of an integer constant expression of literals (`N - 1` after the C
-/// front-end has replaced `N`).
+/// front-end has replaced `N`). Not `scalarize::shape::linear`: that one divides nothing
+/// and does not check overflow, which hostile input reaches here.
 fn constant(e: &Expr) -> Option<i64> {
     use crate::il::ExprKind;
     match &e.kind {

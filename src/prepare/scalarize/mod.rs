@@ -41,7 +41,7 @@ mod assign;
 mod constructs;
 mod derived;
 mod element;
-mod shape;
+pub(super) mod shape;
 #[cfg(test)]
 mod tests;
 

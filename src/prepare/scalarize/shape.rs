@@ -49,7 +49,7 @@ impl LoopDim {
     }
 }
 
-pub(super) fn paren(e: Expr) -> Expr {
+pub(in crate::prepare) fn paren(e: Expr) -> Expr {
     match e.kind {
         ExprKind::Var(_)
         | ExprKind::Index(..)
@@ -70,7 +70,7 @@ pub(super) struct Linear {
     pub(super) constant: i64,
 }
 
-pub(super) fn int_literal(e: &Expr) -> Option<i64> {
+pub(in crate::prepare) fn int_literal(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(t) if !t.contains('_') => t.parse().ok(),
         ExprKind::Paren(x) => int_literal(x),
