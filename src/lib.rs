@@ -145,6 +145,9 @@ pub fn parse_sources(
         errors.extend(front::c::externs::resolve(&mut program));
     }
     if errors.is_empty() {
+        errors.extend(front::fortran::generic::resolve(&mut program));
+    }
+    if errors.is_empty() {
         errors.extend(front::boundary::check(&program));
         errors.extend(front::optional::check(&program));
     }

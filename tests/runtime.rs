@@ -395,6 +395,7 @@ mod adjoint {
                 host: None,
                 bind: None,
                 recursive: false,
+                generic_calls: Default::default(),
             }],
         }
     }

@@ -9,6 +9,7 @@ pub mod adjoint;
 mod decls;
 pub mod heap;
 pub mod implicit_zero;
+mod interfaces;
 mod modules;
 pub mod optional;
 pub mod partials;
@@ -221,6 +222,17 @@ pub fn differentiate(
                 }
             }
         }
+        let fortran: std::collections::BTreeSet<String> = program
+            .files
+            .iter()
+            .filter(|f| f.language == il::Language::Fortran)
+            .flat_map(|f| f.units.iter().map(|u| key(&u.name)))
+            .collect();
+        interfaces::add_derivative_interfaces(
+            &mut generated_units,
+            &|i| fortran.contains(&key(&ir.units[i].unit.name)),
+            &|i| interfaces::sees_interface_bodies(program, ir.units[i].unit),
+        );
         for file in &program.files {
             let mut units = Vec::new();
             let mut opened: Option<String> = None;
@@ -313,7 +325,10 @@ pub fn differentiate(
     }
     // File-scope problems are found once per mode: say each once.
     let mut said = std::collections::BTreeSet::new();
-    errors.retain(|d| d.code != "E0516" || said.insert(format!("{:?} {}", d.location, d.message)));
+    errors.retain(|d| {
+        !matches!(d.code, "E0512" | "E0516")
+            || said.insert(format!("{:?} {}", d.location, d.message))
+    });
     for (i, items) in unsized_args {
         out.warnings
             .extend(unsized_advice(&ir.units[i].unit.name, items));

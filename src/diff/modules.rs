@@ -12,6 +12,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
     Unit {
         bind: None,
         recursive: false,
+        generic_calls: Default::default(),
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),
@@ -242,9 +243,9 @@ pub(super) fn copy_private_procedures(
                                 sym.span
                             })
                             .with_help(format!(
-                                "make `{}` PUBLIC: the derivative module `{}` sees only the \
-                                 public names of `{}`",
-                                sym.name, units[m].name, original.name
+                                "make `{}` PUBLIC: derivative modules see only the public \
+                                 names of `{}`",
+                                sym.name, original.name
                             )),
                         );
                     }

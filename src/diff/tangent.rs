@@ -53,6 +53,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         host: ug.ctx.derivative_host(unit),
         bind: ug.derivative_bind(),
         recursive: unit.recursive,
+        generic_calls: unit.generic_calls.clone(),
     }
 }
 

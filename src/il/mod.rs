@@ -151,6 +151,11 @@ pub struct Unit {
     pub bind: Option<BindC>,
     /// `RECURSIVE` in the header (recursion is analysed on the call graph's cycles).
     pub recursive: bool,
+    /// Calls this unit writes through a generic name (`norm(x)` for the specific
+    /// `norm_vec`): key of the specific → the generic as this unit spells it. The IL calls
+    /// the specific (analyses and derivatives need it); the back-end prints the generic
+    /// name again for the calls of the primal.
+    pub generic_calls: std::collections::BTreeMap<String, String>,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.
@@ -240,6 +245,15 @@ pub enum DeclKind {
     /// no body) of procedures defined elsewhere, such as C functions called through
     /// `BIND(C)`.
     Interface(Vec<Unit>),
+    /// `INTERFACE name ... END INTERFACE`: a generic name for the specific procedures it
+    /// lists, module procedures (`MODULE PROCEDURE a, b`, `PROCEDURE :: a`) and external
+    /// ones given by interface bodies. `sema` resolves each call of the generic name to
+    /// one specific by the types, kinds and ranks of its arguments.
+    Generic {
+        name: String,
+        procedures: Vec<String>,
+        bodies: Vec<Unit>,
+    },
     /// `COMMON /block/ a, b(10), c /other/ d` (block `None` for blank COMMON): storage shared
     /// between units by position. Its variables are globals of the units that declare
     /// them (their symbols' `global` module is `/block/`, or `//` for blank COMMON).

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Expr, ExprKind, Stmt, StmtKind, key};
+use super::{CaseValue, Expr, ExprKind, Stmt, StmtKind, key};
 
 /// Calls `f` on every statement of `block`, depth first, parents before children.
 pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
@@ -61,6 +61,103 @@ pub fn child_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
         StmtKind::Select { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
         _ => Vec::new(),
     }
+}
+
+/// Calls `f` on every statement of `block`, depth first, parents before children, with
+/// leave to change it.
+pub fn walk_stmts_mut(block: &mut [Stmt], f: &mut dyn FnMut(&mut Stmt)) {
+    for stmt in block {
+        f(stmt);
+        for child in child_blocks_mut(stmt) {
+            walk_stmts_mut(child, f);
+        }
+    }
+}
+
+/// The expressions a statement holds directly (not those of nested blocks), the whole
+/// left-hand side of an assignment included.
+pub fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
+    match &mut s.kind {
+        StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
+        StmtKind::If { arms, .. } | StmtKind::Where { arms, .. } => {
+            arms.iter_mut().map(|(c, _)| c).collect()
+        }
+        StmtKind::Do {
+            start, end, step, ..
+        } => {
+            let mut v = vec![start, end];
+            v.extend(step.iter_mut());
+            v
+        }
+        StmtKind::DoWhile { cond, .. } => vec![cond],
+        StmtKind::Call { args, .. } => args.iter_mut().map(|a| &mut a.value).collect(),
+        StmtKind::ComputedGoto { index, .. } => vec![index],
+        StmtKind::ArithmeticIf { expr, .. } => vec![expr],
+        StmtKind::Io { reads, .. } => reads.iter_mut().collect(),
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            let mut v = vec![selector];
+            for case in cases {
+                for value in &mut case.values {
+                    match value {
+                        CaseValue::Single(e) => v.push(e),
+                        CaseValue::Range(lo, hi) => v.extend(lo.iter_mut().chain(hi.iter_mut())),
+                    }
+                }
+            }
+            v
+        }
+        StmtKind::Forall { indices, mask, .. } => {
+            let mut v: Vec<&mut Expr> = Vec::new();
+            for ix in indices {
+                v.push(&mut ix.lower);
+                v.push(&mut ix.upper);
+                v.extend(ix.stride.iter_mut());
+            }
+            v.extend(mask.iter_mut());
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Calls `f` on every sub-expression of `expr` and then on `expr` itself (children
+/// first), with leave to change it.
+pub fn walk_expr_mut_post(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut expr.kind {
+        ExprKind::Index(_, subs) => subs.iter_mut().for_each(|e| walk_expr_mut_post(e, f)),
+        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => args
+            .iter_mut()
+            .for_each(|a| walk_expr_mut_post(&mut a.value, f)),
+        ExprKind::Unary(_, e) | ExprKind::Paren(e) => walk_expr_mut_post(e, f),
+        ExprKind::Binary(_, a, b) => {
+            walk_expr_mut_post(a, f);
+            walk_expr_mut_post(b, f);
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|e| walk_expr_mut_post(e, f)),
+        ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|e| walk_expr_mut_post(e, f)),
+        ExprKind::Substring { base, lower, upper } => {
+            walk_expr_mut_post(base, f);
+            [lower, upper]
+                .into_iter()
+                .flatten()
+                .for_each(|e| walk_expr_mut_post(e, f));
+        }
+        ExprKind::Int(_)
+        | ExprKind::Real(_)
+        | ExprKind::Logical(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_) => {}
+    }
+    f(expr);
 }
 
 /// Calls `f` on `expr` and every sub-expression, parents first.

@@ -25,8 +25,8 @@ use stmt_functions::inline_statement_functions;
 
 use crate::diag::{Diagnostic, Span};
 use crate::il::{
-    BinOp, CaseValue, Decl, DeclKind, Entity, Expr, ExprKind, Program, ScalarType, Stmt, StmtId,
-    StmtKind, Symbol, SymbolKind, TypeSpec, UnOp, Unit,
+    BinOp, Decl, DeclKind, Entity, Expr, ExprKind, Program, ScalarType, Stmt, StmtId, StmtKind,
+    Symbol, SymbolKind, TypeSpec, UnOp, Unit,
 };
 
 use crate::il::names::Namer;
@@ -621,40 +621,6 @@ fn has_call(e: &Expr) -> bool {
         found |= matches!(x.kind, ExprKind::Call(..));
     });
     found
-}
-
-/// The expressions a statement holds directly (not those of nested blocks).
-fn exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
-    match &mut s.kind {
-        StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
-        StmtKind::If { arms, .. } => arms.iter_mut().map(|(c, _)| c).collect(),
-        StmtKind::Do {
-            start, end, step, ..
-        } => {
-            let mut v = vec![start, end];
-            v.extend(step.iter_mut());
-            v
-        }
-        StmtKind::DoWhile { cond, .. } => vec![cond],
-        StmtKind::Call { args, .. } => args.iter_mut().map(|a| &mut a.value).collect(),
-        StmtKind::ComputedGoto { index, .. } => vec![index],
-        StmtKind::ArithmeticIf { expr, .. } => vec![expr],
-        StmtKind::Select {
-            selector, cases, ..
-        } => {
-            let mut v = vec![selector];
-            for case in cases {
-                for value in &mut case.values {
-                    match value {
-                        CaseValue::Single(e) => v.push(e),
-                        CaseValue::Range(lo, hi) => v.extend(lo.iter_mut().chain(hi.iter_mut())),
-                    }
-                }
-            }
-            v
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// A statement function's definition: name, dummies, value (already inlined).

@@ -77,6 +77,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         host: None,
         bind: None,
         recursive: false,
+        generic_calls: Default::default(),
     }
 }
 

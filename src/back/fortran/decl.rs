@@ -229,7 +229,7 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         }
         DeclKind::Save(names) if names.is_empty() => "save".to_string(),
         DeclKind::Save(names) => format!("save {}", names.join(", ")),
-        DeclKind::Comment(_) | DeclKind::Interface(_) => return None,
+        DeclKind::Comment(_) | DeclKind::Interface(_) | DeclKind::Generic { .. } => return None,
     };
     Some(text)
 }

@@ -282,5 +282,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
             name: Some(u.name.clone()),
         }),
         recursive: false,
+        generic_calls: Default::default(),
     }
 }

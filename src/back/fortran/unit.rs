@@ -8,6 +8,13 @@ use crate::il::{Decl, DeclKind, Unit, UnitKind};
 
 /// Writes one unit at the writer's indentation.
 pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
+    let renamed;
+    let unit = if unit.generic_calls.is_empty() {
+        unit
+    } else {
+        renamed = with_generic_names(unit);
+        &renamed
+    };
     let _arrays = super::ranks::Scope::enter(unit);
     for comment in &unit.leading_comments {
         w.comment(comment);
@@ -107,9 +114,54 @@ pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
             w.pop();
             w.line(None, "end interface", None);
         }
+        DeclKind::Generic {
+            name,
+            procedures,
+            bodies,
+        } => {
+            w.line(None, &format!("interface {name}"), None);
+            w.push();
+            if !procedures.is_empty() {
+                w.line(
+                    None,
+                    &format!("module procedure {}", procedures.join(", ")),
+                    None,
+                );
+            }
+            for body in bodies {
+                write_unit(w, body);
+            }
+            w.pop();
+            w.line(None, &format!("end interface {name}"), None);
+        }
         kind => {
             let text = decl_text(kind).expect("only comment declarations have no text");
             w.line(None, &text, None);
         }
     }
+}
+
+/// `unit` with its calls of specifics that the source wrote through a generic name
+/// (`il::Unit::generic_calls`) named by the generic again.
+fn with_generic_names(unit: &Unit) -> Unit {
+    let mut unit = unit.clone();
+    let map = std::mem::take(&mut unit.generic_calls);
+    let rename = |name: &mut String| {
+        if let Some(g) = map.get(&crate::il::key(name)) {
+            *name = g.clone();
+        }
+    };
+    crate::il::visit::walk_stmts_mut(&mut unit.body, &mut |s| {
+        if let crate::il::StmtKind::Call { name, .. } = &mut s.kind {
+            rename(name);
+        }
+        for e in crate::il::visit::stmt_exprs_mut(s) {
+            crate::il::visit::walk_expr_mut_post(e, &mut |e| {
+                if let crate::il::ExprKind::Call(name, _) = &mut e.kind {
+                    rename(name);
+                }
+            });
+        }
+    });
+    unit
 }

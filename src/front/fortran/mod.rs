@@ -43,10 +43,18 @@
 //!
 //! Mixed programs: `BIND(C [, NAME="..."])` on a procedure header ([`il::Unit::bind`]),
 //! the VALUE attribute, `USE [, INTRINSIC ::] ISO_C_BINDING` (its kinds: `c_int`,
-//! `c_double`, ...), and INTERFACE blocks in a procedure's declarations whose bodies are
-//! `BIND(C)` procedures ([`il::DeclKind::Interface`]): the declarations of C functions,
-//! which a call links to by name. `front::boundary` checks, once every file is lowered,
-//! that they agree with the C definitions (E0415).
+//! `c_double`, ...), and INTERFACE blocks whose bodies are `BIND(C)` procedures
+//! ([`il::DeclKind::Interface`]): the declarations of C functions, which a call links to
+//! by name. `front::boundary` checks, once every file is lowered, that they agree with
+//! the C definitions (E0415).
+//!
+//! Interfaces: unnamed INTERFACE blocks of external Fortran procedures (explicit
+//! interfaces, in a procedure or a module; the derivative of a unit that has them gets
+//! interface bodies of the derivatives it calls), and generic interfaces
+//! (`INTERFACE name` with `MODULE PROCEDURE` / `PROCEDURE` lists and interface bodies,
+//! [`il::DeclKind::Generic`]): `generic` resolves every call of a generic name to its
+//! specific by type, kind and rank once all files are lowered (E0429 when none or two
+//! fit), and the back-end prints the generic name again.
 //!
 //! Optional arguments: the OPTIONAL attribute (not the OPTIONAL statement) and the
 //! PRESENT intrinsic ([`il::Attr::Optional`], [`il::Intrinsic::Present`]); a call may
@@ -91,8 +99,8 @@
 //!   match the declared ranks (`a(i, j)%x` for a rank-1 `a`, `a%x(j)`, `s(1)%x` for a
 //!   scalar `s`), or a whole `a%x` where both `a` and `x` are arrays.
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
-//!   DATA), E0403 INTERFACE blocks other than interface bodies of BIND(C) procedures in a
-//!   procedure (generic, abstract, named, in a module) / CONTAINS in a procedure, E0404 unsupported expression
+//!   DATA), E0403 abstract interfaces, defined operators and assignments, an INTERFACE
+//!   block outside a unit / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of elements of array components `a(i)%b(j)%x`, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
 //!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
@@ -101,6 +109,8 @@
 //!   type, E0414 array syntax `prepare::scalarize` cannot turn into loops, E0545 an
 //!   ALLOCATABLE local whose ALLOCATE and DEALLOCATE are not a pair in one block (used
 //!   outside it, freed twice), E0546 a jump out of such a pair (`prepare::scalarize::alloc`).
+//! - E0429 (`generic`) a call of a generic name that no specific, or more than one,
+//!   takes.
 //! - E0415 (`front::boundary`) a call between Fortran and C that the compilers would get
 //!   wrong: a C function called without a BIND(C) interface, or with one that disagrees
 //!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.
@@ -110,6 +120,7 @@ mod cursor;
 mod decl;
 mod expr;
 mod fixed;
+pub mod generic;
 mod intrinsics;
 mod io;
 mod lexer;
@@ -499,7 +510,9 @@ fn lower_impl(
         let unit = &mut units[index];
         // Interface bodies first: the unit takes the types of its C functions from them.
         for decl in &mut unit.decls {
-            if let il::DeclKind::Interface(bodies) = &mut decl.kind {
+            if let il::DeclKind::Interface(bodies) | il::DeclKind::Generic { bodies, .. } =
+                &mut decl.kind
+            {
                 for body in bodies {
                     sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
                 }

@@ -202,6 +202,7 @@ impl FileParser<'_> {
             host: None,
             bind: header.bind.clone(),
             recursive: header.recursive,
+            generic_calls: Default::default(),
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",

@@ -61,7 +61,7 @@ pub(super) fn inline_statement_functions(unit: &mut Unit, errors: &mut Vec<Diagn
         return;
     }
     walk_mut(&mut unit.body, &mut |s| {
-        for e in exprs_mut(s) {
+        for e in crate::il::visit::stmt_exprs_mut(s) {
             inline_expr(e, &defs);
         }
     });

@@ -545,6 +545,7 @@ impl FnCx<'_, '_> {
             host: None,
             bind: None,
             recursive: false,
+            generic_calls: Default::default(),
         })
     }
 

@@ -471,6 +471,7 @@ pub(super) fn module_unit(
         host: None,
         bind: None,
         recursive: false,
+        generic_calls: Default::default(),
     }
 }
 

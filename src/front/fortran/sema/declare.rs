@@ -5,6 +5,22 @@
 use super::*;
 
 impl Sema<'_> {
+    /// The procedures that interface bodies declare: external, typed by their results.
+    fn declare_bodies(&mut self, bodies: &[Unit], span: Span) {
+        for body in bodies {
+            let i = self.get_or_create(&body.name, span);
+            if self.infos[i].external {
+                self.duplicate(&body.name, "interface", span);
+            }
+            self.infos[i].external = true;
+            let result = body.result.as_ref().and_then(|r| body.symbols.get(r));
+            if let Some(r) = result {
+                self.infos[i].spec = Some(r.type_spec.clone());
+                self.infos[i].ty = Some(r.ty);
+            }
+        }
+    }
+
     /// Pass 1: what one declaration says about its names.
     pub(super) fn declare(&mut self, kind: &DeclKind, span: Span) {
         match kind {
@@ -126,20 +142,16 @@ impl Sema<'_> {
                 self.infos[i].external = true;
             }
             DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
-            DeclKind::Interface(bodies) => {
-                for body in bodies {
-                    let i = self.get_or_create(&body.name, span);
-                    if self.infos[i].external {
-                        self.duplicate(&body.name, "interface", span);
-                    }
-                    self.infos[i].external = true;
-                    let result = body.result.as_ref().and_then(|r| body.symbols.get(r));
-                    if let Some(r) = result {
-                        self.infos[i].spec = Some(r.type_spec.clone());
-                        self.infos[i].ty = Some(r.ty);
-                    }
+            DeclKind::Generic { name, bodies, .. } => {
+                let i = self.local(name, span);
+                if self.infos[i].external || self.infos[i].spec.is_some() {
+                    self.duplicate(name, "generic interface", span);
                 }
+                self.infos[i].external = true;
+                self.infos[i].generic = true;
+                self.declare_bodies(bodies, span);
             }
+            DeclKind::Interface(bodies) => self.declare_bodies(bodies, span),
             DeclKind::Common(blocks) => {
                 for (block, entity) in blocks
                     .iter()

@@ -46,6 +46,9 @@ struct Info {
     used_proc: bool,
     /// Referenced as an intrinsic function (a typed intrinsic name).
     used_intrinsic: bool,
+    /// A generic interface's name: calls of it are resolved to a specific procedure
+    /// once every unit is analyzed (`front::fortran::generic`).
+    generic: bool,
     /// Where the name comes from when it is not the unit's own.
     import: Import,
     /// For an entity of a module: the module and its name there.
@@ -99,6 +102,7 @@ impl Info {
             used_var: false,
             used_proc: false,
             used_intrinsic: false,
+            generic: false,
             import: Import::Local,
             global: None,
         }

@@ -423,7 +423,7 @@ impl Sema<'_> {
         };
         self.infos[i].used_proc = true;
         self.refuse_renamed_procedure(i, span);
-        if self.type_of(i).is_none() && self.reported.insert(key(&name)) {
+        if self.type_of(i).is_none() && !self.infos[i].generic && self.reported.insert(key(&name)) {
             self.error(
                 "E0302",
                 format!("the function `{name}` has no type (IMPLICIT NONE is in effect)"),

@@ -1,5 +1,4 @@
-! expect E0403 at 13:5
-! expect E0403 at 16:3
+! expect E0403 at 15:3
 module m
   implicit none
 contains

@@ -3,28 +3,60 @@
 //! take yet skipped whole with one diagnostic.
 
 use super::*;
+use crate::front::fortran::lexer::TokKind;
 
 impl FileParser<'_> {
-    /// `INTERFACE` (the cursor at it) with interface bodies of `BIND(C)` procedures, up to
-    /// its `END INTERFACE`: the procedures' declarations, for calls into C. Generic,
-    /// abstract and named interfaces, and bodies without BIND(C), are refused (E0403).
+    /// `INTERFACE` (the cursor at it) up to its `END INTERFACE`. Unnamed: the interface
+    /// bodies of external procedures (Fortran ones, or C functions with `BIND(C)`).
+    /// Named (`INTERFACE norm`): a generic name for the procedures it lists by `MODULE
+    /// PROCEDURE` / `PROCEDURE` and by interface bodies. Abstract interfaces and defined
+    /// operators and assignments are refused (E0403), the whole block once.
     pub(super) fn interface_block(&mut self, raw: &RawStmt) -> Option<Decl> {
-        if raw.toks.len() != 1 {
-            self.diags.push(
-                Diagnostic::error(
-                    "E0403",
-                    "generic, abstract and named INTERFACE blocks are not supported yet",
-                )
-                .at(raw.span)
-                .with_help(
-                    "an INTERFACE block may declare BIND(C) procedures defined in C sources",
-                ),
+        let words: Vec<String> = raw
+            .toks
+            .iter()
+            .map(|t| match &t.kind {
+                TokKind::Ident(w) => w.to_ascii_lowercase(),
+                _ => String::new(),
+            })
+            .collect();
+        let refuse = |this: &mut Self, what: &str, help: &str| {
+            this.diags.push(
+                Diagnostic::error("E0403", format!("{what} are not supported yet"))
+                    .at(raw.span)
+                    .with_help(help.to_string()),
             );
-            self.skip_nested();
-            return None;
-        }
+            this.skip_nested();
+            None
+        };
+        let generic = match words.as_slice() {
+            [_] => None,
+            [w, ..] if w == "abstract" => {
+                return refuse(
+                    self,
+                    "abstract interfaces (procedures passed as arguments)",
+                    "call the procedure by its name instead of passing it",
+                );
+            }
+            [_, w, ..] if w == "operator" || w == "assignment" => {
+                return refuse(
+                    self,
+                    "defined operators and assignments",
+                    "call the specific function by its name",
+                );
+            }
+            [_, _] => Some(name_token(raw, 1)),
+            _ => {
+                return refuse(
+                    self,
+                    "INTERFACE statements of this form",
+                    "write `INTERFACE` or `INTERFACE generic_name`",
+                );
+            }
+        };
         self.pos += 1;
         let mut bodies = Vec::new();
+        let mut procedures = Vec::new();
         let mut ok = true;
         loop {
             let Some(item) = self.items.get(self.pos).cloned() else {
@@ -37,24 +69,39 @@ impl FileParser<'_> {
                 self.pos += 1;
                 continue;
             };
+            if let Some(names) = procedure_list(&inner) {
+                self.pos += 1;
+                match (&generic, names) {
+                    (Some(_), Some(names)) => procedures.extend(names),
+                    (None, _) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0403",
+                                "MODULE PROCEDURE belongs in a named (generic) INTERFACE block",
+                            )
+                            .at(inner.span)
+                            .with_help("name the interface: `INTERFACE generic_name`"),
+                        );
+                        ok = false;
+                    }
+                    (Some(_), None) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0202",
+                                "expected a list of procedure names after MODULE PROCEDURE",
+                            )
+                            .at(inner.span),
+                        );
+                        ok = false;
+                    }
+                }
+                continue;
+            }
             match self.stmts.classify(&inner) {
                 Ok(Line::Header(header)) => {
                     self.pos += 1;
                     let body = self.unit(header, &inner, Vec::new());
-                    if body.bind.is_none() {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "E0403",
-                                format!(
-                                    "the interface body of `{}` has no BIND(C): only interfaces of C functions are supported",
-                                    body.name
-                                ),
-                            )
-                            .at(inner.span)
-                            .with_help("add BIND(C) when the procedure is a C function; declare Fortran procedures with EXTERNAL"),
-                        );
-                        ok = false;
-                    } else if let Some(first) = body.body.first() {
+                    if let Some(first) = body.body.first() {
                         self.diags.push(
                             Diagnostic::error("E0403", "an interface body has only declarations")
                                 .at(first.span),
@@ -71,7 +118,7 @@ impl FileParser<'_> {
                     self.diags.push(
                         Diagnostic::error(
                             "E0403",
-                            "an INTERFACE block holds interface bodies (SUBROUTINE or FUNCTION ... END) only",
+                            "an INTERFACE block holds interface bodies (SUBROUTINE or FUNCTION ... END) and MODULE PROCEDURE lists only",
                         )
                         .at(inner.span),
                     );
@@ -84,8 +131,19 @@ impl FileParser<'_> {
                 }
             }
         }
-        ok.then_some(Decl {
-            kind: DeclKind::Interface(bodies),
+        if !ok {
+            return None;
+        }
+        let kind = match generic {
+            Some(name) => DeclKind::Generic {
+                name,
+                procedures,
+                bodies,
+            },
+            None => DeclKind::Interface(bodies),
+        };
+        Some(Decl {
+            kind,
             span: raw.span,
         })
     }
@@ -192,6 +250,7 @@ impl FileParser<'_> {
             host: None,
             bind: None,
             recursive: false,
+            generic_calls: Default::default(),
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
@@ -307,9 +366,10 @@ impl FileParser<'_> {
                     missing_end(self);
                     break;
                 }
-                Line::Interface => {
-                    self.interface_error(&raw);
-                    self.skip_nested();
+                Line::Interface if !in_contains => {
+                    if let Some(decl) = self.interface_block(&raw) {
+                        module.decls.push(decl);
+                    }
                 }
                 _ => {
                     self.diags.push(
@@ -401,5 +461,42 @@ impl FileParser<'_> {
         }
         missing_end(self);
         out
+    }
+}
+
+/// The name written at token `i` of a statement (an identifier, as the parser checked).
+fn name_token(raw: &RawStmt, i: usize) -> String {
+    match raw.toks.get(i).map(|t| &t.kind) {
+        Some(TokKind::Ident(w)) => w.clone(),
+        _ => String::new(),
+    }
+}
+
+/// `MODULE PROCEDURE a, b` / `PROCEDURE [::] a, b` inside an INTERFACE block: `None` when
+/// the statement is something else, `Some(None)` when its list is malformed.
+fn procedure_list(raw: &RawStmt) -> Option<Option<Vec<String>>> {
+    let is = |i: usize, w: &str| matches!(raw.toks.get(i).map(|t| &t.kind), Some(TokKind::Ident(x)) if x.eq_ignore_ascii_case(w));
+    let mut i = if is(0, "module") && is(1, "procedure") {
+        2
+    } else if is(0, "procedure") {
+        1
+    } else {
+        return None;
+    };
+    if matches!(raw.toks.get(i).map(|t| &t.kind), Some(TokKind::DoubleColon)) {
+        i += 1;
+    }
+    let mut names = Vec::new();
+    loop {
+        match raw.toks.get(i).map(|t| &t.kind) {
+            Some(TokKind::Ident(w)) => names.push(w.clone()),
+            _ => return Some(None),
+        }
+        i += 1;
+        match raw.toks.get(i).map(|t| &t.kind) {
+            None => return Some(Some(names)),
+            Some(TokKind::Comma) => i += 1,
+            _ => return Some(None),
+        }
     }
 }

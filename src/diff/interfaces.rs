@@ -1,0 +1,177 @@
+//! Explicit interfaces of derivative procedures. A unit that declares an external
+//! procedure by an interface body (`INTERFACE; SUBROUTINE smooth(u, w) ...`) may need it:
+//! an assumed-shape or optional dummy requires an explicit interface at the call. Its
+//! derivative calls `smooth_d` instead, so it gets an interface body for `smooth_d`
+//! too, made from the generated unit: the header and the declarations of the dummy
+//! arguments (with the USE, IMPLICIT and named constants their types and bounds need).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::il::{self, Decl, DeclKind, Unit, key};
+
+/// Adds to each generated unit whose original saw interface bodies (`declares(i)`: its
+/// own, or its module's, generic ones included) an interface body for every generated
+/// external procedure it calls and does not declare yet. `external` tells which
+/// generated units are external Fortran procedures.
+pub(super) fn add_derivative_interfaces(
+    units: &mut BTreeMap<usize, Unit>,
+    external: &dyn Fn(usize) -> bool,
+    declares: &dyn Fn(usize) -> bool,
+) {
+    let needs: Vec<usize> = units.keys().copied().filter(|&i| declares(i)).collect();
+    if needs.is_empty() {
+        return;
+    }
+    let bodies: BTreeMap<String, Unit> = units
+        .iter()
+        .filter(|(i, u)| external(**i) && u.host.is_none() && !u.is_module())
+        .map(|(_, u)| (key(&u.name), interface_body(u)))
+        .collect();
+    for i in needs {
+        let Some(unit) = units.get_mut(&i) else {
+            continue;
+        };
+        let declared: BTreeSet<String> = unit
+            .decls
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DeclKind::Interface(b) => Some(b.iter().map(|b| key(&b.name))),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let mut seen = BTreeSet::new();
+        let add: Vec<Unit> = il::visit::called_names(unit)
+            .iter()
+            .map(|n| key(n))
+            .filter(|k| !declared.contains(k) && k != &key(&unit.name) && seen.insert(k.clone()))
+            .filter_map(|k| bodies.get(&k).cloned())
+            .collect();
+        if add.is_empty() {
+            continue;
+        }
+        // After the USE and IMPLICIT statements, next to the original's interface block.
+        let at = unit
+            .decls
+            .iter()
+            .rposition(|d| {
+                matches!(
+                    d.kind,
+                    DeclKind::Interface(_) | DeclKind::Use { .. } | DeclKind::Implicit(_)
+                )
+            })
+            .map_or(0, |p| p + 1);
+        unit.decls.insert(
+            at,
+            Decl {
+                kind: DeclKind::Interface(add),
+                span: Default::default(),
+            },
+        );
+    }
+}
+
+/// The interface body of a generated unit: its header and what declares its dummies.
+fn interface_body(u: &Unit) -> Unit {
+    let mut wanted: BTreeSet<String> = u.args.iter().map(|a| key(a)).collect();
+    wanted.extend(u.result.iter().map(|r| key(r)));
+    // Names the dummies' declarations need (bounds, kinds, initial values of constants).
+    let mut names = BTreeSet::new();
+    for d in &u.decls {
+        if let DeclKind::Var { entities, .. } = &d.kind {
+            if entities.iter().any(|e| wanted.contains(&key(&e.name))) {
+                names.extend(decl_names(d));
+            }
+        }
+    }
+    let decls = u
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Use { .. } | DeclKind::Implicit(_) => Some(d.clone()),
+            DeclKind::Var {
+                spec,
+                attrs,
+                entities,
+            } => {
+                let constant = attrs.iter().any(|a| matches!(a, il::Attr::Parameter));
+                let kept: Vec<il::Entity> = entities
+                    .iter()
+                    .filter(|e| {
+                        wanted.contains(&key(&e.name))
+                            || (constant && names.contains(&key(&e.name)))
+                    })
+                    .cloned()
+                    .collect();
+                (!kept.is_empty()).then(|| Decl {
+                    kind: DeclKind::Var {
+                        spec: spec.clone(),
+                        attrs: attrs.clone(),
+                        entities: kept,
+                    },
+                    span: d.span,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    Unit {
+        decls,
+        body: Vec::new(),
+        leading_comments: Vec::new(),
+        generic_calls: Default::default(),
+        ..u.clone()
+    }
+}
+
+/// Names read by a declaration's bounds, kinds and initial values.
+fn decl_names(d: &Decl) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let DeclKind::Var {
+        spec,
+        attrs,
+        entities,
+    } = &d.kind
+    else {
+        return out;
+    };
+    let mut add = |e: &il::Expr| {
+        for n in il::visit::names_read(e) {
+            out.insert(key(n));
+        }
+    };
+    if let Some(k) = &spec.kind {
+        add(k);
+    }
+    let dims = attrs.iter().filter_map(|a| match a {
+        il::Attr::Dimension(d) => Some(d),
+        _ => None,
+    });
+    for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
+        for dim in ds {
+            if let Some(l) = &dim.lower {
+                add(l);
+            }
+            if let il::Bound::Expr(u) = &dim.upper {
+                add(u);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `unit` (or its host module) declares procedures by interface bodies.
+pub(super) fn sees_interface_bodies(program: &il::Program, unit: &Unit) -> bool {
+    let has = |u: &Unit| {
+        u.decls.iter().any(|d| match &d.kind {
+            DeclKind::Interface(b) | DeclKind::Generic { bodies: b, .. } => !b.is_empty(),
+            _ => false,
+        })
+    };
+    has(unit)
+        || unit
+            .host
+            .as_deref()
+            .and_then(|h| program.module(h))
+            .is_some_and(has)
+}

@@ -1,0 +1,381 @@
+//! Generic interfaces: each call of a generic name (`norm(x)`, `call swap(a, b)`) is
+//! resolved to the one specific procedure whose dummy arguments agree with the actual
+//! ones in type, kind and rank (Fortran 2018 §15.5.5.2), once every unit of the program
+//! is analyzed, so that specifics in any file and of any module are known.
+//!
+//! The IL then calls the specific: the call graph, the analyses and the derivatives see
+//! the procedure that runs (`norm_vec_d` is the derivative of that call). The unit
+//! records the generic's spelling ([`il::Unit::generic_calls`]) so that the back-end
+//! prints the primal's calls as the source wrote them.
+//!
+//! A call that no specific takes, or that two take, is E0429, with the specifics listed.
+
+use std::collections::BTreeMap;
+
+use crate::diag::Diagnostic;
+use crate::il::{
+    self, Arg, Attr, DeclKind, Expr, ExprKind, GlobalRef, Intrinsic, ScalarType, StmtKind,
+    SymbolKind, SymbolTable, Unit, key,
+};
+
+/// A generic interface: where it is declared and what it lists.
+struct Generic<'p> {
+    name: String,
+    /// The module (or procedure) that declares it.
+    owner: String,
+    procedures: Vec<String>,
+    bodies: &'p [Unit],
+}
+
+/// One dummy argument of a specific, as generic resolution compares it.
+struct Dummy {
+    name: String,
+    ty: ScalarType,
+    type_name: Option<String>,
+    rank: usize,
+    optional: bool,
+}
+
+struct Specific {
+    name: String,
+    /// The module whose procedure it is, if any.
+    host: Option<String>,
+    dummies: Vec<Dummy>,
+    result: Option<il::Symbol>,
+}
+
+/// Resolves every call of a generic name in the program's Fortran procedures.
+pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    // (owner, generic) keys → the specifics, computed from the program before rewriting.
+    let mut table: BTreeMap<(String, String), (String, Vec<Specific>)> = BTreeMap::new();
+    {
+        let generics: Vec<Generic> = program
+            .units()
+            .flat_map(|u| {
+                u.decls.iter().filter_map(move |d| match &d.kind {
+                    DeclKind::Generic {
+                        name,
+                        procedures,
+                        bodies,
+                    } => Some(Generic {
+                        name: name.clone(),
+                        owner: u.name.clone(),
+                        procedures: procedures.clone(),
+                        bodies,
+                    }),
+                    _ => None,
+                })
+            })
+            .collect();
+        for g in &generics {
+            let specifics = g
+                .procedures
+                .iter()
+                .filter_map(|p| module_procedure(program, &g.owner, p))
+                .chain(g.bodies.iter().map(|b| signature(b, None)))
+                .collect();
+            table.insert((key(&g.owner), key(&g.name)), (g.name.clone(), specifics));
+        }
+    }
+    if table.is_empty() {
+        return errors;
+    }
+    for file in &mut program.files {
+        if file.language != il::Language::Fortran {
+            continue;
+        }
+        for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+            let symbols = unit.symbols.clone();
+            let mut resolver = Resolver {
+                table: &table,
+                unit_name: unit.name.clone(),
+                symbols: &symbols,
+                resolved: BTreeMap::new(),
+                errors: &mut errors,
+            };
+            let mut body = std::mem::take(&mut unit.body);
+            il::visit::walk_stmts_mut(&mut body, &mut |s| resolver.stmt(s));
+            unit.body = body;
+            let resolved = std::mem::take(&mut resolver.resolved);
+            for (k, (generic, specific)) in resolved {
+                if unit.symbols.get(&specific.name).is_none() {
+                    let mut sym = unit
+                        .symbols
+                        .get(&generic)
+                        .cloned()
+                        .expect("a resolved generic is in the symbol table");
+                    sym.name = specific.name.clone();
+                    sym.kind = SymbolKind::Procedure;
+                    if let Some(r) = &specific.result {
+                        sym.ty = r.ty;
+                        sym.type_spec = r.type_spec.clone();
+                        sym.implicit = false;
+                    }
+                    sym.global = specific.host.as_ref().map(|h| GlobalRef {
+                        module: h.clone(),
+                        name: specific.name.clone(),
+                    });
+                    unit.symbols.insert(sym);
+                }
+                unit.generic_calls.insert(k, generic);
+            }
+        }
+    }
+    errors
+}
+
+/// The specific `name` of a generic declared in `owner`: a procedure of that module, or
+/// else a procedure of that name anywhere in the program (of a module it uses).
+fn module_procedure(program: &il::Program, owner: &str, name: &str) -> Option<Specific> {
+    let mut candidates = program.procedures().filter(|u| key(&u.name) == key(name));
+    let all: Vec<&Unit> = candidates.by_ref().collect();
+    let unit = all
+        .iter()
+        .find(|u| u.host.as_deref().is_some_and(|h| key(h) == key(owner)))
+        .or(all.first())?;
+    Some(signature(unit, unit.host.clone()))
+}
+
+fn signature(unit: &Unit, host: Option<String>) -> Specific {
+    let dummies = unit
+        .args
+        .iter()
+        .map(|a| {
+            let sym = unit.symbols.get(a);
+            Dummy {
+                name: a.clone(),
+                ty: sym.map_or(ScalarType::Real(4), |s| s.ty),
+                type_name: sym.and_then(|s| s.type_spec.type_name.as_ref().map(|t| key(t))),
+                rank: sym.map_or(0, |s| s.dims.len()),
+                optional: is_optional(unit, a),
+            }
+        })
+        .collect();
+    Specific {
+        name: unit.name.clone(),
+        host,
+        dummies,
+        result: unit
+            .result
+            .as_ref()
+            .and_then(|r| unit.symbols.get(r))
+            .cloned(),
+    }
+}
+
+fn is_optional(unit: &Unit, name: &str) -> bool {
+    unit.decls.iter().any(|d| match &d.kind {
+        DeclKind::Var {
+            attrs, entities, ..
+        } => {
+            attrs.iter().any(|a| matches!(a, Attr::Optional))
+                && entities.iter().any(|e| key(&e.name) == key(name))
+        }
+        _ => false,
+    })
+}
+
+struct Resolver<'a> {
+    table: &'a BTreeMap<(String, String), (String, Vec<Specific>)>,
+    unit_name: String,
+    symbols: &'a SymbolTable,
+    /// Key of each specific called → (the generic as spelled here, the specific).
+    resolved: BTreeMap<String, (String, &'a Specific)>,
+    errors: &'a mut Vec<Diagnostic>,
+}
+
+impl<'a> Resolver<'a> {
+    fn stmt(&mut self, s: &mut il::Stmt) {
+        let span = s.span;
+        for e in il::visit::stmt_exprs_mut(s) {
+            il::visit::walk_expr_mut_post(e, &mut |e| self.expr(e));
+        }
+        if let StmtKind::Call { name, args } = &mut s.kind {
+            self.call(name, args, span);
+        }
+    }
+
+    fn expr(&mut self, e: &mut Expr) {
+        let span = e.span;
+        if let ExprKind::Call(name, args) = &mut e.kind {
+            self.call(name, args, span);
+        }
+    }
+
+    /// The generic `name` names here: by its global reference (a module's generic, under
+    /// any local name), or one this unit declares.
+    fn generic(&self, name: &str) -> Option<&'a (String, Vec<Specific>)> {
+        let sym = self.symbols.get(name)?;
+        if sym.kind != SymbolKind::Procedure {
+            return None;
+        }
+        match &sym.global {
+            Some(g) => self.table.get(&(key(&g.module), key(&g.name))),
+            None => self.table.get(&(key(&self.unit_name), key(name))),
+        }
+    }
+
+    fn call(&mut self, name: &mut String, args: &[Arg], span: crate::diag::Span) {
+        let Some((generic, specifics)) = self.generic(name) else {
+            return;
+        };
+        let actuals: Vec<(Option<String>, Option<Actual>)> = args
+            .iter()
+            .map(|a| (a.keyword.clone(), self.actual(&a.value)))
+            .collect();
+        let fits: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+        match fits.as_slice() {
+            [one] => {
+                self.resolved.insert(key(&one.name), (name.clone(), *one));
+                *name = one.name.clone();
+            }
+            _ => {
+                let listed: Vec<String> =
+                    specifics.iter().map(|s| format!("`{}`", s.name)).collect();
+                let what = if fits.is_empty() {
+                    format!(
+                        "no specific procedure of the generic `{generic}` takes these arguments"
+                    )
+                } else {
+                    format!(
+                        "this call of the generic `{generic}` fits more than one specific procedure"
+                    )
+                };
+                self.errors.push(
+                    Diagnostic::error("E0429", what)
+                        .at(span)
+                        .with_help(format!(
+                            "its specifics are {}; each differs from the others in the type, kind or rank of an argument",
+                            listed.join(", ")
+                        )),
+                );
+            }
+        }
+    }
+
+    /// The type and rank of an actual argument, when adgen can tell.
+    fn actual(&self, e: &Expr) -> Option<Actual> {
+        let rules = il::types::TypeRules {
+            variable: &|n| self.symbols.get(n).map_or(ScalarType::Real(4), |s| s.ty),
+            function: &|n| match self
+                .resolved
+                .get(&key(n))
+                .and_then(|(_, s)| s.result.as_ref())
+            {
+                Some(r) => r.ty,
+                None => self.symbols.get(n).map_or(ScalarType::Real(4), |s| s.ty),
+            },
+            default_real: 4,
+        };
+        let ty = il::types::expr_type(e, &rules);
+        let type_name = match &e.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => self
+                .symbols
+                .get(n)
+                .and_then(|s| s.type_spec.type_name.as_ref().map(|t| key(t))),
+            _ => None,
+        };
+        Some(Actual {
+            ty,
+            type_name,
+            rank: self.rank(e),
+        })
+    }
+
+    fn rank(&self, e: &Expr) -> usize {
+        let r = |x: &Expr| self.rank(x);
+        let args_max = |args: &[Arg]| args.iter().map(|a| r(&a.value)).max().unwrap_or(0);
+        match &e.kind {
+            ExprKind::Var(n) => self.symbols.get(n).map_or(0, |s| {
+                if s.kind == SymbolKind::Variable || s.kind == SymbolKind::Constant {
+                    s.dims.len()
+                } else {
+                    0
+                }
+            }),
+            ExprKind::Index(_, subs) => subs.iter().filter(|s| is_section(s) || r(s) > 0).count(),
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => r(x),
+            ExprKind::Binary(_, a, b) => r(a).max(r(b)),
+            ExprKind::Substring { base, .. } => r(base),
+            ExprKind::ArrayCtor(_) => 1,
+            ExprKind::Intrinsic { op, args, .. } => {
+                let first = args.first().map_or(0, |a| r(&a.value));
+                let has_dim = args.iter().skip(1).any(|a| {
+                    a.keyword
+                        .as_deref()
+                        .is_none_or(|k| k.eq_ignore_ascii_case("dim"))
+                        && !matches!(a.value.kind, ExprKind::Logical(_))
+                });
+                match op {
+                    Intrinsic::Sum | Intrinsic::Product | Intrinsic::Maxval | Intrinsic::Minval => {
+                        if has_dim {
+                            first.saturating_sub(1)
+                        } else {
+                            0
+                        }
+                    }
+                    Intrinsic::Maxloc | Intrinsic::Minloc => usize::from(!has_dim),
+                    Intrinsic::Shape => 1,
+                    Intrinsic::DotProduct
+                    | Intrinsic::Size
+                    | Intrinsic::Lbound
+                    | Intrinsic::Ubound
+                    | Intrinsic::Present => 0,
+                    Intrinsic::Transpose => 2,
+                    Intrinsic::Matmul => (first + args.get(1).map_or(0, |a| r(&a.value)))
+                        .saturating_sub(2)
+                        .max(1),
+                    Intrinsic::Spread => first + 1,
+                    Intrinsic::Reshape => match args.get(1).map(|a| &a.value.kind) {
+                        Some(ExprKind::ArrayCtor(items)) => items.len(),
+                        _ => first,
+                    },
+                    _ => args_max(args),
+                }
+            }
+            _ => 0,
+        }
+    }
+}
+
+fn is_section(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Range { .. })
+}
+
+struct Actual {
+    ty: ScalarType,
+    type_name: Option<String>,
+    rank: usize,
+}
+
+/// Whether the actual arguments (keyword, type and rank) fit the specific's dummies.
+fn fits(s: &Specific, actuals: &[(Option<String>, Option<Actual>)]) -> bool {
+    let mut given = vec![false; s.dummies.len()];
+    for (i, (keyword, actual)) in actuals.iter().enumerate() {
+        let at = match keyword {
+            Some(k) => match s.dummies.iter().position(|d| key(&d.name) == key(k)) {
+                Some(at) => at,
+                None => return false,
+            },
+            None => i,
+        };
+        let Some(d) = s.dummies.get(at) else {
+            return false;
+        };
+        if std::mem::replace(&mut given[at], true) {
+            return false;
+        }
+        let Some(a) = actual else { continue };
+        let same_type = match (a.ty, d.ty) {
+            (ScalarType::Derived, ScalarType::Derived) => {
+                a.type_name.is_none() || d.type_name.is_none() || a.type_name == d.type_name
+            }
+            (x, y) => x == y,
+        };
+        if !same_type || a.rank != d.rank {
+            return false;
+        }
+    }
+    s.dummies.iter().zip(&given).all(|(d, &g)| g || d.optional)
+}
