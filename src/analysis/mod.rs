@@ -139,11 +139,17 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         for name in &root.independents {
             if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
                 units[r].varied_in.set(k, true);
+            } else if let Some(g) = ir.global_of(r, name) {
+                units[r].varied_in.set(global_slot(&ir.units[r], g), true);
             }
         }
         for name in &root.dependents {
             match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
                 Some(k) => units[r].useful_out.set(k, true),
+                None if ir.global_of(r, name).is_some() => {
+                    let g = ir.global_of(r, name).unwrap_or_default();
+                    units[r].useful_out.set(global_slot(&ir.units[r], g), true);
+                }
                 None => {
                     let slot = unit.args.len();
                     if unit.is_function() {

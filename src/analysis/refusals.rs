@@ -321,14 +321,23 @@ pub(super) fn inactive_root_variables(
             }
             out.push(d);
         };
+        let global_active = |name: &str| {
+            ir.global_of(r, name)
+                .and_then(|g| ir.units[r].zones.globals.get(g))
+                .is_some_and(|&z| state.deriv_zones[z])
+        };
         for name in &root.independents {
-            if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
-                check(name, "independent", state.deriv_args[k]);
+            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
+                Some(k) => check(name, "independent", state.deriv_args[k]),
+                None => check(name, "independent", global_active(name)),
             }
         }
         for name in &root.dependents {
             match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
                 Some(k) => check(name, "dependent", state.deriv_args[k]),
+                None if ir.global_of(r, name).is_some() => {
+                    check(name, "dependent", global_active(name))
+                }
                 None => check(name, "dependent", state.result_active),
             }
         }

@@ -1,5 +1,8 @@
 //! The IR built over the IL: call graph, flow graphs and zones (seeds/000 §3, §5.1), and
-//! the check that every root of the request exists with the arguments it names.
+//! the check that every root of the request exists with the arguments it names: its
+//! independents and dependents are dummy arguments, the function's result, or variables
+//! of a module the root sees (INTERFACE.md §1; E0120 unknown root, E0121 unknown name,
+//! E0122 not real, E0123/E0124 against the INTENT, E0125 a COMMON variable).
 
 pub mod callgraph;
 pub mod flow;
@@ -115,6 +118,17 @@ impl<'p> Ir<'p> {
         self.by_key.get(&key(name)).copied()
     }
 
+    /// The program global (index into [`Ir::globals`]) that `name` is in unit `u`: a
+    /// module variable it sees by USE or host association.
+    pub fn global_of(&self, u: usize, name: &str) -> Option<usize> {
+        let sym = self.units[u].unit.symbols.get(name)?;
+        let g = sym.global.as_ref()?;
+        if !sym.is_variable() || g.module.starts_with('/') {
+            return None;
+        }
+        self.globals.iter().position(|x| x.global.key() == g.key())
+    }
+
     fn check_root(&self, root: &RootRequest) -> Vec<Diagnostic> {
         let locate = |d: Diagnostic| match &root.origin {
             Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
@@ -144,6 +158,10 @@ impl<'p> Ir<'p> {
                 candidates.push(unit.name.as_str());
             }
             for name in names {
+                if let Some(d) = self.global_root_variable(index, what, name, &root.name) {
+                    errors.extend(d.map(locate));
+                    continue;
+                }
                 let is_arg = unit.args.iter().any(|a| a.eq_ignore_ascii_case(name));
                 let is_result = what == "dependent"
                     && (unit
@@ -221,5 +239,48 @@ impl<'p> Ir<'p> {
             }
         }
         errors
+    }
+
+    /// For an independent or dependent `name` of a root that is not one of its arguments:
+    /// `Some` when it is a variable of a module the root sees (INTERFACE.md §1), with the
+    /// problem if it cannot be one (not real; a COMMON variable); `None` otherwise.
+    fn global_root_variable(
+        &self,
+        u: usize,
+        what: &str,
+        name: &str,
+        root: &str,
+    ) -> Option<Option<Diagnostic>> {
+        let unit = self.units[u].unit;
+        if unit.args.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+            return None;
+        }
+        let sym = unit.symbols.get(name).filter(|s| s.is_variable())?;
+        let g = sym.global.as_ref()?;
+        if g.module.starts_with('/') {
+            return Some(Some(
+                Diagnostic::error(
+                    "E0125",
+                    format!(
+                        "{what} `{name}` of root `{root}` is in COMMON {}; COMMON variables \
+                         cannot be independents or dependents yet",
+                        g.module
+                    ),
+                )
+                .with_help("pass it to the root as an argument, or put it in a module"),
+            ));
+        }
+        if !sym.ty.is_differentiable() {
+            return Some(Some(
+                Diagnostic::error(
+                    "E0122",
+                    format!(
+                        "{what} `{name}` of root `{root}` is not real, so it has no derivative"
+                    ),
+                )
+                .with_help("only REAL (any kind) variables can be independent or dependent"),
+            ));
+        }
+        Some(None)
     }
 }
