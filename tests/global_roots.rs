@@ -3,7 +3,8 @@
 //! module and whose entry point is `subroutine integrate()`, as data-assimilation codes
 //! write it. The driver seeds and reads the derivatives through the derivative modules
 //! (`fieldd` in `mod_model_d`, `fieldb` in `mod_model_b`); gfortran compiles everything
-//! with `-Wall`, and the numbers are checked: tangent against central differences,
+//! with `-Wall`, and the numbers are checked. The state is ALLOCATABLE, as in the PDAF
+//! tutorial model it imitates, so its derivatives are too: tangent against central differences,
 //! adjoint against tangent by the dot-product test.
 
 use std::path::Path;
@@ -13,7 +14,7 @@ const MODEL: &str = "\
 module mod_model
   implicit none
   integer, parameter :: nx = 6, ny = 5
-  real(8) :: field(ny, nx)
+  real(8), allocatable :: field(:, :)
   real(8) :: kappa = 0.1d0
   real(8) :: misfit
   integer :: total_steps = 8
@@ -62,6 +63,8 @@ program driver
   real(8) :: k0, dk, wmis, mp, mm, tm, h, lhs, rhs
   integer :: i, j
   external :: integrate, integrate_d, integrate_b
+  ! The state is ALLOCATABLE: so are its derivatives, allocated alike.
+  allocate (field(ny, nx), fieldd(ny, nx), fieldb(ny, nx))
   do j = 1, nx
     do i = 1, ny
       f0(i, j) = 0.3d0*sin(1.7d0*i + 0.9d0*j)

@@ -79,9 +79,24 @@ pub(super) fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
         else {
             continue;
         };
+        // An ALLOCATABLE variable's derivative is allocatable too: whoever allocates
+        // the primal (the driver, an initialization routine) allocates it alike.
+        let allocatable = module.decls.iter().any(|decl| match &decl.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                attrs.iter().any(|a| matches!(a, Attr::Allocatable))
+                    && entities.iter().any(|e| key(&e.name) == key(&sym.name))
+            }
+            _ => false,
+        });
         out.push(var_decl(
             ctx.derivative_spec(&sym.type_spec),
-            Vec::new(),
+            if allocatable {
+                vec![Attr::Allocatable]
+            } else {
+                Vec::new()
+            },
             d,
             &sym.dims,
         ));
