@@ -35,14 +35,22 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
         rendered: crate::diag::Diagnostics(d.clone()).render(&sources),
         diagnostics: d,
     })?;
+    // What a main program calls is what a user would differentiate.
     let called: std::collections::BTreeSet<String> = program
         .units()
+        .filter(|u| !u.deferred.iter().any(|d| d.code == "E0402"))
         .flat_map(visit::called_names)
         .map(|n| key(&n))
         .collect();
     let mut out = Vec::new();
     for (file, input) in program.files.iter().zip(inputs) {
-        for unit in file.units.iter().filter(|u| u.is_procedure()) {
+        // A procedure holding what adgen cannot differentiate (a main PROGRAM among
+        // them) is no root to propose.
+        for unit in file
+            .units
+            .iter()
+            .filter(|u| u.is_procedure() && u.deferred.is_empty())
+        {
             if called.contains(&key(&unit.name)) {
                 continue;
             }

@@ -199,7 +199,7 @@ fn a_common_variable_as_independent_is_refused() {
     .expect_err("refused");
     assert!(
         err.rendered
-            .contains("error[E0121]: independent `c` of root `f` is not one of its arguments"),
+            .contains("error[E0125]: independent `c` of root `f` is in COMMON /par/; COMMON variables cannot be independents or dependents yet"),
         "{}",
         err.rendered
     );

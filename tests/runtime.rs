@@ -396,6 +396,7 @@ mod adjoint {
                 bind: None,
                 recursive: false,
                 generic_calls: Default::default(),
+                deferred: Vec::new(),
             }],
         }
     }

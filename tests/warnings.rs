@@ -411,6 +411,94 @@ fn an_unreached_procedure_never_blocks_a_root() {
     assert!(e.contains("error[E0410]"), "{e}");
 }
 
+/// What adgen does not support yet (procedure arguments, a BLOCK construct, internal
+/// procedures, a main PROGRAM) blocks only the roots that reach it: modern libraries
+/// declare abstract interfaces for their drivers' callbacks, which a root computing one
+/// kernel never calls, and files of procedures often hold their main program too. ERROR STOP and IMPORT are read and kept as written.
+#[test]
+fn unsupported_constructs_block_only_the_roots_that_reach_them() {
+    let text = "\
+module kernels
+  use iso_fortran_env, only: wp => real64
+  implicit none
+  abstract interface
+    subroutine func(n, x, f)
+      import :: wp
+      implicit none
+      integer, intent(in) :: n
+      real(wp), intent(in) :: x(n)
+      real(wp), intent(out) :: f !! a comment line after the last declaration
+                                 !! that continues on the next line
+    end subroutine func
+  end interface
+contains
+  subroutine solve(fcn, n, x, f)
+    procedure(func) :: fcn
+    integer, intent(in) :: n
+    real(wp), intent(inout) :: x(n)
+    real(wp), intent(out) :: f
+    if (n < 1) error stop 'solve: n < 1'
+    block
+      integer :: k
+      do k = 1, 3
+        call fcn(n, x, f)
+      end do
+    end block
+  end subroutine solve
+  subroutine outer(x)
+    real(wp), intent(inout) :: x
+    x = twice(x)
+  contains
+    real(wp) function twice(y)
+      real(wp), intent(in) :: y
+      twice = 2*y
+    end function twice
+  end subroutine outer
+  subroutine root(n, x, y)
+    integer, intent(in) :: n
+    real(wp), intent(in) :: x(n)
+    real(wp), intent(out) :: y
+    y = sum(x**2)
+  end subroutine root
+end module kernels
+
+program demo
+  use kernels
+  implicit none
+  real(wp) :: x(3), y
+  integer :: n
+  n = iargc()
+  x = [1.0_wp, 2.0_wp, 3.0_wp]
+  call root(3, x, y)
+  print *, y, n
+end program demo
+";
+    let w = warnings_of(text, "root", &["x"], &["y"]);
+    assert!(!w.contains("error"), "{w}");
+    let e = errors_of(text, "solve", &["x"], &["f"]);
+    assert!(
+        e.contains("w.f90:16:5: error[E0401]: unsupported statement: procedure arguments"),
+        "{e}"
+    );
+    assert!(
+        e.contains("w.f90:21:5: error[E0401]: unsupported statement: BLOCK"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 2, "{e}");
+    let e = errors_of(text, "outer", &["x"], &["x"]);
+    assert!(e.contains("w.f90:31:3: error[E0403]: CONTAINS"), "{e}");
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // A main program is read (its calls are known) and never differentiated.
+    let e = errors_of(text, "demo", &["x"], &["y"]);
+    assert!(
+        e.contains(
+            "w.f90:45:1: error[E0402]: `demo` is a main PROGRAM, which cannot be differentiated"
+        ),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
 /// Pointer arguments of unknown size: one W0501 per root, for both modes, naming every
 /// derivative the caller must set (not one warning per argument and mode).
 #[test]

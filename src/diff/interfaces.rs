@@ -120,6 +120,7 @@ fn interface_body(u: &Unit) -> Unit {
         body: Vec::new(),
         leading_comments: Vec::new(),
         generic_calls: Default::default(),
+        deferred: Vec::new(),
         ..u.clone()
     }
 }

@@ -13,6 +13,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         bind: None,
         recursive: false,
         generic_calls: Default::default(),
+        deferred: Vec::new(),
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

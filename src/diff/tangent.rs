@@ -54,6 +54,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         bind: ug.derivative_bind(),
         recursive: unit.recursive,
         generic_calls: unit.generic_calls.clone(),
+        deferred: Vec::new(),
     }
 }
 

@@ -156,6 +156,10 @@ pub struct Unit {
     /// the specific (analyses and derivatives need it); the back-end prints the generic
     /// name again for the calls of the primal.
     pub generic_calls: std::collections::BTreeMap<String, String>,
+    /// Constructs of this procedure that adgen does not support (E04xx), found while
+    /// reading it: reported only if a root reaches the procedure (`prepare::reached`),
+    /// so one unsupported line in an uncalled procedure blocks no root.
+    pub deferred: Vec<crate::diag::Diagnostic>,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.
@@ -245,6 +249,12 @@ pub enum DeclKind {
     /// no body) of procedures defined elsewhere, such as C functions called through
     /// `BIND(C)`.
     Interface(Vec<Unit>),
+    /// `IMPORT [[::] names]` in an interface body: host names it sees (all when empty).
+    Import(Vec<String>),
+    /// `ABSTRACT INTERFACE ... END INTERFACE`: the interfaces of procedures passed as
+    /// arguments (`PROCEDURE(func) :: f`). Kept for output; a procedure argument is
+    /// refused where a root reaches it.
+    AbstractInterface(Vec<Unit>),
     /// `INTERFACE name ... END INTERFACE`: a generic name for the specific procedures it
     /// lists, module procedures (`MODULE PROCEDURE a, b`, `PROCEDURE :: a`) and external
     /// ones given by interface bodies. `sema` resolves each call of the generic name to

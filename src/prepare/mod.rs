@@ -35,6 +35,20 @@ pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diag
     // Size hints first: they may name a procedure that no root reaches.
     let program = sizes::apply(program, request)?;
     let program = reached(&program, request);
+    // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
+    // errors found beside them are their consequences and are not repeated.
+    let deferred: Vec<Diagnostic> = program
+        .units()
+        .flat_map(|u| {
+            u.deferred
+                .iter()
+                .filter(|d| d.code.starts_with("E04"))
+                .cloned()
+        })
+        .collect();
+    if !deferred.is_empty() {
+        return Err(deferred);
+    }
     let program = sizes::from_callers(program, request);
     let program = io::strip(&program, request)?;
     let program = restructure::restructure(&program)?;

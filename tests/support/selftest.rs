@@ -78,6 +78,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         bind: None,
         recursive: false,
         generic_calls: Default::default(),
+        deferred: Vec::new(),
     }
 }
 

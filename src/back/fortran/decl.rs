@@ -227,9 +227,14 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
                 .collect();
             format!("data {}", sets.join(", "))
         }
+        DeclKind::Import(names) if names.is_empty() => "import".to_string(),
+        DeclKind::Import(names) => format!("import :: {}", names.join(", ")),
         DeclKind::Save(names) if names.is_empty() => "save".to_string(),
         DeclKind::Save(names) => format!("save {}", names.join(", ")),
-        DeclKind::Comment(_) | DeclKind::Interface(_) | DeclKind::Generic { .. } => return None,
+        DeclKind::Comment(_)
+        | DeclKind::Interface(_)
+        | DeclKind::AbstractInterface(_)
+        | DeclKind::Generic { .. } => return None,
     };
     Some(text)
 }

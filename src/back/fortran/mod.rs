@@ -283,5 +283,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         }),
         recursive: false,
         generic_calls: Default::default(),
+        deferred: Vec::new(),
     }
 }

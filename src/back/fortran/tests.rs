@@ -86,6 +86,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         bind: None,
         recursive: false,
         generic_calls: Default::default(),
+        deferred: Vec::new(),
     }
 }
 

@@ -114,6 +114,15 @@ pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
             w.pop();
             w.line(None, "end interface", None);
         }
+        DeclKind::AbstractInterface(bodies) => {
+            w.line(None, "abstract interface", None);
+            w.push();
+            for body in bodies {
+                write_unit(w, body);
+            }
+            w.pop();
+            w.line(None, "end interface", None);
+        }
         DeclKind::Generic {
             name,
             procedures,

@@ -17,6 +17,12 @@
 //! parsing recovers at the next statement so that one run reports as many errors as it
 //! reasonably can, each once.
 //!
+//! A construct adgen does not support yet (E0401, E0403–E0407) inside a procedure is
+//! that procedure's refusal ([`il::Unit::deferred`], with the semantic errors it causes):
+//! it is reported only if a root reaches the procedure (`prepare`), so a library whose
+//! drivers take procedure arguments still differentiates its kernels. A file with other
+//! errors reports everything at once.
+//!
 //! Accepted: external SUBROUTINEs and FUNCTIONs (type prefix, PURE, RESULT); IMPLICIT
 //! NONE / rules / the default rule; INTEGER, REAL, DOUBLE PRECISION, LOGICAL, CHARACTER
 //! with kinds (`real(8)`, `real(kind=dp)`, `real*8`, kinds from integer PARAMETERs,
@@ -495,6 +501,7 @@ fn lower_impl(
         diags: Vec::new(),
         next_id: next_stmt_id,
         headers: Vec::new(),
+        in_program: false,
     };
     let mut units = parser.units();
     diags.append(&mut parser.diags);
@@ -531,6 +538,13 @@ fn lower_impl(
             );
         }
     }
+    defer_unsupported(&mut units, &mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        // The file is refused anyway: every problem at once.
+        for u in &mut units {
+            diags.append(&mut u.deferred);
+        }
+    }
     // In source order: parsing and semantic problems interleaved as a reader meets them.
     diags.sort_by_key(|d| match &d.location {
         Some(crate::diag::Location::Span(span)) => span.lo,
@@ -545,5 +559,43 @@ fn lower_impl(
             language: il::Language::Fortran,
             units,
         })
+    }
+}
+
+/// The refusals that only say a construct is not supported yet (E0401, E0403–E0407)
+/// move from the file's diagnostics to the procedure that holds them
+/// ([`il::Unit::deferred`]), so that only a procedure a root reaches can block it. The
+/// same refusal found twice (a statement classified again while skipping) is kept once.
+fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
+    const DEFERRED: [&str; 6] = ["E0401", "E0403", "E0404", "E0405", "E0406", "E0407"];
+    let mut seen = std::collections::BTreeSet::new();
+    diags.retain(|d| seen.insert((d.code, format!("{:?}", d.location), d.message.clone())));
+    let holder = |units: &[il::Unit], d: &Diagnostic| match &d.location {
+        Some(crate::diag::Location::Span(span)) => units.iter().position(|u| {
+            u.is_procedure()
+                && u.span.file == span.file
+                && u.span.lo <= span.lo
+                && span.hi <= u.span.hi
+        }),
+        _ => None,
+    };
+    let mut kept = Vec::with_capacity(diags.len());
+    for d in diags.drain(..) {
+        match holder(units, &d).filter(|_| DEFERRED.contains(&d.code)) {
+            Some(u) => units[u].deferred.push(d),
+            None => kept.push(d),
+        }
+    }
+    // In a procedure with an unsupported construct, the semantic errors (E03xx) are
+    // mostly its consequences (the names an internal procedure or a BLOCK declares are
+    // unknown outside it): they go with it. A unit defined twice is the file's problem.
+    *diags = Vec::with_capacity(kept.len());
+    for d in kept {
+        match holder(units, &d).filter(|&u| {
+            d.code.starts_with("E03") && d.code != "E0312" && !units[u].deferred.is_empty()
+        }) {
+            Some(u) => units[u].deferred.push(d),
+            None => diags.push(d),
+        }
     }
 }

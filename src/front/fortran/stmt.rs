@@ -150,7 +150,6 @@ const UNSUPPORTED: &[&str] = &[
     "endassociate",
     "sync",
     "procedure",
-    "import",
     "enum",
 ];
 
@@ -312,6 +311,29 @@ impl StmtParser<'_> {
         }
         c.bump();
         let line = match lower.as_str() {
+            // `PROCEDURE(iface) [, attrs] :: f`: a procedure passed as an argument. Refused,
+            // but its names stay declared (as EXTERNAL), so their calls raise no false
+            // "not declared".
+            "procedure" if c.is(&TokKind::LParen) => {
+                self.refused.borrow_mut().push(
+                    Diagnostic::error(
+                        "E0401",
+                        "unsupported statement: procedure arguments (`PROCEDURE(iface) :: f`) are not supported yet",
+                    )
+                    .at(word_span)
+                    .with_help("call the procedure by its name instead of passing it"),
+                );
+                let names = procedure_declaration_names(c);
+                Line::Decl(DeclKind::External(names))
+            }
+            // `ERROR STOP [code]`: kept as written, like STOP.
+            "error" if c.is_kw("stop") => {
+                let start = c.pos - 1;
+                c.bump();
+                Line::Action(super::io::parse_io(c, "stop", start)?)
+            }
+            "import" if c.at_end() => Line::Decl(DeclKind::Import(Vec::new())),
+            "import" => Line::Decl(DeclKind::Import(decl::parse_name_list(c)?)),
             "implicit" => Line::Decl(decl::parse_implicit(c)?),
             "parameter" => Line::Decl(decl::parse_parameter_stmt(c)?),
             "dimension" => Line::Decl(decl::parse_dimension_stmt(c)?),
@@ -907,4 +929,24 @@ fn parse_bind_c(c: &mut Cursor) -> PResult<crate::il::BindC> {
     }
     c.expect(&TokKind::RParen, "`)` after BIND(C")?;
     Ok(crate::il::BindC { name })
+}
+
+/// The names a `PROCEDURE(iface) [, attrs] :: a, b` declaration declares (the cursor after
+/// PROCEDURE); none when the statement has another shape.
+fn procedure_declaration_names(c: &mut Cursor) -> Vec<String> {
+    while !c.at_end() && !c.is(&TokKind::DoubleColon) {
+        c.bump();
+    }
+    c.eat(&TokKind::DoubleColon);
+    let mut names = Vec::new();
+    while let Some(TokKind::Ident(name)) = c.peek() {
+        names.push(name.clone());
+        c.bump();
+        // `=> null()` and the like: skip to the next name.
+        while !c.at_end() && !c.is(&TokKind::Comma) {
+            c.bump();
+        }
+        c.eat(&TokKind::Comma);
+    }
+    names
 }

@@ -8,10 +8,32 @@ use crate::il::{
     StmtKind, SymbolKind, UnOp, Unit,
 };
 
+/// The file, or its diagnostics: those of constructs adgen does not support included,
+/// which the front-end leaves with their procedures (reported if a root reaches them).
 fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
     let source = SourceFile::new("t.f90", text);
     let mut next = 0;
-    lower_file(FileId(0), &source, "t.f90", &mut next)
+    with_deferred(lower_file(FileId(0), &source, "t.f90", &mut next))
+}
+
+/// A lowered file as a Result that fails on its deferred refusals too.
+pub(super) fn with_deferred(
+    lowered: Result<File, Vec<Diagnostic>>,
+) -> Result<File, Vec<Diagnostic>> {
+    let file = lowered?;
+    let mut deferred: Vec<Diagnostic> = file
+        .units
+        .iter()
+        .flat_map(|u| u.deferred.iter().cloned())
+        .collect();
+    if deferred.is_empty() {
+        return Ok(file);
+    }
+    deferred.sort_by_key(|d| match &d.location {
+        Some(Location::Span(s)) => s.lo,
+        _ => u32::MAX,
+    });
+    Err(deferred)
 }
 
 fn ok(text: &str) -> File {
@@ -1249,7 +1271,7 @@ module m
   type point
     real :: x
   end type point
-  abstract interface
+  interface operator(+)
     subroutine c_fn(x) bind(C, name=\"c_fn\")
       real x
     end subroutine

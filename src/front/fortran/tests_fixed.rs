@@ -8,14 +8,14 @@ use crate::il::{File, ScalarType, Stmt, StmtKind};
 fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
     let source = SourceFile::new("t.f", text);
     let mut next = 0;
-    lower_file_in_form(
+    super::tests::with_deferred(lower_file_in_form(
         FileId(0),
         &source,
         "t.f",
         SourceForm::Fixed,
         &mut next,
         &mut Default::default(),
-    )
+    ))
 }
 
 fn ok(text: &str) -> File {

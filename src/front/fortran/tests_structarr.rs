@@ -20,7 +20,7 @@ fn lower(body: &str) -> Result<File, Vec<Diagnostic>> {
     let text = format!("{TYPES}{body}");
     let source = SourceFile::new("t.f90", &text);
     let mut next = 0;
-    lower_file(FileId(0), &source, "t.f90", &mut next)
+    super::tests::with_deferred(lower_file(FileId(0), &source, "t.f90", &mut next))
 }
 
 /// (code, line, col) of every diagnostic, lines counted in `body` (after the module).

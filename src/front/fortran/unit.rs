@@ -88,6 +88,9 @@ pub struct FileParser<'a> {
     pub next_id: &'a mut u32,
     /// Spans of each parsed unit's dummy arguments, parallel to the returned units.
     pub headers: Vec<HeaderSpans>,
+    /// Set while a main PROGRAM is parsed (as a unit without arguments): `END PROGRAM`
+    /// closes it.
+    pub in_program: bool,
 }
 
 impl FileParser<'_> {
@@ -124,6 +127,11 @@ impl FileParser<'_> {
                             self.pos += 1;
                             let leading = std::mem::take(&mut leading);
                             units.extend(self.module(name, &raw, leading));
+                        }
+                        Ok(Line::OtherUnit("PROGRAM")) => {
+                            self.pos += 1;
+                            let unit = self.program(&raw, std::mem::take(&mut leading));
+                            units.push(unit);
                         }
                         Ok(Line::OtherUnit(what)) => {
                             self.diags.push(
@@ -181,6 +189,41 @@ impl FileParser<'_> {
         units
     }
 
+    /// A main PROGRAM (the cursor after its PROGRAM statement): read as a unit without
+    /// arguments, so that its statements are checked and its calls known, with E0402 as
+    /// its deferred refusal: a main program is never differentiated, and blocks no root.
+    fn program(&mut self, raw: &RawStmt, leading: Vec<String>) -> Unit {
+        let name = match raw.toks.get(1).map(|t| &t.kind) {
+            Some(super::lexer::TokKind::Ident(n)) => n.clone(),
+            _ => "main".to_string(),
+        };
+        self.headers.push(HeaderSpans {
+            header: raw.span,
+            args: Vec::new(),
+        });
+        let header = Header {
+            kind: UnitKind::Subroutine,
+            name: name.clone(),
+            args: Vec::new(),
+            result: None,
+            prefix_type: None,
+            bind: None,
+            recursive: false,
+        };
+        self.in_program = true;
+        let mut unit = self.unit(header, raw, leading);
+        self.in_program = false;
+        unit.deferred.push(
+            Diagnostic::error(
+                "E0402",
+                format!("`{name}` is a main PROGRAM, which cannot be differentiated"),
+            )
+            .at(raw.span)
+            .with_help("put the code to differentiate in a SUBROUTINE and name it as the root"),
+        );
+        unit
+    }
+
     fn unit(&mut self, header: Header, header_raw: &RawStmt, leading: Vec<String>) -> Unit {
         let mut unit = Unit {
             kind: header.kind,
@@ -203,6 +246,7 @@ impl FileParser<'_> {
             bind: header.bind.clone(),
             recursive: header.recursive,
             generic_calls: Default::default(),
+            deferred: Vec::new(),
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",
@@ -297,6 +341,13 @@ impl FileParser<'_> {
                         .with_help("make the internal procedures external ones"),
                     );
                     self.skip_nested();
+                    // The unit ends at its END, past the internal procedures: the
+                    // refusal is the unit's own (reported if a root reaches it).
+                    if let Some(Item::Stmt(end)) =
+                        self.pos.checked_sub(1).and_then(|p| self.items.get(p))
+                    {
+                        unit.span = header_raw.span.to(end.span);
+                    }
                     break;
                 }
                 Line::EndUnit { kind, name } => {
@@ -339,6 +390,15 @@ impl FileParser<'_> {
                     }
                     unit.span = header_raw.span.to(raw.span);
                     stmt::check_labels(&unit.body, &mut self.diags);
+                    break;
+                }
+                Line::EndOther(what) if what == "PROGRAM" && self.in_program => {
+                    self.pos += 1;
+                    for (text, span) in pending.drain(..) {
+                        let stmt = self.simple(StmtKind::Comment(text), span, None, None);
+                        unit.body.push(stmt);
+                    }
+                    unit.span = header_raw.span.to(raw.span);
                     break;
                 }
                 Line::EndOther(what) => {

@@ -546,6 +546,7 @@ impl FnCx<'_, '_> {
             bind: None,
             recursive: false,
             generic_calls: Default::default(),
+            deferred: Vec::new(),
         })
     }
 

@@ -472,6 +472,7 @@ pub(super) fn module_unit(
         bind: None,
         recursive: false,
         generic_calls: Default::default(),
+        deferred: Vec::new(),
     }
 }
 

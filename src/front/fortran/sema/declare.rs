@@ -152,6 +152,10 @@ impl Sema<'_> {
                 self.declare_bodies(bodies, span);
             }
             DeclKind::Interface(bodies) => self.declare_bodies(bodies, span),
+            // Names of interfaces, not of procedures: nothing to declare.
+            DeclKind::AbstractInterface(_) => {}
+            // Host names seen in an interface body: no new name.
+            DeclKind::Import(_) => {}
             DeclKind::Common(blocks) => {
                 for (block, entity) in blocks
                     .iter()

@@ -9,8 +9,9 @@ impl FileParser<'_> {
     /// `INTERFACE` (the cursor at it) up to its `END INTERFACE`. Unnamed: the interface
     /// bodies of external procedures (Fortran ones, or C functions with `BIND(C)`).
     /// Named (`INTERFACE norm`): a generic name for the procedures it lists by `MODULE
-    /// PROCEDURE` / `PROCEDURE` and by interface bodies. Abstract interfaces and defined
-    /// operators and assignments are refused (E0403), the whole block once.
+    /// PROCEDURE` / `PROCEDURE` and by interface bodies. Abstract: the interfaces of
+    /// procedure arguments, kept for output. Defined operators and assignments are refused
+    /// (E0403), the whole block once.
     pub(super) fn interface_block(&mut self, raw: &RawStmt) -> Option<Decl> {
         let words: Vec<String> = raw
             .toks
@@ -29,15 +30,10 @@ impl FileParser<'_> {
             this.skip_nested();
             None
         };
+        let abstract_ = words.first().is_some_and(|w| w == "abstract");
         let generic = match words.as_slice() {
             [_] => None,
-            [w, ..] if w == "abstract" => {
-                return refuse(
-                    self,
-                    "abstract interfaces (procedures passed as arguments)",
-                    "call the procedure by its name instead of passing it",
-                );
-            }
+            [a, _] if a == "abstract" => None,
             [_, w, ..] if w == "operator" || w == "assignment" => {
                 return refuse(
                     self,
@@ -101,7 +97,11 @@ impl FileParser<'_> {
                 Ok(Line::Header(header)) => {
                     self.pos += 1;
                     let body = self.unit(header, &inner, Vec::new());
-                    if let Some(first) = body.body.first() {
+                    let statement = body
+                        .body
+                        .iter()
+                        .find(|s| !matches!(s.kind, crate::il::StmtKind::Comment(_)));
+                    if let Some(first) = statement {
                         self.diags.push(
                             Diagnostic::error("E0403", "an interface body has only declarations")
                                 .at(first.span),
@@ -135,6 +135,7 @@ impl FileParser<'_> {
             return None;
         }
         let kind = match generic {
+            None if abstract_ => DeclKind::AbstractInterface(bodies),
             Some(name) => DeclKind::Generic {
                 name,
                 procedures,
@@ -251,6 +252,7 @@ impl FileParser<'_> {
             bind: None,
             recursive: false,
             generic_calls: Default::default(),
+            deferred: Vec::new(),
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
