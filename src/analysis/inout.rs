@@ -119,8 +119,9 @@ pub fn by_value(unit: &Unit) -> Vec<bool> {
     out
 }
 
+/// The zones whose values `e` reads (an inquiry such as `EPSILON(prec)` reads none).
 fn reads_into(e: &Expr, uir: &UnitIr, set: &mut ZoneSet) {
-    for n in crate::il::visit::names_read(e) {
+    for n in crate::il::visit::values_read(e) {
         if let Some(z) = uir.zones.get(n) {
             set.set(z, true);
         }

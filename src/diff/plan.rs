@@ -60,6 +60,22 @@ pub fn plan(
     let n = uir.flow.len();
     let n_zones = uir.zones.len();
     let constructs = Constructs::of(&uir.unit.body, uir);
+    // STOP (and the error messages kept before it) runs in the forward sweep wherever
+    // the primal would run it: present, with what it and its tests read live.
+    let stops: Vec<bool> = uir
+        .flow
+        .nodes
+        .iter()
+        .map(|k| matches!(k, NodeKind::Simple(s) if matches!(s.kind, StmtKind::Io { .. })))
+        .collect();
+    let mut uses = adjoints.uses.clone();
+    for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
+        uses[node] |= &accesses[node].reads;
+    }
+    let adjoints = &NodeAdjoints {
+        uses,
+        has_adjoint: adjoints.has_adjoint.clone(),
+    };
     let mut live_control = vec![!switches.diff_liveness; n];
     let mut live_constructs = BTreeSet::new();
     let mut present;
@@ -74,11 +90,19 @@ pub fn plan(
             live_at_exit,
         );
         present = p;
+        for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
+            present[node] = true;
+        }
         diff_live_after = solution.after;
         if !switches.diff_liveness {
             present = vec![true; n];
         }
-        let live = constructs.live(&present, &adjoints.has_adjoint, !switches.diff_liveness);
+        let live = constructs.live(
+            &present,
+            &adjoints.has_adjoint,
+            &uir.flow.control_of,
+            !switches.diff_liveness,
+        );
         let mut control = vec![false; n];
         for id in &live {
             for &node in uir
@@ -178,8 +202,16 @@ impl Constructs {
     }
 
     /// Constructs to keep: those with something present or differentiated inside, or
-    /// with a jump to a kept loop or out of the procedure. Iterated to a fixed point.
-    fn live(&self, present: &[bool], has_adjoint: &[bool], all: bool) -> BTreeSet<StmtId> {
+    /// with a jump to a kept loop or out of the procedure, and loops whose index is
+    /// needed after them (a search loop `do m = l, n; if (...) exit; end do` computes
+    /// only `m`). Iterated to a fixed point.
+    fn live(
+        &self,
+        present: &[bool],
+        has_adjoint: &[bool],
+        control_of: &std::collections::BTreeMap<StmtId, Vec<usize>>,
+        all: bool,
+    ) -> BTreeSet<StmtId> {
         let mut live = BTreeSet::new();
         loop {
             let mut changed = false;
@@ -189,6 +221,9 @@ impl Constructs {
                 }
                 let keep = all
                     || nodes.iter().any(|&n| present[n] || has_adjoint[n])
+                    || control_of
+                        .get(id)
+                        .is_some_and(|own| own.iter().any(|&n| present[n]))
                     || inner.iter().any(|i| live.contains(i))
                     || jumps.iter().any(|t| t.is_none_or(|l| live.contains(&l)));
                 if keep {

@@ -221,6 +221,67 @@ pub fn names_read(expr: &Expr) -> Vec<&str> {
     names
 }
 
+/// The variables whose values `expr` reads: [`names_read`] without the arguments of
+/// inquiry intrinsics (`SIZE(x)`, `EPSILON(x)`, `PRESENT(x)`, `LEN(s)`, ...), which ask
+/// for a property of the variable, not its value (their subscripts are read).
+pub fn values_read(expr: &Expr) -> Vec<&str> {
+    use super::Intrinsic;
+    let mut out = Vec::new();
+    let inquiry = |op: &Intrinsic| match op {
+        Intrinsic::Size
+        | Intrinsic::Lbound
+        | Intrinsic::Ubound
+        | Intrinsic::Shape
+        | Intrinsic::Present => true,
+        Intrinsic::Passive(p) => p.inquiry,
+        _ => false,
+    };
+    match &expr.kind {
+        ExprKind::Intrinsic { op, args, .. } if inquiry(op) => {
+            for a in args {
+                match &a.value.kind {
+                    ExprKind::Var(_) => {}
+                    ExprKind::Index(_, subs) => {
+                        subs.iter().for_each(|s| out.extend(values_read(s)))
+                    }
+                    _ => out.extend(values_read(&a.value)),
+                }
+            }
+        }
+        ExprKind::Var(n) => out.push(n.as_str()),
+        ExprKind::Index(n, subs) => {
+            out.push(n.as_str());
+            subs.iter().for_each(|s| out.extend(values_read(s)));
+        }
+        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => {
+            args.iter().for_each(|a| out.extend(values_read(&a.value)))
+        }
+        ExprKind::Unary(_, e) | ExprKind::Paren(e) => out.extend(values_read(e)),
+        ExprKind::Binary(_, a, b) => {
+            out.extend(values_read(a));
+            out.extend(values_read(b));
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|e| out.extend(values_read(e))),
+        ExprKind::ArrayCtor(items) => items.iter().for_each(|e| out.extend(values_read(e))),
+        ExprKind::Substring { base, lower, upper } => {
+            out.extend(values_read(base));
+            [lower, upper]
+                .into_iter()
+                .flatten()
+                .for_each(|e| out.extend(values_read(e)));
+        }
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+    }
+    out
+}
+
 /// The expressions a statement reads directly (not those of nested blocks).
 /// For an assignment this includes the subscripts of the left-hand side.
 pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {

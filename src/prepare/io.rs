@@ -5,9 +5,12 @@
 //! FORMAT, ...) changes no value the derivatives depend on, and repeating it would be
 //! wrong in the adjoint, whose forward sweep runs the primal a second time (joint mode
 //! re-runs each callee). For the same reason input cannot be replayed: a READ (or any
-//! statement that sets a variable, such as `IOSTAT=`) or a STOP in a procedure a root
-//! calls is refused (E0513) — the derivative would read different data or never stop
-//! where the primal did. Procedures no root reaches keep their I/O untouched.
+//! statement that sets a variable, such as `IOSTAT=`) in a procedure a root calls is
+//! refused (E0513) — the derivative would read different data. STOP and ERROR STOP are
+//! kept, with the output of the block that ends in them (an error path: it runs once,
+//! and its message says why the run stopped); a re-run follows the forward run's path,
+//! so it stops only where the primal did. Procedures no root reaches keep their I/O
+//! untouched.
 //! A dropped statement with a label becomes a labelled CONTINUE, so jumps still land.
 //! The index of an implied DO in a dropped output list (`WRITE (*,*) (A(J), J = 1, N)`)
 //! is not set by the derivative code: a program reading `J` after such a statement
@@ -52,6 +55,10 @@ fn reachable(program: &Program, request: &Request) -> BTreeSet<String> {
 }
 
 fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Vec<Diagnostic>) {
+    // A block that stops the program keeps its messages.
+    let stopping = block
+        .iter()
+        .any(|s| matches!(s.kind, StmtKind::Io { stops: true, .. }));
     let mut i = 0;
     while i < block.len() {
         if let StmtKind::Io {
@@ -61,12 +68,12 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
             ..
         } = &block[i].kind
         {
-            if reached && (*stops || is_input(text, writes)) {
-                let what = if *stops {
-                    "STOP"
-                } else {
-                    "input (a statement setting variables)"
-                };
+            if reached && (*stops || (stopping && !is_input(text, writes))) {
+                i += 1;
+                continue;
+            }
+            if reached && is_input(text, writes) {
+                let what = "input (a statement setting variables)";
                 errors.push(
                     Diagnostic::error(
                         "E0513",
@@ -76,7 +83,7 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
                     )
                     .at(block[i].span)
                     .with_help(
-                        "the adjoint re-runs the primal code, so it would read (or stop) again; move it out of the code to differentiate, into the caller",
+                        "the adjoint re-runs the primal code, so it would read again; move it out of the code to differentiate, into the caller",
                     ),
                 );
                 i += 1;

@@ -1,0 +1,37 @@
+! Newton's method for x**3 + x = a, with an iteration limit: on failure the routine
+! writes why and stops, as library code does. The derivatives keep the message and
+! the STOP (they stop where the primal does), and drop the progress output.
+subroutine newton_root(a, x, maxit)
+  implicit none
+  real(8), intent(in) :: a
+  real(8), intent(out) :: x
+  integer, intent(in) :: maxit
+  integer :: it
+  real(8) :: f
+  x = a/2
+  it = 0
+  do
+    f = x**3 + x - a
+    if (abs(f) < 1d-15*(1 + abs(a))) exit
+    it = it + 1
+    if (it > maxit) then
+      write (*, '(a, i4, a)') 'newton_root: no convergence after ', maxit, ' iterations'
+      write (*, *) 'last residual', f
+      error stop 1
+    end if
+    x = x - f/(3*x**2 + 1)
+  end do
+end subroutine newton_root
+
+! The root: a smooth function of the solution.
+subroutine cubic_energy(a, b, e, maxit)
+  implicit none
+  real(8), intent(in) :: a, b
+  real(8), intent(out) :: e
+  integer, intent(in) :: maxit
+  real(8) :: x
+  call newton_root(a*b, x, maxit)
+  if (x < 0) stop 'cubic_energy: negative root'
+  print *, 'root', x
+  e = x**2 + sin(b*x)
+end subroutine cubic_energy
