@@ -755,6 +755,9 @@ pub enum Intrinsic {
 pub struct PassiveIntrinsic {
     pub result: ScalarResult,
     pub inquiry: bool,
+    /// A reduction of whole arrays to a scalar (`ANY(x > 0)`, `COUNT(mask)`): its
+    /// arguments are read as wholes, never scalarized element by element.
+    pub reduction: bool,
 }
 
 /// The type of a passive intrinsic's result.

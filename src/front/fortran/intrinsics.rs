@@ -75,9 +75,22 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
 }
 
 /// Intrinsics whose result carries no derivative ([`Intrinsic::Passive`]): character,
-/// bit, kind and numeric-model functions.
+/// bit, kind and numeric-model functions, and the logical reductions ANY, ALL and COUNT
+/// of whole arrays (without DIM).
 fn passive(lower: &str) -> Option<IntrinsicInfo> {
     use crate::il::ScalarResult::{Character, Integer, Logical, OfArgument};
+    if let "any" | "all" | "count" = lower {
+        let result = if lower == "count" { Integer } else { Logical };
+        return Some(IntrinsicInfo {
+            op: Intrinsic::Passive(crate::il::PassiveIntrinsic {
+                result,
+                inquiry: false,
+                reduction: true,
+            }),
+            min_args: 1,
+            max_args: 1,
+        });
+    }
     let (result, inquiry, min_args, max_args) = match lower {
         "len" => (Integer, true, 1, 2),
         "len_trim" => (Integer, false, 1, 2),
@@ -106,7 +119,11 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
         _ => return None,
     };
     Some(IntrinsicInfo {
-        op: Intrinsic::Passive(crate::il::PassiveIntrinsic { result, inquiry }),
+        op: Intrinsic::Passive(crate::il::PassiveIntrinsic {
+            result,
+            inquiry,
+            reduction: false,
+        }),
         min_args,
         max_args,
     })
@@ -128,8 +145,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
         "aimag"
             | "aint"
             | "anint"
-            | "all"
-            | "any"
             | "achar"
             | "adjustl"
             | "adjustr"
@@ -141,7 +156,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "char"
             | "cmplx"
             | "conjg"
-            | "count"
             | "cshift"
             | "dim"
             | "dprod"

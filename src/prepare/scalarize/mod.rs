@@ -143,7 +143,7 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
             .any(|a| has_array_syntax(&a.value, symbols, true)),
         ExprKind::Intrinsic { op, args, .. } => match op {
             Intrinsic::Present => false,
-            Intrinsic::Passive(p) if p.inquiry => false,
+            Intrinsic::Passive(p) if p.inquiry || p.reduction => false,
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
                 .iter()
                 .skip(1)

@@ -329,7 +329,7 @@ impl Scalarizer<'_> {
     ) -> R<Vec<LoopDim>> {
         match op {
             Intrinsic::Size | Intrinsic::Present => Ok(Vec::new()),
-            Intrinsic::Passive(p) if p.inquiry => Ok(Vec::new()),
+            Intrinsic::Passive(p) if p.inquiry || p.reduction => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound if args.len() == 2 => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self.err(
                 span,

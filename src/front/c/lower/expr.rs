@@ -562,6 +562,7 @@ impl FnCx<'_, '_> {
                             op: il::Intrinsic::Passive(il::PassiveIntrinsic {
                                 result: il::ScalarResult::OfArgument,
                                 inquiry: false,
+                                reduction: false,
                             }),
                             args: args.into_iter().map(il::Arg::positional).collect(),
                             spelling: Some(name.clone()),

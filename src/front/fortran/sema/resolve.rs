@@ -370,7 +370,17 @@ impl Sema<'_> {
                 if let Some(i) = existing {
                     self.infos[i].used_intrinsic = true;
                 }
-                if args.len() < intr.min_args || args.len() > intr.max_args {
+                let reduction = matches!(intr.op, crate::il::Intrinsic::Passive(p) if p.reduction);
+                if reduction && args.len() > 1 {
+                    self.error(
+                        "E0407",
+                        format!("`{name}` with DIM or KIND is not supported yet"),
+                        span,
+                    )
+                    .help = Some(format!(
+                        "apply `{name}` to one section at a time in a DO loop"
+                    ));
+                } else if args.len() < intr.min_args || args.len() > intr.max_args {
                     self.error(
                         "E0310",
                         format!(

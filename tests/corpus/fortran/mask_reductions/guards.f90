@@ -1,0 +1,25 @@
+! Whole-array logical reductions as modern code uses them: input checks with ANY and
+! ALL, a COUNT that scales the result, and ANY choosing a branch inside a loop.
+module guards
+  implicit none
+contains
+  subroutine clipped_energy(n, x, w, e)
+    integer, intent(in) :: n
+    real(8), intent(in) :: x(n), w(n)
+    real(8), intent(out) :: e
+    real(8) :: y(n)
+    integer :: k, npos
+    if (any(w < 0)) error stop 'clipped_energy: negative weight'
+    y = x
+    do k = 1, 3
+      if (any(abs(y) > 1.5d0)) then
+        y = y/(1 + 0.1d0*y**2)
+      else
+        y = y + 0.05d0*sin(y)
+      end if
+    end do
+    npos = count(y > 0)
+    e = sum(w*y**2)/real(max(npos, 1), 8)
+    if (all(y < 0.5d0)) e = e + sum(y)
+  end subroutine clipped_energy
+end module guards
