@@ -491,8 +491,8 @@ pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
         if word.eq_ignore_ascii_case("intrinsic") && !known {
             return Err(unsupported(
                 span,
-                "USE of an intrinsic module other than ISO_FORTRAN_ENV and ISO_C_BINDING",
-                "adgen knows those two; declare the kinds you need with SELECTED_REAL_KIND, or keep what needs this module out of the differentiated sources",
+                "USE of an intrinsic module other than ISO_FORTRAN_ENV, ISO_C_BINDING and IEEE_ARITHMETIC",
+                "adgen knows those three; declare the kinds you need with SELECTED_REAL_KIND, or keep what needs this module out of the differentiated sources",
             ));
         }
         c.expect(&TokKind::DoubleColon, "`::`")?;

@@ -109,6 +109,12 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
         "selected_int_kind" => (Integer, true, 1, 1),
         "selected_real_kind" => (Integer, true, 0, 3),
         "btest" => (Logical, false, 2, 2),
+        // IEEE_ARITHMETIC's classification functions.
+        "ieee_is_nan" | "ieee_is_finite" | "ieee_is_normal" | "ieee_is_negative" => {
+            (Logical, false, 1, 1)
+        }
+        "ieee_unordered" => (Logical, false, 2, 2),
+        "command_argument_count" => (Integer, false, 0, 0),
         "lge" | "lgt" | "lle" | "llt" => (Logical, false, 2, 2),
         "allocated" => (Logical, true, 1, 1),
         "trim" | "adjustl" | "adjustr" => (Character, false, 1, 1),

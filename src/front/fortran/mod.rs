@@ -375,7 +375,7 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
 /// `use, intrinsic :: iso_fortran_env, only: dp => real64` and `real(c_double)` resolve.
 /// Each is lowered from its text once per set of modules; the generated code names the
 /// compiler's own module.
-pub const INTRINSIC_MODULES: [(&str, &str); 2] = [
+pub const INTRINSIC_MODULES: [(&str, &str); 3] = [
     (
         "iso_c_binding",
         "module iso_c_binding
@@ -398,6 +398,13 @@ end module iso_c_binding
   integer, parameter :: character_storage_size = 8, numeric_storage_size = 32
   integer, parameter :: file_storage_size = 8
 end module iso_fortran_env
+",
+    ),
+    // Its inquiry functions (IEEE_IS_NAN, IEEE_IS_FINITE, ...) are passive intrinsics.
+    (
+        "ieee_arithmetic",
+        "module ieee_arithmetic
+end module ieee_arithmetic
 ",
     ),
 ];

@@ -104,6 +104,16 @@ impl Sema<'_> {
             }
         }
         for (local, remote) in wanted {
+            // An intrinsic module's procedures are intrinsics adgen knows by name.
+            if scope.infos.iter().all(|i| key(&i.name) != key(&remote))
+                && local == remote
+                && intrinsics::lookup(&remote).is_some()
+                && super::super::INTRINSIC_MODULES
+                    .iter()
+                    .any(|(m, _)| m.eq_ignore_ascii_case(module))
+            {
+                continue;
+            }
             let Some(found) = scope.infos.iter().find(|i| key(&i.name) == key(&remote)) else {
                 self.error(
                     "E0313",

@@ -1,6 +1,8 @@
 ! Whole-array logical reductions as modern code uses them: input checks with ANY and
-! ALL, a COUNT that scales the result, and ANY choosing a branch inside a loop.
+! ALL, a COUNT that scales the result, and ANY choosing a branch inside a loop; an
+! IEEE_ARITHMETIC check of the result.
 module guards
+  use, intrinsic :: ieee_arithmetic, only: ieee_is_finite, ieee_is_nan
   implicit none
 contains
   subroutine clipped_energy(n, x, w, e)
@@ -21,5 +23,6 @@ contains
     npos = count(y > 0)
     e = sum(w*y**2)/real(max(npos, 1), 8)
     if (all(y < 0.5d0)) e = e + sum(y)
+    if (ieee_is_nan(e) .or. .not. ieee_is_finite(e)) error stop 'clipped_energy: not finite'
   end subroutine clipped_energy
 end module guards
