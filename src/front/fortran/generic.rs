@@ -99,12 +99,9 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
             unit.body = body;
             let resolved = std::mem::take(&mut resolver.resolved);
             for (k, (generic, specific)) in resolved {
-                if unit.symbols.get(&specific.name).is_none() {
-                    let mut sym = unit
-                        .symbols
-                        .get(&generic)
-                        .cloned()
-                        .expect("a resolved generic is in the symbol table");
+                if unit.symbols.get(&specific.name).is_none()
+                    && let Some(mut sym) = unit.symbols.get(&generic).cloned()
+                {
                     sym.name = specific.name.clone();
                     sym.kind = SymbolKind::Procedure;
                     if let Some(r) = &specific.result {
@@ -220,7 +217,7 @@ impl<'a> Resolver<'a> {
         let Some((generic, specifics)) = self.generic(name) else {
             return;
         };
-        let actuals: Vec<(Option<String>, Option<Actual>)> = args
+        let actuals: Vec<(Option<String>, Actual)> = args
             .iter()
             .map(|a| (a.keyword.clone(), self.actual(&a.value)))
             .collect();
@@ -254,8 +251,8 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The type and rank of an actual argument, when adgen can tell.
-    fn actual(&self, e: &Expr) -> Option<Actual> {
+    /// The type (and derived type's name) and rank of an actual argument.
+    fn actual(&self, e: &Expr) -> Actual {
         let rules = il::types::TypeRules {
             variable: &|n| self.symbols.get(n).map_or(ScalarType::Real(4), |s| s.ty),
             function: &|n| match self
@@ -276,11 +273,11 @@ impl<'a> Resolver<'a> {
                 .and_then(|s| s.type_spec.type_name.as_ref().map(|t| key(t))),
             _ => None,
         };
-        Some(Actual {
+        Actual {
             ty,
             type_name,
             rank: self.rank(e),
-        })
+        }
     }
 
     fn rank(&self, e: &Expr) -> usize {
@@ -350,7 +347,7 @@ struct Actual {
 }
 
 /// Whether the actual arguments (keyword, type and rank) fit the specific's dummies.
-fn fits(s: &Specific, actuals: &[(Option<String>, Option<Actual>)]) -> bool {
+fn fits(s: &Specific, actuals: &[(Option<String>, Actual)]) -> bool {
     let mut given = vec![false; s.dummies.len()];
     for (i, (keyword, actual)) in actuals.iter().enumerate() {
         let at = match keyword {
@@ -366,7 +363,7 @@ fn fits(s: &Specific, actuals: &[(Option<String>, Option<Actual>)]) -> bool {
         if std::mem::replace(&mut given[at], true) {
             return false;
         }
-        let Some(a) = actual else { continue };
+        let a = actual;
         let same_type = match (a.ty, d.ty) {
             (ScalarType::Derived, ScalarType::Derived) => {
                 a.type_name.is_none() || d.type_name.is_none() || a.type_name == d.type_name
