@@ -119,10 +119,21 @@ fn output_is_dropped_input_refused() {
     assert!(r.contains("t.f:3:7: error[E0513]"), "{r}");
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \
                 IF (X .LT. 0.0D0) STOP 'NEGATIVE'\n      Y = SQRT(X)\n      END\n";
-    // STOP is kept: the derivatives stop where the primal does.
+    // STOP is kept: the derivatives stop where the primal does, with the messages
+    // written just before it, except those that need a FORMAT (FORMATs are dropped).
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \
+                IF (X .LT. 0.0D0) THEN\n      WRITE (6, 100) X\n      \
+                WRITE (6, *) 'F: X < 0'\n      STOP 'NEGATIVE'\n      END IF\n      \
+                Y = SQRT(X)\n  100 FORMAT (F10.4)\n      END\n";
     let g = run("t.f", text).expect("differentiates");
     for f in g.files.iter().filter(|f| f.path.starts_with("t_")) {
         assert!(f.contents.contains("STOP 'NEGATIVE'"), "{}", f.contents);
+        assert!(
+            f.contents.contains("WRITE (6, *) 'F: X < 0'"),
+            "{}",
+            f.contents
+        );
+        assert!(!f.contents.contains("100"), "{}", f.contents);
     }
 }
 

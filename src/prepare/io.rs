@@ -68,7 +68,8 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
             ..
         } = &block[i].kind
         {
-            if reached && (*stops || (stopping && !is_input(text, writes))) {
+            let message = stopping && !is_input(text, writes) && !uses_format_label(text);
+            if reached && (*stops || message) {
                 i += 1;
                 continue;
             }
@@ -117,6 +118,30 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
         }
         i += 1;
     }
+}
+
+/// An output statement that names a FORMAT by its label (`WRITE (6, 100) X`,
+/// `PRINT 100, X`): the FORMAT statements are dropped, so such a statement cannot stay.
+fn uses_format_label(text: &str) -> bool {
+    let lower = text.trim_start().to_ascii_lowercase();
+    let is_label = |s: &str| {
+        let s = s.trim().trim_start_matches("fmt").trim_start();
+        let s = s.strip_prefix('=').unwrap_or(s).trim();
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    if let Some(rest) = lower.strip_prefix("print") {
+        return is_label(rest.split(',').next().unwrap_or(""));
+    }
+    // The control list of WRITE (...): its second item, or a FMT= item.
+    let Some(open) = lower.find('(') else {
+        return false;
+    };
+    let close = lower[open..].find(')').map_or(lower.len(), |c| open + c);
+    let items: Vec<&str> = lower[open + 1..close].split(',').collect();
+    items
+        .iter()
+        .any(|i| i.trim_start().starts_with("fmt") && is_label(i))
+        || items.get(1).is_some_and(|i| is_label(i))
 }
 
 /// A statement that sets variables other than implied-DO indices: READ, INQUIRE, or a
