@@ -117,8 +117,6 @@ fn output_is_dropped_input_refused() {
                 Y = X * Z\n      END\n";
     let r = refused("t.f", text);
     assert!(r.contains("t.f:3:7: error[E0513]"), "{r}");
-    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \
-                IF (X .LT. 0.0D0) STOP 'NEGATIVE'\n      Y = SQRT(X)\n      END\n";
     // STOP is kept: the derivatives stop where the primal does, with the messages
     // written just before it, except those that need a FORMAT (FORMATs are dropped).
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \
