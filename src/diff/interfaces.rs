@@ -125,38 +125,13 @@ fn interface_body(u: &Unit) -> Unit {
     }
 }
 
-/// Names read by a declaration's bounds, kinds and initial values.
+/// Names read by a declaration's bounds, initial values and kind.
 fn decl_names(d: &Decl) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let DeclKind::Var {
-        spec,
-        attrs,
-        entities,
-    } = &d.kind
-    else {
-        return out;
-    };
-    let mut add = |e: &il::Expr| {
-        for n in il::visit::names_read(e) {
-            out.insert(key(n));
-        }
-    };
-    if let Some(k) = &spec.kind {
-        add(k);
-    }
-    let dims = attrs.iter().filter_map(|a| match a {
-        il::Attr::Dimension(d) => Some(d),
-        _ => None,
-    });
-    for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
-        for dim in ds {
-            if let Some(l) = &dim.lower {
-                add(l);
-            }
-            if let il::Bound::Expr(u) = &dim.upper {
-                add(u);
-            }
-        }
+    let mut out = super::modules::decls_names(std::slice::from_ref(d));
+    if let DeclKind::Var { spec, .. } = &d.kind
+        && let Some(k) = &spec.kind
+    {
+        out.extend(il::visit::names_read(k).into_iter().map(key));
     }
     out
 }

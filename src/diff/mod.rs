@@ -137,6 +137,13 @@ pub fn differentiate(
     let mut errors = Vec::new();
     let mut taken = Namer::new(program.units().map(|u| u.name.as_str()));
     let mut unsized_args: BTreeMap<usize, Vec<Unsized>> = BTreeMap::new();
+    // Units of Fortran files, whose derivatives may need interface bodies.
+    let fortran: std::collections::BTreeSet<String> = program
+        .files
+        .iter()
+        .filter(|f| f.language == il::Language::Fortran)
+        .flat_map(|f| f.units.iter().map(|u| key(&u.name)))
+        .collect();
     for mode in [Mode::Tangent, Mode::Adjoint] {
         if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
             continue;
@@ -222,12 +229,6 @@ pub fn differentiate(
                 }
             }
         }
-        let fortran: std::collections::BTreeSet<String> = program
-            .files
-            .iter()
-            .filter(|f| f.language == il::Language::Fortran)
-            .flat_map(|f| f.units.iter().map(|u| key(&u.name)))
-            .collect();
         interfaces::add_derivative_interfaces(
             &mut generated_units,
             &|i| fortran.contains(&key(&ir.units[i].unit.name)),

@@ -294,7 +294,7 @@ fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
 }
 
 /// Names (keys) in the bounds and initial values of declarations.
-fn decls_names(decls: &[Decl]) -> std::collections::BTreeSet<String> {
+pub(super) fn decls_names(decls: &[Decl]) -> std::collections::BTreeSet<String> {
     let mut names = std::collections::BTreeSet::new();
     let mut add = |e: &Expr| {
         il::visit::walk_expr(e, &mut |x| match &x.kind {

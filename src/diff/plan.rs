@@ -72,10 +72,6 @@ pub fn plan(
     for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
         uses[node] |= &accesses[node].reads;
     }
-    let adjoints = &NodeAdjoints {
-        uses,
-        has_adjoint: adjoints.has_adjoint.clone(),
-    };
     let mut live_control = vec![!switches.diff_liveness; n];
     let mut live_constructs = BTreeSet::new();
     let mut present;
@@ -84,7 +80,7 @@ pub fn plan(
         let (solution, p) = diff_live::diff_live(
             &uir.flow,
             &accesses,
-            &adjoints.uses,
+            &uses,
             &live_control,
             n_zones,
             live_at_exit,
@@ -142,7 +138,7 @@ pub fn plan(
             present[node] = true;
         }
     }
-    let tbr = tbr::tbr(&uir.flow, &accesses, &adjoints.uses, &present, n_zones);
+    let tbr = tbr::tbr(&uir.flow, &accesses, &uses, &present, n_zones);
     let mut save = vec![ZoneSet::repeat(false, n_zones); n];
     let mut save_index = BTreeSet::new();
     for (node, kind) in uir.flow.nodes.iter().enumerate() {
@@ -150,7 +146,7 @@ pub fn plan(
             continue;
         }
         let mut wanted = tbr.before[node].clone();
-        wanted |= &adjoints.uses[node];
+        wanted |= &uses[node];
         let is_call = matches!(kind, NodeKind::Simple(s) if matches!(s.kind, StmtKind::Call { .. }) || is_call_assign(s));
         for (z, _) in &accesses[node].defs {
             let keep = !switches.tbr || wanted[*z] || (is_call && !switches.snapshot);

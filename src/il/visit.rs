@@ -226,59 +226,35 @@ pub fn names_read(expr: &Expr) -> Vec<&str> {
 /// for a property of the variable, not its value (their subscripts are read).
 pub fn values_read(expr: &Expr) -> Vec<&str> {
     use super::Intrinsic;
-    let mut out = Vec::new();
-    let inquiry = |op: &Intrinsic| match op {
-        Intrinsic::Size
-        | Intrinsic::Lbound
-        | Intrinsic::Ubound
-        | Intrinsic::Shape
-        | Intrinsic::Present => true,
-        Intrinsic::Passive(p) => p.inquiry,
-        _ => false,
-    };
-    match &expr.kind {
-        ExprKind::Intrinsic { op, args, .. } if inquiry(op) => {
+    // Each name an inquiry asks about, once per time it is asked.
+    let mut inquired: std::collections::BTreeMap<&str, usize> = Default::default();
+    walk_expr(expr, &mut |e| {
+        if let ExprKind::Intrinsic { op, args, .. } = &e.kind
+            && match op {
+                Intrinsic::Size
+                | Intrinsic::Lbound
+                | Intrinsic::Ubound
+                | Intrinsic::Shape
+                | Intrinsic::Present => true,
+                Intrinsic::Passive(p) => p.inquiry,
+                _ => false,
+            }
+        {
             for a in args {
-                match &a.value.kind {
-                    ExprKind::Var(_) => {}
-                    ExprKind::Index(_, subs) => {
-                        subs.iter().for_each(|s| out.extend(values_read(s)))
-                    }
-                    _ => out.extend(values_read(&a.value)),
+                if let ExprKind::Var(n) | ExprKind::Index(n, _) = &a.value.kind {
+                    *inquired.entry(n.as_str()).or_default() += 1;
                 }
             }
         }
-        ExprKind::Var(n) => out.push(n.as_str()),
-        ExprKind::Index(n, subs) => {
-            out.push(n.as_str());
-            subs.iter().for_each(|s| out.extend(values_read(s)));
+    });
+    let mut out = names_read(expr);
+    out.retain(|n| match inquired.get_mut(n) {
+        Some(k) if *k > 0 => {
+            *k -= 1;
+            false
         }
-        ExprKind::Call(_, args) | ExprKind::Intrinsic { args, .. } => {
-            args.iter().for_each(|a| out.extend(values_read(&a.value)))
-        }
-        ExprKind::Unary(_, e) | ExprKind::Paren(e) => out.extend(values_read(e)),
-        ExprKind::Binary(_, a, b) => {
-            out.extend(values_read(a));
-            out.extend(values_read(b));
-        }
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .for_each(|e| out.extend(values_read(e))),
-        ExprKind::ArrayCtor(items) => items.iter().for_each(|e| out.extend(values_read(e))),
-        ExprKind::Substring { base, lower, upper } => {
-            out.extend(values_read(base));
-            [lower, upper]
-                .into_iter()
-                .flatten()
-                .for_each(|e| out.extend(values_read(e)));
-        }
-        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
-    }
+        _ => true,
+    });
     out
 }
 

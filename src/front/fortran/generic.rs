@@ -125,8 +125,10 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
 /// The specific `name` of a generic declared in `owner`: a procedure of that module, or
 /// else a procedure of that name anywhere in the program (of a module it uses).
 fn module_procedure(program: &il::Program, owner: &str, name: &str) -> Option<Specific> {
-    let mut candidates = program.procedures().filter(|u| key(&u.name) == key(name));
-    let all: Vec<&Unit> = candidates.by_ref().collect();
+    let all: Vec<&Unit> = program
+        .procedures()
+        .filter(|u| key(&u.name) == key(name))
+        .collect();
     let unit = all
         .iter()
         .find(|u| u.host.as_deref().is_some_and(|h| key(h) == key(owner)))
