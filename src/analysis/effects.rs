@@ -57,7 +57,7 @@ fn collect_diff_uses<'e>(expr: &'e Expr, zones: &Zones, out: &mut Vec<(&'e str, 
         // Calls left inside expressions return passive values (real-valued calls are
         // hoisted into their own assignments before analysis).
         // Array syntax is scalarized before analysis (`prepare::scalarize`).
-        ExprKind::Range { .. } | ExprKind::ArrayCtor(_) => {}
+        ExprKind::Range { .. } | ExprKind::ArrayCtor(_) | ExprKind::ImpliedDo(_) => {}
         // Character data carries no derivative.
         ExprKind::Substring { .. } => {}
         ExprKind::Call(..)

@@ -177,6 +177,7 @@ impl Guard<'_> {
                 .flatten()
                 .for_each(|x| self.expr(x, out)),
             ExprKind::ArrayCtor(items) => items.iter().for_each(|x| self.expr(x, out)),
+            ExprKind::ImpliedDo(d) => d.exprs().for_each(|x| self.expr(x, out)),
             ExprKind::Substring { base, lower, upper } => {
                 self.expr(base, out);
                 [lower, upper]

@@ -208,6 +208,11 @@ impl Check<'_, '_> {
                     self.expr(x, present);
                 }
             }
+            ExprKind::ImpliedDo(d) => {
+                for x in d.exprs() {
+                    self.expr(x, present);
+                }
+            }
             ExprKind::Substring { base, lower, upper } => {
                 self.expr(base, present);
                 for x in [lower, upper].into_iter().flatten() {

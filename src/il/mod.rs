@@ -611,8 +611,12 @@ pub enum ExprKind {
         upper: Option<Box<Expr>>,
         stride: Option<Box<Expr>>,
     },
-    /// An array constructor `[a, b, c]` of scalar items (rank 1).
+    /// An array constructor `[a, b, c]` of scalar items (rank 1); an item may be an
+    /// [`ExprKind::ImpliedDo`].
     ArrayCtor(Vec<Expr>),
+    /// An implied DO `(items, var = lower, upper [, stride])`, only as an item of an
+    /// [`ExprKind::ArrayCtor`] (or of another implied DO).
+    ImpliedDo(Box<ImpliedDo>),
     /// A character substring `base(lower:upper)`, either bound optional; `base` is a
     /// character variable or element (`task`, `names(k)`). Passive, like all character
     /// data; a designator, so it may be assigned.
@@ -621,6 +625,34 @@ pub enum ExprKind {
         lower: Option<Box<Expr>>,
         upper: Option<Box<Expr>>,
     },
+}
+
+/// The loop of an [`ExprKind::ImpliedDo`]: `var` runs from `lower` to `upper` by `stride`
+/// and each trip gives `items` in order. `var` is an integer variable of the unit, whose
+/// own value the implied DO does not change (F2018 19.4).
+#[derive(Clone, Debug)]
+pub struct ImpliedDo {
+    pub items: Vec<Expr>,
+    pub var: String,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub stride: Option<Expr>,
+}
+
+impl ImpliedDo {
+    /// The sub-expressions: the items, then the bounds.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.items
+            .iter()
+            .chain([&self.lower, &self.upper])
+            .chain(self.stride.as_ref())
+    }
+    pub fn exprs_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        self.items
+            .iter_mut()
+            .chain([&mut self.lower, &mut self.upper])
+            .chain(self.stride.as_mut())
+    }
 }
 
 /// A real literal: `value` in plain decimal/exponent form with `e` (`"2.5"`, `"1e-3"`),

@@ -180,6 +180,12 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
         }
         ExprKind::Range { .. } => ScalarType::Integer(4),
         ExprKind::Substring { .. } => ScalarType::Character,
+        ExprKind::ImpliedDo(d) => d
+            .items
+            .iter()
+            .map(ty)
+            .reduce(promote)
+            .unwrap_or(ScalarType::Real(rules.default_real)),
         ExprKind::ArrayCtor(items) => items
             .iter()
             .map(ty)

@@ -144,6 +144,7 @@ pub fn walk_expr_mut_post(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             .flatten()
             .for_each(|e| walk_expr_mut_post(e, f)),
         ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|e| walk_expr_mut_post(e, f)),
+        ExprKind::ImpliedDo(d) => d.exprs_mut().for_each(|e| walk_expr_mut_post(e, f)),
         ExprKind::Substring { base, lower, upper } => {
             walk_expr_mut_post(base, f);
             [lower, upper]
@@ -182,6 +183,7 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             .flatten()
             .for_each(|e| walk_expr(e, f)),
         ExprKind::ArrayCtor(items) => items.iter().for_each(|e| walk_expr(e, f)),
+        ExprKind::ImpliedDo(d) => d.exprs().for_each(|e| walk_expr(e, f)),
         ExprKind::Substring { base, lower, upper } => {
             walk_expr(base, f);
             [lower, upper]
@@ -402,6 +404,14 @@ pub fn expr_key(e: &Expr) -> String {
                 }
                 s.push(']');
             }
+            ExprKind::ImpliedDo(d) => {
+                let _ = write!(s, "d{}(", d.var);
+                for x in d.exprs() {
+                    go(x, s);
+                    s.push(',');
+                }
+                s.push_str(if d.stride.is_some() { "s)" } else { ")" });
+            }
         }
     }
     let mut s = String::new();
@@ -462,6 +472,10 @@ pub fn canonical_spelling(
                 .flatten()
                 .for_each(|x| expr(x, var)),
             ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| expr(x, var)),
+            ExprKind::ImpliedDo(d) => {
+                var(&mut d.var);
+                d.exprs_mut().for_each(|x| expr(x, var));
+            }
             ExprKind::Substring { base, lower, upper } => {
                 expr(base, var);
                 [lower, upper]

@@ -260,9 +260,10 @@ impl Cx<'_> {
             ExprKind::Paren(x) => (format!("({})", self.expr(x)), Level::Primary),
             // Fortran array syntax and substrings never reach the C back-end (the C
             // front-end makes none).
-            ExprKind::Range { .. } | ExprKind::ArrayCtor(_) | ExprKind::Substring { .. } => {
-                ("0 /* array syntax */".into(), Level::Primary)
-            }
+            ExprKind::Range { .. }
+            | ExprKind::ArrayCtor(_)
+            | ExprKind::ImpliedDo(_)
+            | ExprKind::Substring { .. } => ("0 /* array syntax */".into(), Level::Primary),
             ExprKind::Call(n, args) => (
                 format!("{n}({})", self.call_args(n, args).join(", ")),
                 Level::Primary,

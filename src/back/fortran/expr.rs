@@ -225,6 +225,23 @@ fn push_expr(out: &mut String, expr: &Expr) {
             }
             out.push(']');
         }
+        ExprKind::ImpliedDo(d) => {
+            out.push('(');
+            for item in &d.items {
+                push_expr(out, item);
+                out.push_str(", ");
+            }
+            out.push_str(&d.var);
+            out.push_str(" = ");
+            push_expr(out, &d.lower);
+            out.push_str(", ");
+            push_expr(out, &d.upper);
+            if let Some(stride) = &d.stride {
+                out.push_str(", ");
+                push_expr(out, stride);
+            }
+            out.push(')');
+        }
         ExprKind::Binary(op, lhs, rhs) => {
             push_operand(out, lhs, needs_parens_left(*op, lhs));
             out.push_str(binary_text(*op));

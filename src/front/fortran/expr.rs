@@ -442,14 +442,11 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
         if items.is_empty() && c.eat(close) {
             break;
         }
-        if c.is(&TokKind::LParen) && implied_do_ahead(c) {
-            return Err(unsupported(
-                c,
-                "implied DO loops in array constructors (`(f(i), i = 1, n)`)",
-            )
-            .with_help("assign the elements in a DO loop instead"));
-        }
-        let (item, d) = parse_level(c)?;
+        let (item, d) = if c.is(&TokKind::LParen) && implied_do_ahead(c) {
+            parse_implied_do(c)?
+        } else {
+            parse_level(c)?
+        };
         depth = depth.max(d);
         items.push(item);
         if c.eat(&TokKind::Comma) {
@@ -478,6 +475,58 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
         return Err(too_deep(c));
     }
     Ok((node(ExprKind::ArrayCtor(items), c.span_from(lo)), depth + 1))
+}
+
+/// An implied DO `(items, var = lower, upper [, stride])` in an array constructor, the
+/// cursor at its `(`; items may be implied DOs themselves.
+fn parse_implied_do(c: &mut Cursor) -> PResult<Parsed> {
+    let lo = c.lo();
+    c.expect(&TokKind::LParen, "`(` to open the implied DO")?;
+    let mut items = Vec::new();
+    let mut depth = 0;
+    loop {
+        if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::Assign) {
+            break;
+        }
+        let (item, d) = if c.is(&TokKind::LParen) && implied_do_ahead(c) {
+            parse_implied_do(c)?
+        } else {
+            parse_level(c)?
+        };
+        depth = depth.max(d);
+        items.push(item);
+        c.expect(&TokKind::Comma, "`,` in the implied DO")?;
+    }
+    if items.is_empty() {
+        return Err(c.expected("an item before the implied DO's variable"));
+    }
+    let (var, _) = c.expect_ident("the implied DO's variable")?;
+    c.expect(&TokKind::Assign, "`=` after the implied DO's variable")?;
+    let mut bound = |c: &mut Cursor| -> PResult<Expr> {
+        let (e, d) = parse_level(c)?;
+        depth = depth.max(d);
+        Ok(e)
+    };
+    let lower = bound(c)?;
+    c.expect(&TokKind::Comma, "`,` before the implied DO's upper bound")?;
+    let upper = bound(c)?;
+    let stride = if c.eat(&TokKind::Comma) {
+        Some(bound(c)?)
+    } else {
+        None
+    };
+    c.expect(&TokKind::RParen, "`)` to close the implied DO")?;
+    let d = crate::il::ImpliedDo {
+        items,
+        var,
+        lower,
+        upper,
+        stride,
+    };
+    Ok((
+        node(ExprKind::ImpliedDo(Box::new(d)), c.span_from(lo)),
+        depth + 1,
+    ))
 }
 
 /// At `(`: is this an implied DO `(expr, var = ...)`? Looks for a top-level `=` before

@@ -53,7 +53,9 @@ impl Scalarizer<'_> {
             ));
         }
         // `v = [a, b, c]`: one assignment per item.
-        if let (ExprKind::ArrayCtor(items), 1, None) = (&rhs.kind, rank, guard) {
+        if let (ExprKind::ArrayCtor(items), 1, None) = (&rhs.kind, rank, guard)
+            && !items.iter().any(is_implied_do)
+        {
             let mut out = Vec::new();
             for (k, item) in items.iter().enumerate() {
                 if self.rank(item)? != 0 {
@@ -315,4 +317,8 @@ impl Scalarizer<'_> {
         }
         Ok(reversed.into_iter().map(|r| r.unwrap_or(false)).collect())
     }
+}
+
+pub(super) fn is_implied_do(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::ImpliedDo(_))
 }

@@ -403,6 +403,12 @@ pub(super) fn rename_expr(e: &mut Expr, from: &str, to: &str) {
             }
         }
         ExprKind::ArrayCtor(items) => items.iter_mut().for_each(|x| rename_expr(x, from, to)),
+        ExprKind::ImpliedDo(d) => {
+            if key(&d.var) == key(from) {
+                d.var = to.to_string();
+            }
+            d.exprs_mut().for_each(|x| rename_expr(x, from, to));
+        }
         ExprKind::Substring { base, lower, upper } => {
             rename_expr(base, from, to);
             for p in [lower, upper].into_iter().flatten() {

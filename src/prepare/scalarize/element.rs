@@ -46,7 +46,12 @@ impl Scalarizer<'_> {
                 Ok(at(ExprKind::Index(n.clone(), out)))
             }
             ExprKind::ArrayCtor(items) => {
+                let off = offsets.first().cloned().unwrap_or_else(|| Expr::int(0));
+                if let Some(item) = self.implied_do_element(items, &off)? {
+                    return self.element(&item, &[], depth, body);
+                }
                 if let Some(k) = offsets.first().and_then(int_literal)
+                    && !items.iter().any(assign::is_implied_do)
                     && let Some(item) = usize::try_from(k).ok().and_then(|k| items.get(k))
                 {
                     if self.rank(item)? != 0 {
@@ -54,8 +59,7 @@ impl Scalarizer<'_> {
                     }
                     return self.element(item, &[], depth, body);
                 }
-                let name = self.hoist_ctor(items)?;
-                let off = offsets.first().cloned().unwrap_or_else(|| Expr::int(0));
+                let name = self.hoist_ctor(items, span)?;
                 let index = simplify(&Expr::binary(BinOp::Add, off, Expr::int(1)));
                 Ok(at(ExprKind::Index(name, vec![index])))
             }
@@ -104,6 +108,11 @@ impl Scalarizer<'_> {
                 lower: lower.clone(),
                 upper: upper.clone(),
             })),
+            ExprKind::ImpliedDo(_) => Err(self.err(
+                span,
+                "an implied DO is only allowed inside an array constructor".into(),
+                "write it between `[` and `]`, e.g. `[(x(i), i = 1, n)]`",
+            )),
             ExprKind::Range { .. } => Err(self.err(
                 span,
                 "a subscript triplet is only allowed as a subscript".into(),
@@ -256,12 +265,37 @@ impl Scalarizer<'_> {
         }
     }
 
-    pub(super) fn hoist_ctor(&mut self, items: &[Expr]) -> R<String> {
+    pub(super) fn hoist_ctor(&mut self, items: &[Expr], span: Span) -> R<String> {
         let ty = items
             .iter()
             .map(|i| self.type_of(i))
             .reduce(promote)
             .unwrap_or(ScalarType::Real(4));
+        if items.iter().any(assign::is_implied_do) {
+            let count = self.ctor_count(items)?;
+            if !self.is_specification(&count) {
+                return Err(self.err(
+                    span,
+                    "this array constructor needs a temporary array whose size the procedure computes".into(),
+                    "assign its elements in a DO loop instead, or give its implied DOs bounds from constants and arguments",
+                ));
+            }
+            let name = self.namer.fresh("arr");
+            self.add_local(
+                &name,
+                ty,
+                vec![DimSpec {
+                    lower: None,
+                    upper: Bound::Expr(count),
+                }],
+            );
+            let counter = self.temp(&format!("{name}_n"), ScalarType::Integer(4));
+            let start = self.assign(Expr::var(&counter), Expr::int(0));
+            self.before.push(start);
+            let fill = self.fill_ctor(&name, &counter, items)?;
+            self.before.extend(fill);
+            return Ok(name);
+        }
         let name = self.namer.fresh("arr");
         self.add_local(
             &name,

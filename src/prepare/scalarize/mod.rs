@@ -41,6 +41,7 @@ mod assign;
 mod constructs;
 mod derived;
 mod element;
+mod implied_do;
 pub(super) mod shape;
 #[cfg(test)]
 mod tests;
@@ -137,7 +138,7 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
                     _ => rec(s),
                 })
         }
-        ExprKind::ArrayCtor(_) | ExprKind::Range { .. } => true,
+        ExprKind::ArrayCtor(_) | ExprKind::ImpliedDo(_) | ExprKind::Range { .. } => true,
         ExprKind::Call(_, args) => args
             .iter()
             .any(|a| has_array_syntax(&a.value, symbols, true)),

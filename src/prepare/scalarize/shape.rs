@@ -284,9 +284,11 @@ impl Scalarizer<'_> {
         match &e.kind {
             ExprKind::Var(n) if is_array_name(&self.symbols, n) => self.decl_dims(n, e.span),
             ExprKind::Index(n, subs) => self.section_dims(n, subs, e.span),
-            ExprKind::ArrayCtor(items) => {
-                Ok(vec![LoopDim::from_one(Expr::int(items.len() as i64))])
-            }
+            ExprKind::ArrayCtor(items) => Ok(vec![LoopDim::from_one(self.ctor_count(items)?)]),
+            // Only inside a constructor, whose count takes it whole.
+            ExprKind::ImpliedDo(_) => Ok(vec![LoopDim::from_one(
+                self.ctor_count(std::slice::from_ref(e))?,
+            )]),
             ExprKind::Paren(x) | ExprKind::Unary(_, x) => self.dims_of(x),
             ExprKind::Binary(_, a, b) => {
                 let da = self.dims_of(a)?;
@@ -558,7 +560,9 @@ impl Scalarizer<'_> {
             .or_else(|| args.iter().filter(|a| a.keyword.is_none()).nth(1))
             .map(|a| &a.value);
         match shape.map(|s| &s.kind) {
-            Some(ExprKind::ArrayCtor(items)) => Ok(items.clone()),
+            Some(ExprKind::ArrayCtor(items)) if !items.iter().any(assign::is_implied_do) => {
+                Ok(items.clone())
+            }
             Some(ExprKind::Intrinsic {
                 op: Intrinsic::Shape,
                 args: inner,

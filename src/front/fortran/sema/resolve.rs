@@ -236,6 +236,14 @@ impl Sema<'_> {
                     self.resolve_expr(item, false);
                 }
             }
+            ExprKind::ImpliedDo(d) => {
+                let mut var = Expr::var(&d.var);
+                var.span = span;
+                self.resolve_expr(&mut var, false);
+                for x in d.exprs_mut() {
+                    self.resolve_expr(x, false);
+                }
+            }
             ExprKind::Substring { base, lower, upper } => {
                 self.resolve_expr(base, false);
                 for part in [lower, upper].into_iter().flatten() {
