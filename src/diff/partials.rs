@@ -614,7 +614,9 @@ fn intrinsic(
         | Intrinsic::Matmul
         | Intrinsic::Transpose
         | Intrinsic::Spread
-        | Intrinsic::Reshape => {}
+        | Intrinsic::Reshape
+        | Intrinsic::Cshift
+        | Intrinsic::Eoshift => {}
     }
 }
 

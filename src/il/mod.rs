@@ -766,6 +766,11 @@ pub enum Intrinsic {
     Transpose,
     Spread,
     Reshape,
+    /// `cshift(array, shift [, dim])`: circular shift along one dimension.
+    Cshift,
+    /// `eoshift(array, shift [, boundary] [, dim])`: end-off shift, filled with
+    /// `boundary` (zero by default).
+    Eoshift,
     Size,
     Lbound,
     Ubound,
@@ -837,6 +842,8 @@ impl Intrinsic {
                 | Intrinsic::Transpose
                 | Intrinsic::Spread
                 | Intrinsic::Reshape
+                | Intrinsic::Cshift
+                | Intrinsic::Eoshift
                 | Intrinsic::Shape
         )
     }

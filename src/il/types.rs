@@ -165,7 +165,9 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 | Intrinsic::Minval
                 | Intrinsic::Transpose
                 | Intrinsic::Spread
-                | Intrinsic::Reshape => arg(0),
+                | Intrinsic::Reshape
+                | Intrinsic::Cshift
+                | Intrinsic::Eoshift => arg(0),
                 Intrinsic::Modulo => promote(arg(0), arg(1)),
                 Intrinsic::Max
                 | Intrinsic::Min

@@ -468,6 +468,8 @@ impl Cx<'_> {
             | Intrinsic::Transpose
             | Intrinsic::Spread
             | Intrinsic::Reshape
+            | Intrinsic::Cshift
+            | Intrinsic::Eoshift
             | Intrinsic::Lbound
             | Intrinsic::Ubound
             | Intrinsic::Shape

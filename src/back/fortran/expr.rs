@@ -337,6 +337,8 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Transpose => "transpose",
         Intrinsic::Spread => "spread",
         Intrinsic::Reshape => "reshape",
+        Intrinsic::Cshift => "cshift",
+        Intrinsic::Eoshift => "eoshift",
         Intrinsic::Size => "size",
         Intrinsic::Lbound => "lbound",
         Intrinsic::Ubound => "ubound",

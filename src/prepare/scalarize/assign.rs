@@ -220,7 +220,7 @@ impl Scalarizer<'_> {
             *op
         };
         let mut out = Vec::new();
-        self.reduction(op, &red, &[], 0, &mut out, Some(lhs.clone()), rhs.span)?;
+        self.reduction(op, &red, &[], 0, &mut out, Some(lhs.clone()))?;
         Ok(Some(out))
     }
 

@@ -174,11 +174,19 @@ impl Scalarizer<'_> {
                 if red.dim.is_none() {
                     // Independent of the element: computed once, before the statement.
                     let mut pre = Vec::new();
-                    let value = self.reduction(op, &red, &[], 0, &mut pre, None, span)?;
+                    let value = self.reduction(op, &red, &[], 0, &mut pre, None)?;
                     self.before.extend(pre);
-                    Ok(value)
+                    match (op, value.base_name(), offsets.first()) {
+                        // MAXLOC / MINLOC without DIM: the array of positions.
+                        (Intrinsic::Maxloc | Intrinsic::Minloc, Some(name), Some(o)) => {
+                            let index =
+                                simplify(&Expr::binary(BinOp::Add, o.clone(), Expr::int(1)));
+                            Ok(at_index(name, index, span))
+                        }
+                        _ => Ok(value),
+                    }
                 } else {
-                    self.reduction(op, &red, offsets, depth, body, None, span)
+                    self.reduction(op, &red, offsets, depth, body, None)
                 }
             }
             Intrinsic::Matmul => self.matmul_element(args, offsets, depth, body, span),
@@ -236,6 +244,9 @@ impl Scalarizer<'_> {
                     below = simplify(&Expr::binary(BinOp::Mul, paren(below), paren(ext)));
                 }
                 self.element(&source, &soffs, depth, body)
+            }
+            Intrinsic::Cshift | Intrinsic::Eoshift => {
+                self.shift_element(op, args, offsets, depth, body, span)
             }
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self
                 .err(
@@ -344,7 +355,6 @@ impl Scalarizer<'_> {
         depth: usize,
         out: &mut Vec<Stmt>,
         into: Option<Expr>,
-        span: Span,
     ) -> R<Expr> {
         let adims = self.dims_of(&red.array)?;
         let rank = adims.len();
@@ -353,14 +363,6 @@ impl Scalarizer<'_> {
             None => (0..rank).collect(),
         };
         let is_loc = matches!(op, Intrinsic::Maxloc | Intrinsic::Minloc);
-        let is_extremum = matches!(op, Intrinsic::Maxval | Intrinsic::Minval) || is_loc;
-        if is_extremum && red.mask.is_some() {
-            return Err(self.err(
-                span,
-                "MAXVAL, MINVAL, MAXLOC and MINLOC with MASK are not supported".into(),
-                "apply the mask with MERGE or an IF in a DO loop",
-            ));
-        }
         let ty = self.type_of(&red.array);
         // Offsets of every dimension of the array: the outer ones, then the loop's.
         let mut full: Vec<Option<Expr>> = vec![None; rank];
@@ -412,28 +414,64 @@ impl Scalarizer<'_> {
                 },
                 ty,
             );
+            // Without DIM, one position per dimension: an integer array `imax(rank)`.
+            let every_dim = red.dim.is_none();
             let loc = match into {
                 Some(e) => e,
+                None if every_dim => {
+                    let name = self.namer.fresh(base);
+                    let dims = vec![DimSpec {
+                        lower: None,
+                        upper: Bound::Expr(Expr::int(rank as i64)),
+                    }];
+                    self.add_local(&name, ScalarType::Integer(4), dims);
+                    Expr::var(name)
+                }
                 None => Expr::var(self.temp(base, ScalarType::Integer(4))),
+            };
+            let slot = |loc: &Expr, j: usize| match (every_dim, loc.base_name()) {
+                (true, Some(n)) => {
+                    Expr::new(ExprKind::Index(n.into(), vec![Expr::int(j as i64 + 1)]))
+                }
+                _ => loc.clone(),
             };
             let mut pre = Vec::new();
             let first_value = self.element(&red.array, &first(), depth, &mut pre)?;
             out.extend(pre);
             out.push(self.assign(Expr::var(&best), first_value));
-            out.push(self.assign(loc.clone(), Expr::int(1)));
+            // With MASK the position stays 0 until an element is selected (F2018 16.9.135).
+            let start = if red.mask.is_some() { 0 } else { 1 };
+            for j in 0..reduced.len() {
+                out.push(self.assign(slot(&loc, j), Expr::int(start)));
+            }
             let cmp = if op == Intrinsic::Maxloc {
                 BinOp::Gt
             } else {
                 BinOp::Lt
             };
-            let k = reduced[0];
-            let position = simplify(&Expr::binary(BinOp::Add, full[k].clone(), Expr::int(1)));
-            let then = vec![
-                self.assign(Expr::var(&best), value.clone()),
-                self.assign(loc.clone(), position),
-            ];
+            let mut then = vec![self.assign(Expr::var(&best), value.clone())];
+            for (j, &k) in reduced.iter().enumerate() {
+                let position = simplify(&Expr::binary(BinOp::Add, full[k].clone(), Expr::int(1)));
+                then.push(self.assign(slot(&loc, j), position));
+                if !every_dim {
+                    break;
+                }
+            }
+            let better = Expr::binary(cmp, value, Expr::var(&best));
+            let test = match mask {
+                Some(m) => Expr::binary(
+                    BinOp::And,
+                    m,
+                    Expr::new(ExprKind::Paren(Box::new(Expr::binary(
+                        BinOp::Or,
+                        Expr::binary(BinOp::Eq, slot(&loc, 0), Expr::int(0)),
+                        better,
+                    )))),
+                ),
+                None => better,
+            };
             let update = self.new_stmt(StmtKind::If {
-                arms: vec![(Expr::binary(cmp, value, Expr::var(&best)), then)],
+                arms: vec![(test, then)],
                 else_body: None,
                 logical_if: false,
                 name: None,
@@ -447,6 +485,23 @@ impl Scalarizer<'_> {
             let init = match op {
                 Intrinsic::Sum => Self::zero(ty),
                 Intrinsic::Product => Self::one(ty),
+                // With MASK, the extreme of no element: -HUGE for MAXVAL, HUGE for MINVAL.
+                _ if red.mask.is_some() => {
+                    let huge = Expr::new(ExprKind::Intrinsic {
+                        op: Intrinsic::Passive(crate::il::PassiveIntrinsic {
+                            result: crate::il::ScalarResult::OfArgument,
+                            inquiry: true,
+                            reduction: false,
+                        }),
+                        args: vec![Arg::positional(acc.clone())],
+                        spelling: Some("huge".into()),
+                    });
+                    if op == Intrinsic::Maxval {
+                        Expr::unary(UnOp::Neg, huge)
+                    } else {
+                        huge
+                    }
+                }
                 _ => {
                     let mut pre = Vec::new();
                     let v = self.element(&red.array, &first(), depth, &mut pre)?;
@@ -525,5 +580,12 @@ impl Scalarizer<'_> {
         let l = self.do_loop(&v, &inner_dim, false, inner);
         body.push(l);
         Ok(Expr::var(acc))
+    }
+}
+
+fn at_index(name: &str, index: Expr, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Index(name.into(), vec![index]),
+        span,
     }
 }

@@ -43,6 +43,7 @@ mod derived;
 mod element;
 mod implied_do;
 pub(super) mod shape;
+mod shift;
 #[cfg(test)]
 mod tests;
 

@@ -347,11 +347,10 @@ impl Scalarizer<'_> {
                 let red = self.reduction_args(op, args, span)?;
                 let mut d = self.dims_of(&red.array)?;
                 match red.dim {
-                    None if matches!(op, Intrinsic::Maxloc | Intrinsic::Minloc) => Err(self.err(
-                        span,
-                        "MAXLOC and MINLOC without DIM (an array of one index per dimension) are not supported".into(),
-                        "give DIM, e.g. `maxloc(x, dim=1)` for a rank-1 `x`",
-                    )),
+                    // One index per dimension.
+                    None if matches!(op, Intrinsic::Maxloc | Intrinsic::Minloc) => {
+                        Ok(vec![LoopDim::from_one(Expr::int(d.len() as i64))])
+                    }
                     None => Ok(Vec::new()),
                     Some(k) => {
                         d.remove(k - 1);
@@ -389,6 +388,10 @@ impl Scalarizer<'_> {
             Intrinsic::Reshape => {
                 let extents = self.reshape_extents(args, span)?;
                 Ok(extents.into_iter().map(LoopDim::from_one).collect())
+            }
+            Intrinsic::Cshift | Intrinsic::Eoshift => {
+                let shift = self.shift_args(op, args, span)?;
+                Ok(self.dims_of(shift.array)?.iter().map(|d| LoopDim::from_one(d.extent())).collect())
             }
             _ => {
                 // Elementwise: the shape of the first array argument.
