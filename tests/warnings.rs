@@ -518,3 +518,17 @@ fn unsized_pointer_arguments_are_one_warning_per_root() {
     );
     assert!(text.contains("`[sizes.sq]`"), "{text}");
 }
+
+/// A call of a procedure without source is one error, not one per mode.
+#[test]
+fn missing_source_is_said_once_for_both_modes() {
+    let text = "subroutine top(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+                real(8), intent(out) :: y\n  real(8) :: s\n  external :: ext_norm\n  \
+                call ext_norm(n, x, s)\n  y = s*s\nend subroutine top\n";
+    let input = adgen::SourceInput::new("w.f90", text);
+    let e = adgen::differentiate(&[input], &request("top", &["x"], &["y"]))
+        .expect_err("refused")
+        .rendered;
+    assert_eq!(e.matches("E0503").count(), 1, "{e}");
+    assert!(e.contains("w.f90:7:3: error[E0503]"), "{e}");
+}

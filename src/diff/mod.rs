@@ -324,12 +324,10 @@ pub fn differentiate(
             }
         }
     }
-    // File-scope problems are found once per mode: say each once.
+    // Each mode finds the problems of the code it generates (a call of a procedure
+    // without source, a file-scope problem): say each once.
     let mut said = std::collections::BTreeSet::new();
-    errors.retain(|d| {
-        !matches!(d.code, "E0512" | "E0516")
-            || said.insert(format!("{:?} {}", d.location, d.message))
-    });
+    errors.retain(|d| said.insert(format!("{} {:?} {}", d.code, d.location, d.message)));
     for (i, items) in unsized_args {
         out.warnings
             .extend(unsized_advice(&ir.units[i].unit.name, items));
