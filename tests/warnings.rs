@@ -532,3 +532,29 @@ fn missing_source_is_said_once_for_both_modes() {
     assert_eq!(e.matches("E0503").count(), 1, "{e}");
     assert!(e.contains("w.f90:7:3: error[E0503]"), "{e}");
 }
+
+/// Structure constructors are split by component as the right-hand side of an
+/// assignment; the forms that cannot be are refused where they stand.
+#[test]
+fn structure_constructor_refusals() {
+    let module = "module m\n  type pt\n    real(8) :: x, y\n  end type\ncontains\n  subroutine f(c, y)\n    real(8), intent(in) :: c\n    real(8), intent(out) :: y\n    type(pt) :: p\n";
+    let end = "    y = p%x*p%y\n  end subroutine\n  subroutine g(q)\n    type(pt) :: q\n    q%x = 1\n  end subroutine\nend module\n";
+    let run = |body: &str| errors_of(&format!("{module}{body}{end}"), "f", &["c"], &["y"]);
+    let e = run("    p = pt(c, c)\n    p = pt(p%y, p%x)\n");
+    assert!(
+        e.contains("w.f90:11:5: error[E0414]: the structure constructor reads `p`"),
+        "{e}"
+    );
+    let e = run("    p = pt(c)\n");
+    assert!(
+        e.contains("error[E0404]") && e.contains("no value for component `y`"),
+        "{e}"
+    );
+    let e = run("    p = pt(c, c)\n    call g(pt(c, c))\n");
+    assert!(
+        e.contains("w.f90:11:12: error[E0404]: the structure constructor `pt(...)` is supported only as the whole right-hand side"),
+        "{e}"
+    );
+    let e = run("    p = pt(c, z=c)\n");
+    assert!(e.contains("error[E0310]") && e.contains("names `z`"), "{e}");
+}

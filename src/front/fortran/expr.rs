@@ -11,8 +11,9 @@
 
 use super::cursor::{Cursor, PResult};
 use super::lexer::TokKind;
-use crate::diag::Diagnostic;
-use crate::il::{Arg, BinOp, Expr, ExprKind, RealLit, UnOp};
+use crate::diag::{Diagnostic, Span};
+use crate::il::types::{BaseType, TypeSpec};
+use crate::il::{Arg, BinOp, Expr, ExprKind, Intrinsic, RealLit, UnOp};
 
 /// Deepest expression tree accepted.
 pub const MAX_DEPTH: u32 = crate::MAX_EXPRESSION_DEPTH;
@@ -432,12 +433,14 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
 fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed> {
     let mut items = Vec::new();
     let mut depth = 0;
-    if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::DoubleColon) {
-        return Err(unsupported(
-            c,
-            "array constructors with a type spec (`[real :: ...]`)",
-        ));
-    }
+    let spec = if super::decl::at_type_spec(c) && type_spec_ahead(c) {
+        let at = c.here();
+        let spec = super::decl::parse_type_spec(c, false)?;
+        c.expect(&TokKind::DoubleColon, "`::` after the constructor's type")?;
+        Some((spec, at))
+    } else {
+        None
+    };
     loop {
         if items.is_empty() && c.eat(close) {
             break;
@@ -474,7 +477,95 @@ fn parse_ctor_items(c: &mut Cursor, lo: u32, close: &TokKind) -> PResult<Parsed>
     if depth + 1 > MAX_DEPTH {
         return Err(too_deep(c));
     }
+    if let Some((spec, at)) = spec {
+        items = items
+            .into_iter()
+            .map(|item| typed_item(item, &spec, at))
+            .collect::<PResult<_>>()?;
+    }
     Ok((node(ExprKind::ArrayCtor(items), c.span_from(lo)), depth + 1))
+}
+
+/// At a type keyword inside `[`: is a `::` ahead at the top level (a typed constructor
+/// `[real(dp) :: ...]`, not an item such as `[real(x), y]`)?
+fn type_spec_ahead(c: &Cursor) -> bool {
+    let mut depth = 0usize;
+    for t in &c.toks[c.pos..] {
+        match t.kind {
+            TokKind::LParen => depth += 1,
+            TokKind::RParen => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            TokKind::DoubleColon if depth == 0 => return true,
+            TokKind::Comma | TokKind::RBracket | TokKind::Slash if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// An item of a typed constructor `[spec :: ...]` made of the given type (F2018 7.8):
+/// numbers converted with INT, REAL or DBLE, character literals padded (or cut) to the
+/// length. The IL's constructors are untyped, so the conversion is written out.
+fn typed_item(item: Expr, spec: &TypeSpec, at: Span) -> PResult<Expr> {
+    let span = item.span;
+    if let ExprKind::ImpliedDo(mut d) = item.kind {
+        d.items = d
+            .items
+            .into_iter()
+            .map(|x| typed_item(x, spec, at))
+            .collect::<PResult<_>>()?;
+        return Ok(node(ExprKind::ImpliedDo(d), span));
+    }
+    let refuse = |what: &str| {
+        Diagnostic::error(
+            "E0404",
+            format!("array constructors of type {what} are not supported yet"),
+        )
+        .at(at)
+        .with_help("list items of the array's own type, without the type spec")
+    };
+    let convert = |op: Intrinsic, name: &str| {
+        let mut args = vec![Arg::positional(item.clone())];
+        if let Some(k) = &spec.kind {
+            args.push(Arg::positional(k.clone()));
+        }
+        node(
+            ExprKind::Intrinsic {
+                op,
+                args,
+                spelling: Some(name.to_string()),
+            },
+            span,
+        )
+    };
+    Ok(match spec.base {
+        BaseType::Integer if spec.star.is_none() => convert(Intrinsic::Int, "int"),
+        BaseType::Real if spec.star.is_none() => convert(Intrinsic::Real, "real"),
+        BaseType::DoublePrecision => convert(Intrinsic::Dble, "dble"),
+        BaseType::Logical if spec.kind.is_none() => item,
+        BaseType::Character => {
+            let len = spec
+                .char_len
+                .as_deref()
+                .and_then(|l| l.trim().parse::<usize>().ok());
+            match (&item.kind, len) {
+                (ExprKind::Str(text), Some(len)) => {
+                    let mut text: String = text.chars().take(len).collect();
+                    let short = len.saturating_sub(text.chars().count());
+                    text.extend(std::iter::repeat_n(' ', short));
+                    node(ExprKind::Str(text), span)
+                }
+                _ => {
+                    return Err(refuse(
+                        "CHARACTER with items that are not literals, or a length that is not a number",
+                    ));
+                }
+            }
+        }
+        _ => return Err(refuse("this kind")),
+    })
 }
 
 /// An implied DO `(items, var = lower, upper [, stride])` in an array constructor, the

@@ -4,23 +4,51 @@
 //! only real and integer assignments: the adjoint of a whole derived-type assignment
 //! would otherwise be derived-type arithmetic (`sb = sb + qb`), which Fortran does not
 //! have. (A C source's struct assignments were split by its front-end already.)
+//!
+//! A structure constructor on the right (`p = node(x1, y1)`; the front-end ordered its
+//! values by component) gives one assignment per component (`p%x = x1`, `p%y = y1`), its
+//! components of derived type split again. Fortran evaluates the whole right-hand side
+//! first, so a constructor that reads the variable it assigns (`p = node(p%y, p%x)`)
+//! is refused (E0414): one assignment per component would read values already changed.
 
-use crate::il::{Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, SymbolTable, Unit};
+use crate::diag::Diagnostic;
+use crate::il::{Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, SymbolTable, Unit, key};
 
 /// Splits the whole derived-type assignments of `unit`; new statements take ids from
-/// `next_id`.
-pub(super) fn split_derived_assignments(unit: &mut Unit, next_id: &mut u32) {
+/// `next_id`. Returns the constructors it cannot split.
+pub(super) fn split_derived_assignments(unit: &mut Unit, next_id: &mut u32) -> Vec<Diagnostic> {
     let symbols = unit.symbols.clone();
-    split_block(&mut unit.body, &symbols, next_id);
+    let mut errors = Vec::new();
+    split_block(&mut unit.body, &symbols, next_id, &mut errors);
+    errors
 }
 
-fn split_block(block: &mut Vec<Stmt>, symbols: &SymbolTable, next_id: &mut u32) {
+fn split_block(
+    block: &mut Vec<Stmt>,
+    symbols: &SymbolTable,
+    next_id: &mut u32,
+    errors: &mut Vec<Diagnostic>,
+) {
     let mut out = Vec::with_capacity(block.len());
     for mut s in std::mem::take(block) {
         for b in crate::il::visit::child_blocks_mut(&mut s) {
-            split_block(b, symbols, next_id);
+            split_block(b, symbols, next_id, errors);
         }
-        match split(&s, symbols) {
+        let parts = match &s.kind {
+            StmtKind::Assign { lhs, rhs } => match split(lhs, rhs, symbols) {
+                Ok(parts) => parts,
+                Err(message) => {
+                    errors.push(
+                        Diagnostic::error("E0414", message)
+                            .at(s.span)
+                            .with_help("assign the constructor to a temporary of the type first, then the temporary to the variable"),
+                    );
+                    None
+                }
+            },
+            _ => None,
+        };
+        match parts {
             Some(parts) => {
                 for (k, (lhs, rhs)) in parts.into_iter().enumerate() {
                     let mut st = s.clone();
@@ -40,19 +68,58 @@ fn split_block(block: &mut Vec<Stmt>, symbols: &SymbolTable, next_id: &mut u32) 
     *block = out;
 }
 
-/// The component assignments of `s`, when it assigns a whole derived-type value.
-fn split(s: &Stmt, symbols: &SymbolTable) -> Option<Vec<(Expr, Expr)>> {
-    let StmtKind::Assign { lhs, rhs } = &s.kind else {
-        return None;
+type Parts = Option<Vec<(Expr, Expr)>>;
+
+/// The component assignments of `lhs = rhs`, when it assigns a whole derived-type value.
+fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, String> {
+    let Some((l, lsubs)) = whole(lhs, symbols) else {
+        return Ok(None);
     };
-    let (l, lsubs) = whole(lhs, symbols)?;
-    let (r, rsubs) = whole(rhs, symbols)?;
-    let lbase = symbols.get(&l)?;
-    let rbase = symbols.get(&r)?;
-    if lbase.type_spec.type_name.as_deref().map(crate::il::key)
-        != rbase.type_spec.type_name.as_deref().map(crate::il::key)
+    let Some(lbase) = symbols.get(&l) else {
+        return Ok(None);
+    };
+    let type_name = lbase.type_spec.type_name.as_deref().map(key);
+    if let ExprKind::Call(name, values) = &rhs.kind
+        && Some(key(name)) == type_name
     {
-        return None;
+        if values.iter().any(|v| {
+            crate::il::visit::names_read(&v.value)
+                .iter()
+                .any(|n| key(n).split('%').next() == Some(&key(&l)))
+        }) {
+            return Err(format!(
+                "the structure constructor reads `{l}`, the variable it assigns"
+            ));
+        }
+        let prefix = l.len() + 1;
+        let direct = symbols
+            .components_of(&l)
+            .filter(|c| !c.name[prefix..].contains('%'));
+        let mut out = Vec::new();
+        for (c, v) in direct.zip(values) {
+            let rank = c.rank().saturating_sub(lbase.rank());
+            let target = reference(&c.name, lsubs.as_deref(), rank);
+            match split(&target, &v.value, symbols)? {
+                Some(parts) => out.extend(parts),
+                None if c.ty == ScalarType::Derived => {
+                    return Err(format!(
+                        "component `{}` of the structure constructor is of derived type",
+                        &c.name[prefix..]
+                    ));
+                }
+                None => out.push((target, v.value.clone())),
+            }
+        }
+        return Ok((!out.is_empty()).then_some(out));
+    }
+    let Some((r, rsubs)) = whole(rhs, symbols) else {
+        return Ok(None);
+    };
+    let Some(rbase) = symbols.get(&r) else {
+        return Ok(None);
+    };
+    if type_name != rbase.type_spec.type_name.as_deref().map(key) {
+        return Ok(None);
     }
     let mut out = Vec::new();
     for leaf in symbols.components_of(&l) {
@@ -60,7 +127,9 @@ fn split(s: &Stmt, symbols: &SymbolTable) -> Option<Vec<(Expr, Expr)>> {
             continue;
         }
         let suffix = &leaf.name[l.len()..];
-        let other = symbols.get(&format!("{r}{suffix}"))?;
+        let Some(other) = symbols.get(&format!("{r}{suffix}")) else {
+            return Ok(None);
+        };
         let lrank = leaf.rank().saturating_sub(lbase.rank());
         let rrank = other.rank().saturating_sub(rbase.rank());
         out.push((
@@ -68,7 +137,7 @@ fn split(s: &Stmt, symbols: &SymbolTable) -> Option<Vec<(Expr, Expr)>> {
             reference(&other.name, rsubs.as_deref(), rrank),
         ));
     }
-    (!out.is_empty()).then_some(out)
+    Ok((!out.is_empty()).then_some(out))
 }
 
 /// A whole derived-type value: a variable, or an element of an array of derived type

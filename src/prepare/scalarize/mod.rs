@@ -64,7 +64,7 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
-            derived::split_derived_assignments(unit, &mut next_id);
+            diags.extend(derived::split_derived_assignments(unit, &mut next_id));
             if unit_has_array_syntax(unit) {
                 scalarize_unit(unit, program, &mut next_id, &mut diags);
             }

@@ -12,6 +12,7 @@
 //! and statements).
 
 mod components;
+mod constructor;
 mod declare;
 mod imports;
 mod kinds;
@@ -124,6 +125,9 @@ struct Sema<'d> {
     in_decl: bool,
     /// Set while resolving the right side of an assignment to a whole array.
     quiet_whole_arrays: bool,
+    /// Resolving the whole right-hand side of an assignment: the one place a structure
+    /// constructor `node(a, b)` is taken (`prepare` splits it by component).
+    at_assignment_rhs: bool,
     /// For `FUNCTION f(...) RESULT(r)`: `f`, which is then not a variable.
     result_renamed_from: Option<String>,
     /// Derived types visible here, by key.
@@ -189,6 +193,7 @@ pub fn analyze(
         header_span: spans.header,
         in_decl: true,
         quiet_whole_arrays: false,
+        at_assignment_rhs: false,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
         types: BTreeMap::new(),
     };

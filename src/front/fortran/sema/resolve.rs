@@ -181,6 +181,8 @@ impl Sema<'_> {
 
     pub(super) fn resolve_expr(&mut self, e: &mut Expr, actual_arg: bool) {
         let span = e.span;
+        // Only the top of an assignment's right-hand side is `at_assignment_rhs`.
+        let top = std::mem::replace(&mut self.at_assignment_rhs, false);
         match &mut e.kind {
             ExprKind::Var(name) => {
                 let name = name.clone();
@@ -189,6 +191,7 @@ impl Sema<'_> {
             ExprKind::Call(name, args) => {
                 let name = name.clone();
                 let args = std::mem::take(args);
+                self.at_assignment_rhs = top;
                 e.kind = self.resolve_call(name, args, span);
             }
             ExprKind::Real(lit) => match self.real_kind(lit) {
@@ -274,6 +277,12 @@ impl Sema<'_> {
             return ExprKind::Call(name, args);
         }
         let existing = self.lookup(&name);
+        let top = std::mem::replace(&mut self.at_assignment_rhs, false);
+        if existing.is_none()
+            && let Some(t) = self.types.get(&key(&name)).cloned()
+        {
+            return self.structure_constructor(name, args, &t, top, span);
+        }
         if let Some(i) = existing.filter(|&i| self.is_substring(i, &args)) {
             self.infos[i].used_var = true;
             let mut subs: Vec<Expr> = args.into_iter().map(|a| a.value).collect();
@@ -464,7 +473,6 @@ impl Sema<'_> {
         let info = &self.infos[i];
         let rank = info.dims.as_ref().map_or(0, |d| d.len());
         self.type_of(i) == Some(ScalarType::Character)
-            && !info.constant
             && args.len() == rank + 1
             && args.iter().all(|a| a.keyword.is_none())
             && args
@@ -593,7 +601,9 @@ impl Sema<'_> {
             StmtKind::Assign { lhs, rhs } => {
                 // `a = b + c` on whole arrays: one report for the statement.
                 self.quiet_whole_arrays = self.resolve_target(lhs);
+                self.at_assignment_rhs = true;
                 self.resolve_expr(rhs, false);
+                self.at_assignment_rhs = false;
                 self.quiet_whole_arrays = false;
             }
             StmtKind::If {

@@ -421,6 +421,16 @@ impl FileParser<'_> {
                 }
                 Item::Stmt(raw) => raw,
             };
+            // SEQUENCE fixes the storage order of the components (F2018 7.5.2.3): the
+            // derivative code never depends on it (types are copied with their
+            // components, never associated by storage), so it is read and kept out of
+            // the IL.
+            if let [t] = raw.toks.as_slice()
+                && matches!(&t.kind, TokKind::Ident(w) if w.eq_ignore_ascii_case("sequence"))
+            {
+                self.pos += 1;
+                continue;
+            }
             match self.stmts.classify(&raw) {
                 Ok(Line::EndOther(what)) if what == "TYPE" => {
                     self.pos += 1;
