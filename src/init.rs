@@ -45,11 +45,12 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
     let mut out = Vec::new();
     for (file, input) in program.files.iter().zip(inputs) {
         // A procedure holding what adgen cannot differentiate (a main PROGRAM among
-        // them) is no root to propose.
+        // them) is no root to propose, nor is an internal procedure (only its host
+        // calls it).
         for unit in file
             .units
             .iter()
-            .filter(|u| u.is_procedure() && u.deferred.is_empty())
+            .filter(|u| u.is_procedure() && u.deferred.is_empty() && u.internal_of.is_none())
         {
             if called.contains(&key(&unit.name)) {
                 continue;

@@ -121,13 +121,14 @@ fn interface_body(u: &Unit) -> Unit {
         leading_comments: Vec::new(),
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        internal_of: None,
         ..u.clone()
     }
 }
 
 /// Names read by a declaration's bounds, initial values and kind.
 fn decl_names(d: &Decl) -> BTreeSet<String> {
-    let mut out = super::modules::decls_names(std::slice::from_ref(d));
+    let mut out = il::visit::decls_names(std::slice::from_ref(d));
     if let DeclKind::Var { spec, .. } = &d.kind
         && let Some(k) = &spec.kind
     {

@@ -14,6 +14,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        internal_of: None,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),
@@ -224,7 +225,7 @@ pub(super) fn copy_private_procedures(
         let mut constants: Vec<(usize, Decl)> = Vec::new();
         while let Some(names) = pending.pop() {
             for name in names {
-                if !seen.insert(name.clone()) || !is_private(original, &name) {
+                if !seen.insert(name.clone()) {
                     continue;
                 }
                 let procedure = ctx.program.procedures().find(|p| {
@@ -233,6 +234,12 @@ pub(super) fn copy_private_procedures(
                             .as_ref()
                             .is_some_and(|h| key(h) == key(&original.name))
                 });
+                // An internal procedure lifted out of its host is no procedure of the
+                // module: like a PRIVATE one, derivative code gets its own copy.
+                let internal = procedure.is_some_and(|p| p.internal_of.is_some());
+                if !internal && !is_private(original, &name) {
+                    continue;
+                }
                 if let Some(p) = procedure {
                     let mut copy = p.clone();
                     copy.host = Some(units[m].name.clone());
@@ -241,7 +248,7 @@ pub(super) fn copy_private_procedures(
                 } else if let Some(sym) = original.symbols.get(&name) {
                     if sym.kind == il::SymbolKind::Constant {
                         if let Some((at, decl)) = constant_decl(original, &name) {
-                            pending.push(decls_names(std::slice::from_ref(&decl)));
+                            pending.push(il::visit::decls_names(std::slice::from_ref(&decl)));
                             constants.push((at, decl));
                         }
                     } else if sym.is_variable() && !is_file_module(ctx, original) {
@@ -289,46 +296,7 @@ pub(super) fn copy_private_procedures(
 /// Names (keys) a unit refers to, in its body and in its declarations.
 fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
     let mut names = il::visit::referenced_names(&u.body);
-    names.extend(decls_names(&u.decls));
-    names
-}
-
-/// Names (keys) in the bounds and initial values of declarations.
-pub(super) fn decls_names(decls: &[Decl]) -> std::collections::BTreeSet<String> {
-    let mut names = std::collections::BTreeSet::new();
-    let mut add = |e: &Expr| {
-        il::visit::walk_expr(e, &mut |x| match &x.kind {
-            ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
-                names.insert(key(n));
-            }
-            _ => {}
-        })
-    };
-    for d in decls {
-        let DeclKind::Var {
-            entities, attrs, ..
-        } = &d.kind
-        else {
-            continue;
-        };
-        let dims = attrs.iter().filter_map(|a| match a {
-            Attr::Dimension(d) => Some(d),
-            _ => None,
-        });
-        for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
-            for dim in ds {
-                if let Some(l) = &dim.lower {
-                    add(l);
-                }
-                if let il::Bound::Expr(u) = &dim.upper {
-                    add(u);
-                }
-            }
-        }
-        for e in entities.iter().filter_map(|e| e.init.as_ref()) {
-            add(e);
-        }
-    }
+    names.extend(il::visit::decls_names(&u.decls));
     names
 }
 

@@ -160,6 +160,12 @@ pub struct Unit {
     /// reading it: reported only if a root reaches the procedure (`prepare::reached`),
     /// so one unsupported line in an uncalled procedure blocks no root.
     pub deferred: Vec<crate::diag::Diagnostic>,
+    /// For an internal procedure (after CONTAINS in a procedure): its host procedure.
+    /// The front-end lifts it out of the host: the host variables it uses became extra
+    /// dummy arguments, appended after its own, and every call passes them, so that it
+    /// is an ordinary procedure for the analyses. Derivative code that calls it gets its
+    /// own copy (it has no name outside its host in the original program).
+    pub internal_of: Option<String>,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.

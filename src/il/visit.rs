@@ -618,3 +618,42 @@ pub fn called_names(unit: &super::Unit) -> Vec<String> {
     });
     names
 }
+
+/// Names (keys) in the bounds and initial values of declarations.
+pub fn decls_names(decls: &[super::Decl]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let mut add = |e: &Expr| {
+        walk_expr(e, &mut |x| match &x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
+                names.insert(key(n));
+            }
+            _ => {}
+        })
+    };
+    for d in decls {
+        let super::DeclKind::Var {
+            entities, attrs, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        let dims = attrs.iter().filter_map(|a| match a {
+            super::Attr::Dimension(d) => Some(d),
+            _ => None,
+        });
+        for ds in entities.iter().filter_map(|e| e.dims.as_ref()).chain(dims) {
+            for dim in ds {
+                if let Some(l) = &dim.lower {
+                    add(l);
+                }
+                if let super::Bound::Expr(u) = &dim.upper {
+                    add(u);
+                }
+            }
+        }
+        for e in entities.iter().filter_map(|e| e.init.as_ref()) {
+            add(e);
+        }
+    }
+    names
+}

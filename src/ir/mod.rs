@@ -2,7 +2,8 @@
 //! the check that every root of the request exists with the arguments it names: its
 //! independents and dependents are dummy arguments, the function's result, or variables
 //! of a module the root sees (INTERFACE.md §1; E0120 unknown root, E0121 unknown name,
-//! E0122 not real, E0123/E0124 against the INTENT, E0125 a COMMON variable).
+//! E0122 not real, E0123/E0124 against the INTENT, E0125 a COMMON variable, E0126 an
+//! internal procedure).
 
 pub mod callgraph;
 pub mod flow;
@@ -147,6 +148,21 @@ impl<'p> Ir<'p> {
             return vec![locate(d)];
         };
         let unit = self.units[index].unit;
+        if let Some(host) = &unit.internal_of {
+            return vec![locate(
+                Diagnostic::error(
+                    "E0126",
+                    format!(
+                        "root `{}` is an internal procedure of `{host}`: only `{host}` can call it",
+                        root.name
+                    ),
+                )
+                .with_help(format!(
+                    "name `{host}` as the root, or move `{}` out of `{host}` (into a module, or after its END)",
+                    root.name
+                )),
+            )];
+        }
         let mut errors = Vec::new();
         let mut candidates: Vec<&str> = unit.args.iter().map(String::as_str).collect();
         for (what, names) in [

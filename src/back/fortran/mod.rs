@@ -54,7 +54,9 @@ pub fn write_file(file: &il::File) -> String {
             unit::write_module(&mut w, unit, &file.units[i..end]);
             i = end;
         } else {
-            unit::write_unit(&mut w, unit);
+            let n = unit::internal_count(&file.units[i - 1..]);
+            unit::write_host(&mut w, unit, &file.units[i..i + n]);
+            i += n;
         }
     }
     w.out
@@ -284,5 +286,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        internal_of: None,
     }
 }

@@ -8,6 +8,25 @@ use crate::il::{Decl, DeclKind, Unit, UnitKind};
 
 /// Writes one unit at the writer's indentation.
 pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
+    write_host(w, unit, &[]);
+}
+
+/// The units after `units[0]` that are its internal procedures (they follow it).
+pub(crate) fn internal_count(units: &[Unit]) -> usize {
+    let Some((host, rest)) = units.split_first() else {
+        return 0;
+    };
+    rest.iter()
+        .take_while(|u| {
+            u.internal_of
+                .as_deref()
+                .is_some_and(|h| crate::il::key(h) == crate::il::key(&host.name))
+        })
+        .count()
+}
+
+/// Writes a unit with its internal procedures after its CONTAINS.
+pub(crate) fn write_host(w: &mut Writer, unit: &Unit, internal: &[Unit]) {
     let renamed;
     let unit = if unit.generic_calls.is_empty() {
         unit
@@ -62,6 +81,17 @@ pub(crate) fn write_unit(w: &mut Writer, unit: &Unit) {
     }
     write_block(w, &unit.body);
     w.pop();
+    if !internal.is_empty() {
+        w.line(None, "contains", None);
+        w.push();
+        for (i, p) in internal.iter().enumerate() {
+            if i > 0 {
+                w.blank_line();
+            }
+            write_unit(w, p);
+        }
+        w.pop();
+    }
     w.line(None, &format!("end {keyword} {}", unit.name), None);
 }
 
@@ -81,11 +111,14 @@ pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
         w.blank_line();
         w.line(None, "contains", None);
         w.push();
-        for (i, p) in procedures.iter().enumerate() {
+        let mut i = 0;
+        while i < procedures.len() {
             if i > 0 {
                 w.blank_line();
             }
-            write_unit(w, p);
+            let n = internal_count(&procedures[i..]);
+            write_host(w, &procedures[i], &procedures[i + 1..=i + n]);
+            i += 1 + n;
         }
         w.pop();
     }

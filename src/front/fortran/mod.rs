@@ -130,6 +130,7 @@ pub mod generic;
 mod intrinsics;
 mod io;
 mod lexer;
+mod lift;
 mod preprocess;
 mod sema;
 mod stmt;
@@ -340,14 +341,21 @@ fn splice_cpp_includes(
 
 /// The procedures of module `module` (the units after it with it as host), as its own
 /// declarations must see them.
+/// Is unit `k` one of the internal procedures of unit `host` (which follow it)?
+fn internal_of_host(units: &[il::Unit], k: usize, host: usize) -> bool {
+    k > host && units[host + 1..=k].iter().all(|u| u.internal_of.is_some())
+}
+
 fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProcedure> {
+    let of_module = |u: &il::Unit| {
+        u.host
+            .as_deref()
+            .is_some_and(|h| il::key(h) == il::key(module))
+    };
     after
         .iter()
-        .take_while(|u| {
-            u.host
-                .as_deref()
-                .is_some_and(|h| il::key(h) == il::key(module))
-        })
+        .take_while(|u| of_module(u) || u.internal_of.is_some())
+        .filter(|u| of_module(u))
         .map(|u| {
             let result_type = u.result.as_ref().and_then(|r| {
                 u.prefix_type.clone().or_else(|| {
@@ -509,41 +517,76 @@ fn lower_impl(
         next_id: next_stmt_id,
         headers: Vec::new(),
         in_program: false,
+        in_internal: false,
+        internal: Vec::new(),
     };
     let mut units = parser.units();
     diags.append(&mut parser.diags);
     diags.append(&mut parser.stmts.refused.borrow_mut());
     let mut names = std::collections::BTreeMap::new();
-    for index in 0..units.len() {
+    // Internal procedures of other hosts and other units: names an internal procedure
+    // must not take.
+    let taken_by = |units: &[il::Unit], host: usize| -> std::collections::BTreeSet<String> {
+        units
+            .iter()
+            .enumerate()
+            .filter(|(k, u)| u.internal_of.is_none() || !internal_of_host(units, *k, host))
+            .map(|(_, u)| il::key(&u.name))
+            .collect()
+    };
+    let mut index = 0;
+    while index < units.len() {
         let spans = parser.headers.get(index).cloned().unwrap_or_default();
         let procedures = if units[index].is_module() {
             module_procedures(&units[index].name, &units[index + 1..])
         } else {
             Vec::new()
         };
-        let unit = &mut units[index];
+        let internals = units[index + 1..]
+            .iter()
+            .take_while(|u| u.internal_of.is_some())
+            .count();
         // Interface bodies first: the unit takes the types of its C functions from them.
-        for decl in &mut unit.decls {
-            if let il::DeclKind::Interface(bodies) | il::DeclKind::Generic { bodies, .. } =
-                &mut decl.kind
-            {
-                for body in bodies {
-                    sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
+        for unit in &mut units[index..=index + internals] {
+            for decl in &mut unit.decls {
+                if let il::DeclKind::Interface(bodies) | il::DeclKind::Generic { bodies, .. } =
+                    &mut decl.kind
+                {
+                    for body in bodies {
+                        sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
+                    }
                 }
             }
         }
-        if let Some(scope) = sema::analyze(unit, &spans, &mut diags, modules, &procedures) {
-            modules.insert(il::key(&unit.name), scope);
-        }
-        if names.insert(il::key(&unit.name), unit.span).is_some() {
-            diags.push(
-                Diagnostic::error(
-                    "E0312",
-                    format!("a unit named `{}` is defined twice in this file", unit.name),
-                )
-                .at(unit.span),
+        if internals > 0 {
+            let taken = taken_by(&units, index);
+            let spans: Vec<_> = (index..=index + internals)
+                .map(|k| parser.headers.get(k).cloned().unwrap_or_default())
+                .collect();
+            lift::lower_host(
+                &mut units[index..=index + internals],
+                &spans,
+                &taken,
+                &mut diags,
+                modules,
             );
+        } else if let Some(scope) =
+            sema::analyze(&mut units[index], &spans, &mut diags, modules, &procedures)
+        {
+            modules.insert(il::key(&units[index].name), scope);
         }
+        for unit in &units[index..=index + internals] {
+            if names.insert(il::key(&unit.name), unit.span).is_some() {
+                diags.push(
+                    Diagnostic::error(
+                        "E0312",
+                        format!("a unit named `{}` is defined twice in this file", unit.name),
+                    )
+                    .at(unit.span),
+                );
+            }
+        }
+        index += 1 + internals;
     }
     defer_unsupported(&mut units, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -577,13 +620,20 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     const DEFERRED: [&str; 6] = ["E0401", "E0403", "E0404", "E0405", "E0406", "E0407"];
     let mut seen = std::collections::BTreeSet::new();
     diags.retain(|d| seen.insert((d.code, format!("{:?}", d.location), d.message.clone())));
+    // The innermost procedure holding it: an internal procedure's span lies in its
+    // host's.
     let holder = |units: &[il::Unit], d: &Diagnostic| match &d.location {
-        Some(crate::diag::Location::Span(span)) => units.iter().position(|u| {
-            u.is_procedure()
-                && u.span.file == span.file
-                && u.span.lo <= span.lo
-                && span.hi <= u.span.hi
-        }),
+        Some(crate::diag::Location::Span(span)) => units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| {
+                u.is_procedure()
+                    && u.span.file == span.file
+                    && u.span.lo <= span.lo
+                    && span.hi <= u.span.hi
+            })
+            .min_by_key(|(_, u)| u.span.hi - u.span.lo)
+            .map(|(k, _)| k),
         _ => None,
     };
     let mut kept = Vec::with_capacity(diags.len());

@@ -172,6 +172,14 @@ fn show(e: &Expr) -> String {
         ExprKind::ArrayCtor(items) => {
             format!("[{}]", items.iter().map(show).collect::<Vec<_>>().join(","))
         }
+        ExprKind::ImpliedDo(d) => format!(
+            "({}; {}={}:{}:{})",
+            d.items.iter().map(show).collect::<Vec<_>>().join(","),
+            d.var,
+            show(&d.lower),
+            show(&d.upper),
+            d.stride.as_ref().map(show).unwrap_or_default()
+        ),
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", show(a), show(b)),
         ExprKind::Paren(x) => format!("<{}>", show(x)),
         ExprKind::Substring { base, lower, upper } => format!(
@@ -1603,10 +1611,17 @@ fn a_refused_attribute_is_one_error_and_target_is_kept() {
 }
 
 #[test]
-fn implied_do_in_constructor_is_refused() {
-    let text = "subroutine s(v)\n  real v(3)\n  integer i\n  v = [(real(i), i = 1, 3)]\nend\n";
+fn implied_do_in_constructor() {
+    let text = "subroutine s(v)\n  real v(6)\n  integer i, j\n  v = [((real(i*j), i = 1, 3), j = 1, 2, 1)]\nend\n";
+    let f = lower(text).expect("accepted");
+    assert_eq!(
+        show(rhs(&f.units[0], 0)),
+        "[((Real((i Mul j)); i=1:3:); j=1:2:1)]"
+    );
+    // A malformed one is a syntax error at the cause.
+    let text = "subroutine s(v)\n  real v(3)\n  integer i\n  v = [(real(i), i = 1)]\nend\n";
     let d = errs(text);
-    assert_eq!(where_(text, &d), vec![("E0404", 4, 8)]);
+    assert_eq!(where_(text, &d), vec![("E0202", 4, 23)]);
 }
 
 #[test]

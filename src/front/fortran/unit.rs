@@ -91,6 +91,11 @@ pub struct FileParser<'a> {
     /// Set while a main PROGRAM is parsed (as a unit without arguments): `END PROGRAM`
     /// closes it.
     pub in_program: bool,
+    /// Set while an internal procedure is parsed: it cannot have a CONTAINS of its own.
+    pub in_internal: bool,
+    /// The internal procedures of the unit just parsed, in order: its caller places them
+    /// right after it (their headers follow its own in `headers`).
+    pub internal: Vec<Unit>,
 }
 
 impl FileParser<'_> {
@@ -122,6 +127,7 @@ impl FileParser<'_> {
                             });
                             let unit = self.unit(header, &raw, std::mem::take(&mut leading));
                             units.push(unit);
+                            units.append(&mut self.internal);
                         }
                         Ok(Line::Module(name)) => {
                             self.pos += 1;
@@ -132,6 +138,7 @@ impl FileParser<'_> {
                             self.pos += 1;
                             let unit = self.program(&raw, std::mem::take(&mut leading));
                             units.push(unit);
+                            units.append(&mut self.internal);
                         }
                         Ok(Line::OtherUnit(what)) => {
                             self.diags.push(
@@ -224,6 +231,51 @@ impl FileParser<'_> {
         unit
     }
 
+    /// The internal procedures after a host's CONTAINS, up to (not including) the host's
+    /// END, into `self.internal`.
+    fn internal_procedures(&mut self, host: &str) {
+        let mut pending = Vec::new();
+        while let Some(item) = self.items.get(self.pos).cloned() {
+            let raw = match item {
+                Item::Comment { text, .. } => {
+                    self.pos += 1;
+                    pending.push(text);
+                    continue;
+                }
+                Item::Stmt(raw) => raw,
+            };
+            match self.stmts.classify(&raw) {
+                Ok(Line::Header(header)) => {
+                    self.pos += 1;
+                    self.headers.push(HeaderSpans {
+                        header: raw.span,
+                        args: header.args.iter().map(|(_, span)| *span).collect(),
+                    });
+                    self.in_internal = true;
+                    let mut unit = self.unit(header, &raw, std::mem::take(&mut pending));
+                    self.in_internal = false;
+                    unit.internal_of = Some(host.to_string());
+                    self.internal.push(unit);
+                }
+                Ok(
+                    Line::EndUnit { .. } | Line::EndOther(_) | Line::Module(_) | Line::OtherUnit(_),
+                ) => return,
+                Ok(Line::Broken) => self.pos += 1,
+                Ok(_) | Err(_) => {
+                    self.pos += 1;
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0208",
+                            "only SUBROUTINEs and FUNCTIONs can follow CONTAINS",
+                        )
+                        .at(raw.span)
+                        .with_help("move this statement before CONTAINS"),
+                    );
+                }
+            }
+        }
+    }
+
     fn unit(&mut self, header: Header, header_raw: &RawStmt, leading: Vec<String>) -> Unit {
         let mut unit = Unit {
             kind: header.kind,
@@ -247,6 +299,7 @@ impl FileParser<'_> {
             recursive: header.recursive,
             generic_calls: Default::default(),
             deferred: Vec::new(),
+            internal_of: None,
         };
         let unit_word = match header.kind {
             UnitKind::Subroutine => "SUBROUTINE",
@@ -331,14 +384,19 @@ impl FileParser<'_> {
                     }
                     continue;
                 }
+                Line::Contains if !self.in_internal => {
+                    // The host's END stays: the next turn of this loop closes the unit.
+                    self.pos += 1;
+                    self.internal_procedures(&header.name);
+                }
                 Line::Contains => {
                     self.diags.push(
                         Diagnostic::error(
                             "E0403",
-                            "CONTAINS (internal procedures) is not supported yet",
+                            "CONTAINS in an internal procedure is not allowed",
                         )
                         .at(raw.span)
-                        .with_help("make the internal procedures external ones"),
+                        .with_help("move these procedures to the host's CONTAINS"),
                     );
                     self.skip_nested();
                     // The unit ends at its END, past the internal procedures: the

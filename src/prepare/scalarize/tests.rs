@@ -83,7 +83,7 @@ fn reductions_accumulate_in_place_or_before_the_statement() {
 
 #[test]
 fn refusals_are_located() {
-    // Rank mismatch, a vector subscript, MAXVAL with MASK, an expression argument
+    // Rank mismatch, a vector subscript, CSHIFT by an array, an expression argument
     // whose temporary would be sized by a computed variable.
     let text = "\
 subroutine s(n, x, y, k, t)
@@ -92,7 +92,7 @@ subroutine s(n, x, y, k, t)
   external f
   t = x
   y(:, 1) = x(k)
-  x = maxval(x, mask=x > 0)
+  x = cshift(x, k)
   m = n - 1
   t = f(2*x(1:m))
 end
@@ -102,7 +102,7 @@ end
         vec![
             ("E0414", 5, 7),
             ("E0414", 6, 15),
-            ("E0414", 7, 7),
+            ("E0414", 7, 17),
             ("E0414", 9, 9)
         ]
     );

@@ -74,6 +74,13 @@ pub struct ModuleScope {
     implicit_none: bool,
 }
 
+impl ModuleScope {
+    /// The names it makes visible.
+    pub fn names(&self) -> Vec<String> {
+        self.infos.iter().map(|i| i.name.clone()).collect()
+    }
+}
+
 /// The modules analyzed so far, by key.
 pub type Modules = BTreeMap<String, ModuleScope>;
 
@@ -181,6 +188,41 @@ pub fn analyze(
     modules: &Modules,
     procedures: &[ModuleProcedure],
 ) -> Option<ModuleScope> {
+    let label = unit.is_module().then(|| unit.name.clone());
+    analyze_unit(unit, spans, diags, modules, procedures, label)
+}
+
+/// What a procedure with internal procedures makes visible to them (host association):
+/// its names, with the variables and constants of its own marked as globals of the
+/// pseudo-module `#host` (`lift` turns those into arguments and copies).
+pub fn host_scope(
+    unit: &mut Unit,
+    spans: &HeaderSpans,
+    diags: &mut Vec<Diagnostic>,
+    modules: &Modules,
+    procedures: &[ModuleProcedure],
+) -> ModuleScope {
+    let label = host_label(&unit.name);
+    analyze_unit(unit, spans, diags, modules, procedures, Some(label)).expect("a scope")
+}
+
+/// The pseudo-module name under which a host procedure's own names are globals of its
+/// internal procedures.
+pub fn host_label(host: &str) -> String {
+    format!("#{}", key(host))
+}
+
+/// `procedures`: for a module, its procedures; for a procedure, its internal procedures
+/// (declared before its body is resolved). `scope`: the name under which the unit's own
+/// names are globals of the units that see it, when it has such units.
+fn analyze_unit(
+    unit: &mut Unit,
+    spans: &HeaderSpans,
+    diags: &mut Vec<Diagnostic>,
+    modules: &Modules,
+    procedures: &[ModuleProcedure],
+    scope: Option<String>,
+) -> Option<ModuleScope> {
     let mut sema = Sema {
         diags,
         infos: Vec::new(),
@@ -271,6 +313,9 @@ pub fn analyze(
         sema.declare(&decl.kind, decl.span);
     }
     sema.finish_header(unit);
+    if !unit.is_module() {
+        sema.declare_procedures(procedures);
+    }
     for decl in &mut decls {
         sema.resolve_decl(&mut decl.kind);
     }
@@ -282,27 +327,18 @@ pub fn analyze(
     sema.check_variable_and_function();
     unit.body = body;
     unit.symbols = sema.symbols();
-    if !unit.is_module() {
-        return None;
-    }
-    for symbol in unit.symbols.iter_mut() {
-        if symbol.global.is_none() {
-            symbol.global = Some(GlobalRef {
-                module: unit.name.clone(),
-                name: symbol.name.clone(),
-            });
+    let module = scope?;
+    if unit.is_module() {
+        for symbol in unit.symbols.iter_mut() {
+            if symbol.global.is_none() {
+                symbol.global = Some(GlobalRef {
+                    module: unit.name.clone(),
+                    name: symbol.name.clone(),
+                });
+            }
         }
+        sema.declare_procedures(procedures);
     }
-    for p in procedures {
-        let i = sema.get_or_create(&p.name, p.span);
-        sema.infos[i].external = true;
-        if let Some(spec) = &p.result_type {
-            let ty = sema.type_of_spec(spec, p.span);
-            sema.infos[i].spec = Some(spec.clone());
-            sema.infos[i].ty = Some(ty);
-        }
-    }
-    let module = unit.name.clone();
     let infos = sema
         .infos
         .iter()
@@ -315,6 +351,9 @@ pub fn analyze(
                 });
             }
             info.used_var = false;
+            // A host's dummies and result are not those of the units that see them.
+            info.arg_index = None;
+            info.is_result = false;
             info.used_proc = false;
             info.used_intrinsic = false;
             info
@@ -329,6 +368,18 @@ pub fn analyze(
 }
 
 impl Sema<'_> {
+    fn declare_procedures(&mut self, procedures: &[ModuleProcedure]) {
+        for p in procedures {
+            let i = self.get_or_create(&p.name, p.span);
+            self.infos[i].external = true;
+            if let Some(spec) = &p.result_type {
+                let ty = self.type_of_spec(spec, p.span);
+                self.infos[i].spec = Some(spec.clone());
+                self.infos[i].ty = Some(ty);
+            }
+        }
+    }
+
     /// The entry a declaration of `name` fills: a name of the host module is hidden by
     /// a new local one; a use-associated name cannot be declared again.
     fn local(&mut self, name: &str, span: Span) -> usize {

@@ -1,4 +1,3 @@
-! expect E0403 at 15:3
 module m
   implicit none
 contains

@@ -253,6 +253,7 @@ impl FileParser<'_> {
             recursive: false,
             generic_calls: Default::default(),
             deferred: Vec::new(),
+            internal_of: None,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
@@ -342,6 +343,8 @@ impl FileParser<'_> {
                     let mut unit = self.unit(header, &raw, std::mem::take(&mut pending));
                     unit.host = Some(name.clone());
                     procedures.push(unit);
+                    // Internal procedures follow their host (lifted later, in sema).
+                    procedures.append(&mut self.internal);
                 }
                 Line::EndOther(what) if what == "MODULE" => {
                     self.pos += 1;

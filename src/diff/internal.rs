@@ -1,0 +1,103 @@
+//! Derivative code of internal procedures whose host is an external procedure.
+//!
+//! The front-end lifted each internal procedure out of its host ([`Unit::internal_of`]),
+//! with the host variables it uses as extra arguments. In derivative code, what derivative
+//! units of a host call among its internal procedures (their derivatives, and the
+//! originals that the adjoint's forward sweep runs, which have no name outside the host
+//! in the original program) become internal procedures of the derivative host again:
+//! they get an explicit interface there (keyword arguments, function types) and add no
+//! global name a user's program could already have. (Internal procedures of a module
+//! procedure are procedures of the derivative module, where `modules` copies the
+//! originals.)
+
+use std::collections::BTreeSet;
+
+use crate::il::{self, Attr, DeclKind, Program, Unit, key};
+
+/// Nests, in the units of one derivative file, the derivatives of internal procedures
+/// under the derivative unit of their host that precedes them (`hosts`: derivative unit
+/// name → key of its original host), and adds after them a copy of every original
+/// internal procedure that derivative code calls.
+pub(super) fn nest_internal_procedures(
+    program: &Program,
+    units: &mut Vec<Unit>,
+    hosts: &std::collections::BTreeMap<String, String>,
+) {
+    let mut out: Vec<Unit> = Vec::with_capacity(units.len());
+    let mut i = 0;
+    let units_in = std::mem::take(units);
+    while i < units_in.len() {
+        let d = units_in[i].clone();
+        i += 1;
+        let Some(host) = hosts.get(&key(&d.name)) else {
+            out.push(d);
+            continue;
+        };
+        // Its group: the derivative units of the host's internal procedures after it.
+        let mut group = Vec::new();
+        while i < units_in.len()
+            && units_in[i].internal_of.as_deref().map(key) == Some(key(&d.name))
+        {
+            group.push(units_in[i].clone());
+            i += 1;
+        }
+        let originals: Vec<&Unit> = program
+            .procedures()
+            .filter(|p| {
+                p.host.is_none()
+                    && p.internal_of.as_deref().map(key).as_deref() == Some(host.as_str())
+            })
+            .collect();
+        let mut present: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
+        let mut pending: Vec<BTreeSet<String>> = std::iter::once(&d)
+            .chain(group.iter())
+            .map(names_of)
+            .collect();
+        while let Some(names) = pending.pop() {
+            for p in &originals {
+                if names.contains(&key(&p.name)) && present.insert(key(&p.name)) {
+                    let mut copy = (*p).clone();
+                    copy.internal_of = Some(d.name.clone());
+                    pending.push(names_of(&copy));
+                    group.push(copy);
+                }
+            }
+        }
+        // Internal procedures have an explicit interface: no EXTERNAL declaration of
+        // theirs may stay (in the host or in a sibling).
+        let nested: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
+        let mut d = d;
+        drop_external_declarations(&mut d, &nested);
+        for u in &mut group {
+            drop_external_declarations(u, &nested);
+        }
+        out.push(d);
+        out.extend(group);
+    }
+    *units = out;
+}
+
+/// Removes the EXTERNAL declarations (statement or attribute) of `names` from `unit`.
+fn drop_external_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
+    for d in &mut unit.decls {
+        match &mut d.kind {
+            DeclKind::External(list) => list.retain(|n| !names.contains(&key(n))),
+            DeclKind::Var {
+                attrs, entities, ..
+            } if attrs.iter().any(|a| matches!(a, Attr::External)) => {
+                entities.retain(|e| !names.contains(&key(&e.name)))
+            }
+            _ => {}
+        }
+    }
+    unit.decls.retain(|d| match &d.kind {
+        DeclKind::External(list) => !list.is_empty(),
+        DeclKind::Var { entities, .. } => !entities.is_empty(),
+        _ => true,
+    });
+}
+
+/// The procedures `u` calls (keys).
+fn names_of(u: &Unit) -> BTreeSet<String> {
+    il::visit::called_names(u).iter().map(|n| key(n)).collect()
+}
