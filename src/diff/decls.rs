@@ -271,7 +271,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             });
         }
         for t in &self.temps {
-            decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &[]));
+            decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &t.dims));
         }
         decls
     }

@@ -369,6 +369,8 @@ pub fn differentiate(
 pub struct Temp {
     pub name: String,
     pub spec: TypeSpec,
+    /// Empty for a scalar.
+    pub dims: Vec<il::DimSpec>,
 }
 
 /// The state of the generation of one derivative unit.
@@ -646,10 +648,16 @@ impl<'c, 'a> UnitGen<'c, 'a> {
 
     /// A new temporary of the given type.
     pub fn temp(&mut self, base: &str, spec: TypeSpec) -> String {
+        self.temp_array(base, spec, Vec::new())
+    }
+
+    /// A temporary array with the given dimensions.
+    pub fn temp_array(&mut self, base: &str, spec: TypeSpec, dims: Vec<il::DimSpec>) -> String {
         let name = self.namer.fresh(base);
         self.temps.push(Temp {
             name: name.clone(),
             spec,
+            dims,
         });
         name
     }

@@ -262,7 +262,18 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     .and_then(|r| callee.symbols.get(r))
                     .map(|r| r.ty)
                     .unwrap_or(ScalarType::Real(8));
-                let weight = self.ug.temp(&format!("result{suffix}"), TypeSpec::of(rty));
+                // An array-valued function's result adjoint is an array like the one
+                // its call assigns.
+                let dims = self
+                    .ug
+                    .unit
+                    .symbols
+                    .get(&n)
+                    .map(|s| s.dims.clone())
+                    .unwrap_or_default();
+                let weight =
+                    self.ug
+                        .temp_array(&format!("result{suffix}"), TypeSpec::of(rty), dims);
                 match live {
                     Some(d) => {
                         before.push(assign(Expr::var(&weight), convert(self.ug, d.clone(), rty)));

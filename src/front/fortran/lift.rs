@@ -216,28 +216,7 @@ fn rename_clashes(host: &mut Unit, internals: &mut [Unit], taken: &BTreeSet<Stri
 
 /// The internal procedures as their host and siblings see them: names and result types.
 fn internal_procedures(internals: &[Unit]) -> Vec<ModuleProcedure> {
-    internals
-        .iter()
-        .map(|u| {
-            let result_type = u.result.as_ref().and_then(|r| {
-                u.prefix_type.clone().or_else(|| {
-                    u.decls.iter().find_map(|d| match &d.kind {
-                        DeclKind::Var { spec, entities, .. }
-                            if entities.iter().any(|e| key(&e.name) == key(r)) =>
-                        {
-                            Some(spec.clone())
-                        }
-                        _ => None,
-                    })
-                })
-            });
-            ModuleProcedure {
-                name: u.name.clone(),
-                result_type,
-                span: u.span,
-            }
-        })
-        .collect()
+    internals.iter().map(ModuleProcedure::of).collect()
 }
 
 /// A procedure takes what the siblings it calls take, transitively.

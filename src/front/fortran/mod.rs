@@ -356,25 +356,7 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
         .iter()
         .take_while(|u| of_module(u) || u.internal_of.is_some())
         .filter(|u| of_module(u))
-        .map(|u| {
-            let result_type = u.result.as_ref().and_then(|r| {
-                u.prefix_type.clone().or_else(|| {
-                    u.decls.iter().find_map(|d| match &d.kind {
-                        il::DeclKind::Var { spec, entities, .. }
-                            if entities.iter().any(|e| il::key(&e.name) == il::key(r)) =>
-                        {
-                            Some(spec.clone())
-                        }
-                        _ => None,
-                    })
-                })
-            });
-            sema::ModuleProcedure {
-                name: u.name.clone(),
-                result_type,
-                span: u.span,
-            }
-        })
+        .map(sema::ModuleProcedure::of)
         .collect()
 }
 

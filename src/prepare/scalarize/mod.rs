@@ -37,6 +37,7 @@ use crate::il::{
 use crate::il::names::Namer;
 
 mod alloc;
+mod array_calls;
 mod assign;
 mod constructs;
 mod derived;
@@ -140,9 +141,16 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
                 })
         }
         ExprKind::ArrayCtor(_) | ExprKind::ImpliedDo(_) | ExprKind::Range { .. } => true,
-        ExprKind::Call(_, args) => args
-            .iter()
-            .any(|a| has_array_syntax(&a.value, symbols, true)),
+        // An array-valued function's call is an array (its symbol has the result's
+        // dimensions).
+        ExprKind::Call(name, args) => {
+            symbols
+                .get(name)
+                .is_some_and(|f| f.kind == crate::il::SymbolKind::Procedure && f.is_array())
+                || args
+                    .iter()
+                    .any(|a| has_array_syntax(&a.value, symbols, true))
+        }
         ExprKind::Intrinsic { op, args, .. } => match op {
             Intrinsic::Present => false,
             Intrinsic::Passive(p) if p.inquiry || p.reduction => false,
@@ -219,6 +227,7 @@ fn scalarize_unit(
         before: Vec::new(),
         diags: Vec::new(),
         in_elementwise: false,
+        array_functions: array_calls::array_functions(unit, program),
     };
     let body = std::mem::take(&mut unit.body);
     let body = sc.kept_allocations(body, &kept);
@@ -284,6 +293,8 @@ struct Scalarizer<'a> {
     /// Evaluating a scalar operand broadcast inside an elementwise loop: a function
     /// call there is made once, before the statement.
     in_elementwise: bool,
+    /// The array-valued functions the unit calls.
+    array_functions: array_calls::ArrayFunctions,
 }
 
 /// The parts of a reduction's arguments: `sum(array [, dim] [, mask])`.
@@ -677,6 +688,7 @@ fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
                 .and_then(|n| symbols.get(n))
                 .is_some_and(crate::il::Symbol::is_local_allocatable)
         }),
+        _ if array_calls::is_array_call_assignment(s, symbols) => false,
         StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),
         StmtKind::Call { args, .. } => args.iter().any(|a| has(&a.value) && !plain(&a.value)),
         _ => crate::il::visit::stmt_exprs(s).into_iter().any(has),

@@ -90,7 +90,41 @@ pub struct ModuleProcedure {
     pub name: String,
     /// The result type of a function, `None` for a subroutine.
     pub result_type: Option<TypeSpec>,
+    /// The dimensions of an array-valued function's result, in its own dummies' names.
+    pub result_dims: Option<Vec<DimSpec>>,
     pub span: Span,
+}
+
+impl ModuleProcedure {
+    /// A procedure as the units that see it know it: name, result type and dimensions.
+    pub fn of(u: &Unit) -> ModuleProcedure {
+        let mut result_type = u.prefix_type.clone();
+        let mut result_dims = None;
+        if let Some(r) = &u.result {
+            for d in &u.decls {
+                if let DeclKind::Var {
+                    spec,
+                    attrs,
+                    entities,
+                } = &d.kind
+                    && let Some(e) = entities.iter().find(|e| key(&e.name) == key(r))
+                {
+                    result_type.get_or_insert_with(|| spec.clone());
+                    let attr_dims = attrs.iter().find_map(|a| match a {
+                        Attr::Dimension(d) => Some(d.clone()),
+                        _ => None,
+                    });
+                    result_dims = e.dims.clone().or(attr_dims);
+                }
+            }
+        }
+        ModuleProcedure {
+            name: u.name.clone(),
+            result_type: u.result.as_ref().and(result_type),
+            result_dims,
+            span: u.span,
+        }
+    }
 }
 
 impl Info {
@@ -377,6 +411,10 @@ impl Sema<'_> {
                 self.infos[i].spec = Some(spec.clone());
                 self.infos[i].ty = Some(ty);
             }
+            // An array-valued function: its calls are array expressions.
+            if let Some(dims) = &p.result_dims {
+                self.infos[i].dims = Some(dims.clone());
+            }
         }
     }
 
@@ -548,16 +586,6 @@ impl Sema<'_> {
                     self.infos[i].ty = Some(ty);
                 }
             }
-        }
-        if let Some(i) = unit.result.as_deref().and_then(|r| self.lookup(r))
-            && self.infos[i].dims.is_some()
-        {
-            self.error(
-                "E0405",
-                "array-valued functions are not supported yet".to_string(),
-                self.infos[i].span,
-            )
-            .help = Some("return the array through an argument of a SUBROUTINE".to_string());
         }
     }
 

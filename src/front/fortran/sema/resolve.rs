@@ -329,7 +329,8 @@ impl Sema<'_> {
         }
         if let Some(i) = existing {
             let info = &self.infos[i];
-            if let Some(dims) = &info.dims {
+            // (A procedure with dimensions is an array-valued function.)
+            if let Some(dims) = info.dims.as_ref().filter(|_| !info.external) {
                 let rank = dims.len();
                 self.infos[i].used_var = true;
                 if args.len() != rank {
