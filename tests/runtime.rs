@@ -398,6 +398,7 @@ mod adjoint {
                 generic_calls: Default::default(),
                 deferred: Vec::new(),
                 internal_of: None,
+                elemental: false,
             }],
         }
     }

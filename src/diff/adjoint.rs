@@ -140,6 +140,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         generic_calls: unit.generic_calls.clone(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }
 

@@ -122,6 +122,7 @@ fn interface_body(u: &Unit) -> Unit {
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
         ..u.clone()
     }
 }

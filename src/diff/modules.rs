@@ -15,6 +15,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

@@ -56,6 +56,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         generic_calls: unit.generic_calls.clone(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }
 

@@ -166,6 +166,10 @@ pub struct Unit {
     /// is an ordinary procedure for the analyses. Derivative code that calls it gets its
     /// own copy (it has no name outside its host in the original program).
     pub internal_of: Option<String>,
+    /// `ELEMENTAL` in the header: its calls with array arguments apply it element by
+    /// element (`prepare::scalarize` writes the loops). Its derivatives are ordinary
+    /// procedures, called once per element.
+    pub elemental: bool,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.

@@ -80,6 +80,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }
 

@@ -287,5 +287,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }

@@ -88,6 +88,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }
 

@@ -50,6 +50,9 @@ pub(crate) fn write_host(w: &mut Writer, unit: &Unit, internal: &[Unit]) {
     if unit.recursive {
         header.push_str("recursive ");
     }
+    if unit.elemental {
+        header.push_str("elemental ");
+    }
     if unit.kind == UnitKind::Function {
         if let Some(spec) = &unit.prefix_type {
             header.push_str(&write_type_spec(spec));

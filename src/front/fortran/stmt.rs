@@ -27,6 +27,7 @@ pub struct Header {
     pub bind: Option<crate::il::BindC>,
     /// `RECURSIVE` among the prefixes.
     pub recursive: bool,
+    pub elemental: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -592,6 +593,7 @@ impl StmtParser<'_> {
         let start = c.pos;
         let mut prefix_type = None;
         let mut recursive = false;
+        let mut elemental = false;
         loop {
             let Some(word) = c.ident_at(0) else {
                 c.pos = start;
@@ -607,7 +609,11 @@ impl StmtParser<'_> {
                     recursive = true;
                     c.bump();
                 }
-                "elemental" | "module" if self.header_follows(c) => {
+                "elemental" if self.header_follows(c) => {
+                    elemental = true;
+                    c.bump();
+                }
+                "module" if self.header_follows(c) => {
                     return Err(Diagnostic::error(
                         "E0406",
                         format!(
@@ -693,6 +699,7 @@ impl StmtParser<'_> {
             prefix_type,
             bind,
             recursive,
+            elemental,
         }))
     }
 

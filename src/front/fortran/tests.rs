@@ -1193,12 +1193,15 @@ integer function k(i)
   integer i
   k = i
 end function
-elemental function r(x)
+elemental function e(x)
+  e = x
+end function
+module function r(x)
 end function
 ";
     let d = errs(text);
-    assert_eq!(where_(text, &d), vec![("E0406", 13, 1)]);
-    let ok_text = text.split("elemental").next().unwrap();
+    assert_eq!(where_(text, &d), vec![("E0406", 16, 1)]);
+    let ok_text = text.split("module function").next().unwrap();
     let file = ok(ok_text);
     let f = &file.units[0];
     assert_eq!(f.symbols.get("f").unwrap().ty, ScalarType::Real(8));
@@ -1212,6 +1215,7 @@ end function
         file.units[2].symbols.get("k").unwrap().ty,
         ScalarType::Integer(4)
     );
+    assert!(file.units[3].elemental && !file.units[2].elemental);
 }
 
 #[test]

@@ -216,6 +216,7 @@ impl FileParser<'_> {
             prefix_type: None,
             bind: None,
             recursive: false,
+            elemental: false,
         };
         self.in_program = true;
         let mut unit = self.unit(header, raw, leading);
@@ -297,6 +298,7 @@ impl FileParser<'_> {
             host: None,
             bind: header.bind.clone(),
             recursive: header.recursive,
+            elemental: header.elemental,
             generic_calls: Default::default(),
             deferred: Vec::new(),
             internal_of: None,

@@ -75,6 +75,11 @@ impl Scalarizer<'_> {
                 let eb = self.operand(b, offsets, depth, body)?;
                 Ok(at(ExprKind::Binary(*op, Box::new(ea), Box::new(eb))))
             }
+            ExprKind::Call(name, args)
+                if !offsets.is_empty() && self.elemental_dims(name, args)?.is_some() =>
+            {
+                self.elemental_element(name, args, offsets, depth, body, span)
+            }
             ExprKind::Call(name, args) if self.array_functions.contains_key(&key(name)) => {
                 self.array_call_element(name, args, offsets, depth, body, span)
             }

@@ -42,6 +42,7 @@ mod assign;
 mod constructs;
 mod derived;
 mod element;
+mod elemental;
 mod implied_do;
 pub(super) mod shape;
 mod shift;
@@ -66,7 +67,17 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     for file in &mut out.files {
         for unit in &mut file.units {
             diags.extend(derived::split_derived_assignments(unit, &mut next_id));
-            if unit_has_array_syntax(unit) {
+            let elemental = elemental::elemental_procedures(unit, program);
+            let mut calls_elemental = false;
+            crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+                calls_elemental |= crate::il::visit::stmt_exprs(s)
+                    .into_iter()
+                    .any(|e| elemental::has_elemental_array_call(e, &elemental, &unit.symbols))
+                    || matches!(&s.kind, StmtKind::Call { name, args }
+                    if elemental.contains(&key(name))
+                        && args.iter().any(|a| has_array_syntax(&a.value, &unit.symbols, false)));
+            });
+            if unit_has_array_syntax(unit) || calls_elemental {
                 scalarize_unit(unit, program, &mut next_id, &mut diags);
             }
         }
@@ -228,6 +239,7 @@ fn scalarize_unit(
         diags: Vec::new(),
         in_elementwise: false,
         array_functions: array_calls::array_functions(unit, program),
+        elemental: elemental::elemental_procedures(unit, program),
     };
     let body = std::mem::take(&mut unit.body);
     let body = sc.kept_allocations(body, &kept);
@@ -295,6 +307,8 @@ struct Scalarizer<'a> {
     in_elementwise: bool,
     /// The array-valued functions the unit calls.
     array_functions: array_calls::ArrayFunctions,
+    /// The ELEMENTAL procedures the unit calls.
+    elemental: BTreeSet<String>,
 }
 
 /// The parts of a reduction's arguments: `sum(array [, dim] [, mask])`.
@@ -394,6 +408,7 @@ impl Scalarizer<'_> {
 
     fn has(&self, e: &Expr) -> bool {
         has_array_syntax(e, &self.symbols, false)
+            || elemental::has_elemental_array_call(e, &self.elemental, &self.symbols)
     }
 
     // ----- statements -----
@@ -422,6 +437,21 @@ impl Scalarizer<'_> {
         let result: R<()> = match &mut s.kind {
             StmtKind::Assign { lhs, rhs } if self.has(lhs) || self.has(rhs) => {
                 match self.assignment(lhs, rhs, None) {
+                    Ok(stmts) => {
+                        self.emit(&s, stmts, out);
+                        return;
+                    }
+                    Err(d) => Err(d),
+                }
+            }
+            StmtKind::Call { name, args }
+                if self.elemental.contains(&key(name))
+                    && args
+                        .iter()
+                        .any(|a| has_array_syntax(&a.value, &self.symbols, false)) =>
+            {
+                let (name, args) = (name.clone(), args.clone());
+                match self.elemental_subroutine_call(&name, &args) {
                     Ok(stmts) => {
                         self.emit(&s, stmts, out);
                         return;

@@ -308,9 +308,10 @@ impl Scalarizer<'_> {
                 "write it inside an array reference, e.g. `a(1:n)`",
             )),
             ExprKind::Intrinsic { op, args, .. } => self.intrinsic_dims(*op, args, e.span),
-            ExprKind::Call(name, args) => {
-                Ok(self.call_dims(name, args, e.span)?.unwrap_or_default())
-            }
+            ExprKind::Call(name, args) => match self.elemental_dims(name, args)? {
+                Some(d) => Ok(d),
+                None => Ok(self.call_dims(name, args, e.span)?.unwrap_or_default()),
+            },
             _ => Ok(Vec::new()),
         }
     }

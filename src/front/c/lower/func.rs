@@ -548,6 +548,7 @@ impl FnCx<'_, '_> {
             generic_calls: Default::default(),
             deferred: Vec::new(),
             internal_of: None,
+            elemental: false,
         })
     }
 

@@ -474,6 +474,7 @@ pub(super) fn module_unit(
         generic_calls: Default::default(),
         deferred: Vec::new(),
         internal_of: None,
+        elemental: false,
     }
 }
 

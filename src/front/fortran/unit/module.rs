@@ -254,6 +254,7 @@ impl FileParser<'_> {
             generic_calls: Default::default(),
             deferred: Vec::new(),
             internal_of: None,
+            elemental: false,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
