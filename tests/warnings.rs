@@ -558,3 +558,25 @@ fn structure_constructor_refusals() {
     let e = run("    p = pt(c, z=c)\n");
     assert!(e.contains("error[E0310]") && e.contains("names `z`"), "{e}");
 }
+
+/// A root that reads its input keeps the READ in tangent mode (it runs once); its
+/// adjoint, which cannot restore what the READ overwrites yet, is refused.
+#[test]
+fn input_in_a_root_is_read_in_tangent_mode_only() {
+    let text = "subroutine r(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                real(8) :: c\n  character(len=8) :: line\n  line = '2.5'\n  read(line, *) c\n  \
+                y = c*x\nend subroutine r\n";
+    let input = adgen::SourceInput::new("w.f90", text);
+    let mut req = request("r", &["x"], &["y"]);
+    let e = adgen::differentiate(std::slice::from_ref(&input), &req)
+        .expect_err("the adjoint is refused")
+        .rendered;
+    assert!(
+        e.contains("w.f90:7:3: error[E0513]") && e.contains("modes = [\"tangent\"]"),
+        "{e}"
+    );
+    req.roots[0].modes = BTreeSet::from([adgen::Mode::Tangent]);
+    let out = adgen::differentiate(&[input], &req).expect("tangent accepted");
+    let code = &out.files[0].contents;
+    assert!(code.contains("read(line, *) c"), "{code}");
+}

@@ -189,6 +189,17 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
             }
             out.push(s.clone());
         }
+        // A READ (kept where the procedure runs once): the values read are inputs, whose
+        // derivatives are zero from here on.
+        StmtKind::Io { writes, .. } => {
+            out.push(s.clone());
+            for w in writes {
+                let Some(name) = w.base_name() else { continue };
+                if let Some(d) = ug.dref(w).filter(|_| ug.useful_after(s, name)) {
+                    out.extend(ug.zero_into(d, name));
+                }
+            }
+        }
         StmtKind::If {
             arms,
             else_body,

@@ -162,7 +162,9 @@ fn control_list(c: &mut Cursor, inquire: bool, parts: &mut Parts) -> PResult<()>
             let e = parse_expr(c)?;
             let label = matches!(e.kind, crate::il::ExprKind::Int(_));
             let sets = key.as_deref().is_some_and(|k| {
-                OUT_SPECIFIERS.contains(&k) && (inquire || matches!(k, "iostat" | "iomsg" | "size"))
+                (OUT_SPECIFIERS.contains(&k)
+                    && (inquire || matches!(k, "iostat" | "iomsg" | "size")))
+                    || k == "newunit"
             });
             let jumps = key
                 .as_deref()
