@@ -264,11 +264,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     .unwrap_or(ScalarType::Real(8));
                 // An array-valued function's result adjoint is an array like the one
                 // its call assigns.
+                let array_result = callee
+                    .result
+                    .as_deref()
+                    .and_then(|r| callee.symbols.get(r))
+                    .is_some_and(|r| r.is_array());
                 let dims = self
                     .ug
                     .unit
                     .symbols
                     .get(&n)
+                    .filter(|_| array_result && matches!(lhs.kind, ExprKind::Var(_)))
                     .map(|s| s.dims.clone())
                     .unwrap_or_default();
                 let weight =
