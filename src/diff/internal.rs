@@ -10,71 +10,106 @@
 //! procedure are procedures of the derivative module, where `modules` copies the
 //! originals.)
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::il::{self, Attr, DeclKind, Program, Unit, key};
 
-/// Nests, in the units of one derivative file, the derivatives of internal procedures
-/// under the derivative unit of their host that precedes them (`hosts`: derivative unit
-/// name → key of its original host), and adds after them a copy of every original
-/// internal procedure that derivative code calls.
-pub(super) fn nest_internal_procedures(
-    program: &Program,
-    units: &mut Vec<Unit>,
-    hosts: &std::collections::BTreeMap<String, String>,
-) {
-    let mut out: Vec<Unit> = Vec::with_capacity(units.len());
-    let mut i = 0;
-    let units_in = std::mem::take(units);
-    while i < units_in.len() {
-        let d = units_in[i].clone();
-        i += 1;
-        let Some(host) = hosts.get(&key(&d.name)) else {
-            out.push(d);
-            continue;
-        };
-        // Its group: the derivative units of the host's internal procedures after it.
-        let mut group = Vec::new();
-        while i < units_in.len()
-            && units_in[i].internal_of.as_deref().map(key) == Some(key(&d.name))
-        {
-            group.push(units_in[i].clone());
-            i += 1;
+/// The derivative units of one file's external hosts, while the file's derivative units
+/// are gathered in order.
+#[derive(Default)]
+pub(super) struct Hosts {
+    /// Derivative unit name (key) → key of its original host.
+    hosts: BTreeMap<String, String>,
+    /// The last external procedure's key and its derivative unit's name.
+    last: Option<(String, String)>,
+}
+
+impl Hosts {
+    /// Notes `generated`, the derivative of `original` (a unit of `file_units`): the
+    /// derivative of an internal procedure of an external host becomes internal to the
+    /// derivative of that host, which precedes it.
+    pub(super) fn place(&mut self, original: &Unit, generated: &mut Unit, file_units: &[Unit]) {
+        if original.host.is_some() {
+            return;
         }
-        let originals: Vec<&Unit> = program
-            .procedures()
-            .filter(|p| {
-                p.host.is_none()
-                    && p.internal_of.as_deref().map(key).as_deref() == Some(host.as_str())
-            })
-            .collect();
-        let mut present: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
-        let mut pending: Vec<BTreeSet<String>> = std::iter::once(&d)
-            .chain(group.iter())
-            .map(names_of)
-            .collect();
-        while let Some(names) = pending.pop() {
-            for p in &originals {
-                if names.contains(&key(&p.name)) && present.insert(key(&p.name)) {
-                    let mut copy = (*p).clone();
-                    copy.internal_of = Some(d.name.clone());
-                    pending.push(names_of(&copy));
-                    group.push(copy);
+        match &original.internal_of {
+            None => {
+                self.last = Some((key(&original.name), generated.name.clone()));
+                if file_units
+                    .iter()
+                    .any(|x| x.internal_of.as_deref().map(key) == Some(key(&original.name)))
+                {
+                    self.hosts.insert(key(&generated.name), key(&original.name));
+                }
+            }
+            Some(h) => {
+                if let Some((orig, dname)) = &self.last
+                    && *orig == key(h)
+                {
+                    generated.internal_of = Some(dname.clone());
                 }
             }
         }
-        // Internal procedures have an explicit interface: no EXTERNAL declaration of
-        // theirs may stay (in the host or in a sibling).
-        let nested: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
-        let mut d = d;
-        drop_external_declarations(&mut d, &nested);
-        for u in &mut group {
-            drop_external_declarations(u, &nested);
-        }
-        out.push(d);
-        out.extend(group);
     }
-    *units = out;
+
+    /// Nests, in the units of one derivative file, the derivatives of internal
+    /// procedures under the derivative unit of their host that precedes them, and adds
+    /// after them a copy of every original internal procedure that derivative code calls.
+    pub(super) fn nest_internal_procedures(&self, program: &Program, units: &mut Vec<Unit>) {
+        let hosts = &self.hosts;
+        let mut out: Vec<Unit> = Vec::with_capacity(units.len());
+        let mut i = 0;
+        let units_in = std::mem::take(units);
+        while i < units_in.len() {
+            let d = units_in[i].clone();
+            i += 1;
+            let Some(host) = hosts.get(&key(&d.name)) else {
+                out.push(d);
+                continue;
+            };
+            // Its group: the derivative units of the host's internal procedures after it.
+            let mut group = Vec::new();
+            while i < units_in.len()
+                && units_in[i].internal_of.as_deref().map(key) == Some(key(&d.name))
+            {
+                group.push(units_in[i].clone());
+                i += 1;
+            }
+            let originals: Vec<&Unit> = program
+                .procedures()
+                .filter(|p| {
+                    p.host.is_none()
+                        && p.internal_of.as_deref().map(key).as_deref() == Some(host.as_str())
+                })
+                .collect();
+            let mut present: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
+            let mut pending: Vec<BTreeSet<String>> = std::iter::once(&d)
+                .chain(group.iter())
+                .map(names_of)
+                .collect();
+            while let Some(names) = pending.pop() {
+                for p in &originals {
+                    if names.contains(&key(&p.name)) && present.insert(key(&p.name)) {
+                        let mut copy = (*p).clone();
+                        copy.internal_of = Some(d.name.clone());
+                        pending.push(names_of(&copy));
+                        group.push(copy);
+                    }
+                }
+            }
+            // Internal procedures have an explicit interface: no EXTERNAL declaration of
+            // theirs may stay (in the host or in a sibling).
+            let nested: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
+            let mut d = d;
+            drop_external_declarations(&mut d, &nested);
+            for u in &mut group {
+                drop_external_declarations(u, &nested);
+            }
+            out.push(d);
+            out.extend(group);
+        }
+        *units = out;
+    }
 }
 
 /// Removes the EXTERNAL declarations (statement or attribute) of `names` from `unit`.

@@ -238,9 +238,7 @@ pub fn differentiate(
         for file in &program.files {
             let mut units = Vec::new();
             let mut opened: Option<String> = None;
-            // Derivative units of external hosts of internal procedures: name → host key.
-            let mut hosts = BTreeMap::new();
-            let mut last_external: Option<(String, String)> = None;
+            let mut hosts = internal::Hosts::default();
             for unit in &file.units {
                 if unit.is_module() {
                     let mut types = derivative_types(&ctx, unit);
@@ -287,30 +285,12 @@ pub fn differentiate(
                             }
                         }
                         let mut u = u;
-                        if unit.host.is_none() {
-                            match &unit.internal_of {
-                                None => {
-                                    last_external = Some((key(&unit.name), u.name.clone()));
-                                    if file.units.iter().any(|x| {
-                                        x.internal_of.as_deref().map(key) == Some(key(&unit.name))
-                                    }) {
-                                        hosts.insert(key(&u.name), key(&unit.name));
-                                    }
-                                }
-                                Some(h) => {
-                                    if let Some((orig, dname)) = &last_external
-                                        && *orig == key(h)
-                                    {
-                                        u.internal_of = Some(dname.clone());
-                                    }
-                                }
-                            }
-                        }
+                        hosts.place(unit, &mut u, &file.units);
                         units.push(u);
                     }
                 }
             }
-            internal::nest_internal_procedures(program, &mut units, &hosts);
+            hosts.nest_internal_procedures(program, &mut units);
             copy_private_procedures(&ctx, &mut units, &mut errors);
             if file.language.file_is_module() {
                 errors.extend(file_static_globals(&ctx, &units));
