@@ -91,7 +91,7 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
                 reduction: true,
             }),
             min_args: 1,
-            max_args: 1,
+            max_args: 2,
         });
     }
     let (result, inquiry, min_args, max_args) = match lower {

@@ -1379,13 +1379,15 @@ end module g
 }
 
 #[test]
-fn logical_reductions_of_whole_arrays_are_passive_and_dim_is_refused() {
+fn logical_reductions_are_passive_and_kind_is_refused() {
     let text = "subroutine s(x, n, k)\n  integer :: n, k\n  real(8) :: x(n)\n  \
                 if (any(x > 0) .and. .not. all(x < 9)) k = count(x > 1)\nend subroutine s\n";
     ok(text);
-    let dim = text.replace("count(x > 1)", "count(x > 1, 1)");
-    let d = errs(&dim);
-    assert_eq!(where_(&dim, &d), vec![("E0407", 4, 46)]);
+    // DIM is scalarized later (`prepare::scalarize`); KIND is refused.
+    ok(&text.replace("count(x > 1)", "count(x > 1, 1)"));
+    let kind = text.replace("count(x > 1)", "count(x > 1, kind=8)");
+    let d = errs(&kind);
+    assert_eq!(where_(&kind, &d), vec![("E0407", 4, 46)]);
 }
 
 /// A sample with every construct, for the damage test.

@@ -166,6 +166,11 @@ impl Scalarizer<'_> {
         body: &mut Vec<Stmt>,
         span: Span,
     ) -> R<Expr> {
+        if let Some(which) = logical::Logical::of(op, spelling)
+            && logical::has_dim(args)
+        {
+            return self.logical_element(which, args, offsets, depth, body, span);
+        }
         match op {
             Intrinsic::Sum
             | Intrinsic::Product

@@ -44,6 +44,7 @@ mod derived;
 mod element;
 mod elemental;
 mod implied_do;
+mod logical;
 pub(super) mod shape;
 mod shift;
 #[cfg(test)]
@@ -164,6 +165,7 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
         }
         ExprKind::Intrinsic { op, args, .. } => match op {
             Intrinsic::Present => false,
+            Intrinsic::Passive(p) if p.reduction && logical::has_dim(args) => true,
             Intrinsic::Passive(p) if p.inquiry || p.reduction => false,
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
                 .iter()

@@ -335,6 +335,9 @@ impl Scalarizer<'_> {
     ) -> R<Vec<LoopDim>> {
         match op {
             Intrinsic::Size | Intrinsic::Present => Ok(Vec::new()),
+            Intrinsic::Passive(p) if p.reduction && logical::has_dim(args) => {
+                self.logical_dims(args, span)
+            }
             Intrinsic::Passive(p) if p.inquiry || p.reduction => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound if args.len() == 2 => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self.err(

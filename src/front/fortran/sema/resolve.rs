@@ -389,15 +389,21 @@ impl Sema<'_> {
                     self.infos[i].used_intrinsic = true;
                 }
                 let reduction = matches!(intr.op, crate::il::Intrinsic::Passive(p) if p.reduction);
-                if reduction && args.len() > 1 {
+                // ANY, ALL, COUNT: MASK and DIM (scalarized); no KIND.
+                if reduction
+                    && (args.len() > 2
+                        || args.iter().any(|a| {
+                            a.keyword
+                                .as_deref()
+                                .is_some_and(|k| k.eq_ignore_ascii_case("kind"))
+                        }))
+                {
                     self.error(
                         "E0407",
-                        format!("`{name}` with DIM or KIND is not supported yet"),
+                        format!("`{name}` with KIND is not supported yet"),
                         span,
                     )
-                    .help = Some(format!(
-                        "apply `{name}` to one section at a time in a DO loop"
-                    ));
+                    .help = Some("drop `KIND=`: the result is a default integer".to_string());
                 } else if args.len() < intr.min_args || args.len() > intr.max_args {
                     self.error(
                         "E0310",
