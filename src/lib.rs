@@ -145,6 +145,7 @@ pub fn parse_sources(
         errors.extend(front::c::externs::resolve(&mut program));
     }
     if errors.is_empty() {
+        front::fortran::rename_internal_across_files(&mut program);
         errors.extend(front::fortran::generic::resolve(&mut program));
     }
     if errors.is_empty() {

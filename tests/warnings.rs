@@ -580,3 +580,44 @@ fn input_in_a_root_is_read_in_tangent_mode_only() {
     let code = &out.files[0].contents;
     assert!(code.contains("read(line, *) c"), "{code}");
 }
+
+/// Internal procedures of two files may share a name: each is renamed after its host,
+/// and each host calls its own.
+#[test]
+fn internal_procedures_of_two_files_keep_their_own_meaning() {
+    let host = |h: &str, body: &str| {
+        format!(
+            "subroutine {h}(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+             y = f(x)\ncontains\n  real(8) function f(t)\n    real(8), intent(in) :: t\n    \
+             f = {body}\n  end function\nend subroutine\n"
+        )
+    };
+    let inputs = [
+        adgen::SourceInput::new("a.f90", host("h1", "t**2")),
+        adgen::SourceInput::new("b.f90", host("h2", "3*t")),
+    ];
+    let mut req = request("h1", &["x"], &["y"]);
+    let mut second = req.roots[0].clone();
+    second.name = "h2".into();
+    req.roots.push(second);
+    req.roots
+        .iter_mut()
+        .for_each(|r| r.modes = BTreeSet::from([adgen::Mode::Tangent]));
+    let out = adgen::differentiate(&inputs, &req).expect("accepted");
+    let text = |p: &str| {
+        out.files
+            .iter()
+            .find(|f| f.path == p)
+            .map(|f| f.contents.clone())
+            .unwrap_or_default()
+    };
+    let (a, b) = (text("a_d.f90"), text("b_d.f90"));
+    assert!(
+        a.contains("h1_f_d(x, xd, y)") && a.contains("fd = 2*t*td"),
+        "{a}"
+    );
+    assert!(
+        b.contains("h2_f_d(x, xd, y)") && b.contains("fd = 3*td"),
+        "{b}"
+    );
+}

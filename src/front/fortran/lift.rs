@@ -533,3 +533,61 @@ fn own_names(unit: &Unit) -> BTreeSet<String> {
         .chain(std::iter::once(key(&unit.name)))
         .collect()
 }
+
+/// Internal procedures of different files may share a name (`contains; function f` in
+/// two hosts), which the whole program may not: each such one is renamed `host_name`
+/// (its result keeps its name, through a RESULT clause), and so are its host's and
+/// siblings' calls of it.
+pub fn rename_across_files(program: &mut il::Program) {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for u in program.procedures() {
+        *count.entry(key(&u.name)).or_default() += 1;
+    }
+    let mut taken: BTreeSet<String> = count.keys().cloned().collect();
+    for file in &mut program.files {
+        let mut renames: Vec<(String, String, String)> = Vec::new();
+        for u in &mut file.units {
+            let Some(host) = u.internal_of.clone() else {
+                continue;
+            };
+            if count.get(&key(&u.name)).copied().unwrap_or(0) < 2 {
+                continue;
+            }
+            let mut name = format!("{host}_{}", u.name);
+            while taken.contains(&key(&name)) {
+                name.push('0');
+            }
+            taken.insert(key(&name));
+            if u.result.as_deref().is_some_and(|r| key(r) == key(&u.name)) {
+                u.explicit_result = true;
+            }
+            renames.push((key(&host), key(&u.name), name.clone()));
+            u.name = name;
+        }
+        for (host, old, new) in &renames {
+            for u in &mut file.units {
+                let in_scope = key(&u.name) == *host
+                    || u.internal_of.as_deref().map(key).as_deref() == Some(host.as_str());
+                if !in_scope {
+                    continue;
+                }
+                il::visit::walk_stmts_mut(&mut u.body, &mut |s| {
+                    if let StmtKind::Call { name, .. } = &mut s.kind
+                        && key(name) == *old
+                    {
+                        *name = new.clone();
+                    }
+                    for e in il::visit::stmt_exprs_mut(s) {
+                        il::visit::walk_expr_mut_post(e, &mut |x| {
+                            if let ExprKind::Call(name, _) = &mut x.kind
+                                && key(name) == *old
+                            {
+                                *name = new.clone();
+                            }
+                        });
+                    }
+                });
+            }
+        }
+    }
+}

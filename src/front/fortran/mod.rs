@@ -131,6 +131,7 @@ mod intrinsics;
 mod io;
 mod lexer;
 mod lift;
+pub use lift::rename_across_files as rename_internal_across_files;
 mod preprocess;
 mod sema;
 mod stmt;
