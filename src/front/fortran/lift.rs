@@ -80,7 +80,8 @@ pub(super) fn lower_host(
         );
         let mut need = Needs::default();
         // The symbol table holds every name the host shows: only those used count.
-        let mut used = il::visit::referenced_names(&copy.body);
+        let referenced = il::visit::referenced_names(&copy.body);
+        let mut used = referenced.clone();
         used.extend(il::visit::decls_names(&copy.decls));
         for s in copy.symbols.iter() {
             if !used.contains(&key(&s.name)) {
@@ -101,10 +102,7 @@ pub(super) fn lower_host(
                 need.commons.insert(key(&g.module));
             }
         }
-        need.calls = il::visit::referenced_names(&copy.body)
-            .intersection(&names)
-            .cloned()
-            .collect();
+        need.calls = referenced.intersection(&names).cloned().collect();
         needs.push(need);
     }
     close_over_calls(&mut needs, internals);
@@ -189,29 +187,38 @@ fn rename_clashes(host: &mut Unit, internals: &mut [Unit], taken: &BTreeSet<Stri
     if renames.is_empty() {
         return;
     }
-    let rename = |body: &mut Vec<il::Stmt>| {
-        il::visit::walk_stmts_mut(body, &mut |s| {
-            if let StmtKind::Call { name, .. } = &mut s.kind
-                && let Some(n) = renames.get(&key(name))
-            {
-                *name = n.clone();
-            }
-            for e in il::visit::stmt_exprs_mut(s) {
-                il::visit::walk_expr_mut_post(e, &mut |x| match &mut x.kind {
-                    ExprKind::Call(name, _) | ExprKind::Var(name) => {
-                        if let Some(n) = renames.get(&key(name)) {
-                            *name = n.clone();
-                        }
-                    }
-                    _ => {}
-                });
-            }
-        });
-    };
-    rename(&mut host.body);
+    // Before analysis a function's call may still look like a variable.
+    rename_calls(&mut host.body, &renames, true);
     for u in internals.iter_mut() {
-        rename(&mut u.body);
+        rename_calls(&mut u.body, &renames, true);
     }
+}
+
+/// Renames the calls in `body` of the procedures `renames` names (keys → new names);
+/// with `vars`, also the references that are variables before analysis.
+fn rename_calls(body: &mut [il::Stmt], renames: &BTreeMap<String, String>, vars: bool) {
+    il::visit::walk_stmts_mut(body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &mut s.kind
+            && let Some(n) = renames.get(&key(name))
+        {
+            *name = n.clone();
+        }
+        for e in il::visit::stmt_exprs_mut(s) {
+            il::visit::walk_expr_mut_post(e, &mut |x| match &mut x.kind {
+                ExprKind::Call(name, _) => {
+                    if let Some(n) = renames.get(&key(name)) {
+                        *name = n.clone();
+                    }
+                }
+                ExprKind::Var(name) if vars => {
+                    if let Some(n) = renames.get(&key(name)) {
+                        *name = n.clone();
+                    }
+                }
+                _ => {}
+            });
+        }
+    });
 }
 
 /// The internal procedures as their host and siblings see them: names and result types.
@@ -565,28 +572,13 @@ pub fn rename_across_files(program: &mut il::Program) {
             u.name = name;
         }
         for (host, old, new) in &renames {
+            let map = BTreeMap::from([(old.clone(), new.clone())]);
             for u in &mut file.units {
                 let in_scope = key(&u.name) == *host
                     || u.internal_of.as_deref().map(key).as_deref() == Some(host.as_str());
-                if !in_scope {
-                    continue;
+                if in_scope {
+                    rename_calls(&mut u.body, &map, false);
                 }
-                il::visit::walk_stmts_mut(&mut u.body, &mut |s| {
-                    if let StmtKind::Call { name, .. } = &mut s.kind
-                        && key(name) == *old
-                    {
-                        *name = new.clone();
-                    }
-                    for e in il::visit::stmt_exprs_mut(s) {
-                        il::visit::walk_expr_mut_post(e, &mut |x| {
-                            if let ExprKind::Call(name, _) = &mut x.kind
-                                && key(name) == *old
-                            {
-                                *name = new.clone();
-                            }
-                        });
-                    }
-                });
             }
         }
     }

@@ -136,23 +136,10 @@ impl Scalarizer<'_> {
                 "assign the result to an array variable first, in a statement of its own",
             ));
         };
-        let mut actual = Vec::with_capacity(args.len());
-        for a in args {
-            let value = if !self.has(&a.value) || self.is_plain_array_ref(&a.value) {
-                a.value.clone()
-            } else if self.rank(&a.value)? == 0 {
-                let mut pre = Vec::new();
-                let v = self.element(&a.value, &[], 0, &mut pre)?;
-                self.before.extend(pre);
-                v
-            } else {
-                self.array_argument(&a.value)?
-            };
-            actual.push(Arg {
-                keyword: a.keyword.clone(),
-                value,
-            });
-        }
+        // The call goes before the statement: so does what its arguments need.
+        let mut pre = Vec::new();
+        let actual = self.actual_arguments(args, 0, &mut pre)?;
+        self.before.extend(pre);
         let call = Expr {
             kind: ExprKind::Call(name.to_string(), actual),
             span,

@@ -84,20 +84,7 @@ impl Scalarizer<'_> {
                 self.array_call_element(name, args, offsets, depth, body, span)
             }
             ExprKind::Call(name, args) => {
-                let mut out = Vec::with_capacity(args.len());
-                for a in args {
-                    let value = if !self.has(&a.value) || self.is_plain_array_ref(&a.value) {
-                        a.value.clone()
-                    } else if self.rank(&a.value)? == 0 {
-                        self.element(&a.value, &[], depth, body)?
-                    } else {
-                        self.array_argument(&a.value)?
-                    };
-                    out.push(Arg {
-                        keyword: a.keyword.clone(),
-                        value,
-                    });
-                }
+                let out = self.actual_arguments(args, depth, body)?;
                 let call = at(ExprKind::Call(name.clone(), out));
                 if offsets.is_empty() && !self.in_elementwise {
                     return Ok(call);
@@ -133,6 +120,32 @@ impl Scalarizer<'_> {
                 Ok(e.clone())
             }
         }
+    }
+
+    /// The actual arguments of a call of a user procedure: plain arrays and sections
+    /// passed as they are, scalar expressions taken whole (what they need first goes to
+    /// `pre`), array expressions evaluated into temporaries.
+    pub(super) fn actual_arguments(
+        &mut self,
+        args: &[Arg],
+        depth: usize,
+        pre: &mut Vec<Stmt>,
+    ) -> R<Vec<Arg>> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            let value = if !self.has(&a.value) || self.is_plain_array_ref(&a.value) {
+                a.value.clone()
+            } else if self.rank(&a.value)? == 0 {
+                self.element(&a.value, &[], depth, pre)?
+            } else {
+                self.array_argument(&a.value)?
+            };
+            out.push(Arg {
+                keyword: a.keyword.clone(),
+                value,
+            });
+        }
+        Ok(out)
     }
 
     /// An operand of an elementwise operation: a scalar is broadcast.

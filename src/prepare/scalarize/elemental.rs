@@ -32,14 +32,35 @@ pub(super) fn has_elemental_array_call(
     }
     let mut found = false;
     crate::il::visit::walk_expr(e, &mut |x| {
-        if let ExprKind::Call(name, args) = &x.kind
-            && elemental.contains(&key(name))
-            && args
-                .iter()
-                .any(|a| has_array_syntax(&a.value, symbols, false))
-        {
-            found = true;
+        if let ExprKind::Call(name, args) = &x.kind {
+            found |= is_elemental_call(name, args, elemental, symbols);
         }
+    });
+    found
+}
+
+/// Is `name(args)` a call of one of `elemental` with an array argument?
+pub(super) fn is_elemental_call(
+    name: &str,
+    args: &[Arg],
+    elemental: &BTreeSet<String>,
+    symbols: &SymbolTable,
+) -> bool {
+    elemental.contains(&key(name))
+        && args
+            .iter()
+            .any(|a| has_array_syntax(&a.value, symbols, false))
+}
+
+/// Does `unit` apply one of its ELEMENTAL procedures to arrays?
+pub(super) fn applies_elemental(unit: &Unit, elemental: &BTreeSet<String>) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        found |= matches!(&s.kind, StmtKind::Call { name, args }
+            if is_elemental_call(name, args, elemental, &unit.symbols))
+            || crate::il::visit::stmt_exprs(s)
+                .into_iter()
+                .any(|e| has_elemental_array_call(e, elemental, &unit.symbols));
     });
     found
 }

@@ -69,16 +69,7 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
         for unit in &mut file.units {
             diags.extend(derived::split_derived_assignments(unit, &mut next_id));
             let elemental = elemental::elemental_procedures(unit, program);
-            let mut calls_elemental = false;
-            crate::il::visit::walk_stmts(&unit.body, &mut |s| {
-                calls_elemental |= crate::il::visit::stmt_exprs(s)
-                    .into_iter()
-                    .any(|e| elemental::has_elemental_array_call(e, &elemental, &unit.symbols))
-                    || matches!(&s.kind, StmtKind::Call { name, args }
-                    if elemental.contains(&key(name))
-                        && args.iter().any(|a| has_array_syntax(&a.value, &unit.symbols, false)));
-            });
-            if unit_has_array_syntax(unit) || calls_elemental {
+            if unit_has_array_syntax(unit) || elemental::applies_elemental(unit, &elemental) {
                 scalarize_unit(unit, program, &mut next_id, &mut diags);
             }
         }
@@ -447,10 +438,7 @@ impl Scalarizer<'_> {
                 }
             }
             StmtKind::Call { name, args }
-                if self.elemental.contains(&key(name))
-                    && args
-                        .iter()
-                        .any(|a| has_array_syntax(&a.value, &self.symbols, false)) =>
+                if elemental::is_elemental_call(name, args, &self.elemental, &self.symbols) =>
             {
                 let (name, args) = (name.clone(), args.clone());
                 match self.elemental_subroutine_call(&name, &args) {
