@@ -59,7 +59,7 @@ fn passive_common_is_kept_in_the_derivatives() {
 }
 
 #[test]
-fn active_common_is_refused_whatever_its_names() {
+fn active_common_declared_two_ways_is_refused() {
     // The root stores an active value in COMMON; another unit names the slot W.
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, S\n      COMMON /WORK/ S\n      \
                 S = X * 2.0D0\n      CALL G(Y)\n      END\n\n      SUBROUTINE G(Y)\n      \
@@ -201,20 +201,27 @@ fn cpp_include_in_a_preprocessed_source() {
 }
 
 #[test]
-fn a_common_variable_as_independent_is_refused() {
+fn a_common_variable_is_an_independent() {
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, C\n      COMMON /PAR/ C\n      \
                 Y = C * X\n      END\n";
-    let err = adgen::differentiate(
+    let g = adgen::differentiate(
         &[adgen::SourceInput::new("t.f", text)],
         &request("f", &["x", "c"], &["y"]),
     )
-    .expect_err("refused");
+    .unwrap_or_else(|f| panic!("{f}"));
+    // Its derivative is in the derivative block, which the root's tangent does not
+    // zero (the caller seeds it there).
+    let tangent = g
+        .files
+        .iter()
+        .find(|f| f.path.contains("_d"))
+        .expect("tangent");
     assert!(
-        err.rendered
-            .contains("error[E0125]: independent `c` of root `f` is in COMMON /par/; COMMON variables cannot be independents or dependents yet"),
+        tangent.contents.contains("common /PAR_d/ Cd"),
         "{}",
-        err.rendered
+        tangent.contents
     );
+    assert!(!tangent.contents.contains("Cd = 0"), "{}", tangent.contents);
 }
 
 #[test]
@@ -230,11 +237,27 @@ fn state_a_rerun_would_change_is_refused() {
         r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
         "{r}"
     );
-    // The same count in a COMMON block the caller does not declare.
+    // The same count in a COMMON block the caller does not declare: its adjoint
+    // declares the block to save and restore it.
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
                 SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      COMMON /CNT/ N\n      \
                 N = N + 1\n      B = DBLE(N) * A\n      END\n";
-    let r = refused("t.f", text);
+    let g = run("t.f", text).expect("differentiates");
+    let adjoint = g
+        .files
+        .iter()
+        .find(|f| f.path.contains("_b"))
+        .expect("adjoint");
+    let f_b = &adjoint.contents[adjoint.contents.find("subroutine F_b").expect("F_b")..];
+    assert!(f_b.contains("common /CNT/ N"), "{f_b}");
+    assert!(f_b.contains("call pushinteger4(N)"), "{f_b}");
+    // Unless another procedure the root reaches declares the block otherwise: then
+    // it is refused.
+    let other = format!(
+        "{text}\n      SUBROUTINE H\n      REAL R\n      COMMON /CNT/ R\n      R = 0.0\n      END\n"
+    )
+    .replace("CALL G(X, Y)\n", "CALL G(X, Y)\n      CALL H\n");
+    let r = refused("t.f", &other);
     assert!(
         r.contains("t.f:3:7: error[E0514]: `G` (or a procedure it calls) changes COMMON block /cnt/, which `F` does not declare"),
         "{r}"

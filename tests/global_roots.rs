@@ -39,9 +39,68 @@ subroutine integrate()
 end subroutine integrate
 ";
 
+/// The same model as F77 writes it: the state in COMMON /MODEL/, declared by the root,
+/// which calls a step routine that declares it too. Its derivatives are the derivative
+/// blocks `/model_d/` and `/model_b/` (INTERFACE.md §3), in the block's order.
+const COMMON_MODEL: &str = "\
+subroutine integrate()
+  implicit none
+  integer, parameter :: nx = 6, ny = 5
+  real(8) :: field(ny, nx), kappa, misfit
+  integer :: total_steps
+  common /model/ field, kappa, misfit, total_steps
+  integer :: step
+  do step = 1, total_steps
+    call diffuse()
+  end do
+  misfit = 0.5d0*sum(field**2)
+end subroutine integrate
+
+! One step: diffusion with a cubic damping.
+subroutine diffuse()
+  implicit none
+  integer, parameter :: nx = 6, ny = 5
+  real(8) :: field(ny, nx), kappa, misfit
+  integer :: total_steps
+  common /model/ field, kappa, misfit, total_steps
+  integer :: i, j
+  real(8) :: lap(ny, nx)
+  do j = 1, nx
+    do i = 1, ny
+      lap(i, j) = field(mod(i, ny) + 1, j) + field(mod(i + ny - 2, ny) + 1, j) &
+        + field(i, mod(j, nx) + 1) + field(i, mod(j + nx - 2, nx) + 1) - 4d0*field(i, j)
+    end do
+  end do
+  field = field + kappa*lap - 0.05d0*field**3
+end subroutine diffuse
+";
+
 /// The driver: central differences, tangent, adjoint with garbage in the adjoints of
-/// input-only independents (they must be overwritten, INTERFACE.md §4).
-fn driver(field_is_dependent: bool) -> String {
+/// input-only independents (they must be overwritten, INTERFACE.md §4). With `common`,
+/// the state and its derivatives are COMMON blocks, the number of steps set here.
+fn driver(field_is_dependent: bool, common: bool) -> String {
+    let state = if common {
+        "\
+  integer, parameter :: nx = 6, ny = 5
+  real(8) :: field(ny, nx), kappa, misfit, fieldd(ny, nx), kappad, misfitd
+  real(8) :: fieldb(ny, nx), kappab, misfitb
+  integer :: total_steps
+  common /model/ field, kappa, misfit, total_steps
+  common /model_d/ fieldd, kappad, misfitd
+  common /model_b/ fieldb, kappab, misfitb"
+    } else {
+        "\
+  use mod_model
+  use mod_model_d, only: fieldd, kappad, misfitd
+  use mod_model_b, only: fieldb, kappab, misfitb
+  implicit none"
+    };
+    let setup = if common {
+        "total_steps = 8"
+    } else {
+        "! The state is ALLOCATABLE: so are its derivatives, allocated alike.
+  allocate (field(ny, nx), fieldd(ny, nx), fieldb(ny, nx))"
+    };
     let field_weight = if field_is_dependent {
         "fieldb = wfield"
     } else {
@@ -55,16 +114,12 @@ fn driver(field_is_dependent: bool) -> String {
     format!(
         "\
 program driver
-  use mod_model
-  use mod_model_d, only: fieldd, kappad, misfitd
-  use mod_model_b, only: fieldb, kappab, misfitb
-  implicit none
+{state}
   real(8) :: f0(ny, nx), df(ny, nx), wfield(ny, nx), fp(ny, nx), fm(ny, nx), tf(ny, nx)
   real(8) :: k0, dk, wmis, mp, mm, tm, h, lhs, rhs
   integer :: i, j
   external :: integrate, integrate_d, integrate_b
-  ! The state is ALLOCATABLE: so are its derivatives, allocated alike.
-  allocate (field(ny, nx), fieldd(ny, nx), fieldb(ny, nx))
+  {setup}
   do j = 1, nx
     do i = 1, ny
       f0(i, j) = 0.3d0*sin(1.7d0*i + 0.9d0*j)
@@ -109,7 +164,8 @@ end program driver
     )
 }
 
-fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool) {
+fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool, common: bool) {
+    let model = if common { COMMON_MODEL } else { MODEL };
     let request = adgen::Request {
         roots: vec![adgen::RootRequest {
             name: "integrate".to_string(),
@@ -122,12 +178,12 @@ fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool) {
         checkpoint_calls: true,
         disabled: Default::default(),
     };
-    let generated = adgen::differentiate(&[adgen::SourceInput::new("model.f90", MODEL)], &request)
+    let generated = adgen::differentiate(&[adgen::SourceInput::new("model.f90", model)], &request)
         .unwrap_or_else(|f| panic!("adgen refused the model:\n{f}"));
     let dir = tempfile::tempdir().expect("temporary directory");
     let d = dir.path();
-    std::fs::write(d.join("model.f90"), MODEL).unwrap();
-    std::fs::write(d.join("driver.f90"), driver(field_is_dependent)).unwrap();
+    std::fs::write(d.join("model.f90"), model).unwrap();
+    std::fs::write(d.join("driver.f90"), driver(field_is_dependent, common)).unwrap();
     let mut sources = vec!["model.f90".to_string()];
     for f in &generated.files {
         std::fs::write(d.join(&f.path), &f.contents).unwrap();
@@ -204,23 +260,39 @@ fn compile(dir: &Path, compiler: &str, source: &str, objects: &mut Vec<String>) 
 
 #[test]
 fn module_state_is_independent_and_dependent_of_a_root_without_arguments() {
-    check(&["field", "kappa"], &["field", "misfit"], true);
+    check(&["field", "kappa"], &["field", "misfit"], true, false);
+}
+
+#[test]
+fn common_state_is_independent_and_dependent_of_a_root_without_arguments() {
+    check(&["field", "kappa"], &["field", "misfit"], true, true);
+    check(&["field", "kappa"], &["misfit"], false, true);
 }
 
 #[test]
 fn a_module_variable_that_is_only_independent_gets_its_gradient_overwritten() {
-    check(&["field", "kappa"], &["misfit"], false);
+    check(&["field", "kappa"], &["misfit"], false, false);
 }
 
 #[test]
-fn common_variables_are_refused_as_independents_with_a_reason() {
+fn common_variables_of_a_block_declared_two_ways_are_refused_as_independents() {
+    // `g`, which `f` calls, sees the same storage as one array: the block cannot carry
+    // derivatives.
     let text = "\
 subroutine f()
   implicit none
   real(8) :: x, y
   common /state/ x, y
   y = x**2
+  call g()
 end subroutine f
+
+subroutine g()
+  implicit none
+  real(8) :: z(2)
+  common /state/ z
+  z = 0
+end subroutine g
 ";
     let request = adgen::Request {
         roots: vec![adgen::RootRequest {

@@ -253,12 +253,36 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
 
     let mut errors = active_globals(ir, &units);
 
+    // Globals varied somewhere in the program: the others never need a derivative.
+    let mut ever_varied = bitvec::vec::BitVec::<usize>::repeat(false, ir.globals.len());
+    for (u, state) in units.iter().enumerate() {
+        let (Some(varied), true) = (&state.varied, state.has_context) else {
+            continue;
+        };
+        let uir = &ir.units[u];
+        for (g, &z) in uir.zones.globals.iter().enumerate() {
+            if state.varied_in[global_slot(uir, g)]
+                || varied.before.iter().chain(&varied.after).any(|set| set[z])
+            {
+                ever_varied.set(g, true);
+            }
+        }
+    }
     // With activity analysis switched off, every real variable of every unit a root
-    // reaches is varied and useful everywhere (the naive model of §4.6).
+    // reaches is varied and useful everywhere (the naive model of §4.6), except the
+    // variables of COMMON blocks that no unit varies: with a derivative, the routines
+    // that fill them on their first call only (a SAVEd flag) could not be rerun.
     if request.disabled.contains("activity") {
         for (u, state) in units.iter_mut().enumerate() {
             if state.has_context {
-                everything_active(&ir.units[u], state);
+                let uir = &ir.units[u];
+                let mut passive = uir.zones.empty_set();
+                for (g, &z) in uir.zones.globals.iter().enumerate() {
+                    if !ever_varied[g] && ir.globals[g].global.module.starts_with('/') {
+                        passive.set(z, true);
+                    }
+                }
+                everything_active(uir, state, &passive);
             }
         }
     }
@@ -267,7 +291,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         if !state.has_context {
             continue;
         }
-        derivative_zones(&ir.units[u], state);
+        derivative_zones(&ir.units[u], state, &ever_varied);
     }
     // A variable passed where a callee expects a derivative needs derivative storage in
     // the caller, and a dummy of the caller that needs one becomes a derivative argument:
@@ -335,12 +359,12 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
     }
 }
 
-/// Marks every real zone varied and useful at every node, and every real slot varied on
-/// entry and useful on exit.
-fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis) {
+/// Marks every real zone but the `passive` ones varied and useful at every node, and
+/// their slots varied on entry and useful on exit.
+fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis, passive: &ZoneSet) {
     let mut reals = uir.zones.empty_set();
     for (z, zone) in uir.zones.zones.iter().enumerate() {
-        if zone.ty.is_differentiable() {
+        if zone.ty.is_differentiable() && !passive[z] {
             reals.set(z, true);
         }
     }
@@ -360,7 +384,7 @@ fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis) {
 
 /// Which zones of a unit get derivatives, which dummies get derivative arguments and
 /// whether the result is active.
-fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
+fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, ever_varied: &BitVec) {
     let (Some(varied), Some(useful)) = (&state.varied, &state.useful) else {
         return;
     };
@@ -413,10 +437,11 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis) {
         }
     }
     // A module variable the unit overwrites while its caller needs its derivative after
-    // the call keeps a derivative here (to reset it), like a dummy.
+    // the call keeps a derivative here (to reset it), like a dummy; not one that no unit
+    // ever varies (its derivative is zero everywhere, and nothing ever sets it).
     for (g, &z) in uir.zones.globals.iter().enumerate() {
         let slot = global_slot(uir, g);
-        if state.useful_out[slot] && state.summary.writes[slot] {
+        if state.useful_out[slot] && state.summary.writes[slot] && ever_varied[g] {
             active.set(z, true);
         }
     }

@@ -5,10 +5,10 @@
 
 use super::*;
 
-/// Global storage other than module variables (COMMON blocks) is supported only when
-/// passive: read-only data, or data computed from passive values. One that receives a
-/// value depending on the independents would need a derivative COMMON block, which adgen
-/// does not generate yet: refused, never differentiated wrongly.
+/// A COMMON block that cannot carry derivatives (declared differently by two units, or
+/// EQUIVALENCEd: `ir::commons`) is supported only when passive: read-only data, or data
+/// computed from passive values. One that receives a value depending on the
+/// independents is refused, never differentiated wrongly.
 pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     let mut reported = std::collections::BTreeSet::new();
@@ -64,6 +64,11 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
                 else {
                     continue;
                 };
+                // A block declared alike everywhere has derivatives like a module's
+                // variables (`ir::commons`).
+                let Some(refusal) = ir.common(&block).and_then(|b| b.refusal.clone()) else {
+                    continue;
+                };
                 if !reported.insert(crate::il::key(&zone.name)) {
                     continue;
                 }
@@ -75,13 +80,13 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
                     crate::diag::Diagnostic::error(
                         "E0511",
                         format!(
-                            "COMMON {block} variable `{}` receives a value that depends on the independents; active COMMON variables are not supported yet",
+                            "COMMON {block} variable `{}` receives a value that depends on the independents, but the block cannot carry derivatives: {refusal}",
                             zone.name
                         ),
                     )
                     .at(span)
                     .with_help(format!(
-                        "move `{}` to a module, or pass it to `{}` as an argument",
+                        "declare {block} with the same variables in every procedure (an INCLUDE file), move `{}` to a module, or pass it to `{}` as an argument",
                         zone.name, uir.unit.name
                     )),
                 );
@@ -168,7 +173,10 @@ pub(super) fn rerun_state(
             for g in access::global_writes(ir, c) {
                 // Module variables are zones of every unit, seen or not: the caller's
                 // adjoint saves and restores them (with a `use` of their module).
-                let module_variable = !g.0.starts_with('/');
+                // So are the variables of a block declared alike everywhere: the
+                // adjoint declares the block where it needs it.
+                let module_variable =
+                    !g.0.starts_with('/') || ir.common(&g.0).is_some_and(|b| b.is_active_capable());
                 if module_variable
                     || visible.contains(&g)
                     || !globals_used.contains(&g)

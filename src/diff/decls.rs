@@ -8,7 +8,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     /// Declarations of the derivative unit: the original ones, each followed by the
     /// declaration of its variables' derivatives, then what the original declared
     /// another way (implicitly, by DIMENSION), then temporaries.
-    pub fn declarations(&self, zeroed_args: &[String], body: &[Stmt]) -> Vec<Decl> {
+    pub fn declarations(&mut self, zeroed_args: &[String], body: &[Stmt]) -> Vec<Decl> {
         let mode = self.mode();
         let mut decls = Vec::new();
         let referenced = il::visit::referenced_names(body);
@@ -273,6 +273,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         for t in &self.temps {
             decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &t.dims));
         }
+        self.add_common_declarations(&mut decls, body);
         decls
     }
 

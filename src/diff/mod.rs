@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+mod commons;
 mod decls;
 pub mod heap;
 pub mod implicit_zero;
@@ -97,6 +98,9 @@ pub struct Ctx<'a> {
     /// Derivative of each module variable (`Ir::globals` order) that is active in some
     /// unit: `u` → `ud`, declared in the derivative module.
     pub global_names: Vec<Option<String>>,
+    /// Derivative block of each COMMON block with derivatives (by key of its global
+    /// module `/c/`): `c_d`.
+    pub common_names: BTreeMap<String, String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -171,6 +175,7 @@ pub fn differentiate(
             }
         }
         let global_names = global_derivative_names(program, ir, analyses, mode);
+        let common_names = commons::derivative_block_names(ir, &global_names, &mut taken, mode);
         let ctx = Ctx {
             program,
             ir,
@@ -182,6 +187,7 @@ pub fn differentiate(
             module_names,
             type_names,
             global_names,
+            common_names,
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
@@ -572,6 +578,15 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         out
     }
 
+    /// `name` is a program global here (a module variable, or a variable of a COMMON
+    /// block with derivatives): its derivative lives as long as the program.
+    pub fn is_program_global(&self, name: &str) -> bool {
+        self.uir
+            .zones
+            .get(name)
+            .is_some_and(|z| self.uir.zones.globals.contains(&z))
+    }
+
     /// The symbol of `name` in the unit, or, for a module variable the unit does not see,
     /// its symbol in its module.
     pub fn symbol_or_global(&self, name: &str) -> Option<&'a crate::il::Symbol> {
@@ -581,6 +596,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         let z = self.uir.zones.get(name)?;
         let g = self.uir.zones.globals.iter().position(|&x| x == z)?;
         let info = &self.ctx.ir.globals[g].global;
+        if let Some(block) = self.ctx.ir.common(&info.module) {
+            return block.declared_by.symbols.get(&info.name);
+        }
         self.ctx
             .program
             .module(&info.module)?

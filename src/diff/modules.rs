@@ -419,6 +419,10 @@ pub(super) fn modules_used_by_derivatives(
         }
     }
     for (g, info) in ctx.ir.globals.iter().enumerate() {
+        // COMMON variables are declared, not used (`commons`).
+        if info.global.module.starts_with('/') {
+            continue;
+        }
         if let Some(d) = &ctx.global_names[g] {
             let m = ctx.module_names[&key(&info.global.module)].clone();
             home.insert(key(d), (m, d.clone()));
@@ -432,8 +436,8 @@ pub(super) fn modules_used_by_derivatives(
         let original = &ctx.ir.units[i];
         let mut hidden: BTreeMap<String, (String, String)> = BTreeMap::new();
         for (g, &z) in original.zones.globals.iter().enumerate() {
-            if original.zones.zones[z].hidden {
-                let info = &ctx.ir.globals[g].global;
+            let info = &ctx.ir.globals[g].global;
+            if original.zones.zones[z].hidden && !info.module.starts_with('/') {
                 hidden.insert(key(&info.name), (info.module.clone(), info.name.clone()));
             }
         }

@@ -74,7 +74,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
         }
     }
     for symbol in unit.symbols.iter() {
-        if symbol.is_module_variable() {
+        if symbol.is_module_variable() || ug.is_program_global(&symbol.name) {
             continue;
         }
         let Some(d) = ug.deriv_name(&symbol.name).map(str::to_string) else {

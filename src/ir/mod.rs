@@ -2,10 +2,12 @@
 //! the check that every root of the request exists with the arguments it names: its
 //! independents and dependents are dummy arguments, the function's result, or variables
 //! of a module the root sees (INTERFACE.md §1; E0120 unknown root, E0121 unknown name,
-//! E0122 not real, E0123/E0124 against the INTENT, E0125 a COMMON variable, E0126 an
+//! E0122 not real, E0123/E0124 against the INTENT, E0125 a variable of a COMMON block
+//! that cannot carry derivatives, E0126 an
 //! internal procedure).
 
 pub mod callgraph;
+pub mod commons;
 pub mod flow;
 pub mod zones;
 
@@ -33,8 +35,11 @@ pub struct UnitIr<'p> {
 pub struct Ir<'p> {
     pub units: Vec<UnitIr<'p>>,
     pub call_graph: CallGraph,
-    /// The program's module variables: every unit has a zone for each.
+    /// The program's module variables, then the variables of its COMMON blocks that
+    /// can carry derivatives: every unit has a zone for each.
     pub globals: Vec<GlobalInfo>,
+    /// The program's COMMON blocks.
+    pub commons: Vec<commons::CommonBlock<'p>>,
     by_key: BTreeMap<String, usize>,
 }
 
@@ -43,7 +48,8 @@ impl<'p> Ir<'p> {
         let mut units = Vec::new();
         let mut by_key = BTreeMap::new();
         let mut errors = Vec::new();
-        let globals: Vec<GlobalInfo> = program
+        let commons = commons::common_blocks(program);
+        let mut globals: Vec<GlobalInfo> = program
             .units()
             .filter(|u| u.is_module())
             .flat_map(|m| {
@@ -67,6 +73,21 @@ impl<'p> Ir<'p> {
                     })
             })
             .collect();
+        for block in commons.iter().filter(|b| b.is_active_capable()) {
+            for v in &block.variables {
+                let Some(s) = block.declared_by.symbols.get(v) else {
+                    continue;
+                };
+                globals.push(GlobalInfo {
+                    global: il::GlobalRef {
+                        module: block.module.clone(),
+                        name: s.name.clone(),
+                    },
+                    ty: s.ty,
+                    is_array: s.is_array(),
+                });
+            }
+        }
         for unit in program.procedures() {
             if let Some(&first) = by_key.get(&key(&unit.name)) {
                 let first: &UnitIr = &units[first];
@@ -103,6 +124,7 @@ impl<'p> Ir<'p> {
             call_graph: CallGraph::new(units.len(), &calls),
             units,
             globals,
+            commons,
             by_key,
         };
         for root in &request.roots {
@@ -120,14 +142,20 @@ impl<'p> Ir<'p> {
     }
 
     /// The program global (index into [`Ir::globals`]) that `name` is in unit `u`: a
-    /// module variable it sees by USE or host association.
+    /// module variable it sees by USE or host association, or a variable of a COMMON
+    /// block it declares.
     pub fn global_of(&self, u: usize, name: &str) -> Option<usize> {
         let sym = self.units[u].unit.symbols.get(name)?;
         let g = sym.global.as_ref()?;
-        if !sym.is_variable() || g.module.starts_with('/') {
+        if !sym.is_variable() {
             return None;
         }
         self.globals.iter().position(|x| x.global.key() == g.key())
+    }
+
+    /// The COMMON block of global module `module` (`/name/`).
+    pub fn common(&self, module: &str) -> Option<&commons::CommonBlock<'p>> {
+        self.commons.iter().find(|b| key(&b.module) == key(module))
     }
 
     fn check_root(&self, root: &RootRequest) -> Vec<Diagnostic> {
@@ -273,17 +301,20 @@ impl<'p> Ir<'p> {
         }
         let sym = unit.symbols.get(name).filter(|s| s.is_variable())?;
         let g = sym.global.as_ref()?;
-        if g.module.starts_with('/') {
+        if let Some(refusal) = self.common(&g.module).and_then(|b| b.refusal.as_ref()) {
             return Some(Some(
                 Diagnostic::error(
                     "E0125",
                     format!(
-                        "{what} `{name}` of root `{root}` is in COMMON {}; COMMON variables \
-                         cannot be independents or dependents yet",
+                        "{what} `{name}` of root `{root}` is in COMMON {}, which cannot \
+                         carry derivatives: {refusal}",
                         g.module
                     ),
                 )
-                .with_help("pass it to the root as an argument, or put it in a module"),
+                .with_help(
+                    "declare the block with the same variables everywhere (an INCLUDE \
+                     file), or pass the variable to the root as an argument",
+                ),
             ));
         }
         if !sym.ty.is_differentiable() {

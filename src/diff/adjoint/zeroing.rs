@@ -18,7 +18,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
         }
         for symbol in unit.symbols.iter() {
-            if symbol.is_module_variable() {
+            if symbol.is_module_variable() || self.ug.is_program_global(&symbol.name) {
                 continue;
             }
             let Some(d) = self.ug.deriv_name(&symbol.name).map(str::to_string) else {

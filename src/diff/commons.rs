@@ -1,0 +1,232 @@
+//! Derivative COMMON blocks (INTERFACE.md §3: `/c/` → `/c_d/` in tangent code, `/c_b/`
+//! in adjoint code). The variables of a block that every unit declares alike
+//! (`ir::commons`) are program globals like module variables; the derivatives of those
+//! active somewhere are the derivative block, in the block's order, under the names
+//! `Ctx::global_names` gives. Every derivative unit that refers to one of them declares
+//! the whole derivative block, so that all units agree on its layout. A unit whose
+//! original does not declare the block (a root that only calls the procedures that
+//! do) declares the original block too when its derivative saves, restores or zeroes
+//! anything of it, with constant dimensions (the declaring unit's PARAMETERs folded).
+
+use super::*;
+use crate::ir::commons::{CommonBlock, fold_int};
+
+/// The name of the derivative block of each block that has derivatives (by key of its
+/// global module `/c/`): `c_d`, `c_b`, and `blank_d`, `blank_b` for blank COMMON.
+pub(super) fn derivative_block_names(
+    ir: &Ir,
+    global_names: &[Option<String>],
+    taken: &mut Namer,
+    mode: Mode,
+) -> BTreeMap<String, String> {
+    for b in &ir.commons {
+        taken.reserve(b.name.as_deref().unwrap_or("blank"));
+    }
+    let mut out = BTreeMap::new();
+    for b in &ir.commons {
+        let has_derivatives = ir
+            .globals
+            .iter()
+            .zip(global_names)
+            .any(|(g, d)| d.is_some() && key(&g.global.module) == key(&b.module));
+        if has_derivatives {
+            let base = b.name.as_deref().unwrap_or("blank");
+            out.insert(
+                key(&b.module),
+                taken.fresh(&format!("{base}{}", mode.unit_suffix())),
+            );
+        }
+    }
+    out
+}
+
+impl UnitGen<'_, '_> {
+    /// The derivatives of the variables of `block` (global module `/c/`), in the block's
+    /// order: (primal name, derivative name).
+    fn block_derivatives(&self, block: &CommonBlock) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for v in &block.variables {
+            let g = self.ctx.ir.globals.iter().position(|g| {
+                key(&g.global.module) == key(&block.module) && key(&g.global.name) == key(v)
+            });
+            if let Some(d) = g.and_then(|g| self.ctx.global_names[g].clone()) {
+                out.push((v.clone(), d));
+            }
+        }
+        out
+    }
+
+    /// Adds to `decls` the derivative blocks the generated `body` refers to, and the
+    /// original blocks it refers to that the original unit does not declare.
+    pub(super) fn add_common_declarations(&mut self, decls: &mut Vec<Decl>, body: &[Stmt]) {
+        let referenced = il::visit::referenced_names(body);
+        let declared = |decls: &[Decl], name: &str| {
+            decls.iter().any(|d| match &d.kind {
+                DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => {
+                    entities.iter().any(|e| key(&e.name) == key(name))
+                }
+                _ => false,
+            })
+        };
+        for block in &self.ctx.ir.commons {
+            let Some(dblock) = self.ctx.common_names.get(&key(&block.module)) else {
+                continue;
+            };
+            let derivs = self.block_derivatives(block);
+            let in_unit = self.unit.decls.iter().any(|d| match &d.kind {
+                DeclKind::Common(parts) => parts
+                    .iter()
+                    .any(|(n, _)| il::common_global_module(n.as_deref()) == key(&block.module)),
+                _ => false,
+            });
+            let wants_derivatives = derivs
+                .iter()
+                .any(|(_, d)| referenced.contains(&key(d)) || declared(decls, d));
+            let wants_primals = !in_unit
+                && block
+                    .variables
+                    .iter()
+                    .any(|v| referenced.contains(&key(v)) && self.unit.symbols.get(v).is_none());
+            if !wants_derivatives && !wants_primals {
+                continue;
+            }
+            let mut added = Vec::new();
+            if !in_unit {
+                // The original block, as its first declaration has it.
+                if let Some(v) = block
+                    .variables
+                    .iter()
+                    .find(|v| self.unit.symbols.get(v).is_some())
+                {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0514",
+                            format!(
+                                "`{}` has a variable `{v}` of its own, and the procedures it calls use `{v}` of COMMON {}: its derivative must declare the block, which would hide its own `{v}`",
+                                self.unit.name, block.module
+                            ),
+                        )
+                        .at(self.unit.span)
+                        .with_help(format!(
+                            "rename `{v}` in `{}`, or declare COMMON {} there",
+                            self.unit.name, block.module
+                        )),
+                    );
+                    continue;
+                }
+                let mut entities = Vec::new();
+                for v in &block.variables {
+                    match self.hidden_declaration(block, v, v, false) {
+                        Some(d) => added.push(d),
+                        None => return self.undeclarable(block, v),
+                    }
+                    entities.push(bare_entity(v));
+                }
+                added.push(common_decl(block.name.clone(), entities));
+            }
+            if wants_derivatives {
+                let mut entities = Vec::new();
+                for (v, d) in &derivs {
+                    if !declared(decls, d) && !declared(&added, d) {
+                        match self.hidden_declaration(block, v, d, in_unit) {
+                            Some(decl) => added.push(decl),
+                            None => return self.undeclarable(block, v),
+                        }
+                    }
+                    entities.push(bare_entity(d));
+                }
+                added.push(common_decl(Some(dblock.clone()), entities));
+            }
+            // Beside the original COMMON statement when there is one.
+            let at = decls
+                .iter()
+                .rposition(|d| match &d.kind {
+                    DeclKind::Common(parts) => parts
+                        .iter()
+                        .any(|(n, _)| il::common_global_module(n.as_deref()) == key(&block.module)),
+                    _ => false,
+                })
+                .map(|i| i + 1)
+                .unwrap_or(decls.len());
+            for (k, d) in added.into_iter().enumerate() {
+                decls.insert(at + k, d);
+            }
+        }
+    }
+
+    /// The declaration of `name`, the primal `v` of `block` or its derivative: with the
+    /// unit's own declaration of `v` when `own`, else with the first declaring unit's,
+    /// dimensions and kind folded to constants (`None` when they are not constant).
+    fn hidden_declaration(
+        &self,
+        block: &CommonBlock,
+        v: &str,
+        name: &str,
+        own: bool,
+    ) -> Option<Decl> {
+        let derivative = name != v;
+        if own {
+            let s = self.unit.symbols.get(v)?;
+            let spec = if derivative {
+                self.ctx.derivative_spec(&s.type_spec)
+            } else {
+                s.type_spec.clone()
+            };
+            return Some(var_decl(spec, Vec::new(), name, &s.dims));
+        }
+        let from = block.declared_by;
+        let s = from.symbols.get(v)?;
+        let mut spec = s.type_spec.clone();
+        if let Some(k) = &spec.kind {
+            spec.kind = Some(Expr::int(fold_int(from, k)?));
+        }
+        if derivative {
+            spec = self.ctx.derivative_spec(&spec);
+        }
+        let mut dims = Vec::new();
+        for d in &s.dims {
+            let lower = match &d.lower {
+                Some(l) => Some(Expr::int(fold_int(from, l)?)),
+                None => None,
+            };
+            let il::Bound::Expr(upper) = &d.upper else {
+                return None;
+            };
+            dims.push(il::DimSpec {
+                lower,
+                upper: il::Bound::Expr(Expr::int(fold_int(from, upper)?)),
+            });
+        }
+        Some(var_decl(spec, Vec::new(), name, &dims))
+    }
+
+    fn undeclarable(&mut self, block: &CommonBlock, v: &str) {
+        self.errors.push(
+            Diagnostic::error(
+                "E0514",
+                format!(
+                    "the derivative of `{}` must declare COMMON {} (the procedures it calls use it), but the type or dimensions of `{v}` are not constant where `{}` declares them",
+                    self.unit.name, block.module, block.declared_by.name
+                ),
+            )
+            .at(self.unit.span)
+            .with_help(format!("declare COMMON {} in `{}`", block.module, self.unit.name)),
+        );
+    }
+}
+
+fn bare_entity(name: &str) -> Entity {
+    Entity {
+        name: name.to_string(),
+        dims: None,
+        init: None,
+        span: Span::default(),
+    }
+}
+
+fn common_decl(block: Option<String>, entities: Vec<Entity>) -> Decl {
+    Decl {
+        kind: DeclKind::Common(vec![(block, entities)]),
+        span: Span::default(),
+    }
+}

@@ -1,0 +1,181 @@
+//! COMMON blocks as program globals (seeds/000 §5.2: globals are zones of every
+//! procedure). A block whose every declaration (in the procedures the roots reach) lists
+//! the same variables (same names,
+//! types and ranks, in the same order, as an INCLUDE file gives them) has one global per
+//! variable, like a module variable: it may be active, and its derivatives live in a
+//! derivative block `/c_d/` (INTERFACE.md §3). A block declared differently in two units
+//! (storage association by position under other names or shapes), or whose variables are
+//! EQUIVALENCEd, stays passive-only: an active value in it is refused (E0511, E0125).
+
+use std::collections::BTreeMap;
+
+use crate::il::{self, DeclKind, Expr, ExprKind, Unit, key};
+
+/// One COMMON block of the program.
+#[derive(Clone, Debug)]
+pub struct CommonBlock<'p> {
+    /// Its global module name: `/name/`, or `//` for blank COMMON.
+    pub module: String,
+    /// Its name as first spelled (`None` for blank COMMON).
+    pub name: Option<String>,
+    /// The first unit that declares it, and the variables it lists there.
+    pub declared_by: &'p Unit,
+    pub variables: Vec<String>,
+    /// Why the block cannot carry derivatives, when it cannot.
+    pub refusal: Option<String>,
+}
+
+impl CommonBlock<'_> {
+    pub fn is_active_capable(&self) -> bool {
+        self.refusal.is_none()
+    }
+}
+
+/// The COMMON blocks of the program, in order of first declaration, with the check that
+/// every unit declares each the same way.
+pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
+    let mut blocks: Vec<CommonBlock> = Vec::new();
+    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    for unit in program.units() {
+        // The lists of this unit, per block (a block may be continued by a second
+        // COMMON statement).
+        let mut lists: Vec<(String, Option<String>, Vec<String>)> = Vec::new();
+        for d in &unit.decls {
+            let DeclKind::Common(parts) = &d.kind else {
+                continue;
+            };
+            for (name, entities) in parts {
+                let module = il::common_global_module(name.as_deref());
+                let names = entities.iter().map(|e| e.name.clone());
+                match lists.iter_mut().find(|(m, _, _)| *m == module) {
+                    Some(l) => l.2.extend(names),
+                    None => lists.push((module, name.clone(), names.collect())),
+                }
+            }
+        }
+        let equivalenced = equivalenced_names(unit);
+        for (module, name, variables) in lists {
+            let shape = layout(unit, &variables);
+            let shared = variables.iter().find(|v| equivalenced.contains(&key(v)));
+            let i = *by_key.entry(key(&module)).or_insert_with(|| {
+                blocks.push(CommonBlock {
+                    module: module.clone(),
+                    name: name.clone(),
+                    declared_by: unit,
+                    variables: variables.clone(),
+                    refusal: None,
+                });
+                blocks.len() - 1
+            });
+            let block = &mut blocks[i];
+            if block.refusal.is_some() {
+                continue;
+            }
+            if let Some(v) = shared {
+                block.refusal = Some(format!(
+                    "`{v}` of COMMON {module} is EQUIVALENCEd in `{}`",
+                    unit.name
+                ));
+            } else if layout(block.declared_by, &block.variables) != shape {
+                block.refusal = Some(format!(
+                    "COMMON {module} lists other variables in `{}` than in `{}`",
+                    unit.name, block.declared_by.name
+                ));
+            }
+        }
+    }
+    blocks
+}
+
+/// What must agree between two declarations of a block: each variable's name, type and
+/// dimensions (as written, spans aside).
+fn layout(unit: &Unit, variables: &[String]) -> Vec<(String, String)> {
+    variables
+        .iter()
+        .map(|v| {
+            let shape = match unit.symbols.get(v) {
+                Some(s) => {
+                    let dims: Vec<String> = s
+                        .dims
+                        .iter()
+                        .map(|d| {
+                            let lower = d.lower.as_ref().map(il::visit::expr_key);
+                            let upper = match &d.upper {
+                                il::Bound::Expr(e) => Some(il::visit::expr_key(e)),
+                                _ => None,
+                            };
+                            format!("{lower:?}:{upper:?}")
+                        })
+                        .collect();
+                    format!(
+                        "{:?} {:?} {:?} {}",
+                        s.ty,
+                        s.type_spec.char_len,
+                        s.type_spec.type_name.as_deref().map(key),
+                        dims.join(",")
+                    )
+                }
+                None => String::new(),
+            };
+            (key(v), shape)
+        })
+        .collect()
+}
+
+fn equivalenced_names(unit: &Unit) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for d in &unit.decls {
+        if let DeclKind::Equivalence(sets) = &d.kind {
+            for e in sets.iter().flatten() {
+                if let Some(b) = e.base_name() {
+                    out.insert(key(b));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The value of an integer constant expression of `unit` (literals, its PARAMETERs,
+/// `+ - * /` and parentheses), as a unit that does not declare the constants needs it.
+pub fn fold_int(unit: &Unit, e: &Expr) -> Option<i64> {
+    fold(unit, e, 0)
+}
+
+fn fold(unit: &Unit, e: &Expr, depth: usize) -> Option<i64> {
+    if depth > 32 {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Int(t) => t.split('_').next()?.parse().ok(),
+        ExprKind::Paren(x) | ExprKind::Unary(il::UnOp::Plus, x) => fold(unit, x, depth + 1),
+        ExprKind::Unary(il::UnOp::Neg, x) => fold(unit, x, depth + 1).map(|v| -v),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (fold(unit, a, depth + 1)?, fold(unit, b, depth + 1)?);
+            match op {
+                il::BinOp::Add => a.checked_add(b),
+                il::BinOp::Sub => a.checked_sub(b),
+                il::BinOp::Mul => a.checked_mul(b),
+                il::BinOp::Div if b != 0 => Some(a / b),
+                _ => None,
+            }
+        }
+        ExprKind::Var(n) => {
+            let init = unit.decls.iter().find_map(|d| match &d.kind {
+                DeclKind::Var {
+                    attrs, entities, ..
+                } if attrs.iter().any(|a| matches!(a, il::Attr::Parameter)) => entities
+                    .iter()
+                    .find(|en| key(&en.name) == key(n))
+                    .and_then(|en| en.init.clone()),
+                DeclKind::Parameter(list) => list
+                    .iter()
+                    .find(|(name, _)| key(name) == key(n))
+                    .map(|(_, v)| v.clone()),
+                _ => None,
+            })?;
+            fold(unit, &init, depth + 1)
+        }
+        _ => None,
+    }
+}
