@@ -21,6 +21,7 @@ fn main() {
             text: std::fs::read_to_string(p).unwrap(),
             dir: std::path::Path::new(p).parent().map(|d| d.to_path_buf()),
             include_dirs: Vec::new(),
+            fixed_line_length: None,
         })
         .collect();
     let req = adgen::Request {

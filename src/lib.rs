@@ -109,6 +109,7 @@ pub fn parse_sources(
                 .chain(&input.include_dirs)
                 .cloned()
                 .collect();
+            context.fixed_line_length = input.fixed_line_length;
             context.include_display_dir = input.dir.as_ref().map(|_| {
                 input
                     .path

@@ -630,6 +630,7 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
                     }
                 }),
                 include_dirs: Vec::new(),
+                fixed_line_length: None,
             }),
             Err(e) => {
                 let d = Diagnostic::error(

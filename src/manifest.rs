@@ -70,6 +70,8 @@ pub const E_MODE_NOT_IMPLEMENTED: &str = "E0115";
 pub const E_EMPTY: &str = "E0116";
 /// Cannot read a source file.
 pub const E_READ_SOURCE: &str = "E0117";
+/// `fixed-line-length` neither a column count from 72 nor `"none"`.
+pub const E_LINE_LENGTH: &str = "E0127";
 
 /// Mode names the manifest accepts; the last two are not implemented yet.
 pub const MODE_NAMES: [&str; 4] = ["tangent", "adjoint", "tangent-vector", "adjoint-vector"];
@@ -94,9 +96,19 @@ pub struct RawManifest {
     pub sources: Option<Vec<Spanned<String>>>,
     pub include_dirs: Option<Vec<Spanned<String>>>,
     pub max_directions: Option<Spanned<i64>>,
+    pub fixed_line_length: Option<Spanned<LineLength>>,
     pub options: Option<IgnoredAny>,
     pub root: Option<IgnoredAny>,
     pub sizes: Option<IgnoredAny>,
+}
+
+/// `fixed-line-length`: the last column of fixed-form statements, as gfortran's
+/// `-ffixed-line-length-N` (`"none"`: no limit).
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+pub enum LineLength {
+    Columns(i64),
+    Named(String),
 }
 
 /// `[options]`: defaults for every root.
@@ -139,6 +151,8 @@ pub struct LoadedManifest {
     pub glob_dirs: Vec<PathBuf>,
     /// `max-directions`, when given.
     pub max_directions: Option<u32>,
+    /// `fixed-line-length`, when given (`usize::MAX` for `"none"`).
+    pub fixed_line_length: Option<usize>,
 }
 
 /// Maps a mode name to a [`Mode`]; `Err` holds the diagnostic's code and message.
@@ -214,6 +228,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
                 text: String::from_utf8_lossy(&bytes).into_owned(),
                 dir: abs.parent().map(Path::to_path_buf),
                 include_dirs: checked.include_dirs.clone(),
+                fixed_line_length: checked.fixed_line_length,
             }),
             Err(e) => read_errors.push(Diagnostic::error(
                 E_READ_SOURCE,
@@ -244,6 +259,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
         include_dirs: checked.include_dirs,
         glob_dirs: checked.glob_dirs,
         max_directions: checked.max_directions,
+        fixed_line_length: checked.fixed_line_length,
     })
 }
 
@@ -398,6 +414,7 @@ struct Checked {
     include_dirs: Vec<PathBuf>,
     glob_dirs: Vec<PathBuf>,
     max_directions: Option<u32>,
+    fixed_line_length: Option<usize>,
 }
 
 struct Checker<'a> {
@@ -498,6 +515,30 @@ impl<'a> Checker<'a> {
                         E_MAX_DIRECTIONS,
                         n.span(),
                         format!("`max-directions` must be at least 1, not {}", n.get_ref()),
+                    );
+                }
+            }
+        }
+
+        // Fixed-form line length.
+        let mut fixed_line_length = None;
+        if let Some(n) = &top.fixed_line_length {
+            match n.get_ref() {
+                LineLength::Columns(c) if (72..=100_000).contains(c) => {
+                    fixed_line_length = Some(*c as usize)
+                }
+                LineLength::Named(s) if s == "none" => fixed_line_length = Some(usize::MAX),
+                other => {
+                    let shown = match other {
+                        LineLength::Columns(c) => c.to_string(),
+                        LineLength::Named(s) => format!("\"{s}\""),
+                    };
+                    self.error(
+                        E_LINE_LENGTH,
+                        n.span(),
+                        format!(
+                            "`fixed-line-length` must be a column from 72 (as gfortran's `-ffixed-line-length-132`) or \"none\", not {shown}"
+                        ),
                     );
                 }
             }
@@ -609,6 +650,7 @@ impl<'a> Checker<'a> {
             include_dirs,
             glob_dirs: std::mem::take(&mut self.glob_dirs),
             max_directions,
+            fixed_line_length,
         })
     }
 
@@ -932,6 +974,7 @@ dependents = ["y"]
         let manifest = r#"
 sources = ["**/*.f90"]
 max-directions = 4
+fixed-line-length = "none"
 [options]
 modes = ["adjoint"]
 checkpoint-calls = false
@@ -948,6 +991,8 @@ modes = ["tangent"]
         let m = load(&dir.path().join("ad.toml")).unwrap();
         assert_eq!(m.sources[0].path, "src/sub/c.f90");
         assert_eq!(m.max_directions, Some(4));
+        assert_eq!(m.fixed_line_length, Some(usize::MAX));
+        assert_eq!(m.sources[0].fixed_line_length, Some(usize::MAX));
         assert!(!m.request.checkpoint_calls);
         assert_eq!(
             m.request.disabled.iter().collect::<Vec<_>>(),
@@ -958,7 +1003,7 @@ modes = ["tangent"]
         assert_eq!(cost.dependents, ["j"]);
         assert_eq!(cost.independents, ["u0", "k"]);
         assert_eq!(cost.modes, [Mode::Adjoint].into_iter().collect());
-        assert_eq!(cost.origin.as_ref().unwrap().1, 9);
+        assert_eq!(cost.origin.as_ref().unwrap().1, 10);
         assert_eq!(
             m.request.roots[1].modes,
             [Mode::Tangent].into_iter().collect()

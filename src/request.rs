@@ -209,6 +209,9 @@ pub struct SourceInput {
     pub dir: Option<std::path::PathBuf>,
     /// Further directories searched for INCLUDE files (the manifest's `include-dirs`).
     pub include_dirs: Vec<std::path::PathBuf>,
+    /// The last column of fixed-form statements (the manifest's `fixed-line-length`;
+    /// `None`: 72, `usize::MAX`: no limit).
+    pub fixed_line_length: Option<usize>,
 }
 
 impl SourceInput {
@@ -219,6 +222,7 @@ impl SourceInput {
             text: text.into(),
             dir: None,
             include_dirs: Vec::new(),
+            fixed_line_length: None,
         }
     }
 }

@@ -89,6 +89,7 @@ fn unknown_mode() {
 #[test]
 fn every_problem_in_one_run() {
     let manifest = "sources = [\"nothing/*.f90\"]\nmax-directions = 0\n\
+                    fixed-line-length = 60\n\
                     [options]\nmodes = [\"tangent-vector\"]\ndisable = [\"tbr\", \"tbrr\"]\n\
                     [[root]]\nname = \"f\"\nhead = \"f(y)/(x)\"\n\
                     [[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\ncolor = 1\n";
@@ -97,10 +98,11 @@ fn every_problem_in_one_run() {
         &[
             ("1:12", "E0106"),
             ("2:18", "E0114"),
-            ("4:10", "E0115"),
-            ("5:19", "E0108"),
-            ("8:8", "E0109"),
-            ("13:1", "E0102"),
+            ("3:21", "E0127"),
+            ("5:10", "E0115"),
+            ("6:19", "E0108"),
+            ("9:8", "E0109"),
+            ("14:1", "E0102"),
         ],
     );
 }

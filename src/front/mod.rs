@@ -24,6 +24,8 @@ pub struct Context {
     pub first_include_id: u32,
     /// Functions defined in C user headers, lowered by the first file including them.
     pub c_header_functions: std::collections::BTreeSet<String>,
+    /// The last column of the current source's fixed-form statements (`None`: 72).
+    pub fixed_line_length: Option<usize>,
 }
 
 /// Lowers one source file on its own (no module of another file visible).
@@ -86,7 +88,7 @@ pub fn lower_source_in(
     );
     let form = match ext.to_ascii_lowercase().as_str() {
         "f90" | "f95" | "f03" | "f08" => SourceForm::Free,
-        "f" | "for" | "ftn" | "fpp" => SourceForm::Fixed,
+        "f" | "for" | "ftn" | "fpp" => SourceForm::Fixed(context.fixed_line_length.unwrap_or(72)),
         _ => {
             return Err(vec![
                 Diagnostic::error(

@@ -45,6 +45,17 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Flags for the user's sources: the fixed-form line length their manifest gives, as
+    /// gfortran's `-ffixed-line-length-N`.
+    fn original_flags(&self) -> Vec<&'static str> {
+        let mut flags = toolchain::ORIGINAL_FFLAGS.to_vec();
+        match self.sources.first().and_then(|s| s.fixed_line_length) {
+            Some(usize::MAX) => flags.push("-ffixed-line-length-none"),
+            Some(132) => flags.push("-ffixed-line-length-132"),
+            Some(_) | None => {}
+        }
+        flags
+    }
     fn fail(&self, stage: &str, detail: impl Into<String>) -> Failure {
         Failure {
             case: self.name.clone(),
@@ -214,7 +225,7 @@ pub fn check_roundtrip(
         ctx,
         "roundtrip",
         unparsed,
-        toolchain::ORIGINAL_FFLAGS,
+        &ctx.original_flags(),
         "roundtrip-compile",
     ) {
         Ok(o) => o,
@@ -470,6 +481,7 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
             text: read(path)?,
             dir: Some(dir.to_path_buf()),
             include_dirs: Vec::new(),
+            fixed_line_length: manifest.fixed_line_length,
         });
     }
     Ok((manifest, check, sources))
@@ -606,7 +618,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         &ctx,
         "original",
         &originals,
-        toolchain::ORIGINAL_FFLAGS,
+        &ctx.original_flags(),
         "compile-original",
     ) {
         Ok(o) => o,

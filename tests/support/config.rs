@@ -38,6 +38,8 @@ pub struct Manifest {
     pub roots: Vec<RootSpec>,
     /// `[sizes.PROCEDURE]` entries: (procedure, argument, size expression).
     pub sizes: Vec<(String, String, String)>,
+    /// `fixed-line-length`: a column, or `usize::MAX` for `"none"`.
+    pub fixed_line_length: Option<usize>,
 }
 
 /// A value given for a non-real dummy argument.
@@ -154,6 +156,12 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
     }
     sources.sort();
     sources.dedup();
+    let fixed_line_length = match table.get("fixed-line-length") {
+        None => None,
+        Some(toml::Value::Integer(n)) => Some(*n as usize),
+        Some(toml::Value::String(s)) if s == "none" => Some(usize::MAX),
+        Some(other) => return Err(format!("ad.toml: fixed-line-length = {other}?")),
+    };
     let mut roots = Vec::new();
     let root_tables = match table.get("root") {
         Some(toml::Value::Array(a)) => a.clone(),
@@ -193,6 +201,7 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
         sources,
         roots,
         sizes,
+        fixed_line_length,
     })
 }
 

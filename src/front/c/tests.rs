@@ -490,6 +490,7 @@ fn static_globals_derivatives_need_are_refused() {
         text: src.into(),
         dir: None,
         include_dirs: Vec::new(),
+        fixed_line_length: None,
     }];
     let request = crate::Request {
         roots: vec![crate::RootRequest {
@@ -859,6 +860,7 @@ fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
         text: text.into(),
         dir: Some(dir.path().to_path_buf()),
         include_dirs: vec![dir.path().join("inc")],
+        fixed_line_length: None,
     };
     let mut map = SourceMap::default();
     crate::parse_sources(&[input], &mut map).map_err(|d| crate::Diagnostics(d).render(&map))

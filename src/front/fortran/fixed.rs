@@ -15,7 +15,10 @@
 //!   a digit 1–9 right after the tab does (DEC style). A continuation joins its statement:
 //!   the newline ending the previous line, columns 1–6 and any comment or blank lines in
 //!   between become blanks, so the statement is one line for the lexer.
-//! - Columns 73 and after are ignored (blanked), except inside an end-of-line comment.
+//! - Columns 73 and after are ignored (blanked), except inside an end-of-line comment;
+//!   the manifest's `fixed-line-length` moves the limit, as gfortran's
+//!   `-ffixed-line-length-N` does. Text cut off this way draws one warning per file
+//!   (W0202), as gfortran `-Wall` warns of truncated lines.
 //! - `!` after column 6 outside a character constant starts a comment; on a line that is
 //!   continued, the comment is blanked (a free-form comment would swallow the rest of
 //!   the joined statement). Its text is lost: the IL keeps one comment per statement.
@@ -32,9 +35,6 @@
 //! differentiates depends on character values.
 
 use crate::diag::{Diagnostic, FileId, Span};
-
-/// The last column of the statement field.
-const LAST_COLUMN: usize = 72;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
@@ -64,7 +64,12 @@ struct Line {
 
 /// Rewrites fixed-form `text` into free form of exactly the same length (see the module
 /// documentation). Problems are reported in `diags`; the offending columns are blanked.
-pub fn to_free_form(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> String {
+pub fn to_free_form(
+    file: FileId,
+    text: &str,
+    last_column: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> String {
     let mut out: Vec<u8> = text.as_bytes().to_vec();
     let mut reader = Reader {
         file,
@@ -72,6 +77,8 @@ pub fn to_free_form(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> St
         out: &mut out,
         diags,
         quote: None,
+        last_column,
+        truncated: false,
     };
     let lines = reader.read_lines();
     reader.join_continuations(&lines);
@@ -85,6 +92,16 @@ pub fn to_free_form(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> St
     })
 }
 
+/// Columns 73-80 of card images: a sequence number, after a deck name or not
+/// (`MAIN0010`, `00000010`); or the `&` of code written to be read in both forms.
+fn is_sequence_field(rest: &str) -> bool {
+    let t = rest.trim();
+    t == "&"
+        || (t.chars().any(|c| c.is_ascii_digit())
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '.'))
+}
+
 struct Reader<'a, 'd> {
     file: FileId,
     text: &'a str,
@@ -93,6 +110,10 @@ struct Reader<'a, 'd> {
     /// The quote of a character constant still open at the end of the previous line of
     /// the same statement.
     quote: Option<char>,
+    /// The last column of the statement field.
+    last_column: usize,
+    /// A line of this file was cut off (said once).
+    truncated: bool,
 }
 
 impl Reader<'_, '_> {
@@ -299,7 +320,26 @@ impl Reader<'_, '_> {
         let field_text = &self.text[line.field..content_end];
         for (i, ch) in field_text.char_indices() {
             let at = line.field + i;
-            if column > LAST_COLUMN {
+            if column > self.last_column {
+                // Sequence numbers in columns 73-80 are what the rule is for; other text
+                // there is most likely code written for a longer line.
+                let rest = &self.text[at..content_end];
+                if !self.truncated && !rest.trim().is_empty() && !is_sequence_field(rest) {
+                    self.truncated = true;
+                    self.diags.push(
+                        Diagnostic::warning(
+                            "W0202",
+                            format!(
+                                "text after column {} is ignored, as the fixed form says",
+                                self.last_column
+                            ),
+                        )
+                        .at(Span::new(self.file, at, content_end))
+                        .with_help(
+                            "if this source is compiled with a longer line (gfortran `-ffixed-line-length-132` or `-none`), say so in ad.toml: `fixed-line-length = 132` or `\"none\"`",
+                        ),
+                    );
+                }
                 self.blank(at, content_end);
                 return;
             }
@@ -385,7 +425,7 @@ mod tests {
 
     fn free(text: &str) -> (String, Vec<Diagnostic>) {
         let mut diags = Vec::new();
-        let out = to_free_form(FileId(0), text, &mut diags);
+        let out = to_free_form(FileId(0), text, 72, &mut diags);
         assert_eq!(out.len(), text.len(), "the rewrite keeps every offset");
         (out, diags)
     }
@@ -394,6 +434,23 @@ mod tests {
         let (out, diags) = free(text);
         assert!(diags.is_empty(), "{diags:?}");
         out
+    }
+
+    #[test]
+    fn text_past_the_last_column_is_cut_with_one_warning() {
+        let code = format!("      X = A{:61}+ B\n      Y = C{:61}+ D\n", "", "");
+        let mut diags = Vec::new();
+        let out = to_free_form(FileId(0), &code, 72, &mut diags);
+        assert!(!out.contains("+ B") && !out.contains("+ D"), "{out}");
+        let warnings: Vec<_> = diags.iter().filter(|d| d.code == "W0202").collect();
+        assert_eq!(warnings.len(), 1, "{diags:?}");
+        // A longer line (the manifest's `fixed-line-length`) keeps it, quietly.
+        let mut diags = Vec::new();
+        let out = to_free_form(FileId(0), &code, 132, &mut diags);
+        assert!(out.contains("+ B") && out.contains("+ D") && diags.is_empty());
+        // Card sequence numbers in columns 73-80 are what the rule is for.
+        let card = format!("      X = 1{:61}MAIN0010\n", "");
+        assert_eq!(clean(&card).trim_end(), "      X = 1");
     }
 
     #[test]
@@ -512,7 +569,7 @@ mod tests {
             "      X = 1 ééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé\n",
         ] {
             let mut diags = Vec::new();
-            let out = to_free_form(FileId(0), text, &mut diags);
+            let out = to_free_form(FileId(0), text, 72, &mut diags);
             assert_eq!(out.len(), text.len());
         }
     }

@@ -153,8 +153,9 @@ pub use sema::Modules;
 pub enum SourceForm {
     /// `.f90`, `.f95`, `.f03`, `.f08`.
     Free,
-    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by `fixed` first.
-    Fixed,
+    /// `.f`, `.for` (FORTRAN 77 columns): rewritten in place by `fixed` first. The
+    /// last column of the statement field (72 unless the manifest says otherwise).
+    Fixed(usize),
 }
 
 /// Parses and lowers one free-form Fortran file. Returns `Err` when any error was found
@@ -280,7 +281,7 @@ fn include_file(
             Ok((fid, text)) => {
                 let text = match form {
                     SourceForm::Free => text,
-                    SourceForm::Fixed => fixed::to_free_form(fid, &text, diags),
+                    SourceForm::Fixed(last) => fixed::to_free_form(fid, &text, last, diags),
                 };
                 let toks = lexer::lex(fid, &text, diags);
                 let inner = lexer::split(toks);
@@ -471,8 +472,8 @@ fn lower_impl(
     let free_text;
     let text: &str = match form {
         SourceForm::Free => &source.text,
-        SourceForm::Fixed => {
-            free_text = fixed::to_free_form(id, &source.text, &mut diags);
+        SourceForm::Fixed(last) => {
+            free_text = fixed::to_free_form(id, &source.text, last, &mut diags);
             &free_text
         }
     };

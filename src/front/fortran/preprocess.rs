@@ -49,7 +49,8 @@ fn is_directive(line: &str) -> bool {
 
 /// A whole-line comment in the given form (fixed form: `C`, `c`, `*` or `!` in column 1).
 fn is_comment(line: &str, form: SourceForm) -> bool {
-    let fixed = form == SourceForm::Fixed && matches!(line.chars().next(), Some('C' | 'c' | '*'));
+    let fixed = matches!(form, SourceForm::Fixed(_))
+        && matches!(line.chars().next(), Some('C' | 'c' | '*'));
     fixed || line.trim_start().starts_with('!')
 }
 
@@ -178,7 +179,7 @@ pub fn apply_with_includes(
 
 fn run_preprocessor(file: FileId, text: &str, form: SourceForm) -> Result<String, Vec<Diagnostic>> {
     let language = match form {
-        SourceForm::Fixed => "f77-cpp-input",
+        SourceForm::Fixed(_) => "f77-cpp-input",
         SourceForm::Free => "f95-cpp-input",
     };
     let at_start = Span::new(file, 0, 0);
@@ -267,14 +268,19 @@ mod tests {
     #[test]
     fn no_directive_no_preprocessing() {
         assert_eq!(
-            apply(FileId(0), "      X = 1\n", SourceForm::Fixed),
+            apply(FileId(0), "      X = 1\n", SourceForm::Fixed(72)),
             Ok(None)
         );
     }
 
     #[test]
     fn malformed_include_is_refused_at_its_line() {
-        let err = apply(FileId(0), "      X = 1\n#include a.h\n", SourceForm::Fixed).unwrap_err();
+        let err = apply(
+            FileId(0),
+            "      X = 1\n#include a.h\n",
+            SourceForm::Fixed(72),
+        )
+        .unwrap_err();
         assert_eq!(err[0].code, "E0408");
     }
 
@@ -284,7 +290,7 @@ mod tests {
             return;
         }
         let text = "      X = 1\n#include \"a.h\"\n#ifdef NOT_DEFINED\n#include \"b.h\"\n#endif\n      Y = 2\n";
-        let (out, includes) = apply_with_includes(FileId(0), text, SourceForm::Fixed).unwrap();
+        let (out, includes) = apply_with_includes(FileId(0), text, SourceForm::Fixed(72)).unwrap();
         assert_eq!(includes, vec![(12, "a.h".to_string())]);
         let out = out.unwrap();
         assert_eq!(out.len(), text.len());
@@ -297,7 +303,9 @@ mod tests {
             return;
         }
         let text = "      X = 1\n#ifdef NOT_DEFINED\n      Y = 2\n#else\n      Y = 3\n#endif\n      Z = 4\n";
-        let out = apply(FileId(0), text, SourceForm::Fixed).unwrap().unwrap();
+        let out = apply(FileId(0), text, SourceForm::Fixed(72))
+            .unwrap()
+            .unwrap();
         assert_eq!(out.len(), text.len());
         assert!(!out.contains('#'));
         assert!(!out.contains("Y = 2"));
@@ -312,7 +320,9 @@ mod tests {
         }
         let text =
             "#define X Y\nC     X IS NOT EXPANDED HERE\n#if 0\nC     GONE\n#endif\n      Z = 1\n";
-        let out = apply(FileId(0), text, SourceForm::Fixed).unwrap().unwrap();
+        let out = apply(FileId(0), text, SourceForm::Fixed(72))
+            .unwrap()
+            .unwrap();
         assert!(out.contains("C     X IS NOT EXPANDED HERE"));
         assert!(!out.contains("GONE"));
     }

@@ -12,7 +12,7 @@ fn lower(text: &str) -> Result<File, Vec<Diagnostic>> {
         FileId(0),
         &source,
         "t.f",
-        SourceForm::Fixed,
+        SourceForm::Fixed(72),
         &mut next,
         &mut Default::default(),
     ))
@@ -297,7 +297,7 @@ fn never_panics_on_damaged_fixed_form() {
         }
         let text = String::from_utf8_lossy(&text);
         let mut diags = Vec::new();
-        let free = super::fixed::to_free_form(FileId(0), &text, &mut diags);
+        let free = super::fixed::to_free_form(FileId(0), &text, 72, &mut diags);
         assert_eq!(free.len(), text.len());
         let _ = lower(&text);
     }
@@ -482,4 +482,16 @@ C     A STATEMENT FUNCTION
     let u = &file.units[0];
     assert!(u.decls.iter().any(|d| matches!(&d.kind, crate::il::DeclKind::StmtFunction { name, args, .. } if name == "F" && args == &["T".to_string()])));
     assert_eq!(u.body.len(), 2);
+}
+
+#[test]
+fn a_bare_end_after_the_procedures_is_an_empty_main_program() {
+    // RECFAST ends its file with a second END: gfortran reads an empty main program.
+    let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      END\n";
+    let file = ok(text);
+    assert_eq!(file.units.len(), 1);
+    // Statements outside any unit are still one error.
+    let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      Y = 2.0\n      END\n";
+    let d = lower(text).expect_err("stray statement");
+    assert_eq!(where_(text, &d), vec![("E0208", 4, 7)]);
 }

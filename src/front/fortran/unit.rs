@@ -158,6 +158,15 @@ impl FileParser<'_> {
                             leading.clear();
                         }
                         Ok(Line::Broken) => self.pos += 1,
+                        // A bare END where no unit is open is a whole main program with
+                        // nothing in it (gfortran accepts it): nothing to read.
+                        Ok(Line::EndUnit {
+                            kind: None,
+                            name: None,
+                        }) if !stray_reported => {
+                            self.pos += 1;
+                            leading.clear();
+                        }
                         Ok(_) => {
                             // One report for a run of stray statements.
                             if !stray_reported {
