@@ -91,6 +91,24 @@ impl UnitGen<'_, '_> {
                 continue;
             }
             let mut added = Vec::new();
+            // A C function has no COMMON to declare.
+            let in_c = self.ctx.program.files.iter().any(|f| {
+                f.language == il::Language::C && f.units.iter().any(|u| std::ptr::eq(u, self.unit))
+            });
+            if in_c {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0514",
+                        format!(
+                            "C function `{}` calls Fortran procedures whose COMMON {} carries derivatives; its derivative could not reach them",
+                            self.unit.name, block.module
+                        ),
+                    )
+                    .at(self.unit.span)
+                    .with_help("call the Fortran procedures from a Fortran procedure, and that one from C"),
+                );
+                continue;
+            }
             if !in_unit {
                 // The original block, as its first declaration has it.
                 if let Some(v) = block
