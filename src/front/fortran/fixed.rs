@@ -31,8 +31,9 @@
 //! inside a name or number (`X 1`, `1 000`) are not joined.
 //!
 //! Character constants continued across lines lose F77's padding to column 72: the
-//! joined value holds the blanks of the rewritten text instead. Nothing adgen
-//! differentiates depends on character values.
+//! joined value holds the blanks of the rewritten text instead. Derivative code keeps
+//! character values (tests such as `task(1:2) .eq. 'FG'`), so a constant continued
+//! across lines and then compared would differ from gfortran's: not handled yet.
 
 use crate::diag::{Diagnostic, FileId, Span};
 
