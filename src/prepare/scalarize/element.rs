@@ -39,6 +39,10 @@ impl Scalarizer<'_> {
                     if let ExprKind::Range { .. } = s.kind {
                         let (d, o) = ranges.next().expect("one offset per triplet");
                         out.push(d.index_at(o));
+                    } else if self.rank(s)? == 1 {
+                        // A vector subscript: its element at this position.
+                        let (_, o) = ranges.next().expect("one offset per vector subscript");
+                        out.push(self.element(s, std::slice::from_ref(o), depth, body)?);
                     } else {
                         out.push(self.element(s, &[], depth, body)?);
                     }

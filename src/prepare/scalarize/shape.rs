@@ -224,7 +224,8 @@ impl Scalarizer<'_> {
         Ok(out)
     }
 
-    /// The dimensions of a section `name(subs)`: one per triplet subscript.
+    /// The dimensions of a section `name(subs)`: one per triplet subscript or vector
+    /// subscript (an integer array of rank one: `a(idx)`, `a(idx(2:m), j)`).
     pub(super) fn section_dims(&self, name: &str, subs: &[Expr], span: Span) -> R<Vec<LoopDim>> {
         let mut out = Vec::new();
         let mut decl: Option<Vec<LoopDim>> = None;
@@ -265,15 +266,18 @@ impl Scalarizer<'_> {
                         out.push(LoopDim { lo, hi, stride });
                     }
                 }
-                _ => {
-                    if self.rank(s)? != 0 {
+                // A vector subscript: the dimension runs over the index vector.
+                _ => match self.dims_of(s)?.as_slice() {
+                    [] => {}
+                    [d] => out.push(d.clone()),
+                    _ => {
                         return Err(self.err(
                             s.span,
-                            "vector subscripts (an array as a subscript) are not supported".into(),
-                            "index the array element by element in a DO loop",
+                            "an array subscript must have rank one".into(),
+                            "index with a vector of indices, e.g. `a(idx)` with `integer :: idx(m)`",
                         ));
                     }
-                }
+                },
             }
         }
         Ok(out)

@@ -82,16 +82,24 @@ fn reductions_accumulate_in_place_or_before_the_statement() {
 }
 
 #[test]
+fn vector_subscripts_run_over_their_index_vector() {
+    let out = run("subroutine s(n, m, k, x, y)\n  integer n, m, k(m)\n  real(8) x(n), y(m)\n  y = x(k)\n  x(k(m:1:-1)) = 2*y\nend\n").unwrap();
+    assert!(out.contains("y(i) = x(k(i))"), "{out}");
+    // The loop runs over the section of the index vector, backwards.
+    assert!(out.contains("do i = m, 1, -1\n    x(k("), "{out}");
+}
+
+#[test]
 fn refusals_are_located() {
-    // Rank mismatch, a vector subscript, CSHIFT by an array, an expression argument
-    // whose temporary would be sized by a computed variable.
+    // Rank mismatch, a subscript of rank two, CSHIFT by an array, an expression
+    // argument whose temporary would be sized by a computed variable.
     let text = "\
 subroutine s(n, x, y, k, t)
-  integer n, k(n), m
+  integer n, k(n), m, j(n, n)
   real(8) x(n), y(n, n), t, f
   external f
   t = x
-  y(:, 1) = x(k)
+  y(:, 1) = x(j)
   x = cshift(x, k)
   m = n - 1
   t = f(2*x(1:m))
