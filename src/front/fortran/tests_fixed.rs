@@ -485,13 +485,18 @@ C     A STATEMENT FUNCTION
 }
 
 #[test]
-fn a_bare_end_after_the_procedures_is_an_empty_main_program() {
+fn main_programs_without_a_program_statement() {
     // RECFAST ends its file with a second END: gfortran reads an empty main program.
     let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      END\n";
     let file = ok(text);
     assert_eq!(file.units.len(), 1);
-    // Statements outside any unit are still one error.
-    let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      Y = 2.0\n      END\n";
+    // Statements before a bare END are a main program without its PROGRAM statement
+    // (a unit that cannot be a root, E0402, which blocks nothing).
+    let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      Y = 2.0\n      CALL S(Y)\n      END\n";
+    let d = lower(text).expect_err("a main program is never differentiated");
+    assert_eq!(where_(text, &d), vec![("E0402", 4, 7)]);
+    // Statements that no END closes are one error.
+    let text = "      SUBROUTINE S(X)\n      X = 1.0\n      END\n      Y = 2.0\n";
     let d = lower(text).expect_err("stray statement");
     assert_eq!(where_(text, &d), vec![("E0208", 4, 7)]);
 }

@@ -136,7 +136,7 @@ impl FileParser<'_> {
                         }
                         Ok(Line::OtherUnit("PROGRAM")) => {
                             self.pos += 1;
-                            let unit = self.program(&raw, std::mem::take(&mut leading));
+                            let unit = self.program(&raw, std::mem::take(&mut leading), true);
                             units.push(unit);
                             units.append(&mut self.internal);
                         }
@@ -166,6 +166,21 @@ impl FileParser<'_> {
                         }) if !stray_reported => {
                             self.pos += 1;
                             leading.clear();
+                        }
+                        // Statements before a bare END, outside any unit: a main
+                        // program without its PROGRAM statement, as F77 drivers write
+                        // it. Read from this statement on (it is the first of the body).
+                        Ok(ref line)
+                            if !stray_reported
+                                && !matches!(
+                                    line,
+                                    Line::EndOther(_) | Line::Contains | Line::EndUnit { .. }
+                                )
+                                && self.ends_with_bare_end() =>
+                        {
+                            let unit = self.program(&raw, std::mem::take(&mut leading), false);
+                            units.push(unit);
+                            units.append(&mut self.internal);
                         }
                         Ok(_) => {
                             // One report for a run of stray statements.
@@ -208,9 +223,34 @@ impl FileParser<'_> {
     /// A main PROGRAM (the cursor after its PROGRAM statement): read as a unit without
     /// arguments, so that its statements are checked and its calls known, with E0402 as
     /// its deferred refusal: a main program is never differentiated, and blocks no root.
-    fn program(&mut self, raw: &RawStmt, leading: Vec<String>) -> Unit {
+    /// Whether the statements from the current one on reach a bare `END` before any
+    /// unit starts: they are then a main program without a PROGRAM statement.
+    fn ends_with_bare_end(&self) -> bool {
+        for item in &self.items[self.pos..] {
+            let Item::Stmt(raw) = item else { continue };
+            match self.stmts.classify(raw) {
+                Ok(Line::EndUnit {
+                    kind: None,
+                    name: None,
+                }) => return true,
+                Ok(
+                    Line::Header(_)
+                    | Line::Module(_)
+                    | Line::OtherUnit(_)
+                    | Line::EndUnit { .. }
+                    | Line::EndOther(_),
+                ) => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// A main program, from its PROGRAM statement `raw` (read) when `named`, else from
+    /// its first statement `raw` (not read yet).
+    fn program(&mut self, raw: &RawStmt, leading: Vec<String>, named: bool) -> Unit {
         let name = match raw.toks.get(1).map(|t| &t.kind) {
-            Some(super::lexer::TokKind::Ident(n)) => n.clone(),
+            Some(super::lexer::TokKind::Ident(n)) if named => n.clone(),
             _ => "main".to_string(),
         };
         self.headers.push(HeaderSpans {
