@@ -397,6 +397,7 @@ mod adjoint {
                 recursive: false,
                 generic_calls: Default::default(),
                 deferred: Vec::new(),
+                deferred_entities: Vec::new(),
                 internal_of: None,
                 elemental: false,
             }],

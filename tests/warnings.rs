@@ -621,3 +621,50 @@ fn internal_procedures_of_two_files_keep_their_own_meaning() {
         "{b}"
     );
 }
+
+#[test]
+fn unsupported_module_declarations_block_only_the_procedures_that_use_them() {
+    // A COMPLEX constant and a type with ALLOCATABLE components (as ASP3162's modules
+    // have): `scale` uses neither, `count_args` uses the type, `wrap` a type holding it.
+    let text = "\
+module args
+  implicit none
+  complex(8), parameter :: imag = (0, 1)
+  type parsed
+    character(len=20), allocatable :: names(:)
+    integer :: n
+  end type parsed
+  type holder
+    type(parsed) :: inner
+  end type holder
+contains
+  subroutine scale(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = 3*x
+  end subroutine scale
+  subroutine count_args(p, x, y)
+    type(parsed), intent(in) :: p
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = p%n*x
+  end subroutine count_args
+  subroutine wrap(h, x, y)
+    type(holder), intent(in) :: h
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x
+  end subroutine wrap
+end module args
+";
+    let w = warnings_of(text, "scale", &["x"], &["y"]);
+    assert!(!w.contains("error"), "{w}");
+    for root in ["count_args", "wrap"] {
+        let e = errors_of(text, root, &["x"], &["y"]);
+        assert!(
+            e.contains("w.f90:5:5: error[E0405]: the attribute Allocatable on a component"),
+            "{root}: {e}"
+        );
+        assert_eq!(e.matches("error[").count(), 1, "{root}: {e}");
+    }
+}

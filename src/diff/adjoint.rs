@@ -139,6 +139,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         recursive: unit.recursive,
         generic_calls: unit.generic_calls.clone(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
     }

@@ -121,6 +121,7 @@ fn interface_body(u: &Unit) -> Unit {
         leading_comments: Vec::new(),
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
         ..u.clone()

@@ -14,6 +14,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
         kind: il::UnitKind::Module,

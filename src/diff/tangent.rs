@@ -55,6 +55,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         recursive: unit.recursive,
         generic_calls: unit.generic_calls.clone(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
     }

@@ -160,6 +160,11 @@ pub struct Unit {
     /// reading it: reported only if a root reaches the procedure (`prepare::reached`),
     /// so one unsupported line in an uncalled procedure blocks no root.
     pub deferred: Vec<crate::diag::Diagnostic>,
+    /// For a module: the refusals of declarations in its specification part, with the
+    /// names they declare (a derived type with allocatable components, a COMPLEX
+    /// constant). Only a procedure a root reaches that uses one of those names (or a
+    /// type containing one) is blocked by it.
+    pub deferred_entities: Vec<(Vec<String>, crate::diag::Diagnostic)>,
     /// For an internal procedure (after CONTAINS in a procedure): its host procedure.
     /// The front-end lifts it out of the host: the host variables it uses became extra
     /// dummy arguments, appended after its own, and every call passes them, so that it

@@ -46,6 +46,8 @@ pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diag
                 .cloned()
         })
         .collect();
+    let mut deferred = deferred;
+    deferred.extend(refused_module_entities(&program));
     if !deferred.is_empty() {
         return Err(deferred);
     }
@@ -54,6 +56,74 @@ pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diag
     let program = restructure::restructure(&program)?;
     let program = scalarize::scalarize(&program)?;
     Ok(normalize::normalize(&program))
+}
+
+/// The refusals of module declarations (`Unit::deferred_entities`) that a reached
+/// procedure needs: it uses one of the names they declare (by USE or host association),
+/// or a variable of a type that is one of them or contains one, at any depth. Each is
+/// said once.
+fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
+    use crate::il::{DeclKind, key};
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut refused: BTreeMap<String, usize> = BTreeMap::new();
+    let mut diags: Vec<&Diagnostic> = Vec::new();
+    for m in program.units().filter(|u| u.is_module()) {
+        for (names, d) in &m.deferred_entities {
+            for n in names {
+                refused.insert(key(n), diags.len());
+            }
+            diags.push(d);
+        }
+    }
+    if refused.is_empty() {
+        return Vec::new();
+    }
+    // Types containing a refused type are refused with it.
+    loop {
+        let mut grown = false;
+        for m in program.units().filter(|u| u.is_module()) {
+            for d in &m.decls {
+                let DeclKind::TypeDef { name, components } = &d.kind else {
+                    continue;
+                };
+                if refused.contains_key(&key(name)) {
+                    continue;
+                }
+                let inner = components.iter().find_map(|c| match &c.kind {
+                    DeclKind::Var { spec, .. } => spec
+                        .type_name
+                        .as_ref()
+                        .and_then(|t| refused.get(&key(t)).copied()),
+                    _ => None,
+                });
+                if let Some(i) = inner {
+                    refused.insert(key(name), i);
+                    grown = true;
+                }
+            }
+        }
+        if !grown {
+            break;
+        }
+    }
+    let mut said = BTreeSet::new();
+    let mut out = Vec::new();
+    for u in program.units().filter(|u| u.is_procedure()) {
+        for sym in u.symbols.iter() {
+            let by_name = sym.global.as_ref().and_then(|g| refused.get(&key(&g.name)));
+            let by_type = sym
+                .type_spec
+                .type_name
+                .as_ref()
+                .and_then(|t| refused.get(&key(t)));
+            for &i in by_name.into_iter().chain(by_type) {
+                if said.insert(i) {
+                    out.push(diags[i].clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The program without the Fortran procedures that no root reaches: reached are the

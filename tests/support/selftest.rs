@@ -79,6 +79,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
     }

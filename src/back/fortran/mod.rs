@@ -286,6 +286,7 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
     }

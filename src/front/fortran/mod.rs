@@ -577,6 +577,7 @@ fn lower_impl(
         // The file is refused anyway: every problem at once.
         for u in &mut units {
             diags.append(&mut u.deferred);
+            diags.extend(u.deferred_entities.drain(..).map(|(_, d)| d));
         }
     }
     // In source order: parsing and semantic problems interleaved as a reader meets them.
@@ -594,6 +595,31 @@ fn lower_impl(
             units,
         })
     }
+}
+
+/// The module whose specification part holds `d`, and the names the declaration there
+/// declares (a derived type, or variables and constants).
+fn module_entity(units: &[il::Unit], d: &Diagnostic) -> Option<(usize, Vec<String>)> {
+    let Some(crate::diag::Location::Span(span)) = &d.location else {
+        return None;
+    };
+    let inside = |s: &crate::diag::Span| s.file == span.file && s.lo <= span.lo && span.hi <= s.hi;
+    let (m, module) = units
+        .iter()
+        .enumerate()
+        .find(|(_, u)| u.is_module() && inside(&u.span))?;
+    // A type definition's span is its TYPE line; its components have their own.
+    let decl = module.decls.iter().find(|decl| {
+        inside(&decl.span)
+            || matches!(&decl.kind, il::DeclKind::TypeDef { components, .. }
+                if components.iter().any(|c| inside(&c.span)))
+    })?;
+    let names = match &decl.kind {
+        il::DeclKind::TypeDef { name, .. } => vec![name.clone()],
+        il::DeclKind::Var { entities, .. } => entities.iter().map(|e| e.name.clone()).collect(),
+        _ => return None,
+    };
+    Some((m, names))
 }
 
 /// The refusals that only say a construct is not supported yet (E0401, E0403–E0407)
@@ -622,9 +648,18 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     };
     let mut kept = Vec::with_capacity(diags.len());
     for d in diags.drain(..) {
-        match holder(units, &d).filter(|_| DEFERRED.contains(&d.code)) {
+        if !DEFERRED.contains(&d.code) {
+            kept.push(d);
+            continue;
+        }
+        match holder(units, &d) {
             Some(u) => units[u].deferred.push(d),
-            None => kept.push(d),
+            None => match module_entity(units, &d) {
+                // A declaration of a module's specification part: it blocks only the
+                // procedures that use what it declares (`prepare`).
+                Some((m, names)) => units[m].deferred_entities.push((names, d)),
+                None => kept.push(d),
+            },
         }
     }
     // In a procedure with an unsupported construct, the semantic errors (E03xx) are

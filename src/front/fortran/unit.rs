@@ -350,6 +350,7 @@ impl FileParser<'_> {
             elemental: header.elemental,
             generic_calls: Default::default(),
             deferred: Vec::new(),
+            deferred_entities: Vec::new(),
             internal_of: None,
         };
         let unit_word = match header.kind {

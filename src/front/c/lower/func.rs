@@ -547,6 +547,7 @@ impl FnCx<'_, '_> {
             recursive: false,
             generic_calls: Default::default(),
             deferred: Vec::new(),
+            deferred_entities: Vec::new(),
             internal_of: None,
             elemental: false,
         })

@@ -473,6 +473,7 @@ pub(super) fn module_unit(
         recursive: false,
         generic_calls: Default::default(),
         deferred: Vec::new(),
+        deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
     }

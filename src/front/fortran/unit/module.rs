@@ -253,6 +253,7 @@ impl FileParser<'_> {
             recursive: false,
             generic_calls: Default::default(),
             deferred: Vec::new(),
+            deferred_entities: Vec::new(),
             internal_of: None,
             elemental: false,
         };
@@ -295,7 +296,14 @@ impl FileParser<'_> {
             let line = match self.stmts.classify(&raw) {
                 Ok(line) => line,
                 Err(d) => {
-                    self.diags.push(d);
+                    // An unsupported declaration of the specification part (a COMPLEX
+                    // constant): it blocks only the procedures that use its names.
+                    let names = declared_names(&raw);
+                    if !in_contains && d.code.starts_with("E040") && !names.is_empty() {
+                        module.deferred_entities.push((names, d));
+                    } else {
+                        self.diags.push(d);
+                    }
                     self.pos += 1;
                     if stmt::looks_like_header(&raw) {
                         self.skip_to_end(1);
@@ -478,6 +486,30 @@ impl FileParser<'_> {
         missing_end(self);
         out
     }
+}
+
+/// The names a declaration statement `spec [, attrs] :: a [= v], b(n), ...` declares:
+/// the identifiers after `::` that start an entity.
+fn declared_names(raw: &RawStmt) -> Vec<String> {
+    let Some(start) = raw.toks.iter().position(|t| t.kind == TokKind::DoubleColon) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut expect_name = true;
+    for t in &raw.toks[start + 1..] {
+        match &t.kind {
+            TokKind::LParen => depth += 1,
+            TokKind::RParen => depth = depth.saturating_sub(1),
+            TokKind::Comma if depth == 0 => expect_name = true,
+            TokKind::Ident(n) if expect_name && depth == 0 => {
+                out.push(n.clone());
+                expect_name = false;
+            }
+            _ => expect_name = false,
+        }
+    }
+    out
 }
 
 /// The name written at token `i` of a statement (an identifier, as the parser checked).
