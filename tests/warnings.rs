@@ -625,7 +625,8 @@ fn internal_procedures_of_two_files_keep_their_own_meaning() {
 #[test]
 fn unsupported_module_declarations_block_only_the_procedures_that_use_them() {
     // A COMPLEX constant and a type with ALLOCATABLE components (as ASP3162's modules
-    // have): `scale` uses neither, `count_args` uses the type, `wrap` a type holding it.
+    // have): `scale` uses neither, `count_args` uses the type, `wrap` a type holding it,
+    // `rot` the constant.
     let text = "\
 module args
   implicit none
@@ -655,6 +656,11 @@ contains
     real(8), intent(out) :: y
     y = x
   end subroutine wrap
+  subroutine rot(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x*abs(imag)
+  end subroutine rot
 end module args
 ";
     let w = warnings_of(text, "scale", &["x"], &["y"]);
@@ -667,4 +673,12 @@ end module args
         );
         assert_eq!(e.matches("error[").count(), 1, "{root}: {e}");
     }
+    // The constant's declaration was refused: `rot` hears of that, not of an
+    // undeclared `imag`.
+    let e = errors_of(text, "rot", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:3:3: error[E0405]: the COMPLEX type is not supported yet"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
 }

@@ -662,6 +662,34 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
             },
         }
     }
+    // A procedure that uses a name whose module declaration was refused gets semantic
+    // errors about it (`imag` is not declared): the refusal is the cause, and it goes
+    // with that procedure instead.
+    let refused: Vec<(String, Diagnostic)> = units
+        .iter()
+        .flat_map(|u| u.deferred_entities.iter())
+        .flat_map(|(names, d)| names.iter().map(move |n| (format!("`{n}`"), d.clone())))
+        .collect();
+    let mut rest = Vec::with_capacity(kept.len());
+    for d in kept {
+        let cause = refused
+            .iter()
+            .find(|(n, _)| d.code.starts_with("E03") && d.message.contains(n.as_str()));
+        match (holder(units, &d), cause) {
+            (Some(u), Some((_, refusal))) => {
+                if !units[u]
+                    .deferred
+                    .iter()
+                    .any(|x| x.message == refusal.message)
+                {
+                    units[u].deferred.push(refusal.clone());
+                }
+                units[u].deferred.push(d);
+            }
+            _ => rest.push(d),
+        }
+    }
+    let kept = rest;
     // In a procedure with an unsupported construct, the semantic errors (E03xx) are
     // mostly its consequences (the names an internal procedure or a BLOCK declares are
     // unknown outside it): they go with it. A unit defined twice is the file's problem.
