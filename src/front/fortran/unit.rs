@@ -220,9 +220,6 @@ impl FileParser<'_> {
         units
     }
 
-    /// A main PROGRAM (the cursor after its PROGRAM statement): read as a unit without
-    /// arguments, so that its statements are checked and its calls known, with E0402 as
-    /// its deferred refusal: a main program is never differentiated, and blocks no root.
     /// Whether the statements from the current one on reach a bare `END` before any
     /// unit starts: they are then a main program without a PROGRAM statement.
     fn ends_with_bare_end(&self) -> bool {
@@ -246,8 +243,11 @@ impl FileParser<'_> {
         false
     }
 
-    /// A main program, from its PROGRAM statement `raw` (read) when `named`, else from
-    /// its first statement `raw` (not read yet).
+    /// A main PROGRAM: read as a unit without arguments, so that its statements are
+    /// checked and its calls known, with E0402 as its deferred refusal: a main program
+    /// is never differentiated, and blocks no root. From its PROGRAM statement `raw`
+    /// (the cursor after it) when `named`, else from its first statement `raw` (the
+    /// cursor on it).
     fn program(&mut self, raw: &RawStmt, leading: Vec<String>, named: bool) -> Unit {
         let name = match raw.toks.get(1).map(|t| &t.kind) {
             Some(super::lexer::TokKind::Ident(n)) if named => n.clone(),
