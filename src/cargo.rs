@@ -238,6 +238,16 @@ impl Build {
             for dir in &include_dirs {
                 cmd.arg("-I").arg(dir);
             }
+            // The line the manifest says fixed-form sources were written for.
+            match loaded.fixed_line_length {
+                Some(usize::MAX) => {
+                    cmd.arg("-ffixed-line-length-none");
+                }
+                Some(n) => {
+                    cmd.arg(format!("-ffixed-line-length-{n}"));
+                }
+                None => {}
+            }
             cmd.args(&prefix_maps)
                 .args(&tools.fortran_flags)
                 .args(&self.flags)

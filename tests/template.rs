@@ -545,3 +545,26 @@ fn main() {
         "{stdout}"
     );
 }
+
+/// `fixed-line-length` reaches gfortran too: the fixed-form source's term past column 72
+/// is compiled in the original as adgen differentiates it.
+#[test]
+fn build_script_compiles_fixed_form_with_the_manifest_line_length() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f\"]\nfixed-line-length = 132\n\n[[root]]\nname = \"square\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    std::fs::remove_file(dir.path().join("src/fortran/square.f90")).unwrap();
+    let long = format!("      Y = X * X{:58}* 2.0D0\n", "");
+    assert!(long.find("* 2.0D0").unwrap() >= 72);
+    std::fs::write(
+        dir.path().join("src/fortran/square.f"),
+        format!("      SUBROUTINE SQUARE(X, Y)\n      DOUBLE PRECISION X, Y\n{long}      END\n"),
+    )
+    .unwrap();
+    let output = run_fixture(dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(stdout.contains("square(3) = 18"), "{}", show(&output));
+    assert!(stdout.contains("dsquare(3) = 12"), "{}", show(&output));
+}
