@@ -49,7 +49,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         module_names: Default::default(),
         type_names: Default::default(),
         global_names: vec![None; ir.globals.len()],
-        common_names: Default::default(),
+        common_blocks: Default::default(),
     };
     // Callees first, as the adjoint is generated (a caller's saves depend on what its
     // callees' adjoints give back); printed callers first.

@@ -195,11 +195,9 @@ fn check_well_formed(
         if check.value_of("legacy") == Some(&support::config::Value::Bool(true)) {
             extra.push("-std=legacy".to_string());
         }
-        match manifest.fixed_line_length {
-            Some(usize::MAX) => extra.push("-ffixed-line-length-none".to_string()),
-            Some(n) => extra.push(format!("-ffixed-line-length-{n}")),
-            None => {}
-        }
+        extra.extend(support::toolchain::fixed_line_length_flag(
+            manifest.fixed_line_length,
+        ));
         for src in &sources {
             // A mixed program's sources of the other language are checked as such.
             let o = match (lang, support::toolchain::is_c(&src.path)) {

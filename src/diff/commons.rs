@@ -11,51 +11,46 @@
 use super::*;
 use crate::ir::commons::{CommonBlock, fold_int};
 
-/// The name of the derivative block of each block that has derivatives (by key of its
-/// global module `/c/`): `c_d`, `c_b`, and `blank_d`, `blank_b` for blank COMMON.
-pub(super) fn derivative_block_names(
+/// The derivative block of a COMMON block that has derivatives.
+pub struct DerivativeBlock {
+    /// `c_d`, `c_b`; `blank_d`, `blank_b` for blank COMMON.
+    pub name: String,
+    /// The derivatives of its variables, in the block's order: (primal, derivative).
+    pub variables: Vec<(String, String)>,
+}
+
+/// The derivative block of each block that has derivatives (by key of its global
+/// module `/c/`).
+pub(super) fn derivative_blocks(
     ir: &Ir,
     global_names: &[Option<String>],
     taken: &mut Namer,
     mode: Mode,
-) -> BTreeMap<String, String> {
+) -> BTreeMap<String, DerivativeBlock> {
     for b in &ir.commons {
         taken.reserve(b.name.as_deref().unwrap_or("blank"));
     }
     let mut out = BTreeMap::new();
     for b in &ir.commons {
-        let has_derivatives = ir
-            .globals
-            .iter()
-            .zip(global_names)
-            .any(|(g, d)| d.is_some() && key(&g.global.module) == key(&b.module));
-        if has_derivatives {
+        let mut variables = Vec::new();
+        for v in &b.variables {
+            let g = ir.globals.iter().position(|g| {
+                key(&g.global.module) == key(&b.module) && key(&g.global.name) == key(v)
+            });
+            if let Some(d) = g.and_then(|g| global_names[g].clone()) {
+                variables.push((v.clone(), d));
+            }
+        }
+        if !variables.is_empty() {
             let base = b.name.as_deref().unwrap_or("blank");
-            out.insert(
-                key(&b.module),
-                taken.fresh(&format!("{base}{}", mode.unit_suffix())),
-            );
+            let name = taken.fresh(&format!("{base}{}", mode.unit_suffix()));
+            out.insert(key(&b.module), DerivativeBlock { name, variables });
         }
     }
     out
 }
 
 impl UnitGen<'_, '_> {
-    /// The derivatives of the variables of `block` (global module `/c/`), in the block's
-    /// order: (primal name, derivative name).
-    fn block_derivatives(&self, block: &CommonBlock) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for v in &block.variables {
-            let g = self.ctx.ir.globals.iter().position(|g| {
-                key(&g.global.module) == key(&block.module) && key(&g.global.name) == key(v)
-            });
-            if let Some(d) = g.and_then(|g| self.ctx.global_names[g].clone()) {
-                out.push((v.clone(), d));
-            }
-        }
-        out
-    }
-
     /// Adds to `decls` the derivative blocks the generated `body` refers to, and the
     /// original blocks it refers to that the original unit does not declare.
     pub(super) fn add_common_declarations(&mut self, decls: &mut Vec<Decl>, body: &[Stmt]) {
@@ -68,11 +63,15 @@ impl UnitGen<'_, '_> {
                 _ => false,
             })
         };
+        // A C function has no COMMON to declare.
+        let in_c = self.ctx.program.files.iter().any(|f| {
+            f.language == il::Language::C && f.units.iter().any(|u| std::ptr::eq(u, self.unit))
+        });
         for block in &self.ctx.ir.commons {
-            let Some(dblock) = self.ctx.common_names.get(&key(&block.module)) else {
+            let Some(dblock) = self.ctx.common_blocks.get(&key(&block.module)) else {
                 continue;
             };
-            let derivs = self.block_derivatives(block);
+            let derivs = &dblock.variables;
             let in_unit = self.unit.decls.iter().any(|d| match &d.kind {
                 DeclKind::Common(parts) => parts
                     .iter()
@@ -91,21 +90,14 @@ impl UnitGen<'_, '_> {
                 continue;
             }
             let mut added = Vec::new();
-            // A C function has no COMMON to declare.
-            let in_c = self.ctx.program.files.iter().any(|f| {
-                f.language == il::Language::C && f.units.iter().any(|u| std::ptr::eq(u, self.unit))
-            });
             if in_c {
-                self.errors.push(
-                    Diagnostic::error(
-                        "E0514",
-                        format!(
-                            "C function `{}` calls Fortran procedures whose COMMON {} carries derivatives; its derivative could not reach them",
-                            self.unit.name, block.module
-                        ),
-                    )
-                    .at(self.unit.span)
-                    .with_help("call the Fortran procedures from a Fortran procedure, and that one from C"),
+                self.block_error(
+                    format!(
+                        "C function `{}` calls Fortran procedures whose COMMON {} carries derivatives; its derivative could not reach them",
+                        self.unit.name, block.module
+                    ),
+                    "call the Fortran procedures from a Fortran procedure, and that one from C"
+                        .to_string(),
                 );
                 continue;
             }
@@ -116,19 +108,15 @@ impl UnitGen<'_, '_> {
                     .iter()
                     .find(|v| self.unit.symbols.get(v).is_some())
                 {
-                    self.errors.push(
-                        Diagnostic::error(
-                            "E0514",
-                            format!(
-                                "`{}` has a variable `{v}` of its own, and the procedures it calls use `{v}` of COMMON {}: its derivative must declare the block, which would hide its own `{v}`",
-                                self.unit.name, block.module
-                            ),
-                        )
-                        .at(self.unit.span)
-                        .with_help(format!(
+                    self.block_error(
+                        format!(
+                            "`{}` has a variable `{v}` of its own, and the procedures it calls use `{v}` of COMMON {}: its derivative must declare the block, which would hide its own `{v}`",
+                            self.unit.name, block.module
+                        ),
+                        format!(
                             "rename `{v}` in `{}`, or declare COMMON {} there",
                             self.unit.name, block.module
-                        )),
+                        ),
                     );
                     continue;
                 }
@@ -144,7 +132,7 @@ impl UnitGen<'_, '_> {
             }
             if wants_derivatives {
                 let mut entities = Vec::new();
-                for (v, d) in &derivs {
+                for (v, d) in derivs {
                     if !declared(decls, d) && !declared(&added, d) {
                         match self.hidden_declaration(block, v, d, in_unit) {
                             Some(decl) => added.push(decl),
@@ -153,7 +141,7 @@ impl UnitGen<'_, '_> {
                     }
                     entities.push(bare_entity(d));
                 }
-                added.push(common_decl(Some(dblock.clone()), entities));
+                added.push(common_decl(Some(dblock.name.clone()), entities));
             }
             // Beside the original COMMON statement when there is one.
             let at = decls
@@ -219,16 +207,21 @@ impl UnitGen<'_, '_> {
     }
 
     fn undeclarable(&mut self, block: &CommonBlock, v: &str) {
+        self.block_error(
+            format!(
+                "the derivative of `{}` must declare COMMON {} (the procedures it calls use it), but the type or dimensions of `{v}` are not constant where `{}` declares them",
+                self.unit.name, block.module, block.declared_by.name
+            ),
+            format!("declare COMMON {} in `{}`", block.module, self.unit.name),
+        );
+    }
+
+    /// E0514 at the unit: its derivative cannot declare a COMMON block it needs.
+    fn block_error(&mut self, message: String, help: String) {
         self.errors.push(
-            Diagnostic::error(
-                "E0514",
-                format!(
-                    "the derivative of `{}` must declare COMMON {} (the procedures it calls use it), but the type or dimensions of `{v}` are not constant where `{}` declares them",
-                    self.unit.name, block.module, block.declared_by.name
-                ),
-            )
-            .at(self.unit.span)
-            .with_help(format!("declare COMMON {} in `{}`", block.module, self.unit.name)),
+            Diagnostic::error("E0514", message)
+                .at(self.unit.span)
+                .with_help(help),
         );
     }
 }

@@ -6,7 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
-mod commons;
+pub mod commons;
 mod decls;
 pub mod heap;
 pub mod implicit_zero;
@@ -99,8 +99,8 @@ pub struct Ctx<'a> {
     /// unit: `u` → `ud`, declared in the derivative module.
     pub global_names: Vec<Option<String>>,
     /// Derivative block of each COMMON block with derivatives (by key of its global
-    /// module `/c/`): `c_d`.
-    pub common_names: BTreeMap<String, String>,
+    /// module `/c/`): `c_d` and the derivatives it holds.
+    pub common_blocks: BTreeMap<String, commons::DerivativeBlock>,
 }
 
 impl<'a> Ctx<'a> {
@@ -175,7 +175,7 @@ pub fn differentiate(
             }
         }
         let global_names = global_derivative_names(program, ir, analyses, mode);
-        let common_names = commons::derivative_block_names(ir, &global_names, &mut taken, mode);
+        let common_blocks = commons::derivative_blocks(ir, &global_names, &mut taken, mode);
         let ctx = Ctx {
             program,
             ir,
@@ -187,7 +187,7 @@ pub fn differentiate(
             module_names,
             type_names,
             global_names,
-            common_names,
+            common_blocks,
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();

@@ -195,6 +195,22 @@ impl BindC {
 }
 
 impl Unit {
+    /// The value `name` is given where it is declared: the initializer of its entity
+    /// (`real, parameter :: pi = 3.14`, `integer :: n = 5`) or its PARAMETER statement.
+    pub fn initial_value(&self, name: &str) -> Option<&Expr> {
+        self.decls.iter().find_map(|d| match &d.kind {
+            DeclKind::Var { entities, .. } => entities
+                .iter()
+                .find(|e| key(&e.name) == key(name))
+                .and_then(|e| e.init.as_ref()),
+            DeclKind::Parameter(list) => list
+                .iter()
+                .find(|(n, _)| key(n) == key(name))
+                .map(|(_, e)| e),
+            _ => None,
+        })
+    }
+
     /// Is the variable `name` declared OPTIONAL?
     pub fn is_optional(&self, name: &str) -> bool {
         self.decls.iter().any(|d| match &d.kind {

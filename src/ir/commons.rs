@@ -35,7 +35,8 @@ impl CommonBlock<'_> {
 /// every unit declares each the same way.
 pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
     let mut blocks: Vec<CommonBlock> = Vec::new();
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    // Each block's index and the layout of its first declaration.
+    let mut by_key: BTreeMap<String, (usize, Vec<(String, String)>)> = BTreeMap::new();
     for unit in program.units() {
         // The lists of this unit, per block (a block may be continued by a second
         // COMMON statement).
@@ -57,7 +58,7 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
         for (module, name, variables) in lists {
             let shape = layout(unit, &variables);
             let shared = variables.iter().find(|v| equivalenced.contains(&key(v)));
-            let i = *by_key.entry(key(&module)).or_insert_with(|| {
+            let (i, first) = by_key.entry(key(&module)).or_insert_with(|| {
                 blocks.push(CommonBlock {
                     module: module.clone(),
                     name: name.clone(),
@@ -65,9 +66,9 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
                     variables: variables.clone(),
                     refusal: None,
                 });
-                blocks.len() - 1
+                (blocks.len() - 1, shape.clone())
             });
-            let block = &mut blocks[i];
+            let block = &mut blocks[*i];
             if block.refusal.is_some() {
                 continue;
             }
@@ -76,7 +77,7 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
                     "`{v}` of COMMON {module} is EQUIVALENCEd in `{}`",
                     unit.name
                 ));
-            } else if layout(block.declared_by, &block.variables) != shape {
+            } else if *first != shape {
                 block.refusal = Some(format!(
                     "COMMON {module} lists other variables in `{}` than in `{}`",
                     unit.name, block.declared_by.name
@@ -161,20 +162,11 @@ fn fold(unit: &Unit, e: &Expr, depth: usize) -> Option<i64> {
             }
         }
         ExprKind::Var(n) => {
-            let init = unit.decls.iter().find_map(|d| match &d.kind {
-                DeclKind::Var {
-                    attrs, entities, ..
-                } if attrs.iter().any(|a| matches!(a, il::Attr::Parameter)) => entities
-                    .iter()
-                    .find(|en| key(&en.name) == key(n))
-                    .and_then(|en| en.init.clone()),
-                DeclKind::Parameter(list) => list
-                    .iter()
-                    .find(|(name, _)| key(name) == key(n))
-                    .map(|(_, v)| v.clone()),
-                _ => None,
-            })?;
-            fold(unit, &init, depth + 1)
+            let constant = unit
+                .symbols
+                .get(n)
+                .is_some_and(|s| s.kind == il::SymbolKind::Constant);
+            fold(unit, unit.initial_value(n).filter(|_| constant)?, depth + 1)
         }
         _ => None,
     }

@@ -47,14 +47,13 @@ pub struct Context<'a> {
 impl Context<'_> {
     /// Flags for the user's sources: the fixed-form line length their manifest gives, as
     /// gfortran's `-ffixed-line-length-N`.
-    fn original_flags(&self) -> Vec<&'static str> {
-        let mut flags = toolchain::ORIGINAL_FFLAGS.to_vec();
-        match self.sources.first().and_then(|s| s.fixed_line_length) {
-            Some(usize::MAX) => flags.push("-ffixed-line-length-none"),
-            Some(132) => flags.push("-ffixed-line-length-132"),
-            Some(_) | None => {}
-        }
-        flags
+    fn original_flags(&self) -> Vec<String> {
+        let length = self.sources.first().and_then(|s| s.fixed_line_length);
+        toolchain::ORIGINAL_FFLAGS
+            .iter()
+            .map(|f| f.to_string())
+            .chain(toolchain::fixed_line_length_flag(length))
+            .collect()
     }
     fn fail(&self, stage: &str, detail: impl Into<String>) -> Failure {
         Failure {
@@ -225,7 +224,10 @@ pub fn check_roundtrip(
         ctx,
         "roundtrip",
         unparsed,
-        &ctx.original_flags(),
+        &ctx.original_flags()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
         "roundtrip-compile",
     ) {
         Ok(o) => o,
@@ -618,7 +620,10 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         &ctx,
         "original",
         &originals,
-        &ctx.original_flags(),
+        &ctx.original_flags()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
         "compile-original",
     ) {
         Ok(o) => o,

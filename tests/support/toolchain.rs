@@ -15,6 +15,15 @@ pub const CFLAGS: &[&str] = &["-std=c99", "-O0", "-g", "-Wall", "-Wextra", "-Wer
 /// Flags for C sources whose warnings are not failures (the user's, C drivers).
 pub const CFLAGS_LENIENT: &[&str] = &["-std=c99", "-O0", "-g"];
 
+/// gfortran's flag for the fixed-form line length a manifest gives (`usize::MAX`:
+/// `"none"`).
+pub fn fixed_line_length_flag(length: Option<usize>) -> Option<String> {
+    match length? {
+        usize::MAX => Some("-ffixed-line-length-none".to_string()),
+        n => Some(format!("-ffixed-line-length-{n}")),
+    }
+}
+
 /// What a finished command did.
 #[derive(Debug)]
 pub struct Outcome {

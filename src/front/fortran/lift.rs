@@ -283,8 +283,8 @@ fn close_over_declarations(need: &mut Needs, host: &Unit) {
             if let Some(kind) = &s.type_spec.kind {
                 read.extend(il::visit::names_read(kind).into_iter().map(key));
             }
-            if let Some(value) = constant_value(host, &s.name) {
-                read.extend(il::visit::names_read(&value).into_iter().map(key));
+            if let Some(value) = host.initial_value(&s.name) {
+                read.extend(il::visit::names_read(value).into_iter().map(key));
             }
         }
         let before = need.vars.len() + need.constants.len();
@@ -305,21 +305,6 @@ fn close_over_declarations(need: &mut Needs, host: &Unit) {
             return;
         }
     }
-}
-
-/// The value a host gives its named constant `name`.
-fn constant_value(host: &Unit, name: &str) -> Option<Expr> {
-    host.decls.iter().find_map(|d| match &d.kind {
-        DeclKind::Var { entities, .. } => entities
-            .iter()
-            .find(|e| key(&e.name) == key(name))
-            .and_then(|e| e.init.clone()),
-        DeclKind::Parameter(list) => list
-            .iter()
-            .find(|(n, _)| key(n) == key(name))
-            .map(|(_, e)| e.clone()),
-        _ => None,
-    })
 }
 
 /// The attributes of the host's declaration of `name` an argument keeps.
@@ -356,7 +341,7 @@ fn declaration_of(host: &Unit, name: &str, constant: bool) -> Option<Decl> {
     };
     attrs.sort_by_key(|a| !matches!(a, Attr::Parameter));
     let init = if constant {
-        Some(constant_value(host, name)?)
+        Some(host.initial_value(name)?.clone())
     } else {
         None
     };
