@@ -27,6 +27,7 @@ fn main() {
     let req = adgen::Request {
         roots: vec![root],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };

@@ -234,6 +234,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         }
     }
     let mut warnings = prepare::directives::check(&program);
+    warnings.extend(prepare::black_box::unused(&program, request));
     warnings.extend(analyses.warnings.iter().cloned());
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));

@@ -66,6 +66,12 @@ The manifest (ad.toml; paths relative to it, every key but `sources` and `root` 
   [sizes.smooth]                        # extents of arrays given without one
   y = \"n*m\"                             # (C `double *y`, Fortran `y(*)`)
 
+  [black-box.solve]                     # a procedure whose derivatives you write
+  arguments = [\"n\", \"a\", \"b\", \"x\"]      # its dummy arguments, in order
+  depends = { x = [\"a\", \"b\"] }          # what it overwrites, from which inputs
+  tangent = \"solve_d\"                   # your derivatives (these are the defaults)
+  adjoint = \"solve_b\"
+
 `adgen init` writes a first manifest from the sources.";
 
 #[derive(Parser, Debug)]
@@ -658,6 +664,7 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
             })
             .collect(),
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: run.disabled,
     };

@@ -15,10 +15,12 @@
 //! Every problem is a [`Diagnostic`] with code `E01xx` located at `path:line:col` of the
 //! offending key or value in the manifest.
 
+mod black_box;
 mod head;
 mod roots;
 mod sizes;
 mod syntax;
+pub use black_box::E_BAD_BLACK_BOX;
 pub use head::{Head, parse_head, parse_heads};
 pub use sizes::E_BAD_SIZE;
 
@@ -100,6 +102,7 @@ pub struct RawManifest {
     pub options: Option<IgnoredAny>,
     pub root: Option<IgnoredAny>,
     pub sizes: Option<IgnoredAny>,
+    pub black_box: Option<IgnoredAny>,
 }
 
 /// `fixed-line-length`: the last column of fixed-form statements, as gfortran's
@@ -637,11 +640,13 @@ impl<'a> Checker<'a> {
         }
 
         let sizes = self.sizes(&document);
+        let black_boxes = self.black_boxes(&document);
 
         Some(Checked {
             request: Request {
                 roots,
                 sizes,
+                black_boxes,
                 checkpoint_calls: options.checkpoint_calls.unwrap_or(true),
                 disabled,
             },

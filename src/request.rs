@@ -192,10 +192,64 @@ pub struct Request {
     pub roots: Vec<RootRequest>,
     /// Sizes of assumed-size array arguments (`[sizes.PROCEDURE]`).
     pub sizes: Vec<SizeHint>,
+    /// Procedures differentiated by hand (`[black-box.PROCEDURE]`).
+    pub black_boxes: Vec<BlackBox>,
     /// Joint mode (checkpoint every call) when true, the default.
     pub checkpoint_calls: bool,
     /// Optimizations switched off (`disable = [...]`), by name.
     pub disabled: BTreeSet<String>,
+}
+
+/// A procedure whose derivatives the user writes (Tapenade's black-box library entries,
+/// seeds/004 §6.2): adgen does not read or differentiate its body, which it may not have;
+/// the analyses take its dependencies from here and derivative code calls the user's
+/// derivatives, whose arguments are the procedure's with a derivative after each
+/// argument named in `depends` (INTERFACE.md §1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlackBox {
+    pub name: String,
+    /// The dummy arguments in order.
+    pub arguments: Vec<String>,
+    /// Each argument the procedure may overwrite (or, for a function, its own name: the
+    /// result) with the arguments its new value depends on differentiably. An argument
+    /// not listed here is left as it was.
+    pub depends: Vec<(String, Vec<String>)>,
+    /// The user's tangent and adjoint, when not `NAME_d` and `NAME_b`.
+    pub tangent: Option<String>,
+    pub adjoint: Option<String>,
+    /// Where the manifest gives it, for diagnostics: (path, line, col).
+    pub origin: Option<(String, usize, usize)>,
+}
+
+impl BlackBox {
+    /// The arguments that carry derivatives in the user's derivatives, by position: every
+    /// one that `depends` names, as an output or as an input.
+    pub fn differentiable(&self) -> Vec<bool> {
+        self.arguments
+            .iter()
+            .map(|a| {
+                self.depends.iter().any(|(out, ins)| {
+                    out.eq_ignore_ascii_case(a) || ins.iter().any(|i| i.eq_ignore_ascii_case(a))
+                })
+            })
+            .collect()
+    }
+    /// The derivatives depend on the result of the function named `name`.
+    pub fn result_depends(&self) -> Option<&[String]> {
+        self.depends
+            .iter()
+            .find(|(out, _)| out.eq_ignore_ascii_case(&self.name))
+            .map(|(_, ins)| ins.as_slice())
+    }
+}
+
+impl Request {
+    /// The black-box entry of procedure `name`.
+    pub fn black_box(&self, name: &str) -> Option<&BlackBox> {
+        self.black_boxes
+            .iter()
+            .find(|b| b.name.eq_ignore_ascii_case(name))
+    }
 }
 
 /// One source file handed to [`crate::differentiate`].

@@ -15,6 +15,7 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
     }

@@ -200,6 +200,7 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
                 origin: None,
             }],
             sizes: Vec::new(),
+            black_boxes: Vec::new(),
             checkpoint_calls: true,
             disabled: disabled.iter().map(|s| s.to_string()).collect(),
         };

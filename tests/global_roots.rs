@@ -175,6 +175,7 @@ fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool, c
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };
@@ -303,6 +304,7 @@ end subroutine g
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };

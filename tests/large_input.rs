@@ -23,6 +23,7 @@ fn request(root: &str) -> adgen::Request {
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: BTreeSet::new(),
     }

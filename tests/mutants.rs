@@ -404,6 +404,7 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
                 origin: None,
             }],
             sizes: Vec::new(),
+            black_boxes: Vec::new(),
             checkpoint_calls: true,
             disabled: Default::default(),
         };

@@ -71,6 +71,7 @@ fn every_procedure_as_a_root_never_panics() {
                     origin: None,
                 }],
                 sizes: Vec::new(),
+                black_boxes: Vec::new(),
                 checkpoint_calls: true,
                 disabled: BTreeSet::new(),
             };

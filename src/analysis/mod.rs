@@ -90,6 +90,12 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             let mut changed = false;
             for &u in &scc {
                 effects[u] = node_effects(ir, u, &summaries);
+                if let Some(b) = request.black_box(&ir.units[u].unit.name) {
+                    inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
+                    let unit = ir.units[u].unit;
+                    summaries[u] = Some(Summary::described(unit, n_slots(&ir.units[u]), b));
+                    continue;
+                }
                 inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
                 let io = inouts[u].as_ref().expect("just computed");
                 let s = summarize(
@@ -291,7 +297,10 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         if !state.has_context {
             continue;
         }
-        derivative_zones(&ir.units[u], state, &ever_varied);
+        match request.black_box(&ir.units[u].unit.name) {
+            Some(b) => black_box_arguments(&ir.units[u], state, b),
+            None => derivative_zones(&ir.units[u], state, &ever_varied),
+        }
     }
     // A variable passed where a callee expects a derivative needs derivative storage in
     // the caller, and a dummy of the caller that needs one becomes a derivative argument:
@@ -378,6 +387,45 @@ fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis, passive: &ZoneSet) 
         if z.is_some_and(|z| reals[z]) {
             state.varied_in.set(slot, true);
             state.useful_out.set(slot, true);
+        }
+    }
+}
+
+/// The derivative arguments of a black box (`request::BlackBox`): none when no calling
+/// context makes an output it lists depend on a varied input, else every real argument its
+/// `depends` names (the user's derivatives have one fixed signature), and the result.
+fn black_box_arguments(uir: &UnitIr, state: &mut UnitAnalysis, b: &crate::request::BlackBox) {
+    let unit = uir.unit;
+    let slot_of = |name: &str| {
+        if unit.is_function() && name.eq_ignore_ascii_case(&unit.name) {
+            return Some(unit.args.len());
+        }
+        unit.args.iter().position(|a| a.eq_ignore_ascii_case(name))
+    };
+    let active = b.depends.iter().any(|(out, ins)| {
+        slot_of(out).is_some_and(|k| state.useful_out[k])
+            && ins
+                .iter()
+                .filter_map(|i| slot_of(i))
+                .any(|i| state.varied_in[i])
+    });
+    if !active {
+        return;
+    }
+    let slots = slot_zones(uir);
+    for (k, differentiable) in b.differentiable().into_iter().enumerate() {
+        let Some(z) = slots.get(k).copied().flatten() else {
+            continue;
+        };
+        if differentiable && uir.zones.zones[z].ty.is_differentiable() {
+            state.deriv_args.set(k, true);
+            state.deriv_zones.set(z, true);
+        }
+    }
+    if let Some(rz) = uir.zones.result() {
+        if b.result_depends().is_some() && uir.zones.zones[rz].ty.is_differentiable() {
+            state.result_active = true;
+            state.deriv_zones.set(rz, true);
         }
     }
 }

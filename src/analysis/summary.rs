@@ -38,6 +38,49 @@ impl Summary {
             diff_dep: vec![BitVec::repeat(true, n_slots); n_slots],
         }
     }
+    /// The summary a black box's manifest entry gives (`request::BlackBox`): it may
+    /// overwrite what `depends` lists, each from the inputs listed for it; it may read
+    /// every argument; it leaves the program's globals alone.
+    pub fn described(
+        unit: &crate::il::Unit,
+        n_slots: usize,
+        b: &crate::request::BlackBox,
+    ) -> Summary {
+        let mut s = Summary::empty(n_slots);
+        s.must_writes = BitVec::repeat(false, n_slots);
+        let slot_of = |name: &str| {
+            unit.args
+                .iter()
+                .position(|a| a.eq_ignore_ascii_case(name))
+                .or_else(|| {
+                    unit.is_function()
+                        .then_some(unit.args.len())
+                        .filter(|_| name.eq_ignore_ascii_case(&unit.name))
+                })
+        };
+        for k in 0..unit.args.len() {
+            s.reads.set(k, true);
+        }
+        for (out, ins) in &b.depends {
+            let Some(k) = slot_of(out) else { continue };
+            s.writes.set(k, true);
+            s.written_parts[k].insert(String::new());
+            let mut row = BitVec::repeat(false, n_slots);
+            for i in ins.iter().filter_map(|i| slot_of(i)) {
+                row.set(i, true);
+            }
+            s.diff_dep[k] = row;
+        }
+        if unit.is_function() {
+            let r = unit.args.len();
+            s.writes.set(r, true);
+            s.must_writes.set(r, true);
+            if b.result_depends().is_none() {
+                s.diff_dep[r] = BitVec::repeat(false, n_slots);
+            }
+        }
+        s
+    }
     /// The optimistic start for procedures in a recursive cycle (must-out shrinks from
     /// everything, the other sets grow from nothing).
     pub fn empty(n_slots: usize) -> Summary {

@@ -14,6 +14,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     }

@@ -154,8 +154,25 @@ pub fn differentiate(
             continue;
         }
         let mut unit_names = BTreeMap::new();
+        // The user's derivatives of black boxes keep the names the manifest gives them
+        // (or `f_d`, `f_b`): generated names avoid them.
+        for b in &request.black_boxes {
+            let name = match mode {
+                Mode::Tangent => b.tangent.clone(),
+                Mode::Adjoint => b.adjoint.clone(),
+            }
+            .unwrap_or_else(|| format!("{}{}", b.name, mode.unit_suffix()));
+            taken.reserve(&name);
+            if let Some(i) = ir.index_of(&b.name) {
+                if analyses.units[i].is_differentiated() {
+                    unit_names.insert(key(&b.name), name);
+                }
+            }
+        }
         for (i, uir) in ir.units.iter().enumerate() {
-            if analyses.units[i].is_differentiated() {
+            if analyses.units[i].is_differentiated()
+                && !unit_names.contains_key(&key(&uir.unit.name))
+            {
                 let name = taken.fresh(&format!("{}{}", uir.unit.name, mode.unit_suffix()));
                 unit_names.insert(key(&uir.unit.name), name);
             }
@@ -192,7 +209,10 @@ pub fn differentiate(
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
         for i in ir.call_graph.bottom_up().into_iter().flatten() {
-            if !analyses.units[i].is_differentiated() {
+            // A black box's derivatives are the user's.
+            if !analyses.units[i].is_differentiated()
+                || request.black_box(&ir.units[i].unit.name).is_some()
+            {
                 continue;
             }
             let mut ug = UnitGen::new(&ctx, i);

@@ -250,6 +250,7 @@ mod tests {
                 origin: None,
             }],
             sizes: Vec::new(),
+            black_boxes: Vec::new(),
             checkpoint_calls: true,
             disabled: BTreeSet::new(),
         };

@@ -469,7 +469,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
 fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let known = ug.ctx.program.unit(site.callee).is_some();
     if !known && touches_active(ug, s, site) {
-        ug.error(unknown_procedure(site.callee, s));
+        ug.error(unknown_procedure(site.callee, s, site.args));
     }
     if let Some(lhs) = site.result_lhs {
         let name = lhs.base_name().unwrap_or_default().to_string();
@@ -500,13 +500,39 @@ pub fn touches_active(ug: &UnitGen, s: &Stmt, site: &CallSite) -> bool {
     })
 }
 
-pub fn unknown_procedure(name: &str, s: &Stmt) -> Diagnostic {
+/// E0503, whose help gives the two ways out: the source, or a black-box table of
+/// `ad.toml` to fill in (arguments named after the actuals where they are variables).
+pub fn unknown_procedure(name: &str, s: &Stmt, args: &[crate::il::Arg]) -> Diagnostic {
+    let names: Vec<String> = args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| match &a.value.kind {
+            ExprKind::Var(v) | ExprKind::Index(v, _) => v.to_ascii_lowercase(),
+            _ => format!("arg{}", k + 1),
+        })
+        .collect();
+    let quoted = |v: &[String]| {
+        v.iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let depends = match names.split_last() {
+        Some((last, rest)) => format!("{{ {last} = [{}] }}", quoted(rest)),
+        None => format!("{{ {name} = [] }}"),
+    };
     Diagnostic::error(
         "E0503",
         format!("`{name}` is called with active arguments, but adgen has no source for it"),
     )
     .at(s.span)
     .with_help(format!(
-        "add the file that defines `{name}` to `sources`, so that adgen can differentiate it"
+        "add the file that defines `{name}` to `sources`, so that adgen can differentiate it; \
+         or write its derivatives `{name}_d` and `{name}_b` yourself and describe it in \
+         ad.toml, with what it overwrites and from which arguments:\n\
+         \x20   [black-box.{name}]\n\
+         \x20   arguments = [{}]\n\
+         \x20   depends = {depends}",
+        quoted(&names)
     ))
 }

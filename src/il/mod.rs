@@ -111,6 +111,11 @@ impl Language {
     pub fn file_is_module(self) -> bool {
         self == Language::C
     }
+    /// A call needs a declaration of what it calls, with its parameter types (C
+    /// prototypes): generated code can declare only procedures adgen has a unit for.
+    pub fn calls_need_prototypes(self) -> bool {
+        self == Language::C
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

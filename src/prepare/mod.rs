@@ -19,6 +19,7 @@
 //! reads and writes the IL only: it knows nothing of the stages after it, the front-ends
 //! or the back-ends.
 
+pub mod black_box;
 pub mod directives;
 pub mod io;
 pub mod normalize;
@@ -34,6 +35,8 @@ use crate::request::Request;
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     // Size hints first: they may name a procedure that no root reaches.
     let program = sizes::apply(program, request)?;
+    // Black boxes before the reach: a defined one loses its body and what it calls.
+    let program = black_box::apply(&program, request)?;
     let program = reached(&program, request);
     // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
     // errors found beside them are their consequences and are not repeated.

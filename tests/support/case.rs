@@ -531,6 +531,7 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
                 origin: None,
             })
             .collect(),
+        black_boxes: manifest.black_boxes.clone(),
         checkpoint_calls,
         disabled,
     }
@@ -616,6 +617,15 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
     // Files the sources INCLUDE sit next to them (written first), for the compiler.
     let mut originals = include_files(dir);
     originals.extend(sources.iter().map(|s| (s.path.clone(), s.text.clone())));
+    // Files adgen is not given but the program links (black boxes, their derivatives).
+    let mut linked = Vec::new();
+    for path in &ctx.check.link {
+        match std::fs::read_to_string(dir.join(path)) {
+            Ok(text) => linked.push((path.clone(), text)),
+            Err(e) => return simple("config", format!("link file {path}: {e}")),
+        }
+    }
+    originals.extend(linked.iter().cloned());
     let orig_objects = match compile_sources(
         &ctx,
         "original",
@@ -638,7 +648,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
                     format!("the original computes non-finite values:\n{reference}"),
                 ));
             }
-            let unparsed: Vec<(String, String)> = program
+            let mut unparsed: Vec<(String, String)> = program
                 .files
                 .iter()
                 .map(|f| {
@@ -648,6 +658,7 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
                     (path, adgen::back::write_file(f, &program))
                 })
                 .collect();
+            unparsed.extend(linked.iter().cloned());
             failures.extend(check_roundtrip(&ctx, &reference, &unparsed, &roots));
         }
         Err(f) => failures.push(f),

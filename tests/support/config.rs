@@ -40,6 +40,8 @@ pub struct Manifest {
     pub sizes: Vec<(String, String, String)>,
     /// `fixed-line-length`: a column, or `usize::MAX` for `"none"`.
     pub fixed_line_length: Option<usize>,
+    /// `[black-box.PROCEDURE]` tables, as adgen's own manifest loader reads them.
+    pub black_boxes: Vec<adgen::request::BlackBox>,
 }
 
 /// A value given for a non-real dummy argument.
@@ -61,6 +63,9 @@ pub struct CheckConfig {
     pub values: BTreeMap<String, Value>,
     pub extent: BTreeMap<String, i64>,
     pub range: BTreeMap<String, (f64, f64)>,
+    /// Files of the program's directory that adgen is not given but the program links
+    /// (the black boxes' sources and the user's derivatives of them): `link = [...]`.
+    pub link: Vec<String>,
     /// Also check INTERFACE.md §4's promises on derivative arguments: garbage in the
     /// tangent derivatives of non-independents and in the adjoints of input-only
     /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`.
@@ -78,6 +83,7 @@ impl Default for CheckConfig {
             values: BTreeMap::new(),
             extent: BTreeMap::new(),
             range: BTreeMap::new(),
+            link: Vec::new(),
             contract: false,
         }
     }
@@ -162,6 +168,15 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
         Some(toml::Value::String(s)) if s == "none" => Some(usize::MAX),
         Some(other) => return Err(format!("ad.toml: fixed-line-length = {other}?")),
     };
+    let black_boxes = match table.get("black-box") {
+        None => Vec::new(),
+        Some(_) => {
+            adgen::manifest::load(&dir.join("ad.toml"))
+                .map_err(|f| format!("ad.toml: {}", f.rendered))?
+                .request
+                .black_boxes
+        }
+    };
     let mut roots = Vec::new();
     let root_tables = match table.get("root") {
         Some(toml::Value::Array(a)) => a.clone(),
@@ -202,6 +217,7 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
         roots,
         sizes,
         fixed_line_length,
+        black_boxes,
     })
 }
 
@@ -265,6 +281,12 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
             "tolerance" => cfg.tolerance = as_f64(value).ok_or_else(bad)?,
             "adjoint_tolerance" => cfg.adjoint_tolerance = as_f64(value).ok_or_else(bad)?,
             "fd_step" => cfg.fd_step = as_f64(value).ok_or_else(bad)?,
+            "link" => {
+                let items = value.as_array().ok_or_else(bad)?;
+                for i in items {
+                    cfg.link.push(i.as_str().ok_or_else(bad)?.to_string());
+                }
+            }
             "timeout" => cfg.timeout_secs = value.as_integer().ok_or_else(bad)? as u64,
             "extent" => {
                 let t = value.as_table().ok_or_else(bad)?;

@@ -19,6 +19,7 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     };

@@ -501,6 +501,7 @@ fn static_globals_derivatives_need_are_refused() {
             origin: None,
         }],
         sizes: Vec::new(),
+        black_boxes: Vec::new(),
         checkpoint_calls: true,
         disabled: Default::default(),
     };

@@ -1,0 +1,280 @@
+//! The manifest's black boxes (`[black-box.PROCEDURE]`, INTERFACE.md §1; Tapenade's
+//! black-box library entries, seeds/004 §6.2) applied to the program: each becomes a
+//! procedure with its arguments and no body, which the analyses describe from the
+//! manifest's `depends` and the differentiator never writes (derivative code calls the
+//! user's derivatives instead).
+//!
+//! - A procedure the sources define loses its body: adgen neither reads it (whatever it
+//!   holds cannot block a root) nor differentiates it. Its arguments must be the
+//!   manifest's, in order.
+//! - A procedure the sources only call gets a declaration made from its first call: each
+//!   argument has the actual's type, an array actual makes an assumed-size array.
+//!
+//! Problems are located in the manifest (or at the call that disagrees with it).
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::symbols::{Symbol, SymbolTable};
+use crate::il::types::{TypeRules, expr_type};
+use crate::il::{
+    Bound, DimSpec, Expr, ExprKind, Program, ScalarType, TypeSpec, Unit, UnitKind, key, visit,
+};
+use crate::request::{BlackBox, Request};
+
+/// A black box that does not fit the sources.
+pub const E_BLACK_BOX: &str = "E0129";
+
+pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    if request.black_boxes.is_empty() {
+        return Ok(program.clone());
+    }
+    let mut out = program.clone();
+    let mut problems = Vec::new();
+    for b in &request.black_boxes {
+        let here = |message: String, help: &str| {
+            let d = Diagnostic::error(E_BLACK_BOX, message).with_help(help.to_string());
+            match &b.origin {
+                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
+                None => d,
+            }
+        };
+        let defined = out
+            .files
+            .iter_mut()
+            .flat_map(|f| {
+                let lang = f.language;
+                f.units.iter_mut().map(move |u| (lang, u))
+            })
+            .find(|(_, u)| u.is_procedure() && u.name.eq_ignore_ascii_case(&b.name));
+        if let Some((lang, unit)) = defined {
+            if lang.calls_need_prototypes() {
+                problems.push(here(
+                    format!(
+                        "`black-box.{}`: black boxes in C sources are not supported yet",
+                        b.name
+                    ),
+                    "remove the table: adgen differentiates the function from its source",
+                ));
+                continue;
+            }
+            if unit.host.is_some() || unit.internal_of.is_some() {
+                problems.push(here(
+                    format!(
+                        "`black-box.{}`: `{}` is a module or internal procedure, which \
+                         cannot be a black box yet",
+                        b.name, unit.name
+                    ),
+                    "remove the table (adgen differentiates it from its source), or make \
+                     it an external procedure",
+                ));
+                continue;
+            }
+            let same = unit.args.len() == b.arguments.len()
+                && unit
+                    .args
+                    .iter()
+                    .zip(&b.arguments)
+                    .all(|(a, m)| a.eq_ignore_ascii_case(m));
+            if !same {
+                problems.push(here(
+                    format!(
+                        "`black-box.{}.arguments` is ({}), but the source defines `{}({})`",
+                        b.name,
+                        b.arguments.join(", "),
+                        unit.name,
+                        unit.args.join(", ")
+                    ),
+                    "list the procedure's dummy arguments as its source does, in order",
+                ));
+                continue;
+            }
+            unit.body.clear();
+            unit.deferred.clear();
+            unit.generic_calls.clear();
+            continue;
+        }
+        match stub(&out, b) {
+            Ok(Some((file, unit))) => out.files[file].units.push(unit),
+            Ok(None) => {}
+            Err(d) => problems.push(d),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// A warning for each black box that no source calls or defines (a misspelt name would
+/// otherwise describe nothing, without a word).
+pub fn unused(program: &Program, request: &Request) -> Vec<Diagnostic> {
+    let mut called = std::collections::BTreeSet::new();
+    for u in program.units() {
+        called.insert(key(&u.name));
+        called.extend(visit::called_names(u).iter().map(|n| key(n)));
+    }
+    request
+        .black_boxes
+        .iter()
+        .filter(|b| !called.contains(&key(&b.name)))
+        .map(|b| {
+            let d = Diagnostic::warning(
+                "W0104",
+                format!(
+                    "`black-box.{}`: no source defines or calls `{}`; the table is not used",
+                    b.name, b.name
+                ),
+            )
+            .with_help("check the spelling of the procedure's name");
+            match &b.origin {
+                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
+                None => d,
+            }
+        })
+        .collect()
+}
+
+/// The declaration of a procedure the sources call but do not define, made from its first
+/// call: (index of the caller's file, the unit). `None` when nothing calls it.
+fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagnostic> {
+    for (f, file) in program.files.iter().enumerate() {
+        for caller in file.units.iter().filter(|u| u.is_procedure()) {
+            let Some((args, is_function, span)) = first_call(caller, &b.name) else {
+                continue;
+            };
+            if file.language.calls_need_prototypes() {
+                return Err(Diagnostic::error(
+                    E_BLACK_BOX,
+                    format!(
+                        "`black-box.{}`: black boxes called from C are not supported yet",
+                        b.name
+                    ),
+                )
+                .at(span)
+                .with_help("give adgen the procedure's source instead of the table"));
+            }
+            if args.len() != b.arguments.len() || args.iter().any(|a| a.keyword.is_some()) {
+                return Err(Diagnostic::error(
+                    E_BLACK_BOX,
+                    format!(
+                        "`{}` is called with {} arguments here, but `black-box.{}.arguments` \
+                         lists {}",
+                        b.name,
+                        args.len(),
+                        b.name,
+                        b.arguments.len()
+                    ),
+                )
+                .at(span)
+                .with_help("list every dummy argument of the procedure in the manifest, in order, and pass them all by position"));
+            }
+            let variable = |n: &str| {
+                caller
+                    .symbols
+                    .get(n)
+                    .map(|s| s.ty)
+                    .unwrap_or(ScalarType::Real(8))
+            };
+            let rules = TypeRules {
+                variable: &variable,
+                function: &variable,
+                default_real: 4,
+            };
+            let mut symbols = SymbolTable::default();
+            for (k, (name, actual)) in b.arguments.iter().zip(&args).enumerate() {
+                let whole_array = match &actual.value.kind {
+                    ExprKind::Var(n) => caller.symbols.get(n).filter(|s| s.is_array()),
+                    _ => None,
+                };
+                let (ty, spec) = match &actual.value.kind {
+                    ExprKind::Var(n) | ExprKind::Index(n, _) => match caller.symbols.get(n) {
+                        Some(s) => (s.ty, s.type_spec.clone()),
+                        None => {
+                            let ty = expr_type(&actual.value, &rules);
+                            (ty, TypeSpec::of(ty))
+                        }
+                    },
+                    _ => {
+                        let ty = expr_type(&actual.value, &rules);
+                        (ty, TypeSpec::of(ty))
+                    }
+                };
+                let dims = match whole_array {
+                    Some(_) => vec![DimSpec {
+                        lower: None,
+                        upper: Bound::Star,
+                    }],
+                    None => Vec::new(),
+                };
+                let mut sym = Symbol::local(name, ty, spec, dims);
+                sym.arg_index = Some(k);
+                symbols.insert(sym);
+            }
+            let result = is_function.then(|| b.name.clone());
+            if let Some(r) = &result {
+                let ty = caller
+                    .symbols
+                    .get(&b.name)
+                    .map(|s| s.ty)
+                    .unwrap_or(ScalarType::Real(8));
+                let mut sym = Symbol::local(r, ty, TypeSpec::of(ty), Vec::new());
+                sym.is_result = true;
+                symbols.insert(sym);
+            }
+            let unit = Unit {
+                kind: if is_function {
+                    UnitKind::Function
+                } else {
+                    UnitKind::Subroutine
+                },
+                name: b.name.clone(),
+                args: b.arguments.clone(),
+                result,
+                explicit_result: false,
+                prefix_type: None,
+                leading_comments: Vec::new(),
+                decls: Vec::new(),
+                body: Vec::new(),
+                symbols,
+                span: Span::default(),
+                host: None,
+                bind: None,
+                recursive: false,
+                generic_calls: Default::default(),
+                deferred: Vec::new(),
+                deferred_entities: Vec::new(),
+                internal_of: None,
+                elemental: false,
+            };
+            return Ok(Some((f, unit)));
+        }
+    }
+    Ok(None)
+}
+
+/// The arguments of the first call of `name` in `unit`, whether it is a function call,
+/// and where it is.
+fn first_call(unit: &Unit, name: &str) -> Option<(Vec<crate::il::Arg>, bool, Span)> {
+    let mut found = None;
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if found.is_some() {
+            return;
+        }
+        if let crate::il::StmtKind::Call { name: n, args } = &s.kind {
+            if n.eq_ignore_ascii_case(name) {
+                found = Some((args.clone(), false, s.span));
+                return;
+            }
+        }
+        for e in visit::stmt_exprs(s) {
+            visit::walk_expr(e, &mut |x: &Expr| {
+                if let (None, ExprKind::Call(n, args)) = (&found, &x.kind) {
+                    if n.eq_ignore_ascii_case(name) {
+                        found = Some((args.clone(), true, x.span));
+                    }
+                }
+            });
+        }
+    });
+    found
+}

@@ -1,0 +1,205 @@
+//! Black boxes (`[black-box.NAME]` in ad.toml; issue 13): procedures whose derivatives the
+//! user writes. Their numbers are checked by the corpus program `black_box_library`
+//! (gfortran, central differences, dot product); here: the manifest's checks, the
+//! refusals against the sources, and what the derivative code calls.
+
+use std::collections::BTreeSet;
+
+use adgen::request::BlackBox;
+
+fn black_box(name: &str, arguments: &[&str], depends: &[(&str, &[&str])]) -> BlackBox {
+    BlackBox {
+        name: name.to_string(),
+        arguments: arguments.iter().map(|s| s.to_string()).collect(),
+        depends: depends
+            .iter()
+            .map(|(o, i)| (o.to_string(), i.iter().map(|s| s.to_string()).collect()))
+            .collect(),
+        tangent: None,
+        adjoint: None,
+        origin: Some(("ad.toml".to_string(), 7, 1)),
+    }
+}
+
+fn request(root: &str, ind: &[&str], dep: &[&str], boxes: Vec<BlackBox>) -> adgen::Request {
+    adgen::Request {
+        roots: vec![adgen::RootRequest {
+            name: root.to_string(),
+            independents: ind.iter().map(|s| s.to_string()).collect(),
+            dependents: dep.iter().map(|s| s.to_string()).collect(),
+            modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
+            origin: None,
+        }],
+        sizes: Vec::new(),
+        black_boxes: boxes,
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    }
+}
+
+fn run(path: &str, source: &str, req: &adgen::Request) -> Result<adgen::Generated, adgen::Failure> {
+    adgen::differentiate(&[adgen::SourceInput::new(path, source)], req)
+}
+
+fn file<'a>(g: &'a adgen::Generated, path: &str) -> &'a str {
+    &g.files
+        .iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("no {path}"))
+        .contents
+}
+
+const CALLER: &str = "subroutine f(n, x, y)\n  integer, intent(in) :: n\n  \
+    real(8), intent(in) :: x(n)\n  real(8), intent(out) :: y(n)\n  y = x\n  \
+    call lib(n, x, y)\nend subroutine f\n";
+
+#[test]
+fn derivative_code_calls_the_users_derivatives_with_one_derivative_after_each_named_argument() {
+    let mut b = black_box("lib", &["n", "a", "b"], &[("b", &["a", "b"])]);
+    b.adjoint = Some("lib_adj".into());
+    let g = run("m.f90", CALLER, &request("f", &["x"], &["y"], vec![b])).unwrap();
+    let d = file(&g, "m_d.f90");
+    assert!(d.contains("call lib_d(n, x, xd, y, yd)"), "{d}");
+    let b = file(&g, "m_b.f90");
+    // Called with the inputs `lib` had: `y` is saved before the call and restored.
+    let (save, adjoint) = (
+        b.find("call pushreal8array(y, n)").expect(b),
+        b.find("call lib_adj(n, x, xb, y, yb)").expect(b),
+    );
+    assert!(save < adjoint, "{b}");
+    assert!(g.warnings.is_empty(), "{}", g.warnings);
+}
+
+#[test]
+fn a_black_box_that_no_active_value_reaches_is_called_as_it_is() {
+    // `lib` overwrites only `y`, from `n`: nothing it computes depends on `x`.
+    let text = "subroutine f(n, x, y, z)\n  integer, intent(in) :: n\n  \
+        real(8), intent(in) :: x(n)\n  real(8), intent(out) :: y(n), z(n)\n  z = 2*x\n  \
+        call lib(n, y)\nend subroutine f\n";
+    let b = black_box("lib", &["n", "y"], &[("y", &[])]);
+    let g = run("m.f90", text, &request("f", &["x"], &["z"], vec![b])).unwrap();
+    let d = file(&g, "m_d.f90");
+    assert!(d.contains("call lib(n, y)") && !d.contains("lib_d"), "{d}");
+}
+
+#[test]
+fn a_defined_black_box_is_not_read_so_what_it_holds_cannot_block_a_root() {
+    // `lib`'s body reads a file (refused where a root reaches it, E0513) and calls a
+    // procedure adgen has no source for: neither matters once it is a black box.
+    let text = format!(
+        "{CALLER}subroutine lib(n, a, b)\n  integer, intent(in) :: n\n  \
+         real(8), intent(in) :: a(n)\n  real(8), intent(inout) :: b(n)\n  \
+         read (*, *) b(1)\n  call elsewhere(a, b)\nend subroutine lib\n"
+    );
+    let req = request("f", &["x"], &["y"], vec![]);
+    let refused = run("m.f90", &text, &req).expect_err("the body is refused");
+    assert!(refused.rendered.contains("E0513"), "{}", refused.rendered);
+    let b = black_box("lib", &["n", "a", "b"], &[("b", &["a", "b"])]);
+    let g = run("m.f90", &text, &request("f", &["x"], &["y"], vec![b])).unwrap();
+    let d = file(&g, "m_d.f90");
+    assert!(d.contains("call lib_d(n, x, xd, y, yd)"), "{d}");
+    // No derivative of its own is written.
+    assert!(!d.contains("subroutine lib_d"), "{d}");
+}
+
+#[test]
+fn a_black_box_that_disagrees_with_the_sources_is_one_error_located_in_the_manifest() {
+    let text = format!(
+        "{CALLER}subroutine lib(n, a, b)\n  integer, intent(in) :: n\n  \
+         real(8), intent(in) :: a(n)\n  real(8), intent(inout) :: b(n)\n  b = b + a\n\
+         end subroutine lib\n"
+    );
+    let b = black_box("lib", &["n", "b", "a"], &[("b", &["a"])]);
+    let e = run("m.f90", &text, &request("f", &["x"], &["y"], vec![b])).unwrap_err();
+    assert_eq!(e.diagnostics.len(), 1, "{}", e.rendered);
+    assert!(
+        e.rendered.contains("ad.toml:7:1: error[E0129]")
+            && e.rendered
+                .contains("is (n, b, a), but the source defines `lib(n, a, b)`"),
+        "{}",
+        e.rendered
+    );
+    // Called with another number of arguments than the table lists: at the call.
+    let b = black_box("lib", &["n", "a"], &[("a", &["a"])]);
+    let e = run("m.f90", CALLER, &request("f", &["x"], &["y"], vec![b])).unwrap_err();
+    assert!(
+        e.rendered.contains("m.f90:6:3: error[E0129]")
+            && e.rendered.contains("called with 3 arguments here"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn black_boxes_of_c_callers_are_refused_until_their_prototypes_are_written() {
+    let text = "void lib(int n, const double *a, double *b);\n\
+        void f(int n, const double *x, double *y) {\n  lib(n, x, y);\n}\n";
+    let b = black_box("lib", &["n", "a", "b"], &[("b", &["a", "b"])]);
+    let e = run("m.c", text, &request("f", &["x"], &["y"], vec![b])).unwrap_err();
+    assert!(
+        e.rendered.contains("error[E0129]") && e.rendered.contains("not supported yet"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn an_unused_black_box_is_a_warning_and_a_missing_one_says_what_to_write() {
+    let b = black_box("libb", &["n", "a", "b"], &[("b", &["a", "b"])]);
+    let e = run("m.f90", CALLER, &request("f", &["x"], &["y"], vec![b])).unwrap_err();
+    // E0503 gives the table to fill in, with the call's argument names.
+    assert!(
+        e.rendered
+            .contains("error[E0503]: `lib` is called with active arguments")
+            && e.rendered.contains("[black-box.lib]")
+            && e.rendered.contains("arguments = [\"n\", \"x\", \"y\"]"),
+        "{}",
+        e.rendered
+    );
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        y = x*x\nend subroutine f\n";
+    let b = black_box("libb", &["a"], &[("a", &["a"])]);
+    let g = run("m.f90", text, &request("f", &["x"], &["y"], vec![b])).unwrap();
+    assert!(
+        g.warnings.contains("ad.toml:7:1: warning[W0104]")
+            && g.warnings.contains("no source defines or calls `libb`"),
+        "{}",
+        g.warnings
+    );
+}
+
+#[test]
+fn the_manifest_reports_every_malformed_black_box_at_its_value() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.f90"), CALLER).unwrap();
+    let manifest = "sources = [\"m.f90\"]\n\n[[root]]\nname = \"f\"\n\
+        independents = [\"x\"]\ndependents = [\"y\"]\n\n\
+        [black-box.lib]\narguments = [\"n\", \"a\", \"b\"]\ndepends = { b = [\"a\", \"c\"] }\n\
+        tangnet = \"lib_t\"\n\n\
+        [black-box.other]\ndepends = {}\n";
+    std::fs::write(dir.path().join("ad.toml"), manifest).unwrap();
+    let e = adgen::manifest::load(&dir.path().join("ad.toml")).unwrap_err();
+    let r = &e.rendered;
+    assert_eq!(e.diagnostics.len(), 3, "{r}");
+    assert!(
+        r.contains(":10:23: error[E0128]: `black-box.lib.depends` names `c`")
+            && r.contains(":11:1: error[E0102]: unknown key `black-box.lib.tangnet`")
+            && r.contains("error[E0104]: `black-box.other` has no `arguments`"),
+        "{r}"
+    );
+    // A good table is read whole.
+    let good = manifest
+        .replace("\"c\"", "\"b\"")
+        .replace("tangnet", "tangent")
+        .replace("depends = {}\n", "arguments = []\ndepends = {}\n");
+    std::fs::write(dir.path().join("ad.toml"), good).unwrap();
+    let m = adgen::manifest::load(&dir.path().join("ad.toml")).unwrap();
+    let lib = m.request.black_box("LIB").unwrap();
+    assert_eq!(lib.arguments, ["n", "a", "b"]);
+    assert_eq!(
+        lib.depends,
+        [("b".to_string(), vec!["a".to_string(), "b".to_string()])]
+    );
+    assert_eq!(lib.tangent.as_deref(), Some("lib_t"));
+    assert_eq!(lib.differentiable(), [false, true, true]);
+}
