@@ -112,6 +112,23 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                         defs.push((z, !uir.zones.zones[z].shared));
                     }
                 }
+            } else if let StmtKind::Io {
+                reads: values,
+                writes,
+                ..
+            } = &stmt.kind
+            {
+                // Output items, unit and format expressions; a READ's items and the
+                // variables its specifiers set are overwritten.
+                for e in values {
+                    reads_into(e, uir, &mut reads);
+                }
+                for w in writes {
+                    subscripts_into(w, uir, &mut reads);
+                    if let Some(z) = w.base_name().and_then(|n| uir.zones.get(n)) {
+                        defs.push((z, kills_whole(w) && !uir.zones.zones[z].shared));
+                    }
+                }
             } else if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
                 reads_into(rhs, uir, &mut reads);
                 subscripts_into(lhs, uir, &mut reads);

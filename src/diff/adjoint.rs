@@ -563,6 +563,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     bwd.extend(fwd.into_iter().filter(|f| !is_runtime_call(f)));
                     bwd
                 }
+                StmtKind::Io { writes, .. } => self.input_adjoint(s, writes),
                 _ => Vec::new(),
             },
         };
@@ -661,8 +662,43 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 (self.jump(s), Vec::new())
             }
             StmtKind::Allocate(_) | StmtKind::Deallocate(_) => self.heap_stmt(s),
+            StmtKind::Io { writes, .. } if !writes.is_empty() => self.input(s, writes),
             _ => (vec![s.clone()], Vec::new()),
         }
+    }
+
+    /// A READ (kept only in a root that no other procedure calls, `prepare::io`): the
+    /// forward sweep reads once, as the primal does, after saving what the backward sweep
+    /// needs of the variables it overwrites; the values read are inputs, so the backward
+    /// sweep zeroes their adjoints (and reads nothing again).
+    fn input(&mut self, s: &Stmt, writes: &[Expr]) -> (Vec<Stmt>, Vec<Stmt>) {
+        let mut saves = Vec::new();
+        for w in writes {
+            if w.base_name().is_some_and(|n| self.saves(s, n)) {
+                saves.extend(self.save_all(w, s, None));
+            }
+        }
+        let mut fwd: Vec<Stmt> = saves.iter().map(|(push, _)| push.clone()).collect();
+        // Popped in the reverse order of the pushes, across the items.
+        let mut bwd: Vec<Stmt> = saves.into_iter().rev().map(|(_, pop)| pop).collect();
+        fwd.push(s.clone());
+        bwd.extend(self.input_adjoint(s, writes));
+        (fwd, bwd)
+    }
+
+    /// The adjoint of reading into `writes`: their adjoints are zero before the READ.
+    fn input_adjoint(&mut self, s: &Stmt, writes: &[Expr]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for w in writes {
+            let Some(name) = w.base_name() else { continue };
+            if let Some(d) = self.ug.dref(w) {
+                if super::tangent::read_in_implied_do(self.ug, s, w, writes) {
+                    continue;
+                }
+                out.extend(self.ug.zero_into(d, name));
+            }
+        }
+        out
     }
 
     // ----- calls -----

@@ -197,7 +197,9 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
             for w in writes {
                 let Some(name) = w.base_name() else { continue };
                 if let Some(d) = ug.dref(w).filter(|_| ug.useful_after(s, name)) {
-                    out.extend(ug.zero_into(d, name));
+                    if !read_in_implied_do(ug, s, w, writes) {
+                        out.extend(ug.zero_into(d, name));
+                    }
                 }
             }
         }
@@ -252,6 +254,42 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
         StmtKind::Allocate(_) | StmtKind::Deallocate(_) => super::heap::tangent(ug, s, out),
         _ => out.push(s.clone()),
     }
+}
+
+/// An item of a READ subscripted by a variable the same statement sets (an implied DO,
+/// `(a(j), j = 1, n)`): its derivative cannot be zeroed element by element after the
+/// statement, so it is refused (E0513) when it has one; true then.
+pub fn read_in_implied_do(ug: &mut UnitGen, s: &Stmt, w: &Expr, writes: &[Expr]) -> bool {
+    let ExprKind::Index(name, subs) = &w.kind else {
+        return false;
+    };
+    let set: Vec<&str> = writes
+        .iter()
+        .filter_map(|x| match &x.kind {
+            ExprKind::Var(v) => Some(v.as_str()),
+            _ => None,
+        })
+        .collect();
+    let inner = subs
+        .iter()
+        .flat_map(crate::il::visit::names_read)
+        .any(|n| set.iter().any(|v| v.eq_ignore_ascii_case(n)));
+    if inner {
+        ug.error(
+            Diagnostic::error(
+                "E0513",
+                format!(
+                    "`{name}`, which has a derivative, is read element by element in an implied DO"
+                ),
+            )
+            .at(s.span)
+            .with_help(format!(
+                "read into `{name}` whole (`read (u, *) {name}`) or into a section \
+                 (`{name}(1:n)`), or through a passive array copied into `{name}` after"
+            )),
+        );
+    }
+    inner
 }
 
 /// `lhsd = Σ ∂rhs/∂leaf · leafd`, or a reset to zero when the value is passive but its

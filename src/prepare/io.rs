@@ -10,12 +10,12 @@
 //! kept, with the output of the block that ends in them (an error path: it runs once,
 //! and its message says why the run stopped); a re-run follows the forward run's path,
 //! so it stops only where the primal did. Procedures no root reaches keep their I/O
-//! untouched, and so does a root differentiated in tangent mode only that no procedure
-//! a root reaches calls (its derivative code runs it once, never again). Its input,
-//! such as coefficients read from a file, is read once, as in the primal; the values
-//! read are inputs of the derivative code (their derivatives are zero after the READ).
-//! The adjoint of such a root is refused (E0513) until the adjoint's sweeps save and
-//! restore what a READ overwrites.
+//! untouched, and so does a root that no procedure a root reaches calls (its derivative
+//! code runs it once, never again: the adjoint's forward sweep once, its backward sweep
+//! not at all). Its input, such as coefficients read from a file, is read once, as in
+//! the primal; the values read are inputs of the derivative code (their derivatives are
+//! zero after the READ; their adjoints are zeroed where the backward sweep passes it,
+//! after the values it overwrote were restored).
 //! A dropped statement with a label becomes a labelled CONTINUE, so jumps still land.
 //! The index of an implied DO in a dropped output list (`WRITE (*,*) (A(J), J = 1, N)`)
 //! is not set by the derivative code: a program reading `J` after such a statement
@@ -41,10 +41,10 @@ pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagno
     for file in &mut out.files {
         for unit in &mut file.units {
             let runs_once = !called.contains(&key(&unit.name))
-                && request.roots.iter().any(|r| {
-                    key(&r.name) == key(&unit.name)
-                        && r.modes.iter().all(|m| *m == crate::request::Mode::Tangent)
-                })
+                && request
+                    .roots
+                    .iter()
+                    .any(|r| key(&r.name) == key(&unit.name))
                 && has_input(&unit.body);
             if runs_once {
                 continue;
@@ -105,7 +105,7 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool, unit: &str, errors: &mut Ve
                     )
                     .at(block[i].span)
                     .with_help(
-                        "the adjoint re-runs the primal code, so it would read again; move it out of the code to differentiate, into the caller (a root that no other procedure calls may read its input in tangent mode: `modes = [\"tangent\"]`)",
+                        "the adjoint re-runs the primal code, so it would read again; move it out of the code to differentiate, into the caller (a root that no other procedure calls may read its input)",
                     ),
                 );
                 i += 1;

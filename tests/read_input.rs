@@ -1,0 +1,84 @@
+//! READ in the code to differentiate (issue 13): a root that no procedure calls reads its
+//! input once in both modes; the values read are inputs (zero derivatives, and the adjoint
+//! reads nothing again). The numbers are checked by the corpus program
+//! `read_coefficients`; here: where the READ stands in the adjoint, and the refusals.
+
+use std::collections::BTreeSet;
+
+fn request(root: &str, modes: &[adgen::Mode]) -> adgen::Request {
+    adgen::Request {
+        roots: vec![adgen::RootRequest {
+            name: root.to_string(),
+            independents: vec!["x".into()],
+            dependents: vec!["y".into()],
+            modes: modes.iter().copied().collect::<BTreeSet<_>>(),
+            origin: None,
+        }],
+        sizes: Vec::new(),
+        black_boxes: Vec::new(),
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    }
+}
+
+fn run(text: &str, modes: &[adgen::Mode]) -> Result<adgen::Generated, adgen::Failure> {
+    adgen::differentiate(
+        &[adgen::SourceInput::new("r.f90", text)],
+        &request("f", modes),
+    )
+}
+
+#[test]
+fn the_adjoint_reads_once_saving_what_the_read_overwrites_and_zeroes_the_adjoints_read() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        real(8) :: c\n  c = x*x\n  y = c*c\n  read (*, *) c\n  y = y + c*x\nend subroutine f\n";
+    let g = run(text, &[adgen::Mode::Adjoint]).unwrap();
+    let b = &g
+        .files
+        .iter()
+        .find(|f| f.path == "r_b.f90")
+        .unwrap()
+        .contents;
+    assert_eq!(
+        b.matches("read (").count() + b.matches("read(").count(),
+        1,
+        "{b}"
+    );
+    let (push, read, pop) = (
+        b.find("call pushreal8(c)").expect(b),
+        b.find("read").expect(b),
+        b.find("call popreal8(c)").expect(b),
+    );
+    assert!(push < read && read < pop, "{b}");
+}
+
+#[test]
+fn a_read_element_by_element_into_an_active_array_is_refused_in_both_modes() {
+    let text = "subroutine f(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+        real(8), intent(out) :: y\n  real(8) :: w(n)\n  integer :: j\n  w = x\n  \
+        read (*, *) (w(j), j = 1, n)\n  y = sum(w*x)\nend subroutine f\n";
+    for mode in [adgen::Mode::Tangent, adgen::Mode::Adjoint] {
+        let e = run(text, &[mode]).unwrap_err();
+        assert_eq!(e.diagnostics.len(), 1, "{}", e.rendered);
+        assert!(
+            e.rendered.contains(
+                "r.f90:8:3: error[E0513]: `w`, which has a derivative, is read element by element"
+            ),
+            "{}",
+            e.rendered
+        );
+    }
+}
+
+#[test]
+fn a_read_in_a_procedure_a_root_calls_is_still_refused() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        call g(x, y)\nend subroutine f\nsubroutine g(x, y)\n  real(8), intent(in) :: x\n  \
+        real(8), intent(out) :: y\n  real(8) :: c\n  read (*, *) c\n  y = c*x\nend subroutine g\n";
+    let e = run(text, &[adgen::Mode::Adjoint]).unwrap_err();
+    assert!(
+        e.rendered.contains("r.f90:10:3: error[E0513]"),
+        "{}",
+        e.rendered
+    );
+}
