@@ -203,3 +203,23 @@ fn the_manifest_reports_every_malformed_black_box_at_its_value() {
     assert_eq!(lib.tangent.as_deref(), Some("lib_t"));
     assert_eq!(lib.differentiable(), [false, true, true]);
 }
+
+#[test]
+fn an_element_passed_to_a_black_box_stands_for_the_rest_of_its_array() {
+    // BLAS-style calls pass `y(2)` for the sequence y(2), y(3), ...: the adjoint saves
+    // the whole array the call may overwrite, not one element.
+    let text = "subroutine f(n, x, y)\n  integer, intent(in) :: n\n  \
+        real(8), intent(in) :: x(n)\n  real(8), intent(inout) :: y(n)\n  \
+        call lib(n - 1, x(2), y(2))\n  y = y*y\nend subroutine f\n";
+    let b = black_box("lib", &["n", "a", "b"], &[("b", &["a", "b"])]);
+    let g = run("m.f90", text, &request("f", &["x", "y"], &["y"], vec![b])).unwrap();
+    let b = file(&g, "m_b.f90");
+    assert!(
+        b.contains("call pushreal8array(y, n)") && !b.contains("call pushreal8(y(2))"),
+        "{b}"
+    );
+    assert!(
+        b.contains("call lib_b(n - 1, x(2), xb(2), y(2), yb(2))"),
+        "{b}"
+    );
+}

@@ -114,10 +114,12 @@ fn output_is_dropped_input_refused() {
     for f in g.files.iter().filter(|f| f.path.starts_with("f_")) {
         assert!(!f.contents.contains("WRITE"), "{}", f.contents);
     }
-    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, Z\n      READ (5, *) Z\n      \
-                Y = X * Z\n      END\n";
+    // Input in a procedure a root calls (the root's own is read once, tests/read_input.rs).
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      \
+                END\n      SUBROUTINE G(X, Y)\n      DOUBLE PRECISION X, Y, Z\n      \
+                READ (5, *) Z\n      Y = X * Z\n      END\n";
     let r = refused("t.f", text);
-    assert!(r.contains("t.f:3:7: error[E0513]"), "{r}");
+    assert!(r.contains("t.f:7:7: error[E0513]"), "{r}");
     // STOP is kept: the derivatives stop where the primal does, with the messages
     // written just before it, except those that need a FORMAT (FORMATs are dropped).
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      \

@@ -8,7 +8,8 @@
 //!   holds cannot block a root) nor differentiates it. Its arguments must be the
 //!   manifest's, in order.
 //! - A procedure the sources only call gets a declaration made from its first call: each
-//!   argument has the actual's type, an array actual makes an assumed-size array.
+//!   argument has the actual's type; an array actual, or an element of an array, makes
+//!   an assumed-size array (the callee may reach the rest of the array through it).
 //!
 //! Problems are located in the manifest (or at the call that disagrees with it).
 
@@ -182,8 +183,13 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
             };
             let mut symbols = SymbolTable::default();
             for (k, (name, actual)) in b.arguments.iter().zip(&args).enumerate() {
+                // An array, or an element of one (which may start the sequence an array
+                // dummy is associated with, as BLAS calls pass `a(k+1,k)`): an array
+                // dummy, the conservative reading (the call may touch the whole array).
                 let whole_array = match &actual.value.kind {
-                    ExprKind::Var(n) => caller.symbols.get(n).filter(|s| s.is_array()),
+                    ExprKind::Var(n) | ExprKind::Index(n, _) => {
+                        caller.symbols.get(n).filter(|s| s.is_array())
+                    }
                     _ => None,
                 };
                 let (ty, spec) = match &actual.value.kind {

@@ -91,7 +91,8 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
                 reduction: true,
             }),
             min_args: 1,
-            max_args: 2,
+            // COUNT(MASK, DIM, KIND)
+            max_args: if lower == "count" { 3 } else { 2 },
         });
     }
     let (result, inquiry, min_args, max_args) = match lower {

@@ -1379,15 +1379,18 @@ end module g
 }
 
 #[test]
-fn logical_reductions_are_passive_and_kind_is_refused() {
+fn logical_reductions_are_passive_and_count_takes_a_kind() {
     let text = "subroutine s(x, n, k)\n  integer :: n, k\n  real(8) :: x(n)\n  \
                 if (any(x > 0) .and. .not. all(x < 9)) k = count(x > 1)\nend subroutine s\n";
     ok(text);
-    // DIM is scalarized later (`prepare::scalarize`); KIND is refused.
+    // DIM is scalarized later (`prepare::scalarize`); so is KIND's DIM form.
     ok(&text.replace("count(x > 1)", "count(x > 1, 1)"));
-    let kind = text.replace("count(x > 1)", "count(x > 1, kind=8)");
-    let d = errs(&kind);
-    assert_eq!(where_(&kind, &d), vec![("E0407", 4, 46)]);
+    ok(&text.replace("count(x > 1)", "count(x > 1, kind=8)"));
+    ok(&text.replace("count(x > 1)", "count(x > 1, 1, 8)"));
+    // ANY and ALL take no third argument.
+    let too_many = text.replace("any(x > 0)", "any(x > 0, 1, 8)");
+    let d = errs(&too_many);
+    assert_eq!(where_(&too_many, &d), vec![("E0310", 4, 7)]);
 }
 
 /// A sample with every construct, for the damage test.

@@ -30,9 +30,14 @@ impl Logical {
     }
 }
 
-/// Is `e` a logical reduction with DIM (an array)?
+/// Is `e` a logical reduction with DIM (an array)? (COUNT's KIND= is no DIM.)
 pub(super) fn has_dim(args: &[Arg]) -> bool {
-    args.len() > 1
+    args.iter()
+        .enumerate()
+        .any(|(k, a)| match a.keyword.as_deref() {
+            Some(w) => w.eq_ignore_ascii_case("dim"),
+            None => k == 1,
+        })
 }
 
 impl Scalarizer<'_> {
@@ -44,6 +49,8 @@ impl Scalarizer<'_> {
             match (a.keyword.as_deref().map(key).as_deref(), k) {
                 (Some("mask"), _) | (None, 0) => mask = Some(&a.value),
                 (Some("dim"), _) | (None, 1) => dim = Some(self.dim_value(&a.value)?),
+                // COUNT's result kind: the count is an integer either way.
+                (Some("kind"), _) | (None, 2) => {}
                 _ => {
                     return Err(self.err(
                         a.value.span,

@@ -388,23 +388,8 @@ impl Sema<'_> {
                 if let Some(i) = existing {
                     self.infos[i].used_intrinsic = true;
                 }
-                let reduction = matches!(intr.op, crate::il::Intrinsic::Passive(p) if p.reduction);
-                // ANY, ALL, COUNT: MASK and DIM (scalarized); no KIND.
-                if reduction
-                    && (args.len() > 2
-                        || args.iter().any(|a| {
-                            a.keyword
-                                .as_deref()
-                                .is_some_and(|k| k.eq_ignore_ascii_case("kind"))
-                        }))
-                {
-                    self.error(
-                        "E0407",
-                        format!("`{name}` with KIND is not supported yet"),
-                        span,
-                    )
-                    .help = Some("drop `KIND=`: the result is a default integer".to_string());
-                } else if args.len() < intr.min_args || args.len() > intr.max_args {
+                // ANY, ALL: MASK and DIM; COUNT also KIND (its DIM form is scalarized).
+                if args.len() < intr.min_args || args.len() > intr.max_args {
                     self.error(
                         "E0310",
                         format!(
