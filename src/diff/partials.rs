@@ -616,7 +616,8 @@ fn intrinsic(
         | Intrinsic::Spread
         | Intrinsic::Reshape
         | Intrinsic::Cshift
-        | Intrinsic::Eoshift => {}
+        | Intrinsic::Eoshift
+        | Intrinsic::Pack => {}
     }
 }
 

@@ -807,6 +807,10 @@ pub enum Intrinsic {
     /// `eoshift(array, shift [, boundary] [, dim])`: end-off shift, filled with
     /// `boundary` (zero by default).
     Eoshift,
+    /// `pack(array, mask [, vector])`: the elements of ARRAY where MASK holds, in array
+    /// element order (then VECTOR's trailing elements). Scalarized only as the whole
+    /// right-hand side of an assignment.
+    Pack,
     Size,
     Lbound,
     Ubound,
@@ -880,6 +884,7 @@ impl Intrinsic {
                 | Intrinsic::Reshape
                 | Intrinsic::Cshift
                 | Intrinsic::Eoshift
+                | Intrinsic::Pack
                 | Intrinsic::Shape
         )
     }

@@ -167,7 +167,8 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 | Intrinsic::Spread
                 | Intrinsic::Reshape
                 | Intrinsic::Cshift
-                | Intrinsic::Eoshift => arg(0),
+                | Intrinsic::Eoshift
+                | Intrinsic::Pack => arg(0),
                 Intrinsic::Modulo => promote(arg(0), arg(1)),
                 Intrinsic::Max
                 | Intrinsic::Min

@@ -470,6 +470,7 @@ impl Cx<'_> {
             | Intrinsic::Reshape
             | Intrinsic::Cshift
             | Intrinsic::Eoshift
+            | Intrinsic::Pack
             | Intrinsic::Lbound
             | Intrinsic::Ubound
             | Intrinsic::Shape

@@ -338,6 +338,7 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Spread => "spread",
         Intrinsic::Reshape => "reshape",
         Intrinsic::Cshift => "cshift",
+        Intrinsic::Pack => "pack",
         Intrinsic::Eoshift => "eoshift",
         Intrinsic::Size => "size",
         Intrinsic::Lbound => "lbound",

@@ -60,6 +60,7 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "spread" => (Spread, 3, 3),
         "reshape" => (Reshape, 2, 2),
         "cshift" => (Cshift, 2, 3),
+        "pack" => (Pack, 2, 3),
         "eoshift" => (Eoshift, 2, 4),
         "merge" => (Merge, 3, 3),
         "size" => (Size, 1, 2),
@@ -197,7 +198,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
             | "nearest"
             | "norm2"
             | "not"
-            | "pack"
             | "present"
             | "radix"
             | "repeat"

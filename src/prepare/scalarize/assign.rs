@@ -44,6 +44,11 @@ impl Scalarizer<'_> {
             out.push(self.assign(target, value));
             return Ok(out);
         }
+        if guard.is_none()
+            && let Some(stmts) = self.pack_assignment(lhs, rhs)?
+        {
+            return Ok(stmts);
+        }
         let rank = ldims.len();
         if rrank != 0 && rrank != rank {
             return Err(self.err(

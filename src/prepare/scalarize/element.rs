@@ -278,6 +278,11 @@ impl Scalarizer<'_> {
             Intrinsic::Cshift | Intrinsic::Eoshift => {
                 self.shift_element(op, args, offsets, depth, body, span)
             }
+            Intrinsic::Pack => Err(self.err(
+                span,
+                "PACK is supported only as the whole right-hand side of an assignment".into(),
+                "assign it to an array first: `v = pack(a, m)`",
+            )),
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self
                 .err(
                     span,

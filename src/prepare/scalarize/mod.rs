@@ -45,6 +45,7 @@ mod element;
 mod elemental;
 mod implied_do;
 mod logical;
+mod pack;
 pub(super) mod shape;
 mod shift;
 #[cfg(test)]

@@ -400,6 +400,7 @@ impl Scalarizer<'_> {
                 let extents = self.reshape_extents(args, span)?;
                 Ok(extents.into_iter().map(LoopDim::from_one).collect())
             }
+            Intrinsic::Pack => self.pack_dims(args, span),
             Intrinsic::Cshift | Intrinsic::Eoshift => {
                 let shift = self.shift_args(op, args, span)?;
                 Ok(self.dims_of(shift.array)?.iter().map(|d| LoopDim::from_one(d.extent())).collect())

@@ -156,3 +156,25 @@ fn array_syntax_in_a_do_while_condition_is_refused() {
     let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  do while (sum(x) > 1d0)\n    x = 0.5d0*x\n  end do\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 13)]);
 }
+
+#[test]
+fn pack_appends_in_array_element_order_and_is_refused_inside_expressions() {
+    let out = run(
+        "subroutine s(n, x, y, z)\n  integer n\n  real(8) x(n, 2), y(2*n), z(2*n)\n  \
+                   y = pack(2*x, x > 0, z)\nend\n",
+    )
+    .unwrap();
+    assert!(
+        out.contains("do j = 1, 2\n    do i = 1, n\n      if (x(i, j) > 0) then\n        npack = npack + 1\n        y(npack) = 2*x(i, j)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("do k = npack, 2*n - 1\n    y(k + 1) = z(k + 1)"),
+        "{out}"
+    );
+    let text =
+        "subroutine s(n, x, t)\n  integer n\n  real(8) x(n), t\n  t = sum(pack(x, x > 0))\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 11)]);
+    let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  x = pack(x, x > 0)\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 3)]);
+}
