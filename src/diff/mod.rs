@@ -127,6 +127,10 @@ impl<'a> Ctx<'a> {
     }
     /// The derivative module that holds the derivative of module procedure `unit`.
     pub fn derivative_host(&self, unit: &Unit) -> Option<String> {
+        // A black box's derivatives are the user's external procedures.
+        if self.request.black_box(&unit.name).is_some() {
+            return None;
+        }
         let host = unit.host.as_ref()?;
         self.module_names.get(&key(host)).cloned()
     }

@@ -426,8 +426,9 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
         Some(sym) => sym.type_spec.clone(),
         None => TypeSpec::of(result_ty),
     };
-    // A module procedure's derivative is known by use or host association.
-    if callee.host.is_none() {
+    // A module procedure's derivative is known by use or host association (a black
+    // box's is external).
+    if ug.ctx.derivative_host(callee).is_none() {
         ug.called_functions.insert(dname.clone(), spec.clone());
     }
     let lhs_name = lhs.base_name().unwrap_or_default().to_string();

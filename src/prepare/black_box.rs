@@ -6,7 +6,8 @@
 //!
 //! - A procedure the sources define loses its body: adgen neither reads it (whatever it
 //!   holds cannot block a root) nor differentiates it. Its arguments must be the
-//!   manifest's, in order.
+//!   manifest's, in order. A module procedure's derivatives are the user's external
+//!   procedures, not procedures of the derivative module.
 //! - A procedure the sources only call gets a declaration made from its first call: each
 //!   argument has the actual's type; an array actual, or an element of an array, makes
 //!   an assumed-size array (the callee may reach the rest of the array through it).
@@ -57,15 +58,15 @@ pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagno
                 ));
                 continue;
             }
-            if unit.host.is_some() || unit.internal_of.is_some() {
+            if unit.internal_of.is_some() {
                 problems.push(here(
                     format!(
-                        "`black-box.{}`: `{}` is a module or internal procedure, which \
-                         cannot be a black box yet",
+                        "`black-box.{}`: `{}` is an internal procedure, which cannot be a \
+                         black box",
                         b.name, unit.name
                     ),
                     "remove the table (adgen differentiates it from its source), or make \
-                     it an external procedure",
+                     it a module or external procedure",
                 ));
                 continue;
             }

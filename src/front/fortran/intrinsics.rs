@@ -223,6 +223,7 @@ mod tests {
         assert_eq!(lookup("DSQRT").map(|i| i.op), Some(Intrinsic::Sqrt));
         assert_eq!(lookup("Max").map(|i| i.op), Some(Intrinsic::Max));
         assert_eq!(lookup("SUM").map(|i| i.op), Some(Intrinsic::Sum));
-        assert!(is_other_intrinsic("PACK"));
+        assert!(is_other_intrinsic("UNPACK"));
+        assert_eq!(lookup("pack").map(|i| i.op), Some(Intrinsic::Pack));
     }
 }

@@ -77,3 +77,22 @@ subroutine smooth_b(n, y, yb)
   real(8), intent(inout) :: y(n), yb(n)
   call smooth(n, yb)
 end subroutine smooth_b
+
+! The module procedure kernels::damp, differentiated by hand as external procedures.
+subroutine damp_d(n, c, cd, y, yd)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(in) :: c, cd
+  real(8), intent(inout) :: y(n), yd(n)
+  yd = (yd - cd*y)*exp(-c)
+  y = y*exp(-c)
+end subroutine damp_d
+
+subroutine damp_b(n, c, cb, y, yb)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(in) :: c, y(n)
+  real(8), intent(inout) :: cb, yb(n)
+  cb = cb - sum(yb*y)*exp(-c)
+  yb = yb*exp(-c)
+end subroutine damp_b
