@@ -400,6 +400,7 @@ mod adjoint {
                 deferred_entities: Vec::new(),
                 internal_of: None,
                 elemental: false,
+                specialization: None,
             }],
         }
     }

@@ -142,6 +142,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod implicit_zero;
 mod interfaces;
 mod internal;
 mod modules;
+mod naming;
 pub mod optional;
 pub mod partials;
 pub mod plan;
@@ -157,30 +158,7 @@ pub fn differentiate(
         if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
             continue;
         }
-        let mut unit_names = BTreeMap::new();
-        // The user's derivatives of black boxes keep the names the manifest gives them
-        // (or `f_d`, `f_b`): generated names avoid them.
-        for b in &request.black_boxes {
-            let name = match mode {
-                Mode::Tangent => b.tangent.clone(),
-                Mode::Adjoint => b.adjoint.clone(),
-            }
-            .unwrap_or_else(|| format!("{}{}", b.name, mode.unit_suffix()));
-            taken.reserve(&name);
-            if let Some(i) = ir.index_of(&b.name) {
-                if analyses.units[i].is_differentiated() {
-                    unit_names.insert(key(&b.name), name);
-                }
-            }
-        }
-        for (i, uir) in ir.units.iter().enumerate() {
-            if analyses.units[i].is_differentiated()
-                && !unit_names.contains_key(&key(&uir.unit.name))
-            {
-                let name = taken.fresh(&format!("{}{}", uir.unit.name, mode.unit_suffix()));
-                unit_names.insert(key(&uir.unit.name), name);
-            }
-        }
+        let unit_names = naming::derivative_unit_names(ir, analyses, request, mode, &mut taken);
         let mut module_names = BTreeMap::new();
         let mut type_names = BTreeMap::new();
         for m in program.units().filter(|u| u.is_module()) {
@@ -235,6 +213,7 @@ pub fn differentiate(
                 },
                 &ug.deriv_names,
             );
+            crate::prepare::specialize::unspecialize_calls(&mut generated, program);
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
             if !ug.unsized_args.is_empty() {

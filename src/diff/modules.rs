@@ -17,6 +17,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

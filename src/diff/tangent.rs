@@ -58,6 +58,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
     }
 }
 
@@ -508,7 +509,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
 fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let known = ug.ctx.program.unit(site.callee).is_some();
     if !known && touches_active(ug, s, site) {
-        ug.error(unknown_procedure(site.callee, s, site.args));
+        ug.error(unknown_procedure(ug, site.callee, s, site.args));
     }
     if let Some(lhs) = site.result_lhs {
         let name = lhs.base_name().unwrap_or_default().to_string();
@@ -541,7 +542,29 @@ pub fn touches_active(ug: &UnitGen, s: &Stmt, site: &CallSite) -> bool {
 
 /// E0503, whose help gives the two ways out: the source, or a black-box table of
 /// `ad.toml` to fill in (arguments named after the actuals where they are variables).
-pub fn unknown_procedure(name: &str, s: &Stmt, args: &[crate::il::Arg]) -> Diagnostic {
+pub fn unknown_procedure(
+    ug: &UnitGen,
+    name: &str,
+    s: &Stmt,
+    args: &[crate::il::Arg],
+) -> Diagnostic {
+    // A procedure argument that no caller resolves (`prepare::specialize`): a root's.
+    if ug.unit.args.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+        return Diagnostic::error(
+            "E0503",
+            format!(
+                "`{name}`, a procedure argument of `{}`, is called with active arguments: adgen \
+                 differentiates a procedure argument only through a caller that passes a \
+                 procedure by name",
+                ug.unit.name
+            ),
+        )
+        .at(s.span)
+        .with_help(format!(
+            "differentiate a procedure that calls `{}` with the procedure by name (`call {}(..., my_model, ...)`) instead",
+            ug.unit.name, ug.unit.name
+        ));
+    }
     let names: Vec<String> = args
         .iter()
         .enumerate()

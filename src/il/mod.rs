@@ -180,6 +180,11 @@ pub struct Unit {
     /// element (`prepare::scalarize` writes the loops). Its derivatives are ordinary
     /// procedures, called once per element.
     pub elemental: bool,
+    /// A copy of procedure `original` specialized to the procedures passed for its
+    /// procedure dummies (`prepare::specialize`): (original's name, (position among the
+    /// original's dummies, procedure) for each dummy it no longer has). Derivative code
+    /// calls its primal as the original, with the procedures put back.
+    pub specialization: Option<(String, Vec<(usize, String)>)>,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.

@@ -252,6 +252,7 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
                 deferred_entities: Vec::new(),
                 internal_of: None,
                 elemental: false,
+                specialization: None,
             };
             return Ok(Some((f, unit)));
         }

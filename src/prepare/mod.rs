@@ -26,6 +26,7 @@ pub mod normalize;
 pub mod restructure;
 pub mod scalarize;
 pub mod sizes;
+pub mod specialize;
 
 use crate::diag::Diagnostic;
 use crate::il::Program;
@@ -37,6 +38,9 @@ pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diag
     let program = sizes::apply(program, request)?;
     // Black boxes before the reach: a defined one loses its body and what it calls.
     let program = black_box::apply(&program, request)?;
+    // Procedure arguments: a copy of the callee per procedure passed, before the reach
+    // (a copy's calls are what the roots reach).
+    let program = specialize::specialize(&program);
     let program = reached(&program, request);
     // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
     // errors found beside them are their consequences and are not repeated.

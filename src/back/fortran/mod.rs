@@ -289,5 +289,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
     }
 }

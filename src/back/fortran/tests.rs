@@ -90,6 +90,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
     }
 }
 

@@ -14,7 +14,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .filter(|_| !self.ug.call_is_passive(s, site))
             .map(str::to_string);
         if callee_ir.is_none() && touches_active(self.ug, s, site) {
-            self.ug.error(unknown_procedure(site.callee, s, site.args));
+            self.ug
+                .error(unknown_procedure(self.ug, site.callee, s, site.args));
         }
         // What the callee may overwrite: the actual (a whole array when the dummy is an
         // array), the dummy's name, and which components of a derived-type actual.

@@ -348,6 +348,7 @@ impl FileParser<'_> {
             bind: header.bind.clone(),
             recursive: header.recursive,
             elemental: header.elemental,
+            specialization: None,
             generic_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),

@@ -550,6 +550,7 @@ impl FnCx<'_, '_> {
             deferred_entities: Vec::new(),
             internal_of: None,
             elemental: false,
+            specialization: None,
         })
     }
 

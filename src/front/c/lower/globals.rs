@@ -476,6 +476,7 @@ pub(super) fn module_unit(
         deferred_entities: Vec::new(),
         internal_of: None,
         elemental: false,
+        specialization: None,
     }
 }
 

@@ -256,6 +256,7 @@ impl FileParser<'_> {
             deferred_entities: Vec::new(),
             internal_of: None,
             elemental: false,
+            specialization: None,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {

@@ -1,0 +1,328 @@
+//! Procedure arguments (`call euler(rhs, n, h, y)` to `subroutine euler(f, n, h, y)` that
+//! calls `f`): each call that passes procedures known by name makes a copy of the callee
+//! specialized to them, as Tapenade differentiates a procedure per calling context
+//! (seeds/000 §4.5). The copy `euler_rhs` has no procedure dummies, calls `rhs` where the
+//! original calls `f`, and the call becomes `call euler_rhs(n, h, y)`; a copy's calls of
+//! other procedures with procedure arguments are specialized in turn. The analyses and
+//! the differentiator see ordinary procedures; derivative code calls the copy's
+//! derivative (`euler_rhs_d`), and its calls of the copy's primal are written as calls of
+//! the original with the procedures put back ([`Unit::specialization`]), so that only
+//! derivatives are generated.
+//!
+//! A procedure argument that is a dummy of the caller is resolved when the caller is
+//! specialized; one that stays unresolved (a root's own) keeps its call as written,
+//! which the differentiator refuses where it touches active values (E0503).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::il::names::Namer;
+use crate::il::symbols::SymbolKind;
+use crate::il::{Arg, Attr, DeclKind, ExprKind, Program, Stmt, StmtKind, Unit, key, visit};
+
+/// Rounds of specialization (each resolves one more level of passing a procedure on).
+const MAX_ROUNDS: usize = 16;
+
+/// For a call (name, arguments): the callee to call instead and the positions of the
+/// arguments to drop.
+type Binder<'a> = dyn FnMut(&str, &[Arg]) -> Option<(String, Vec<usize>)> + 'a;
+
+/// A specialization: the callee (key) and the procedure at each position it binds.
+type Spec = (String, Vec<(usize, String)>);
+
+pub fn specialize(program: &Program) -> Program {
+    let mut out = program.clone();
+    let mut namer = Namer::new(program.units().map(|u| u.name.as_str()));
+    let mut copies: BTreeMap<Spec, String> = BTreeMap::new();
+    for _ in 0..MAX_ROUNDS {
+        let dummies: BTreeMap<String, Vec<usize>> = out
+            .procedures()
+            .map(|u| (key(&u.name), procedure_dummies(u)))
+            .filter(|(_, d)| !d.is_empty())
+            .collect();
+        if dummies.is_empty() {
+            break;
+        }
+        let procedures: BTreeSet<String> = out.procedures().map(|u| key(&u.name)).collect();
+        let mut wanted: Vec<Spec> = Vec::new();
+        for file in &mut out.files {
+            for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+                let own: BTreeSet<String> = procedure_dummies(unit)
+                    .iter()
+                    .map(|&k| key(&unit.args[k]))
+                    .collect();
+                let mut bind = |name: &str, args: &[Arg]| -> Option<(String, Vec<usize>)> {
+                    let positions = dummies.get(&key(name))?;
+                    let mut bound = Vec::new();
+                    for &k in positions {
+                        let a = args.get(k)?;
+                        let ExprKind::Var(p) = &a.value.kind else {
+                            return None;
+                        };
+                        if a.keyword.is_some()
+                            || own.contains(&key(p))
+                            || !procedures.contains(&key(p))
+                        {
+                            return None;
+                        }
+                        bound.push((k, p.clone()));
+                    }
+                    let spec = (key(name), bound);
+                    let copy = match copies.get(&spec) {
+                        Some(c) => c.clone(),
+                        None => {
+                            let base = spec
+                                .1
+                                .iter()
+                                .fold(name.to_string(), |acc, (_, p)| format!("{acc}_{p}"));
+                            let c = namer.fresh(&base);
+                            copies.insert(spec.clone(), c.clone());
+                            wanted.push(spec.clone());
+                            c
+                        }
+                    };
+                    Some((copy, positions.clone()))
+                };
+                rewrite_calls(&mut unit.body, &mut bind);
+            }
+        }
+        if wanted.is_empty() {
+            break;
+        }
+        for spec in wanted {
+            let copy_name = copies[&spec].clone();
+            let found = out.files.iter().enumerate().find_map(|(f, file)| {
+                file.units
+                    .iter()
+                    .position(|u| u.is_procedure() && key(&u.name) == spec.0)
+                    .map(|p| (f, p))
+            });
+            let Some((f, pos)) = found else { continue };
+            let copy = specialized(&out.files[f].units[pos], &copy_name, &spec.1);
+            out.files[f].units.insert(pos + 1, copy);
+        }
+    }
+    out
+}
+
+/// The positions of the dummies that `unit` calls (procedure arguments).
+pub fn procedure_dummies(unit: &Unit) -> Vec<usize> {
+    let called: BTreeSet<String> = visit::called_names(unit).iter().map(|n| key(n)).collect();
+    unit.args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            called.contains(&key(a))
+                || unit
+                    .symbols
+                    .get(a)
+                    .is_some_and(|s| s.kind == SymbolKind::Procedure)
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Every call of `body` (statements and function references) that `bind` answers is
+/// renamed and loses the arguments at the positions it gives.
+fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
+    let drop = |args: &mut Vec<Arg>, positions: &[usize]| {
+        let mut k = 0;
+        args.retain(|_| {
+            let keep = !positions.contains(&k);
+            k += 1;
+            keep
+        });
+    };
+    visit::walk_stmts_mut(body, &mut |s| {
+        if let StmtKind::Call { name, args } = &mut s.kind {
+            if let Some((new, positions)) = bind(name, args) {
+                *name = new;
+                drop(args, &positions);
+            }
+        }
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Call(name, args) = &mut x.kind {
+                    if let Some((new, positions)) = bind(name, args) {
+                        *name = new;
+                        drop(args, &positions);
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// The copy of `original` named `name`, without the procedure dummies `bound` binds:
+/// it calls the bound procedures instead, declared as the dummies were.
+fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
+    let mut u = original.clone();
+    u.name = name.to_string();
+    let renames: BTreeMap<String, String> = bound
+        .iter()
+        .map(|(k, p)| (key(&original.args[*k]), p.clone()))
+        .collect();
+    u.args = original
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !bound.iter().any(|(b, _)| b == k))
+        .map(|(_, a)| a.clone())
+        .collect();
+    rewrite_calls(&mut u.body, &mut |n, _| {
+        renames.get(&key(n)).map(|p| (p.clone(), Vec::new()))
+    });
+    // The dummy passed on (`call inner(f, ...)`) is the procedure too.
+    visit::walk_stmts_mut(&mut u.body, &mut |s| {
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Var(n) = &mut x.kind {
+                    if let Some(p) = renames.get(&key(n)) {
+                        *n = p.clone();
+                    }
+                }
+            });
+        }
+    });
+    // Declarations: the dummy's become the procedure's (`real(8), external :: f` →
+    // `real(8), external :: rhs`; `external f` → `external rhs`).
+    let rename = |n: &mut String| {
+        if let Some(p) = renames.get(&key(n)) {
+            *n = p.clone();
+        }
+    };
+    let mut decls = Vec::with_capacity(u.decls.len());
+    for mut d in std::mem::take(&mut u.decls) {
+        match &mut d.kind {
+            DeclKind::External(names) => names.iter_mut().for_each(rename),
+            DeclKind::Var {
+                entities,
+                attrs,
+                spec,
+            } => {
+                let (mut procs, rest): (Vec<_>, Vec<_>) = std::mem::take(entities)
+                    .into_iter()
+                    .partition(|e| renames.contains_key(&key(&e.name)));
+                *entities = rest;
+                if !procs.is_empty() {
+                    procs.iter_mut().for_each(|e| rename(&mut e.name));
+                    // What only a dummy may have (INTENT, OPTIONAL) goes.
+                    let kept: Vec<Attr> = attrs
+                        .iter()
+                        .filter(|a| !matches!(a, Attr::Intent(_) | Attr::Optional))
+                        .cloned()
+                        .collect();
+                    let proc_decl = crate::il::Decl {
+                        kind: DeclKind::Var {
+                            spec: spec.clone(),
+                            attrs: kept,
+                            entities: procs,
+                        },
+                        span: d.span,
+                    };
+                    if !entities.is_empty() {
+                        decls.push(d);
+                    }
+                    decls.push(proc_decl);
+                    continue;
+                }
+            }
+            DeclKind::Intent(_, names) => names.retain(|n| !renames.contains_key(&key(n))),
+            DeclKind::Interface(bodies) => bodies.iter_mut().for_each(|b| rename(&mut b.name)),
+            _ => {}
+        }
+        decls.push(d);
+    }
+    u.decls = decls;
+    u.decls
+        .retain(|d| !matches!(&d.kind, DeclKind::Intent(_, names) if names.is_empty()));
+    let mut symbols = crate::il::symbols::SymbolTable::default();
+    for s in u.symbols.iter() {
+        let mut s = s.clone();
+        if let Some(p) = renames.get(&key(&s.name)) {
+            s.name = p.clone();
+            s.arg_index = None;
+            s.intent = None;
+            s.kind = SymbolKind::Procedure;
+        } else if s.arg_index.is_some() {
+            s.arg_index = u.args.iter().position(|a| key(a) == key(&s.name));
+        }
+        symbols.insert(s);
+    }
+    u.symbols = symbols;
+    u.specialization = Some((original.name.clone(), bound.to_vec()));
+    u
+}
+
+/// A generated unit's calls of specialized copies' primals, written as calls of the
+/// originals with the procedures put back (the copies exist only for the analyses), and
+/// the declarations those names need where the unit has none (`real(8), external :: g`).
+pub fn unspecialize_calls(unit: &mut Unit, program: &Program) {
+    let mut named: Vec<String> = Vec::new();
+    let mut put_back = |name: &mut String, args: &mut Vec<Arg>| {
+        let Some((original, bound)) = program.unit(name).and_then(|u| u.specialization.clone())
+        else {
+            return;
+        };
+        *name = original.clone();
+        named.push(original);
+        for (k, p) in bound {
+            let at = k.min(args.len());
+            args.insert(at, Arg::positional(crate::il::Expr::var(&p)));
+            named.push(p);
+        }
+    };
+    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
+        if let StmtKind::Call { name, args } = &mut s.kind {
+            put_back(name, args);
+        }
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Call(name, args) = &mut x.kind {
+                    put_back(name, args);
+                }
+            });
+        }
+    });
+    let mut declared: BTreeSet<String> = BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::External(names) => declared.extend(names.iter().map(|n| key(n))),
+            DeclKind::Var { entities, .. } => {
+                declared.extend(entities.iter().map(|e| key(&e.name)))
+            }
+            _ => {}
+        }
+    }
+    for n in named {
+        if !declared.insert(key(&n)) || program.unit(&n).is_some_and(|u| u.host.is_some()) {
+            continue;
+        }
+        let function = program.unit(&n).filter(|u| u.is_function());
+        let kind = match function {
+            Some(f) => {
+                let spec = f
+                    .result
+                    .as_deref()
+                    .and_then(|r| f.symbols.get(r))
+                    .map(|r| r.type_spec.clone())
+                    .or_else(|| f.prefix_type.clone())
+                    .unwrap_or_else(|| crate::il::TypeSpec::of(crate::il::ScalarType::Real(8)));
+                DeclKind::Var {
+                    spec,
+                    attrs: vec![Attr::External],
+                    entities: vec![crate::il::Entity {
+                        name: n.clone(),
+                        dims: None,
+                        init: None,
+                        span: crate::diag::Span::default(),
+                    }],
+                }
+            }
+            None => DeclKind::External(vec![n.clone()]),
+        };
+        unit.decls.push(crate::il::Decl {
+            kind,
+            span: crate::diag::Span::default(),
+        });
+    }
+}

@@ -1,0 +1,84 @@
+//! Procedure arguments (issue 13): a call that passes procedures by name is a call of a
+//! copy of the callee specialized to them (`prepare::specialize`). The numbers are
+//! checked by the corpus program `procedure_arguments`; here: the names of the copies'
+//! derivatives, primal calls written back as the originals, and the refusal of a
+//! procedure argument that no caller names.
+
+use std::collections::BTreeSet;
+
+fn request(root: &str, ind: &[&str], dep: &[&str]) -> adgen::Request {
+    adgen::Request {
+        roots: vec![adgen::RootRequest {
+            name: root.to_string(),
+            independents: ind.iter().map(|s| s.to_string()).collect(),
+            dependents: dep.iter().map(|s| s.to_string()).collect(),
+            modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
+            origin: None,
+        }],
+        sizes: Vec::new(),
+        black_boxes: Vec::new(),
+        checkpoint_calls: true,
+        disabled: BTreeSet::new(),
+    }
+}
+
+const ODE: &str = "subroutine rhs(y, dy)\n  real(8), intent(in) :: y\n  real(8), intent(out) :: dy\n  \
+    dy = -y*y\nend subroutine rhs\n\
+    subroutine lin(y, dy)\n  real(8), intent(in) :: y\n  real(8), intent(out) :: dy\n  \
+    dy = -2*y\nend subroutine lin\n\
+    subroutine step(f, h, y)\n  external f\n  real(8), intent(in) :: h\n  \
+    real(8), intent(inout) :: y\n  real(8) :: dy\n  call f(y, dy)\n  y = y + h*dy\nend subroutine step\n\
+    subroutine run(h, y)\n  real(8), intent(in) :: h\n  real(8), intent(inout) :: y\n  \
+    external rhs, lin\n  call step(rhs, h, y)\n  call step(lin, h, y)\n  y = y*y\nend subroutine run\n";
+
+#[test]
+fn each_procedure_passed_makes_a_copy_whose_primal_calls_are_the_original() {
+    let g = adgen::differentiate(
+        &[adgen::SourceInput::new("o.f90", ODE)],
+        &request("run", &["h", "y"], &["y"]),
+    )
+    .unwrap();
+    let d = &g
+        .files
+        .iter()
+        .find(|f| f.path == "o_d.f90")
+        .unwrap()
+        .contents;
+    assert!(
+        d.contains("call step_rhs_d(h, hd, y, yd)") && d.contains("call step_lin_d(h, hd, y, yd)"),
+        "{d}"
+    );
+    assert!(
+        d.contains("subroutine step_rhs_d(h, hd, y, yd)")
+            && d.contains("call rhs_d(y, yd, dy, dyd)"),
+        "{d}"
+    );
+    let b = &g
+        .files
+        .iter()
+        .find(|f| f.path == "o_b.f90")
+        .unwrap()
+        .contents;
+    // The forward sweep runs the first step's primal: the original, with `rhs` put back.
+    assert!(
+        b.contains("call step(rhs, h, y)") && !b.contains("call step_rhs("),
+        "{b}"
+    );
+    assert!(b.contains("call step_lin_b(h, hb, y, yb)"), "{b}");
+}
+
+#[test]
+fn a_procedure_argument_that_no_caller_names_is_refused_as_one() {
+    let e = adgen::differentiate(
+        &[adgen::SourceInput::new("o.f90", ODE)],
+        &request("step", &["h", "y"], &["y"]),
+    )
+    .unwrap_err();
+    assert_eq!(e.diagnostics.len(), 1, "{}", e.rendered);
+    assert!(
+        e.rendered
+            .contains("o.f90:16:3: error[E0503]: `f`, a procedure argument of `step`"),
+        "{}",
+        e.rendered
+    );
+}
