@@ -43,6 +43,11 @@ pub fn specialize(program: &Program) -> Program {
             break;
         }
         let procedures: BTreeSet<String> = out.procedures().map(|u| key(&u.name)).collect();
+        let callees: BTreeMap<String, Unit> = out
+            .procedures()
+            .filter(|u| dummies.contains_key(&key(&u.name)))
+            .map(|u| (key(&u.name), u.clone()))
+            .collect();
         let mut wanted: Vec<Spec> = Vec::new();
         for file in &mut out.files {
             for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
@@ -61,6 +66,7 @@ pub fn specialize(program: &Program) -> Program {
                         if a.keyword.is_some()
                             || own.contains(&key(p))
                             || !procedures.contains(&key(p))
+                            || !clash_resolvable(&callees[&key(name)], k, p)
                         {
                             return None;
                         }
@@ -152,11 +158,29 @@ fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
     });
 }
 
+/// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
+/// with its name can be renamed in the copy (or there is none).
+fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
+    if key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() {
+        return true;
+    }
+    let mut probe = callee.clone();
+    rename_local(&mut probe, p, "x")
+}
+
 /// The copy of `original` named `name`, without the procedure dummies `bound` binds:
 /// it calls the bound procedures instead, declared as the dummies were.
 fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
     let mut u = original.clone();
     u.name = name.to_string();
+    // A local with the name of a procedure passed is renamed first.
+    for (k, p) in bound {
+        if key(&original.args[*k]) != key(p) && u.symbols.get(p).is_some() {
+            let mut names = Namer::new(u.symbols.iter().map(|s| s.name.as_str()));
+            let fresh = names.fresh(&format!("{p}_local"));
+            rename_local(&mut u, p, &fresh);
+        }
+    }
     let renames: BTreeMap<String, String> = bound
         .iter()
         .map(|(k, p)| (key(&original.args[*k]), p.clone()))
@@ -325,4 +349,78 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &Program) {
             span: crate::diag::Span::default(),
         });
     }
+}
+
+/// Renames local variable `from` of `u` to `to` everywhere it is written: the copy of a
+/// procedure whose local has the name of the procedure passed for a dummy (jburkardt's
+/// `rk4` keeps `f3`, a real, and is called with procedure `f3`). `false` (and `u`
+/// unchanged) for a variable this cannot rename safely: not a plain local of the unit, or
+/// named in COMMON, DATA, EQUIVALENCE.
+fn rename_local(u: &mut Unit, from: &str, to: &str) -> bool {
+    let k = key(from);
+    let plain = u.symbols.get(from).is_some_and(|s| {
+        s.is_variable()
+            && s.global.is_none()
+            && !s.is_dummy()
+            && !s.is_result
+            && s.ty != crate::il::ScalarType::Derived
+    });
+    let named_elsewhere = u.decls.iter().any(|d| {
+        matches!(
+            &d.kind,
+            DeclKind::Common(_) | DeclKind::Data(_) | DeclKind::Equivalence(_)
+        )
+    });
+    if !plain || named_elsewhere {
+        return false;
+    }
+    let fix = |n: &mut String| {
+        if key(n) == k {
+            *n = to.to_string();
+        }
+    };
+    let fix_expr = |e: &mut crate::il::Expr| {
+        visit::walk_expr_mut_post(e, &mut |x| match &mut x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) if key(n) == k => *n = to.to_string(),
+            ExprKind::ImpliedDo(d) if key(&d.var) == k => d.var = to.to_string(),
+            _ => {}
+        });
+    };
+    visit::walk_stmts_mut(&mut u.body, &mut |s| {
+        match &mut s.kind {
+            StmtKind::Do { var, .. } => fix(var),
+            StmtKind::Io { writes, .. } => writes.iter_mut().for_each(fix_expr),
+            StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+                items.iter_mut().for_each(fix_expr)
+            }
+            _ => {}
+        }
+        visit::stmt_exprs_mut(s).into_iter().for_each(fix_expr);
+    });
+    for d in &mut u.decls {
+        match &mut d.kind {
+            DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => {
+                for e in entities {
+                    fix(&mut e.name);
+                    for dim in e.dims.iter_mut().flatten() {
+                        dim.lower.iter_mut().for_each(fix_expr);
+                        if let crate::il::Bound::Expr(x) = &mut dim.upper {
+                            fix_expr(x);
+                        }
+                    }
+                    e.init.iter_mut().for_each(fix_expr);
+                }
+            }
+            DeclKind::Intent(_, names) => names.iter_mut().for_each(fix),
+            _ => {}
+        }
+    }
+    let mut symbols = crate::il::symbols::SymbolTable::default();
+    for s in u.symbols.iter() {
+        let mut s = s.clone();
+        fix(&mut s.name);
+        symbols.insert(s);
+    }
+    u.symbols = symbols;
+    true
 }

@@ -171,6 +171,13 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         if program.units().any(|u| u.is_module()) {
             continue;
         }
+        // Procedure arguments are specialized by `prepare`, which this test bypasses.
+        if program
+            .units()
+            .any(|u| !crate::prepare::specialize::procedure_dummies(u).is_empty())
+        {
+            continue;
+        }
         // Whole-array ANY, ALL and COUNT have no C form yet.
         let mut whole_reduction = false;
         for u in program.units() {

@@ -1,6 +1,7 @@
 ! Procedures passed as arguments, as Numerical Recipes' integrators take `derivs`: an
 ! integrator that passes its right-hand side on to a midpoint stepper, called with two
-! models (and one of them twice), and a Simpson quadrature of a function argument.
+! models (and one of them twice; the integrator has a local named like one of them), and
+! a Simpson quadrature of a function argument.
 subroutine pendulum(t, y, dy)
   implicit none
   real(8), intent(in) :: t, y(2)
@@ -36,12 +37,13 @@ subroutine integrate(f, n, h, nsteps, y)
   integer, intent(in) :: n, nsteps
   real(8), intent(in) :: h
   real(8), intent(inout) :: y(n)
-  real(8) :: t
+  ! A local named like a model passed for f (as jburkardt's rk4 keeps a real `f3`).
+  real(8) :: pendulum
   integer :: k
-  t = 0d0
+  pendulum = 0d0
   do k = 1, nsteps
-    call midpoint(f, n, t, h, y)
-    t = t + h
+    call midpoint(f, n, pendulum, h, y)
+    pendulum = pendulum + h
   end do
 end subroutine integrate
 
