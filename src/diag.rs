@@ -185,6 +185,13 @@ impl Diagnostic {
         });
         self
     }
+    /// Located where the manifest gives what it is about (`(path, line, col)`), when known.
+    pub fn at_origin(self, origin: Option<&(String, usize, usize)>) -> Diagnostic {
+        match origin {
+            Some((path, line, col)) => self.at_path(path.clone(), *line, *col),
+            None => self,
+        }
+    }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self

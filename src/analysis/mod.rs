@@ -90,13 +90,13 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             let mut changed = false;
             for &u in &scc {
                 effects[u] = node_effects(ir, u, &summaries);
+                inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
+                // A black box's summary is its manifest table, not its (empty) body's.
                 if let Some(b) = request.black_box(&ir.units[u].unit.name) {
-                    inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
                     let unit = ir.units[u].unit;
                     summaries[u] = Some(Summary::described(unit, n_slots(&ir.units[u]), b));
                     continue;
                 }
-                inouts[u] = Some(inout::in_out(ir, &ir.units[u], &summaries));
                 let io = inouts[u].as_ref().expect("just computed");
                 let s = summarize(
                     &ir.units[u],
@@ -395,13 +395,7 @@ fn everything_active(uir: &UnitIr, state: &mut UnitAnalysis, passive: &ZoneSet) 
 /// context makes an output it lists depend on a varied input, else every real argument its
 /// `depends` names (the user's derivatives have one fixed signature), and the result.
 fn black_box_arguments(uir: &UnitIr, state: &mut UnitAnalysis, b: &crate::request::BlackBox) {
-    let unit = uir.unit;
-    let slot_of = |name: &str| {
-        if unit.is_function() && name.eq_ignore_ascii_case(&unit.name) {
-            return Some(unit.args.len());
-        }
-        unit.args.iter().position(|a| a.eq_ignore_ascii_case(name))
-    };
+    let slot_of = |name: &str| summary::named_slot(uir.unit, name);
     let active = b.depends.iter().any(|(out, ins)| {
         slot_of(out).is_some_and(|k| state.useful_out[k])
             && ins

@@ -48,16 +48,7 @@ impl Summary {
     ) -> Summary {
         let mut s = Summary::empty(n_slots);
         s.must_writes = BitVec::repeat(false, n_slots);
-        let slot_of = |name: &str| {
-            unit.args
-                .iter()
-                .position(|a| a.eq_ignore_ascii_case(name))
-                .or_else(|| {
-                    unit.is_function()
-                        .then_some(unit.args.len())
-                        .filter(|_| name.eq_ignore_ascii_case(&unit.name))
-                })
-        };
+        let slot_of = |name: &str| named_slot(unit, name);
         for k in 0..unit.args.len() {
             s.reads.set(k, true);
         }
@@ -99,6 +90,15 @@ impl Summary {
     pub fn n_slots(&self) -> usize {
         self.writes.len()
     }
+}
+
+/// The slot a black-box table names: a dummy, or a function's result by the function's
+/// own name.
+pub fn named_slot(unit: &crate::il::Unit, name: &str) -> Option<usize> {
+    if unit.is_function() && name.eq_ignore_ascii_case(&unit.name) {
+        return Some(unit.args.len());
+    }
+    unit.args.iter().position(|a| a.eq_ignore_ascii_case(name))
 }
 
 /// Number of slots of a unit: its dummies, the result, the program's globals.

@@ -159,10 +159,7 @@ impl<'p> Ir<'p> {
     }
 
     fn check_root(&self, root: &RootRequest) -> Vec<Diagnostic> {
-        let locate = |d: Diagnostic| match &root.origin {
-            Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
-            None => d,
-        };
+        let locate = |d: Diagnostic| d.at_origin(root.origin.as_ref());
         let Some(index) = self.index_of(&root.name) else {
             let names = self.units.iter().map(|u| u.unit.name.as_str());
             let mut d = Diagnostic::error(

@@ -68,7 +68,8 @@ impl<'a> Checker<'a> {
         table: &DeTable<'_>,
     ) -> Option<BlackBox> {
         let origin = span.start;
-        let mut ok = true;
+        // Whether the table is good is whether this added a diagnostic.
+        let reported = self.diagnostics.len();
         for (key, _) in table.iter() {
             let k = key.get_ref().as_ref();
             if !KEYS.contains(&k) {
@@ -79,12 +80,10 @@ impl<'a> Checker<'a> {
                     format!("unknown key `{prefix}.{k}`"),
                 )
                 .help = Some(help);
-                ok = false;
             }
         }
         let mut arguments: Vec<String> = Vec::new();
-        let before = ok;
-        ok = true;
+        let before_arguments = self.diagnostics.len();
         match table.get("arguments") {
             None => {
                 self.error(
@@ -97,28 +96,25 @@ impl<'a> Checker<'a> {
                      (`[]` for none)"
                         .into(),
                 );
-                ok = false;
             }
-            Some(v) => match self.names(v, &format!("{prefix}.arguments")) {
-                Some(names) => {
-                    for (n, s) in names {
-                        if arguments.iter().any(|a| a.eq_ignore_ascii_case(&n)) {
-                            self.error(
-                                E_BAD_BLACK_BOX,
-                                s,
-                                format!("`{prefix}.arguments` names `{n}` twice"),
-                            );
-                            ok = false;
-                        }
-                        arguments.push(n);
+            Some(v) => {
+                for (n, s) in self
+                    .names(v, &format!("{prefix}.arguments"))
+                    .unwrap_or_default()
+                {
+                    if arguments.iter().any(|a| a.eq_ignore_ascii_case(&n)) {
+                        self.error(
+                            E_BAD_BLACK_BOX,
+                            s,
+                            format!("`{prefix}.arguments` names `{n}` twice"),
+                        );
                     }
+                    arguments.push(n);
                 }
-                None => ok = false,
-            },
+            }
         }
         // `depends` is checked against `arguments` only when those were read.
-        let arguments_ok = ok;
-        ok &= before;
+        let arguments_ok = self.diagnostics.len() == before_arguments;
         let mut depends = Vec::new();
         match table.get("depends").map(|v| (v.get_ref(), v.span())) {
             None => {
@@ -128,7 +124,6 @@ impl<'a> Checker<'a> {
                      `depends = { y = [\"x\"] }` (`{}` when it overwrites nothing real)"
                         .into(),
                 );
-                ok = false;
             }
             Some((DeValue::Table(outputs), _)) => {
                 for (out_key, inputs) in outputs.iter() {
@@ -139,17 +134,14 @@ impl<'a> Checker<'a> {
                     };
                     if arguments_ok && !known(&out) {
                         self.unknown_argument(prefix, &out, out_key.span(), &arguments);
-                        ok = false;
                     }
                     let Some(ins) = self.names(inputs, &format!("{prefix}.depends.{out}")) else {
-                        ok = false;
                         continue;
                     };
                     let mut list = Vec::new();
                     for (n, s) in ins {
                         if arguments_ok && !arguments.iter().any(|a| a.eq_ignore_ascii_case(&n)) {
                             self.unknown_argument(prefix, &n, s, &arguments);
-                            ok = false;
                         }
                         list.push(n);
                     }
@@ -162,7 +154,6 @@ impl<'a> Checker<'a> {
                     s,
                     format!("`{prefix}.depends` must be a table such as `{{ y = [\"x\"] }}`"),
                 );
-                ok = false;
             }
         }
         let mut names = [None, None];
@@ -174,17 +165,15 @@ impl<'a> Checker<'a> {
                     v.span(),
                     format!("`{prefix}.{key}` must be a procedure name in quotes"),
                 );
-                ok = false;
                 continue;
             };
             if let Err(e) = check_identifier(text) {
                 self.error(E_BAD_NAME, v.span(), format!("`{prefix}.{key}`: {e}"));
-                ok = false;
                 continue;
             }
             *slot = Some(text.to_string());
         }
-        if !ok {
+        if self.diagnostics.len() != reported {
             return None;
         }
         let (line, col) = self.file.line_col(origin as u32);

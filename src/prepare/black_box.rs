@@ -33,11 +33,9 @@ pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagno
     let mut problems = Vec::new();
     for b in &request.black_boxes {
         let here = |message: String, help: &str| {
-            let d = Diagnostic::error(E_BLACK_BOX, message).with_help(help.to_string());
-            match &b.origin {
-                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
-                None => d,
-            }
+            Diagnostic::error(E_BLACK_BOX, message)
+                .with_help(help.to_string())
+                .at_origin(b.origin.as_ref())
         };
         let defined = out
             .files
@@ -120,18 +118,15 @@ pub fn unused(program: &Program, request: &Request) -> Vec<Diagnostic> {
         .iter()
         .filter(|b| !called.contains(&key(&b.name)))
         .map(|b| {
-            let d = Diagnostic::warning(
+            Diagnostic::warning(
                 "W0104",
                 format!(
                     "`black-box.{}`: no source defines or calls `{}`; the table is not used",
                     b.name, b.name
                 ),
             )
-            .with_help("check the spelling of the procedure's name");
-            match &b.origin {
-                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
-                None => d,
-            }
+            .with_help("check the spelling of the procedure's name")
+            .at_origin(b.origin.as_ref())
         })
         .collect()
 }
@@ -184,34 +179,27 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
             };
             let mut symbols = SymbolTable::default();
             for (k, (name, actual)) in b.arguments.iter().zip(&args).enumerate() {
-                // An array, or an element of one (which may start the sequence an array
-                // dummy is associated with, as BLAS calls pass `a(k+1,k)`): an array
-                // dummy, the conservative reading (the call may touch the whole array).
-                let whole_array = match &actual.value.kind {
-                    ExprKind::Var(n) | ExprKind::Index(n, _) => {
-                        caller.symbols.get(n).filter(|s| s.is_array())
-                    }
+                let declared = match &actual.value.kind {
+                    ExprKind::Var(n) | ExprKind::Index(n, _) => caller.symbols.get(n),
                     _ => None,
                 };
-                let (ty, spec) = match &actual.value.kind {
-                    ExprKind::Var(n) | ExprKind::Index(n, _) => match caller.symbols.get(n) {
-                        Some(s) => (s.ty, s.type_spec.clone()),
-                        None => {
-                            let ty = expr_type(&actual.value, &rules);
-                            (ty, TypeSpec::of(ty))
-                        }
-                    },
-                    _ => {
+                let (ty, spec) = match declared {
+                    Some(s) => (s.ty, s.type_spec.clone()),
+                    None => {
                         let ty = expr_type(&actual.value, &rules);
                         (ty, TypeSpec::of(ty))
                     }
                 };
-                let dims = match whole_array {
-                    Some(_) => vec![DimSpec {
+                // An array, or an element of one (which may start the sequence an array
+                // dummy is associated with, as BLAS calls pass `a(k+1,k)`): an array
+                // dummy, the conservative reading (the call may touch the whole array).
+                let dims = if declared.is_some_and(|s| s.is_array()) {
+                    vec![DimSpec {
                         lower: None,
                         upper: Bound::Star,
-                    }],
-                    None => Vec::new(),
+                    }]
+                } else {
+                    Vec::new()
                 };
                 let mut sym = Symbol::local(name, ty, spec, dims);
                 sym.arg_index = Some(k);

@@ -42,11 +42,9 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for hint in &request.sizes {
         let here = |message: String, help: &str| {
-            let d = Diagnostic::error(E_SIZE_HINT, message).with_help(help.to_string());
-            match &hint.origin {
-                Some((path, line, col)) => d.at_path(path.clone(), *line, *col),
-                None => d,
-            }
+            Diagnostic::error(E_SIZE_HINT, message)
+                .with_help(help.to_string())
+                .at_origin(hint.origin.as_ref())
         };
         let units: Vec<(Language, &Unit)> = program
             .files

@@ -51,8 +51,10 @@ pub fn specialize(program: &Program) -> Program {
         let mut wanted: Vec<Spec> = Vec::new();
         for file in &mut out.files {
             for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
-                let own: BTreeSet<String> = procedure_dummies(unit)
-                    .iter()
+                let own: BTreeSet<String> = dummies
+                    .get(&key(&unit.name))
+                    .into_iter()
+                    .flatten()
                     .map(|&k| key(&unit.args[k]))
                     .collect();
                 let mut bind = |name: &str, args: &[Arg]| -> Option<(String, Vec<usize>)> {
@@ -127,32 +129,32 @@ pub fn procedure_dummies(unit: &Unit) -> Vec<usize> {
         .collect()
 }
 
-/// Every call of `body` (statements and function references) that `bind` answers is
-/// renamed and loses the arguments at the positions it gives.
-fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
-    let drop = |args: &mut Vec<Arg>, positions: &[usize]| {
-        let mut k = 0;
-        args.retain(|_| {
-            let keep = !positions.contains(&k);
-            k += 1;
-            keep
-        });
-    };
+/// `f(name, args)` on every call of `body`: CALL statements and function references.
+fn for_each_call_mut(body: &mut [Stmt], f: &mut dyn FnMut(&mut String, &mut Vec<Arg>)) {
     visit::walk_stmts_mut(body, &mut |s| {
         if let StmtKind::Call { name, args } = &mut s.kind {
-            if let Some((new, positions)) = bind(name, args) {
-                *name = new;
-                drop(args, &positions);
-            }
+            f(name, args);
         }
         for e in visit::stmt_exprs_mut(s) {
             visit::walk_expr_mut_post(e, &mut |x| {
                 if let ExprKind::Call(name, args) = &mut x.kind {
-                    if let Some((new, positions)) = bind(name, args) {
-                        *name = new;
-                        drop(args, &positions);
-                    }
+                    f(name, args);
                 }
+            });
+        }
+    });
+}
+
+/// Every call of `body` that `bind` answers is renamed and loses the arguments at the
+/// positions it gives.
+fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
+    for_each_call_mut(body, &mut |name, args| {
+        if let Some((new, positions)) = bind(name, args) {
+            *name = new;
+            let mut k = 0;
+            args.retain(|_| {
+                k += 1;
+                !positions.contains(&(k - 1))
             });
         }
     });
@@ -161,11 +163,7 @@ fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
 /// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
 /// with its name can be renamed in the copy (or there is none).
 fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
-    if key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() {
-        return true;
-    }
-    let mut probe = callee.clone();
-    rename_local(&mut probe, p, "x")
+    key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() || renamable(callee, p)
 }
 
 /// The copy of `original` named `name`, without the procedure dummies `bound` binds:
@@ -192,28 +190,26 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
         .filter(|(k, _)| !bound.iter().any(|(b, _)| b == k))
         .map(|(_, a)| a.clone())
         .collect();
-    rewrite_calls(&mut u.body, &mut |n, _| {
-        renames.get(&key(n)).map(|p| (p.clone(), Vec::new()))
-    });
-    // The dummy passed on (`call inner(f, ...)`) is the procedure too.
+    let rename = |n: &mut String| {
+        if let Some(p) = renames.get(&key(n)) {
+            *n = p.clone();
+        }
+    };
+    // Its calls, and the dummy passed on (`call inner(f, ...)`), are the procedure's.
     visit::walk_stmts_mut(&mut u.body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &mut s.kind {
+            rename(name);
+        }
         for e in visit::stmt_exprs_mut(s) {
             visit::walk_expr_mut_post(e, &mut |x| {
-                if let ExprKind::Var(n) = &mut x.kind {
-                    if let Some(p) = renames.get(&key(n)) {
-                        *n = p.clone();
-                    }
+                if let ExprKind::Var(n) | ExprKind::Call(n, _) = &mut x.kind {
+                    rename(n);
                 }
             });
         }
     });
     // Declarations: the dummy's become the procedure's (`real(8), external :: f` →
     // `real(8), external :: rhs`; `external f` → `external rhs`).
-    let rename = |n: &mut String| {
-        if let Some(p) = renames.get(&key(n)) {
-            *n = p.clone();
-        }
-    };
     let mut decls = Vec::with_capacity(u.decls.len());
     for mut d in std::mem::take(&mut u.decls) {
         match &mut d.kind {
@@ -295,18 +291,7 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &Program) {
             named.push(p);
         }
     };
-    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
-        if let StmtKind::Call { name, args } = &mut s.kind {
-            put_back(name, args);
-        }
-        for e in visit::stmt_exprs_mut(s) {
-            visit::walk_expr_mut_post(e, &mut |x| {
-                if let ExprKind::Call(name, args) = &mut x.kind {
-                    put_back(name, args);
-                }
-            });
-        }
-    });
+    for_each_call_mut(&mut unit.body, &mut put_back);
     let mut declared: BTreeSet<String> = BTreeSet::new();
     for d in &unit.decls {
         match &d.kind {
@@ -351,29 +336,35 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &Program) {
     }
 }
 
-/// Renames local variable `from` of `u` to `to` everywhere it is written: the copy of a
-/// procedure whose local has the name of the procedure passed for a dummy (jburkardt's
-/// `rk4` keeps `f3`, a real, and is called with procedure `f3`). `false` (and `u`
-/// unchanged) for a variable this cannot rename safely: not a plain local of the unit, or
-/// named in COMMON, DATA, EQUIVALENCE.
-fn rename_local(u: &mut Unit, from: &str, to: &str) -> bool {
-    let k = key(from);
-    let plain = u.symbols.get(from).is_some_and(|s| {
+/// `name` is a plain local of `u` that [`rename_local`] can rename: not a dummy, result,
+/// global or derived-type variable, in a unit without COMMON, DATA or EQUIVALENCE.
+fn renamable(u: &Unit, name: &str) -> bool {
+    let plain = u.symbols.get(name).is_some_and(|s| {
         s.is_variable()
             && s.global.is_none()
             && !s.is_dummy()
             && !s.is_result
             && s.ty != crate::il::ScalarType::Derived
     });
-    let named_elsewhere = u.decls.iter().any(|d| {
-        matches!(
-            &d.kind,
-            DeclKind::Common(_) | DeclKind::Data(_) | DeclKind::Equivalence(_)
-        )
-    });
-    if !plain || named_elsewhere {
+    plain
+        && !u.decls.iter().any(|d| {
+            matches!(
+                &d.kind,
+                DeclKind::Common(_) | DeclKind::Data(_) | DeclKind::Equivalence(_)
+            )
+        })
+}
+
+/// Renames local variable `from` of `u` to `to` everywhere it is written: the copy of a
+/// procedure whose local has the name of the procedure passed for a dummy (jburkardt's
+/// `rk4` keeps `f3`, a real, and is called with procedure `f3`). `false` (and `u`
+/// unchanged) for a variable this cannot rename safely: not a plain local of the unit, or
+/// named in COMMON, DATA, EQUIVALENCE.
+fn rename_local(u: &mut Unit, from: &str, to: &str) -> bool {
+    if !renamable(u, from) {
         return false;
     }
+    let k = key(from);
     let fix = |n: &mut String| {
         if key(n) == k {
             *n = to.to_string();
