@@ -29,6 +29,8 @@ fn main() {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: Default::default(),
     };
     match adgen::differentiate(&inputs, &req) {

@@ -40,6 +40,7 @@ pub mod output;
 pub mod prepare;
 pub mod request;
 pub mod runtime;
+pub mod tapenade;
 
 pub use cargo::{Build, BuildError};
 pub use diag::{Diagnostic, Diagnostics, SourceMap};

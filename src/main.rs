@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use adgen::diag::Diagnostic;
-use adgen::manifest;
-use adgen::{Mode, Request, RootRequest, SourceInput};
+use adgen::{Request, SourceInput};
+use adgen::{manifest, tapenade};
 use clap::{Parser, Subcommand};
 
 const SUCCESS: u8 = 0;
@@ -26,24 +26,6 @@ const INTERNAL_ERROR: u8 = 2;
 const E_WRITE: &str = "E0902";
 /// Cannot read a source named on the command line.
 const E_READ_SOURCE: &str = "E0903";
-/// A bad Tapenade-style argument.
-const E_ARGS: &str = "E0904";
-
-const TAPENADE_USAGE: &str = "\
-Usage: adgen -d|-b [-vector] -head \"f(outputs)/(inputs)\" [-O DIR] FILES...
-
-Tapenade-compatible form: differentiate the procedure named by -head in FILES.
-  -d, -tangent          tangent mode (the default when neither -d nor -b is given)
-  -b, -reverse          adjoint mode (may be combined with -d)
-  -vector, -multi       vector mode (not implemented yet)
-  -head \"f(y)/(x)\"      root procedure with its outputs and inputs; several roots
-                        may be given in one -head or in repeated -head options
-  -O, -outputdirectory DIR
-                        output directory (default: the current directory)
-  -nooptim NAME         switch an optimization off: activity, diffliveness, tbr,
-                        snapshot, spareinit (implicit zeros); may be repeated
-";
-
 /// The manifest's format, shown by `adgen diff --help` (README.md says the same).
 const MANIFEST_HELP: &str = "\
 The manifest (ad.toml; paths relative to it, every key but `sources` and `root` optional):
@@ -177,12 +159,12 @@ fn run(args: &[OsString]) -> u8 {
     }
     let first = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
     if first.starts_with('-') && !first.starts_with("--") && !matches!(first, "-h" | "-V") {
-        return match parse_tapenade(&args[1..]) {
-            Ok(TapenadeArgs::Help) => {
-                print!("{TAPENADE_USAGE}");
+        return match tapenade::parse(&args[1..]) {
+            Ok(tapenade::Args::Help) => {
+                print!("{}", tapenade::USAGE);
                 SUCCESS
             }
-            Ok(TapenadeArgs::Run(run)) => run_tapenade(run),
+            Ok(tapenade::Args::Run(run)) => run_tapenade(run),
             Err(d) => {
                 eprint!("{}", render(&d));
                 eprintln!("Run `adgen -help` for the Tapenade-compatible options.");
@@ -430,13 +412,6 @@ fn differentiate(sources: &[SourceInput], request: &Request) -> Option<adgen::Ge
     }
 }
 
-fn differentiate_and_write(sources: &[SourceInput], request: &Request, out_dir: &Path) -> u8 {
-    match differentiate(sources, request) {
-        Some(generated) => write(&generated, out_dir).map_or_else(|code| code, |_| SUCCESS),
-        None => USER_ERROR,
-    }
-}
-
 fn write(generated: &adgen::Generated, out_dir: &Path) -> Result<adgen::output::WriteReport, u8> {
     adgen::output::write_outputs(out_dir, generated).map_err(|e| {
         let d = Diagnostic::error(
@@ -498,129 +473,7 @@ fn render(d: &Diagnostic) -> String {
     d.render(&adgen::SourceMap::default())
 }
 
-/// What the Tapenade-style arguments ask for.
-#[derive(Debug, PartialEq)]
-enum TapenadeArgs {
-    Help,
-    Run(TapenadeRun),
-}
-
-#[derive(Debug, PartialEq)]
-struct TapenadeRun {
-    modes: BTreeSet<Mode>,
-    heads: Vec<manifest::Head>,
-    out_dir: PathBuf,
-    files: Vec<PathBuf>,
-    /// Optimizations switched off with `-nooptim NAME`.
-    disabled: BTreeSet<String>,
-}
-
-fn parse_tapenade(args: &[OsString]) -> Result<TapenadeArgs, Diagnostic> {
-    let arg_error = |message: String| Diagnostic::error(E_ARGS, message);
-    let mut modes = BTreeSet::new();
-    let mut vector = false;
-    let mut heads = Vec::new();
-    let mut out_dir = None;
-    let mut files = Vec::new();
-    let mut disabled = BTreeSet::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        let text = arg.to_string_lossy();
-        let mut value = |option: &str| {
-            iter.next()
-                .ok_or_else(|| arg_error(format!("option `{option}` needs a value")))
-        };
-        match text.as_ref() {
-            "-d" | "-tangent" => {
-                modes.insert(Mode::Tangent);
-            }
-            "-b" | "-reverse" => {
-                modes.insert(Mode::Adjoint);
-            }
-            "-vector" | "-multi" => vector = true,
-            "-head" => {
-                let head = value("-head")?.to_string_lossy().into_owned();
-                let parsed = manifest::parse_heads(&head)
-                    .map_err(|e| arg_error(format!("invalid -head `{head}`: {e}")))?;
-                for h in parsed {
-                    if h.dependents.is_empty() || h.independents.is_empty() {
-                        return Err(arg_error(format!(
-                            "-head `{head}` must name outputs and inputs: `{}(outputs)/(inputs)`",
-                            h.name
-                        )));
-                    }
-                    heads.push(h);
-                }
-            }
-            "-O" | "-outputdirectory" => {
-                out_dir = Some(PathBuf::from(value("-O")?));
-            }
-            "-nooptim" => {
-                let name = value("-nooptim")?.to_string_lossy().into_owned();
-                let ours = match name.as_str() {
-                    "diffliveness" => "diff-liveness",
-                    "spareinit" => "implicit-zero",
-                    other => other,
-                };
-                if !manifest::DISABLE_NAMES.contains(&ours) {
-                    let names = manifest::DISABLE_NAMES.join(", ");
-                    return Err(
-                        arg_error(format!("unknown optimization `{name}` after -nooptim"))
-                            .with_help(format!("adgen can switch off: {names}")),
-                    );
-                }
-                disabled.insert(ours.to_string());
-            }
-            "-help" | "--help" | "-h" => return Ok(TapenadeArgs::Help),
-            option if option.starts_with('-') && option.len() > 1 => {
-                let known = [
-                    "-d",
-                    "-b",
-                    "-tangent",
-                    "-reverse",
-                    "-vector",
-                    "-multi",
-                    "-head",
-                    "-O",
-                    "-outputdirectory",
-                    "-nooptim",
-                ];
-                let mut d = arg_error(format!("unknown option `{option}`"));
-                if let Some(s) = manifest::suggest(option, &known) {
-                    d = d.with_help(format!("did you mean `{s}`?"));
-                }
-                return Err(d);
-            }
-            _ => files.push(PathBuf::from(arg)),
-        }
-    }
-    if vector {
-        return Err(Diagnostic::error(
-            manifest::E_MODE_NOT_IMPLEMENTED,
-            "vector modes (-vector) are not implemented yet",
-        )
-        .with_help("drop -vector and run once per direction"));
-    }
-    if heads.is_empty() {
-        return Err(arg_error("no root given".into())
-            .with_help("name it with -head \"f(outputs)/(inputs)\""));
-    }
-    if files.is_empty() {
-        return Err(arg_error("no source files given".into()));
-    }
-    if modes.is_empty() {
-        modes.insert(Mode::Tangent);
-    }
-    Ok(TapenadeArgs::Run(TapenadeRun {
-        modes,
-        heads,
-        out_dir: out_dir.unwrap_or_else(|| PathBuf::from(".")),
-        files,
-        disabled,
-    }))
-}
-
-fn run_tapenade(run: TapenadeRun) -> u8 {
+fn run_tapenade(run: Box<tapenade::Run>) -> u8 {
     let mut sources = Vec::new();
     let mut failed = false;
     for file in &run.files {
@@ -651,100 +504,27 @@ fn run_tapenade(run: TapenadeRun) -> u8 {
     if failed {
         return USER_ERROR;
     }
-    let request = Request {
-        roots: run
-            .heads
-            .into_iter()
-            .map(|h| RootRequest {
-                name: h.name,
-                independents: h.independents,
-                dependents: h.dependents,
-                modes: run.modes.clone(),
-                origin: None,
-            })
-            .collect(),
-        sizes: Vec::new(),
-        black_boxes: Vec::new(),
-        checkpoint_calls: true,
-        disabled: run.disabled,
+    let request = run.request();
+    let started = std::time::Instant::now();
+    let Some(generated) = differentiate(&sources, &request) else {
+        return USER_ERROR;
     };
-    differentiate_and_write(&sources, &request, &run.out_dir)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(args: &[&str]) -> Result<TapenadeArgs, Diagnostic> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse_tapenade(&args)
-    }
-
-    #[test]
-    fn tapenade_form() {
-        let Ok(TapenadeArgs::Run(run)) = parse(&[
-            "-b",
-            "-d",
-            "-head",
-            "cost(j)/(u0 k)",
-            "-O",
-            "out",
-            "a.f90",
-            "b.f90",
-        ]) else {
-            panic!("not parsed")
-        };
-        assert_eq!(
-            run.modes,
-            [Mode::Tangent, Mode::Adjoint].into_iter().collect()
-        );
-        assert_eq!(run.heads[0].name, "cost");
-        assert_eq!(run.heads[0].independents, ["u0", "k"]);
-        assert_eq!(run.out_dir, PathBuf::from("out"));
-        assert_eq!(run.files, [PathBuf::from("a.f90"), PathBuf::from("b.f90")]);
-
-        let Ok(TapenadeArgs::Run(run)) = parse(&["-head", "f(y)/(x)", "a.f90"]) else {
-            panic!("not parsed")
-        };
-        assert_eq!(run.modes, [Mode::Tangent].into_iter().collect());
-        assert_eq!(run.out_dir, PathBuf::from("."));
-        assert_eq!(parse(&["-help"]).unwrap(), TapenadeArgs::Help);
-
-        let Ok(TapenadeArgs::Run(run)) = parse(&[
-            "-b",
-            "-head",
-            "f(y)/(x) g(z)/(w)",
-            "-nooptim",
-            "diffliveness",
-            "-nooptim",
-            "tbr",
-            "a.f90",
-        ]) else {
-            panic!("not parsed")
-        };
-        assert_eq!(run.heads.len(), 2);
-        assert_eq!(
-            run.disabled.iter().collect::<Vec<_>>(),
-            ["diff-liveness", "tbr"]
-        );
-    }
-
-    #[test]
-    fn tapenade_errors() {
-        let code = |args: &[&str]| parse(args).unwrap_err().code;
-        assert_eq!(
-            code(&["-b", "-vector", "-head", "f(y)/(x)", "a.f90"]),
-            "E0115"
-        );
-        assert_eq!(code(&["-b", "a.f90"]), E_ARGS);
-        assert_eq!(code(&["-b", "-head", "f(y)/(x)"]), E_ARGS);
-        assert_eq!(code(&["-b", "-head"]), E_ARGS);
-        assert_eq!(code(&["-b", "-head", "f", "a.f90"]), E_ARGS);
-        assert_eq!(
-            code(&["-b", "-head", "f(y)/(x)", "-nooptim", "x", "a.f90"]),
-            E_ARGS
-        );
-        let d = parse(&["-haed", "f(y)/(x)", "a.f90"]).unwrap_err();
-        assert_eq!(d.help.as_deref(), Some("did you mean `-head`?"));
+    match write(&generated, &run.out_dir) {
+        Ok(report) => {
+            eprint!(
+                "{}",
+                summary(&request, &run.out_dir, &report, started.elapsed(), false)
+            );
+            // Tapenade users compile its ADFirstAidKit by hand: say what replaces it.
+            let list = adgen::output::outputs_list(&generated);
+            let files: Vec<&str> = list.lines().collect();
+            eprintln!(
+                "adgen: compile {} (listed in {})",
+                files.join(" "),
+                run.out_dir.join(adgen::output::OUTPUTS_LIST).display()
+            );
+            SUCCESS
+        }
+        Err(code) => code,
     }
 }

@@ -648,6 +648,8 @@ impl<'a> Checker<'a> {
                 sizes,
                 black_boxes,
                 checkpoint_calls: options.checkpoint_calls.unwrap_or(true),
+                naming: Default::default(),
+                layout: Default::default(),
                 disabled,
             },
             source_paths,

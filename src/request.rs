@@ -198,6 +198,100 @@ pub struct Request {
     pub checkpoint_calls: bool,
     /// Optimizations switched off (`disable = [...]`), by name.
     pub disabled: BTreeSet<String>,
+    /// How derivative names are formed (INTERFACE.md §3 by default).
+    pub naming: Naming,
+    /// How derivative files are laid out in the output directory.
+    pub layout: OutputLayout,
+}
+
+/// Where the derivative files go inside the output directory, and how many there are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum OutputLayout {
+    /// One file per source and mode, under the source's relative path
+    /// (`src/heat.f90` → `src/heat_d.f90`): `adgen diff`.
+    #[default]
+    PerSource,
+    /// One file per source and mode, all in the output directory itself
+    /// (`heat_d.f90`): Tapenade's layout.
+    Flat,
+    /// One file per mode and language, named after this name like a procedure
+    /// (`all_d.f90`, `all_b.f90`): Tapenade's `-o NAME`.
+    Single(String),
+}
+
+/// How the names of derivative procedures, variables and modules are formed from the
+/// original's, per mode: INTERFACE.md §3 by default (`f_d`, `xd`, `m_d`), or what
+/// Tapenade's `-tgtfuncname`, `-tgtvarname`, `-tgtmodulename` (and `-adj...`) options
+/// give. In a pattern `%` stands for the original name; a pattern without `%` is a
+/// suffix, as Tapenade reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Naming {
+    pub tangent: NamePatterns,
+    pub adjoint: NamePatterns,
+}
+
+/// The patterns of one mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamePatterns {
+    /// Derivative procedures (`%_d`).
+    pub procedure: String,
+    /// Derivative variables and arguments (`%d`).
+    pub variable: String,
+    /// Derivative modules, derived types, structs and COMMON blocks (`%_d`).
+    pub module: String,
+}
+
+impl Default for Naming {
+    fn default() -> Naming {
+        let of = |mode: Mode| NamePatterns {
+            procedure: format!("%{}", mode.unit_suffix()),
+            variable: format!("%{}", mode.var_suffix()),
+            module: format!("%{}", mode.unit_suffix()),
+        };
+        Naming {
+            tangent: of(Mode::Tangent),
+            adjoint: of(Mode::Adjoint),
+        }
+    }
+}
+
+impl Naming {
+    fn patterns(&self, mode: Mode) -> &NamePatterns {
+        match mode {
+            Mode::Tangent => &self.tangent,
+            Mode::Adjoint => &self.adjoint,
+        }
+    }
+    /// The derivative procedure of `name` (before clashes are resolved).
+    pub fn procedure(&self, mode: Mode, name: &str) -> String {
+        apply_pattern(&self.patterns(mode).procedure, name)
+    }
+    /// The derivative variable of `name`.
+    pub fn variable(&self, mode: Mode, name: &str) -> String {
+        apply_pattern(&self.patterns(mode).variable, name)
+    }
+    /// The derivative module, type or COMMON block of `name`.
+    pub fn module(&self, mode: Mode, name: &str) -> String {
+        apply_pattern(&self.patterns(mode).module, name)
+    }
+    /// Whether a pattern makes a valid name out of every valid name: letters, digits and
+    /// `_` around at most one `%`, something added to the name, and a letter first when
+    /// the pattern adds a prefix.
+    pub fn valid_pattern(pattern: &str) -> bool {
+        let rest = pattern.replacen('%', "", 1);
+        let starts = !pattern.contains('%')
+            || pattern.starts_with('%')
+            || pattern.starts_with(|c: char| c.is_ascii_alphabetic());
+        starts && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
+}
+
+fn apply_pattern(pattern: &str, name: &str) -> String {
+    if pattern.contains('%') {
+        pattern.replacen('%', name, 1)
+    } else {
+        format!("{name}{pattern}")
+    }
 }
 
 /// A procedure whose derivatives the user writes (Tapenade's black-box library entries,

@@ -33,6 +33,8 @@ fn request(root: &str, ind: &[&str], dep: &[&str], boxes: Vec<BlackBox>) -> adge
         sizes: Vec::new(),
         black_boxes: boxes,
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: BTreeSet::new(),
     }
 }

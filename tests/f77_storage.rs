@@ -17,6 +17,8 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: BTreeSet::new(),
     }
 }

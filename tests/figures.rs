@@ -202,6 +202,8 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
             sizes: Vec::new(),
             black_boxes: Vec::new(),
             checkpoint_calls: true,
+            naming: Default::default(),
+            layout: Default::default(),
             disabled: disabled.iter().map(|s| s.to_string()).collect(),
         };
         let out = adgen::differentiate(&[adgen::SourceInput::new("f.f90", source)], &request)

@@ -177,6 +177,8 @@ fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool, c
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: Default::default(),
     };
     let generated = adgen::differentiate(&[adgen::SourceInput::new("model.f90", model)], &request)
@@ -306,6 +308,8 @@ end subroutine g
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: Default::default(),
     };
     let f = adgen::differentiate(&[adgen::SourceInput::new("f.f90", text)], &request)

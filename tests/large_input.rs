@@ -25,6 +25,8 @@ fn request(root: &str) -> adgen::Request {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: BTreeSet::new(),
     }
 }

@@ -406,6 +406,8 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
             sizes: Vec::new(),
             black_boxes: Vec::new(),
             checkpoint_calls: true,
+            naming: Default::default(),
+            layout: Default::default(),
             disabled: Default::default(),
         };
         let (result, t) = survives(shape, move || {

@@ -18,6 +18,8 @@ fn request(root: &str, ind: &[&str], dep: &[&str]) -> adgen::Request {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: BTreeSet::new(),
     }
 }

@@ -17,6 +17,8 @@ fn request(root: &str, modes: &[adgen::Mode]) -> adgen::Request {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: BTreeSet::new(),
     }
 }

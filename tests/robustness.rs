@@ -73,6 +73,8 @@ fn every_procedure_as_a_root_never_panics() {
                 sizes: Vec::new(),
                 black_boxes: Vec::new(),
                 checkpoint_calls: true,
+                naming: Default::default(),
+                layout: Default::default(),
                 disabled: BTreeSet::new(),
             };
             roots_tried += 1;

@@ -584,6 +584,8 @@ mod tests {
             sizes: Vec::new(),
             black_boxes: Vec::new(),
             checkpoint_calls: true,
+            naming: Default::default(),
+            layout: Default::default(),
             disabled: BTreeSet::new(),
         };
         let mut sources = SourceMap::default();

@@ -25,6 +25,7 @@ pub(super) fn derivative_blocks(
     ir: &Ir,
     global_names: &[Option<String>],
     taken: &mut Namer,
+    naming: &Naming,
     mode: Mode,
 ) -> BTreeMap<String, DerivativeBlock> {
     for b in &ir.commons {
@@ -43,7 +44,7 @@ pub(super) fn derivative_blocks(
         }
         if !variables.is_empty() {
             let base = b.name.as_deref().unwrap_or("blank");
-            let name = taken.fresh(&format!("{base}{}", mode.unit_suffix()));
+            let name = taken.fresh(&naming.module(mode, base));
             out.insert(key(&b.module), DerivativeBlock { name, variables });
         }
     }

@@ -16,6 +16,8 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     }
 }

@@ -35,7 +35,7 @@ use crate::il::{
     StmtKind, TypeSpec, Unit, key,
 };
 use crate::ir::{Ir, UnitIr};
-use crate::request::{Mode, Request, RootRequest};
+use crate::request::{Mode, Naming, OutputLayout, Request, RootRequest};
 use partials::LeafInfo;
 
 /// The calling sequence of one derivative of a root, for drivers and bindings.
@@ -121,7 +121,7 @@ impl<'a> Ctx<'a> {
                 self.type_names
                     .get(&key(t))
                     .cloned()
-                    .unwrap_or_else(|| format!("{t}{}", self.mode.unit_suffix())),
+                    .unwrap_or_else(|| self.request.naming.module(self.mode, t)),
             );
         }
         out
@@ -162,19 +162,20 @@ pub fn differentiate(
         let mut module_names = BTreeMap::new();
         let mut type_names = BTreeMap::new();
         for m in program.units().filter(|u| u.is_module()) {
-            let name = taken.fresh(&format!("{}{}", m.name, mode.unit_suffix()));
+            let name = taken.fresh(&request.naming.module(mode, &m.name));
             module_names.insert(key(&m.name), name);
             for d in &m.decls {
                 if let DeclKind::TypeDef { name, .. } = &d.kind {
                     // C files that share a struct (through a header) share its derivative.
                     type_names
                         .entry(key(name))
-                        .or_insert_with(|| taken.fresh(&format!("{name}{}", mode.unit_suffix())));
+                        .or_insert_with(|| taken.fresh(&request.naming.module(mode, name)));
                 }
             }
         }
-        let global_names = global_derivative_names(program, ir, analyses, mode);
-        let common_blocks = commons::derivative_blocks(ir, &global_names, &mut taken, mode);
+        let global_names = global_derivative_names(program, ir, analyses, &request.naming, mode);
+        let common_blocks =
+            commons::derivative_blocks(ir, &global_names, &mut taken, &request.naming, mode);
         let ctx = Ctx {
             program,
             ir,
@@ -305,16 +306,32 @@ pub fn differentiate(
                 errors.extend(file_static_globals(&ctx, &units));
             }
             if !units.is_empty() {
-                let stem = output_stem(&file.path);
-                out.files.push((
-                    format!("{stem}{}", mode.unit_suffix()),
-                    il::File {
-                        file: file.file,
-                        path: file.path.clone(),
-                        language: file.language,
-                        units,
-                    },
-                ));
+                let stem = naming::derivative_file_stem(
+                    &request.layout,
+                    &request.naming,
+                    mode,
+                    &file.path,
+                );
+                let single = matches!(request.layout, OutputLayout::Single(_));
+                let same = out
+                    .files
+                    .iter_mut()
+                    .find(|(s, f)| single && *s == stem && f.language == file.language);
+                if let Some((_, merged)) = same {
+                    // One file for several sources (`OutputLayout::Single`).
+                    merged.path = format!("{}, {}", merged.path, file.path);
+                    merged.units.extend(units);
+                } else {
+                    out.files.push((
+                        stem,
+                        il::File {
+                            file: file.file,
+                            path: file.path.clone(),
+                            language: file.language,
+                            units,
+                        },
+                    ));
+                }
             }
         }
     }
@@ -425,7 +442,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 continue;
             }
             if !zone.shared {
-                let d = namer.fresh(&format!("{}{}", zone.name, ctx.mode.var_suffix()));
+                let d = namer.fresh(&ctx.request.naming.variable(ctx.mode, &zone.name));
                 deriv_names.insert(key(&zone.name), d);
                 continue;
             }
@@ -451,7 +468,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                     );
                     continue;
                 }
-                let d = namer.fresh(&format!("{}{}", s.name, ctx.mode.var_suffix()));
+                let d = namer.fresh(&ctx.request.naming.variable(ctx.mode, &s.name));
                 deriv_names.insert(key(&s.name), d);
             }
         }
@@ -479,6 +496,12 @@ impl<'c, 'a> UnitGen<'c, 'a> {
 
     pub fn mode(&self) -> Mode {
         self.ctx.mode
+    }
+
+    /// The name a derivative of `name` takes by the request's naming (`xd`, `xb`), before
+    /// clashes are resolved: for temporaries such as `arg1d` and `resultd`.
+    pub fn derivative_name_of(&self, name: &str) -> String {
+        self.ctx.request.naming.variable(self.ctx.mode, name)
     }
 
     pub fn deriv_name(&self, name: &str) -> Option<&str> {
@@ -967,44 +990,4 @@ fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diagnostic> {
             hint.join(", ")
         )),
     )
-}
-
-/// Where the derivative files of the source at `path` go, relative to the output
-/// directory, without extension: the source's own path, with each `..` spelled
-/// `_parent` and a leading `/` (an absolute path) `_root`, so that sources outside the
-/// manifest's folder (`../src/model.f90`) still write inside the output directory,
-/// at a place that depends only on the path as the manifest gives it.
-pub fn output_stem(path: &str) -> String {
-    let path = path.replace('\\', "/");
-    // The extension is the last file name's.
-    let name_start = path.rfind('/').map_or(0, |i| i + 1);
-    let stem = match path[name_start..].rfind('.') {
-        Some(dot) if dot > 0 => &path[..name_start + dot],
-        _ => path.as_str(),
-    };
-    let mut parts = Vec::new();
-    for (i, part) in stem.split('/').enumerate() {
-        match part {
-            "" if i == 0 => parts.push("_root".to_string()),
-            "" | "." => {}
-            ".." => parts.push("_parent".to_string()),
-            p => parts.push(p.replace(':', "_")),
-        }
-    }
-    parts.join("/")
-}
-
-#[cfg(test)]
-mod stem_tests {
-    use super::output_stem;
-
-    #[test]
-    fn stems_stay_inside_the_output_directory() {
-        assert_eq!(output_stem("src/model.f90"), "src/model");
-        assert_eq!(output_stem("../src/model.f90"), "_parent/src/model");
-        assert_eq!(output_stem("../../a/./b.c"), "_parent/_parent/a/b");
-        assert_eq!(output_stem("/abs/dir/m.f"), "_root/abs/dir/m");
-        assert_eq!(output_stem("C:/work/m.f90"), "C_/work/m");
-        assert_eq!(output_stem("../noext"), "_parent/noext");
-    }
 }

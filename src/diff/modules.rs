@@ -52,6 +52,7 @@ pub(super) fn global_derivative_names(
     program: &Program,
     ir: &Ir,
     analyses: &Analyses,
+    naming: &Naming,
     mode: Mode,
 ) -> Vec<Option<String>> {
     let mut namer = Namer::new(program.units().map(|u| u.name.as_str()));
@@ -68,7 +69,7 @@ pub(super) fn global_derivative_names(
                 ir.units.iter().zip(&analyses.units).any(|(uir, ua)| {
                     ua.is_differentiated() && ua.deriv_zones[uir.zones.globals[g]]
                 });
-            active.then(|| namer.fresh(&format!("{}{}", info.global.name, mode.var_suffix())))
+            active.then(|| namer.fresh(&naming.variable(mode, &info.global.name)))
         })
         .collect()
 }

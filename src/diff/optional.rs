@@ -252,6 +252,8 @@ mod tests {
             sizes: Vec::new(),
             black_boxes: Vec::new(),
             checkpoint_calls: true,
+            naming: Default::default(),
+            layout: Default::default(),
             disabled: BTreeSet::new(),
         };
         let out = differentiate(&[SourceInput::new("t.f90", text)], &request)

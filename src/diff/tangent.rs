@@ -386,8 +386,8 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
                     let value = tangent_sum(ug, &terms)
                         .map(|e| convert(ug, e, formal_ty))
                         .unwrap_or_else(|| ug.zero(formal_ty));
-                    let suffix = ug.mode().var_suffix();
-                    let temp = ug.temp(&format!("arg{}{suffix}", k + 1), TypeSpec::of(formal_ty));
+                    let name = ug.derivative_name_of(&format!("arg{}", k + 1));
+                    let temp = ug.temp(&name, TypeSpec::of(formal_ty));
                     out.push(assign(Expr::var(&temp), value));
                     args.push(Expr::var(temp));
                 }
@@ -461,7 +461,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     });
     if aliased || !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
         let primal = ug.temp("result", spec.clone());
-        let deriv = ug.temp(&format!("result{}", ug.mode().var_suffix()), spec);
+        let deriv = ug.temp(&ug.derivative_name_of("result"), spec);
         args.push(Expr::var(&primal));
         out.push(Stmt {
             kind: StmtKind::Assign {
@@ -484,7 +484,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let target = if needs_deriv && ug.ty(lhs) == result_ty {
         ug.dref(lhs).expect("checked")
     } else {
-        let t = ug.temp(&format!("result{}", ug.mode().var_suffix()), spec);
+        let t = ug.temp(&ug.derivative_name_of("result"), spec);
         Expr::var(t)
     };
     let reset = needs_deriv && ug.ty(lhs) != result_ty;

@@ -534,6 +534,8 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
         black_boxes: manifest.black_boxes.clone(),
         checkpoint_calls,
         disabled,
+        naming: Default::default(),
+        layout: Default::default(),
     }
 }
 

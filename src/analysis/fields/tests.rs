@@ -21,6 +21,8 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     };
     let mut sources = SourceMap::default();

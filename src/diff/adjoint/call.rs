@@ -198,7 +198,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut before = Vec::new();
         let mut after = Vec::new();
         let mut args = Vec::new();
-        let suffix = self.ug.mode().var_suffix();
         // After an absent OPTIONAL argument (and its absent adjoint), arguments go by
         // keyword.
         let mut keywords: Vec<Option<String>> = Vec::new();
@@ -242,9 +241,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 ));
                 return Vec::new();
             }
-            let temp = self
-                .ug
-                .temp(&format!("arg{}{suffix}", k + 1), TypeSpec::of(formal_ty));
+            let temp = self.ug.temp(
+                &self.ug.derivative_name_of(&format!("arg{}", k + 1)),
+                TypeSpec::of(formal_ty),
+            );
             before.push(assign(Expr::var(&temp), self.ug.zero(formal_ty)));
             args.push(Expr::var(&temp));
             let terms = linearize(actual, &self.ug.leaf_info(s));
@@ -278,9 +278,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     .filter(|_| array_result && matches!(lhs.kind, ExprKind::Var(_)))
                     .map(|s| s.dims.clone())
                     .unwrap_or_default();
-                let weight =
-                    self.ug
-                        .temp_array(&format!("result{suffix}"), TypeSpec::of(rty), dims);
+                let weight = self.ug.temp_array(
+                    &self.ug.derivative_name_of("result"),
+                    TypeSpec::of(rty),
+                    dims,
+                );
                 match live {
                     Some(d) => {
                         before.push(assign(Expr::var(&weight), convert(self.ug, d.clone(), rty)));

@@ -503,6 +503,8 @@ fn static_globals_derivatives_need_are_refused() {
         sizes: Vec::new(),
         black_boxes: Vec::new(),
         checkpoint_calls: true,
+        naming: Default::default(),
+        layout: Default::default(),
         disabled: Default::default(),
     };
     let e = crate::differentiate(&inputs, &request)
