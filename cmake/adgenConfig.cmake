@@ -45,8 +45,9 @@ endif()
 set(adgen_FOUND TRUE)
 
 # Runs `adgen diff` at configure time with the given extra arguments and stores its
-# output lines (paths) in `out_var`. Stops the configuration with adgen's diagnostics
-# when it fails.
+# output lines (paths) in `out_var`. adgen prints its diagnostics (warnings and errors)
+# to the terminal itself, intact: `message()` would re-wrap them and split their source
+# snippets. When it fails, the configuration stops with a one-line summary.
 function(_adgen_query out_var manifest output_dir)
   get_target_property(_adgen_exe adgen::adgen IMPORTED_LOCATION)
   if(NOT _adgen_exe)
@@ -56,10 +57,9 @@ function(_adgen_query out_var manifest output_dir)
   execute_process(
     COMMAND "${_adgen_exe}" diff --manifest "${manifest}" --out-dir "${output_dir}" ${ARGN}
     RESULT_VARIABLE _status
-    OUTPUT_VARIABLE _stdout
-    ERROR_VARIABLE _stderr)
+    OUTPUT_VARIABLE _stdout)
   if(NOT _status EQUAL 0)
-    message(FATAL_ERROR "adgen failed on ${manifest} (status ${_status}):\n${_stderr}")
+    message(FATAL_ERROR "adgen failed (status ${_status}): its diagnostics are above")
   endif()
   string(REGEX REPLACE "\n$" "" _stdout "${_stdout}")
   if(_stdout STREQUAL "")

@@ -205,3 +205,50 @@ fn manifest_in_a_subfolder_with_parent_sources() {
     run(Command::new("cmake").arg("--build").arg(&build));
     run(Command::new("ctest").arg("--test-dir").arg(&build));
 }
+
+/// A diagnostic at configure time reaches the terminal as adgen prints it (its source
+/// snippet and caret intact, not re-wrapped by `message()`), and CMake stops with a
+/// one-line summary.
+#[test]
+fn configure_errors_reach_the_user_intact() {
+    let dir = copy_template();
+    let source = dir.path().join("project");
+    let model = source.join("src/rosenbrock.f90");
+    let text = std::fs::read_to_string(&model)
+        .unwrap()
+        .replace("  f = 0.0d0\n", "  f = 0.0d0 +\n\n  f = (f\n");
+    std::fs::write(&model, text).unwrap();
+    let build = dir.path().join("build");
+    let output = configure(&source, &build, "Ninja")
+        .arg(package_dir())
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "{}", show(&output));
+    let printed = String::from_utf8_lossy(&output.stderr);
+
+    // The same run by hand, from the same directory.
+    let direct = Command::new(env!("CARGO_BIN_EXE_adgen"))
+        .arg("diff")
+        .arg("--manifest")
+        .arg(source.join("ad.toml"))
+        .arg("--out-dir")
+        .arg(dir.path().join("by-hand"))
+        .arg("--list-outputs")
+        .output()
+        .unwrap();
+    assert_eq!(direct.status.code(), Some(1));
+    let expected = String::from_utf8_lossy(&direct.stderr);
+    assert!(
+        expected.contains("error[") && expected.contains('^'),
+        "{expected}"
+    );
+    assert!(
+        printed.contains(expected.as_ref()),
+        "adgen's diagnostic:\n{expected}\nis not intact in CMake's output:\n{printed}"
+    );
+    let summary: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.contains("its diagnostics are above"))
+        .collect();
+    assert_eq!(summary.len(), 1, "{printed}");
+}
