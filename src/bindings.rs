@@ -131,16 +131,30 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
                 returns: s.is_function && s.mode == Mode::Tangent,
             });
         }
-        for target in &targets {
-            match plan(unit, target) {
+        // One warning per root: the procedures left out, and each reason once.
+        let plans: Vec<_> = targets.iter().map(|t| plan(program, unit, t)).collect();
+        let mut left_out = Vec::new();
+        let mut reasons: Vec<String> = Vec::new();
+        for (target, plan) in targets.iter().zip(&plans) {
+            match plan {
                 Ok(plans) => {
-                    write_fortran(&mut fortran, target, &plans);
-                    write_rust(&mut rust_ffi, &mut rust_safe, target, &plans);
+                    write_fortran(&mut fortran, target, plans);
+                    write_rust(&mut rust_ffi, &mut rust_safe, target, plans);
                 }
-                Err(why) => out
-                    .warnings
-                    .push(format!("no Rust binding for `{}`: {why}", target.procedure)),
+                Err(why) => {
+                    left_out.push(format!("`{}`", target.procedure));
+                    if !reasons.contains(why) {
+                        reasons.push(why.clone());
+                    }
+                }
             }
+        }
+        if !left_out.is_empty() {
+            out.warnings.push(format!(
+                "no Rust binding for {}: {}",
+                left_out.join(", "),
+                reasons.join("; ")
+            ));
         }
     }
     out.fortran = fortran;
@@ -149,7 +163,8 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
 }
 
 /// Decides how each argument of `target` is passed, or says why it cannot be bound.
-fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Plan, String> {
+fn plan(program: &il::Program, unit: &il::Unit, target: &Target<'_>) -> Result<Plan, String> {
+    let constant = |name: &str| il::fold::fold_int(Some(program), unit, &il::Expr::var(name));
     let returns = if target.returns {
         let result = unit.result.as_deref().unwrap_or(unit.name.as_str());
         let symbol = unit
@@ -195,7 +210,7 @@ fn plan(unit: &il::Unit, target: &Target<'_>) -> Result<Plan, String> {
             None
         } else {
             Some(
-                extents(&symbol.dims, &value_integers)
+                extents(&symbol.dims, &value_integers, &constant)
                     .map_err(|e| format!("array `{original}`: {e}"))?,
             )
         };
@@ -235,17 +250,21 @@ fn types(ty: ScalarType) -> Option<(&'static str, &'static str, &'static str)> {
 
 /// The Fortran bounds (`0:n + 1, m`) and the Rust element count of an explicit-shape
 /// array whose bounds use only constants and the by-value integers `names`.
-fn extents(dims: &[il::DimSpec], names: &[String]) -> Result<(String, String), String> {
+fn extents(
+    dims: &[il::DimSpec],
+    names: &[String],
+    constant: &dyn Fn(&str) -> Option<i64>,
+) -> Result<(String, String), String> {
     let mut fortran = Vec::new();
     let mut sizes = Vec::new();
     for dim in dims {
         let Bound::Expr(upper) = &dim.upper else {
             return Err("assumed-size (`*`) arrays have no length to check".into());
         };
-        let (upper_f, upper_r) = bound(upper, names)?;
+        let (upper_f, upper_r) = bound(upper, names, constant)?;
         match &dim.lower {
             Some(lower) => {
-                let (lower_f, lower_r) = bound(lower, names)?;
+                let (lower_f, lower_r) = bound(lower, names, constant)?;
                 fortran.push(format!("{lower_f}:{upper_f}"));
                 sizes.push(format!("(({upper_r}) - ({lower_r}) + 1).max(0)"));
             }
@@ -258,8 +277,14 @@ fn extents(dims: &[il::DimSpec], names: &[String]) -> Result<(String, String), S
     Ok((fortran.join(", "), sizes.join(" * ")))
 }
 
-/// One bound as Fortran and as Rust (`i64` arithmetic on the integer arguments).
-fn bound(expr: &il::Expr, names: &[String]) -> Result<(String, String), String> {
+/// One bound as Fortran and as Rust (`i64` arithmetic on the integer arguments); a named
+/// constant (a PARAMETER of the root or of a module it uses) is written as its value,
+/// which the wrapper, outside the root's scope, could not name.
+fn bound(
+    expr: &il::Expr,
+    names: &[String],
+    constant: &dyn Fn(&str) -> Option<i64>,
+) -> Result<(String, String), String> {
     match &expr.kind {
         ExprKind::Int(digits) => {
             let value = digits.split('_').next().unwrap_or(digits);
@@ -269,23 +294,30 @@ fn bound(expr: &il::Expr, names: &[String]) -> Result<(String, String), String> 
             let name = name.to_ascii_lowercase();
             if names.contains(&name) {
                 Ok((name.clone(), format!("i64::from({})", rust_name(&name))))
+            } else if let Some(value) = constant(&name) {
+                let fortran = if value < 0 {
+                    format!("({value})")
+                } else {
+                    value.to_string()
+                };
+                Ok((fortran, format!("({value}i64)")))
             } else {
                 Err(format!(
-                    "a bound uses `{name}`, which is not an input integer argument"
+                    "a bound uses `{name}`, which is neither an input integer argument nor a named constant"
                 ))
             }
         }
         ExprKind::Paren(inner) => {
-            let (f, r) = bound(inner, names)?;
+            let (f, r) = bound(inner, names, constant)?;
             Ok((format!("({f})"), format!("({r})")))
         }
         ExprKind::Unary(UnOp::Neg, inner) => {
-            let (f, r) = bound(inner, names)?;
+            let (f, r) = bound(inner, names, constant)?;
             Ok((format!("-{f}"), format!("-({r})")))
         }
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
-            let (fa, ra) = bound(a, names)?;
-            let (fb, rb) = bound(b, names)?;
+            let (fa, ra) = bound(a, names, constant)?;
+            let (fb, rb) = bound(b, names, constant)?;
             let symbol = match op {
                 BinOp::Add => "+",
                 BinOp::Sub => "-",
@@ -716,12 +748,48 @@ mod tests {
             ],
         );
         let out = generate(&p, &[d]);
-        assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
+        // One warning for the root, naming every procedure left out.
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert!(out.warnings[0].contains("`g`, `g_d`"), "{:?}", out.warnings);
         assert!(
             out.warnings[0].contains("assumed-size"),
             "{:?}",
             out.warnings
         );
         assert!(!out.rust.contains("pub fn g"), "{}", out.rust);
+    }
+
+    #[test]
+    fn bounds_may_use_named_constants_of_the_root_and_its_modules() {
+        let p = program(
+            "module m\n  integer, parameter :: nx = 4, ny = nx + 1\nend module m\n\
+             subroutine f(n, x, y)\n  use m\n  integer, intent(in) :: n\n  \
+             integer, parameter :: k = 3\n  real(8), intent(in) :: x(nx)\n  \
+             real(8), intent(out) :: y(-k:ny, n)\n  y = 0\n  y(1, 1) = x(1)\nend subroutine f\n",
+        );
+        let b = sig(
+            "f",
+            Mode::Adjoint,
+            "f_b",
+            &[
+                ("n", "n", false),
+                ("x", "x", false),
+                ("xb", "x", true),
+                ("y", "y", false),
+                ("yb", "y", true),
+            ],
+        );
+        let out = generate(&p, &[b]);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // The wrapper, outside the module's scope, declares the values.
+        assert!(out.fortran.contains("x(4)"), "{}", out.fortran);
+        assert!(out.fortran.contains("y(-3:5, n)"), "{}", out.fortran);
+        // Rust checks the lengths: 4 and 9 * n.
+        assert!(out.rust.contains("(4i64)"), "{}", out.rust);
+        assert!(
+            out.rust.contains("(5i64)) - (-((3i64))) + 1)"),
+            "{}",
+            out.rust
+        );
     }
 }

@@ -546,6 +546,86 @@ fn main() {
     );
 }
 
+/// A manifest in a configuration folder naming sources outside it (`../src/...`), with
+/// bindings: a root whose bounds are module and local PARAMETERs gets its binding, a root
+/// that cannot be bound gets one warning, and the crate builds and runs.
+#[test]
+fn parent_sources_and_bindings_with_constant_bounds() {
+    let dir = fixture("");
+    let root = dir.path();
+    std::fs::remove_file(root.join("ad.toml")).unwrap();
+    std::fs::create_dir_all(root.join("config")).unwrap();
+    std::fs::write(
+        root.join("config/ad.toml"),
+        "sources = [\"../src/fortran/*.f90\"]\n\n[[root]]\nname = \"smooth\"\n\
+         independents = [\"u\"]\ndependents = [\"s\"]\n\n[[root]]\nname = \"total\"\n\
+         independents = [\"x\"]\ndependents = [\"t\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/fortran/a_grid.f90"),
+        "module grid\n  implicit none\n  integer, parameter :: nx = 3, nh = nx - 1\nend module grid\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/fortran/smooth.f90"),
+        "subroutine smooth(u, s)\n  use grid\n  implicit none\n  integer, parameter :: w = 2\n  \
+         real(8), intent(in) :: u(nx, w)\n  real(8), intent(out) :: s(0:nh)\n  integer :: i\n  \
+         do i = 1, nx\n    s(i - 1) = u(i, 1) * u(i, 2)\n  end do\nend subroutine smooth\n\
+         subroutine total(n, x, t)\n  implicit none\n  integer, intent(in) :: n\n  \
+         real(8), intent(in) :: x(*)\n  real(8), intent(out) :: t\n  integer :: i\n  t = 0\n  \
+         do i = 1, n\n    t = t + x(i)\n  end do\nend subroutine total\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("build.rs"),
+        "fn main() {\n    adgen::Build::new().manifest(\"config/ad.toml\").bindings(true).compile();\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/main.rs"),
+        r#"include!(concat!(env!("OUT_DIR"), "/adgen/adgen_bindings.rs"));
+
+fn main() {
+    // u(3, 2) in Fortran order: columns (1, 2, 3) and (4, 5, 6).
+    let u = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let mut s = [0.0; 3];
+    derivatives::smooth(&u, &mut s).unwrap();
+    let mut ub = [0.0; 6];
+    let mut sb = [1.0, 1.0, 1.0];
+    derivatives::smooth_b(&u, &mut ub, &mut s, &mut sb).unwrap();
+    println!("s = {s:?}, gradient {ub:?}");
+    let err = derivatives::smooth(&u[..5], &mut s).unwrap_err();
+    println!("error: {err}");
+}
+"#,
+    )
+    .unwrap();
+    let output = run_fixture(root);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(
+        stdout.contains("s = [4.0, 10.0, 18.0], gradient [4.0, 5.0, 6.0, 1.0, 2.0, 3.0]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: `smooth`: argument `u` has 5 elements, expected 6"),
+        "{stdout}"
+    );
+    // One warning for the root that has no binding, naming its procedures.
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("no Rust binding"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(
+        warnings[0].contains("`total`, `total_d`, `total_b`")
+            && warnings[0].contains("assumed-size"),
+        "{stderr}"
+    );
+}
+
 /// `fixed-line-length` reaches gfortran too: the fixed-form source's term past column 72
 /// is compiled in the original as adgen differentiates it.
 #[test]

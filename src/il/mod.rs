@@ -15,6 +15,7 @@
 //!   statements created by transformations carry [`StmtId::GENERATED`].
 
 pub mod calls;
+pub mod fold;
 pub mod lifetime;
 pub mod names;
 pub mod structured;

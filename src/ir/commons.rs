@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::il::{self, DeclKind, Expr, ExprKind, Unit, key};
+use crate::il::{self, DeclKind, Expr, Unit, key};
 
 /// One COMMON block of the program.
 #[derive(Clone, Debug)]
@@ -140,34 +140,5 @@ fn equivalenced_names(unit: &Unit) -> std::collections::BTreeSet<String> {
 /// The value of an integer constant expression of `unit` (literals, its PARAMETERs,
 /// `+ - * /` and parentheses), as a unit that does not declare the constants needs it.
 pub fn fold_int(unit: &Unit, e: &Expr) -> Option<i64> {
-    fold(unit, e, 0)
-}
-
-fn fold(unit: &Unit, e: &Expr, depth: usize) -> Option<i64> {
-    if depth > 32 {
-        return None;
-    }
-    match &e.kind {
-        ExprKind::Int(t) => t.split('_').next()?.parse().ok(),
-        ExprKind::Paren(x) | ExprKind::Unary(il::UnOp::Plus, x) => fold(unit, x, depth + 1),
-        ExprKind::Unary(il::UnOp::Neg, x) => fold(unit, x, depth + 1).map(|v| -v),
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (fold(unit, a, depth + 1)?, fold(unit, b, depth + 1)?);
-            match op {
-                il::BinOp::Add => a.checked_add(b),
-                il::BinOp::Sub => a.checked_sub(b),
-                il::BinOp::Mul => a.checked_mul(b),
-                il::BinOp::Div if b != 0 => Some(a / b),
-                _ => None,
-            }
-        }
-        ExprKind::Var(n) => {
-            let constant = unit
-                .symbols
-                .get(n)
-                .is_some_and(|s| s.kind == il::SymbolKind::Constant);
-            fold(unit, unit.initial_value(n).filter(|_| constant)?, depth + 1)
-        }
-        _ => None,
-    }
+    il::fold::fold_int(None, unit, e)
 }
