@@ -9,6 +9,7 @@ fn main() {
         dependents: args[4].split(',').map(String::from).collect(),
         modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
         origin: None,
+        entry_origins: Vec::new(),
     };
     let inputs: Vec<adgen::SourceInput> = args[5..]
         .iter()

@@ -42,6 +42,21 @@ pub struct RootRequest {
     pub modes: BTreeSet<Mode>,
     /// Where the manifest names this root, for diagnostics: (path, line, col).
     pub origin: Option<(String, usize, usize)>,
+    /// Where the manifest gives each entry of `independents` and `dependents`, for
+    /// diagnostics about one of them: (is a dependent, name, (path, line, col)).
+    pub entry_origins: Vec<(bool, String, (String, usize, usize))>,
+}
+
+impl RootRequest {
+    /// Where the manifest gives independent (or dependent) `name`, else where it names
+    /// the root.
+    pub fn entry_origin(&self, dependent: bool, name: &str) -> Option<&(String, usize, usize)> {
+        self.entry_origins
+            .iter()
+            .find(|(d, n, _)| *d == dependent && n == name)
+            .map(|(_, _, origin)| origin)
+            .or(self.origin.as_ref())
+    }
 }
 
 /// The extent of an assumed-size array argument (C `double *y`, Fortran `y(*)`), which

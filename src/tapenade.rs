@@ -82,6 +82,7 @@ impl Run {
                     dependents: h.dependents.clone(),
                     modes: self.modes.clone(),
                     origin: None,
+                    entry_origins: Vec::new(),
                 })
                 .collect(),
             sizes: Vec::new(),

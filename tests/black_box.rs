@@ -29,6 +29,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], boxes: Vec<BlackBox>) -> adge
             dependents: dep.iter().map(|s| s.to_string()).collect(),
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: boxes,

@@ -289,12 +289,35 @@ fn independent_that_is_not_an_argument() {
     assert_source_error(
         GOOD_F,
         manifest,
-        "error[E0121]: independent `z` of root `f` is not one of its arguments",
+        "ad.toml:4:17: error[E0121]: independent `z` of root `f` is not one of its arguments",
+    );
+}
+
+/// A warning about one independent is located at its entry in the list.
+#[test]
+fn inactive_independent_is_located_at_its_entry() {
+    let dir = project(
+        "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\n\
+         independents = [\n  \"x\",\n  \"z\",\n]\ndependents = [\"y\"]\n",
+    );
+    std::fs::write(
+        dir.path().join("src/f.f90"),
+        "subroutine f(x, z, y)\n  real(8), intent(in) :: x, z\n  real(8), intent(out) :: y\n  \
+         y = x*x + floor(z)\nend subroutine f\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("ad.toml:6:3: warning[W0201]: independent `z`"),
+        "{text}"
     );
 }
 
 /// Problems that only the sources reveal (a root no source defines, an independent that
-/// is not an input) come out in the same run as the manifest's own problems.
+/// is not an input) come out in the same run as the manifest's own problems, each at the
+/// value it is about.
 #[test]
 fn root_problems_come_with_manifest_problems() {
     let dir = project(
@@ -314,7 +337,7 @@ fn root_problems_come_with_manifest_problems() {
     for needle in [
         "ad.toml:2:1: error[E0102]",
         "ad.toml:4:8: error[E0120]",
-        "ad.toml:8:8: error[E0123]",
+        "ad.toml:9:17: error[E0123]",
     ] {
         assert_eq!(text.matches(needle).count(), 1, "`{needle}` in:\n{text}");
     }

@@ -13,6 +13,7 @@ fn request(root: &str, independents: &[&str], dependents: &[&str]) -> adgen::Req
             dependents: dependents.iter().map(|s| s.to_string()).collect(),
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

@@ -198,6 +198,7 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
                 dependents: vec!["y".into()],
                 modes: [mode].into(),
                 origin: None,
+                entry_origins: Vec::new(),
             }],
             sizes: Vec::new(),
             black_boxes: Vec::new(),

@@ -21,6 +21,7 @@ fn request(root: &str) -> adgen::Request {
             dependents: vec!["y".into()],
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

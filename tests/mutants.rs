@@ -402,6 +402,7 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
                 dependents: vec!["e".into()],
                 modes: [adgen::Mode::Tangent, adgen::Mode::Adjoint].into(),
                 origin: None,
+                entry_origins: Vec::new(),
             }],
             sizes: Vec::new(),
             black_boxes: Vec::new(),

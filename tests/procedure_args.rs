@@ -14,6 +14,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str]) -> adgen::Request {
             dependents: dep.iter().map(|s| s.to_string()).collect(),
             modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

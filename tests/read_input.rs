@@ -13,6 +13,7 @@ fn request(root: &str, modes: &[adgen::Mode]) -> adgen::Request {
             dependents: vec!["y".into()],
             modes: modes.iter().copied().collect::<BTreeSet<_>>(),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

@@ -69,6 +69,7 @@ fn every_procedure_as_a_root_never_panics() {
                     dependents,
                     modes: BTreeSet::from([adgen::Mode::Tangent, adgen::Mode::Adjoint]),
                     origin: None,
+                    entry_origins: Vec::new(),
                 }],
                 sizes: Vec::new(),
                 black_boxes: Vec::new(),

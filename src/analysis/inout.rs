@@ -580,6 +580,7 @@ mod tests {
                 dependents: vec!["y".into()],
                 modes: BTreeSet::from([crate::Mode::Tangent]),
                 origin: None,
+                entry_origins: Vec::new(),
             }],
             sizes: Vec::new(),
             black_boxes: Vec::new(),

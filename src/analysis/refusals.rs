@@ -315,7 +315,7 @@ pub(super) fn inactive_root_variables(
             if active {
                 return;
             }
-            let mut d = crate::diag::Diagnostic::warning(
+            let d = crate::diag::Diagnostic::warning(
                 "W0201",
                 format!(
                     "{what} `{name}` of root `{}` is not active: no dependent depends on it \
@@ -324,10 +324,7 @@ pub(super) fn inactive_root_variables(
                 ),
             )
             .with_help("check the data flow, or drop it from the manifest");
-            if let Some((path, line, col)) = &root.origin {
-                d = d.at_path(path.clone(), *line, *col);
-            }
-            out.push(d);
+            out.push(d.at_origin(root.entry_origin(what == "dependent", name)));
         };
         let global_active = |name: &str| {
             ir.global_of(r, name)

@@ -12,6 +12,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
             dependents: dep.iter().map(|s| s.to_string()).collect(),
             modes: BTreeSet::from([mode]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

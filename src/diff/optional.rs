@@ -248,6 +248,7 @@ mod tests {
                 dependents: vec!["y".to_string()],
                 modes: BTreeSet::from([Mode::Adjoint]),
                 origin: None,
+                entry_origins: Vec::new(),
             }],
             sizes: Vec::new(),
             black_boxes: Vec::new(),

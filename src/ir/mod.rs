@@ -199,6 +199,9 @@ impl<'p> Ir<'p> {
                 candidates.push(unit.name.as_str());
             }
             for name in names {
+                // Each problem at the list entry that names the variable.
+                let locate =
+                    |d: Diagnostic| d.at_origin(root.entry_origin(what == "dependent", name));
                 if let Some(d) = self.global_root_variable(index, what, name, &root.name) {
                     errors.extend(d.map(locate));
                     continue;

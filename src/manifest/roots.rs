@@ -88,6 +88,7 @@ impl<'a> Checker<'a> {
             },
         };
         let mut ok = true;
+        let mut entry_origins = Vec::new();
         for (key, list, from_head) in [
             ("independents", &raw.independents, &mut independents),
             ("dependents", &raw.dependents, &mut dependents),
@@ -121,6 +122,12 @@ impl<'a> Checker<'a> {
                             ok = false;
                         }
                         from_head.push(v.get_ref().clone());
+                        let (line, col) = self.file.line_col(v.span().start as u32);
+                        entry_origins.push((
+                            key == "dependents",
+                            v.get_ref().clone(),
+                            (self.file.display_path.clone(), line, col),
+                        ));
                     }
                 }
                 None if invalid.contains(key) => ok = false,
@@ -145,6 +152,7 @@ impl<'a> Checker<'a> {
             dependents,
             modes,
             origin: Some((self.file.display_path.clone(), line, col)),
+            entry_origins,
         })
     }
 }

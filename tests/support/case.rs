@@ -519,6 +519,7 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
                     .map(|(_, m)| m)
                     .collect(),
                 origin: None,
+                entry_origins: Vec::new(),
             })
             .collect(),
         sizes: manifest

@@ -17,6 +17,7 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
             dependents: vec!["y".into()],
             modes: BTreeSet::from([crate::Mode::Tangent]),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),

@@ -499,6 +499,7 @@ fn static_globals_derivatives_need_are_refused() {
             dependents: vec!["y".into()],
             modes: [crate::Mode::Tangent].into(),
             origin: None,
+            entry_origins: Vec::new(),
         }],
         sizes: Vec::new(),
         black_boxes: Vec::new(),
