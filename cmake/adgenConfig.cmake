@@ -81,15 +81,6 @@ function(add_ad_library name)
   if("MODES" IN_LIST arg_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "add_ad_library(${name}): MODES needs at least one mode (tangent, adjoint)")
   endif()
-  get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  foreach(_language IN ITEMS C Fortran)
-    if(NOT _language IN_LIST _languages)
-      message(FATAL_ERROR
-        "add_ad_library(${name}): enable the ${_language} language first, e.g. "
-        "project(... LANGUAGES C Fortran)")
-    endif()
-  endforeach()
-
   get_filename_component(_manifest "${arg_MANIFEST}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${_manifest}")
     message(FATAL_ERROR "add_ad_library(${name}): MANIFEST `${_manifest}` does not exist")
@@ -110,6 +101,26 @@ function(add_ad_library name)
   _adgen_query(_outputs "${_manifest}" "${_out}" --list-outputs ${_mode_args})
   # A new root or mode changes the outputs: configure again when the manifest changes.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_manifest}")
+
+  # The languages the sources and the generated files are in, and only those, must be
+  # enabled: a C-only model needs no Fortran compiler (nor the reverse).
+  get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(_needed "")
+  foreach(_file IN LISTS _sources _outputs)
+    if(_file MATCHES "\\.c$")
+      list(APPEND _needed C)
+    elseif(_file MATCHES "\\.([fF]|[fF]90|[fF]95|[fF]03|[fF]08|for)$")
+      list(APPEND _needed Fortran)
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES _needed)
+  foreach(_language IN LISTS _needed)
+    if(NOT _language IN_LIST _languages)
+      message(FATAL_ERROR
+        "add_ad_library(${name}): ${arg_MANIFEST} needs the ${_language} language: enable it first, "
+        "e.g. project(... LANGUAGES ${_needed})")
+    endif()
+  endforeach()
 
   set(_generated_sources "")
   foreach(_file IN LISTS _outputs)

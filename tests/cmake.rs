@@ -252,3 +252,53 @@ fn configure_errors_reach_the_user_intact() {
         .collect();
     assert_eq!(summary.len(), 1, "{printed}");
 }
+
+/// A C-only project (`LANGUAGES C`: CMake looks for no Fortran compiler) differentiates
+/// and builds a C model, and its driver runs.
+#[test]
+fn c_only_project_needs_no_fortran() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("project");
+    std::fs::create_dir_all(source.join("src")).unwrap();
+    std::fs::write(
+        source.join("src/cube.c"),
+        "void cube(const double *x, double *y)\n{\n    *y = x[0] * x[0] * x[1];\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        source.join("ad.toml"),
+        "sources = [\"src/*.c\"]\n[options]\nmodes = [\"adjoint\"]\n[[root]]\nname = \"cube\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        source.join("main.c"),
+        "#include <stdio.h>\n#include \"src/cube_b.h\"\nint main(void)\n{\n    \
+         double x[2] = {2.0, 3.0}, xb[2] = {0.0, 0.0}, y, yb = 1.0;\n    \
+         cube_b(x, xb, &y, &yb);\n    printf(\"gradient %g %g\\n\", xb[0], xb[1]);\n    \
+         return xb[0] == 12.0 && xb[1] == 4.0 ? 0 : 1;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        source.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.20)\nproject(c_only LANGUAGES C)\n\
+         find_package(adgen CONFIG REQUIRED)\n\
+         add_ad_library(cube_ad MANIFEST ad.toml)\n\
+         add_executable(check main.c)\ntarget_link_libraries(check PRIVATE cube_ad)\n",
+    )
+    .unwrap();
+    let build = dir.path().join("build");
+    let configured = run(configure(&source, &build, "Ninja").arg(package_dir()));
+    assert!(
+        !show(&configured).contains("Fortran"),
+        "{}",
+        show(&configured)
+    );
+    run(Command::new("cmake").arg("--build").arg(&build));
+    let output = run(&mut Command::new(build.join("check")));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("gradient 12 4"),
+        "{}",
+        show(&output)
+    );
+}

@@ -182,6 +182,43 @@ fn build_script_compiles_and_links_fortran() {
     );
 }
 
+/// A C-only manifest needs no Fortran compiler: with `FC` naming one that does not exist,
+/// the crate builds, links no libgfortran and runs.
+#[test]
+fn c_only_crate_builds_without_a_fortran_compiler() {
+    let dir = fixture(
+        "sources = [\"src/c/*.c\"]\n\n[[root]]\nname = \"cube\"\n\
+         independents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src/c")).unwrap();
+    std::fs::write(
+        root.join("src/c/cube.c"),
+        "void cube(const double *x, double *y)\n{\n    *y = x[0] * x[0] * x[1];\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/main.rs"),
+        "unsafe extern \"C\" {\n    \
+         fn cube_b(x: *const f64, xb: *mut f64, y: *mut f64, yb: *mut f64);\n}\n\n\
+         fn main() {\n    let x = [2.0, 3.0];\n    let mut xb = [0.0; 2];\n    \
+         let (mut y, mut yb) = (0.0, 1.0);\n    \
+         unsafe { cube_b(x.as_ptr(), xb.as_mut_ptr(), &mut y, &mut yb) };\n    \
+         println!(\"gradient {xb:?}\");\n}\n",
+    )
+    .unwrap();
+    let output = fixture_command(root)
+        .env("FC", "/nonexistent/gfortran")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("gradient [12.0, 4.0]"),
+        "{}",
+        show(&output)
+    );
+}
+
 /// A bad manifest fails the build with its diagnostics and one `adgen:` line.
 #[test]
 fn build_script_reports_manifest_errors() {
