@@ -382,6 +382,7 @@ fn directives_are_reported_not_ignored() {
         w.contains("w.f90:11:3: warning[W0402]: unknown directive `$AD nochekpoint` is ignored"),
         "{w}"
     );
+    assert!(w.contains("did you mean `$AD NOCHECKPOINT`?"), "{w}");
     assert_eq!(w.matches("warning[W04").count(), 2, "{w}");
 
     let fixed = "      SUBROUTINE F(N, X, Y)\n      INTEGER N, I\n      DOUBLE PRECISION X(N), Y\n      \

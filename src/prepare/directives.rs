@@ -7,7 +7,7 @@
 //! The check reads the comments the front-ends keep in the IL (text after the comment
 //! marker), so it knows no source language.
 
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Span, suggest};
 use crate::il::{DeclKind, Program, StmtKind, Unit, visit};
 
 /// Tapenade's directives, as INTERFACE.md §6 lists them, with what adgen does instead.
@@ -109,14 +109,19 @@ fn directive(text: &str, span: Span, out: &mut Vec<Diagnostic>) {
                 },
             )
             .at(span)
-            .with_help(format!(
-                "the directives are {}",
-                KNOWN
-                    .iter()
-                    .map(|(k, _)| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            .with_help(
+                match suggest(&upper, KNOWN.iter().map(|(k, _)| *k)).filter(|_| !name.is_empty()) {
+                    Some(close) => format!("did you mean `$AD {close}`?"),
+                    None => format!(
+                        "the directives are {}",
+                        KNOWN
+                            .iter()
+                            .map(|(k, _)| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
+            ),
         ),
     }
 }
