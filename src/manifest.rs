@@ -46,7 +46,7 @@ pub const E_UNKNOWN_KEY: &str = "E0102";
 pub const E_TYPE: &str = "E0103";
 /// A required key is missing.
 pub const E_MISSING: &str = "E0104";
-/// A source glob that does not parse, or is absolute.
+/// A source glob that does not parse.
 pub const E_BAD_GLOB: &str = "E0105";
 /// A source glob that matches no file.
 pub const E_NO_MATCH: &str = "E0106";
@@ -704,17 +704,11 @@ impl<'a> Checker<'a> {
         (decode::<T>(valid, 0..0).unwrap_or_default(), invalid)
     }
 
-    /// Expands one glob into (relative, absolute) paths, sorted.
+    /// Expands one glob into (as written, on disk) paths, sorted: relative to the
+    /// manifest's directory, or absolute when the glob is (its derivatives then go under
+    /// `_root/` in the output directory).
     fn expand_glob(&mut self, dir: &Path, glob: &Spanned<String>) -> Vec<(String, PathBuf)> {
         let pattern = glob.get_ref();
-        if Path::new(pattern).is_absolute() {
-            self.error(
-                E_BAD_GLOB,
-                glob.span(),
-                format!("source glob `{pattern}` is absolute; globs are relative to the manifest"),
-            );
-            return Vec::new();
-        }
         let matcher = match globset::GlobBuilder::new(pattern)
             .literal_separator(true)
             .build()

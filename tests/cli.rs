@@ -698,3 +698,53 @@ fn many_bad_entries_are_a_bounded_report() {
     assert!(text.contains("error[E0106]: and 1997 more errors like these on line 1"));
     assert!(text.contains("error[E0111]: and 1997 more errors like these on line 4"));
 }
+
+/// Sources anywhere: an absolute path, a symlinked folder, and two sources with one file
+/// name in different folders; every derivative stays inside `--out-dir`, apart from the
+/// others, and a second run writes nothing new.
+#[cfg(unix)]
+#[test]
+fn sources_by_absolute_path_symlink_and_same_name() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let far = elsewhere.path().join("model.f90");
+    std::fs::write(
+        &far,
+        "subroutine g(x, y)\n  real(8) :: x, y\n  y = 2 * x\nend subroutine g\n",
+    )
+    .unwrap();
+    let dir = project("");
+    std::fs::create_dir_all(dir.path().join("real/lib")).unwrap();
+    std::fs::write(
+        dir.path().join("real/lib/model.f90"),
+        "subroutine h(x, y)\n  real(8) :: x, y\n  y = 3 * x\nend subroutine h\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("linked")).unwrap();
+    std::fs::write(
+        dir.path().join("ad.toml"),
+        format!(
+            "sources = [\"{}\", \"linked/lib/*.f90\", \"src/*.f90\"]\n{ROOT}\
+             [[root]]\nname = \"g\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n\
+             [[root]]\nname = \"h\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
+            far.display()
+        ),
+    )
+    .unwrap();
+    let first = adgen(dir.path(), &["diff", "-v"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let list = std::fs::read_to_string(dir.path().join("adgen-out/adgen-outputs.txt")).unwrap();
+    let far_stem = format!("_root{}", elsewhere.path().join("model_b.f90").display());
+    for expected in ["linked/lib/model_b.f90", "src/f_b.f90", far_stem.as_str()] {
+        assert!(
+            list.lines().any(|l| l == expected),
+            "{expected} not in:\n{list}"
+        );
+        assert!(dir.path().join("adgen-out").join(expected).is_file());
+    }
+    let again = adgen(dir.path(), &["diff", "-v"]);
+    assert!(
+        stderr(&again).contains(": 0 files written,"),
+        "{}",
+        stderr(&again)
+    );
+}
