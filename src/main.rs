@@ -166,7 +166,7 @@ fn run(args: &[OsString]) -> u8 {
             }
             Ok(tapenade::Args::Run(run)) => run_tapenade(run),
             Err(d) => {
-                eprint!("{}", render(&d));
+                show(&render(&d));
                 eprintln!("Run `adgen -help` for the Tapenade-compatible options.");
                 USER_ERROR
             }
@@ -226,7 +226,7 @@ fn run_init(sources: &[PathBuf], manifest_path: &Path, force: bool) -> u8 {
             SUCCESS
         }
         Err(rendered) => {
-            eprint!("{rendered}");
+            show(&rendered);
             USER_ERROR
         }
     }
@@ -236,7 +236,7 @@ fn run_explain(manifest_path: &Path) -> u8 {
     let loaded = match manifest::load_checked(manifest_path) {
         Ok(m) => m,
         Err(failure) => {
-            eprint!("{}", failure.rendered);
+            show(&failure.rendered);
             return USER_ERROR;
         }
     };
@@ -246,7 +246,7 @@ fn run_explain(manifest_path: &Path) -> u8 {
             SUCCESS
         }
         Err(failure) => {
-            eprint!("{}", failure.rendered);
+            show(&failure.rendered);
             USER_ERROR
         }
     }
@@ -257,7 +257,7 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
     let mut loaded = match manifest::load_checked(manifest_path) {
         Ok(m) => m,
         Err(failure) => {
-            eprint!("{}", failure.rendered);
+            show(&failure.rendered);
             return USER_ERROR;
         }
     };
@@ -277,7 +277,7 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
                 Err((code, message)) => {
                     let d = Diagnostic::error(code, format!("--modes: {message}"))
                         .with_help("use `tangent`, `adjoint` or both, separated by a comma");
-                    eprint!("{}", render(&d));
+                    show(&render(&d));
                     return USER_ERROR;
                 }
             }
@@ -353,7 +353,7 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
                 E_WRITE,
                 format!("cannot write the depfile `{}`: {e}", depfile.display()),
             );
-            eprint!("{}", render(&d));
+            show(&render(&d));
             return USER_ERROR;
         }
     }
@@ -402,11 +402,11 @@ fn write_depfile(depfile: &Path, target: &Path, prerequisites: &[PathBuf]) -> st
 fn differentiate(sources: &[SourceInput], request: &Request) -> Option<adgen::Generated> {
     match adgen::differentiate(sources, request) {
         Ok(g) => {
-            eprint!("{}", g.warnings);
+            show(&g.warnings);
             Some(g)
         }
         Err(failure) => {
-            eprint!("{}", failure.rendered);
+            show(&failure.rendered);
             None
         }
     }
@@ -421,7 +421,7 @@ fn write(generated: &adgen::Generated, out_dir: &Path) -> Result<adgen::output::
                 out_dir.display()
             ),
         );
-        eprint!("{}", render(&d));
+        show(&render(&d));
         USER_ERROR
     })
 }
@@ -469,6 +469,47 @@ fn summary(
     text
 }
 
+/// Prints rendered diagnostics on stderr, their `error`/`warning` words coloured when
+/// stderr is a terminal and `NO_COLOR` is not set (as cargo and rustc do).
+fn show(text: &str) {
+    use std::io::IsTerminal as _;
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if colour {
+        eprint!("{}", paint(text));
+    } else {
+        eprint!("{text}");
+    }
+}
+
+/// `error[E0101]` in bold red and `warning[W0201]` in bold yellow, where a diagnostic's
+/// first line names them.
+fn paint(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let found = [("error[", "\x1b[1;31m"), ("warning[", "\x1b[1;33m")]
+            .into_iter()
+            .find_map(|(word, style)| {
+                let at = if line.starts_with(word) {
+                    Some(0)
+                } else {
+                    line.find(&format!(": {word}")).map(|i| i + 2)
+                }?;
+                Some((at, word.len() - 1, style))
+            });
+        match found {
+            Some((at, len, style)) => {
+                out.push_str(&line[..at]);
+                out.push_str(style);
+                out.push_str(&line[at..at + len]);
+                out.push_str("\x1b[0m");
+                out.push_str(&line[at + len..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 fn render(d: &Diagnostic) -> String {
     d.render(&adgen::SourceMap::default())
 }
@@ -496,7 +537,7 @@ fn run_tapenade(run: Box<tapenade::Run>) -> u8 {
                     E_READ_SOURCE,
                     format!("cannot read source `{}`: {e}", file.display()),
                 );
-                eprint!("{}", render(&d));
+                show(&render(&d));
                 failed = true;
             }
         }
@@ -526,5 +567,26 @@ fn run_tapenade(run: Box<tapenade::Run>) -> u8 {
             SUCCESS
         }
         Err(code) => code,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paint;
+
+    #[test]
+    fn paint_colours_only_the_severity_word() {
+        let text = "a.f90:3:5: error[E0202]: expected `)`\n  |\n3 | y = (x\n  |     ^\n\
+                    warning[W0103]: split mode\n";
+        let painted = paint(text);
+        assert!(painted.starts_with("a.f90:3:5: \x1b[1;31merror\x1b[0m[E0202]: expected"));
+        assert!(painted.contains("\x1b[1;33mwarning\x1b[0m[W0103]"));
+        assert_eq!(
+            painted
+                .replace("\x1b[1;31m", "")
+                .replace("\x1b[1;33m", "")
+                .replace("\x1b[0m", ""),
+            text
+        );
     }
 }
