@@ -32,6 +32,7 @@ fn main() {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: Default::default(),
     };
     match adgen::differentiate(&inputs, &req) {

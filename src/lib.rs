@@ -249,7 +249,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
 /// Options the manifest accepts whose effect is not implemented yet: said, never ignored
 /// silently. The derivatives stay correct; only their cost differs.
 fn unimplemented_options(request: &Request) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out = request.option_warnings.clone();
     if !request.checkpoint_calls {
         out.push(
             Diagnostic::warning(

@@ -510,9 +510,21 @@ impl<'a> Checker<'a> {
 
         // Vector directions.
         let mut max_directions = None;
+        let mut option_warnings = Vec::new();
         if let Some(n) = &top.max_directions {
             match u32::try_from(*n.get_ref()) {
-                Ok(v) if v >= 1 => max_directions = Some(v),
+                Ok(v) if v >= 1 => {
+                    max_directions = Some(v);
+                    let (line, col) = self.file.line_col(n.span().start as u32);
+                    option_warnings.push(
+                        Diagnostic::warning(
+                            "W0105",
+                            "`max-directions` has no effect yet: it is for vector modes, which are not implemented",
+                        )
+                        .at_path(&self.file.display_path, line, col)
+                        .with_help("remove it to silence this; the derivatives do not depend on it"),
+                    );
+                }
                 _ => {
                     self.error(
                         E_MAX_DIRECTIONS,
@@ -650,6 +662,7 @@ impl<'a> Checker<'a> {
                 checkpoint_calls: options.checkpoint_calls.unwrap_or(true),
                 naming: Default::default(),
                 layout: Default::default(),
+                option_warnings,
                 disabled,
             },
             source_paths,

@@ -217,6 +217,9 @@ pub struct Request {
     pub naming: Naming,
     /// How derivative files are laid out in the output directory.
     pub layout: OutputLayout,
+    /// Warnings about options the request's maker accepted but that have no effect yet
+    /// (`max-directions` without vector modes): reported with the run's own warnings.
+    pub option_warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// Where the derivative files go inside the output directory, and how many there are.

@@ -91,6 +91,7 @@ impl Run {
             disabled: self.disabled.clone(),
             naming: self.naming.clone(),
             layout: self.layout.clone(),
+            option_warnings: Vec::new(),
         }
     }
 }

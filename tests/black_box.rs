@@ -36,6 +36,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], boxes: Vec<BlackBox>) -> adge
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: BTreeSet::new(),
     }
 }

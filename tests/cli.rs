@@ -748,3 +748,19 @@ fn sources_by_absolute_path_symlink_and_same_name() {
         stderr(&again)
     );
 }
+
+/// An option accepted but without effect yet is a warning at its value, never ignored
+/// silently.
+#[test]
+fn max_directions_without_vector_modes_is_warned_of() {
+    let dir = project(&format!(
+        "sources = [\"src/*.f90\"]\nmax-directions = 4\n{ROOT}"
+    ));
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("ad.toml:2:18: warning[W0105]: `max-directions` has no effect yet"),
+        "{text}"
+    );
+}

@@ -205,6 +205,7 @@ fn implicit_zero_drops_the_resets_nothing_reads() {
             checkpoint_calls: true,
             naming: Default::default(),
             layout: Default::default(),
+            option_warnings: Vec::new(),
             disabled: disabled.iter().map(|s| s.to_string()).collect(),
         };
         let out = adgen::differentiate(&[adgen::SourceInput::new("f.f90", source)], &request)

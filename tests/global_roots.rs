@@ -180,6 +180,7 @@ fn check(independents: &[&str], dependents: &[&str], field_is_dependent: bool, c
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: Default::default(),
     };
     let generated = adgen::differentiate(&[adgen::SourceInput::new("model.f90", model)], &request)
@@ -312,6 +313,7 @@ end subroutine g
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: Default::default(),
     };
     let f = adgen::differentiate(&[adgen::SourceInput::new("f.f90", text)], &request)

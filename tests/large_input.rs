@@ -28,6 +28,7 @@ fn request(root: &str) -> adgen::Request {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: BTreeSet::new(),
     }
 }

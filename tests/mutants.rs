@@ -409,6 +409,7 @@ fn fuzz_regression_types_without_end_or_containing_themselves() {
             checkpoint_calls: true,
             naming: Default::default(),
             layout: Default::default(),
+            option_warnings: Vec::new(),
             disabled: Default::default(),
         };
         let (result, t) = survives(shape, move || {

@@ -21,6 +21,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str]) -> adgen::Request {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: BTreeSet::new(),
     }
 }

@@ -20,6 +20,7 @@ fn request(root: &str, modes: &[adgen::Mode]) -> adgen::Request {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: BTreeSet::new(),
     }
 }

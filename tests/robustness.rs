@@ -76,6 +76,7 @@ fn every_procedure_as_a_root_never_panics() {
                 checkpoint_calls: true,
                 naming: Default::default(),
                 layout: Default::default(),
+                option_warnings: Vec::new(),
                 disabled: BTreeSet::new(),
             };
             roots_tried += 1;

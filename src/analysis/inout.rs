@@ -587,6 +587,7 @@ mod tests {
             checkpoint_calls: true,
             naming: Default::default(),
             layout: Default::default(),
+            option_warnings: Vec::new(),
             disabled: BTreeSet::new(),
         };
         let mut sources = SourceMap::default();

@@ -19,6 +19,7 @@ fn request(root: &str, ind: &[&str], dep: &[&str], mode: Mode, disabled: &[&str]
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     }
 }

@@ -255,6 +255,7 @@ mod tests {
             checkpoint_calls: true,
             naming: Default::default(),
             layout: Default::default(),
+            option_warnings: Vec::new(),
             disabled: BTreeSet::new(),
         };
         let out = differentiate(&[SourceInput::new("t.f90", text)], &request)

@@ -537,6 +537,7 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
         disabled,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
     }
 }
 

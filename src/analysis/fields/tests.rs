@@ -24,6 +24,7 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: disabled.iter().map(|s| s.to_string()).collect(),
     };
     let mut sources = SourceMap::default();

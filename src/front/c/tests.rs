@@ -506,6 +506,7 @@ fn static_globals_derivatives_need_are_refused() {
         checkpoint_calls: true,
         naming: Default::default(),
         layout: Default::default(),
+        option_warnings: Vec::new(),
         disabled: Default::default(),
     };
     let e = crate::differentiate(&inputs, &request)
