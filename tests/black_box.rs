@@ -227,3 +227,35 @@ fn an_element_passed_to_a_black_box_stands_for_the_rest_of_its_array() {
         "{b}"
     );
 }
+
+/// Regression (silently wrong before): a function adgen has no source for, called with
+/// active arguments (`y = 2*g(x)` with `real(8), external :: g`), was given a zero
+/// derivative. It is E0503 whose help gives the table for a function (its result named
+/// by the function's name, from every argument); with that table, the derivative code
+/// calls the user's `g_d`.
+#[test]
+fn an_external_function_without_source_is_refused_never_given_a_zero_derivative() {
+    let text = "subroutine run(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        real(8), external :: g\n  y = 2*g(x)\nend subroutine run\n";
+    let refused = run("m.f90", text, &request("run", &["x"], &["y"], vec![])).unwrap_err();
+    let errors: Vec<_> = refused
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", refused.rendered);
+    assert_eq!(errors[0].code, "E0503", "{}", refused.rendered);
+    assert!(
+        refused.rendered.contains("depends = { g = [\"x\"] }"),
+        "{}",
+        refused.rendered
+    );
+    let b = black_box("g", &["x"], &[("g", &["x"])]);
+    let g = run("m.f90", text, &request("run", &["x"], &["y"], vec![b])).unwrap();
+    let d = file(&g, "m_d.f90");
+    assert!(d.contains("resultd = g_d(x, xd, result)"), "{d}");
+    // A passive use (no active argument) is called as it is.
+    let passive = "subroutine run(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        real(8), external :: g\n  y = x*g(2.0d0)\nend subroutine run\n";
+    assert!(run("m.f90", passive, &request("run", &["x"], &["y"], vec![])).is_ok());
+}

@@ -86,3 +86,38 @@ fn a_procedure_argument_that_no_caller_names_is_refused_as_one() {
         e.rendered
     );
 }
+
+/// A module procedure of another module passed to a module procedure: the specialized
+/// copy, which stays in the callee's module, could not call it (and the derivative
+/// modules would use each other). The call is left unspecialized and refused once
+/// (E0503) where the procedure argument is called with active arguments; before, the
+/// derivative was written with a zero derivative for the call.
+#[test]
+fn a_procedure_of_another_module_is_refused_not_miscompiled() {
+    let text = "module integ\n  implicit none\ncontains\n  subroutine euler(f, n, h, y)\n    \
+        real(8), external :: f\n    integer, intent(in) :: n\n    real(8), intent(in) :: h\n    \
+        real(8), intent(inout) :: y\n    integer :: i\n    do i = 1, n\n      \
+        y = y + h*f(y)\n    end do\n  end subroutine euler\nend module integ\n\
+        module model\n  implicit none\ncontains\n  function decay(y) result(dy)\n    \
+        real(8), intent(in) :: y\n    real(8) :: dy\n    dy = -y*y\n  end function decay\n  \
+        subroutine run(h, y)\n    use integ\n    real(8), intent(in) :: h\n    \
+        real(8), intent(inout) :: y\n    call euler(decay, 20, h, y)\n  end subroutine run\n\
+        end module model\n";
+    let failure = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", text)],
+        &request("run", &["h", "y"], &["y"]),
+    )
+    .unwrap_err();
+    let errors: Vec<_> = failure
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", failure.rendered);
+    assert_eq!(errors[0].code, "E0503", "{}", failure.rendered);
+    assert!(
+        failure.rendered.contains("a procedure argument of `euler`"),
+        "{}",
+        failure.rendered
+    );
+}

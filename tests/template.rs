@@ -512,7 +512,7 @@ fn build_script_reports_every_manifest_problem_once() {
         ("1:33", "E0105", "bad/[.f90"),
         ("2:1", "E0102", "include"),
         ("5:8", "E0120", "`cube` is not defined"),
-        ("10:8", "E0123", "independent `y` of root `square`"),
+        ("11:17", "E0123", "independent `y` of root `square`"),
     ] {
         let needle = format!("ad.toml:{place}: error[{code}]");
         assert_eq!(stderr.matches(&needle).count(), 1, "`{needle}`:\n{text}");

@@ -640,6 +640,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             {
                 return self.call(s, &site);
             }
+            // A function adgen has no source for: as in the tangent, never a zero
+            // derivative.
+            if touches_active(self.ug, s, &site) {
+                self.ug
+                    .error(unknown_procedure(self.ug, site.callee, s, site.args));
+            }
         }
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {

@@ -183,6 +183,12 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
         if ug.ctx.program.unit(site.callee).is_some() || matches!(s.kind, StmtKind::Call { .. }) {
             return call(ug, s, &site, out);
         }
+        // A function adgen has no source for (`real(8), external :: g`, a procedure
+        // argument no caller resolves): with active arguments and a result that matters,
+        // its derivative is unknown, never zero.
+        if touches_active(ug, s, &site) {
+            ug.error(unknown_procedure(ug, site.callee, s, site.args));
+        }
     }
     match &s.kind {
         StmtKind::Assign { lhs, rhs } => {
@@ -579,7 +585,11 @@ pub fn unknown_procedure(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // A function's result is named by the function's name and depends on every
+    // argument; a subroutine's guess: its last argument from the others.
+    let function = matches!(s.kind, StmtKind::Assign { .. });
     let depends = match names.split_last() {
+        _ if function => format!("{{ {name} = [{}] }}", quoted(&names)),
         Some((last, rest)) => format!("{{ {last} = [{}] }}", quoted(rest)),
         None => format!("{{ {name} = [] }}"),
     };

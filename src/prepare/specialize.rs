@@ -43,6 +43,11 @@ pub fn specialize(program: &Program) -> Program {
             break;
         }
         let procedures: BTreeSet<String> = out.procedures().map(|u| key(&u.name)).collect();
+        // Each procedure's module, and whether it is an internal procedure.
+        let out_units: BTreeMap<String, (Option<String>, bool)> = out
+            .procedures()
+            .map(|u| (key(&u.name), (u.host.clone(), u.internal_of.is_some())))
+            .collect();
         let callees: BTreeMap<String, Unit> = out
             .procedures()
             .filter(|u| dummies.contains_key(&key(&u.name)))
@@ -69,6 +74,7 @@ pub fn specialize(program: &Program) -> Program {
                             || own.contains(&key(p))
                             || !procedures.contains(&key(p))
                             || !clash_resolvable(&callees[&key(name)], k, p)
+                            || !visible_in_copy(&out_units, &callees[&key(name)], p)
                         {
                             return None;
                         }
@@ -162,6 +168,22 @@ fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
 
 /// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
 /// with its name can be renamed in the copy (or there is none).
+/// The copy stays where the callee is: it can call `p` there only when `p` is an
+/// external procedure or a procedure of the callee's own module. A module procedure of
+/// another module (which may itself use the callee's) is left unspecialized, so the call
+/// is refused where it matters (E0503) rather than written into code that cannot compile.
+fn visible_in_copy(
+    units: &BTreeMap<String, (Option<String>, bool)>,
+    callee: &Unit,
+    p: &str,
+) -> bool {
+    match units.get(&key(p)) {
+        Some((Some(host), _)) => callee.host.as_deref().is_some_and(|h| key(h) == key(host)),
+        Some((None, internal)) => !internal,
+        None => true,
+    }
+}
+
 fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
     key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() || renamable(callee, p)
 }
