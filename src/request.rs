@@ -233,7 +233,10 @@ pub enum OutputLayout {
     /// (`heat_d.f90`): Tapenade's layout.
     Flat,
     /// One file per mode and language, named after this name like a procedure
-    /// (`all_d.f90`, `all_b.f90`): Tapenade's `-o NAME`.
+    /// (`all_d.f90`, `all_b.f90`): Tapenade's `-o NAME`. The units of several Fortran
+    /// sources follow each other in compile order; several C sources cannot share one
+    /// file yet (their file-scope declarations would clash), which the Tapenade front
+    /// door refuses before asking.
     Single(String),
 }
 
