@@ -686,3 +686,20 @@ end module args
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// One error per unsupported construct: a refused `PROCEDURE(iface) :: f` of a function
+/// interface no longer cascades into "the function `f` has no type" where `f` is called.
+#[test]
+fn a_refused_procedure_declaration_is_one_error() {
+    let text = "module integ\n  implicit none\n  abstract interface\n    \
+        function rhs(y) result(dy)\n      real(8), intent(in) :: y\n      real(8) :: dy\n    \
+        end function rhs\n  end interface\ncontains\n  subroutine euler(f, h, y)\n    \
+        procedure(rhs) :: f\n    real(8), intent(in) :: h\n    real(8), intent(inout) :: y\n    \
+        y = y + h*f(y)\n  end subroutine euler\nend module integ\n";
+    let e = errors_of(text, "euler", &["h", "y"], &["y"]);
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    assert!(
+        e.contains("error[E0401]: unsupported statement: procedure arguments declared with `PROCEDURE(iface)` (`f`)"),
+        "{e}"
+    );
+}

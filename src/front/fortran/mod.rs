@@ -698,8 +698,24 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
         match holder(units, &d).filter(|&u| {
             d.code.starts_with("E03") && d.code != "E0312" && !units[u].deferred.is_empty()
         }) {
+            // One error per unsupported construct: a semantic error about a name that a
+            // refusal of the same procedure names (`the function `f` has no type`, after
+            // `PROCEDURE(iface) :: f` was refused) is its consequence, not news.
+            Some(u)
+                if first_quoted(&d.message).is_some_and(|name| {
+                    units[u].deferred.iter().any(|r| {
+                        r.code.starts_with("E04") && r.message.contains(&format!("`{name}`"))
+                    })
+                }) => {}
             Some(u) => units[u].deferred.push(d),
             None => diags.push(d),
         }
     }
+}
+
+/// The first name a message quotes in backticks.
+fn first_quoted(message: &str) -> Option<&str> {
+    let start = message.find('`')? + 1;
+    let len = message[start..].find('`')?;
+    Some(&message[start..start + len])
 }

@@ -316,15 +316,19 @@ impl StmtParser<'_> {
             // but its names stay declared (as EXTERNAL), so their calls raise no false
             // "not declared".
             "procedure" if c.is(&TokKind::LParen) => {
+                let names = procedure_declaration_names(c);
+                let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
                 self.refused.borrow_mut().push(
                     Diagnostic::error(
                         "E0401",
-                        "unsupported statement: procedure arguments (`PROCEDURE(iface) :: f`) are not supported yet",
+                        format!(
+                            "unsupported statement: procedure arguments declared with `PROCEDURE(iface)` ({}) are not supported yet",
+                            quoted.join(", ")
+                        ),
                     )
                     .at(word_span)
-                    .with_help("call the procedure by its name instead of passing it"),
+                    .with_help("declare it `external` (a subroutine) or `real(8), external :: f` (a function) instead, or call the procedure by its name"),
                 );
-                let names = procedure_declaration_names(c);
                 Line::Decl(DeclKind::External(names))
             }
             // `ERROR STOP [code]`: kept as written, like STOP.
