@@ -19,11 +19,13 @@
 //! other arrays as `&mut [T]`. A derivative argument has its original's intent in tangent
 //! mode and is `inout` in adjoint mode. Supported: subroutine roots whose arguments are
 //! `INTEGER` (kind 4 or 8) or `REAL` (kind 4 or 8) scalars or explicit-shape arrays whose
-//! bounds are integer constants and integer scalar arguments combined with `+ - * /`.
+//! bounds are integer literals, named constants (PARAMETERs of the root or of a module
+//! it uses, written as their values) and integer scalar arguments combined with
+//! `+ - * /`.
 //! A function root returns its value (`g(x) -> Result<f64, _>`), and so does its tangent
 //! (`g_d(x, xd, g: &mut f64)` returns the derivative and stores the value in `g`); its
 //! adjoint is `g_b(x, xb, gb)`. Anything else (assumed-size arrays, LOGICAL, ...) gets
-//! no binding and a warning saying why; the rest of the build is unaffected.
+//! no binding and one warning per root saying why; the rest of the build is unaffected.
 
 use std::fmt::Write as _;
 
