@@ -134,19 +134,18 @@ pub fn generate(program: &il::Program, signatures: &[Signature]) -> Bindings {
             });
         }
         // One warning per root: the procedures left out, and each reason once.
-        let plans: Vec<_> = targets.iter().map(|t| plan(program, unit, t)).collect();
         let mut left_out = Vec::new();
         let mut reasons: Vec<String> = Vec::new();
-        for (target, plan) in targets.iter().zip(&plans) {
-            match plan {
+        for target in &targets {
+            match plan(program, unit, target) {
                 Ok(plans) => {
-                    write_fortran(&mut fortran, target, plans);
-                    write_rust(&mut rust_ffi, &mut rust_safe, target, plans);
+                    write_fortran(&mut fortran, target, &plans);
+                    write_rust(&mut rust_ffi, &mut rust_safe, target, &plans);
                 }
                 Err(why) => {
                     left_out.push(format!("`{}`", target.procedure));
-                    if !reasons.contains(why) {
-                        reasons.push(why.clone());
+                    if !reasons.contains(&why) {
+                        reasons.push(why);
                     }
                 }
             }

@@ -42,7 +42,7 @@ use crate::il::{
 
 use super::partials::{Term, linearize};
 use super::plan::{self, Plan};
-use super::tangent::{convert, touches_active, unknown_procedure};
+use super::tangent::{convert, refuse_unknown_callee, touches_active, unknown_procedure};
 use super::{UnitGen, assign, tape};
 
 /// What a call may overwrite: the variable or element, the dummy it is bound to (none for
@@ -642,10 +642,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
             // A function adgen has no source for: as in the tangent, never a zero
             // derivative.
-            if touches_active(self.ug, s, &site) {
-                self.ug
-                    .error(unknown_procedure(self.ug, site.callee, s, site.args));
-            }
+            refuse_unknown_callee(self.ug, s, &site);
         }
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {

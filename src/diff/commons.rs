@@ -9,7 +9,8 @@
 //! anything of it, with constant dimensions (the declaring unit's PARAMETERs folded).
 
 use super::*;
-use crate::ir::commons::{CommonBlock, fold_int};
+use crate::il::fold::fold_int;
+use crate::ir::commons::CommonBlock;
 
 /// The derivative block of a COMMON block that has derivatives.
 pub struct DerivativeBlock {
@@ -185,7 +186,7 @@ impl UnitGen<'_, '_> {
         let s = from.symbols.get(v)?;
         let mut spec = s.type_spec.clone();
         if let Some(k) = &spec.kind {
-            spec.kind = Some(Expr::int(fold_int(from, k)?));
+            spec.kind = Some(Expr::int(fold_int(None, from, k)?));
         }
         if derivative {
             spec = self.ctx.derivative_spec(&spec);
@@ -193,7 +194,7 @@ impl UnitGen<'_, '_> {
         let mut dims = Vec::new();
         for d in &s.dims {
             let lower = match &d.lower {
-                Some(l) => Some(Expr::int(fold_int(from, l)?)),
+                Some(l) => Some(Expr::int(fold_int(None, from, l)?)),
                 None => None,
             };
             let il::Bound::Expr(upper) = &d.upper else {
@@ -201,7 +202,7 @@ impl UnitGen<'_, '_> {
             };
             dims.push(il::DimSpec {
                 lower,
-                upper: il::Bound::Expr(Expr::int(fold_int(from, upper)?)),
+                upper: il::Bound::Expr(Expr::int(fold_int(None, from, upper)?)),
             });
         }
         Some(var_decl(spec, Vec::new(), name, &dims))

@@ -312,13 +312,15 @@ pub fn differentiate(
                     mode,
                     &file.path,
                 );
-                let single = matches!(request.layout, OutputLayout::Single(_));
-                let same = out
-                    .files
-                    .iter_mut()
-                    .find(|(s, f)| single && *s == stem && f.language == file.language);
+                // One file for several sources (`OutputLayout::Single`) gathers them.
+                let same = match request.layout {
+                    OutputLayout::Single(_) => out
+                        .files
+                        .iter_mut()
+                        .find(|(s, f)| *s == stem && f.language == file.language),
+                    _ => None,
+                };
                 if let Some((_, merged)) = same {
-                    // One file for several sources (`OutputLayout::Single`).
                     merged.path = format!("{}, {}", merged.path, file.path);
                     merged.units.extend(units);
                 } else {

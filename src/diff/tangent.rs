@@ -184,11 +184,8 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
             return call(ug, s, &site, out);
         }
         // A function adgen has no source for (`real(8), external :: g`, a procedure
-        // argument no caller resolves): with active arguments and a result that matters,
-        // its derivative is unknown, never zero.
-        if touches_active(ug, s, &site) {
-            ug.error(unknown_procedure(ug, site.callee, s, site.args));
-        }
+        // argument no caller resolves): its derivative is unknown, never zero.
+        refuse_unknown_callee(ug, s, &site);
     }
     match &s.kind {
         StmtKind::Assign { lhs, rhs } => {
@@ -513,10 +510,7 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
 /// A call of a procedure that is not differentiated: kept; refused when it could touch
 /// active values (an external procedure adgen has no source for).
 fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
-    let known = ug.ctx.program.unit(site.callee).is_some();
-    if !known && touches_active(ug, s, site) {
-        ug.error(unknown_procedure(ug, site.callee, s, site.args));
-    }
+    refuse_unknown_callee(ug, s, site);
     if let Some(lhs) = site.result_lhs {
         let name = lhs.base_name().unwrap_or_default().to_string();
         if let Some(d) = ug.dref(lhs) {
@@ -526,6 +520,15 @@ fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>
         }
     }
     out.push(s.clone());
+}
+
+/// E0503 for a call of a procedure adgen has no source for (no unit) that could touch
+/// active values: its derivative is unknown. Both modes ask this of every such call,
+/// CALL statements and function references alike.
+pub fn refuse_unknown_callee(ug: &mut UnitGen, s: &Stmt, site: &CallSite) {
+    if ug.ctx.program.unit(site.callee).is_none() && touches_active(ug, s, site) {
+        ug.error(unknown_procedure(ug, site.callee, s, site.args));
+    }
 }
 
 /// The call passes a value with a non-trivial derivative, or may overwrite a variable

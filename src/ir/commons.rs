@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::il::{self, DeclKind, Expr, Unit, key};
+use crate::il::{self, DeclKind, Unit, key};
 
 /// One COMMON block of the program.
 #[derive(Clone, Debug)]
@@ -135,10 +135,4 @@ fn equivalenced_names(unit: &Unit) -> std::collections::BTreeSet<String> {
         }
     }
     out
-}
-
-/// The value of an integer constant expression of `unit` (literals, its PARAMETERs,
-/// `+ - * /` and parentheses), as a unit that does not declare the constants needs it.
-pub fn fold_int(unit: &Unit, e: &Expr) -> Option<i64> {
-    il::fold::fold_int(None, unit, e)
 }
