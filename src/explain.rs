@@ -38,7 +38,15 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
             unit_names.insert(crate::il::key(&u.unit.name), format!("{}_b", u.unit.name));
         }
     }
+    let reserved_names = crate::il::names::Namer::shared_keys(
+        program
+            .units()
+            .map(|u| u.name.as_str())
+            .chain(unit_names.values().map(String::as_str)),
+    );
     let ctx = Ctx {
+        reserved_names,
+        procedures: program.index(),
         program: &program,
         ir: &ir,
         analyses: &analyses,

@@ -224,11 +224,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         .iter()
         .any(|(_, f)| f.language == il::Language::Fortran);
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
-    let siblings: Vec<il::File> = differentiated
-        .files
-        .iter()
-        .map(|(_, f)| f.clone())
-        .collect();
+    let siblings: Vec<&il::File> = differentiated.files.iter().map(|(_, f)| f).collect();
     for (stem, file) in &differentiated.files {
         for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
             files.push(GeneratedFile { path, contents });

@@ -8,6 +8,8 @@ use crate::il::bind_actuals;
 use crate::il::{Expr, ExprKind, StmtKind, visit};
 use crate::ir::flow::NodeKind;
 use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct Access {
@@ -205,27 +207,55 @@ pub fn global_key(g: &crate::il::GlobalRef) -> (String, String) {
 
 /// The globals (by [`global_key`]) that unit `u` or a unit it calls may overwrite:
 /// assigned, used as a DO variable, passed as an actual argument, or read into.
-pub fn global_writes(ir: &Ir, u: usize) -> std::collections::BTreeSet<(String, String)> {
-    let mut out = std::collections::BTreeSet::new();
-    let mut seen = vec![false; ir.units.len()];
-    let mut stack = vec![u];
-    while let Some(u) = stack.pop() {
-        if std::mem::replace(&mut seen[u], true) {
-            continue;
-        }
-        let unit = ir.units[u].unit;
-        for n in names_written(unit) {
-            if let Some(g) = unit.symbols.get(n).and_then(|s| s.global.as_ref()) {
-                out.insert(global_key(g));
+/// Computed for the whole program at the first call, in time linear in its size.
+pub fn global_writes<'i>(ir: &'i Ir, u: usize) -> &'i BTreeSet<(String, String)> {
+    &ir.global_writes.get_or_init(|| {
+        call_closure(ir, |u| {
+            let unit = ir.units[u].unit;
+            names_written(unit)
+                .into_iter()
+                .filter_map(|n| unit.symbols.get(n).and_then(|s| s.global.as_ref()))
+                .map(global_key)
+                .collect()
+        })
+    })[u]
+}
+
+/// For every unit, the union of `own` over the unit and every unit it calls, directly
+/// or not: one pass over the call graph's components, callees first. A unit that adds
+/// nothing to what its only callee gives shares that callee's set.
+pub fn call_closure<T: Ord + Clone>(
+    ir: &Ir,
+    own: impl Fn(usize) -> BTreeSet<T>,
+) -> Vec<Arc<BTreeSet<T>>> {
+    let mut out: Vec<Option<Arc<BTreeSet<T>>>> = vec![None; ir.units.len()];
+    for scc in ir.call_graph.bottom_up() {
+        let mut set = BTreeSet::new();
+        let mut from_callees: Vec<Arc<BTreeSet<T>>> = Vec::new();
+        for &u in &scc {
+            set.extend(own(u));
+            for c in ir.call_graph.callees(u) {
+                if let Some(s) = &out[c] {
+                    if !s.is_empty() && !from_callees.iter().any(|f| Arc::ptr_eq(f, s)) {
+                        from_callees.push(Arc::clone(s));
+                    }
+                }
             }
         }
-        for callee in crate::il::visit::called_names(unit) {
-            if let Some(c) = ir.index_of(&callee) {
-                stack.push(c);
+        let shared = match (set.is_empty(), from_callees.as_slice()) {
+            (true, [only]) => Arc::clone(only),
+            _ => {
+                for s in &from_callees {
+                    set.extend(s.iter().cloned());
+                }
+                Arc::new(set)
             }
+        };
+        for &u in &scc {
+            out[u] = Some(Arc::clone(&shared));
         }
     }
-    out
+    out.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// Variables `unit` may overwrite: assigned, used as a DO variable, passed as an actual

@@ -120,6 +120,17 @@ pub(super) fn rerun_state(
         return out;
     }
     let mut reported = std::collections::BTreeSet::new();
+    // For each procedure, the globals it or a procedure it calls reads for something
+    // else than updating them.
+    let globals_used = access::call_closure(ir, |v| {
+        let unit = ir.units[v].unit;
+        unit.symbols
+            .iter()
+            .filter(|s| s.global.is_some() && used_beyond_update(unit, &s.name))
+            .filter_map(|s| s.global.as_ref().map(access::global_key))
+            .collect()
+    });
+    let mut rerun_checked = vec![false; ir.units.len()];
     for (u, state) in units.iter().enumerate() {
         if !state.is_differentiated() {
             continue;
@@ -138,31 +149,8 @@ pub(super) fn rerun_state(
             if !units[c].is_differentiated() {
                 continue;
             }
-            // What the rerun executes, and the globals it reads for something else.
-            let mut rerun = Vec::new();
-            let mut stack = vec![c];
-            while let Some(v) = stack.pop() {
-                if rerun.contains(&v) {
-                    continue;
-                }
-                rerun.push(v);
-                for callee in crate::il::visit::called_names(ir.units[v].unit) {
-                    if let Some(w) = ir.index_of(&callee) {
-                        stack.push(w);
-                    }
-                }
-            }
-            let globals_used: std::collections::BTreeSet<(String, String)> = rerun
-                .iter()
-                .flat_map(|&v| {
-                    let unit = ir.units[v].unit;
-                    unit.symbols
-                        .iter()
-                        .filter(|s| s.global.is_some() && used_beyond_update(unit, &s.name))
-                        .filter_map(|s| s.global.as_ref().map(access::global_key))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
+            // The globals the rerun reads for something else than updating them.
+            let globals_used = &globals_used[c];
             // Globals the rerun changes must be visible here, to be saved and restored.
             let visible: std::collections::BTreeSet<(String, String)> = uir
                 .unit
@@ -170,7 +158,7 @@ pub(super) fn rerun_state(
                 .iter()
                 .filter_map(|s| s.global.as_ref().map(access::global_key))
                 .collect();
-            for g in access::global_writes(ir, c) {
+            for g in access::global_writes(ir, c).iter() {
                 // Module variables are zones of every unit, seen or not: the caller's
                 // adjoint saves and restores them (with a `use` of their module).
                 // So are the variables of a block declared alike everywhere: the
@@ -178,8 +166,8 @@ pub(super) fn rerun_state(
                 let module_variable =
                     !g.0.starts_with('/') || ir.common(&g.0).is_some_and(|b| b.is_active_capable());
                 if module_variable
-                    || visible.contains(&g)
-                    || !globals_used.contains(&g)
+                    || visible.contains(g)
+                    || !globals_used.contains(g)
                     || !reported.insert((u, g.0.clone(), g.1.clone()))
                 {
                     continue;
@@ -201,7 +189,18 @@ pub(super) fn rerun_state(
                     .with_help(format!("declare {what} in `{}` too", uir.unit.name)),
                 );
             }
-            // SAVEd locals changed by the rerun.
+            // SAVEd locals changed by the rerun: each procedure is checked once, from
+            // the first call whose rerun executes it (what it changes does not depend
+            // on the call).
+            let mut rerun = Vec::new();
+            let mut stack = vec![c];
+            while let Some(v) = stack.pop() {
+                if std::mem::replace(&mut rerun_checked[v], true) {
+                    continue;
+                }
+                rerun.push(v);
+                stack.extend(ir.call_graph.callees(v));
+            }
             for &v in &rerun {
                 let unit = ir.units[v].unit;
                 let saved = saved_locals(unit);

@@ -13,7 +13,7 @@ pub fn write_file(file: &il::File, program: &il::Program) -> String {
 }
 
 /// As [`write_file`], when the file's units may call units of other generated files.
-pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
+pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[&il::File]) -> String {
     match file.language {
         Language::C => c::write_file(file, program, siblings),
         Language::Fortran => fortran::write_file_among(file, program, siblings),
@@ -28,7 +28,7 @@ pub fn write_outputs(
     stem: &str,
     file: &il::File,
     program: &il::Program,
-    siblings: &[il::File],
+    siblings: &[&il::File],
 ) -> Vec<(String, String)> {
     let text = write_file_among(file, program, siblings);
     match file.language {

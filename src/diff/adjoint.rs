@@ -168,32 +168,37 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
             live_at_exit.set(z, true);
         }
     }
+    // What each statement's adjoint reads and what each node accesses do not depend on
+    // what is live at the exit: found once for every round below.
+    let adjoints = node_adjoints(ug);
+    let accesses = super::plan::accesses(ug.ctx, ug.uir);
     loop {
-        let plan = make_plan(ug, &live_at_exit);
+        let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
         ug.uses_runtime = false;
         let mut adj = Adj::new(ug, plan.clone());
         let body = adj.unit_body();
         let unsaved = std::mem::take(&mut adj.unsaved);
-        let referenced = crate::il::visit::referenced_names(&body);
+        let referenced = referenced_dummies(&body, &unit.args);
         let mut grew = false;
-        let mut accesses = None;
-        for a in &unit.args {
+        for (a, referenced) in unit.args.iter().zip(referenced) {
             if let Some(z) = ug.uir.zones.get(a) {
-                // A derived-type dummy is referenced through its components (`s%x`).
-                let prefix = format!("{}%", key(a));
-                if referenced.contains(&key(a)) || referenced.iter().any(|r| r.starts_with(&prefix))
-                {
+                if referenced {
                     continue;
                 }
                 if !live_at_exit[z] {
                     live_at_exit.set(z, true);
                     grew = true;
-                    continue;
+                    // Live or not, a dummy nothing here writes is read where it was:
+                    // the round this would take changes nothing, the step below is next.
+                    if accesses
+                        .iter()
+                        .any(|acc| acc.defs.iter().any(|&(d, _)| d == z))
+                    {
+                        continue;
+                    }
                 }
                 // An input the adjoint never needs, as in a linear function `e = x(j) - c`:
                 // what is computed from it is kept too, so that the forward sweep reads it.
-                let accesses =
-                    accesses.get_or_insert_with(|| super::plan::accesses(ug.ctx, ug.uir));
                 for access in accesses.iter().filter(|acc| acc.reads[z]) {
                     for &(d, _) in &access.defs {
                         if !live_at_exit[d] {
@@ -215,9 +220,59 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
     }
 }
 
-/// Writes each statement's derivative instruction alone to learn `use(I')`, then runs
-/// diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps and saves.
-fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
+/// Which of `dummies` a generated body refers to (a derived-type dummy through its
+/// components too, `s%x`), without collecting every name it holds.
+fn referenced_dummies(body: &[Stmt], dummies: &[String]) -> Vec<bool> {
+    let mut found = vec![false; dummies.len()];
+    let mut note = |n: &str| {
+        let base = n.split_once('%').map_or(n, |(b, _)| b);
+        for (k, d) in dummies.iter().enumerate() {
+            if base.eq_ignore_ascii_case(d) {
+                found[k] = true;
+            }
+        }
+    };
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        match &s.kind {
+            StmtKind::Call { name, .. } => note(name),
+            StmtKind::Do { var, .. } => note(var),
+            StmtKind::Assign { lhs, .. } => {
+                if let Some(n) = lhs.base_name() {
+                    note(n);
+                }
+            }
+            _ => {}
+        }
+        for e in crate::il::visit::stmt_exprs(s) {
+            crate::il::visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) = &x.kind {
+                    note(n);
+                }
+            });
+        }
+    });
+    found
+}
+
+/// Runs diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps
+/// and saves.
+fn make_plan(
+    ug: &UnitGen,
+    adjoints: &plan::NodeAdjoints,
+    accesses: &[crate::analysis::access::Access],
+    live_at_exit: &crate::ir::ZoneSet,
+) -> Plan {
+    let disabled = &ug.ctx.request.disabled;
+    let switches = plan::Switches {
+        diff_liveness: !disabled.contains("diff-liveness"),
+        tbr: !disabled.contains("tbr"),
+        snapshot: !disabled.contains("snapshot"),
+    };
+    plan::plan(ug.uir, accesses.to_vec(), adjoints, &switches, live_at_exit)
+}
+
+/// Writes each statement's derivative instruction alone to learn `use(I')`.
+fn node_adjoints(ug: &mut UnitGen) -> plan::NodeAdjoints {
     let saved = (
         ug.namer.clone(),
         ug.temps.clone(),
@@ -274,19 +329,7 @@ fn make_plan(ug: &mut UnitGen, live_at_exit: &crate::ir::ZoneSet) -> Plan {
     ug.errors.truncate(saved.2);
     ug.warnings.truncate(saved.3);
     ug.called_functions = saved.4;
-    let disabled = &ug.ctx.request.disabled;
-    let switches = plan::Switches {
-        diff_liveness: !disabled.contains("diff-liveness"),
-        tbr: !disabled.contains("tbr"),
-        snapshot: !disabled.contains("snapshot"),
-    };
-    plan::plan(
-        ug.uir,
-        plan::accesses(ug.ctx, ug.uir),
-        &adjoints,
-        &switches,
-        live_at_exit,
-    )
+    adjoints
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -529,7 +572,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut reads = BTreeSet::new();
         let bwd = match call_site(s) {
             Some(site)
-                if self.ug.ctx.program.unit(site.callee).is_some()
+                if self.ug.ctx.procedures.unit(site.callee).is_some()
                     || matches!(s.kind, StmtKind::Call { .. }) =>
             {
                 let dname = self
@@ -635,7 +678,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     fn stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
         if let Some(site) = call_site(s) {
-            if self.ug.ctx.program.unit(site.callee).is_some()
+            if self.ug.ctx.procedures.unit(site.callee).is_some()
                 || matches!(s.kind, StmtKind::Call { .. })
             {
                 return self.call(s, &site);

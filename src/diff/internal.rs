@@ -22,6 +22,8 @@ pub(super) struct Hosts {
     hosts: BTreeMap<String, String>,
     /// The last external procedure's key and its derivative unit's name.
     last: Option<(String, String)>,
+    /// The file's procedures that have internal procedures (keys), found once.
+    with_internals: Option<BTreeSet<String>>,
 }
 
 impl Hosts {
@@ -35,10 +37,13 @@ impl Hosts {
         match &original.internal_of {
             None => {
                 self.last = Some((key(&original.name), generated.name.clone()));
-                if file_units
-                    .iter()
-                    .any(|x| x.internal_of.as_deref().map(key) == Some(key(&original.name)))
-                {
+                let with_internals = self.with_internals.get_or_insert_with(|| {
+                    file_units
+                        .iter()
+                        .filter_map(|x| x.internal_of.as_deref().map(key))
+                        .collect()
+                });
+                if with_internals.contains(&key(&original.name)) {
                     self.hosts.insert(key(&generated.name), key(&original.name));
                 }
             }
@@ -58,22 +63,18 @@ impl Hosts {
     pub(super) fn nest_internal_procedures(&self, program: &Program, units: &mut Vec<Unit>) {
         let hosts = &self.hosts;
         let mut out: Vec<Unit> = Vec::with_capacity(units.len());
-        let mut i = 0;
-        let units_in = std::mem::take(units);
-        while i < units_in.len() {
-            let d = units_in[i].clone();
-            i += 1;
+        let mut units_in = std::mem::take(units).into_iter().peekable();
+        while let Some(d) = units_in.next() {
             let Some(host) = hosts.get(&key(&d.name)) else {
                 out.push(d);
                 continue;
             };
             // Its group: the derivative units of the host's internal procedures after it.
             let mut group = Vec::new();
-            while i < units_in.len()
-                && units_in[i].internal_of.as_deref().map(key) == Some(key(&d.name))
+            while let Some(u) =
+                units_in.next_if(|u| u.internal_of.as_deref().map(key) == Some(key(&d.name)))
             {
-                group.push(units_in[i].clone());
-                i += 1;
+                group.push(u);
             }
             let originals: Vec<&Unit> = program
                 .procedures()

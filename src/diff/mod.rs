@@ -102,6 +102,11 @@ pub struct Ctx<'a> {
     /// Derivative block of each COMMON block with derivatives (by key of its global
     /// module `/c/`): `c_d` and the derivatives it holds.
     pub common_blocks: BTreeMap<String, commons::DerivativeBlock>,
+    /// Names no generated local may take: the program's units, the derivative units and
+    /// the derivatives of module variables (keys).
+    pub reserved_names: std::sync::Arc<std::collections::BTreeSet<String>>,
+    /// The program's procedures by name.
+    pub procedures: il::UnitIndex<'a>,
 }
 
 impl<'a> Ctx<'a> {
@@ -176,7 +181,16 @@ pub fn differentiate(
         let global_names = global_derivative_names(program, ir, analyses, &request.naming, mode);
         let common_blocks =
             commons::derivative_blocks(ir, &global_names, &mut taken, &request.naming, mode);
+        let reserved_names = Namer::shared_keys(
+            program
+                .units()
+                .map(|u| u.name.as_str())
+                .chain(unit_names.values().map(String::as_str))
+                .chain(global_names.iter().flatten().map(String::as_str)),
+        );
         let ctx = Ctx {
+            reserved_names,
+            procedures: program.index(),
             program,
             ir,
             analyses,
@@ -214,7 +228,7 @@ pub fn differentiate(
                 },
                 &ug.deriv_names,
             );
-            crate::prepare::specialize::unspecialize_calls(&mut generated, program);
+            crate::prepare::specialize::unspecialize_calls(&mut generated, &ctx.procedures);
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
             if !ug.unsized_args.is_empty() {
@@ -418,16 +432,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         let uir = &ctx.ir.units[index];
         let ua = &ctx.analyses.units[index];
         let unit = uir.unit;
-        let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
-        for u in ctx.program.units() {
-            namer.reserve(&u.name);
-        }
-        for n in ctx.unit_names.values() {
-            namer.reserve(n);
-        }
-        for n in ctx.global_names.iter().flatten() {
-            namer.reserve(n);
-        }
+        let mut namer = Namer::with_shared(
+            &ctx.reserved_names,
+            unit.symbols.iter().map(|s| s.name.as_str()),
+        );
         let mut deriv_names = BTreeMap::new();
         // Module variables have one derivative, in the derivative module.
         for (g, &z) in uir.zones.globals.iter().enumerate() {

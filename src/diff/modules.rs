@@ -547,7 +547,7 @@ pub(super) fn file_static_globals(ctx: &Ctx, units: &[Unit]) -> Vec<Diagnostic> 
                 found.insert(base);
             }
             // An original it calls is copied into the generated file.
-            if let Some(callee) = ctx.program.unit(&name) {
+            if let Some(callee) = ctx.procedures.unit(&name) {
                 work.push(callee);
             }
         }

@@ -180,7 +180,8 @@ pub fn block(ug: &mut UnitGen, stmts: &[Stmt]) -> Vec<Stmt> {
 
 fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
     if let Some(site) = call_site(s) {
-        if ug.ctx.program.unit(site.callee).is_some() || matches!(s.kind, StmtKind::Call { .. }) {
+        if ug.ctx.procedures.unit(site.callee).is_some() || matches!(s.kind, StmtKind::Call { .. })
+        {
             return call(ug, s, &site, out);
         }
         // A function adgen has no source for (`real(8), external :: g`, a procedure
@@ -526,7 +527,7 @@ fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>
 /// active values: its derivative is unknown. Both modes ask this of every such call,
 /// CALL statements and function references alike.
 pub fn refuse_unknown_callee(ug: &mut UnitGen, s: &Stmt, site: &CallSite) {
-    if ug.ctx.program.unit(site.callee).is_none() && touches_active(ug, s, site) {
+    if ug.ctx.procedures.unit(site.callee).is_none() && touches_active(ug, s, site) {
         ug.error(unknown_procedure(ug, site.callee, s, site.args));
     }
 }

@@ -29,6 +29,8 @@ pub use symbols::{Intent, Symbol, SymbolKind, SymbolTable};
 pub use tape::{Tape, TapeOp, TapeType};
 pub use types::{BaseType, ScalarType, TypeSpec};
 
+use std::collections::BTreeMap;
+
 use crate::diag::{FileId, Span};
 
 /// The lower-case form under which a name is looked up.
@@ -75,13 +77,48 @@ impl Program {
     }
     /// The procedure named `name` (case-insensitive), if any source defines it.
     pub fn unit(&self, name: &str) -> Option<&Unit> {
-        let k = key(name);
-        self.procedures().find(|u| key(&u.name) == k)
+        self.procedures()
+            .find(|u| u.name.eq_ignore_ascii_case(name))
+    }
+    /// An index of the procedures by name, for passes that look many up: what
+    /// [`Program::unit`] finds, in time logarithmic in the program's size.
+    pub fn index(&self) -> UnitIndex<'_> {
+        let mut by_key = BTreeMap::new();
+        for u in self.procedures() {
+            by_key.entry(key(&u.name)).or_insert(u);
+        }
+        UnitIndex {
+            by_key,
+            names: names::Namer::shared_keys(self.units().map(|u| u.name.as_str())),
+        }
     }
     /// The module named `name` (case-insensitive).
     pub fn module(&self, name: &str) -> Option<&Unit> {
-        let k = key(name);
-        self.units().find(|u| u.is_module() && key(&u.name) == k)
+        self.units()
+            .find(|u| u.is_module() && u.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The procedures of a [`Program`] by name (see [`Program::index`]).
+#[derive(Clone, Debug, Default)]
+pub struct UnitIndex<'p> {
+    by_key: BTreeMap<String, &'p Unit>,
+    names: std::sync::Arc<std::collections::BTreeSet<String>>,
+}
+
+impl<'p> UnitIndex<'p> {
+    /// The procedure named `name` (case-insensitive), as [`Program::unit`] finds it.
+    pub fn unit(&self, name: &str) -> Option<&'p Unit> {
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.by_key.get(&key(name)).copied()
+        } else {
+            self.by_key.get(name).copied()
+        }
+    }
+    /// The keys of every unit's name, modules included: the names no generated local
+    /// may take (for [`names::Namer::with_shared`]).
+    pub fn names(&self) -> &std::sync::Arc<std::collections::BTreeSet<String>> {
+        &self.names
     }
 }
 

@@ -2,6 +2,7 @@
 //! temporaries, unique in their unit; a clash gets `0`, then `1`, ... appended.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::il::key;
 
@@ -9,19 +10,41 @@ use crate::il::key;
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
     taken: BTreeSet<String>,
+    /// Names (keys) taken in every scope of a run, such as the program's procedures:
+    /// shared, so that a namer per unit costs what the unit holds, not the program.
+    shared: Arc<BTreeSet<String>>,
 }
 
 impl Namer {
     pub fn new<'a>(taken: impl IntoIterator<Item = &'a str>) -> Namer {
         Namer {
             taken: taken.into_iter().map(key).collect(),
+            shared: Arc::default(),
         }
     }
+    /// A namer that also avoids the `shared` keys (see [`Namer::shared_keys`]).
+    pub fn with_shared<'a>(
+        shared: &Arc<BTreeSet<String>>,
+        taken: impl IntoIterator<Item = &'a str>,
+    ) -> Namer {
+        Namer {
+            shared: Arc::clone(shared),
+            ..Namer::new(taken)
+        }
+    }
+    /// The keys of `names`, for [`Namer::with_shared`].
+    pub fn shared_keys<'a>(names: impl IntoIterator<Item = &'a str>) -> Arc<BTreeSet<String>> {
+        Arc::new(names.into_iter().map(key).collect())
+    }
     pub fn reserve(&mut self, name: &str) {
-        self.taken.insert(key(name));
+        let k = key(name);
+        if !self.shared.contains(&k) {
+            self.taken.insert(k);
+        }
     }
     pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(&key(name))
+        let k = key(name);
+        self.taken.contains(&k) || self.shared.contains(&k)
     }
     /// `base` if free, else `base0`, `base1`, ...; the name is then taken.
     pub fn fresh(&mut self, base: &str) -> String {

@@ -41,7 +41,13 @@ pub struct Ir<'p> {
     /// The program's COMMON blocks.
     pub commons: Vec<commons::CommonBlock<'p>>,
     by_key: BTreeMap<String, usize>,
+    /// Per unit, the globals it or its callees may overwrite (keys), computed once by
+    /// `analysis::access::global_writes`.
+    pub global_writes: std::sync::OnceLock<GlobalWrites>,
 }
+
+/// Sets of globals (module, name keys) per unit, shared where they are equal.
+pub type GlobalWrites = Vec<std::sync::Arc<std::collections::BTreeSet<(String, String)>>>;
 
 impl<'p> Ir<'p> {
     pub fn build(program: &'p il::Program, request: &Request) -> Result<Ir<'p>, Vec<Diagnostic>> {
@@ -126,6 +132,7 @@ impl<'p> Ir<'p> {
             globals,
             commons,
             by_key,
+            global_writes: Default::default(),
         };
         for root in &request.roots {
             errors.extend(ir.check_root(root));

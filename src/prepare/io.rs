@@ -64,11 +64,12 @@ pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagno
 fn reachable(program: &Program, request: &Request) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     let mut stack: Vec<String> = request.roots.iter().map(|r| key(&r.name)).collect();
+    let index = program.index();
     while let Some(name) = stack.pop() {
         if !seen.insert(name.clone()) {
             continue;
         }
-        if let Some(unit) = program.unit(&name) {
+        if let Some(unit) = index.unit(&name) {
             stack.extend(crate::il::visit::called_names(unit).iter().map(|n| key(n)));
         }
     }

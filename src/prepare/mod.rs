@@ -143,8 +143,12 @@ pub fn reached(program: &Program, request: &Request) -> Program {
         |lang: Language, u: &crate::il::Unit| lang == Language::Fortran && u.is_procedure();
     let mut reached: BTreeSet<String> = request.roots.iter().map(|r| key(&r.name)).collect();
     let mut work: Vec<String> = reached.iter().cloned().collect();
+    let mut by_name: std::collections::BTreeMap<String, Vec<&crate::il::Unit>> = Default::default();
+    for u in program.units() {
+        by_name.entry(key(&u.name)).or_default().push(u);
+    }
     while let Some(name) = work.pop() {
-        for u in program.units().filter(|u| key(&u.name) == name) {
+        for u in by_name.get(&name).into_iter().flatten() {
             for n in visit::referenced_names(&u.body) {
                 if reached.insert(n.clone()) {
                     work.push(n);

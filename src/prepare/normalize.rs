@@ -6,7 +6,7 @@
 use crate::diag::Span;
 use crate::il::{
     Decl, DeclKind, Entity, Expr, ExprKind, Program, Stmt, StmtId, StmtKind, Symbol, SymbolKind,
-    Unit,
+    Unit, UnitIndex,
 };
 
 use crate::il::names::Namer;
@@ -16,9 +16,10 @@ use crate::il::names::Namer;
 pub fn normalize(program: &Program) -> Program {
     let mut next_id = max_stmt_id(program) + 1;
     let mut out = program.clone();
+    let index = program.index();
     for file in &mut out.files {
         for unit in &mut file.units {
-            normalize_unit(unit, program, &mut next_id);
+            normalize_unit(unit, &index, &mut next_id);
         }
     }
     out
@@ -37,17 +38,17 @@ fn max_stmt_id(program: &Program) -> u32 {
 }
 
 struct Hoister<'a> {
-    program: &'a Program,
+    program: &'a UnitIndex<'a>,
     namer: Namer,
     next_id: &'a mut u32,
     new_symbols: Vec<Symbol>,
 }
 
-fn normalize_unit(unit: &mut Unit, program: &Program, next_id: &mut u32) {
-    let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
-    for u in program.units() {
-        namer.reserve(&u.name);
-    }
+fn normalize_unit(unit: &mut Unit, program: &UnitIndex, next_id: &mut u32) {
+    let namer = Namer::with_shared(
+        program.names(),
+        unit.symbols.iter().map(|s| s.name.as_str()),
+    );
     let mut h = Hoister {
         program,
         namer,

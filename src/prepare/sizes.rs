@@ -207,6 +207,7 @@ pub fn from_callers(program: Program, request: &Request) -> Program {
     loop {
         // (callee key, dummy index) -> the one extent every call passes (None: several).
         let mut seen: BTreeMap<(String, usize), Option<i64>> = BTreeMap::new();
+        let index = program.index();
         for caller in program.units().filter(|u| u.is_procedure()) {
             let mut calls: Vec<(&str, &[crate::il::Arg])> = Vec::new();
             crate::il::visit::walk_stmts(&caller.body, &mut |s| {
@@ -222,7 +223,7 @@ pub fn from_callers(program: Program, request: &Request) -> Program {
                 }
             });
             for (name, args) in calls {
-                let Some(callee) = program.unit(name) else {
+                let Some(callee) = index.unit(name) else {
                     continue;
                 };
                 if roots.contains(&key(&callee.name)) {

@@ -298,7 +298,7 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
 /// A generated unit's calls of specialized copies' primals, written as calls of the
 /// originals with the procedures put back (the copies exist only for the analyses), and
 /// the declarations those names need where the unit has none (`real(8), external :: g`).
-pub fn unspecialize_calls(unit: &mut Unit, program: &Program) {
+pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
     let mut named: Vec<String> = Vec::new();
     let mut put_back = |name: &mut String, args: &mut Vec<Arg>| {
         let Some((original, bound)) = program.unit(name).and_then(|u| u.specialization.clone())

@@ -143,7 +143,7 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
 fn call_table<'a>(
     file: &'a il::File,
     originals: &'a il::Program,
-    siblings: &'a [il::File],
+    siblings: &'a [&'a il::File],
 ) -> BTreeMap<String, &'a Unit> {
     let mut table: BTreeMap<String, &Unit> = BTreeMap::new();
     for u in originals.units() {
@@ -161,7 +161,7 @@ fn call_table<'a>(
 /// Prints a whole C file. `originals` is the program the file was generated from (its
 /// procedures are copied as `static` functions when called); `siblings` are the other
 /// generated files, whose units may be called too.
-pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[il::File]) -> String {
+pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::File]) -> String {
     // C is case-sensitive: every reference takes its declaration's spelling.
     let spelling = |n: &str| {
         originals
@@ -287,7 +287,7 @@ pub fn write_header(
     file: &il::File,
     guard: &str,
     originals: &il::Program,
-    siblings: &[il::File],
+    siblings: &[&il::File],
 ) -> String {
     let table = call_table(file, originals, siblings);
     let guard: String = guard

@@ -215,7 +215,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         let ir = crate::ir::Ir::build(&program, &request).unwrap();
         let analyses = crate::analysis::analyze(&program, &ir, &request);
         let d = crate::diff::differentiate(&program, &ir, &analyses, &request).unwrap();
-        let siblings: Vec<il::File> = d.files.iter().map(|(_, f)| f.clone()).collect();
+        let siblings: Vec<&il::File> = d.files.iter().map(|(_, f)| f).collect();
         for (path, file) in &d.files {
             let c = super::write_file(file, &program, &siblings);
             let name = format!(

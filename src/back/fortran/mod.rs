@@ -110,10 +110,10 @@ pub fn write_stmt(stmt: &il::Stmt, indent: usize) -> String {
 /// (the derivative of a C function, typically) gets a `BIND(C)` interface body for it,
 /// built from the C unit's signature (`VALUE` for by-value parameters, assumed-size
 /// arrays for pointers), in place of any EXTERNAL declaration of the name.
-pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::File]) -> String {
+pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[&il::File]) -> String {
     let _arrays = ranks::Scope::enter_all(
         std::iter::once(file)
-            .chain(siblings)
+            .chain(siblings.iter().copied())
             .chain(&program.files)
             .flat_map(|f| f.units.iter())
             .filter(|u| u.is_module()),
@@ -121,7 +121,7 @@ pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[il::
     let c_units: BTreeMap<String, &il::Unit> = program
         .files
         .iter()
-        .chain(siblings)
+        .chain(siblings.iter().copied())
         .filter(|f| f.language == il::Language::C)
         .flat_map(|f| f.units.iter())
         .map(|u| (il::key(&u.name), u))

@@ -16,7 +16,7 @@ use super::*;
 pub(super) type ArrayFunctions = BTreeMap<String, (Vec<String>, Vec<DimSpec>)>;
 
 /// The array-valued functions of `program` that `unit` calls.
-pub(super) fn array_functions(unit: &Unit, program: &Program) -> ArrayFunctions {
+pub(super) fn array_functions(unit: &Unit, program: &crate::il::UnitIndex) -> ArrayFunctions {
     let mut out = ArrayFunctions::new();
     for name in crate::il::visit::called_names(unit) {
         let Some(callee) = program.unit(&name).filter(|u| u.is_function()) else {

@@ -13,7 +13,10 @@ use std::collections::BTreeSet;
 use super::*;
 
 /// The ELEMENTAL procedures of `program` that `unit` calls (keys).
-pub(super) fn elemental_procedures(unit: &Unit, program: &Program) -> BTreeSet<String> {
+pub(super) fn elemental_procedures(
+    unit: &Unit,
+    program: &crate::il::UnitIndex,
+) -> BTreeSet<String> {
     crate::il::visit::called_names(unit)
         .iter()
         .filter(|n| program.unit(n).is_some_and(|u| u.elemental))

@@ -66,12 +66,13 @@ pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
     let mut next_id = max_stmt_id(program) + 1;
     let mut out = program.clone();
     let mut diags = Vec::new();
+    let index = program.index();
     for file in &mut out.files {
         for unit in &mut file.units {
             diags.extend(derived::split_derived_assignments(unit, &mut next_id));
-            let elemental = elemental::elemental_procedures(unit, program);
+            let elemental = elemental::elemental_procedures(unit, &index);
             if unit_has_array_syntax(unit) || elemental::applies_elemental(unit, &elemental) {
-                scalarize_unit(unit, program, &mut next_id, &mut diags);
+                scalarize_unit(unit, &index, &mut next_id, &mut diags);
             }
         }
     }
@@ -179,14 +180,14 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
 
 fn scalarize_unit(
     unit: &mut Unit,
-    program: &Program,
+    program: &crate::il::UnitIndex,
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
-    for u in program.units() {
-        namer.reserve(&u.name);
-    }
+    let namer = Namer::with_shared(
+        program.names(),
+        unit.symbols.iter().map(|s| s.name.as_str()),
+    );
     let mut assigned = BTreeSet::new();
     crate::il::visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
         StmtKind::Assign { lhs, .. } => {
