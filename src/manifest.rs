@@ -280,7 +280,7 @@ fn root_problems(sources: &[SourceInput], request: &Request, manifest: &str) -> 
     let Ok(program) = crate::parse_sources(sources, &mut source_map) else {
         return Vec::new();
     };
-    let program = crate::prepare::normalize::normalize(&program);
+    let program = crate::prepare::normalize::normalize(program);
     let mut problems = crate::prepare::sizes::check(&program, request);
     problems.extend(
         crate::ir::Ir::build(&program, request)

@@ -593,7 +593,7 @@ mod tests {
         let mut sources = SourceMap::default();
         let inputs = [SourceInput::new("t.f90", source)];
         let program = crate::parse_sources(&inputs, &mut sources).expect("the test parses");
-        let program = crate::prepare::scalarize::scalarize(&program).expect("scalarizes");
+        let program = crate::prepare::scalarize::scalarize(program).expect("scalarizes");
         let ir = Ir::build(&program, &request).expect("builds");
         let analyses = analyze(&program, &ir, &request);
         check(&ir, &analyses);

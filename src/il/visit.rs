@@ -566,35 +566,36 @@ pub fn canonical_spelling(
 
 /// Names (keys) a generated body refers to: variables and called procedures.
 pub fn referenced_names(body: &[Stmt]) -> BTreeSet<String> {
+    // A name already held costs no allocation. With `path`, a component path refers to
+    // its variable too (`s%x` to `s`).
+    fn insert(names: &mut BTreeSet<String>, n: &str, path: bool) {
+        if n.bytes().any(|b| b.is_ascii_uppercase()) {
+            names.insert(key(n));
+        } else if !names.contains(n) {
+            names.insert(n.to_string());
+        }
+        if let (true, Some((base, _))) = (path, n.split_once('%')) {
+            insert(names, base, false);
+        }
+    }
     let mut names = BTreeSet::new();
     walk_stmts(body, &mut |s| {
         match &s.kind {
-            StmtKind::Call { name, .. } => {
-                names.insert(key(name));
-            }
-            StmtKind::Do { var, .. } => {
-                names.insert(key(var));
-            }
+            StmtKind::Call { name, .. } => insert(&mut names, name, false),
+            StmtKind::Do { var, .. } => insert(&mut names, var, false),
             _ => {}
         }
         for e in stmt_exprs(s) {
             walk_expr(e, &mut |x| match &x.kind {
                 ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
-                    names.insert(key(n));
-                    // A component path refers to its variable too (`s%x` to `s`).
-                    if let Some((base, _)) = n.split_once('%') {
-                        names.insert(key(base));
-                    }
+                    insert(&mut names, n, true)
                 }
                 _ => {}
             });
         }
         if let StmtKind::Assign { lhs, .. } = &s.kind {
             if let Some(n) = lhs.base_name() {
-                names.insert(key(n));
-                if let Some((base, _)) = n.split_once('%') {
-                    names.insert(key(base));
-                }
+                insert(&mut names, n, true);
             }
         }
     });

@@ -25,11 +25,11 @@ use crate::request::{BlackBox, Request};
 /// A black box that does not fit the sources.
 pub const E_BLACK_BOX: &str = "E0129";
 
-pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+pub fn apply(program: Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     if request.black_boxes.is_empty() {
-        return Ok(program.clone());
+        return Ok(program);
     }
-    let mut out = program.clone();
+    let mut out = program;
     let mut problems = Vec::new();
     for b in &request.black_boxes {
         let here = |message: String, help: &str| {

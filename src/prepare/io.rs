@@ -27,8 +27,8 @@ use crate::diag::Diagnostic;
 use crate::il::{Program, Stmt, StmtKind, key};
 use crate::request::Request;
 
-pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
-    let reachable = reachable(program, request);
+pub fn strip(program: Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    let reachable = reachable(&program, request);
     // What a reached procedure calls may be re-run by the adjoint.
     let called: BTreeSet<String> = program
         .units()
@@ -36,7 +36,7 @@ pub fn strip(program: &Program, request: &Request) -> Result<Program, Vec<Diagno
         .flat_map(crate::il::visit::called_names)
         .map(|n| key(&n))
         .collect();
-    let mut out = program.clone();
+    let mut out = program;
     let mut errors = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {

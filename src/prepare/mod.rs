@@ -35,13 +35,16 @@ use crate::request::Request;
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     // Size hints first: they may name a procedure that no root reaches.
-    let program = sizes::apply(program, request)?;
+    // Each pass takes the program and gives it back changed: only this first copy is
+    // whole (the caller keeps the parsed program to print); the passes that need the
+    // unchanged program while they change it copy just the units they change.
+    let program = sizes::apply(program.clone(), request)?;
     // Black boxes before the reach: a defined one loses its body and what it calls.
-    let program = black_box::apply(&program, request)?;
+    let program = black_box::apply(program, request)?;
     // Procedure arguments: a copy of the callee per procedure passed, before the reach
     // (a copy's calls are what the roots reach).
-    let program = specialize::specialize(&program);
-    let program = reached(&program, request);
+    let program = specialize::specialize(program);
+    let program = reached(program, request);
     // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
     // errors found beside them are their consequences and are not repeated.
     let deferred: Vec<Diagnostic> = program
@@ -59,10 +62,10 @@ pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diag
         return Err(deferred);
     }
     let program = sizes::from_callers(program, request);
-    let program = io::strip(&program, request)?;
-    let program = restructure::restructure(&program)?;
-    let program = scalarize::scalarize(&program)?;
-    Ok(normalize::normalize(&program))
+    let program = io::strip(program, request)?;
+    let program = restructure::restructure(program)?;
+    let program = scalarize::scalarize(program)?;
+    Ok(normalize::normalize(program))
 }
 
 /// The refusals of module declarations (`Unit::deferred_entities`) that a reached
@@ -136,7 +139,7 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
 /// The program without the Fortran procedures that no root reaches: reached are the
 /// roots and every procedure whose name a reached unit mentions (called, or passed as an
 /// argument). Modules and C units are all kept (their names bind in other ways).
-pub fn reached(program: &Program, request: &Request) -> Program {
+pub fn reached(program: Program, request: &Request) -> Program {
     use crate::il::{Language, key, visit};
     use std::collections::BTreeSet;
     let is_candidate =
@@ -156,7 +159,7 @@ pub fn reached(program: &Program, request: &Request) -> Program {
             }
         }
     }
-    let mut out = program.clone();
+    let mut out = program;
     for file in &mut out.files {
         let lang = file.language;
         file.units

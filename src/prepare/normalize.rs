@@ -13,16 +13,42 @@ use crate::il::names::Namer;
 
 /// Returns the program with calls hoisted; statement ids of new statements continue after
 /// the largest id in `program`.
-pub fn normalize(program: &Program) -> Program {
-    let mut next_id = max_stmt_id(program) + 1;
-    let mut out = program.clone();
-    let index = program.index();
-    for file in &mut out.files {
-        for unit in &mut file.units {
-            normalize_unit(unit, &index, &mut next_id);
+pub fn normalize(program: Program) -> Program {
+    let mut next_id = max_stmt_id(&program) + 1;
+    // The units that call functions are changed in copies, while the program is read
+    // for the functions' result types; the others are left as they are.
+    let mut changed = Vec::new();
+    {
+        let index = program.index();
+        for (f, file) in program.files.iter().enumerate() {
+            for (u, unit) in file.units.iter().enumerate() {
+                if !calls_functions(unit) {
+                    continue;
+                }
+                let mut unit = unit.clone();
+                normalize_unit(&mut unit, &index, &mut next_id);
+                changed.push((f, u, unit));
+            }
         }
     }
+    let mut out = program;
+    for (f, u, unit) in changed {
+        out.files[f].units[u] = unit;
+    }
     out
+}
+
+/// Whether any expression of `unit` calls a function (not an intrinsic).
+fn calls_functions(unit: &Unit) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
+        for e in crate::il::visit::stmt_exprs(s) {
+            crate::il::visit::walk_expr(e, &mut |x| {
+                found |= matches!(x.kind, ExprKind::Call(..));
+            });
+        }
+    });
+    found
 }
 
 fn max_stmt_id(program: &Program) -> u32 {

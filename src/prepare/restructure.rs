@@ -35,7 +35,7 @@ use crate::il::names::Namer;
 const MAX_REWRITES: usize = 10_000;
 
 /// Returns the program with every unit restructured, or the jumps that could not be.
-pub fn restructure(program: &Program) -> Result<Program, Vec<Diagnostic>> {
+pub fn restructure(program: Program) -> Result<Program, Vec<Diagnostic>> {
     let mut next_id = 0u32;
     for unit in program.units() {
         crate::il::visit::walk_stmts(&unit.body, &mut |s| {
@@ -44,7 +44,7 @@ pub fn restructure(program: &Program) -> Result<Program, Vec<Diagnostic>> {
             }
         });
     }
-    let mut out = program.clone();
+    let mut out = program;
     let mut errors = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
@@ -634,7 +634,7 @@ mod tests {
         let mut map = crate::diag::SourceMap::default();
         let inputs = [SourceInput::new("t.f", text)];
         let program = parse_sources(&inputs, &mut map).expect("parses");
-        match super::restructure(&program) {
+        match super::restructure(program.clone()) {
             Ok(p) => Ok(crate::back::fortran::write_file(&p.files[0])),
             Err(d) => Err(d.iter().map(|d| d.code).collect()),
         }

@@ -13,12 +13,15 @@ use super::scalarize::shape::{int_literal, paren};
 pub const E_SIZE_HINT: &str = "E0119";
 
 /// The program with every hinted argument given its extent, or the hints' problems.
-pub fn apply(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
-    let problems = check(program, request);
+pub fn apply(program: Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+    let problems = check(&program, request);
     if !problems.is_empty() {
         return Err(problems);
     }
-    let mut out = program.clone();
+    if request.sizes.is_empty() {
+        return Ok(program);
+    }
+    let mut out = program;
     for file in &mut out.files {
         let lang = file.language;
         for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {

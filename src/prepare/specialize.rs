@@ -29,9 +29,9 @@ type Binder<'a> = dyn FnMut(&str, &[Arg]) -> Option<(String, Vec<usize>)> + 'a;
 /// A specialization: the callee (key) and the procedure at each position it binds.
 type Spec = (String, Vec<(usize, String)>);
 
-pub fn specialize(program: &Program) -> Program {
-    let mut out = program.clone();
-    let mut namer = Namer::new(program.units().map(|u| u.name.as_str()));
+pub fn specialize(program: Program) -> Program {
+    let mut out = program;
+    let mut namer = Namer::new(out.units().map(|u| u.name.as_str()));
     let mut copies: BTreeMap<Spec, String> = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
         let dummies: BTreeMap<String, Vec<usize>> = out

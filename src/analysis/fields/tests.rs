@@ -31,8 +31,8 @@ fn kept(source: &str, independents: &[&str], disabled: &[&str]) -> Vec<String> {
     let text = format!("{TYPES}{source}");
     let inputs = [SourceInput::new("t.f90", &text)];
     let program = crate::parse_sources(&inputs, &mut sources).expect("the test parses");
-    let program = crate::prepare::scalarize::scalarize(&program).expect("scalarizes");
-    let program = crate::prepare::normalize::normalize(&program);
+    let program = crate::prepare::scalarize::scalarize(program).expect("scalarizes");
+    let program = crate::prepare::normalize::normalize(program);
     let ir = Ir::build(&program, &request).expect("builds");
     let analyses = analyze(&program, &ir, &request);
     let mut out = Vec::new();

@@ -202,7 +202,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         {
             continue;
         }
-        let program = crate::prepare::scalarize::scalarize(&program).unwrap();
+        let program = crate::prepare::scalarize::scalarize(program).unwrap();
         // Assumed-shape dummies have no C counterpart (their extents travel with them).
         if program.units().any(|u| {
             u.symbols
@@ -211,7 +211,7 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         }) {
             continue;
         }
-        let program = crate::prepare::normalize::normalize(&program);
+        let program = crate::prepare::normalize::normalize(program);
         let ir = crate::ir::Ir::build(&program, &request).unwrap();
         let analyses = crate::analysis::analyze(&program, &ir, &request);
         let d = crate::diff::differentiate(&program, &ir, &analyses, &request).unwrap();

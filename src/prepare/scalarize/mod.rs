@@ -62,19 +62,41 @@ type R<T> = Result<T, Diagnostic>;
 
 /// Returns the program with array syntax rewritten into loops, or the located reasons it
 /// could not be. Units without array syntax are left untouched.
-pub fn scalarize(program: &Program) -> Result<Program, Vec<Diagnostic>> {
-    let mut next_id = max_stmt_id(program) + 1;
-    let mut out = program.clone();
+pub fn scalarize(program: Program) -> Result<Program, Vec<Diagnostic>> {
+    let mut next_id = max_stmt_id(&program) + 1;
     let mut diags = Vec::new();
-    let index = program.index();
-    for file in &mut out.files {
-        for unit in &mut file.units {
-            diags.extend(derived::split_derived_assignments(unit, &mut next_id));
-            let elemental = elemental::elemental_procedures(unit, &index);
-            if unit_has_array_syntax(unit) || elemental::applies_elemental(unit, &elemental) {
-                scalarize_unit(unit, &index, &mut next_id, &mut diags);
+    // The units to change are changed in copies, while the program is read for the
+    // procedures they call; a unit with neither array syntax nor a derived-type
+    // variable is left as it is.
+    let mut changed = Vec::new();
+    {
+        let index = program.index();
+        for (f, file) in program.files.iter().enumerate() {
+            for (u, unit) in file.units.iter().enumerate() {
+                let derived = unit.symbols.iter().any(|s| s.type_spec.type_name.is_some());
+                if !derived
+                    && !unit_has_array_syntax(unit)
+                    && !elemental::applies_elemental(
+                        unit,
+                        &elemental::elemental_procedures(unit, &index),
+                    )
+                {
+                    continue;
+                }
+                let mut unit = unit.clone();
+                diags.extend(derived::split_derived_assignments(&mut unit, &mut next_id));
+                let elemental = elemental::elemental_procedures(&unit, &index);
+                if unit_has_array_syntax(&unit) || elemental::applies_elemental(&unit, &elemental)
+                {
+                    scalarize_unit(&mut unit, &index, &mut next_id, &mut diags);
+                }
+                changed.push((f, u, unit));
             }
         }
+    }
+    let mut out = program;
+    for (f, u, unit) in changed {
+        out.files[f].units[u] = unit;
     }
     if diags.is_empty() {
         Ok(out)

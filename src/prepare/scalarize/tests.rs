@@ -8,7 +8,7 @@ fn run(text: &str) -> Result<String, Vec<(&'static str, usize, usize)>> {
     let mut sources = SourceMap::default();
     let inputs = [crate::SourceInput::new("t.f90", text)];
     let program = crate::parse_sources(&inputs, &mut sources).expect("the test source parses");
-    match super::scalarize(&program) {
+    match super::scalarize(program) {
         Ok(p) => Ok(crate::back::fortran::write_unit(&p.files[0].units[0])),
         Err(diags) => {
             let file = SourceFile::new("t.f90", text);
