@@ -71,3 +71,31 @@ for n in 10 100 1000 10000; do
         } }' >"$WORK/m.f90"
     measure "procedures" "$n" procedure
 done
+
+# N files of 100 lines, each a procedure of 90 statements that calls the next file's; every
+# other procedure is a root (N = 1,000: 100,000 lines, 500 roots).
+for n in 10 100 1000; do
+    rm -f "$WORK"/f*.f90
+    awk -v n="$n" -v dir="$WORK" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            f = sprintf("%s/f%d.f90", dir, i)
+            printf "subroutine q%d(x, y)\n  real(8), intent(in) :: x\n", i > f
+            print "  real(8), intent(out) :: y" > f
+            print "  real(8) :: t" > f
+            print "  t = x" > f
+            for (k = 0; k < 90; k++) printf "  t = t*0.999d0 + sin(t)*%d.0d-3\n", k % 13 > f
+            if (i + 1 < n) printf "  call q%d(t, y)\n", i + 1 > f
+            else print "  y = t" > f
+            printf "end subroutine q%d\n", i > f
+            close(f)
+        } }'
+    {
+        printf 'sources = ["f*.f90"]\n'
+        i=0
+        while [ "$i" -lt "$n" ]; do
+            printf '[[root]]\nname = "q%d"\nindependents = ["x"]\ndependents = ["y"]\n' "$i"
+            i=$((i + 2))
+        done
+    } >"$WORK/ad.toml"
+    measure "files (half roots)" "$((n * 100))" line
+done
