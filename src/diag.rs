@@ -223,12 +223,20 @@ impl Diagnostic {
             }
             Some(Location::Path { path, line, col }) => {
                 let _ = write!(out, "{path}:{line}:{col}: ");
+                // A place in the manifest (the only files located by path): its line is
+                // read back to show it, when it can be.
+                if let Some(text) = std::fs::read_to_string(path)
+                    .ok()
+                    .and_then(|t| t.lines().nth(line.saturating_sub(1)).map(str::to_string))
+                {
+                    snippet = Some((*line, *col, 1, text));
+                }
             }
             _ => {}
         }
         let _ = writeln!(out, "{kind}[{}]: {}", self.code, self.message);
         if let Some((line, col, width, text)) = snippet {
-            let (text, col, width) = snippet_window(&text.replace('\t', " "), col, width);
+            let (text, col, width) = snippet_window(&text.replace('\t', " "), col.max(1), width);
             let gutter = line.to_string().len();
             let _ = writeln!(out, "{:gutter$} |", "");
             let _ = writeln!(out, "{line} | {text}");

@@ -196,7 +196,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
                 format!("cannot read the manifest `{display_path}`: {e}"),
             )
             .with_help("pass the manifest's path with `--manifest PATH`");
-            return Err(failure(vec![d], None));
+            return Err(failure(vec![d]));
         }
     };
     let dir = manifest_path
@@ -220,7 +220,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
     let mut diagnostics = checker.diagnostics;
     let Some(checked) = checked else {
         // Syntax errors: nothing was decoded.
-        return Err(failure(diagnostics, Some(&file)));
+        return Err(failure(diagnostics));
     };
     let mut sources = Vec::new();
     let mut read_errors = Vec::new();
@@ -239,7 +239,9 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
             )),
         }
     }
-    if check_roots && read_errors.is_empty() {
+    // With the manifest otherwise right, differentiation finds these itself (parsing
+    // the sources once): they are looked for here only to be reported with the rest.
+    if check_roots && read_errors.is_empty() && diagnostics.iter().any(Diagnostic::is_error) {
         diagnostics.extend(root_problems(&sources, &checked.request, &display_path));
     }
     diagnostics.sort_by_key(|d| match &d.location {
@@ -248,10 +250,10 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
     });
     if diagnostics.iter().any(Diagnostic::is_error) {
         diagnostics.extend(read_errors);
-        return Err(failure(diagnostics, Some(&file)));
+        return Err(failure(diagnostics));
     }
     if !read_errors.is_empty() {
-        return Err(failure(read_errors, None));
+        return Err(failure(read_errors));
     }
     Ok(LoadedManifest {
         dir,
@@ -321,33 +323,10 @@ fn slash_path(path: &Path) -> String {
 }
 
 /// Renders manifest diagnostics with the offending line and a caret under the column.
-fn failure(diagnostics: Vec<Diagnostic>, file: Option<&SourceFile>) -> Failure {
+fn failure(diagnostics: Vec<Diagnostic>) -> Failure {
     let diagnostics = bounded(diagnostics);
-    let empty = crate::diag::SourceMap::default();
-    let mut rendered = String::new();
-    for d in &diagnostics {
-        let text = d.render(&empty);
-        match (file, &d.location) {
-            (Some(file), Some(crate::diag::Location::Path { line, col, .. })) => {
-                let mut lines = text.lines();
-                let first = lines.next().unwrap_or_default();
-                rendered.push_str(first);
-                rendered.push('\n');
-                let gutter = line.to_string().len();
-                let source_line = file.line_text(*line).replace('\t', " ");
-                // A window around the column of a long line.
-                let (source_line, col, _) = crate::diag::snippet_window(&source_line, *col, 1);
-                rendered.push_str(&format!("{:gutter$} |\n", ""));
-                rendered.push_str(&format!("{line} | {source_line}\n"));
-                rendered.push_str(&format!("{:gutter$} | {}^\n", "", " ".repeat(col - 1)));
-                for rest in lines {
-                    rendered.push_str(rest);
-                    rendered.push('\n');
-                }
-            }
-            _ => rendered.push_str(&text),
-        }
-    }
+    // Each shows its manifest line under it (`Diagnostic::render` reads it back).
+    let rendered = crate::diag::Diagnostics(diagnostics.clone()).render(&Default::default());
     Failure {
         rendered,
         diagnostics,

@@ -289,7 +289,7 @@ fn independent_that_is_not_an_argument() {
     assert_source_error(
         GOOD_F,
         manifest,
-        "ad.toml:4:17: error[E0121]: independent `z` of root `f` is not one of its arguments",
+        "ad.toml:4:17: error[E0121]: independent `z` of root `f` is not one of its arguments\n  |\n4 | independents = [\"z\"]\n  |                 ^\n",
     );
 }
 
@@ -313,6 +313,8 @@ fn inactive_independent_is_located_at_its_entry() {
         text.contains("ad.toml:6:3: warning[W0201]: independent `z`"),
         "{text}"
     );
+    // A warning shows the manifest line, as an error does.
+    assert!(text.contains("6 |   \"z\",\n  |   ^\n"), "{text}");
 }
 
 /// Problems that only the sources reveal (a root no source defines, an independent that

@@ -86,8 +86,7 @@ pub fn scalarize(program: Program) -> Result<Program, Vec<Diagnostic>> {
                 let mut unit = unit.clone();
                 diags.extend(derived::split_derived_assignments(&mut unit, &mut next_id));
                 let elemental = elemental::elemental_procedures(&unit, &index);
-                if unit_has_array_syntax(&unit) || elemental::applies_elemental(&unit, &elemental)
-                {
+                if unit_has_array_syntax(&unit) || elemental::applies_elemental(&unit, &elemental) {
                     scalarize_unit(&mut unit, &index, &mut next_id, &mut diags);
                 }
                 changed.push((f, u, unit));
