@@ -84,7 +84,9 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
             .args
             .iter()
             .enumerate()
-            .filter(|(k, a)| ua.summary.writes[*k] && !restored.contains(&crate::il::key(a)))
+            .filter(|(k, a)| {
+                ua.summary.writes[*k] && !restored.contains(crate::il::key_ref(a).as_ref())
+            })
             .map(|(_, a)| a.as_str())
             .collect();
         let _ = writeln!(

@@ -52,7 +52,7 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
             .iter()
             .filter(|u| u.is_procedure() && u.deferred.is_empty() && u.internal_of.is_none())
         {
-            if called.contains(&key(&unit.name)) {
+            if called.contains(crate::il::key_ref(&unit.name).as_ref()) {
                 continue;
             }
             let (independents, dependents) = roles(unit);

@@ -145,7 +145,7 @@ struct State {
 
 impl State {
     fn insert(&mut self, ty: &str, field: &str) -> bool {
-        if !self.types.contains_key(&key(ty)) {
+        if !self.types.contains_key(crate::il::key_ref(ty).as_ref()) {
             // A type known by another name (a rename): every field of that name.
             return self.insert_named(field);
         }
@@ -168,7 +168,7 @@ impl State {
     }
     /// Every field of type `ty`, recursively (of every type, when `ty` is unknown).
     fn insert_all(&mut self, ty: &str) -> bool {
-        if !self.types.contains_key(&key(ty)) {
+        if !self.types.contains_key(crate::il::key_ref(ty).as_ref()) {
             let all: Vec<String> = self.types.keys().cloned().collect();
             return all.iter().fold(false, |c, t| self.insert_all(t) | c);
         }

@@ -28,7 +28,7 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
                 if !zone.global {
                     if zone.arg_index.is_none()
                         && !zone.is_result
-                        && saved.contains(&crate::il::key(&zone.name))
+                        && saved.contains(crate::il::key_ref(&zone.name).as_ref())
                         && reported_saved.insert((u, crate::il::key(&zone.name)))
                     {
                         let span = match &uir.flow.nodes[node] {

@@ -89,7 +89,8 @@ fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>) {
             .symbols
             .get(a)
             .is_some_and(|s| !s.is_array() && s.ty != ScalarType::Derived);
-        if scalar && !ug.unit.is_optional(a) && !referenced.contains(&key(d)) {
+        if scalar && !ug.unit.is_optional(a) && !referenced.contains(crate::il::key_ref(d).as_ref())
+        {
             kept.push(super::assign(Expr::var(d), Expr::var(d)));
         }
     }

@@ -70,7 +70,11 @@ impl UnitGen<'_, '_> {
             f.language == il::Language::C && f.units.iter().any(|u| std::ptr::eq(u, self.unit))
         });
         for block in &self.ctx.ir.commons {
-            let Some(dblock) = self.ctx.common_blocks.get(&key(&block.module)) else {
+            let Some(dblock) = self
+                .ctx
+                .common_blocks
+                .get(crate::il::key_ref(&block.module).as_ref())
+            else {
                 continue;
             };
             let derivs = &dblock.variables;
@@ -80,14 +84,14 @@ impl UnitGen<'_, '_> {
                     .any(|(n, _)| il::common_global_module(n.as_deref()) == key(&block.module)),
                 _ => false,
             });
-            let wants_derivatives = derivs
-                .iter()
-                .any(|(_, d)| referenced.contains(&key(d)) || declared(decls, d));
+            let wants_derivatives = derivs.iter().any(|(_, d)| {
+                referenced.contains(crate::il::key_ref(d).as_ref()) || declared(decls, d)
+            });
             let wants_primals = !in_unit
-                && block
-                    .variables
-                    .iter()
-                    .any(|v| referenced.contains(&key(v)) && self.unit.symbols.get(v).is_none());
+                && block.variables.iter().any(|v| {
+                    referenced.contains(crate::il::key_ref(v).as_ref())
+                        && self.unit.symbols.get(v).is_none()
+                });
             if !wants_derivatives && !wants_primals {
                 continue;
             }

@@ -44,7 +44,11 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         for d in &self.unit.decls {
             if let DeclKind::Data(sets) = &d.kind {
                 for set in sets {
-                    if set.names.iter().any(|n| referenced.contains(&key(n))) {
+                    if set
+                        .names
+                        .iter()
+                        .any(|n| referenced.contains(crate::il::key_ref(n).as_ref()))
+                    {
                         referenced.extend(set.names.iter().map(|n| key(n)));
                     }
                 }
@@ -52,9 +56,11 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
         // EQUIVALENCEd variables stay declared: the EQUIVALENCE names them.
         let keeps = |name: &str| match self.unit.symbols.get(name) {
-            Some(s) if s.kind == il::SymbolKind::Procedure => referenced.contains(&key(name)),
+            Some(s) if s.kind == il::SymbolKind::Procedure => {
+                referenced.contains(crate::il::key_ref(name).as_ref())
+            }
             Some(s) if s.kind == il::SymbolKind::Variable && !s.is_dummy() => {
-                referenced.contains(&key(name))
+                referenced.contains(crate::il::key_ref(name).as_ref())
                     || s.global.is_some()
                     || self.uir.zones.is_shared(name)
             }
@@ -88,7 +94,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                     DeclKind::Var {
                         attrs, entities, ..
                     } => {
-                        let restored = entities.iter().any(|e| restored.contains(&key(&e.name)));
+                        let restored = entities
+                            .iter()
+                            .any(|e| restored.contains(crate::il::key_ref(&e.name).as_ref()));
                         for a in attrs.iter_mut() {
                             if matches!(a, Attr::Intent(Intent::Out))
                                 || (restored && matches!(a, Attr::Intent(Intent::In)))
@@ -100,7 +108,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                     DeclKind::Intent(i, names)
                         if *i == Intent::Out
                             || (*i == Intent::In
-                                && names.iter().any(|n| restored.contains(&key(n)))) =>
+                                && names.iter().any(|n| {
+                                    restored.contains(crate::il::key_ref(n).as_ref())
+                                })) =>
                     {
                         *i = Intent::InOut;
                     }
@@ -214,7 +224,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
         // A function result typed only in the function statement is now a variable.
         if let Some(r) = &self.unit.result {
-            if !declared.contains(&key(r)) && referenced.contains(&key(r)) {
+            if !declared.contains(&crate::il::key(r))
+                && referenced.contains(crate::il::key_ref(r).as_ref())
+            {
                 if let Some(s) = self.unit.symbols.get(r) {
                     decls.push(var_decl(s.type_spec.clone(), Vec::new(), r, &s.dims));
                 }
@@ -229,7 +241,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let Some(d) = self.deriv_name(&symbol.name) else {
                 continue;
             };
-            if declared.contains(&key(&symbol.name)) {
+            if declared.contains(&crate::il::key(&symbol.name)) {
                 continue;
             }
             let mut attrs = Vec::new();
@@ -294,7 +306,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             .args
             .iter()
             .map(|a| {
-                let original = originals.get(&key(a)).cloned();
+                let original = originals.get(crate::il::key_ref(a).as_ref()).cloned();
                 let is_derivative = match &original {
                     Some(o) => key(o) != key(a),
                     None => self.mode() == Mode::Adjoint,

@@ -85,7 +85,9 @@ pub fn fuse_reset_increments(stmts: &mut Vec<Stmt>, scalars: &Live) -> usize {
         let reset = match &stmts[k].kind {
             StmtKind::Assign { lhs, rhs } if stmts[k].label.is_none() && is_zero(rhs) => {
                 match &lhs.kind {
-                    ExprKind::Var(n) if scalars.contains(&key(n)) => Some(key(n)),
+                    ExprKind::Var(n) if scalars.contains(crate::il::key_ref(n).as_ref()) => {
+                        Some(key(n))
+                    }
                     _ => None,
                 }
             }

@@ -79,7 +79,10 @@ fn interface_body(u: &Unit) -> Unit {
     let mut names = BTreeSet::new();
     for d in &u.decls {
         if let DeclKind::Var { entities, .. } = &d.kind {
-            if entities.iter().any(|e| wanted.contains(&key(&e.name))) {
+            if entities
+                .iter()
+                .any(|e| wanted.contains(crate::il::key_ref(&e.name).as_ref()))
+            {
                 names.extend(decl_names(d));
             }
         }
@@ -98,8 +101,8 @@ fn interface_body(u: &Unit) -> Unit {
                 let kept: Vec<il::Entity> = entities
                     .iter()
                     .filter(|e| {
-                        wanted.contains(&key(&e.name))
-                            || (constant && names.contains(&key(&e.name)))
+                        wanted.contains(crate::il::key_ref(&e.name).as_ref())
+                            || (constant && names.contains(crate::il::key_ref(&e.name).as_ref()))
                     })
                     .cloned()
                     .collect();

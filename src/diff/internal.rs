@@ -43,7 +43,7 @@ impl Hosts {
                         .filter_map(|x| x.internal_of.as_deref().map(key))
                         .collect()
                 });
-                if with_internals.contains(&key(&original.name)) {
+                if with_internals.contains(crate::il::key_ref(&original.name).as_ref()) {
                     self.hosts.insert(key(&generated.name), key(&original.name));
                 }
             }
@@ -65,7 +65,7 @@ impl Hosts {
         let mut out: Vec<Unit> = Vec::with_capacity(units.len());
         let mut units_in = std::mem::take(units).into_iter().peekable();
         while let Some(d) = units_in.next() {
-            let Some(host) = hosts.get(&key(&d.name)) else {
+            let Some(host) = hosts.get(crate::il::key_ref(&d.name).as_ref()) else {
                 out.push(d);
                 continue;
             };
@@ -90,7 +90,9 @@ impl Hosts {
                 .collect();
             while let Some(names) = pending.pop() {
                 for p in &originals {
-                    if names.contains(&key(&p.name)) && present.insert(key(&p.name)) {
+                    if names.contains(crate::il::key_ref(&p.name).as_ref())
+                        && present.insert(key(&p.name))
+                    {
                         let mut copy = (*p).clone();
                         copy.internal_of = Some(d.name.clone());
                         pending.push(names_of(&copy));
@@ -117,11 +119,13 @@ impl Hosts {
 fn drop_external_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
     for d in &mut unit.decls {
         match &mut d.kind {
-            DeclKind::External(list) => list.retain(|n| !names.contains(&key(n))),
+            DeclKind::External(list) => {
+                list.retain(|n| !names.contains(crate::il::key_ref(n).as_ref()))
+            }
             DeclKind::Var {
                 attrs, entities, ..
             } if attrs.iter().any(|a| matches!(a, Attr::External)) => {
-                entities.retain(|e| !names.contains(&key(&e.name)))
+                entities.retain(|e| !names.contains(crate::il::key_ref(&e.name).as_ref()))
             }
             _ => {}
         }

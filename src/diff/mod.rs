@@ -116,7 +116,9 @@ impl<'a> Ctx<'a> {
     }
     /// The derivative procedure of `name`, when it is differentiated.
     pub fn derivative_of(&self, name: &str) -> Option<&str> {
-        self.unit_names.get(&key(name)).map(String::as_str)
+        self.unit_names
+            .get(crate::il::key_ref(name).as_ref())
+            .map(String::as_str)
     }
     /// The spec of a variable's derivative: a derived type's is its derivative type.
     pub fn derivative_spec(&self, spec: &TypeSpec) -> TypeSpec {
@@ -124,7 +126,7 @@ impl<'a> Ctx<'a> {
         if let Some(t) = &spec.type_name {
             out.type_name = Some(
                 self.type_names
-                    .get(&key(t))
+                    .get(crate::il::key_ref(t).as_ref())
                     .cloned()
                     .unwrap_or_else(|| self.request.naming.module(self.mode, t)),
             );
@@ -138,7 +140,9 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let host = unit.host.as_ref()?;
-        self.module_names.get(&key(host)).cloned()
+        self.module_names
+            .get(crate::il::key_ref(host).as_ref())
+            .cloned()
     }
 }
 
@@ -256,7 +260,7 @@ pub fn differentiate(
         }
         interfaces::add_derivative_interfaces(
             &mut generated_units,
-            &|i| fortran.contains(&key(&ir.units[i].unit.name)),
+            &|i| fortran.contains(crate::il::key_ref(&ir.units[i].unit.name).as_ref()),
             &|i| interfaces::sees_interface_bodies(program, ir.units[i].unit),
         );
         for file in &program.files {
@@ -515,7 +519,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     }
 
     pub fn deriv_name(&self, name: &str) -> Option<&str> {
-        self.deriv_names.get(&key(name)).map(String::as_str)
+        self.deriv_names
+            .get(crate::il::key_ref(name).as_ref())
+            .map(String::as_str)
     }
 
     /// The derivative of a reference by name: `x` → `xd`, and for a component of a

@@ -210,11 +210,12 @@ pub(super) fn copy_private_procedures(
             continue;
         }
         let dname = key(&units[m].name);
-        let Some(original) =
-            ctx.program.units().filter(|u| u.is_module()).find(|u| {
-                ctx.module_names.get(&key(&u.name)).map(|d| key(d)) == Some(dname.clone())
-            })
-        else {
+        let Some(original) = ctx.program.units().filter(|u| u.is_module()).find(|u| {
+            ctx.module_names
+                .get(crate::il::key_ref(&u.name).as_ref())
+                .map(|d| key(d))
+                == Some(dname.clone())
+        }) else {
             m += 1;
             continue;
         };
@@ -377,7 +378,7 @@ pub(super) fn types_used_by_derivative_types(
             let Some(tn) = &spec.type_name else {
                 continue;
             };
-            if let Some(m) = home.get(&key(tn)) {
+            if let Some(m) = home.get(crate::il::key_ref(tn).as_ref()) {
                 if key(m) != key(&module.name) {
                     let names = wanted.entry(ctx.module_names[&key(m)].clone()).or_default();
                     if !names.iter().any(|n| key(n) == key(tn)) {

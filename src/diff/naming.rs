@@ -36,7 +36,9 @@ pub(super) fn derivative_unit_names(
         }
     }
     for (i, uir) in ir.units.iter().enumerate() {
-        if analyses.units[i].is_differentiated() && !unit_names.contains_key(&key(&uir.unit.name)) {
+        if analyses.units[i].is_differentiated()
+            && !unit_names.contains_key(crate::il::key_ref(&uir.unit.name).as_ref())
+        {
             let name = taken.fresh(&request.naming.procedure(mode, &uir.unit.name));
             unit_names.insert(key(&uir.unit.name), name);
         }

@@ -56,7 +56,7 @@ fn proves_present(cond: &Expr, derivatives: &BTreeMap<String, String>, out: &mut
         } => {
             if let Some(n) = args.first().and_then(|a| a.value.base_name()) {
                 out.insert(key(n));
-                if let Some(d) = derivatives.get(&key(n)) {
+                if let Some(d) = derivatives.get(crate::il::key_ref(n).as_ref()) {
                     out.insert(key(d));
                 }
             }

@@ -33,7 +33,7 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
         for u in file.units.iter().filter(|u| u.is_procedure()) {
             if file.language == il::Language::C {
                 for (name, span) in calls(u) {
-                    let Some(f) = f_units.get(&key(&name)) else {
+                    let Some(f) = f_units.get(crate::il::key_ref(&name).as_ref()) else {
                         continue;
                     };
                     if f.bind.is_none() {
@@ -70,7 +70,7 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
                     for b in bodies {
                         check_binding_name(b, &mut out);
                         interfaces.insert(key(&b.name), b);
-                        if let Some(c) = c_units.get(&key(&b.name)) {
+                        if let Some(c) = c_units.get(crate::il::key_ref(&b.name).as_ref()) {
                             if b.bind.is_none() {
                                 out.push(
                                     Diagnostic::error(
@@ -86,7 +86,9 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
                                 continue;
                             }
                             check_interface(b, b, Some(c), &mut out);
-                        } else if !f_units.contains_key(&key(&b.name)) && carries_reals(b) {
+                        } else if !f_units.contains_key(crate::il::key_ref(&b.name).as_ref())
+                            && carries_reals(b)
+                        {
                             // No source: its derivative would be taken as zero.
                             out.push(
                                 Diagnostic::error(
@@ -221,7 +223,7 @@ fn check_interface(f: &Unit, at: &Unit, c: Option<&Unit>, out: &mut Vec<Diagnost
     }
     let values: Vec<String> = value_dummies(f).map(|n| key(n)).collect();
     for (i, (a, (ty, pass))) in f.args.iter().zip(params).enumerate() {
-        let by_value = values.contains(&key(a));
+        let by_value = values.contains(&crate::il::key(a));
         let sym = f.symbols.get(a);
         let n = i + 1;
         if by_value != (pass == Pass::Value) {

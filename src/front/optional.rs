@@ -226,7 +226,7 @@ impl Check<'_, '_> {
     /// A call: its actual arguments bind to the callee's dummies; an optional dummy of
     /// ours may be passed on, whole, to an optional dummy of the callee.
     fn call(&mut self, name: &str, args: &[crate::il::Arg], at: Span, present: &BTreeSet<String>) {
-        let callee = self.units.get(&key(name)).copied();
+        let callee = self.units.get(crate::il::key_ref(name).as_ref()).copied();
         if let Some(callee) = callee {
             for a in args {
                 if let Some(k) = &a.keyword {
@@ -283,7 +283,7 @@ impl Check<'_, '_> {
         }
         let bound = callee.map(|c| crate::il::bind_actuals(c, args));
         for (i, a) in args.iter().enumerate() {
-            let passed_on = matches!(&a.value.kind, ExprKind::Var(n) if self.optional.contains(&key(n)))
+            let passed_on = matches!(&a.value.kind, ExprKind::Var(n) if self.optional.contains(crate::il::key_ref(n).as_ref()))
                 && callee.is_some_and(|c| {
                     let slot = bound
                         .as_ref()

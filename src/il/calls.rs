@@ -122,14 +122,14 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
             }
             DeclKind::Intent(il::Intent::In, names) => {
                 for n in names {
-                    if let Some(v) = vars.get_mut(&key(n)) {
+                    if let Some(v) = vars.get_mut(crate::il::key_ref(n).as_ref()) {
                         v.intent_in = true;
                     }
                 }
             }
             DeclKind::Dimension(entities) => {
                 for e in entities {
-                    if let Some(v) = vars.get_mut(&key(&e.name)) {
+                    if let Some(v) = vars.get_mut(crate::il::key_ref(&e.name).as_ref()) {
                         v.dims = e.dims.clone().unwrap_or_default();
                     }
                 }
@@ -138,7 +138,9 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
         }
     }
     for s in unit.symbols.iter() {
-        if s.kind == il::SymbolKind::Variable && !vars.contains_key(&key(&s.name)) {
+        if s.kind == il::SymbolKind::Variable
+            && !vars.contains_key(crate::il::key_ref(&s.name).as_ref())
+        {
             vars.insert(
                 key(&s.name),
                 VarInfo {
@@ -176,7 +178,11 @@ pub fn param_kinds(unit: &Unit) -> Vec<Pass> {
     let vars = unit_vars(unit);
     unit.args
         .iter()
-        .map(|a| vars.get(&key(a)).and_then(|v| v.pass).unwrap_or(Pass::Ref))
+        .map(|a| {
+            vars.get(crate::il::key_ref(a).as_ref())
+                .and_then(|v| v.pass)
+                .unwrap_or(Pass::Ref)
+        })
         .collect()
 }
 
@@ -188,7 +194,7 @@ pub fn signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
         .args
         .iter()
         .map(|a| {
-            let v = vars.get(&key(a));
+            let v = vars.get(crate::il::key_ref(a).as_ref());
             (
                 v.map_or(ScalarType::Real(8), |v| v.ty),
                 v.and_then(|v| v.pass).unwrap_or(Pass::Ref),
@@ -199,7 +205,7 @@ pub fn signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
         UnitKind::Function => Some(
             unit.result
                 .as_ref()
-                .and_then(|r| vars.get(&key(r)))
+                .and_then(|r| vars.get(crate::il::key_ref(r).as_ref()))
                 .map_or(ScalarType::Real(8), |v| v.ty),
         ),
         _ => None,

@@ -38,6 +38,15 @@ pub fn key(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
+/// [`key`] for a lookup: the name itself when it is already lower case (no allocation).
+pub fn key_ref(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(name.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
 /// Identity of a statement that came from a source file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StmtId(pub u32);
@@ -110,7 +119,7 @@ impl<'p> UnitIndex<'p> {
     /// The procedure named `name` (case-insensitive), as [`Program::unit`] finds it.
     pub fn unit(&self, name: &str) -> Option<&'p Unit> {
         if name.bytes().any(|b| b.is_ascii_uppercase()) {
-            self.by_key.get(&key(name)).copied()
+            self.by_key.get(crate::il::key_ref(name).as_ref()).copied()
         } else {
             self.by_key.get(name).copied()
         }

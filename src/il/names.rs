@@ -43,8 +43,8 @@ impl Namer {
         }
     }
     pub fn is_taken(&self, name: &str) -> bool {
-        let k = key(name);
-        self.taken.contains(&k) || self.shared.contains(&k)
+        let k = crate::il::key_ref(name);
+        self.taken.contains(k.as_ref()) || self.shared.contains(k.as_ref())
     }
     /// `base` if free, else `base0`, `base1`, ...; the name is then taken.
     pub fn fresh(&mut self, base: &str) -> String {

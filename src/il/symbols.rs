@@ -118,14 +118,16 @@ impl SymbolTable {
         }
     }
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.by_key.get(&key(name)).map(|&i| &self.symbols[i])
+        self.by_key
+            .get(crate::il::key_ref(name).as_ref())
+            .map(|&i| &self.symbols[i])
     }
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Symbol> {
-        let i = *self.by_key.get(&key(name))?;
+        let i = *self.by_key.get(crate::il::key_ref(name).as_ref())?;
         Some(&mut self.symbols[i])
     }
     pub fn contains(&self, name: &str) -> bool {
-        self.by_key.contains_key(&key(name))
+        self.by_key.contains_key(crate::il::key_ref(name).as_ref())
     }
     /// Symbols in declaration order.
     pub fn iter(&self) -> impl Iterator<Item = &Symbol> {

@@ -57,7 +57,9 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
         let equivalenced = equivalenced_names(unit);
         for (module, name, variables) in lists {
             let shape = layout(unit, &variables);
-            let shared = variables.iter().find(|v| equivalenced.contains(&key(v)));
+            let shared = variables
+                .iter()
+                .find(|v| equivalenced.contains(crate::il::key_ref(v).as_ref()));
             let (i, first) = by_key.entry(key(&module)).or_insert_with(|| {
                 blocks.push(CommonBlock {
                     module: module.clone(),

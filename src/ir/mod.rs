@@ -95,7 +95,7 @@ impl<'p> Ir<'p> {
             }
         }
         for unit in program.procedures() {
-            if let Some(&first) = by_key.get(&key(&unit.name)) {
+            if let Some(&first) = by_key.get(crate::il::key_ref(&unit.name).as_ref()) {
                 let first: &UnitIr = &units[first];
                 errors.push(
                     Diagnostic::error(
@@ -121,7 +121,7 @@ impl<'p> Ir<'p> {
         let mut calls = Vec::new();
         for (caller, u) in units.iter().enumerate() {
             for callee in called_names(u.unit) {
-                if let Some(&c) = by_key.get(&key(&callee)) {
+                if let Some(&c) = by_key.get(crate::il::key_ref(&callee).as_ref()) {
                     calls.push((caller, c));
                 }
             }
@@ -145,7 +145,7 @@ impl<'p> Ir<'p> {
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.by_key.get(&key(name)).copied()
+        self.by_key.get(crate::il::key_ref(name).as_ref()).copied()
     }
 
     /// The program global (index into [`Ir::globals`]) that `name` is in unit `u`: a

@@ -95,7 +95,7 @@ impl Zones {
             }
             // A variable EQUIVALENCEd to one already seen joins its zone; the zone has
             // the type of a real member when there is one.
-            if let Some(class) = classes.get(&key(&symbol.name)) {
+            if let Some(class) = classes.get(crate::il::key_ref(&symbol.name).as_ref()) {
                 let seen = unit
                     .symbols
                     .iter()
@@ -123,7 +123,7 @@ impl Zones {
                 arg_index: symbol.arg_index,
                 is_result: symbol.is_result,
                 global: symbol.global.is_some(),
-                shared: classes.contains_key(&key(&symbol.name)),
+                shared: classes.contains_key(crate::il::key_ref(&symbol.name).as_ref()),
                 hidden: false,
             });
         }
@@ -158,7 +158,7 @@ impl Zones {
     /// The zone of a variable, or of the variable a component path (`s%x`) belongs to.
     pub fn get(&self, name: &str) -> Option<ZoneId> {
         let base = name.split('%').next().unwrap_or(name);
-        self.by_key.get(&key(base)).copied()
+        self.by_key.get(crate::il::key_ref(base).as_ref()).copied()
     }
     /// The variable shares its storage with others by EQUIVALENCE.
     pub fn is_shared(&self, name: &str) -> bool {
@@ -170,7 +170,7 @@ impl Zones {
         if name.contains('%') {
             return self
                 .parts
-                .get(&key(name))
+                .get(crate::il::key_ref(name).as_ref())
                 .is_some_and(|t| t.is_differentiable());
         }
         self.get(name)

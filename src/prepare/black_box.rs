@@ -116,7 +116,7 @@ pub fn unused(program: &Program, request: &Request) -> Vec<Diagnostic> {
     request
         .black_boxes
         .iter()
-        .filter(|b| !called.contains(&key(&b.name)))
+        .filter(|b| !called.contains(crate::il::key_ref(&b.name).as_ref()))
         .map(|b| {
             Diagnostic::warning(
                 "W0104",

@@ -32,7 +32,7 @@ pub fn strip(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
     // What a reached procedure calls may be re-run by the adjoint.
     let called: BTreeSet<String> = program
         .units()
-        .filter(|u| reachable.contains(&key(&u.name)))
+        .filter(|u| reachable.contains(crate::il::key_ref(&u.name).as_ref()))
         .flat_map(crate::il::visit::called_names)
         .map(|n| key(&n))
         .collect();
@@ -40,7 +40,7 @@ pub fn strip(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
     let mut errors = Vec::new();
     for file in &mut out.files {
         for unit in &mut file.units {
-            let runs_once = !called.contains(&key(&unit.name))
+            let runs_once = !called.contains(crate::il::key_ref(&unit.name).as_ref())
                 && request
                     .roots
                     .iter()
@@ -49,7 +49,7 @@ pub fn strip(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
             if runs_once {
                 continue;
             }
-            let reached = reachable.contains(&key(&unit.name));
+            let reached = reachable.contains(crate::il::key_ref(&unit.name).as_ref());
             strip_block(&mut unit.body, reached, &unit.name, &mut errors);
         }
     }

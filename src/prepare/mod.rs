@@ -96,14 +96,14 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
                 let DeclKind::TypeDef { name, components } = &d.kind else {
                     continue;
                 };
-                if refused.contains_key(&key(name)) {
+                if refused.contains_key(crate::il::key_ref(name).as_ref()) {
                     continue;
                 }
                 let inner = components.iter().find_map(|c| match &c.kind {
                     DeclKind::Var { spec, .. } => spec
                         .type_name
                         .as_ref()
-                        .and_then(|t| refused.get(&key(t)).copied()),
+                        .and_then(|t| refused.get(crate::il::key_ref(t).as_ref()).copied()),
                     _ => None,
                 });
                 if let Some(i) = inner {
@@ -120,12 +120,15 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for u in program.units().filter(|u| u.is_procedure()) {
         for sym in u.symbols.iter() {
-            let by_name = sym.global.as_ref().and_then(|g| refused.get(&key(&g.name)));
+            let by_name = sym
+                .global
+                .as_ref()
+                .and_then(|g| refused.get(crate::il::key_ref(&g.name).as_ref()));
             let by_type = sym
                 .type_spec
                 .type_name
                 .as_ref()
-                .and_then(|t| refused.get(&key(t)));
+                .and_then(|t| refused.get(crate::il::key_ref(t).as_ref()));
             for &i in by_name.into_iter().chain(by_type) {
                 if said.insert(i) {
                     out.push(diags[i].clone());
@@ -162,8 +165,9 @@ pub fn reached(program: Program, request: &Request) -> Program {
     let mut out = program;
     for file in &mut out.files {
         let lang = file.language;
-        file.units
-            .retain(|u| !is_candidate(lang, u) || reached.contains(&key(&u.name)));
+        file.units.retain(|u| {
+            !is_candidate(lang, u) || reached.contains(crate::il::key_ref(&u.name).as_ref())
+        });
     }
     out
 }

@@ -229,7 +229,7 @@ pub fn from_callers(program: Program, request: &Request) -> Program {
                 let Some(callee) = index.unit(name) else {
                     continue;
                 };
-                if roots.contains(&key(&callee.name)) {
+                if roots.contains(crate::il::key_ref(&callee.name).as_ref()) {
                     continue;
                 }
                 for (i, actual) in crate::il::bind_actuals(callee, args)

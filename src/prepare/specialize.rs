@@ -50,20 +50,20 @@ pub fn specialize(program: Program) -> Program {
             .collect();
         let callees: BTreeMap<String, Unit> = out
             .procedures()
-            .filter(|u| dummies.contains_key(&key(&u.name)))
+            .filter(|u| dummies.contains_key(crate::il::key_ref(&u.name).as_ref()))
             .map(|u| (key(&u.name), u.clone()))
             .collect();
         let mut wanted: Vec<Spec> = Vec::new();
         for file in &mut out.files {
             for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
                 let own: BTreeSet<String> = dummies
-                    .get(&key(&unit.name))
+                    .get(crate::il::key_ref(&unit.name).as_ref())
                     .into_iter()
                     .flatten()
                     .map(|&k| key(&unit.args[k]))
                     .collect();
                 let mut bind = |name: &str, args: &[Arg]| -> Option<(String, Vec<usize>)> {
-                    let positions = dummies.get(&key(name))?;
+                    let positions = dummies.get(crate::il::key_ref(name).as_ref())?;
                     let mut bound = Vec::new();
                     for &k in positions {
                         let a = args.get(k)?;
@@ -71,8 +71,8 @@ pub fn specialize(program: Program) -> Program {
                             return None;
                         };
                         if a.keyword.is_some()
-                            || own.contains(&key(p))
-                            || !procedures.contains(&key(p))
+                            || own.contains(crate::il::key_ref(p).as_ref())
+                            || !procedures.contains(crate::il::key_ref(p).as_ref())
                             || !clash_resolvable(&callees[&key(name)], k, p)
                             || !visible_in_copy(&out_units, &callees[&key(name)], p)
                         {
@@ -125,7 +125,7 @@ pub fn procedure_dummies(unit: &Unit) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(_, a)| {
-            called.contains(&key(a))
+            called.contains(crate::il::key_ref(a).as_ref())
                 || unit
                     .symbols
                     .get(a)
@@ -177,7 +177,7 @@ fn visible_in_copy(
     callee: &Unit,
     p: &str,
 ) -> bool {
-    match units.get(&key(p)) {
+    match units.get(crate::il::key_ref(p).as_ref()) {
         Some((Some(host), _)) => callee.host.as_deref().is_some_and(|h| key(h) == key(host)),
         Some((None, internal)) => !internal,
         None => true,
@@ -213,7 +213,7 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
         .map(|(_, a)| a.clone())
         .collect();
     let rename = |n: &mut String| {
-        if let Some(p) = renames.get(&key(n)) {
+        if let Some(p) = renames.get(crate::il::key_ref(n).as_ref()) {
             *n = p.clone();
         }
     };
@@ -243,7 +243,7 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
             } => {
                 let (mut procs, rest): (Vec<_>, Vec<_>) = std::mem::take(entities)
                     .into_iter()
-                    .partition(|e| renames.contains_key(&key(&e.name)));
+                    .partition(|e| renames.contains_key(crate::il::key_ref(&e.name).as_ref()));
                 *entities = rest;
                 if !procs.is_empty() {
                     procs.iter_mut().for_each(|e| rename(&mut e.name));
@@ -268,7 +268,9 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
                     continue;
                 }
             }
-            DeclKind::Intent(_, names) => names.retain(|n| !renames.contains_key(&key(n))),
+            DeclKind::Intent(_, names) => {
+                names.retain(|n| !renames.contains_key(crate::il::key_ref(n).as_ref()))
+            }
             DeclKind::Interface(bodies) => bodies.iter_mut().for_each(|b| rename(&mut b.name)),
             _ => {}
         }
@@ -280,7 +282,7 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
     let mut symbols = crate::il::symbols::SymbolTable::default();
     for s in u.symbols.iter() {
         let mut s = s.clone();
-        if let Some(p) = renames.get(&key(&s.name)) {
+        if let Some(p) = renames.get(crate::il::key_ref(&s.name).as_ref()) {
             s.name = p.clone();
             s.arg_index = None;
             s.intent = None;

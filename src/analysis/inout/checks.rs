@@ -74,7 +74,7 @@ pub(super) fn undefined_on_entry(uir: &UnitIr, io: &InOut) -> (ZoneSet, ZoneSet)
         let tracked = (zone.arg_index.is_none() || out_only)
             && !zone.global
             && !zone.shared
-            && !initialized.contains(&crate::il::key(&zone.name))
+            && !initialized.contains(crate::il::key_ref(&zone.name).as_ref())
             && symbol.is_some_and(|s| s.kind == crate::il::SymbolKind::Variable)
             && zone.ty != ScalarType::Derived
             && !unknown[z];

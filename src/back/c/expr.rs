@@ -69,10 +69,12 @@ impl Cx<'_> {
         let variable = |n: &str| self.var(n).map(|v| v.ty).unwrap_or(ScalarType::Real(8));
         let function = |n: &str| {
             self.table
-                .get(&key(n))
+                .get(crate::il::key_ref(n).as_ref())
                 .and_then(|u| {
                     let r = u.result.as_ref()?;
-                    unit_vars(u).get(&key(r)).map(|v| v.ty)
+                    unit_vars(u)
+                        .get(crate::il::key_ref(r).as_ref())
+                        .map(|v| v.ty)
                 })
                 .unwrap_or(ScalarType::Real(8))
         };
@@ -509,7 +511,7 @@ impl Cx<'_> {
     /// given by keyword go to their parameter's position; an absent one (an OPTIONAL
     /// dummy) is `NULL`.
     pub(super) fn call_args(&self, name: &str, args: &[Arg]) -> Vec<String> {
-        let callee = self.table.get(&key(name));
+        let callee = self.table.get(crate::il::key_ref(name).as_ref());
         let absent =
             |u: &&&Unit| args.len() < u.args.len() || args.iter().any(|a| a.keyword.is_some());
         if let Some(u) = callee.filter(absent) {
@@ -535,7 +537,7 @@ impl Cx<'_> {
                 u.args
                     .iter()
                     .map(|a| {
-                        vars.get(&key(a))
+                        vars.get(crate::il::key_ref(a).as_ref())
                             .map(|v| v.ty)
                             .unwrap_or(ScalarType::Real(8))
                     })

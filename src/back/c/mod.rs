@@ -65,7 +65,7 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
         UnitKind::Function => unit
             .result
             .as_ref()
-            .and_then(|r| vars.get(&key(r)))
+            .and_then(|r| vars.get(crate::il::key_ref(r).as_ref()))
             .map(|v| c_type(v.ty))
             .unwrap_or("double"),
     };
@@ -74,7 +74,9 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
     let touched = RefCell::new(BTreeSet::new());
     let by_reference = |callee: &str, args: &[Arg]| {
         let mut touched = touched.borrow_mut();
-        let kinds = table.get(&key(callee)).map(|u| param_kinds(u));
+        let kinds = table
+            .get(crate::il::key_ref(callee).as_ref())
+            .map(|u| param_kinds(u));
         for (i, a) in args.iter().enumerate() {
             let by_value = kinds
                 .as_ref()
@@ -124,7 +126,7 @@ pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
             let t = scope::type_text(v);
             match v.pass {
                 Some(Pass::Value) => format!("{t} {a}"),
-                _ if v.intent_in && !touched.borrow().contains(&key(a)) => {
+                _ if v.intent_in && !touched.borrow().contains(crate::il::key_ref(a).as_ref()) => {
                     format!("const {t} *{a}")
                 }
                 _ => format!("{t} *{a}"),
@@ -272,7 +274,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
     let is_copy: BTreeSet<String> = copies.iter().map(|u| key(&u.name)).collect();
     for u in all {
         out.push('\n');
-        let prefix = if is_copy.contains(&key(&u.name)) {
+        let prefix = if is_copy.contains(crate::il::key_ref(&u.name).as_ref()) {
             "static "
         } else {
             ""
@@ -433,7 +435,7 @@ fn write_unit_into(
             let mut more = Vec::new();
             for e in entities
                 .iter()
-                .filter(|e| shape_names.contains(&key(&e.name)))
+                .filter(|e| shape_names.contains(crate::il::key_ref(&e.name).as_ref()))
             {
                 if let Some(init) = &e.init {
                     more.extend(il::visit::names_read(init).into_iter().map(key));
@@ -551,7 +553,9 @@ fn write_unit_into(
     // Silence unused parameters and never-read locals (C warns where Fortran does not).
     let result_key = unit.result.as_deref().map(key);
     for a in &unit.args {
-        if !read.contains(&key(a)) && !assigned(&unit.body).contains(&key(a)) {
+        if !read.contains(crate::il::key_ref(a).as_ref())
+            && !assigned(&unit.body).contains(crate::il::key_ref(a).as_ref())
+        {
             writeln!(out, "  (void){a};").unwrap();
         }
     }
@@ -718,6 +722,6 @@ impl Cx<'_> {
     }
 
     fn var(&self, name: &str) -> Option<&VarInfo> {
-        self.vars.get(&key(name))
+        self.vars.get(crate::il::key_ref(name).as_ref())
     }
 }

@@ -114,7 +114,9 @@ impl Env {
     pub fn member(&self, base: &VarInfo, path: &[&str]) -> Option<VarInfo> {
         let mut v = base.clone();
         for part in path {
-            let s = self.structs.get(&key(v.type_name.as_deref()?))?;
+            let s = self
+                .structs
+                .get(crate::il::key_ref(v.type_name.as_deref()?).as_ref())?;
             let (_, f) = s.fields.iter().find(|(n, _)| key(n) == key(part))?;
             v = f.clone();
         }
@@ -370,7 +372,7 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
     for u in file.units.iter().filter(|u| u.is_procedure()) {
         for a in &u.args {
             if let Some(t) = crate::il::calls::unit_vars(u)
-                .get(&key(a))
+                .get(crate::il::key_ref(a).as_ref())
                 .and_then(|v| v.type_name.clone())
             {
                 wanted.push(t);

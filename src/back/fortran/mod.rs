@@ -159,8 +159,8 @@ fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) 
         .collect();
     let bodies: Vec<il::Unit> = called_names(unit)
         .iter()
-        .filter(|n| !declared.contains(&il::key(n)))
-        .filter_map(|n| c_units.get(&il::key(n)))
+        .filter(|n| !declared.contains(il::key_ref(n).as_ref()))
+        .filter_map(|n| c_units.get(il::key_ref(n).as_ref()))
         .map(|u| c_interface_body(u))
         .collect();
     if bodies.is_empty() {
@@ -170,11 +170,13 @@ fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) 
     // The interface replaces the EXTERNAL declarations of these names.
     for decl in &mut unit.decls {
         match &mut decl.kind {
-            il::DeclKind::External(list) => list.retain(|n| !names.contains(&il::key(n))),
+            il::DeclKind::External(list) => {
+                list.retain(|n| !names.contains(il::key_ref(n).as_ref()))
+            }
             il::DeclKind::Var {
                 attrs, entities, ..
             } if attrs.iter().any(|a| matches!(a, il::Attr::External)) => {
-                entities.retain(|e| !names.contains(&il::key(&e.name)))
+                entities.retain(|e| !names.contains(il::key_ref(&e.name).as_ref()))
             }
             _ => {}
         }

@@ -71,7 +71,7 @@ fn add_unit(unit: &Unit, now: &mut BTreeMap<String, usize>, parts: &mut BTreeMap
             let Some((base, _)) = s.name.split_once('%') else {
                 continue;
             };
-            if let Some(&r) = now.get(&key(base)) {
+            if let Some(&r) = now.get(crate::il::key_ref(base).as_ref()) {
                 parts.insert(key(&s.name), s.rank().saturating_sub(r));
             }
         }
@@ -88,10 +88,10 @@ impl Drop for Scope {
 /// For a component path `p%x` of an array of derived type `p`: the rank of `p`.
 pub(crate) fn base_rank(path: &str) -> Option<usize> {
     let (base, _) = path.split_once('%')?;
-    RANKS.with(|r| r.borrow().0.get(&key(base)).copied())
+    RANKS.with(|r| r.borrow().0.get(crate::il::key_ref(base).as_ref()).copied())
 }
 
 /// For a component path `p%x` of an array of derived type: the rank of `x`, if known.
 pub(crate) fn component_rank(path: &str) -> Option<usize> {
-    RANKS.with(|r| r.borrow().1.get(&key(path)).copied())
+    RANKS.with(|r| r.borrow().1.get(crate::il::key_ref(path).as_ref()).copied())
 }

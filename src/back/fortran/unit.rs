@@ -192,7 +192,7 @@ fn with_generic_names(unit: &Unit) -> Unit {
     let mut unit = unit.clone();
     let map = std::mem::take(&mut unit.generic_calls);
     let rename = |name: &mut String| {
-        if let Some(g) = map.get(&crate::il::key(name)) {
+        if let Some(g) = map.get(crate::il::key_ref(name).as_ref()) {
             *name = g.clone();
         }
     };

@@ -148,7 +148,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .restored
             .borrow()
             .get(&index)
-            .is_some_and(|set| set.contains(&key(formal)))
+            .is_some_and(|set| set.contains(crate::il::key_ref(formal).as_ref()))
     }
 
     /// `call f_b(...)`, with temporaries for expression arguments and the result weight.

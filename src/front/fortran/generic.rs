@@ -259,7 +259,7 @@ impl<'a> Resolver<'a> {
             variable: &|n| self.symbols.get(n).map_or(ScalarType::Real(4), |s| s.ty),
             function: &|n| match self
                 .resolved
-                .get(&key(n))
+                .get(crate::il::key_ref(n).as_ref())
                 .and_then(|(_, s)| s.result.as_ref())
             {
                 Some(r) => r.ty,

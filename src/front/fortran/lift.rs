@@ -84,7 +84,7 @@ pub(super) fn lower_host(
         let mut used = referenced.clone();
         used.extend(il::visit::decls_names(&copy.decls));
         for s in copy.symbols.iter() {
-            if !used.contains(&key(&s.name)) {
+            if !used.contains(crate::il::key_ref(&s.name).as_ref()) {
                 continue;
             }
             let Some(g) = &s.global else { continue };
@@ -116,7 +116,7 @@ pub(super) fn lower_host(
             probe
                 .symbols
                 .iter()
-                .filter(|s| n.vars.contains(&key(&s.name)))
+                .filter(|s| n.vars.contains(crate::il::key_ref(&s.name).as_ref()))
                 .map(|s| s.name.clone())
                 .collect()
         })
@@ -128,7 +128,10 @@ pub(super) fn lower_host(
         .collect();
     for (k, unit) in internals.iter_mut().enumerate() {
         let own = own_names(unit);
-        if let Some(clash) = extra[k].iter().find(|n| own.contains(&key(n))) {
+        if let Some(clash) = extra[k]
+            .iter()
+            .find(|n| own.contains(crate::il::key_ref(n).as_ref()))
+        {
             unit.deferred.push(
                 Diagnostic::error(
                     "E0403",
@@ -172,9 +175,9 @@ fn span_at(spans: &[HeaderSpans], k: usize) -> &HeaderSpans {
 fn rename_clashes(host: &mut Unit, internals: &mut [Unit], taken: &BTreeSet<String>) {
     let mut renames = BTreeMap::new();
     for u in internals.iter_mut() {
-        if taken.contains(&key(&u.name)) {
+        if taken.contains(crate::il::key_ref(&u.name).as_ref()) {
             let mut name = format!("{}_{}", host.name, u.name);
-            while taken.contains(&key(&name)) {
+            while taken.contains(crate::il::key_ref(&name).as_ref()) {
                 name.push('0');
             }
             if u.result.as_deref().is_some_and(|r| key(r) == key(&u.name)) {
@@ -199,19 +202,19 @@ fn rename_clashes(host: &mut Unit, internals: &mut [Unit], taken: &BTreeSet<Stri
 fn rename_calls(body: &mut [il::Stmt], renames: &BTreeMap<String, String>, vars: bool) {
     il::visit::walk_stmts_mut(body, &mut |s| {
         if let StmtKind::Call { name, .. } = &mut s.kind
-            && let Some(n) = renames.get(&key(name))
+            && let Some(n) = renames.get(crate::il::key_ref(name).as_ref())
         {
             *name = n.clone();
         }
         for e in il::visit::stmt_exprs_mut(s) {
             il::visit::walk_expr_mut_post(e, &mut |x| match &mut x.kind {
                 ExprKind::Call(name, _) => {
-                    if let Some(n) = renames.get(&key(name)) {
+                    if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
                         *name = n.clone();
                     }
                 }
                 ExprKind::Var(name) if vars => {
-                    if let Some(n) = renames.get(&key(name)) {
+                    if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
                         *name = n.clone();
                     }
                 }
@@ -384,15 +387,16 @@ fn add_host_declarations(
         let mut renames = renames.clone();
         match &mut only {
             Some(list) => {
-                list.retain(|n| !own.contains(&key(n)));
-                renames.retain(|(l, _)| !own.contains(&key(l)));
+                list.retain(|n| !own.contains(crate::il::key_ref(n).as_ref()));
+                renames.retain(|(l, _)| !own.contains(crate::il::key_ref(l).as_ref()));
             }
             None => {
                 // Names the module exports that the internal procedure declares itself:
                 // renamed away, as its own declaration hides them.
-                if let Some(scope) = modules.get(&key(module)) {
+                if let Some(scope) = modules.get(crate::il::key_ref(module).as_ref()) {
                     for n in scope.names() {
-                        if own.contains(&key(&n)) && !renames.iter().any(|(l, _)| key(l) == key(&n))
+                        if own.contains(crate::il::key_ref(&n).as_ref())
+                            && !renames.iter().any(|(l, _)| key(l) == key(&n))
                         {
                             renames.push((format!("{n}_host"), n));
                         }
@@ -424,7 +428,11 @@ fn add_host_declarations(
     };
     let mut more = Vec::new();
     for s in host.symbols.iter() {
-        if need.constants.contains(&key(&s.name)) && !own.contains(&key(&s.name)) {
+        if need
+            .constants
+            .contains(crate::il::key_ref(&s.name).as_ref())
+            && !own.contains(crate::il::key_ref(&s.name).as_ref())
+        {
             more.extend(declaration_of(host, &s.name, true));
         }
     }
@@ -487,7 +495,7 @@ fn common_declarations(host: &Unit, block: &str) -> Vec<Decl> {
 fn pass_extra_arguments(body: &mut [il::Stmt], extra: &BTreeMap<String, Vec<String>>) {
     // By keyword after keyword arguments (the dummies have the host's names).
     let append = |name: &str, a: &mut Vec<Arg>| {
-        let Some(names) = extra.get(&key(name)) else {
+        let Some(names) = extra.get(crate::il::key_ref(name).as_ref()) else {
             return;
         };
         let keywords = a.iter().any(|x| x.keyword.is_some());
@@ -542,11 +550,16 @@ pub fn rename_across_files(program: &mut il::Program) {
             let Some(host) = u.internal_of.clone() else {
                 continue;
             };
-            if count.get(&key(&u.name)).copied().unwrap_or(0) < 2 {
+            if count
+                .get(crate::il::key_ref(&u.name).as_ref())
+                .copied()
+                .unwrap_or(0)
+                < 2
+            {
                 continue;
             }
             let mut name = format!("{host}_{}", u.name);
-            while taken.contains(&key(&name)) {
+            while taken.contains(crate::il::key_ref(&name).as_ref()) {
                 name.push('0');
             }
             taken.insert(key(&name));

@@ -141,7 +141,7 @@ pub(super) fn allocatables_to_automatic(
                 crate::il::visit::names_read(e).iter().all(|n| {
                     unit.symbols.get(n).is_some_and(|s| {
                         s.kind == crate::il::SymbolKind::Constant
-                            || (s.is_dummy() && !assigned.contains(&key(n)))
+                            || (s.is_dummy() && !assigned.contains(crate::il::key_ref(n).as_ref()))
                     })
                 })
             };
@@ -294,7 +294,7 @@ impl Scalarizer<'_> {
                     let ExprKind::Index(name, subs) = &mut item.kind else {
                         continue;
                     };
-                    if !kept.contains(&key(name)) {
+                    if !kept.contains(&crate::il::key(name)) {
                         continue;
                     }
                     let name = name.clone();
@@ -336,7 +336,7 @@ impl Scalarizer<'_> {
         crate::il::visit::names_read(e).iter().all(|n| {
             self.symbols.get(n).is_some_and(|s| {
                 s.kind == crate::il::SymbolKind::Constant
-                    || (s.is_dummy() && !self.assigned.contains(&key(n)))
+                    || (s.is_dummy() && !self.assigned.contains(crate::il::key_ref(n).as_ref()))
             })
         })
     }
@@ -345,7 +345,7 @@ impl Scalarizer<'_> {
 pub(super) fn uses_name(body: &[Stmt], name: &str) -> bool {
     let mut found = false;
     crate::il::visit::walk_stmts(body, &mut |s| {
-        found |= stmt_names(s).contains(&key(name));
+        found |= stmt_names(s).contains(&crate::il::key(name));
         if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &s.kind {
             found |= items
                 .iter()

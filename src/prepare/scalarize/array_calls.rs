@@ -58,7 +58,8 @@ impl Scalarizer<'_> {
         args: &[Arg],
         span: Span,
     ) -> R<Option<Vec<LoopDim>>> {
-        let Some((dummies, dims)) = self.array_functions.get(&key(name)) else {
+        let Some((dummies, dims)) = self.array_functions.get(crate::il::key_ref(name).as_ref())
+        else {
             return Ok(None);
         };
         let actual = |dummy: &str| -> Option<Expr> {

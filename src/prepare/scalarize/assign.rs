@@ -175,7 +175,7 @@ impl Scalarizer<'_> {
             ExprKind::Var(n) | ExprKind::Index(n, _) => {
                 let fine = self.symbols.get(n).is_some_and(|s| {
                     s.kind == crate::il::SymbolKind::Constant
-                        || (s.is_dummy() && !self.assigned.contains(&key(n)))
+                        || (s.is_dummy() && !self.assigned.contains(crate::il::key_ref(n).as_ref()))
                 });
                 ok &= fine;
             }

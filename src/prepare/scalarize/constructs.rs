@@ -43,7 +43,7 @@ impl Scalarizer<'_> {
         for (mask, _) in arms {
             if let Some(n) = crate::il::visit::names_read(mask)
                 .into_iter()
-                .find(|n| assigned.contains(&key(n)))
+                .find(|n| assigned.contains(&crate::il::key(n)))
             {
                 return Err(self.err(
                     mask.span,
@@ -220,7 +220,7 @@ impl Scalarizer<'_> {
         // set: an index whose name the unit also uses elsewhere gets a fresh name.
         for k in 0..indices.len() {
             let name = indices[k].var.clone();
-            if self.free_uses.contains(&key(&name)) {
+            if self.free_uses.contains(crate::il::key_ref(&name).as_ref()) {
                 let fresh = self.namer.fresh(&name);
                 self.add_local(&fresh, ScalarType::Integer(4), Vec::new());
                 for ix in indices.iter_mut() {
@@ -300,7 +300,7 @@ impl Scalarizer<'_> {
                                 && rs.iter().zip(ls).any(|(a, b)| {
                                     let fixed = crate::il::visit::names_read(b)
                                         .iter()
-                                        .all(|n| !index_names.contains(&key(n)))
+                                        .all(|n| !index_names.contains(&crate::il::key(n)))
                                         && !matches!(b.kind, ExprKind::Range { .. })
                                         && !matches!(a.kind, ExprKind::Range { .. });
                                     fixed && constant_difference(a, b).is_some_and(|d| d != 0)
@@ -327,7 +327,7 @@ impl Scalarizer<'_> {
             if let Some(m) = &mask
                 && let Some(n) = crate::il::visit::names_read(m)
                     .into_iter()
-                    .find(|n| assigned.contains(&key(n)))
+                    .find(|n| assigned.contains(&crate::il::key(n)))
             {
                 return Err(self.err(
                     m.span,

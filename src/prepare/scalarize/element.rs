@@ -84,7 +84,11 @@ impl Scalarizer<'_> {
             {
                 self.elemental_element(name, args, offsets, depth, body, span)
             }
-            ExprKind::Call(name, args) if self.array_functions.contains_key(&key(name)) => {
+            ExprKind::Call(name, args)
+                if self
+                    .array_functions
+                    .contains_key(crate::il::key_ref(name).as_ref()) =>
+            {
                 self.array_call_element(name, args, offsets, depth, body, span)
             }
             ExprKind::Call(name, args) => {

@@ -49,7 +49,7 @@ pub(super) fn is_elemental_call(
     elemental: &BTreeSet<String>,
     symbols: &SymbolTable,
 ) -> bool {
-    elemental.contains(&key(name))
+    elemental.contains(crate::il::key_ref(name).as_ref())
         && args
             .iter()
             .any(|a| has_array_syntax(&a.value, symbols, false))
@@ -71,7 +71,7 @@ pub(super) fn applies_elemental(unit: &Unit, elemental: &BTreeSet<String>) -> bo
 impl Scalarizer<'_> {
     /// The shape of an elemental call with array arguments: its first array argument's.
     pub(super) fn elemental_dims(&self, name: &str, args: &[Arg]) -> R<Option<Vec<LoopDim>>> {
-        if !self.elemental.contains(&key(name)) {
+        if !self.elemental.contains(crate::il::key_ref(name).as_ref()) {
             return Ok(None);
         }
         for a in args {

@@ -179,7 +179,7 @@ impl Scalarizer<'_> {
             let trusted = |e: &Expr| {
                 crate::il::visit::names_read(e)
                     .iter()
-                    .all(|n| !self.assigned.contains(&key(n)))
+                    .all(|n| !self.assigned.contains(crate::il::key_ref(n).as_ref()))
             };
             out.push(match &d.upper {
                 Bound::Colon if sym.is_dummy() => LoopDim {

@@ -6,7 +6,7 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span as CSpan};
 
 use super::*;
-use crate::il::{self, Expr, key};
+use crate::il::{self, Expr};
 
 impl FnCx<'_, '_> {
     pub(super) fn callee(&mut self, c: &Node<CallExpression>) -> R<String> {
@@ -101,7 +101,7 @@ impl FnCx<'_, '_> {
         // Looked up quietly: `ref_arg` reports an unknown name.
         let v = self
             .vars
-            .get(&key(&id.node.name))
+            .get(crate::il::key_ref(&id.node.name).as_ref())
             .filter(|v| v.name == id.node.name)?;
         match &v.kind {
             VarKind::LocalArray(ext) if ext.len() == 2 && rows == Some(ext[1]) => {
@@ -129,7 +129,9 @@ impl FnCx<'_, '_> {
                 Ok(v)
             }
             Expression::Identifier(id)
-                if self.pointers.contains_key(&key(&id.node.name))
+                if self
+                    .pointers
+                    .contains_key(crate::il::key_ref(&id.node.name).as_ref())
                     || self.var(&id.node.name, a.span)?.kind == VarKind::Pointer =>
             {
                 let (base, off, _) = self.ptr_ident(&id.node.name, a.span)?;

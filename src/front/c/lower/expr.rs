@@ -5,7 +5,7 @@ use lang_c::span::{Node, Span as CSpan};
 
 use super::*;
 use crate::diag::Span;
-use crate::il::{self, BinOp, Expr, ExprKind, RealLit, UnOp, key};
+use crate::il::{self, BinOp, Expr, ExprKind, RealLit, UnOp};
 
 impl FnCx<'_, '_> {
     // --------------------------------------------------------------- expressions
@@ -199,7 +199,11 @@ impl FnCx<'_, '_> {
                     }
                 };
                 let v = self.var(&name, e.span)?;
-                if v.kind == VarKind::Pointer || self.pointers.contains_key(&key(&name)) {
+                if v.kind == VarKind::Pointer
+                    || self
+                        .pointers
+                        .contains_key(crate::il::key_ref(&name).as_ref())
+                {
                     let [sub] = subs_c.as_slice() else {
                         return Err(self.unsupported(
                             "E0605",

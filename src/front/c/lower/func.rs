@@ -306,14 +306,16 @@ impl FnCx<'_, '_> {
             // Its derivative is then that of an input: in the adjoint, the copy's adjoint
             // is a local that is added to the caller's (`*xb += x_copyb`) when the
             // adjoint returns, which is Tapenade's `*vb0 += vb`.
-            let by_value = kind == VarKind::Value || struct_values.contains(&key(&pname));
+            let by_value = kind == VarKind::Value
+                || struct_values.contains(crate::il::key_ref(&pname).as_ref());
             if (kind == VarKind::Value && assigned.names.contains(&pname))
-                || (struct_values.contains(&key(&pname)) && struct_writes.names.contains(&pname))
+                || (struct_values.contains(crate::il::key_ref(&pname).as_ref())
+                    && struct_writes.names.contains(&pname))
             {
                 let mut copy = format!("{pname}_copy");
                 let mut n = 0;
-                while indexed.idents.contains(&key(&copy))
-                    || self.vars.contains_key(&key(&copy))
+                while indexed.idents.contains(crate::il::key_ref(&copy).as_ref())
+                    || self.vars.contains_key(crate::il::key_ref(&copy).as_ref())
                     || self.protos.contains_key(&copy)
                 {
                     copy = format!("{pname}_copy{n}");
@@ -373,7 +375,7 @@ impl FnCx<'_, '_> {
                             (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
                             (Expression::Identifier(id), _)
                                 if matches!(
-                                    self.vars.get(&key(&id.node.name)),
+                                    self.vars.get(crate::il::key_ref(&id.node.name).as_ref()),
                                     Some(Var {
                                         ty: Ty::Int(_),
                                         kind: VarKind::Value,
@@ -490,7 +492,9 @@ impl FnCx<'_, '_> {
         } else {
             let mut rname = "result".to_string();
             let mut n = 0;
-            while indexed.idents.contains(&key(&rname)) || key(&rname) == key(&name) {
+            while indexed.idents.contains(crate::il::key_ref(&rname).as_ref())
+                || key(&rname) == key(&name)
+            {
                 rname = format!("result{n}");
                 n += 1;
             }
@@ -671,16 +675,22 @@ impl FnCx<'_, '_> {
 
     /// Is `name` (with this spelling) a variable of the function?
     pub(super) fn is_variable(&self, name: &str) -> bool {
-        self.vars.get(&key(name)).is_some_and(|v| v.name == name)
+        self.vars
+            .get(crate::il::key_ref(name).as_ref())
+            .is_some_and(|v| v.name == name)
     }
 
     pub(super) fn var(&mut self, name: &str, at: CSpan) -> R<Var> {
-        if let Some(copy) = self.copies.get(&key(name)) {
-            if self.vars.get(&key(name)).is_some_and(|v| v.name == name) {
+        if let Some(copy) = self.copies.get(crate::il::key_ref(name).as_ref()) {
+            if self
+                .vars
+                .get(crate::il::key_ref(name).as_ref())
+                .is_some_and(|v| v.name == name)
+            {
                 return Ok(self.vars[&key(copy)].clone());
             }
         }
-        match self.vars.get(&key(name)) {
+        match self.vars.get(crate::il::key_ref(name).as_ref()) {
             Some(v) if v.name == name => Ok(v.clone()),
             _ => Err(self.err(
                 "E0606",

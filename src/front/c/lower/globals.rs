@@ -696,7 +696,7 @@ pub(super) fn global_declaration(
             }
         }
         // `extern double g;` (a header) and the definition `double g;` are one global.
-        if let Some(prev) = globals.get(&key(&name)) {
+        if let Some(prev) = globals.get(crate::il::key_ref(&name).as_ref()) {
             let same = prev.name == name && prev.ty == ty && prev.extents == extents;
             if same && (is_extern || prev.is_extern) {
                 if !is_extern {
@@ -706,7 +706,7 @@ pub(super) fn global_declaration(
                 }
             }
         }
-        if let Some(prev) = globals.get(&key(&name)) {
+        if let Some(prev) = globals.get(crate::il::key_ref(&name).as_ref()) {
             if prev.name != name {
                 diags.push(
                     Diagnostic::error(
@@ -750,7 +750,7 @@ impl FnCx<'_, '_> {
     /// The global variables of the file, as variables of the function being lowered.
     pub(super) fn see_globals(&mut self) {
         for g in self.globals.values() {
-            if self.shadowed.contains(&key(&g.name)) {
+            if self.shadowed.contains(crate::il::key_ref(&g.name).as_ref()) {
                 continue;
             }
             let kind = if g.extents.is_empty() {
@@ -774,7 +774,9 @@ impl FnCx<'_, '_> {
         for g in self.globals.values() {
             // A name the function made for itself (its result variable) when it does not
             // use the global: the function does not see the global.
-            if self.shadowed.contains(&key(&g.name)) || self.symbols.contains(&g.name) {
+            if self.shadowed.contains(crate::il::key_ref(&g.name).as_ref())
+                || self.symbols.contains(&g.name)
+            {
                 continue;
             }
             for s in global_symbols(g, self.module, self.structs) {
@@ -859,7 +861,7 @@ pub(super) fn check_global_aliasing(
     }
     for u in units {
         let mut check = |callee: &str, args: &[il::Arg]| {
-            let Some(cu) = by_name.get(&key(callee)) else {
+            let Some(cu) = by_name.get(crate::il::key_ref(callee).as_ref()) else {
                 return;
             };
             for (k, a) in args.iter().enumerate() {
@@ -879,7 +881,7 @@ pub(super) fn check_global_aliasing(
                 if by_value {
                     continue;
                 }
-                if is_global && uses[&key(callee)].contains(&key(base)) {
+                if is_global && uses[&key(callee)].contains(crate::il::key_ref(base).as_ref()) {
                     diags.push(
                         Diagnostic::error(
                             "E0616",

@@ -330,7 +330,7 @@ impl FnCx<'_, '_> {
     fn on_entry(&self, e: &Expr) -> Expr {
         let sub = |x: &Expr| Box::new(self.on_entry(x));
         let kind = match &e.kind {
-            ExprKind::Var(n) => match self.heap.frozen.get(&key(n)) {
+            ExprKind::Var(n) => match self.heap.frozen.get(crate::il::key_ref(n).as_ref()) {
                 Some(v) => return paren_if_binary(v.clone()),
                 None => return e.clone(),
             },
@@ -360,7 +360,7 @@ impl FnCx<'_, '_> {
         il::visit::walk_expr(e, &mut |x| match &x.kind {
             ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
                 let ok = matches!(
-                    self.vars.get(&key(n)),
+                    self.vars.get(crate::il::key_ref(n).as_ref()),
                     Some(Var {
                         kind: VarKind::Value,
                         ty: Ty::Int(_),
@@ -404,7 +404,7 @@ impl FnCx<'_, '_> {
         };
         let heap = target.and_then(|n| {
             self.vars
-                .get(&key(&n))
+                .get(crate::il::key_ref(&n).as_ref())
                 .filter(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == n)
                 .map(|v| v.name.clone())
         });
@@ -460,7 +460,7 @@ impl FnCx<'_, '_> {
                 match target {
                     Expression::Identifier(id) if id.node.name == name => Some(Ok(self
                         .vars
-                        .get(&key(name))
+                        .get(crate::il::key_ref(name).as_ref())
                         .map(|v| v.ty)
                         .unwrap_or(Ty::Void))),
                     _ => Some(Err(())),
@@ -579,7 +579,9 @@ impl FnCx<'_, '_> {
     ) -> Option<&'e Expression> {
         let pointer = |e: &Expression| match e {
             Expression::Identifier(id) => matches!(
-                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                self.vars
+                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .map(|v| &v.kind),
                 Some(
                     VarKind::RefScalar
                         | VarKind::ArrayParam
@@ -603,7 +605,7 @@ impl FnCx<'_, '_> {
     /// Is `e` the name of a `malloc`ed array?
     pub(super) fn is_heap_name(&self, e: &Expression) -> bool {
         matches!(e, Expression::Identifier(id)
-            if self.vars.get(&key(&id.node.name))
+            if self.vars.get(crate::il::key_ref(&id.node.name).as_ref())
                 .is_some_and(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == id.node.name))
     }
 
@@ -643,7 +645,7 @@ impl FnCx<'_, '_> {
 
     /// Is `name` (with this spelling) an OPTIONAL pointer parameter?
     pub(super) fn is_optional(&self, name: &str) -> bool {
-        self.optional.contains(&key(name)) && self.is_variable(name)
+        self.optional.contains(crate::il::key_ref(name).as_ref()) && self.is_variable(name)
     }
 
     /// `present(p)`: the test `p != NULL` of an optional pointer parameter.

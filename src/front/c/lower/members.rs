@@ -39,7 +39,7 @@ impl FnCx<'_, '_> {
             (Expression::Identifier(id), true)
                 if self
                     .vars
-                    .get(&key(&id.node.name))
+                    .get(crate::il::key_ref(&id.node.name).as_ref())
                     .and_then(Self::struct_array_rank)
                     == Some(1) =>
             {
@@ -214,7 +214,11 @@ impl FnCx<'_, '_> {
 
     /// Is `e` a whole struct (a variable, `*p` of a struct pointer, or a struct member)?
     pub(super) fn is_struct_valued(&self, e: &Expression) -> bool {
-        let var = |n: &str| self.vars.get(&key(n)).filter(|v| v.name == n);
+        let var = |n: &str| {
+            self.vars
+                .get(crate::il::key_ref(n).as_ref())
+                .filter(|v| v.name == n)
+        };
         match e {
             Expression::Identifier(id) => var(&id.node.name)
                 .is_some_and(|v| v.kind == VarKind::Local && matches!(v.ty, Ty::Struct(_))),
@@ -234,7 +238,7 @@ impl FnCx<'_, '_> {
         let base = match &m.node.expression.node {
             Expression::Identifier(id) => {
                 self.vars
-                    .get(&key(&id.node.name))
+                    .get(crate::il::key_ref(&id.node.name).as_ref())
                     .filter(|v| v.name == id.node.name)?
                     .ty
             }
@@ -248,7 +252,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) => match &u.node.operand.node {
                 Expression::Identifier(id) => {
                     self.vars
-                        .get(&key(&id.node.name))
+                        .get(crate::il::key_ref(&id.node.name).as_ref())
                         .filter(|v| v.name == id.node.name)?
                         .ty
                 }

@@ -42,8 +42,8 @@ impl FnCx<'_, '_> {
     pub(super) fn int_var(&mut self, name: &str, at: CSpan) -> String {
         let mut off = name.to_string();
         let mut n = 0;
-        while self.idents.contains(&key(&off))
-            || self.vars.contains_key(&key(&off))
+        while self.idents.contains(crate::il::key_ref(&off).as_ref())
+            || self.vars.contains_key(crate::il::key_ref(&off).as_ref())
             || self.protos.contains_key(&off)
         {
             off = format!("{name}{n}");
@@ -113,7 +113,11 @@ impl FnCx<'_, '_> {
             _ => return None,
         };
         match target {
-            Expression::Identifier(id) if self.pointers.contains_key(&key(&id.node.name)) => {
+            Expression::Identifier(id)
+                if self
+                    .pointers
+                    .contains_key(crate::il::key_ref(&id.node.name).as_ref()) =>
+            {
                 Some(id.node.name.clone())
             }
             _ => None,
@@ -187,7 +191,7 @@ impl FnCx<'_, '_> {
         }
         let ptr = self
             .pointers
-            .get_mut(&key(name))
+            .get_mut(crate::il::key_ref(name).as_ref())
             .expect("point_to is called for moving pointers");
         let rows_before = ptr.base.is_some() && ptr.row.is_some();
         match &ptr.base {
@@ -213,7 +217,10 @@ impl FnCx<'_, '_> {
                 Some(v) => v,
                 None => {
                     let v = self.int_var(&format!("{name}_row"), at);
-                    self.pointers.get_mut(&key(name)).expect("found above").row = Some(v.clone());
+                    self.pointers
+                        .get_mut(crate::il::key_ref(name).as_ref())
+                        .expect("found above")
+                        .row = Some(v.clone());
                     v
                 }
             };
@@ -243,7 +250,9 @@ impl FnCx<'_, '_> {
         use UnaryOperator as U;
         match e {
             Expression::Identifier(id) => matches!(
-                self.vars.get(&key(&id.node.name)).map(|v| &v.kind),
+                self.vars
+                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .map(|v| &v.kind),
                 Some(
                     VarKind::ArrayParam
                         | VarKind::LocalArray(_)
@@ -353,7 +362,10 @@ impl FnCx<'_, '_> {
                     return Err(self.unsupported("E0605", "this pointer step", e.span));
                 };
                 let name = id.node.name.clone();
-                if !self.pointers.contains_key(&key(&name)) {
+                if !self
+                    .pointers
+                    .contains_key(crate::il::key_ref(&name).as_ref())
+                {
                     return Err(self.unsupported(
                         "E0605",
                         &format!("stepping `{name}`, which is not a pointer"),
@@ -400,7 +412,11 @@ impl FnCx<'_, '_> {
     /// A name used as a pointer: an array (element 0), or a moving pointer.
     pub(super) fn ptr_ident(&mut self, name: &str, at: CSpan) -> R<(Base, Option<Expr>, Ty)> {
         let v = self.var(name, at)?;
-        if let Some(p) = self.pointers.get(&key(name)).cloned() {
+        if let Some(p) = self
+            .pointers
+            .get(crate::il::key_ref(name).as_ref())
+            .cloned()
+        {
             *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
             let Some(base) = p.base else {
                 return Err(self.err(
@@ -500,7 +516,7 @@ impl FnCx<'_, '_> {
         let Expression::Identifier(id) = e else {
             return None;
         };
-        let v = self.vars.get(&key(&id.node.name))?;
+        let v = self.vars.get(crate::il::key_ref(&id.node.name).as_ref())?;
         match &v.kind {
             VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Some((v.name.clone(), v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 2 => Some((v.name.clone(), v.ty)),

@@ -708,9 +708,9 @@ impl FnCx<'_, '_> {
     pub(super) fn flag_var(&mut self, base: &str, at: CSpan) -> String {
         let mut n = 0;
         let mut first = base.to_string();
-        while self.vars.contains_key(&key(&first))
+        while self.vars.contains_key(crate::il::key_ref(&first).as_ref())
             || self.protos.contains_key(&first)
-            || self.idents.contains(&key(&first))
+            || self.idents.contains(crate::il::key_ref(&first).as_ref())
         {
             first = format!("{base}{n}");
             n += 1;
@@ -832,7 +832,7 @@ impl FnCx<'_, '_> {
             return Ok(None);
         };
         if !matches!(
-            self.vars.get(&key(var)),
+            self.vars.get(crate::il::key_ref(var).as_ref()),
             Some(Var {
                 ty: Ty::Int(_),
                 kind: VarKind::Local,

@@ -152,7 +152,10 @@ impl FnCx<'_, '_> {
     }
 
     fn no_moving_struct_pointer(&mut self, name: &str, at: CSpan) -> R<()> {
-        if self.pointers.contains_key(&key(name)) {
+        if self
+            .pointers
+            .contains_key(crate::il::key_ref(name).as_ref())
+        {
             return Err(self.unsupported(
                 "E0612",
                 &format!("moving the struct pointer `{name}` (`{name}++`, `{name} += n`)"),
@@ -286,7 +289,7 @@ impl FnCx<'_, '_> {
         };
         let v = self
             .vars
-            .get(&key(&id.node.name))
+            .get(crate::il::key_ref(&id.node.name).as_ref())
             .filter(|v| v.name == id.node.name)?;
         Self::struct_array_rank(v).map(|_| v.ty)
     }

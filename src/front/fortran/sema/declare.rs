@@ -272,7 +272,7 @@ impl Sema<'_> {
                 });
             }
         }
-        if self.types.contains_key(&key(name)) {
+        if self.types.contains_key(crate::il::key_ref(name).as_ref()) {
             self.error("E0307", format!("type `{name}` is defined twice"), span);
         }
         self.types.insert(key(name), TypeInfo { components: list });
@@ -320,7 +320,7 @@ impl Sema<'_> {
         span: Span,
         outer: &[String],
     ) {
-        if outer.contains(&key(type_name)) {
+        if outer.contains(&crate::il::key(type_name)) {
             let message =
                 format!("the derived type `{type_name}` contains a component of its own type");
             // Once, however many components and variables lead back to it.
@@ -333,7 +333,11 @@ impl Sema<'_> {
             }
             return;
         }
-        let Some(t) = self.types.get(&key(type_name)).cloned() else {
+        let Some(t) = self
+            .types
+            .get(crate::il::key_ref(type_name).as_ref())
+            .cloned()
+        else {
             self.error(
                 "E0301",
                 format!("the derived type `{type_name}` is not defined here"),

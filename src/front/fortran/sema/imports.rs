@@ -19,7 +19,7 @@ impl Sema<'_> {
             .chain(std::iter::once(key(&unit.name)))
             .collect();
         for info in &scope.infos {
-            if own.contains(&key(&info.name)) {
+            if own.contains(crate::il::key_ref(&info.name).as_ref()) {
                 continue;
             }
             let mut info = info.clone();
@@ -39,10 +39,10 @@ impl Sema<'_> {
             let Some(name) = &c.spec.type_name else {
                 continue;
             };
-            if self.types.contains_key(&key(name)) {
+            if self.types.contains_key(crate::il::key_ref(name).as_ref()) {
                 continue;
             }
-            if let Some(inner) = scope.types.get(&key(name)) {
+            if let Some(inner) = scope.types.get(crate::il::key_ref(name).as_ref()) {
                 self.types.insert(key(name), inner.clone());
                 self.import_component_types(scope, inner);
             }
@@ -58,7 +58,7 @@ impl Sema<'_> {
         renames: &[(String, String)],
         span: Span,
     ) {
-        let Some(scope) = modules.get(&key(module)) else {
+        let Some(scope) = modules.get(crate::il::key_ref(module).as_ref()) else {
             self.error(
                 "E0313",
                 format!("module `{module}` is not defined in the sources"),
@@ -72,7 +72,7 @@ impl Sema<'_> {
         match only {
             Some(names) => {
                 for local in names {
-                    if let Some(t) = scope.types.get(&key(local)) {
+                    if let Some(t) = scope.types.get(crate::il::key_ref(local).as_ref()) {
                         self.types.insert(key(local), t.clone());
                         self.import_component_types(scope, t);
                         continue;

@@ -276,7 +276,7 @@ fn analyze_unit(
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
     if let Some(host) = &unit.host {
-        match modules.get(&key(host)) {
+        match modules.get(crate::il::key_ref(host).as_ref()) {
             Some(scope) => sema.import_host(scope, unit),
             None => {
                 sema.error(
@@ -459,7 +459,7 @@ impl Sema<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<usize> {
-        self.by_key.get(&key(name)).copied()
+        self.by_key.get(crate::il::key_ref(name).as_ref()).copied()
     }
 
     fn get_or_create(&mut self, name: &str, span: Span) -> usize {
@@ -508,7 +508,7 @@ impl Sema<'_> {
             }
         }
         if let Some(result) = &unit.result
-            && self.args.contains(&key(result))
+            && self.args.contains(&crate::il::key(result))
         {
             self.error(
                 "E0307",

@@ -279,7 +279,7 @@ impl Sema<'_> {
         let existing = self.lookup(&name);
         let top = std::mem::replace(&mut self.at_assignment_rhs, false);
         if existing.is_none()
-            && let Some(t) = self.types.get(&key(&name)).cloned()
+            && let Some(t) = self.types.get(crate::il::key_ref(&name).as_ref()).cloned()
         {
             return self.structure_constructor(name, args, &t, top, span);
         }
