@@ -26,7 +26,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         diagnostics,
     };
     let program = crate::parse_sources(inputs, &mut sources).map_err(|d| fail(&sources, d))?;
-    let program = crate::prepare::prepare(&program, request).map_err(|d| fail(&sources, d))?;
+    let program = crate::prepare::prepare(program, request).map_err(|d| fail(&sources, d))?;
     let ir = ir::Ir::build(&program, request).map_err(|d| fail(&sources, d))?;
     let analyses = analysis::analyze(&program, &ir, request);
     if !analyses.errors.is_empty() {

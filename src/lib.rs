@@ -201,8 +201,8 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Err(d) => return Err(fail(&sources, d)),
     };
     // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
-    // expressions; the parsed program keeps the source's form for the round trip.
-    let program = match prepare::prepare(&program, request) {
+    // expressions: the program the rest reads (the parsed one is not kept).
+    let program = match prepare::prepare(program, request) {
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
@@ -218,6 +218,9 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // What the analyses found is not needed to print the derivatives.
+    let analysis_warnings = analyses.warnings;
+    drop(ir);
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let any_fortran = differentiated
         .files
@@ -232,7 +235,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     }
     let mut warnings = prepare::directives::check(&program);
     warnings.extend(prepare::black_box::unused(&program, request));
-    warnings.extend(analyses.warnings.iter().cloned());
+    warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
     Ok(Generated {

@@ -33,12 +33,11 @@ use crate::il::Program;
 use crate::request::Request;
 
 /// The four rewrites in order: the program that the analyses and the differentiator read.
-pub fn prepare(program: &Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
+pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
     // Size hints first: they may name a procedure that no root reaches.
-    // Each pass takes the program and gives it back changed: only this first copy is
-    // whole (the caller keeps the parsed program to print); the passes that need the
+    // Each pass takes the program and gives it back changed: the passes that need the
     // unchanged program while they change it copy just the units they change.
-    let program = sizes::apply(program.clone(), request)?;
+    let program = sizes::apply(program, request)?;
     // Black boxes before the reach: a defined one loses its body and what it calls.
     let program = black_box::apply(program, request)?;
     // Procedure arguments: a copy of the callee per procedure passed, before the reach
