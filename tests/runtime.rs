@@ -346,7 +346,7 @@ mod adjoint {
             var: "i".into(),
             start: Expr::var("n"),
             end: Expr::int(1),
-            step: Some(Expr::unary(UnOp::Neg, Expr::int(1))),
+            step: Some(Box::new(Expr::unary(UnOp::Neg, Expr::int(1)))),
             body: vec![
                 call("popcontrol", vec![Expr::var("branch")]),
                 call("popreal8", vec![Expr::var("y")]),

@@ -869,7 +869,7 @@ fn do_loop(var: &str, start: Expr, end: Expr, step: Option<Expr>, body: Vec<Stmt
         var: var.to_string(),
         start,
         end,
-        step,
+        step: step.map(Box::new),
         body,
         name: None,
     })

@@ -489,7 +489,7 @@ pub enum StmtKind {
         var: String,
         start: Expr,
         end: Expr,
-        step: Option<Expr>,
+        step: Option<Box<Expr>>,
         body: Vec<Stmt>,
         name: Option<String>,
     },

@@ -86,7 +86,7 @@ pub fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
             start, end, step, ..
         } => {
             let mut v = vec![start, end];
-            v.extend(step.iter_mut());
+            v.extend(step.iter_mut().map(|s| &mut **s));
             v
         }
         StmtKind::DoWhile { cond, .. } => vec![cond],
@@ -276,7 +276,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
             start, end, step, ..
         } => {
             let mut v = vec![start, end];
-            v.extend(step.iter());
+            v.extend(step.iter().map(|s| &**s));
             v
         }
         StmtKind::DoWhile { cond, .. } => vec![cond],

@@ -65,7 +65,7 @@ impl Cx<'_> {
                 step,
                 body,
                 name,
-            } => self.do_loop(out, s, var, start, end, step.as_ref(), body, name, depth),
+            } => self.do_loop(out, s, var, start, end, step.as_deref(), body, name, depth),
             StmtKind::DoWhile { cond, body, name } => {
                 writeln!(out, "{ind}while ({}) {{{trailing}", self.expr(cond)).unwrap();
                 self.loop_body(out, body, name, depth);

@@ -534,7 +534,7 @@ fn every_statement_kind() {
                 var: "j".into(),
                 start: var("n"),
                 end: int(1),
-                step: Some(neg(int(1))),
+                step: Some(Box::new(neg(int(1)))),
                 body: vec![
                     Stmt::generated(StmtKind::Cycle { name: None }),
                     Stmt::generated(StmtKind::Exit {

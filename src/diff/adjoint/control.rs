@@ -159,10 +159,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // Temporaries for the bounds, needed before the body when early exits push them.
         let mut names = LoopNames::default();
         if has_codes {
-            self.loop_names(&mut names, start, step, counted, &var_spec);
+            self.loop_names(&mut names, start, step.map(|s| &**s), counted, &var_spec);
             names.code = Some(self.int_temp("ad_jump"));
         }
-        let exit_pushes = self.exit_pushes(&names, loop_var.as_deref(), step);
+        let exit_pushes = self.exit_pushes(&names, loop_var.as_deref(), step.map(|s| &**s));
         self.frames.push(Frame {
             key: frame,
             name: name.clone(),
@@ -197,11 +197,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return (fwd, bwd_after);
         }
         if !has_codes {
-            self.loop_names(&mut names, start, step, counted, &var_spec);
+            self.loop_names(&mut names, start, step.map(|s| &**s), counted, &var_spec);
         }
         let step_expr = match (&names.step, step) {
             (Some(t), _) => Expr::var(t),
-            (None, Some(e)) => e.clone(),
+            (None, Some(e)) => (**e).clone(),
             (None, None) => Expr::int(1),
         };
         let from_expr = match (&names.from, start) {
@@ -214,7 +214,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             fwd.push(assign(Expr::var(t), e.clone()));
         }
         if let (Some(t), Some(e)) = (&names.step, step) {
-            fwd.push(assign(Expr::var(t), e.clone()));
+            fwd.push(assign(Expr::var(t), (**e).clone()));
         }
         if let Some(c) = &names.count {
             fwd.push(assign(Expr::var(c), Expr::int(0)));
@@ -236,12 +236,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 *start = from_expr.clone();
             }
             if names.step.is_some() {
-                *step = Some(step_expr.clone());
+                *step = Some(Box::new(step_expr.clone()));
             }
         }
         set_loop_body(&mut f_loop, f_loop_body);
         fwd.push(f_loop);
-        fwd.extend(self.exit_pushes(&names, loop_var.as_deref(), step));
+        fwd.extend(self.exit_pushes(&names, loop_var.as_deref(), step.map(|s| &**s)));
         // Backward sweep.
         let mut bwd = Vec::new();
         let mut b_loop_body = Vec::new();

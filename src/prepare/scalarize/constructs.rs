@@ -254,7 +254,7 @@ impl Scalarizer<'_> {
                     var: ix.var.clone(),
                     start: ix.lower.clone(),
                     end: ix.upper.clone(),
-                    step: ix.stride.clone(),
+                    step: ix.stride.clone().map(Box::new),
                     body: nest,
                     name: None,
                 });

@@ -370,7 +370,7 @@ impl Scalarizer<'_> {
             var: var.to_string(),
             start,
             end,
-            step,
+            step: step.map(Box::new),
             body,
             name: None,
         })

@@ -903,7 +903,7 @@ impl FnCx<'_, '_> {
                 var: var.clone(),
                 start: start.clone(),
                 end,
-                step: (inc != 1).then(|| int_lit(inc)),
+                step: (inc != 1).then(|| Box::new(int_lit(inc))),
                 body,
                 name: None,
             },

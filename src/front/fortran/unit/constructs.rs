@@ -50,7 +50,7 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
             var,
             start,
             end,
-            step,
+            step: step.map(Box::new),
             body: frame.body,
             name: frame.name.clone(),
         },
