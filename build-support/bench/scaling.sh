@@ -1,8 +1,8 @@
 #!/bin/sh
 # Scaling benchmark of `adgen diff` (issue 16): time and peak memory against the length of
-# one expression, the number of statements in one procedure and the number of procedures,
-# in both modes. Prints one table row per size; linear growth shows as a constant
-# time per unit in the last column.
+# one expression, the number of statements in one procedure, the number of procedures and
+# the number of files, in both modes. Prints one table row per size; linear growth shows
+# as a constant time per unit in the last column.
 #
 #   cargo build --release && sh build-support/bench/scaling.sh [path/to/adgen]
 #
