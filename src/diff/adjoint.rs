@@ -173,6 +173,29 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
     // what is live at the exit: found once for every round below.
     let adjoints = node_adjoints(ug);
     let accesses = super::plan::accesses(ug.ctx, ug.uir);
+    // A dummy the plan shows the body will not mention gets the treatment below before
+    // the first body is written, not after (a body less to write); what the bodies
+    // then mention is checked all the same.
+    {
+        let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
+        for a in &unit.args {
+            let Some(z) = ug.uir.zones.get(a) else {
+                continue;
+            };
+            let mentioned = ug.uir.flow.nodes.iter().enumerate().any(|(n, kind)| {
+                let access = &accesses[n];
+                let touches = access.reads[z] || access.defs.iter().any(|&(d, _)| d == z);
+                let call = matches!(kind, crate::ir::NodeKind::Simple(s) if call_site(s).is_some());
+                (touches && (plan.present[n] || call))
+                    || (adjoints.has_adjoint[n] && adjoints.uses[n][z])
+                    || plan.save[n][z]
+                    || plan.tbr_before[n][z]
+            });
+            if !mentioned && !plan.keep_all {
+                seed_unmentioned(z, &accesses, &mut live_at_exit);
+            }
+        }
+    }
     loop {
         let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
         ug.uses_runtime = false;
@@ -183,30 +206,8 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         let mut grew = false;
         for (a, referenced) in unit.args.iter().zip(referenced) {
             if let Some(z) = ug.uir.zones.get(a) {
-                if referenced {
-                    continue;
-                }
-                if !live_at_exit[z] {
-                    live_at_exit.set(z, true);
-                    grew = true;
-                    // Live or not, a dummy nothing here writes is read where it was:
-                    // the round this would take changes nothing, the step below is next.
-                    if accesses
-                        .iter()
-                        .any(|acc| acc.defs.iter().any(|&(d, _)| d == z))
-                    {
-                        continue;
-                    }
-                }
-                // An input the adjoint never needs, as in a linear function `e = x(j) - c`:
-                // what is computed from it is kept too, so that the forward sweep reads it.
-                for access in accesses.iter().filter(|acc| acc.reads[z]) {
-                    for &(d, _) in &access.defs {
-                        if !live_at_exit[d] {
-                            live_at_exit.set(d, true);
-                            grew = true;
-                        }
-                    }
+                if !referenced {
+                    grew |= seed_unmentioned(z, &accesses, &mut live_at_exit);
                 }
             }
         }
@@ -219,6 +220,38 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         ug.warnings.truncate(saved.3);
         ug.called_functions = saved.4.clone();
     }
+}
+
+/// For a dummy (zone `z`) the adjoint's body does not mention: it is made live at the
+/// exit; when it already is (or nothing here writes it, so that being live changes
+/// nothing), what is computed from it is made live too, as for an input the adjoint
+/// never needs (a linear function `e = x(j) - c`), so that the forward sweep reads it.
+/// Whether anything changed.
+fn seed_unmentioned(
+    z: crate::ir::ZoneId,
+    accesses: &[crate::analysis::access::Access],
+    live_at_exit: &mut crate::ir::ZoneSet,
+) -> bool {
+    let mut grew = false;
+    if !live_at_exit[z] {
+        live_at_exit.set(z, true);
+        grew = true;
+        if accesses
+            .iter()
+            .any(|acc| acc.defs.iter().any(|&(d, _)| d == z))
+        {
+            return grew;
+        }
+    }
+    for access in accesses.iter().filter(|acc| acc.reads[z]) {
+        for &(d, _) in &access.defs {
+            if !live_at_exit[d] {
+                live_at_exit.set(d, true);
+                grew = true;
+            }
+        }
+    }
+    grew
 }
 
 /// Which of `dummies` a generated body refers to (a derived-type dummy through its
