@@ -18,8 +18,8 @@ use adgen::{Request, SourceInput};
 use adgen::{manifest, tapenade};
 use clap::{Parser, Subcommand};
 
-/// adgen builds and frees many small trees (expressions, statements): mimalloc's
-/// per-thread free lists make that a fifth to a third faster than the system allocator
+/// adgen builds and frees many small trees (expressions, statements): with mimalloc a
+/// run takes about a third less time than with the system allocator
 /// (`build-support/bench/scaling.sh`). The library leaves the allocator to its user.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

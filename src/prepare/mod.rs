@@ -34,9 +34,9 @@ use crate::request::Request;
 
 /// The four rewrites in order: the program that the analyses and the differentiator read.
 pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagnostic>> {
-    // Size hints first: they may name a procedure that no root reaches.
     // Each pass takes the program and gives it back changed: the passes that need the
     // unchanged program while they change it copy just the units they change.
+    // Size hints first: they may name a procedure that no root reaches.
     let program = sizes::apply(program, request)?;
     // Black boxes before the reach: a defined one loses its body and what it calls.
     let program = black_box::apply(program, request)?;
