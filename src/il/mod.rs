@@ -118,11 +118,7 @@ pub struct UnitIndex<'p> {
 impl<'p> UnitIndex<'p> {
     /// The procedure named `name` (case-insensitive), as [`Program::unit`] finds it.
     pub fn unit(&self, name: &str) -> Option<&'p Unit> {
-        if name.bytes().any(|b| b.is_ascii_uppercase()) {
-            self.by_key.get(crate::il::key_ref(name).as_ref()).copied()
-        } else {
-            self.by_key.get(name).copied()
-        }
+        self.by_key.get(key_ref(name).as_ref()).copied()
     }
     /// The keys of every unit's name, modules included: the names no generated local
     /// may take (for [`names::Namer::with_shared`]).
