@@ -97,7 +97,7 @@ impl BuildError {
 
 /// "1 error", "3 errors".
 fn error_count(failure: &Failure) -> String {
-    match failure.diagnostics.iter().filter(|d| d.is_error()).count() {
+    match failure.errors().count() {
         1 => "1 error".into(),
         n => format!("{n} errors"),
     }

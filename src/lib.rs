@@ -75,6 +75,13 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+impl Failure {
+    /// The errors among the diagnostics (the rest are warnings).
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+}
+
 /// Parses every source into one [`il::Program`].
 pub fn parse_sources(
     inputs: &[SourceInput],
@@ -218,8 +225,9 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
-    // What the analyses found is not needed to print the derivatives.
-    let analysis_warnings = analyses.warnings;
+    // What the analyses found, but their warnings, is not needed to print the
+    // derivatives: dropped here, as the IR is.
+    let analysis_warnings = { analyses }.warnings;
     drop(ir);
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let any_fortran = differentiated

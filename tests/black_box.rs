@@ -238,11 +238,7 @@ fn an_external_function_without_source_is_refused_never_given_a_zero_derivative(
     let text = "subroutine run(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
         real(8), external :: g\n  y = 2*g(x)\nend subroutine run\n";
     let refused = run("m.f90", text, &request("run", &["x"], &["y"], vec![])).unwrap_err();
-    let errors: Vec<_> = refused
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
+    let errors: Vec<_> = refused.errors().collect();
     assert_eq!(errors.len(), 1, "{}", refused.rendered);
     assert_eq!(errors[0].code, "E0503", "{}", refused.rendered);
     assert!(

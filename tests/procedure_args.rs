@@ -108,11 +108,7 @@ fn a_procedure_of_another_module_is_refused_not_miscompiled() {
         &request("run", &["h", "y"], &["y"]),
     )
     .unwrap_err();
-    let errors: Vec<_> = failure
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
+    let errors: Vec<_> = failure.errors().collect();
     assert_eq!(errors.len(), 1, "{}", failure.rendered);
     assert_eq!(errors[0].code, "E0503", "{}", failure.rendered);
     assert!(

@@ -136,6 +136,13 @@ pub(super) fn rerun_state(
             continue;
         }
         let uir = &ir.units[u];
+        // Globals a rerun changes must be visible here, to be saved and restored.
+        let visible: std::collections::BTreeSet<(String, String)> = uir
+            .unit
+            .symbols
+            .iter()
+            .filter_map(|s| s.global.as_ref().map(access::global_key))
+            .collect();
         for kind in &uir.flow.nodes {
             let NodeKind::Simple(stmt) = kind else {
                 continue;
@@ -151,13 +158,6 @@ pub(super) fn rerun_state(
             }
             // The globals the rerun reads for something else than updating them.
             let globals_used = &globals_used[c];
-            // Globals the rerun changes must be visible here, to be saved and restored.
-            let visible: std::collections::BTreeSet<(String, String)> = uir
-                .unit
-                .symbols
-                .iter()
-                .filter_map(|s| s.global.as_ref().map(access::global_key))
-                .collect();
             for g in access::global_writes(ir, c).iter() {
                 // Module variables are zones of every unit, seen or not: the caller's
                 // adjoint saves and restores them (with a `use` of their module).

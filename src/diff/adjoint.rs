@@ -176,8 +176,9 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
     // A dummy the plan shows the body will not mention gets the treatment below before
     // the first body is written, not after (a body less to write); what the bodies
     // then mention is checked all the same.
-    {
+    let mut first_plan = {
         let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
+        let mut seeded = false;
         for a in &unit.args {
             let Some(z) = ug.uir.zones.get(a) else {
                 continue;
@@ -192,12 +193,17 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
                     || plan.tbr_before[n][z]
             });
             if !mentioned && !plan.keep_all {
-                seed_unmentioned(z, &accesses, &mut live_at_exit);
+                seeded |= seed_unmentioned(z, &accesses, &mut live_at_exit);
             }
         }
-    }
+        // Nothing seeded: the first round's plan is this one.
+        (!seeded).then_some(plan)
+    };
     loop {
-        let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
+        let plan = match first_plan.take() {
+            Some(plan) => plan,
+            None => make_plan(ug, &adjoints, &accesses, &live_at_exit),
+        };
         ug.uses_runtime = false;
         let mut adj = Adj::new(ug, plan.clone());
         let body = adj.unit_body();
@@ -258,31 +264,12 @@ fn seed_unmentioned(
 /// components too, `s%x`), without collecting every name it holds.
 fn referenced_dummies(body: &[Stmt], dummies: &[String]) -> Vec<bool> {
     let mut found = vec![false; dummies.len()];
-    let mut note = |n: &str| {
+    crate::il::visit::for_each_referenced_name(body, &mut |n, _| {
         let base = n.split_once('%').map_or(n, |(b, _)| b);
         for (k, d) in dummies.iter().enumerate() {
             if base.eq_ignore_ascii_case(d) {
                 found[k] = true;
             }
-        }
-    };
-    crate::il::visit::walk_stmts(body, &mut |s| {
-        match &s.kind {
-            StmtKind::Call { name, .. } => note(name),
-            StmtKind::Do { var, .. } => note(var),
-            StmtKind::Assign { lhs, .. } => {
-                if let Some(n) = lhs.base_name() {
-                    note(n);
-                }
-            }
-            _ => {}
-        }
-        for e in crate::il::visit::stmt_exprs(s) {
-            crate::il::visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) = &x.kind {
-                    note(n);
-                }
-            });
         }
     });
     found

@@ -593,9 +593,8 @@ pub fn unknown_procedure(
     // argument; a subroutine's guess: its last argument from the others.
     let function = matches!(s.kind, StmtKind::Assign { .. });
     let depends = match names.split_last() {
-        _ if function => format!("{{ {name} = [{}] }}", quoted(&names)),
-        Some((last, rest)) => format!("{{ {last} = [{}] }}", quoted(rest)),
-        None => format!("{{ {name} = [] }}"),
+        Some((last, rest)) if !function => format!("{{ {last} = [{}] }}", quoted(rest)),
+        _ => format!("{{ {name} = [{}] }}", quoted(&names)),
     };
     Diagnostic::error(
         "E0503",

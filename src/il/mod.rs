@@ -97,8 +97,9 @@ impl Program {
             by_key.entry(key(&u.name)).or_insert(u);
         }
         UnitIndex {
+            program: self,
             by_key,
-            names: names::Namer::shared_keys(self.units().map(|u| u.name.as_str())),
+            names: Default::default(),
         }
     }
     /// The module named `name` (case-insensitive).
@@ -109,10 +110,12 @@ impl Program {
 }
 
 /// The procedures of a [`Program`] by name (see [`Program::index`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct UnitIndex<'p> {
+    program: &'p Program,
     by_key: BTreeMap<String, &'p Unit>,
-    names: std::sync::Arc<std::collections::BTreeSet<String>>,
+    /// Found at the first call of [`UnitIndex::names`].
+    names: std::sync::OnceLock<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 impl<'p> UnitIndex<'p> {
@@ -123,7 +126,9 @@ impl<'p> UnitIndex<'p> {
     /// The keys of every unit's name, modules included: the names no generated local
     /// may take (for [`names::Namer::with_shared`]).
     pub fn names(&self) -> &std::sync::Arc<std::collections::BTreeSet<String>> {
-        &self.names
+        self.names.get_or_init(|| {
+            names::Namer::shared_keys(self.program.units().map(|u| u.name.as_str()))
+        })
     }
 }
 

@@ -566,40 +566,47 @@ pub fn canonical_spelling(
 
 /// Names (keys) a generated body refers to: variables and called procedures.
 pub fn referenced_names(body: &[Stmt]) -> BTreeSet<String> {
-    // A name already held costs no allocation. With `path`, a component path refers to
-    // its variable too (`s%x` to `s`).
-    fn insert(names: &mut BTreeSet<String>, n: &str, path: bool) {
+    // A name already held costs no allocation.
+    fn insert(names: &mut BTreeSet<String>, n: &str) {
         if n.bytes().any(|b| b.is_ascii_uppercase()) {
             names.insert(key(n));
         } else if !names.contains(n) {
             names.insert(n.to_string());
         }
-        if let (true, Some((base, _))) = (path, n.split_once('%')) {
-            insert(names, base, false);
-        }
     }
     let mut names = BTreeSet::new();
+    for_each_referenced_name(body, &mut |n, path| {
+        insert(&mut names, n);
+        // A component path refers to its variable too (`s%x` to `s`).
+        if let (true, Some((base, _))) = (path, n.split_once('%')) {
+            insert(&mut names, base);
+        }
+    });
+    names
+}
+
+/// Calls `f` with every name a body refers to, as written, repeated: called procedures
+/// and DO variables (`false`), variables and functions in expressions and assigned
+/// variables (`true`: a name that may be a component path, `s%x`).
+pub fn for_each_referenced_name(body: &[Stmt], f: &mut impl FnMut(&str, bool)) {
     walk_stmts(body, &mut |s| {
         match &s.kind {
-            StmtKind::Call { name, .. } => insert(&mut names, name, false),
-            StmtKind::Do { var, .. } => insert(&mut names, var, false),
+            StmtKind::Call { name, .. } => f(name, false),
+            StmtKind::Do { var, .. } => f(var, false),
             _ => {}
         }
         for e in stmt_exprs(s) {
             walk_expr(e, &mut |x| match &x.kind {
-                ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => {
-                    insert(&mut names, n, true)
-                }
+                ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => f(n, true),
                 _ => {}
             });
         }
         if let StmtKind::Assign { lhs, .. } = &s.kind {
             if let Some(n) = lhs.base_name() {
-                insert(&mut names, n, true);
+                f(n, true);
             }
         }
     });
-    names
 }
 
 /// Names of the procedures a unit calls (subroutines and functions), with repetitions.

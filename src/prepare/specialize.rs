@@ -42,7 +42,6 @@ pub fn specialize(program: Program) -> Program {
         if dummies.is_empty() {
             break;
         }
-        let procedures: BTreeSet<String> = out.procedures().map(|u| key(&u.name)).collect();
         // Each procedure's module, and whether it is an internal procedure.
         let out_units: BTreeMap<String, (Option<String>, bool)> = out
             .procedures()
@@ -72,7 +71,7 @@ pub fn specialize(program: Program) -> Program {
                         };
                         if a.keyword.is_some()
                             || own.contains(crate::il::key_ref(p).as_ref())
-                            || !procedures.contains(crate::il::key_ref(p).as_ref())
+                            || !out_units.contains_key(crate::il::key_ref(p).as_ref())
                             || !clash_resolvable(&callees[&key(name)], k, p)
                             || !visible_in_copy(&out_units, &callees[&key(name)], p)
                         {
@@ -166,8 +165,6 @@ fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
     });
 }
 
-/// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
-/// with its name can be renamed in the copy (or there is none).
 /// The copy stays where the callee is: it can call `p` there only when `p` is an
 /// external procedure or a procedure of the callee's own module. A module procedure of
 /// another module (which may itself use the callee's) is left unspecialized, so the call
@@ -184,6 +181,8 @@ fn visible_in_copy(
     }
 }
 
+/// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
+/// with its name can be renamed in the copy (or there is none).
 fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
     key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() || renamable(callee, p)
 }

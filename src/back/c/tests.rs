@@ -202,7 +202,8 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         {
             continue;
         }
-        let program = crate::prepare::scalarize::scalarize(program).unwrap();
+        let program =
+            crate::prepare::scalarize::scalarize(program).expect("the test program scalarizes");
         // Assumed-shape dummies have no C counterpart (their extents travel with them).
         if program.units().any(|u| {
             u.symbols
