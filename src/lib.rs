@@ -221,26 +221,31 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     if !analyses.errors.is_empty() {
         return Err(fail(&sources, analyses.errors.clone()));
     }
-    let differentiated = match diff::differentiate(&program, &ir, &analyses, request) {
+    // Each mode's files are printed as soon as the mode is generated, and its code
+    // dropped before the next mode is: a large program never holds both at once.
+    let mut printed = Vec::new();
+    let mut any_fortran = false;
+    let differentiated =
+        diff::differentiate_by_mode(&program, &ir, &analyses, request, &mut |mode_files| {
+            any_fortran |= mode_files
+                .iter()
+                .any(|(_, f)| f.language == il::Language::Fortran);
+            let siblings: Vec<&il::File> = mode_files.iter().map(|(_, f)| f).collect();
+            for (stem, file) in &mode_files {
+                for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
+                    printed.push(GeneratedFile { path, contents });
+                }
+            }
+        });
+    let differentiated = match differentiated {
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
-    // What the analyses found, but their warnings, is not needed to print the
-    // derivatives: dropped here, as the IR is.
     let analysis_warnings = { analyses }.warnings;
     drop(ir);
     // The Fortran module of the runtime only for generated code with Fortran in it.
-    let any_fortran = differentiated
-        .files
-        .iter()
-        .any(|(_, f)| f.language == il::Language::Fortran);
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
-    let siblings: Vec<&il::File> = differentiated.files.iter().map(|(_, f)| f).collect();
-    for (stem, file) in &differentiated.files {
-        for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
-            files.push(GeneratedFile { path, contents });
-        }
-    }
+    files.append(&mut printed);
     let mut warnings = prepare::directives::check(&program);
     warnings.extend(prepare::black_box::unused(&program, request));
     warnings.extend(analysis_warnings);

@@ -156,6 +156,25 @@ pub fn differentiate(
     analyses: &Analyses,
     request: &Request,
 ) -> Result<Differentiated, Vec<Diagnostic>> {
+    let mut files = Vec::new();
+    let mut out = differentiate_by_mode(program, ir, analyses, request, &mut |mut f| {
+        files.append(&mut f)
+    })?;
+    out.files = files;
+    Ok(out)
+}
+
+/// As [`differentiate`], giving each mode's files to `emit` as soon as the mode is
+/// generated (tangent first), and only while there is no error: a caller that prints
+/// them then drops a mode's code before the next is generated, which bounds the memory a
+/// large program takes. The result's `files` is empty.
+pub fn differentiate_by_mode(
+    program: &Program,
+    ir: &Ir,
+    analyses: &Analyses,
+    request: &Request,
+    emit: &mut dyn FnMut(Vec<(String, il::File)>),
+) -> Result<Differentiated, Vec<Diagnostic>> {
     let mut out = Differentiated::default();
     let mut errors = Vec::new();
     let mut taken = Namer::new(program.units().map(|u| u.name.as_str()));
@@ -357,6 +376,11 @@ pub fn differentiate(
                     ));
                 }
             }
+        }
+        if errors.is_empty() {
+            emit(std::mem::take(&mut out.files));
+        } else {
+            out.files.clear();
         }
     }
     for root in &request.roots {
