@@ -320,8 +320,8 @@ mod adjoint {
         ];
         let forward = stmt(StmtKind::Do {
             var: "i".into(),
-            start: Expr::int(1),
-            end: Expr::var("n"),
+            start: Box::new(Expr::int(1)),
+            end: Box::new(Expr::var("n")),
             step: None,
             body: vec![
                 call("pushreal8", vec![Expr::var("y")]),
@@ -344,8 +344,8 @@ mod adjoint {
         });
         let backward = stmt(StmtKind::Do {
             var: "i".into(),
-            start: Expr::var("n"),
-            end: Expr::int(1),
+            start: Box::new(Expr::var("n")),
+            end: Box::new(Expr::int(1)),
             step: Some(Box::new(Expr::unary(UnOp::Neg, Expr::int(1)))),
             body: vec![
                 call("popcontrol", vec![Expr::var("branch")]),

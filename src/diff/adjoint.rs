@@ -517,7 +517,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let mut used: BTreeSet<String> = BTreeSet::new();
             visit::walk_stmts(&unit.body, &mut |s| {
                 if let Some(l) = &s.label {
-                    used.insert(l.clone());
+                    used.insert(l.to_string());
                 }
             });
             let mut n = 100;
@@ -537,7 +537,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if has_codes {
             fwd.push(self.push_control(0));
             let mut target = Stmt::generated(StmtKind::Continue);
-            target.label = self.return_label.clone();
+            target.label = self.return_label.as_deref().map(Into::into);
             fwd.push(target);
         }
         let mut body = fwd;
@@ -793,7 +793,7 @@ pub fn reads_of(stmts: &[Stmt], out: &mut BTreeSet<String>) {
                 if let ExprKind::Index(_, subs) = &t.value.kind {
                     v.extend(subs.iter());
                 }
-                v.extend(t.count.iter());
+                v.extend(t.count.as_deref());
                 v
             }
             StmtKind::Assign { lhs, rhs } => {
@@ -887,8 +887,8 @@ fn if_chain(arms: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>>) -> Stmt 
 fn do_loop(var: &str, start: Expr, end: Expr, step: Option<Expr>, body: Vec<Stmt>) -> Stmt {
     Stmt::generated(StmtKind::Do {
         var: var.to_string(),
-        start,
-        end,
+        start: Box::new(start),
+        end: Box::new(end),
         step: step.map(Box::new),
         body,
         name: None,

@@ -143,8 +143,8 @@ pub(crate) fn zero_loops(
     for (v, (lower, upper)) in vars.iter().zip(bounds) {
         body = vec![Stmt::generated(StmtKind::Do {
             var: v.clone(),
-            start: lower.clone(),
-            end: upper.clone(),
+            start: Box::new(lower.clone()),
+            end: Box::new(upper.clone()),
             step: None,
             body,
             name: None,

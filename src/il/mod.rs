@@ -453,9 +453,9 @@ pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
     /// A numeric statement label, as written.
-    pub label: Option<String>,
+    pub label: Option<Box<str>>,
     /// A comment on the same line, after the statement.
-    pub trailing_comment: Option<String>,
+    pub trailing_comment: Option<Box<str>>,
 }
 
 impl Stmt {
@@ -488,8 +488,8 @@ pub enum StmtKind {
     /// Counted loop `DO var = start, end [, step]`.
     Do {
         var: String,
-        start: Expr,
-        end: Expr,
+        start: Box<Expr>,
+        end: Box<Expr>,
         step: Option<Box<Expr>>,
         body: Vec<Stmt>,
         name: Option<String>,
@@ -688,7 +688,7 @@ pub enum ExprKind {
     Intrinsic {
         op: Intrinsic,
         args: Vec<Arg>,
-        spelling: Option<String>,
+        spelling: Option<Box<str>>,
     },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -750,7 +750,7 @@ impl ImpliedDo {
 pub struct RealLit {
     pub value: String,
     pub kind: u8,
-    pub spelling: Option<String>,
+    pub spelling: Option<Box<str>>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -940,5 +940,15 @@ impl Intrinsic {
                 | Intrinsic::Pack
                 | Intrinsic::Shape
         )
+    }
+}
+#[cfg(test)]
+mod size_tests {
+    /// Statements and expressions are most of adgen's memory on a large input (issue 16):
+    /// a variant that grows them (an inline `Expr` where a `Box` would do) shows here.
+    #[test]
+    fn statements_and_expressions_stay_small() {
+        assert!(std::mem::size_of::<super::Expr>() <= 72);
+        assert!(std::mem::size_of::<super::Stmt>() <= 200);
     }
 }

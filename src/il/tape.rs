@@ -84,7 +84,7 @@ pub struct Tape {
     pub op: TapeOp,
     pub ty: TapeType,
     pub value: Expr,
-    pub count: Option<Expr>,
+    pub count: Option<Box<Expr>>,
 }
 
 impl Tape {
@@ -101,7 +101,7 @@ impl Tape {
             op,
             ty,
             value,
-            count: Some(count),
+            count: Some(Box::new(count)),
         }
     }
     /// The bundled runtime's routine in its Fortran interface: `pushreal8`,
@@ -112,6 +112,8 @@ impl Tape {
     }
     /// The operands of the runtime call: the value, then the count of an array operation.
     pub fn operands(&self) -> Vec<&Expr> {
-        std::iter::once(&self.value).chain(&self.count).collect()
+        std::iter::once(&self.value)
+            .chain(self.count.as_deref())
+            .collect()
     }
 }

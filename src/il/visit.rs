@@ -85,7 +85,7 @@ pub fn stmt_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
         StmtKind::Do {
             start, end, step, ..
         } => {
-            let mut v = vec![start, end];
+            let mut v: Vec<&mut Expr> = vec![&mut **start, &mut **end];
             v.extend(step.iter_mut().map(|s| &mut **s));
             v
         }
@@ -275,7 +275,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         StmtKind::Do {
             start, end, step, ..
         } => {
-            let mut v = vec![start, end];
+            let mut v: Vec<&Expr> = vec![&**start, &**end];
             v.extend(step.iter().map(|s| &**s));
             v
         }

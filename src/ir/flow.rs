@@ -154,7 +154,7 @@ impl<'p> Builder<'p> {
     fn stmt(&mut self, stmt: &'p Stmt, preds: Vec<NodeId>) -> Vec<NodeId> {
         let labelled = |b: &mut Self, n: NodeId| {
             if let Some(l) = &stmt.label {
-                b.labels.insert(l.clone(), n);
+                b.labels.insert(l.to_string(), n);
             }
         };
         match &stmt.kind {

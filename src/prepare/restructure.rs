@@ -152,7 +152,7 @@ fn labels_in(block: &[Stmt]) -> Vec<String> {
     let mut out = Vec::new();
     crate::il::visit::walk_stmts(block, &mut |s| {
         if let Some(l) = &s.label {
-            out.push(l.clone());
+            out.push(l.to_string());
         }
     });
     out

@@ -51,7 +51,7 @@ pub(super) fn real_text(lit: &il::RealLit) -> String {
             && body.contains(['.', 'e', 'E']);
         let has_f = s.ends_with(['f', 'F']);
         if is_c && has_f == (lit.kind == 4) {
-            return s.clone();
+            return s.to_string();
         }
     }
     let mut v = lit.value.replace(['d', 'D'], "e");

@@ -14,7 +14,7 @@ impl Cx<'_> {
     pub(super) fn stmt(&self, out: &mut String, s: &Stmt, depth: usize) {
         let ind = indent(depth);
         if let Some(label) = &s.label {
-            if self.goto_targets.contains(label) {
+            if self.goto_targets.contains(&**label) {
                 writeln!(out, "{}L{label}:;", indent(depth.saturating_sub(1))).unwrap();
             }
         }

@@ -355,7 +355,7 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
 /// (`2.0d0` for kind 8, `2.0` for kind 4, `2.0_16` for other kinds).
 pub(crate) fn real_text(lit: &RealLit) -> String {
     if let Some(spelling) = &lit.spelling {
-        return spelling.clone();
+        return spelling.to_string();
     }
     let value = lit.value.trim();
     let (mantissa, exponent) = match value.find(['e', 'E', 'd', 'D']) {

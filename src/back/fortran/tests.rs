@@ -481,12 +481,12 @@ fn single_declarations_at_an_indentation() {
 // ---------------------------------------------------------------- statements
 
 fn labelled(mut stmt: Stmt, label: &str) -> Stmt {
-    stmt.label = Some(label.to_string());
+    stmt.label = Some(label.into());
     stmt
 }
 
 fn commented(mut stmt: Stmt, comment: &str) -> Stmt {
-    stmt.trailing_comment = Some(comment.to_string());
+    stmt.trailing_comment = Some(comment.into());
     stmt
 }
 
@@ -527,13 +527,13 @@ fn every_statement_kind() {
         }),
         Stmt::generated(StmtKind::Do {
             var: "i".into(),
-            start: int(1),
-            end: var("n"),
+            start: Box::new(int(1)),
+            end: Box::new(var("n")),
             step: None,
             body: vec![Stmt::generated(StmtKind::Do {
                 var: "j".into(),
-                start: var("n"),
-                end: int(1),
+                start: Box::new(var("n")),
+                end: Box::new(int(1)),
                 step: Some(Box::new(neg(int(1)))),
                 body: vec![
                     Stmt::generated(StmtKind::Cycle { name: None }),
@@ -629,8 +629,8 @@ fn logical_if_falls_back_to_a_block_when_its_shape_does_not_allow_one() {
             var("p"),
             vec![Stmt::generated(StmtKind::Do {
                 var: "i".into(),
-                start: int(1),
-                end: int(2),
+                start: Box::new(int(1)),
+                end: Box::new(int(2)),
                 step: None,
                 body: vec![],
                 name: None,
@@ -880,8 +880,8 @@ fn output_compiles_with_gfortran() {
         assign(var("y"), Expr::real("0", 8)),
         Stmt::generated(StmtKind::Do {
             var: "i".into(),
-            start: int(1),
-            end: var("n"),
+            start: Box::new(int(1)),
+            end: Box::new(var("n")),
             step: None,
             body: vec![
                 Stmt::generated(StmtKind::If {

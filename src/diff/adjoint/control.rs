@@ -147,7 +147,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 step,
                 name,
                 ..
-            } => (Some(var.clone()), Some(start), step.as_ref(), name.clone()),
+            } => (
+                Some(var.clone()),
+                Some(&**start),
+                step.as_ref(),
+                name.clone(),
+            ),
             StmtKind::DoWhile { name, .. } => (None, None, None, name.clone()),
             _ => unreachable!("loop_stmt on a loop"),
         };
@@ -233,7 +238,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut f_loop = s.clone();
         if let StmtKind::Do { start, step, .. } = &mut f_loop.kind {
             if names.from.is_some() {
-                *start = from_expr.clone();
+                **start = from_expr.clone();
             }
             if names.step.is_some() {
                 *step = Some(Box::new(step_expr.clone()));

@@ -313,7 +313,7 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
             ExprKind::Real(RealLit {
                 value: real_value(text),
                 kind: real_literal_kind(text),
-                spelling: Some(text.clone()),
+                spelling: Some(text.as_str().into()),
             })
         }
         TokKind::Str(value) => {
@@ -535,7 +535,7 @@ fn typed_item(item: Expr, spec: &TypeSpec, at: Span) -> PResult<Expr> {
             ExprKind::Intrinsic {
                 op,
                 args,
-                spelling: Some(name.to_string()),
+                spelling: Some(name.into()),
             },
             span,
         )

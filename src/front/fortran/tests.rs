@@ -351,7 +351,11 @@ fn real_literals() {
         body_of("y = 1.0\ny = 1.\ny = .5\ny = 1e-3\ny = 1.0d0\ny = 1.5D+2\ny = 2.0_8\ny = 3_8 * a");
     let lits: Vec<(String, u8, String)> = (0..7)
         .map(|i| match &rhs(&u, i).kind {
-            ExprKind::Real(r) => (r.value.clone(), r.kind, r.spelling.clone().unwrap()),
+            ExprKind::Real(r) => (
+                r.value.clone(),
+                r.kind,
+                r.spelling.as_deref().unwrap().to_string(),
+            ),
             other => panic!("{other:?}"),
         })
         .collect();
@@ -406,7 +410,7 @@ end subroutine s
     let mut spellings = Vec::new();
     crate::il::visit::walk_expr(rhs(u, 0), &mut |e| {
         if let ExprKind::Intrinsic { spelling, .. } = &e.kind {
-            spellings.push(spelling.clone().unwrap());
+            spellings.push(spelling.as_deref().unwrap().to_string());
         }
     });
     assert_eq!(spellings, vec!["DSQRT", "max"]);

@@ -611,8 +611,8 @@ impl FileParser<'_> {
             id: self.new_id(),
             kind,
             span,
-            label,
-            trailing_comment: comment,
+            label: label.map(Into::into),
+            trailing_comment: comment.map(Into::into),
         }
     }
 

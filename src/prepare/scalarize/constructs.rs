@@ -252,8 +252,8 @@ impl Scalarizer<'_> {
             for ix in indices.iter().rev() {
                 let s = sc.new_stmt(StmtKind::Do {
                     var: ix.var.clone(),
-                    start: ix.lower.clone(),
-                    end: ix.upper.clone(),
+                    start: Box::new(ix.lower.clone()),
+                    end: Box::new(ix.upper.clone()),
                     step: ix.stride.clone().map(Box::new),
                     body: nest,
                     name: None,

@@ -181,7 +181,7 @@ impl Scalarizer<'_> {
         &mut self,
         op: Intrinsic,
         args: &[Arg],
-        spelling: &Option<String>,
+        spelling: &Option<Box<str>>,
         offsets: &[Expr],
         depth: usize,
         body: &mut Vec<Stmt>,

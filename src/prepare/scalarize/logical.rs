@@ -17,7 +17,7 @@ pub(super) enum Logical {
 
 impl Logical {
     /// The reduction `spelling` names, for an intrinsic that is a passive reduction.
-    pub(super) fn of(op: Intrinsic, spelling: &Option<String>) -> Option<Logical> {
+    pub(super) fn of(op: Intrinsic, spelling: &Option<Box<str>>) -> Option<Logical> {
         if !matches!(op, Intrinsic::Passive(p) if p.reduction) {
             return None;
         }

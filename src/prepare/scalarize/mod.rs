@@ -368,8 +368,8 @@ impl Scalarizer<'_> {
         };
         self.new_stmt(StmtKind::Do {
             var: var.to_string(),
-            start,
-            end,
+            start: Box::new(start),
+            end: Box::new(end),
             step: step.map(Box::new),
             body,
             name: None,

@@ -475,7 +475,7 @@ impl FnCx<'_, '_> {
                             let lit = Expr::new(ExprKind::Real(RealLit {
                                 value,
                                 kind: *kind,
-                                spelling: Some(format!("{}{suffix}", f.number)),
+                                spelling: Some(format!("{}{suffix}", f.number).into()),
                             }));
                             return Ok((lit.spanned(span), Ty::Real(*kind)));
                         }
@@ -526,7 +526,7 @@ impl FnCx<'_, '_> {
                             Expr::new(ExprKind::Intrinsic {
                                 op,
                                 args: args.into_iter().map(il::Arg::positional).collect(),
-                                spelling: Some(name.clone()),
+                                spelling: Some(name.as_str().into()),
                             })
                         }
                         Math::Op(op) => Expr::intrinsic(op, args),
@@ -569,7 +569,7 @@ impl FnCx<'_, '_> {
                                 reduction: false,
                             }),
                             args: args.into_iter().map(il::Arg::positional).collect(),
-                            spelling: Some(name.clone()),
+                            spelling: Some(name.as_str().into()),
                         }),
                     };
                     return Ok((v.spanned(span), result_ty));
@@ -658,7 +658,7 @@ impl FnCx<'_, '_> {
                     Expr::new(ExprKind::Real(RealLit {
                         value,
                         kind,
-                        spelling: Some(format!("{}{suffix}", f.number)),
+                        spelling: Some(format!("{}{suffix}", f.number).into()),
                     }))
                     .spanned(span),
                     Ty::Real(kind),

@@ -459,9 +459,12 @@ impl FnCx<'_, '_> {
                     at,
                 );
                 if i == 0 {
-                    st.trailing_comment = Some(format!(
-                        " the by-value parameter `{pname}` is assigned below: work on a copy"
-                    ));
+                    st.trailing_comment = Some(
+                        format!(
+                            " the by-value parameter `{pname}` is assigned below: work on a copy"
+                        )
+                        .into(),
+                    );
                 }
                 body.push(st);
             }
@@ -483,7 +486,7 @@ impl FnCx<'_, '_> {
                 },
                 at,
             );
-            st.trailing_comment = Some(format!(" `{pname}` moves: `{off}` is its offset"));
+            st.trailing_comment = Some(format!(" `{pname}` moves: `{off}` is its offset").into());
             body.push(st);
         }
         // The result variable.

@@ -253,7 +253,7 @@ pub(super) fn literal(e: &Expression, span: Span) -> Option<Expr> {
                 Expr::new(ExprKind::Real(RealLit {
                     value,
                     kind,
-                    spelling: Some(format!("{}{suffix}", f.number)),
+                    spelling: Some(format!("{}{suffix}", f.number).into()),
                 }))
             }
             _ => return None,

@@ -291,8 +291,8 @@ impl FnCx<'_, '_> {
                 let inner = self.stmt(
                     StmtKind::Do {
                         var: j,
-                        start: int_lit(0),
-                        end: int_lit(n - 1),
+                        start: Box::new(int_lit(0)),
+                        end: Box::new(int_lit(n - 1)),
                         step: None,
                         body,
                         name: None,
@@ -304,15 +304,15 @@ impl FnCx<'_, '_> {
             let mut st = self.stmt(
                 StmtKind::Do {
                     var: k,
-                    start: int_lit(0),
-                    end: upper,
+                    start: Box::new(int_lit(0)),
+                    end: Box::new(upper),
                     step: None,
                     body,
                     name: None,
                 },
                 at,
             );
-            st.trailing_comment = Some(format!(" `calloc` zeroes `{name}`"));
+            st.trailing_comment = Some(format!(" `calloc` zeroes `{name}`").into());
             out.push(st);
         }
         Ok(())

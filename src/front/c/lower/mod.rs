@@ -679,7 +679,7 @@ impl FnCx<'_, '_> {
             kind,
             span: self.span(at),
             label: None,
-            trailing_comment,
+            trailing_comment: trailing_comment.map(Into::into),
         }
     }
 }

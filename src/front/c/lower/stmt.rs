@@ -901,8 +901,8 @@ impl FnCx<'_, '_> {
         let st = self.stmt(
             StmtKind::Do {
                 var: var.clone(),
-                start: start.clone(),
-                end,
+                start: Box::new(start.clone()),
+                end: Box::new(end),
                 step: (inc != 1).then(|| Box::new(int_lit(inc))),
                 body,
                 name: None,

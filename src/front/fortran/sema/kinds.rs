@@ -124,8 +124,8 @@ impl Sema<'_> {
                     _ => None,
                 }
             }
-            ExprKind::Call(name, args)
-            | ExprKind::Intrinsic {
+            ExprKind::Call(name, args) => self.eval_call(name, args, depth),
+            ExprKind::Intrinsic {
                 spelling: Some(name),
                 args,
                 ..

@@ -196,7 +196,10 @@ impl Sema<'_> {
             }
             ExprKind::Real(lit) => match self.real_kind(lit) {
                 Some(k) if [4, 8, 10, 16].contains(&k) => lit.kind = k,
-                _ => self.bad_suffix(lit.spelling.clone().unwrap_or_default(), span),
+                _ => self.bad_suffix(
+                    lit.spelling.as_deref().unwrap_or_default().to_string(),
+                    span,
+                ),
             },
             ExprKind::Int(text) => {
                 if let Some((_, suffix)) = text.split_once('_') {
@@ -406,7 +409,7 @@ impl Sema<'_> {
                 return ExprKind::Intrinsic {
                     op: intr.op,
                     args,
-                    spelling: Some(name),
+                    spelling: Some(name.into()),
                 };
             }
             if existing.is_none() && intrinsics::is_other_intrinsic(&name) {

@@ -48,8 +48,8 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
             step,
         } => StmtKind::Do {
             var,
-            start,
-            end,
+            start: Box::new(start),
+            end: Box::new(end),
             step: step.map(Box::new),
             body: frame.body,
             name: frame.name.clone(),
@@ -109,8 +109,8 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
         id: frame.id,
         kind,
         span,
-        label: frame.label,
-        trailing_comment: frame.comment,
+        label: frame.label.map(Into::into),
+        trailing_comment: frame.comment.map(Into::into),
     }
 }
 
@@ -168,8 +168,8 @@ impl FileParser<'_> {
                         name: None,
                     },
                     span,
-                    label: label.clone(),
-                    trailing_comment: comment,
+                    label: label.as_deref().map(Into::into),
+                    trailing_comment: comment.map(Into::into),
                 };
                 push(frames, body, stmt);
                 self.close_labeled(frames, body, label.as_deref());
@@ -510,7 +510,7 @@ impl FileParser<'_> {
                 id: StmtId(0),
                 kind: StmtKind::Continue,
                 span: raw.span,
-                label: Some(label.clone()),
+                label: Some(label.as_str().into()),
                 trailing_comment: None,
             });
         }
