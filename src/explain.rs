@@ -116,7 +116,10 @@ fn derivative_fields(program: &crate::il::Program, analyses: &analysis::Analyses
     let mut seen = std::collections::BTreeSet::new();
     for unit in program.units() {
         for d in &unit.decls {
-            let DeclKind::TypeDef { name, components } = &d.kind else {
+            let DeclKind::TypeDef {
+                name, components, ..
+            } = &d.kind
+            else {
                 continue;
             };
             if !seen.insert(crate::il::key(name)) {

@@ -111,7 +111,10 @@ fn type_components(program: &Program) -> BTreeMap<String, Vec<Component>> {
     let mut out: BTreeMap<String, Vec<Component>> = BTreeMap::new();
     for unit in program.units() {
         for d in &unit.decls {
-            let DeclKind::TypeDef { name, components } = &d.kind else {
+            let DeclKind::TypeDef {
+                name, components, ..
+            } = &d.kind
+            else {
                 continue;
             };
             let comps = out.entry(key(name)).or_default();

@@ -116,7 +116,10 @@ pub(super) fn derivative_globals(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
 pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
     let mut out = Vec::new();
     for d in &module.decls {
-        let DeclKind::TypeDef { name, components } = &d.kind else {
+        let DeclKind::TypeDef {
+            name, components, ..
+        } = &d.kind
+        else {
             continue;
         };
         let mut parts = Vec::new();
@@ -159,6 +162,7 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
             kind: DeclKind::TypeDef {
                 name: ctx.type_names[&key(name)].clone(),
                 components: parts,
+                header: None,
             },
             span: d.span,
         });

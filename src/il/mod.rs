@@ -328,7 +328,14 @@ pub enum DeclKind {
     /// `INTRINSIC sin`.
     Intrinsic(Vec<String>),
     /// `TYPE name ... END TYPE`: a derived type; its components are type declarations.
-    TypeDef { name: String, components: Vec<Decl> },
+    /// `header` is the user header that defines it, as an `#include` spells it (a C
+    /// struct declared in `model.h`): code that declares the type for the user's own
+    /// files includes that header rather than defining the type again.
+    TypeDef {
+        name: String,
+        components: Vec<Decl>,
+        header: Option<String>,
+    },
     /// `PRIVATE` / `PUBLIC` in a module, for the listed names or (empty list) the
     /// module's default.
     Access { public: bool, names: Vec<String> },

@@ -92,7 +92,10 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
         let mut grown = false;
         for m in program.units().filter(|u| u.is_module()) {
             for d in &m.decls {
-                let DeclKind::TypeDef { name, components } = &d.kind else {
+                let DeclKind::TypeDef {
+                    name, components, ..
+                } = &d.kind
+                else {
                     continue;
                 };
                 if refused.contains_key(crate::il::key_ref(name).as_ref()) {

@@ -148,10 +148,12 @@ pub fn build_and_run(
         .map_err(|e| ctx.fail(stage, format!("cannot write {}: {e}", src.display())))?;
     let obj = dir.join(format!("{driver_name}.o"));
     let generated_headers = format!("-I{}", ctx.work.join("generated").display());
+    // The user's headers, which a generated header includes for the types they define.
+    let user_headers = format!("-I{}", ctx.work.join("original").display());
     let cflags: Vec<&str> = toolchain::CFLAGS_LENIENT
         .iter()
         .copied()
-        .chain([generated_headers.as_str()])
+        .chain([generated_headers.as_str(), user_headers.as_str()])
         .collect();
     // A driver of a module procedure uses its module and the derivative modules.
     let module_dirs: Vec<String> = ["original", "generated", "generated-lenient"]

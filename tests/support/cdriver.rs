@@ -218,6 +218,14 @@ fn struct_definitions(
         let info = types
             .get(&key(t))
             .ok_or_else(|| format!("the driver finds no definition of `{t}`"))?;
+        // A struct of a user header: the driver includes the header, as a user's does.
+        if let Some(h) = &info.header {
+            let line = format!("#include \"{h}\"\n");
+            if !out.contains(&line) {
+                out.insert_str(0, &line);
+            }
+            return Ok(());
+        }
         if !info.name.starts_with("struct ") {
             return Err(format!("the driver cannot define the typedef `{t}`"));
         }
@@ -276,13 +284,21 @@ fn header_structs(headers: &[(String, String)]) -> Types {
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
             let l = line.trim();
-            let Some(name) = l.strip_prefix("struct ").and_then(|r| r.strip_suffix(" {")) else {
+            // `struct cell_d {`, or `typedef struct {` named at its end (`} state_t_d;`).
+            let mut name = l
+                .strip_prefix("struct ")
+                .and_then(|r| r.strip_suffix(" {"))
+                .map(|n| format!("struct {n}"));
+            if name.is_none() && l != "typedef struct {" {
                 continue;
-            };
+            }
             let mut comps = Vec::new();
             for m in lines.by_ref() {
                 let m = m.trim();
-                if m.starts_with('}') {
+                if let Some(end) = m.strip_prefix('}') {
+                    if name.is_none() {
+                        name = Some(end.trim().trim_end_matches(';').trim().to_string());
+                    }
                     break;
                 }
                 let m = m.trim_end_matches(';');
@@ -302,12 +318,14 @@ fn header_structs(headers: &[(String, String)]) -> Types {
                     dims: Vec::new(),
                 });
             }
+            let Some(name) = name else { continue };
             out.insert(
-                key(&format!("struct {name}")),
+                key(&name),
                 super::driver::TypeInfo {
-                    name: format!("struct {name}"),
+                    name,
                     module: None,
                     components: comps,
+                    header: None,
                 },
             );
         }
@@ -575,7 +593,13 @@ fn primal_call(unit: &Unit, _slots: &[Slot]) -> String {
     }
 }
 
-fn prototype_line(unit: &Unit) -> String {
+/// The root's prototype, unless the driver includes a user header (`structs`, the
+/// driver's struct definitions, say so): that header declares it, `const` and all, as
+/// the IL does not.
+fn prototype_line(unit: &Unit, structs: &str) -> String {
+    if structs.contains("#include") {
+        return String::new();
+    }
     format!("{};\n", adgen::back::c::prototype(unit))
 }
 
@@ -590,8 +614,9 @@ pub fn primal_driver(
     let structs = struct_args(unit);
     let (d, b) = setup(unit, &slots, &structs, check)?;
     let mut out = String::from(PRELUDE);
-    out.push_str(&struct_definitions(&structs, types, check)?);
-    out.push_str(&prototype_line(unit));
+    let definitions = struct_definitions(&structs, types, check)?;
+    out.push_str(&definitions);
+    out.push_str(&prototype_line(unit, &definitions));
     out.push_str("\nint main(void) {\n");
     out.push_str(&d);
     out.push_str(&b);
@@ -963,8 +988,9 @@ pub fn derivative_driver(
         .unwrap();
     }
     let mut out = String::from(PRELUDE);
-    out.push_str(&struct_definitions(&structs, types, check)?);
-    out.push_str(&prototype_line(unit));
+    let definitions = struct_definitions(&structs, types, check)?;
+    out.push_str(&definitions);
+    out.push_str(&prototype_line(unit, &definitions));
     for h in &includes {
         writeln!(out, "#include \"{h}\"").unwrap();
     }

@@ -72,6 +72,8 @@ pub struct TypeInfo {
     pub name: String,
     pub module: Option<String>,
     pub components: Vec<Component>,
+    /// The user header that defines it (C), as `#include` spells it.
+    pub header: Option<String>,
 }
 
 /// Derived types of a program by lower-case name.
@@ -104,7 +106,12 @@ pub fn collect_types(program: &Program) -> Types {
     for unit in program.units() {
         let module = unit.is_module().then(|| unit.name.clone());
         for decl in &unit.decls {
-            let DeclKind::TypeDef { name, components } = &decl.kind else {
+            let DeclKind::TypeDef {
+                name,
+                components,
+                header,
+            } = &decl.kind
+            else {
                 continue;
             };
             let mut comps = Vec::new();
@@ -135,6 +142,7 @@ pub fn collect_types(program: &Program) -> Types {
                     name: name.clone(),
                     module: module.clone(),
                     components: comps,
+                    header: header.clone(),
                 },
             );
         }

@@ -22,6 +22,8 @@ use crate::il::{self, Attr, DeclKind, DimSpec, Expr, ExprKind, ScalarType, TypeS
 pub(super) struct StructInfo {
     pub name: String,
     pub fields: Vec<(String, VarInfo)>,
+    /// The user header that defines an original struct, as `#include` spells it.
+    pub header: Option<String>,
 }
 
 /// A global variable: its declaration and where it lives.
@@ -62,7 +64,11 @@ impl Env {
         for m in units.filter(|u| u.is_module()) {
             for d in &m.decls {
                 match &d.kind {
-                    DeclKind::TypeDef { name, components } => {
+                    DeclKind::TypeDef {
+                        name,
+                        components,
+                        header,
+                    } => {
                         let mut fields = Vec::new();
                         for c in components {
                             if let DeclKind::Var { spec, entities, .. } = &c.kind {
@@ -77,6 +83,7 @@ impl Env {
                         env.structs.entry(key(name)).or_insert_with(|| StructInfo {
                             name: name.clone(),
                             fields,
+                            header: header.clone(),
                         });
                     }
                     DeclKind::Var {
@@ -419,18 +426,30 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
         }
     }
     let mut out = String::new();
+    // An original struct that must be complete here (a typedef of an anonymous struct,
+    // or a member of a type printed whole) comes from the user header that defines it,
+    // which the user's own files include too: defined again, a typedef of an anonymous
+    // struct would be another type, and a tagged one a redefinition. (The generated `.c`
+    // never includes a user header: it defines its own copy, the same type for the
+    // linker.)
+    let from_header = |k: &String| {
+        original_types.contains(k) && whole.contains(k) && env.structs[k].header.is_some()
+    };
+    let mut headers = BTreeSet::new();
+    for k in order.iter().filter(|k| from_header(k)) {
+        if let Some(h) = &env.structs[k].header {
+            if headers.insert(h.as_str()) {
+                let guard = type_guard(h);
+                writeln!(out, "#ifndef ADGEN_HEADER_{guard}\n#define ADGEN_HEADER_{guard}\n#include \"{h}\"\n#endif").unwrap();
+            }
+        }
+    }
     for k in &order {
+        if from_header(k) {
+            continue;
+        }
         let name = &env.structs[k].name;
-        let guard: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_uppercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let guard = type_guard(name);
         if !whole.contains(k) {
             writeln!(out, "{name};").unwrap();
             continue;
@@ -449,6 +468,19 @@ pub(super) fn header_scope(env: &Env, file: &il::File, originals: &il::Program) 
         out.push('\n');
     }
     out
+}
+
+/// A name as a preprocessor guard: upper case, `_` for anything else.
+fn type_guard(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// `(int)(sizeof(a) / sizeof(double))`, or the product of literal extents.

@@ -132,7 +132,9 @@ pub(crate) fn write_module(w: &mut Writer, module: &Unit, procedures: &[Unit]) {
 pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
     match &decl.kind {
         DeclKind::Comment(text) => w.comment(text),
-        DeclKind::TypeDef { name, components } => {
+        DeclKind::TypeDef {
+            name, components, ..
+        } => {
             w.line(None, &format!("type {name}"), None);
             w.push();
             for c in components {

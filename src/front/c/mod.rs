@@ -11,12 +11,17 @@
 //! file (for diagnostics). Its prototypes, typedefs, enumerations, `const` scalars and
 //! `#define`s are used like the source's own; a function it defines (`static inline`) is
 //! lowered once, by the first file including it, and called by prototype from the
-//! others. Generated C never includes a user header: typedefs are expanded to the C
-//! types they name, macros were expanded by the preprocessor, and the header's functions
-//! are copied as `static` functions like any original the generated code calls. That is
-//! the robust choice: the generated file compiles without the user's include path, and
-//! it cannot clash with a header that declares the originals (the copies are `static`,
-//! the header's prototypes are not) or defines functions of its own.
+//! others. A generated source never includes a user header: typedefs are expanded to
+//! the C types they name, macros were expanded by the preprocessor, and the header's
+//! functions are copied as `static` functions like any original the generated code
+//! calls. That is the robust choice: the generated file compiles without the user's
+//! include path, and it cannot clash with a header that declares the originals (the
+//! copies are `static`, the header's prototypes are not) or defines functions of its
+//! own. A generated *header* is included by the user's files, beside the user's
+//! headers: a struct it must show complete that a user header defines (a typedef of an
+//! anonymous struct, above all) it takes from that header, named as the source's
+//! `#include` spells it (each struct's [`il::DeclKind::TypeDef`] `header`), since a
+//! second definition would be another type.
 //!
 //! Accepted (the core subset): function definitions (`static`, `inline`) returning
 //! `void`, `double`, `float`, `int` or `long`; by-value scalar parameters (a function that
@@ -161,6 +166,8 @@ pub(crate) struct PosMap {
     /// The files lines come from; the main file first. For each: its id and the start
     /// offset and length of each of its lines.
     files: Vec<(FileId, Vec<(usize, usize)>)>,
+    /// For each of `files`: how an `#include` names it (none for the main file).
+    includes: Vec<Option<String>>,
     pub(crate) file: FileId,
 }
 
@@ -188,6 +195,9 @@ impl PosMap {
         header: &mut dyn FnMut(&str) -> Option<(FileId, String)>,
     ) -> PosMap {
         let mut files = vec![(file, line_table(original))];
+        let mut includes = vec![None];
+        // The texts read so far, whose `#include` lines name the headers.
+        let mut texts = vec![original.to_string()];
         let mut by_name: std::collections::BTreeMap<String, Option<usize>> = Default::default();
         let mut lines = Vec::new();
         let mut offset = 0;
@@ -202,6 +212,8 @@ impl PosMap {
                         Origin::User(name) => *by_name.entry(name.clone()).or_insert_with(|| {
                             header(&name).map(|(id, text)| {
                                 files.push((id, line_table(&text)));
+                                includes.push(Some(include_spelling(&name, &texts)));
+                                texts.push(text);
                                 files.len() - 1
                             })
                         }),
@@ -215,7 +227,24 @@ impl PosMap {
             }
             offset += line.len();
         }
-        PosMap { lines, files, file }
+        PosMap {
+            lines,
+            files,
+            includes,
+            file,
+        }
+    }
+
+    /// How an `#include` names the user header that preprocessed offset `pos` lies in:
+    /// none in the main file or a system header.
+    pub(crate) fn header_of(&self, pos: usize) -> Option<&str> {
+        let i = match self.lines.binary_search_by_key(&pos, |l| l.0) {
+            Ok(i) => i,
+            Err(0) => return None,
+            Err(i) => i - 1,
+        };
+        let (f, _) = self.lines[i].1?;
+        self.includes[f].as_deref()
     }
 
     /// The file and original offset of preprocessed offset `pos`, when it lies in the
@@ -281,6 +310,41 @@ enum Origin {
     User(String),
     /// A system header (flag 3), or `<built-in>` / `<command-line>`.
     Other,
+}
+
+/// How the sources' `#include "..."` lines spell the header the preprocessor printed as
+/// `name` (`include/model.h` found through `-Iinclude` is `model.h`; `sub/model.h` with
+/// `-I.` stays `sub/model.h`): the longest spelling that ends `name` at a `/`, else the
+/// file name alone.
+fn include_spelling(name: &str, texts: &[String]) -> String {
+    let name = name.replace('\\', "/");
+    let mut best: Option<&str> = None;
+    for text in texts {
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix('#') else {
+                continue;
+            };
+            let Some(rest) = rest.trim_start().strip_prefix("include") else {
+                continue;
+            };
+            let Some((spelled, _)) = rest
+                .trim_start()
+                .strip_prefix('"')
+                .and_then(|r| r.split_once('"'))
+            else {
+                continue;
+            };
+            let fits = name == spelled
+                || (name.ends_with(spelled) && name[..name.len() - spelled.len()].ends_with('/'));
+            if fits && best.is_none_or(|b| spelled.len() > b.len()) {
+                best = Some(spelled);
+            }
+        }
+    }
+    match best {
+        Some(s) => s.to_string(),
+        None => name.rsplit('/').next().unwrap_or(&name).to_string(),
+    }
 }
 
 /// `# 12 "<stdin>" 2` → (12, Main); `# 1 "tridiag.h" 1` → (1, User("tridiag.h")).

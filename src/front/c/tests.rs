@@ -1090,3 +1090,21 @@ fn steps_in_if_conditions() {
     .unwrap_err();
     assert!(e.contains("t.c:2:7: error[E0605]"), "{e}");
 }
+
+#[test]
+fn include_spelling_is_the_directive_that_names_the_header() {
+    let texts =
+        vec!["#include <math.h>\n#include \"model.h\"\n  #  include \"sub/grid.h\"\n".to_string()];
+    // Found through `-Iinclude`: named as the directive spells it.
+    assert_eq!(
+        super::include_spelling("include/model.h", &texts),
+        "model.h"
+    );
+    // The longest spelling that ends the path at a `/`.
+    assert_eq!(
+        super::include_spelling("./src/sub/grid.h", &texts),
+        "sub/grid.h"
+    );
+    // `xmodel.h` does not end with `/model.h`: no directive, the file name.
+    assert_eq!(super::include_spelling("inc/xmodel.h", &texts), "xmodel.h");
+}

@@ -23,6 +23,8 @@ pub(super) struct StructDef {
     /// The IL type name: `struct point`, or `vec` for `typedef struct { ... } vec;`.
     pub(super) name: String,
     pub(super) fields: Vec<Field>,
+    /// Where it is defined, in the preprocessed text.
+    pub(super) at: usize,
 }
 
 /// A member of a struct: a scalar, a struct, or an array (1-D or 2-D) of scalars.
@@ -183,6 +185,7 @@ pub(super) fn define_structs<'a>(
                 structs.push(StructDef {
                     name: name.clone(),
                     fields,
+                    at: st.span.start,
                 });
                 Ok((Ty::Struct(index), Vec::new()))
             }
@@ -395,6 +398,7 @@ pub(super) fn global_symbols(g: &GlobalVar, module: &str, structs: &Structs) -> 
 /// The pseudo-module of a file: its struct definitions, then its globals (a `static`
 /// one is PRIVATE: another translation unit cannot reach it).
 pub(super) fn module_unit(
+    map: &crate::front::c::PosMap,
     name: &str,
     structs: &Structs,
     used: &BTreeSet<u16>,
@@ -424,6 +428,7 @@ pub(super) fn module_unit(
             kind: DeclKind::TypeDef {
                 name: s.name.clone(),
                 components,
+                header: map.header_of(s.at).map(str::to_string),
             },
             span,
         });

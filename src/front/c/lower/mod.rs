@@ -386,7 +386,10 @@ pub(crate) fn lower_unit(
             u.host = Some(module.clone());
         }
         check_global_aliasing(&units, &globals, diags);
-        units.insert(0, module_unit(&module, &structs, &closure, &globals, at));
+        units.insert(
+            0,
+            module_unit(map, &module, &structs, &closure, &globals, at),
+        );
     } else {
         // No pseudo-module: the functions saw no global.
         debug_assert!(

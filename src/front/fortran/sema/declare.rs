@@ -141,7 +141,9 @@ impl Sema<'_> {
                 }
                 self.infos[i].external = true;
             }
-            DeclKind::TypeDef { name, components } => self.define_type(name, components, span),
+            DeclKind::TypeDef {
+                name, components, ..
+            } => self.define_type(name, components, span),
             DeclKind::Generic { name, bodies, .. } => {
                 let i = self.local(name, span);
                 if self.infos[i].external || self.infos[i].spec.is_some() {

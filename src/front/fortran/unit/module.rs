@@ -340,6 +340,7 @@ impl FileParser<'_> {
                         kind: DeclKind::TypeDef {
                             name: type_name,
                             components,
+                            header: None,
                         },
                         span: raw.span,
                     });
