@@ -147,6 +147,34 @@ fn black_boxes_of_c_callers_are_refused_until_their_prototypes_are_written() {
     );
 }
 
+/// E0503's help never offers what adgen then refuses: from C (E0129 above), only the
+/// source; from Fortran, a table whose argument names are distinct when the same array
+/// is passed twice (`call lib2(n, x, x)` would have listed `"x"` twice, which the
+/// manifest refuses).
+#[test]
+fn the_missing_procedure_help_offers_only_what_adgen_accepts() {
+    let text = "void lib(int n, const double *a, double *b);\n\
+        void f(int n, const double *x, double *y) {\n  lib(n, x, y);\n}\n";
+    let e = run("m.c", text, &request("f", &["x"], &["y"], vec![])).unwrap_err();
+    assert!(
+        e.rendered.contains("error[E0503]")
+            && e.rendered.contains("add the file that defines `lib`")
+            && !e.rendered.contains("[black-box.lib]"),
+        "{}",
+        e.rendered
+    );
+    let twice = CALLER.replace(
+        "call lib(n, x, y)",
+        "call lib(n, x, x)\n  call lib(n, y, y)",
+    );
+    let e = run("m.f90", &twice, &request("f", &["x"], &["y"], vec![])).unwrap_err();
+    assert!(
+        e.rendered.contains("arguments = [\"n\", \"x\", \"arg3\"]"),
+        "{}",
+        e.rendered
+    );
+}
+
 #[test]
 fn an_unused_black_box_is_a_warning_and_a_missing_one_says_what_to_write() {
     let b = black_box("libb", &["n", "a", "b"], &[("b", &["a", "b"])]);

@@ -575,14 +575,34 @@ pub fn unknown_procedure(
             ug.unit.name, ug.unit.name
         ));
     }
-    let names: Vec<String> = args
-        .iter()
-        .enumerate()
-        .map(|(k, a)| match &a.value.kind {
-            ExprKind::Var(v) | ExprKind::Index(v, _) => v.to_ascii_lowercase(),
-            _ => format!("arg{}", k + 1),
-        })
-        .collect();
+    // A black-box table must not suggest what `prepare::black_box` then refuses: a
+    // procedure called from a language whose calls need prototypes (C) cannot be one yet.
+    let needs_prototype = ug.ctx.program.files.iter().any(|f| {
+        f.language.calls_need_prototypes() && f.units.iter().any(|u| std::ptr::eq(u, ug.unit))
+    });
+    if needs_prototype {
+        return Diagnostic::error(
+            "E0503",
+            format!("`{name}` is called with active arguments, but adgen has no source for it"),
+        )
+        .at(s.span)
+        .with_help(format!(
+            "add the file that defines `{name}` to `sources`, so that adgen can differentiate \
+             it (a black-box table for a function called from C is not supported yet)"
+        ));
+    }
+    // Each argument named after its actual where that is a variable not named already
+    // (the same array may be passed twice), else by its position.
+    let mut names: Vec<String> = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        let name = match &a.value.kind {
+            ExprKind::Var(v) | ExprKind::Index(v, _) => Some(v.to_ascii_lowercase()),
+            _ => None,
+        }
+        .filter(|n| !names.contains(n))
+        .unwrap_or_else(|| format!("arg{}", k + 1));
+        names.push(name);
+    }
     let quoted = |v: &[String]| {
         v.iter()
             .map(|n| format!("\"{n}\""))
