@@ -157,6 +157,17 @@ fn call_table<'a>(
     for u in &file.units {
         table.insert(key(&u.name), u);
     }
+    // Functions the sources call by prototype alone: their interface bodies, unless a
+    // unit above defines them.
+    for u in originals.units().chain(&file.units) {
+        for d in &u.decls {
+            if let DeclKind::Interface(bodies) = &d.kind {
+                for b in bodies {
+                    table.entry(key(&b.name)).or_insert(b);
+                }
+            }
+        }
+    }
     table
 }
 

@@ -521,7 +521,8 @@ impl FnCx<'_, '_> {
         r?;
         self.global_symbols();
         self.check_heap(&body)?;
-        for callee in std::mem::take(&mut self.called) {
+        // Left in `called` for the caller (`prototypes::declare_external`).
+        for callee in self.called.clone() {
             let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
             self.symbols.insert(Symbol {
                 name: callee.clone(),

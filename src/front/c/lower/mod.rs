@@ -17,6 +17,7 @@ mod globals;
 mod heap;
 mod members;
 mod pointers;
+mod prototypes;
 mod scan;
 mod stmt;
 mod structarr;
@@ -82,6 +83,10 @@ struct Proto {
     /// For a parameter that is rows of a constant length (`double a[][N]`, `double
     /// (*a)[N]`, `vec3 *a`): that length, which a local 2-D array passed to it must have.
     rows: Vec<Option<i64>>,
+    /// Each parameter's type (pointed to, for a pointer), when it is a scalar one and the
+    /// parameter a plain value or pointer, and whether it is `const`: what an interface
+    /// body needs ([`prototypes`]).
+    scalars: Vec<Option<(Ty, bool)>>,
 }
 
 /// What a name in a function is.
@@ -174,6 +179,16 @@ pub(crate) fn lower_unit(
             _ => {}
         }
     }
+    // The functions this translation unit defines (the others it calls by prototype).
+    let file_functions: BTreeSet<String> =
+        tu.0.iter()
+            .filter_map(|ext| match &ext.node {
+                ExternalDeclaration::FunctionDefinition(fd) => {
+                    declarator_name(&fd.node.declarator.node).map(|n| n.node.name.clone())
+                }
+                _ => None,
+            })
+            .collect();
     let arrays = pointer_kinds(tu);
     // File-scope `const` scalars initialized by constant expressions: replaced by their
     // value where they are used.
@@ -310,7 +325,9 @@ pub(crate) fn lower_unit(
                     heap: Default::default(),
                     optional: Default::default(),
                 };
-                if let Ok(unit) = cx.function(fd) {
+                if let Ok(mut unit) = cx.function(fd) {
+                    let called = std::mem::take(&mut cx.called);
+                    prototypes::declare_external(&mut unit, &called, &protos, &file_functions);
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
                         diags.push(
                             Diagnostic::error(

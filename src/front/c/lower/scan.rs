@@ -257,6 +257,7 @@ pub(super) fn proto_of(
     let mut params = Vec::new();
     let mut names = Vec::new();
     let mut rows = Vec::new();
+    let mut scalars = Vec::new();
     for p in &f.node.parameters {
         // A parameter of an array typedef is a pointer.
         let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
@@ -280,6 +281,15 @@ pub(super) fn proto_of(
             }
         };
         params.push(pass);
+        // `double x`, `const double *x`, `double x[]`: one level of pointer or array.
+        let plain = match &p.node.declarator {
+            None => !typedef_array,
+            Some(d) => !typedef_array && d.node.derived.len() <= 1,
+        };
+        scalars.push(match decl_type(&p.node.specifiers, typedefs) {
+            Ok(t @ (Ty::Int(_) | Ty::Real(_))) if plain => Some((t, is_const(&p.node.specifiers))),
+            _ => None,
+        });
         rows.push(
             p.node
                 .declarator
@@ -302,6 +312,7 @@ pub(super) fn proto_of(
             params,
             names,
             rows,
+            scalars,
         },
     ))
 }
