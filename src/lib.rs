@@ -241,8 +241,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
-    let analysis_warnings = { analyses }.warnings;
-    drop(ir);
+    let analysis_warnings = analyses.warnings;
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
     files.append(&mut printed);

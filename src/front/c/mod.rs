@@ -238,25 +238,26 @@ impl PosMap {
     /// How an `#include` names the user header that preprocessed offset `pos` lies in:
     /// none in the main file or a system header.
     pub(crate) fn header_of(&self, pos: usize) -> Option<&str> {
-        let i = match self.lines.binary_search_by_key(&pos, |l| l.0) {
-            Ok(i) => i,
-            Err(0) => return None,
-            Err(i) => i - 1,
-        };
-        let (f, _) = self.lines[i].1?;
+        let (_, (f, _)) = self.line_of(pos)?;
         self.includes[f].as_deref()
     }
 
-    /// The file and original offset of preprocessed offset `pos`, when it lies in the
-    /// main file or a user header.
-    fn locate(&self, pos: usize) -> Option<(FileId, usize)> {
+    /// The preprocessed line holding offset `pos`: its start, and its file (index in
+    /// `files`) and original line, when it comes from the main file or a user header.
+    fn line_of(&self, pos: usize) -> Option<(usize, (usize, usize))> {
         let i = match self.lines.binary_search_by_key(&pos, |l| l.0) {
             Ok(i) => i,
             Err(0) => return None,
             Err(i) => i - 1,
         };
         let (start, line) = self.lines[i];
-        let (f, line) = line?;
+        Some((start, line?))
+    }
+
+    /// The file and original offset of preprocessed offset `pos`, when it lies in the
+    /// main file or a user header.
+    fn locate(&self, pos: usize) -> Option<(FileId, usize)> {
+        let (start, (f, line)) = self.line_of(pos)?;
         let (id, table) = &self.files[f];
         let (ostart, olen) = *table.get(line)?;
         Some((*id, ostart + (pos - start).min(olen)))
