@@ -30,10 +30,11 @@
 //! `DOUBLEPRECISION`, `ELSE IF`/`ELSEIF`, `END IF`/`ENDIF`, `END DO`/`ENDDO`). Blanks
 //! inside a name or number (`X 1`, `1 000`) are not joined.
 //!
-//! Character constants continued across lines lose F77's padding to column 72: the
-//! joined value holds the blanks of the rewritten text instead. Derivative code keeps
-//! character values (tests such as `task(1:2) .eq. 'FG'`), so a constant continued
-//! across lines and then compared would differ from gfortran's: not handled yet.
+//! A character constant continued across lines holds, as gfortran reads it (its default
+//! `-fpad-source`), the line padded with blanks to the last column, then the
+//! continuation's field: `'abc` ending column 16 and `&def'` give `abc`, 56 blanks,
+//! `def`. The rewritten text cannot hold that many blanks at the same offsets, so each
+//! such join is returned as a [`Pad`], which the lexer applies to the constant's value.
 
 use crate::diag::{Diagnostic, FileId, Span};
 
@@ -63,14 +64,35 @@ struct Line {
     comment: Option<usize>,
 }
 
+/// A continuation inside a character constant: in its value, the rewritten text from
+/// `from` (where the continued line's text ends) to `to` (where the continuation's field
+/// starts) stands for `blanks` blanks (the padding to the last column).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pad {
+    pub from: usize,
+    pub to: usize,
+    pub blanks: usize,
+}
+
 /// Rewrites fixed-form `text` into free form of exactly the same length (see the module
 /// documentation). Problems are reported in `diags`; the offending columns are blanked.
+#[cfg(test)]
 pub fn to_free_form(
     file: FileId,
     text: &str,
     last_column: usize,
     diags: &mut Vec<Diagnostic>,
 ) -> String {
+    to_free_form_with_pads(file, text, last_column, diags).0
+}
+
+/// As [`to_free_form`], with the continuations inside character constants, by offset.
+pub fn to_free_form_with_pads(
+    file: FileId,
+    text: &str,
+    last_column: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> (String, Vec<Pad>) {
     let mut out: Vec<u8> = text.as_bytes().to_vec();
     let mut reader = Reader {
         file,
@@ -80,17 +102,20 @@ pub fn to_free_form(
         quote: None,
         last_column,
         truncated: false,
+        pads: Vec::new(),
     };
     let lines = reader.read_lines();
     reader.join_continuations(&lines);
+    let pads = std::mem::take(&mut reader.pads);
     // Only whole characters were replaced by ASCII, so the text is still UTF-8; the
     // fallback keeps the promise of never panicking should that ever be false.
-    String::from_utf8(out).unwrap_or_else(|e| {
+    let text = String::from_utf8(out).unwrap_or_else(|e| {
         String::from_utf8_lossy(e.as_bytes())
             .chars()
             .map(|c| if c == '\u{fffd}' { ' ' } else { c })
             .collect()
-    })
+    });
+    (text, pads)
 }
 
 /// Columns 73-80 of card images: a sequence number, after a deck name or not
@@ -115,6 +140,8 @@ struct Reader<'a, 'd> {
     last_column: usize,
     /// A line of this file was cut off (said once).
     truncated: bool,
+    /// The continuations inside character constants, in text order.
+    pads: Vec<Pad>,
 }
 
 impl Reader<'_, '_> {
@@ -384,9 +411,13 @@ impl Reader<'_, '_> {
                     last = Some(index);
                 }
                 LineKind::Continuation => {
+                    let in_string = self.quote.is_some();
                     let mut line = lines[index].clone();
                     self.scan_field(&mut line);
                     lines[index] = line;
+                    if let (true, Some(prev)) = (in_string, last) {
+                        self.pad_string(&lines[prev], &lines[index]);
+                    }
                     if let Some(prev) = last {
                         // From the end of the previous line's statement text (its
                         // comment goes too) to the start of this field: all blanks.
@@ -413,6 +444,34 @@ impl Reader<'_, '_> {
                 LineKind::Comment | LineKind::Blank => {}
             }
         }
+    }
+
+    /// A character constant open at the end of `prev` goes on in `next`: its value holds
+    /// `prev`'s text up to the last column, padded with blanks, then `next`'s field.
+    fn pad_string(&mut self, prev: &Line, next: &Line) {
+        let end = self.content_end(prev);
+        let mut column = 0;
+        let mut from = end;
+        for (i, ch) in self.text[prev.start..end].char_indices() {
+            column += if ch == '\t' && column < 6 {
+                6 - column
+            } else {
+                1
+            };
+            if column > self.last_column {
+                // Cut off at the last column (blanked by `scan_field`).
+                from = prev.start + i;
+                column = self.last_column;
+                break;
+            }
+        }
+        self.pads.push(Pad {
+            from,
+            to: next.field,
+            blanks: self
+                .last_column
+                .saturating_sub(column.min(self.last_column)),
+        });
     }
 
     fn content_end(&self, line: &Line) -> usize {
@@ -513,6 +572,29 @@ mod tests {
         let out = clean(&format!("{first}\n     &    B\n"));
         assert_eq!(out.lines().count(), 1);
         assert!(!out.contains('&'));
+    }
+
+    #[test]
+    fn a_continued_character_constant_is_padded_to_the_last_column() {
+        let text = "      m = 'abc\n     &def'\n";
+        let mut diags = Vec::new();
+        let (out, pads) = to_free_form_with_pads(FileId(0), text, 72, &mut diags);
+        // `'abc` ends in column 14: 58 blanks to column 72, then `def`.
+        assert_eq!(
+            pads,
+            vec![Pad {
+                from: 14,
+                to: 21,
+                blanks: 58
+            }]
+        );
+        let toks = super::super::lexer::lex_with_pads(FileId(0), &out, &pads, &mut diags);
+        let value = toks.iter().find_map(|t| match &t.kind {
+            super::super::lexer::TokKind::Str(s) => Some(s.clone()),
+            _ => None,
+        });
+        assert_eq!(value, Some(format!("abc{}def", " ".repeat(58))));
+        assert!(diags.is_empty(), "{diags:?}");
     }
 
     #[test]

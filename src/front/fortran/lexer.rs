@@ -60,8 +60,21 @@ pub struct Tok {
 }
 
 /// Splits `text` into tokens. Errors are reported and the offending character skipped.
+#[cfg(test)]
 pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Tok> {
+    lex_with_pads(file, text, &[], diags)
+}
+
+/// As [`lex`], for text rewritten from fixed form: a character constant continued
+/// across lines gets the blanks `pads` give for each join.
+pub fn lex_with_pads(
+    file: FileId,
+    text: &str,
+    pads: &[super::fixed::Pad],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Tok> {
     let mut lexer = Lexer {
+        pads,
         file,
         text,
         bytes: text.as_bytes(),
@@ -83,6 +96,8 @@ struct Lexer<'a, 'd> {
     toks: Vec<Tok>,
     line_has_tokens: bool,
     diags: &'d mut Vec<Diagnostic>,
+    /// Continuations inside character constants of fixed-form text (`fixed::Pad`).
+    pads: &'a [super::fixed::Pad],
 }
 
 fn is_ident_char(b: u8) -> bool {
@@ -243,6 +258,12 @@ impl Lexer<'_, '_> {
                 self.pos = i;
                 self.push(TokKind::Str(value), lo, i);
                 return;
+            }
+            if let Ok(k) = self.pads.binary_search_by_key(&i, |p| p.from) {
+                let pad = self.pads[k];
+                value.extend(std::iter::repeat_n(' ', pad.blanks));
+                i = pad.to;
+                continue;
             }
             if b == quote {
                 if self.at(i + 1) == quote {

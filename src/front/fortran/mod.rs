@@ -279,11 +279,13 @@ fn include_file(
         }
         match resolve(name) {
             Ok((fid, text)) => {
-                let text = match form {
-                    SourceForm::Free => text,
-                    SourceForm::Fixed(last) => fixed::to_free_form(fid, &text, last, diags),
+                let (text, pads) = match form {
+                    SourceForm::Free => (text, Vec::new()),
+                    SourceForm::Fixed(last) => {
+                        fixed::to_free_form_with_pads(fid, &text, last, diags)
+                    }
                 };
-                let toks = lexer::lex(fid, &text, diags);
+                let toks = lexer::lex_with_pads(fid, &text, &pads, diags);
                 let inner = lexer::split(toks);
                 texts.push((fid, text));
                 expand_includes(inner, form, resolve, diags, texts, depth + 1)
@@ -470,10 +472,11 @@ fn lower_impl(
 ) -> Result<il::File, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let free_text;
+    let mut pads = Vec::new();
     let text: &str = match form {
         SourceForm::Free => &source.text,
         SourceForm::Fixed(last) => {
-            free_text = fixed::to_free_form(id, &source.text, last, &mut diags);
+            (free_text, pads) = fixed::to_free_form_with_pads(id, &source.text, last, &mut diags);
             &free_text
         }
     };
@@ -483,7 +486,7 @@ fn lower_impl(
     {
         ensure_intrinsic_modules(modules);
     }
-    let toks = lexer::lex(id, text, &mut diags);
+    let toks = lexer::lex_with_pads(id, text, &pads, &mut diags);
     let items = lexer::split(toks);
     let mut included = Vec::new();
     let items = expand_includes(items, form, files.resolve, &mut diags, &mut included, 0);
