@@ -72,8 +72,9 @@ for n in 10 100 1000 10000; do
     measure "procedures" "$n" procedure
 done
 
-# N files of 100 lines, each a procedure of 93 statements (7 more lines: header, declarations, call, end) that calls the next file's; every
-# other procedure is a root (N = 1,000: 100,000 lines, 500 roots).
+# N files of 100 lines, each a procedure of 93 statements (and 7 lines of header,
+# declarations, call and end) that calls the next file's; every other procedure is a root
+# (N = 1,000: 100,000 lines, 500 roots).
 for n in 10 100 1000; do
     rm -f "$WORK"/f*.f90
     awk -v n="$n" -v dir="$WORK" 'BEGIN {
