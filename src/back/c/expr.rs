@@ -337,6 +337,25 @@ impl Cx<'_> {
                 }
                 (format!("{lhs}{sym}{rhs}"), level)
             }
+            // Integer shifts and bitwise operations, which the front-end names by their
+            // Fortran intrinsics: the operator again, parenthesized whole.
+            ExprKind::Intrinsic {
+                op: Intrinsic::Passive(_),
+                args,
+                spelling: Some(name),
+            } if bit_operator(name).is_some() => {
+                let operand = |e: &Expr| match self.expr_level(e) {
+                    (t, Level::Primary) => t,
+                    (t, _) => format!("({t})"),
+                };
+                let op = bit_operator(name).unwrap_or_default();
+                let text = match args.as_slice() {
+                    [a] => format!("({op}{})", operand(&a.value)),
+                    [a, b] => format!("({} {op} {})", operand(&a.value), operand(&b.value)),
+                    _ => format!("{name}()"),
+                };
+                (text, Level::Primary)
+            }
             // Kept as written: piecewise constant functions (`ceil(x)`), and math.h's
             // float variants (`sinf(x)`: the front-end keeps the name only for them).
             ExprKind::Intrinsic {
@@ -577,4 +596,17 @@ fn is_float_variant(name: &str) -> bool {
     ];
     name.strip_suffix('f')
         .is_some_and(|base| MATH.contains(&base))
+}
+
+/// The C operator of an integer shift or bitwise intrinsic (see the C front-end).
+fn bit_operator(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "shiftl" => "<<",
+        "shiftr" => ">>",
+        "iand" => "&",
+        "ior" => "|",
+        "ieor" => "^",
+        "not" => "~",
+        _ => return None,
+    })
 }

@@ -39,7 +39,10 @@
 //! first-pass flag), `switch` (an IF chain; a case that falls through repeats the
 //! following cases' statements up to the `break`; a `break` inside an `if` of a case sets
 //! a flag guarding the rest), `break`, `continue`, `return`, calls; arithmetic, comparisons, `&&`, `||`, `!`,
-//! side-effect-free `?:`, casts, the math.h functions; file-scope `const` scalars with
+//! side-effect-free `?:`, casts, the math.h functions, integer shifts and bitwise
+//! operators (`<<`, `>>`, `&`, `|`, `^`, `~`, and their compound assignments: passive,
+//! kept as Fortran's `shiftl`, `iand`, ... in the IL and printed back as the operators);
+//! file-scope `const` scalars with
 //! literal initializers (inlined). Whole-line comments are kept.
 //!
 //! 2-D array parameters `double (*a)[N]`, `double a[][N]`, `double a[m][N]` and

@@ -324,7 +324,13 @@ impl FnCx<'_, '_> {
                         "taking an address outside a call argument",
                         e.span,
                     )),
-                    U::Complement => Err(self.unsupported("E0605", "the `~` operator", e.span)),
+                    U::Complement => {
+                        let (v, t) = self.value(&u.node.operand)?;
+                        if !matches!(t, Ty::Int(_)) {
+                            return Err(self.err("E0605", "`~` needs an integer operand", e.span));
+                        }
+                        Ok((bit_op("not", vec![v]).spanned(span), t))
+                    }
                 }
             }
             Expression::BinaryOperator(b) => {
@@ -335,6 +341,25 @@ impl FnCx<'_, '_> {
                     B::Minus => BinOp::Sub,
                     B::Multiply => BinOp::Mul,
                     B::Divide => BinOp::Div,
+                    B::ShiftLeft | B::ShiftRight | B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
+                        let name = match b.node.operator.node {
+                            B::ShiftLeft => "shiftl",
+                            B::ShiftRight => "shiftr",
+                            B::BitwiseAnd => "iand",
+                            B::BitwiseOr => "ior",
+                            _ => "ieor",
+                        };
+                        let (l, lt) = self.value(&b.node.lhs)?;
+                        let (r, rt) = self.value(&b.node.rhs)?;
+                        if !matches!((lt, rt), (Ty::Int(_), Ty::Int(_))) {
+                            return Err(self.err(
+                                "E0605",
+                                "shift and bitwise operators need integer operands",
+                                e.span,
+                            ));
+                        }
+                        return Ok((bit_op(name, vec![l, r]).spanned(span), promote(lt, rt)));
+                    }
                     B::Modulo => {
                         let (l, lt) = self.value(&b.node.lhs)?;
                         let (r, rt) = self.value(&b.node.rhs)?;
@@ -393,13 +418,6 @@ impl FnCx<'_, '_> {
                         return Err(self.unsupported(
                             "E0605",
                             "an assignment inside an expression (a side effect)",
-                            e.span,
-                        ));
-                    }
-                    _ => {
-                        return Err(self.unsupported(
-                            "E0605",
-                            "shift and bitwise operators",
                             e.span,
                         ));
                     }
@@ -869,4 +887,19 @@ impl FnCx<'_, '_> {
             ty,
         ))
     }
+}
+
+/// An integer shift or bitwise operation (`a << b`, `a & b`, `~a`): passive, kept as the
+/// Fortran intrinsic that names it (`shiftl`, `shiftr`, `iand`, `ior`, `ieor`, `not`),
+/// which the C back-end prints back as the operator.
+pub(super) fn bit_op(name: &str, args: Vec<Expr>) -> Expr {
+    Expr::new(ExprKind::Intrinsic {
+        op: il::Intrinsic::Passive(il::PassiveIntrinsic {
+            result: il::ScalarResult::OfArgument,
+            inquiry: false,
+            reduction: false,
+        }),
+        args: args.into_iter().map(il::Arg::positional).collect(),
+        spelling: Some(name.into()),
+    })
 }

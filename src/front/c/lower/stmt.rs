@@ -540,7 +540,26 @@ impl FnCx<'_, '_> {
                     | B::AssignBitwiseAnd
                     | B::AssignBitwiseOr
                     | B::AssignBitwiseXor => {
-                        return Err(self.unsupported("E0605", "bitwise assignment", e.span));
+                        let name = match b.node.operator.node {
+                            B::AssignShiftLeft => "shiftl",
+                            B::AssignShiftRight => "shiftr",
+                            B::AssignBitwiseAnd => "iand",
+                            B::AssignBitwiseOr => "ior",
+                            _ => "ieor",
+                        };
+                        let (lhs, lty) = self.lvalue(&b.node.lhs)?;
+                        let (rhs, rty) = self.value(&b.node.rhs)?;
+                        if !matches!((lty, rty), (Ty::Int(_), Ty::Int(_))) {
+                            return Err(self.err(
+                                "E0605",
+                                "shift and bitwise assignments need integer operands",
+                                e.span,
+                            ));
+                        }
+                        let rhs = super::expr::bit_op(name, vec![lhs.clone(), rhs]);
+                        let st = self.stmt(StmtKind::Assign { lhs, rhs }, e.span);
+                        out.push(st);
+                        return Ok(());
                     }
                     _ => return Err(self.no_effect(e)),
                 };
