@@ -33,8 +33,9 @@
 //! A character constant continued across lines holds, as gfortran reads it (its default
 //! `-fpad-source`), the line padded with blanks to the last column, then the
 //! continuation's field: `'abc` ending column 16 and `&def'` give `abc`, 56 blanks,
-//! `def`. The rewritten text cannot hold that many blanks at the same offsets, so each
-//! such join is returned as a [`Pad`], which the lexer applies to the constant's value.
+//! `def` (with `fixed-line-length = "none"`, no blanks: `abcdef`). The rewritten text
+//! cannot hold that many blanks at the same offsets, so each such join is returned as a
+//! [`Pad`], which the lexer applies to the constant's value.
 
 use crate::diag::{Diagnostic, FileId, Span};
 
@@ -465,12 +466,17 @@ impl Reader<'_, '_> {
                 break;
             }
         }
+        // Without a line length (`fixed-line-length = "none"`) there is nothing to pad
+        // to: gfortran joins the texts as they are.
+        let blanks = if self.last_column == usize::MAX {
+            0
+        } else {
+            self.last_column.saturating_sub(column)
+        };
         self.pads.push(Pad {
             from,
             to: next.field,
-            blanks: self
-                .last_column
-                .saturating_sub(column.min(self.last_column)),
+            blanks,
         });
     }
 
@@ -595,6 +601,12 @@ mod tests {
         });
         assert_eq!(value, Some(format!("abc{}def", " ".repeat(58))));
         assert!(diags.is_empty(), "{diags:?}");
+        // A longer line pads further; without a line length nothing is padded (gfortran
+        // `-ffixed-line-length-132`, `-none`).
+        let (_, pads) = to_free_form_with_pads(FileId(0), text, 132, &mut diags);
+        assert_eq!(pads[0].blanks, 118);
+        let (_, pads) = to_free_form_with_pads(FileId(0), text, usize::MAX, &mut diags);
+        assert_eq!(pads[0].blanks, 0);
     }
 
     #[test]
