@@ -66,9 +66,7 @@ impl UnitGen<'_, '_> {
             })
         };
         // A C function has no COMMON to declare.
-        let in_c = self.ctx.program.files.iter().any(|f| {
-            f.language == il::Language::C && f.units.iter().any(|u| std::ptr::eq(u, self.unit))
-        });
+        let in_c = self.language() == il::Language::C;
         for block in &self.ctx.ir.commons {
             let Some(dblock) = self
                 .ctx

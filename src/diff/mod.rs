@@ -450,6 +450,16 @@ pub struct UnitGen<'c, 'a> {
 }
 
 impl<'c, 'a> UnitGen<'c, 'a> {
+    /// The language of the file the unit comes from.
+    pub fn language(&self) -> il::Language {
+        self.ctx
+            .program
+            .files
+            .iter()
+            .find(|f| f.units.iter().any(|u| std::ptr::eq(u, self.unit)))
+            .map_or(il::Language::Fortran, |f| f.language)
+    }
+
     /// A derivative of a procedure callable from another language is callable the same
     /// way, under the derivative's name (`BIND(C, NAME="f")` → `NAME="f_d"`).
     pub fn derivative_bind(&self) -> Option<il::BindC> {

@@ -577,10 +577,7 @@ pub fn unknown_procedure(
     }
     // A black-box table must not suggest what `prepare::black_box` then refuses: a
     // procedure called from a language whose calls need prototypes (C) cannot be one yet.
-    let needs_prototype = ug.ctx.program.files.iter().any(|f| {
-        f.language.calls_need_prototypes() && f.units.iter().any(|u| std::ptr::eq(u, ug.unit))
-    });
-    if needs_prototype {
+    if ug.language().calls_need_prototypes() {
         return Diagnostic::error(
             "E0503",
             format!("`{name}` is called with active arguments, but adgen has no source for it"),

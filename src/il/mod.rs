@@ -253,6 +253,45 @@ impl BindC {
 }
 
 impl Unit {
+    /// A procedure known by its interface alone: its dummies (and result) declared by
+    /// `decls` and `symbols`, no body; every other field empty. A black box adgen has no
+    /// source for, or a C function called by prototype.
+    pub fn declaration(
+        name: &str,
+        args: Vec<String>,
+        result: Option<String>,
+        decls: Vec<Decl>,
+        symbols: SymbolTable,
+        span: Span,
+    ) -> Unit {
+        Unit {
+            kind: if result.is_some() {
+                UnitKind::Function
+            } else {
+                UnitKind::Subroutine
+            },
+            name: name.to_string(),
+            args,
+            result,
+            explicit_result: false,
+            prefix_type: None,
+            leading_comments: Vec::new(),
+            decls,
+            body: Vec::new(),
+            symbols,
+            span,
+            host: None,
+            bind: None,
+            recursive: false,
+            generic_calls: Default::default(),
+            deferred: Vec::new(),
+            deferred_entities: Vec::new(),
+            internal_of: None,
+            elemental: false,
+            specialization: None,
+        }
+    }
+
     /// The value `name` is given where it is declared: the initializer of its entity
     /// (`real, parameter :: pi = 3.14`, `integer :: n = 5`) or its PARAMETER statement.
     pub fn initial_value(&self, name: &str) -> Option<&Expr> {

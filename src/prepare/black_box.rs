@@ -17,9 +17,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::il::symbols::{Symbol, SymbolTable};
 use crate::il::types::{TypeRules, expr_type};
-use crate::il::{
-    Bound, DimSpec, Expr, ExprKind, Program, ScalarType, TypeSpec, Unit, UnitKind, key, visit,
-};
+use crate::il::{Bound, DimSpec, Expr, ExprKind, Program, ScalarType, TypeSpec, Unit, key, visit};
 use crate::request::{BlackBox, Request};
 
 /// A black box that does not fit the sources.
@@ -216,32 +214,14 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
                 sym.is_result = true;
                 symbols.insert(sym);
             }
-            let unit = Unit {
-                kind: if is_function {
-                    UnitKind::Function
-                } else {
-                    UnitKind::Subroutine
-                },
-                name: b.name.clone(),
-                args: b.arguments.clone(),
+            let unit = Unit::declaration(
+                &b.name,
+                b.arguments.clone(),
                 result,
-                explicit_result: false,
-                prefix_type: None,
-                leading_comments: Vec::new(),
-                decls: Vec::new(),
-                body: Vec::new(),
+                Vec::new(),
                 symbols,
-                span: Span::default(),
-                host: None,
-                bind: None,
-                recursive: false,
-                generic_calls: Default::default(),
-                deferred: Vec::new(),
-                deferred_entities: Vec::new(),
-                internal_of: None,
-                elemental: false,
-                specialization: None,
-            };
+                Span::default(),
+            );
             return Ok(Some((f, unit)));
         }
     }

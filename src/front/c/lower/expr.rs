@@ -342,13 +342,7 @@ impl FnCx<'_, '_> {
                     B::Multiply => BinOp::Mul,
                     B::Divide => BinOp::Div,
                     B::ShiftLeft | B::ShiftRight | B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor => {
-                        let name = match b.node.operator.node {
-                            B::ShiftLeft => "shiftl",
-                            B::ShiftRight => "shiftr",
-                            B::BitwiseAnd => "iand",
-                            B::BitwiseOr => "ior",
-                            _ => "ieor",
-                        };
+                        let name = bit_op_name(&b.node.operator.node).expect("a bit operator");
                         let (l, lt) = self.value(&b.node.lhs)?;
                         let (r, rt) = self.value(&b.node.rhs)?;
                         if !matches!((lt, rt), (Ty::Int(_), Ty::Int(_))) {
@@ -887,6 +881,19 @@ impl FnCx<'_, '_> {
             ty,
         ))
     }
+}
+
+/// The intrinsic of a binary shift or bitwise operator, plain or compound (`<<`, `<<=`).
+pub(super) fn bit_op_name(op: &BinaryOperator) -> Option<&'static str> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::ShiftLeft | B::AssignShiftLeft => "shiftl",
+        B::ShiftRight | B::AssignShiftRight => "shiftr",
+        B::BitwiseAnd | B::AssignBitwiseAnd => "iand",
+        B::BitwiseOr | B::AssignBitwiseOr => "ior",
+        B::BitwiseXor | B::AssignBitwiseXor => "ieor",
+        _ => return None,
+    })
 }
 
 /// An integer shift or bitwise operation (`a << b`, `a & b`, `~a`): passive, kept as the

@@ -522,8 +522,8 @@ impl FnCx<'_, '_> {
         self.global_symbols();
         self.check_heap(&body)?;
         // Left in `called` for the caller (`prototypes::declare_external`).
-        for callee in self.called.clone() {
-            let ty = self.protos.get(&callee).map(|p| p.ret).unwrap_or(Ty::Void);
+        for callee in &self.called {
+            let ty = self.protos.get(callee).map(|p| p.ret).unwrap_or(Ty::Void);
             self.symbols.insert(Symbol {
                 name: callee.clone(),
                 kind: SymbolKind::Procedure,

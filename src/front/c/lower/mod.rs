@@ -158,12 +158,15 @@ pub(crate) fn lower_unit(
     let (typedefs, structs) = collect_typedefs(tu);
     let enums = collect_enums(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
+    // The functions this translation unit defines (the others it calls by prototype).
+    let mut file_functions: BTreeSet<String> = BTreeSet::new();
     for ext in &tu.0 {
         match &ext.node {
             ExternalDeclaration::FunctionDefinition(fd) => {
                 if let Some((name, proto)) =
                     proto_of(&fd.node.specifiers, &fd.node.declarator, &typedefs)
                 {
+                    file_functions.insert(name.clone());
                     protos.insert(name, proto);
                 }
             }
@@ -179,16 +182,6 @@ pub(crate) fn lower_unit(
             _ => {}
         }
     }
-    // The functions this translation unit defines (the others it calls by prototype).
-    let file_functions: BTreeSet<String> =
-        tu.0.iter()
-            .filter_map(|ext| match &ext.node {
-                ExternalDeclaration::FunctionDefinition(fd) => {
-                    declarator_name(&fd.node.declarator.node).map(|n| n.node.name.clone())
-                }
-                _ => None,
-            })
-            .collect();
     let arrays = pointer_kinds(tu);
     // File-scope `const` scalars initialized by constant expressions: replaced by their
     // value where they are used.
@@ -326,8 +319,7 @@ pub(crate) fn lower_unit(
                     optional: Default::default(),
                 };
                 if let Ok(mut unit) = cx.function(fd) {
-                    let called = std::mem::take(&mut cx.called);
-                    prototypes::declare_external(&mut unit, &called, &protos, &file_functions);
+                    prototypes::declare_external(&mut unit, &cx.called, &protos, &file_functions);
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
                         diags.push(
                             Diagnostic::error(

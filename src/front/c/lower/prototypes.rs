@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Proto, Ty, int_lit, real_spec};
 use crate::diag::Span;
 use crate::il::symbols::{Symbol, SymbolTable};
-use crate::il::{Attr, Bound, Decl, DeclKind, DimSpec, Entity, Intent, Unit, UnitKind};
+use crate::il::{Attr, Bound, Decl, DeclKind, DimSpec, Entity, Intent, Unit};
 
 /// Adds to `unit` the interface bodies of the functions it calls (`called`) that this
 /// file only declares. A prototype adgen cannot state (a struct or a pointer to pointer
@@ -84,32 +84,7 @@ fn interface_body(name: &str, proto: &Proto, span: Span) -> Option<Unit> {
         symbols.insert(sym);
         name.to_string()
     });
-    Some(Unit {
-        kind: if result.is_some() {
-            UnitKind::Function
-        } else {
-            UnitKind::Subroutine
-        },
-        name: name.to_string(),
-        args,
-        result,
-        explicit_result: false,
-        prefix_type: None,
-        leading_comments: Vec::new(),
-        decls,
-        body: Vec::new(),
-        symbols,
-        span,
-        host: None,
-        bind: None,
-        recursive: false,
-        generic_calls: Default::default(),
-        deferred: Vec::new(),
-        deferred_entities: Vec::new(),
-        internal_of: None,
-        elemental: false,
-        specialization: None,
-    })
+    Some(Unit::declaration(name, args, result, decls, symbols, span))
 }
 
 fn var_decl(name: &str, ty: Ty, attrs: Vec<Attr>, dims: Option<Vec<DimSpec>>, span: Span) -> Decl {

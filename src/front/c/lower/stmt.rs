@@ -540,13 +540,8 @@ impl FnCx<'_, '_> {
                     | B::AssignBitwiseAnd
                     | B::AssignBitwiseOr
                     | B::AssignBitwiseXor => {
-                        let name = match b.node.operator.node {
-                            B::AssignShiftLeft => "shiftl",
-                            B::AssignShiftRight => "shiftr",
-                            B::AssignBitwiseAnd => "iand",
-                            B::AssignBitwiseOr => "ior",
-                            _ => "ieor",
-                        };
+                        let name = super::expr::bit_op_name(&b.node.operator.node)
+                            .expect("a compound bit operator");
                         let (lhs, lty) = self.lvalue(&b.node.lhs)?;
                         let (rhs, rty) = self.value(&b.node.rhs)?;
                         if !matches!((lty, rty), (Ty::Int(_), Ty::Int(_))) {
