@@ -210,12 +210,27 @@ fn pointers_lower_to_an_array_and_an_offset() {
 
 #[test]
 fn pointer_refusals_are_located() {
-    let e = lower(
+    // A pointer into `x` or `y`: the statement that uses it runs under `p_sel`; in a
+    // condition it is refused, once.
+    let f = lower(
         "void f(int n, double *x, double *y) {\n  double *p = x;\n  if (n > 2)\n    p = y;\n  \
          *p = 1.0;\n}\n",
     )
+    .unwrap();
+    assert!(f.units[0].symbols.contains("p_sel"));
+    let e = lower(
+        "void f(int n, double *x, double *y) {\n  double *p = x;\n  if (n > 2)\n    p = y;\n  \
+         if (*p > 0.0) *x = 1.0;\n}\n",
+    )
     .unwrap_err();
-    assert!(e.contains("t.c:4:9: error[E0605]"), "{e}");
+    assert!(e.contains("t.c:5:8: error[E0605]"), "{e}");
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let e = lower(
+        "void f(int n, double *x) {\n  double a[2][2];\n  double *p = x;\n  if (n > 2)\n    \
+         p = a[1];\n  *p = 1.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:5:9: error[E0605]"), "{e}");
     let e = lower("void f(double *x) {\n  double *p;\n  *p = 1.0;\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:4: error[E0605]"), "{e}");
     // A step after the pointer in an `if` with `else if` arms (accepted without them).

@@ -112,7 +112,10 @@ impl FnCx<'_, '_> {
                     DerivedDeclarator::Pointer(_)
                         if decl.node.derived.len() == 1 && typedef_ext.is_empty() =>
                     {
-                        return self.pointer_decl(&name, ty, init, out);
+                        // `const double *mu = x, *sig = x + k;`: on to the next declarator.
+                        self.pointer_decl(&name, ty, init, out)?;
+                        continue_outer = true;
+                        break;
                     }
                     _ => {
                         return Err(self.unsupported(

@@ -77,6 +77,7 @@ impl FnCx<'_, '_> {
             ));
         }
         self.shadowed = shadowing_names(f, params);
+        self.targets = pointer_targets(&f.statement.node);
         self.see_globals();
         let mut indexed = Indexed::default();
         indexed.visit_statement(&f.statement.node, &f.statement.span);
@@ -477,6 +478,7 @@ impl FnCx<'_, '_> {
                     off: off.clone(),
                     base: Some(pname.clone()),
                     row: None,
+                    switch: None,
                 },
             );
             let mut st = self.stmt(

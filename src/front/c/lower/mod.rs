@@ -22,6 +22,7 @@ mod scan;
 mod stmt;
 mod structarr;
 mod switch;
+mod switching;
 
 use expr::*;
 use globals::*;
@@ -29,6 +30,7 @@ use members::*;
 use pointers::*;
 use scan::*;
 use structarr::*;
+use switching::*;
 
 /// A C scalar type of the subset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -129,6 +131,8 @@ struct PtrVar {
     /// For a pointer to a row of a 2-D array (`double *row = a[i];`): the IL integer
     /// variable holding the row; `off` is then the offset in the row.
     row: Option<String>,
+    /// For a local pointer the body makes point into several arrays: which one.
+    switch: Option<Switch>,
 }
 
 #[derive(Clone, Debug)]
@@ -296,6 +300,8 @@ pub(crate) fn lower_unit(
                     result: None,
                     copies: BTreeMap::new(),
                     pointers: BTreeMap::new(),
+                    targets: BTreeMap::new(),
+                    pick: BTreeMap::new(),
                     idents: BTreeSet::new(),
                     effects_ok: false,
                     fx: Effects::default(),
@@ -509,6 +515,11 @@ struct FnCx<'m, 'd> {
     copies: BTreeMap<String, String>,
     /// Moving pointers, by key of their C name.
     pointers: BTreeMap<String, PtrVar>,
+    /// What each local pointer of the body is made to point into (C names, see
+    /// [`switching`]), and, while a statement is lowered once per array its switching
+    /// pointers point into, the array (position) each points into in this copy.
+    targets: BTreeMap<String, Vec<String>>,
+    pick: BTreeMap<String, usize>,
     /// Every identifier of the function body (keys): names adgen makes avoid them.
     idents: BTreeSet<String>,
     /// May the expression being lowered step a pointer (`*p++`)? Only in a statement

@@ -16,7 +16,7 @@ pub(super) struct Base {
 }
 
 impl Base {
-    fn array(name: String) -> Base {
+    pub(super) fn array(name: String) -> Base {
         Base { name, row: None }
     }
 
@@ -71,12 +71,14 @@ impl FnCx<'_, '_> {
     ) -> R<()> {
         if self.declare(name, ty, VarKind::Pointer, init.span)? {
             let off = self.offset_var(name, init.span);
+            let switch = self.switch_of(name, init.span);
             self.pointers.insert(
                 key(name),
                 PtrVar {
                     off,
                     base: None,
                     row: None,
+                    switch,
                 },
             );
         }
@@ -188,6 +190,9 @@ impl FnCx<'_, '_> {
                 &format!("making `{name}` point into an array of another type"),
                 value.span,
             ));
+        }
+        if let Some(sw) = self.pointers[&key(name)].switch.clone() {
+            return self.point_switch(&sw, name, base, row, off, value.span, at, out);
         }
         let ptr = self
             .pointers
@@ -418,6 +423,10 @@ impl FnCx<'_, '_> {
             .cloned()
         {
             *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
+            if let Some(sw) = &p.switch {
+                let base = self.switched_base(sw, at)?;
+                return Ok((base, Some(Expr::var(&p.off)), v.ty));
+            }
             let Some(base) = p.base else {
                 return Err(self.err(
                     "E0605",

@@ -338,7 +338,18 @@ impl FnCx<'_, '_> {
         &mut self,
         out: &mut Vec<Stmt>,
         source: &Node<Expression>,
-        f: impl FnOnce(&mut Self, &mut Vec<Stmt>) -> R<()>,
+        mut f: impl FnMut(&mut Self, &mut Vec<Stmt>) -> R<()>,
+    ) -> R<()> {
+        self.dispatched(out, source, |cx, out| {
+            cx.with_effects_once(out, source, &mut f)
+        })
+    }
+
+    fn with_effects_once(
+        &mut self,
+        out: &mut Vec<Stmt>,
+        source: &Node<Expression>,
+        f: &mut impl FnMut(&mut Self, &mut Vec<Stmt>) -> R<()>,
     ) -> R<()> {
         let saved_ok = std::mem::replace(&mut self.effects_ok, true);
         let saved = std::mem::take(&mut self.fx);
