@@ -18,10 +18,13 @@
 //!   `pushreal8array(a, n)`) become its C API (`adgen_push_real8(&x)`, ...).
 
 mod expr;
+mod proto;
 mod scope;
 mod stmt;
 mod structarr;
 use expr::{Level, int_value};
+use proto::Prototypes;
+pub use proto::{prototype, prototype_in};
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -49,96 +52,6 @@ pub fn c_type(ty: ScalarType) -> &'static str {
         // Derived types reach the C back-end only from Fortran, which it refuses.
         ScalarType::Derived => "void",
     }
-}
-
-/// `double f(double x, double *y)`.
-pub fn prototype(unit: &Unit) -> String {
-    prototype_in(unit, &BTreeMap::new())
-}
-
-/// The prototype of `unit` when the units it calls are in `table` (by key): an INTENT(IN)
-/// pointer passed on by value only stays `const`.
-pub fn prototype_in(unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
-    let vars = unit_vars(unit);
-    let ret = match unit.kind {
-        UnitKind::Subroutine | UnitKind::Module => "void",
-        UnitKind::Function => unit
-            .result
-            .as_ref()
-            .and_then(|r| vars.get(crate::il::key_ref(r).as_ref()))
-            .map(|v| c_type(v.ty))
-            .unwrap_or("double"),
-    };
-    // INTENT(IN) pointers the body neither writes nor passes on are `const`
-    // (INTERFACE.md §3); passing one on to a callee would need the callee's to be too.
-    let touched = RefCell::new(BTreeSet::new());
-    let by_reference = |callee: &str, args: &[Arg]| {
-        let mut touched = touched.borrow_mut();
-        let kinds = table
-            .get(crate::il::key_ref(callee).as_ref())
-            .map(|u| param_kinds(u));
-        for (i, a) in args.iter().enumerate() {
-            let by_value = kinds
-                .as_ref()
-                .is_some_and(|k| k.get(i) == Some(&Pass::Value));
-            if let (false, Some(n)) = (by_value, a.value.base_name()) {
-                touched.insert(key(n.split('%').next().unwrap_or(n)));
-            }
-        }
-    };
-    il::visit::walk_stmts(&unit.body, &mut |s| {
-        match &s.kind {
-            StmtKind::Assign { lhs, .. } => {
-                if let Some(n) = lhs.base_name() {
-                    touched
-                        .borrow_mut()
-                        .insert(key(n.split('%').next().unwrap_or(n)));
-                }
-            }
-            StmtKind::Do { var, .. } => {
-                touched.borrow_mut().insert(key(var));
-            }
-            StmtKind::Call { name, args } => by_reference(name, args),
-            // Pushes read through const pointers; pops and looks write their operands.
-            StmtKind::Tape(t) if t.op.writes() => {
-                let mut touched = touched.borrow_mut();
-                for e in t.operands() {
-                    if let Some(n) = e.base_name() {
-                        touched.insert(key(n.split('%').next().unwrap_or(n)));
-                    }
-                }
-            }
-            _ => {}
-        }
-        for e in il::visit::stmt_exprs(s) {
-            il::visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Call(f, args) = &x.kind {
-                    by_reference(f, args);
-                }
-            });
-        }
-    });
-    let params: Vec<String> = unit
-        .args
-        .iter()
-        .map(|a| {
-            let v = &vars[&key(a)];
-            let t = scope::type_text(v);
-            match v.pass {
-                Some(Pass::Value) => format!("{t} {a}"),
-                _ if v.intent_in && !touched.borrow().contains(crate::il::key_ref(a).as_ref()) => {
-                    format!("const {t} *{a}")
-                }
-                _ => format!("{t} *{a}"),
-            }
-        })
-        .collect();
-    let params = if params.is_empty() {
-        "void".to_string()
-    } else {
-        params.join(", ")
-    };
-    format!("{ret} {}({params})", unit.name)
 }
 
 /// Every unit a file's units may call, by key: originals, then generated units.
@@ -189,6 +102,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
     }
     let file = &file;
     let table = call_table(file, originals, siblings);
+    let protos = Prototypes::default();
     let generated: BTreeSet<String> = siblings
         .iter()
         .flat_map(|f| f.units.iter())
@@ -274,13 +188,13 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
     out.push('\n');
     out.push_str(&file_scope);
     for u in &externs {
-        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
+        writeln!(out, "{};", protos.of(u, &table)).unwrap();
     }
     for u in &copies {
-        writeln!(out, "static {};", prototype_in(u, &table)).unwrap();
+        writeln!(out, "static {};", protos.of(u, &table)).unwrap();
     }
     for u in file.units.iter().filter(|u| u.is_procedure()) {
-        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
+        writeln!(out, "{};", protos.of(u, &table)).unwrap();
     }
     let is_copy: BTreeSet<String> = copies.iter().map(|u| key(&u.name)).collect();
     for u in all {
@@ -290,7 +204,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
         } else {
             ""
         };
-        write_unit_into(&mut out, u, &table, &env, prefix);
+        write_unit_into(&mut out, u, &table, &protos, &env, prefix);
     }
     out
 }
@@ -303,6 +217,7 @@ pub fn write_header(
     siblings: &[&il::File],
 ) -> String {
     let table = call_table(file, originals, siblings);
+    let protos = Prototypes::default();
     let guard: String = guard
         .chars()
         .map(|c| {
@@ -330,7 +245,7 @@ pub fn write_header(
     );
     out.push_str(&scope::header_scope(&env, file, originals));
     for u in file.units.iter().filter(|u| u.is_procedure()) {
-        writeln!(out, "{};", prototype_in(u, &table)).unwrap();
+        writeln!(out, "{};", protos.of(u, &table)).unwrap();
     }
     writeln!(out, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif").unwrap();
     out
@@ -418,6 +333,7 @@ fn write_unit_into(
     out: &mut String,
     unit: &Unit,
     table: &BTreeMap<String, &Unit>,
+    protos: &Prototypes,
     env: &scope::Env,
     prefix: &str,
 ) {
@@ -425,7 +341,7 @@ fn write_unit_into(
     for c in &unit.leading_comments {
         writeln!(out, "/*{} */", c.replace("*/", "* /")).unwrap();
     }
-    writeln!(out, "{prefix}{} {{", prototype_in(unit, table)).unwrap();
+    writeln!(out, "{prefix}{} {{", protos.of(unit, table)).unwrap();
     // Declarations of locals, in declaration order.
     let args: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
     let read = names_read(&unit.body);

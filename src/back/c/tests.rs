@@ -326,3 +326,37 @@ void run(double a, double *r) {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// `const` follows a read-only array down a call chain: a pointer passed on to a callee
+/// that takes it as `const` stays `const`; one passed to a callee that writes it, or that
+/// calls itself, does not.
+#[test]
+fn const_follows_read_only_arrays_down_calls() {
+    let src = "\
+static double first(const double *a) { return a[0]; }
+static double twice(const double *a) { return 2.0 * first(a); }
+static void scale(double *w) { w[0] = 2.0 * w[0]; }
+double top(const double *a, double *b) {
+  scale(b);
+  return twice(a) + b[0];
+}
+";
+    let mut map = SourceMap::default();
+    let id = map.add(SourceFile::new("t.c", src));
+    let mut next = 0;
+    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .map_err(|d| crate::Diagnostics(d).render(&map))
+        .unwrap();
+    let program = il::Program {
+        files: vec![file.clone()],
+    };
+    let c = super::write_file(&file, &program, &[]);
+    for want in [
+        "double first(const double *a)",
+        "double twice(const double *a)",
+        "void scale(double *w)",
+        "double top(const double *a, double *b)",
+    ] {
+        assert!(c.contains(want), "missing {want:?} in:\n{c}");
+    }
+}
