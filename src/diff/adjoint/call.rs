@@ -56,6 +56,30 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
         }
+        // The same array passed to two dummies (`&s[i]` and `&s[i + b]`) is saved once. It
+        // counts as given back only if the callee gives back every dummy it is passed to.
+        let mut merged: Vec<Written> = Vec::with_capacity(written.len());
+        for w in written {
+            let dup = match &w.0.kind {
+                ExprKind::Var(n) => merged.iter().position(|m| {
+                    matches!(&m.0.kind, ExprKind::Var(o) if key(o) == key(n)) && m.2 == w.2
+                }),
+                _ => None,
+            };
+            match dup {
+                Some(i) => {
+                    let kept_restored = merged[i]
+                        .1
+                        .as_deref()
+                        .is_some_and(|f| self.callee_restores(site.callee, f));
+                    if kept_restored {
+                        merged[i].1 = w.1;
+                    }
+                }
+                None => merged.push(w),
+            }
+        }
+        let written = merged;
         // Forward: copies of what the callee's adjoint overwrites without giving back, the
         // snapshot of everything the callee overwrites, [result variable], the call.
         // Backward: [result variable], the snapshot (the state before the call), the
