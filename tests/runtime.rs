@@ -401,6 +401,7 @@ mod adjoint {
                 internal_of: None,
                 elemental: false,
                 specialization: None,
+                external: false,
             }],
         }
     }

@@ -144,6 +144,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }
 

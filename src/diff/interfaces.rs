@@ -7,7 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::{Ctx, UnitGen};
 use crate::il::{self, Decl, DeclKind, Unit, key};
+use crate::request::Mode;
 
 /// Adds to each generated unit whose original saw interface bodies (`declares(i)`: its
 /// own, or its module's, generic ones included) an interface body for every generated
@@ -18,8 +20,7 @@ pub(super) fn add_derivative_interfaces(
     external: &dyn Fn(usize) -> bool,
     declares: &dyn Fn(usize) -> bool,
 ) {
-    let needs: Vec<usize> = units.keys().copied().filter(|&i| declares(i)).collect();
-    if needs.is_empty() {
+    if !units.keys().any(|&i| declares(i)) {
         return;
     }
     let bodies: BTreeMap<String, Unit> = units
@@ -27,6 +28,57 @@ pub(super) fn add_derivative_interfaces(
         .filter(|(i, u)| external(**i) && u.host.is_none() && !u.is_module())
         .map(|(_, u)| (key(&u.name), interface_body(u)))
         .collect();
+    declare_called(units, &bodies, declares);
+}
+
+/// The user's derivatives of black boxes, declared in the generated units that call them
+/// where the language's calls need prototypes (C: to pass each argument by value or by
+/// address), with the header adgen would have written for them.
+pub(super) fn declare_black_box_derivatives(ctx: &Ctx, units: &mut BTreeMap<usize, Unit>) {
+    let needs_prototypes = |i: usize| {
+        ctx.program
+            .files
+            .iter()
+            .find(|f| {
+                f.units
+                    .iter()
+                    .any(|u| std::ptr::eq(u, ctx.ir.units[i].unit))
+            })
+            .is_some_and(|f| f.language.calls_need_prototypes())
+    };
+    let mut bodies = BTreeMap::new();
+    for i in 0..ctx.ir.units.len() {
+        if ctx.request.black_box(&ctx.ir.units[i].unit.name).is_none()
+            || !ctx.analyses.units[i].is_differentiated()
+            || !needs_prototypes(i)
+        {
+            continue;
+        }
+        // Only the header is kept: what the generation says of a body the black box does
+        // not have (sizes to zero, saves) is not the user's concern.
+        let mut ug = UnitGen::new(ctx, i);
+        let header = match ctx.mode {
+            Mode::Tangent => super::tangent::tangent_unit(&mut ug),
+            Mode::Adjoint => super::adjoint::adjoint_unit(&mut ug),
+        };
+        let mut body = interface_body(&header);
+        body.external = true;
+        bodies.insert(key(&header.name), body);
+    }
+    declare_called(units, &bodies, &needs_prototypes);
+}
+
+/// Adds to each unit that `declares` the interface bodies (`bodies`, by key) of the
+/// procedures it calls and does not declare yet.
+fn declare_called(
+    units: &mut BTreeMap<usize, Unit>,
+    bodies: &BTreeMap<String, Unit>,
+    declares: &dyn Fn(usize) -> bool,
+) {
+    if bodies.is_empty() {
+        return;
+    }
+    let needs: Vec<usize> = units.keys().copied().filter(|&i| declares(i)).collect();
     for i in needs {
         let Some(unit) = units.get_mut(&i) else {
             continue;

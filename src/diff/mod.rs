@@ -281,6 +281,7 @@ pub fn differentiate_by_mode(
                 }
             }
         }
+        interfaces::declare_black_box_derivatives(&ctx, &mut generated_units);
         interfaces::add_derivative_interfaces(
             &mut generated_units,
             &|i| fortran.contains(crate::il::key_ref(&ir.units[i].unit.name).as_ref()),

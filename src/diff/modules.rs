@@ -18,6 +18,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
         kind: il::UnitKind::Module,
         name: name.to_string(),
         args: Vec::new(),

@@ -59,6 +59,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }
 
@@ -575,9 +576,13 @@ pub fn unknown_procedure(
             ug.unit.name, ug.unit.name
         ));
     }
-    // A black-box table must not suggest what `prepare::black_box` then refuses: a
-    // procedure called from a language whose calls need prototypes (C) cannot be one yet.
-    if ug.language().calls_need_prototypes() {
+    // From C, the table describes the function as its prototype declares it (by value or
+    // by address); without a prototype there is nothing to describe it from.
+    let c_prototype = ug.unit.decls.iter().find_map(|d| match &d.kind {
+        crate::il::DeclKind::Interface(bodies) => bodies.iter().find(|b| b.name == name),
+        _ => None,
+    });
+    if ug.language().calls_need_prototypes() && c_prototype.is_none() {
         return Diagnostic::error(
             "E0503",
             format!("`{name}` is called with active arguments, but adgen has no source for it"),
@@ -585,15 +590,18 @@ pub fn unknown_procedure(
         .at(s.span)
         .with_help(format!(
             "add the file that defines `{name}` to `sources`, so that adgen can differentiate \
-             it (a black-box table for a function called from C is not supported yet)"
+             it; or declare it by its prototype before the call and describe it in a \
+             `[black-box.{name}]` table of ad.toml"
         ));
     }
-    // Each argument named after its actual where that is a variable not named already
-    // (the same array may be passed twice), else by its position.
+    // Each argument named after the prototype's parameter, else after its actual where
+    // that is a variable not named already (the same array may be passed twice), else by
+    // its position.
     let mut names: Vec<String> = Vec::new();
     for (k, a) in args.iter().enumerate() {
-        let name = match &a.value.kind {
-            ExprKind::Var(v) | ExprKind::Index(v, _) => Some(v.to_ascii_lowercase()),
+        let name = match (c_prototype, &a.value.kind) {
+            (Some(p), _) => p.args.get(k).cloned(),
+            (None, ExprKind::Var(v) | ExprKind::Index(v, _)) => Some(v.to_ascii_lowercase()),
             _ => None,
         }
         .filter(|n| !names.contains(n))
@@ -608,7 +616,10 @@ pub fn unknown_procedure(
     };
     // A function's result is named by the function's name and depends on every
     // argument; a subroutine's guess: its last argument from the others.
-    let function = matches!(s.kind, StmtKind::Assign { .. });
+    let function = match c_prototype {
+        Some(p) => p.result.is_some(),
+        None => matches!(s.kind, StmtKind::Assign { .. }),
+    };
     let depends = match names.split_last() {
         Some((last, rest)) if !function => format!("{{ {last} = [{}] }}", quoted(rest)),
         _ => format!("{{ {name} = [{}] }}", quoted(&names)),

@@ -233,6 +233,9 @@ pub struct Unit {
     /// original's dummies, procedure) for each dummy it no longer has). Derivative code
     /// calls its primal as the original, with the procedures put back.
     pub specialization: Option<(String, Vec<(usize, String)>)>,
+    /// Known by its interface alone (a black box, a C function declared by prototype):
+    /// generated code declares it and links to the user's, never defines it.
+    pub external: bool,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.
@@ -289,6 +292,7 @@ impl Unit {
             internal_of: None,
             elemental: false,
             specialization: None,
+            external: true,
         }
     }
 

@@ -17,7 +17,11 @@
 use crate::diag::{Diagnostic, Span};
 use crate::il::symbols::{Symbol, SymbolTable};
 use crate::il::types::{TypeRules, expr_type};
-use crate::il::{Bound, DimSpec, Expr, ExprKind, Program, ScalarType, TypeSpec, Unit, key, visit};
+use std::collections::BTreeMap;
+
+use crate::il::{
+    Bound, DeclKind, DimSpec, Expr, ExprKind, Program, ScalarType, TypeSpec, Unit, key, visit,
+};
 use crate::request::{BlackBox, Request};
 
 /// A black box that does not fit the sources.
@@ -86,6 +90,7 @@ pub fn apply(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
                 continue;
             }
             unit.body.clear();
+            unit.external = true;
             unit.deferred.clear();
             unit.generic_calls.clear();
             continue;
@@ -137,17 +142,6 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
             let Some((args, is_function, span)) = first_call(caller, &b.name) else {
                 continue;
             };
-            if file.language.calls_need_prototypes() {
-                return Err(Diagnostic::error(
-                    E_BLACK_BOX,
-                    format!(
-                        "`black-box.{}`: black boxes called from C are not supported yet",
-                        b.name
-                    ),
-                )
-                .at(span)
-                .with_help("give adgen the procedure's source instead of the table"));
-            }
             if args.len() != b.arguments.len() || args.iter().any(|a| a.keyword.is_some()) {
                 return Err(Diagnostic::error(
                     E_BLACK_BOX,
@@ -162,6 +156,9 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
                 )
                 .at(span)
                 .with_help("list every dummy argument of the procedure in the manifest, in order, and pass them all by position"));
+            }
+            if file.language.calls_need_prototypes() {
+                return from_prototype(caller, b, span).map(|u| Some((f, u)));
             }
             let variable = |n: &str| {
                 caller
@@ -226,6 +223,59 @@ fn stub(program: &Program, b: &BlackBox) -> Result<Option<(usize, Unit)>, Diagno
         }
     }
     Ok(None)
+}
+
+/// A black box called from C: the interface body its prototype gave the caller (which
+/// says what is passed by value and what by address), with the manifest's argument names.
+fn from_prototype(caller: &Unit, b: &BlackBox, call: Span) -> Result<Unit, Diagnostic> {
+    let body = caller.decls.iter().find_map(|d| match &d.kind {
+        DeclKind::Interface(bodies) => bodies.iter().find(|u| u.name == b.name),
+        _ => None,
+    });
+    let Some(body) = body else {
+        return Err(Diagnostic::error(
+            E_BLACK_BOX,
+            format!(
+                "`{}` is a black box, but no prototype declares it here (or its parameters \
+                 are not numbers and arrays of numbers)",
+                b.name
+            ),
+        )
+        .at(call)
+        .with_help(format!(
+            "declare it before the call, as its library's header does: `double {}(...);`",
+            b.name
+        )));
+    };
+    let mut unit = body.clone();
+    let renames: BTreeMap<String, String> = unit
+        .args
+        .iter()
+        .zip(&b.arguments)
+        .map(|(old, new)| (key(old), new.clone()))
+        .collect();
+    let renamed = |n: &str| renames.get(crate::il::key_ref(n).as_ref()).cloned();
+    let mut symbols = SymbolTable::default();
+    for sym in unit.symbols.iter() {
+        let mut sym = sym.clone();
+        if let Some(n) = renamed(&sym.name) {
+            sym.name = n;
+        }
+        symbols.insert(sym);
+    }
+    unit.symbols = symbols;
+    for d in &mut unit.decls {
+        if let DeclKind::Var { entities, .. } = &mut d.kind {
+            for e in entities {
+                if let Some(n) = renamed(&e.name) {
+                    e.name = n;
+                }
+            }
+        }
+    }
+    unit.args = b.arguments.clone();
+    unit.external = true;
+    Ok(unit)
 }
 
 /// The arguments of the first call of `name` in `unit`, whether it is a function call,

@@ -83,6 +83,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }
 

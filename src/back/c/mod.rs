@@ -134,7 +134,7 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
                 continue;
             }
             let Some(cu) = table.get(&k) else { continue };
-            if is_original(&k) && !own_are_originals && !foreign.contains(&k) {
+            if is_original(&k) && !own_are_originals && !foreign.contains(&k) && !cu.external {
                 copies.push(cu);
                 work.push(cu);
             } else {

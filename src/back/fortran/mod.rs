@@ -292,5 +292,6 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }

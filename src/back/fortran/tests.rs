@@ -91,6 +91,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }
 

@@ -349,6 +349,7 @@ impl FileParser<'_> {
             recursive: header.recursive,
             elemental: header.elemental,
             specialization: None,
+            external: false,
             generic_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),

@@ -561,6 +561,7 @@ impl FnCx<'_, '_> {
             internal_of: None,
             elemental: false,
             specialization: None,
+            external: false,
         })
     }
 

@@ -482,6 +482,7 @@ pub(super) fn module_unit(
         internal_of: None,
         elemental: false,
         specialization: None,
+        external: false,
     }
 }
 

@@ -257,6 +257,7 @@ impl FileParser<'_> {
             internal_of: None,
             elemental: false,
             specialization: None,
+            external: false,
         };
         if let Some(text) = header_raw.comment.clone() {
             module.decls.push(Decl {
