@@ -766,3 +766,42 @@ fn max_directions_without_vector_modes_is_warned_of() {
         "{text}"
     );
 }
+
+/// An array of structs that arrives as a pointer (`struct pt *p`) is sized by its name:
+/// E0507 names `p` once (not each member `p%x`), and `[sizes.f] p = "n"` sizes every
+/// member's save.
+#[test]
+fn an_array_of_structs_is_sized_by_its_name() {
+    let manifest = "sources = [\"src/*.c\"]\n[[root]]\nname = \"run\"\nindependents = [\"p\"]\n\
+                    dependents = [\"p\"]\nmodes = [\"adjoint\"]\n";
+    let dir = project(manifest);
+    std::fs::write(
+        dir.path().join("src/pts.c"),
+        "struct pt { double x, v; };\n\
+         static void step(int n, struct pt *p)\n{\n    for (int i = 0; i < n; i++) {\n        \
+         struct pt *b = &p[i];\n        b->v -= sin(b->x);\n        b->x += b->v * b->v;\n    }\n}\n\
+         void run(int n, struct pt *p)\n{\n    for (int k = 0; k < 3; k++)\n        step(n, p);\n}\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert_eq!(text.matches("error[E0507]").count(), 1, "{text}");
+    assert!(text.contains("`[sizes.run]` then `p = \"n\"`"), "{text}");
+    std::fs::write(
+        dir.path().join("ad.toml"),
+        format!("{manifest}[sizes.run]\np = \"n\"\n"),
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let b = std::fs::read_to_string(dir.path().join("adgen-out/src/pts_b.c")).unwrap();
+    // `run` saves every member of `p`'s elements before each call of `step`.
+    let run = &b[b
+        .find("void run_b(int n, struct pt *p, struct pt_b *pb) {")
+        .unwrap()..];
+    assert!(
+        run.contains("].x);") && run.contains("].v);") && run.contains("n - 1"),
+        "{b}"
+    );
+}

@@ -703,3 +703,33 @@ fn a_refused_procedure_declaration_is_one_error() {
         "{e}"
     );
 }
+
+/// In C too, a function adgen cannot lower (`main(int argc, char **argv)`) and a global it
+/// cannot declare (an array of structs with an initializer) block only the roots that
+/// reach them: the Benchmarks Game's n-body holds both beside its kernels. A root that
+/// reaches one gets its refusal once, at its cause, not "`g` is not a variable".
+#[test]
+fn unsupported_c_blocks_only_the_roots_that_reach_it() {
+    let c = "struct pt { double x, m; };\n\
+             struct pt g_start[2] = {{1.0, 2.0}, {3.0, 4.0}};\n\
+             void kernel(const double x[4], double *y) {\n  *y = x[0] * x[1];\n}\n\
+             double first(void) {\n  return g_start[0].x;\n}\n\
+             int main(int argc, char **argv) {\n  (void)argv;\n  return argc + (int)first();\n}\n";
+    let w = warnings_in("m.c", c, "kernel", &["x"], &["y"]);
+    assert!(w.is_empty(), "{w}");
+    let input = adgen::SourceInput::new("m.c", c);
+    let e = adgen::differentiate(&[input], &request("main", &[], &[]))
+        .expect_err("refused")
+        .rendered;
+    assert!(e.contains("m.c:9:20: error[E0603]"), "{e}");
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let input = adgen::SourceInput::new("m.c", c);
+    let e = adgen::differentiate(&[input], &request("first", &[], &["first"]))
+        .expect_err("refused")
+        .rendered;
+    assert!(
+        e.contains("m.c:2:22: error[E0615]: the initializer of the global `g_start`"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}

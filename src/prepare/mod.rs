@@ -46,16 +46,20 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     let program = reached(program, request);
     // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
     // errors found beside them are their consequences and are not repeated.
-    let deferred: Vec<Diagnostic> = program
-        .units()
-        .flat_map(|u| {
-            u.deferred
+    // The C front-end's (E06xx) wait in the stand-in of a function it could not lower.
+    // Each is said once, however many units repeat it.
+    let mut deferred: Vec<Diagnostic> = Vec::new();
+    for u in program.units() {
+        for d in &u.deferred {
+            let said = deferred
                 .iter()
-                .filter(|d| d.code.starts_with("E04"))
-                .cloned()
-        })
-        .collect();
-    let mut deferred = deferred;
+                .any(|e| e.code == d.code && e.location == d.location && e.message == d.message);
+            let refusal = d.code.starts_with("E04") || d.code.starts_with("E06");
+            if refusal && !said {
+                deferred.push(d.clone());
+            }
+        }
+    }
     deferred.extend(refused_module_entities(&program));
     if !deferred.is_empty() {
         return Err(deferred);
@@ -147,8 +151,11 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
 pub fn reached(program: Program, request: &Request) -> Program {
     use crate::il::{Language, key, visit};
     use std::collections::BTreeSet;
-    let is_candidate =
-        |lang: Language, u: &crate::il::Unit| lang == Language::Fortran && u.is_procedure();
+    // C functions are kept (their names bind in other ways), but for the stand-ins of
+    // those the front-end refused.
+    let is_candidate = |lang: Language, u: &crate::il::Unit| {
+        u.is_procedure() && (lang == Language::Fortran || !u.deferred.is_empty())
+    };
     let mut reached: BTreeSet<String> = request.roots.iter().map(|r| key(&r.name)).collect();
     let mut work: Vec<String> = reached.iter().cloned().collect();
     let mut by_name: std::collections::BTreeMap<String, Vec<&crate::il::Unit>> = Default::default();

@@ -55,6 +55,13 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
             .flat_map(|f| f.units.iter().map(move |u| (f.language, u)))
             .filter(|(lang, u)| u.is_procedure() && same(*lang, &hint.procedure, &u.name))
             .collect();
+        // The stand-in of a function the front-end refused: its refusal is said later.
+        if units
+            .iter()
+            .any(|(_, u)| u.body.is_empty() && !u.deferred.is_empty())
+        {
+            continue;
+        }
         if units.is_empty() {
             problems.push(here(
                 format!(
@@ -128,9 +135,15 @@ fn same(lang: Language, a: &str, b: &str) -> bool {
 
 fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
     let extent = to_expr(&hint.size);
+    // The assumed-size dimension: the last one, or for a member of an array of structs
+    // (`bodies%vx`, the struct array's dimensions first) the last of the array's.
     let set = |dims: &mut Vec<DimSpec>| {
-        if let Some(last) = dims.last_mut() {
-            if matches!(last.upper, Bound::Star) {
+        if let Some(last) = dims
+            .iter_mut()
+            .rev()
+            .find(|d| matches!(d.upper, Bound::Star))
+        {
+            {
                 // upper = lower + extent - 1 (lower 1 when absent).
                 last.upper = Bound::Expr(match &last.lower {
                     None => extent.clone(),
@@ -148,7 +161,11 @@ fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
         }
     };
     for symbol in unit.symbols.iter_mut() {
-        if symbol.is_dummy() && same(lang, &hint.argument, &symbol.name) {
+        let member = symbol
+            .name
+            .split_once('%')
+            .is_some_and(|(root, _)| same(lang, &hint.argument, root));
+        if (symbol.is_dummy() && same(lang, &hint.argument, &symbol.name)) || member {
             set(&mut symbol.dims);
         }
     }

@@ -160,8 +160,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let mut size: Option<Expr> = None;
         for d in &sym.dims {
             let Bound::Expr(upper) = &d.upper else {
-                // Once per array: its other saves have the same cure.
+                // Once per array: its other saves have the same cure. The members of an
+                // array of structs (`bodies%vx`) are sized by the array's (`bodies`).
                 let unit = self.ug.unit.name.clone();
+                let name = name.split('%').next().unwrap_or(name);
                 let first =
                     !self.ug.errors.iter().any(|e| {
                         e.code == "E0507" && e.message.contains(&format!("array `{name}` "))

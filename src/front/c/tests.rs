@@ -6,7 +6,27 @@ fn lower(text: &str) -> Result<il::File, String> {
     let id = map.add(SourceFile::new("t.c", text));
     let mut next = 0;
     crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .and_then(refusals_now)
         .map_err(|d| crate::Diagnostics(d).render(&map))
+}
+
+/// The lowered file, or the refusals that wait in the stand-ins of the functions the
+/// front-end could not lower (said when a root reaches them), as errors: what a program
+/// whose roots reach every function sees.
+pub(super) fn refusals_now(file: il::File) -> Result<il::File, Vec<crate::diag::Diagnostic>> {
+    let mut waiting: Vec<crate::diag::Diagnostic> = file
+        .units
+        .iter()
+        .flat_map(|u| u.deferred.iter().cloned())
+        .collect();
+    if waiting.is_empty() {
+        return Ok(file);
+    }
+    waiting.sort_by_key(|d| match &d.location {
+        Some(crate::diag::Location::Span(span)) => span.lo,
+        _ => u32::MAX,
+    });
+    Err(waiting)
 }
 
 #[test]
@@ -451,7 +471,7 @@ fn struct_and_global_refusals_are_located() {
             "t.c:1:1: error[E0611]",
         ),
         (
-            "union u { double x; int i; };\nunion u g;\nvoid f(double *y) { *y = 1.0; }\n",
+            "union u { double x; int i; };\nunion u g;\nvoid f(double *y) { *y = g.x; }\n",
             "t.c:2:1: error[E0610]",
         ),
         (
@@ -475,7 +495,7 @@ fn struct_and_global_refusals_are_located() {
             "error[E06",
         ),
         (
-            "struct p { double *x; };\nstruct p g;\nvoid f(double *y) { *y = 1.0; }\n",
+            "struct p { double *x; };\nstruct p g;\nvoid f(double *y) { *y = g.x[0]; }\n",
             "t.c:2:1: error[E0610]",
         ),
         (
@@ -751,6 +771,7 @@ fn lower_checked(text: &str) -> Result<il::File, String> {
     let id = map.add(SourceFile::new("t.c", text));
     let mut next = 0;
     let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .and_then(refusals_now)
         .map_err(|d| crate::Diagnostics(d).render(&map))?;
     let program = il::Program {
         files: vec![file.clone()],
@@ -883,7 +904,13 @@ fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
         fixed_line_length: None,
     };
     let mut map = SourceMap::default();
-    crate::parse_sources(&[input], &mut map).map_err(|d| crate::Diagnostics(d).render(&map))
+    crate::parse_sources(&[input], &mut map)
+        .and_then(|mut p| {
+            let file = p.files.remove(0);
+            p.files.insert(0, refusals_now(file)?);
+            Ok(p)
+        })
+        .map_err(|d| crate::Diagnostics(d).render(&map))
 }
 
 #[test]

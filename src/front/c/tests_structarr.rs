@@ -8,6 +8,7 @@ fn lower(text: &str) -> Result<il::File, String> {
     let id = map.add(SourceFile::new("t.c", text));
     let mut next = 0;
     crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .and_then(super::tests::refusals_now)
         .map_err(|d| crate::Diagnostics(d).render(&map))
 }
 

@@ -91,10 +91,18 @@ impl FnCx<'_, '_> {
                             ));
                         }
                     },
+                    // `struct planet *b = &bodies[i];`: an element of an array of structs.
+                    DerivedDeclarator::Pointer(_)
+                        if matches!(ty, Ty::Struct(_)) && decl.node.derived.len() == 1 =>
+                    {
+                        self.struct_pointer_decl(&name, ty, init, out)?;
+                        continue_outer = true;
+                        break;
+                    }
                     DerivedDeclarator::Pointer(_) if matches!(ty, Ty::Struct(_)) => {
                         return Err(self.unsupported(
                             "E0612",
-                            "a local pointer to a struct",
+                            "a pointer to a pointer to a struct",
                             dd.span,
                         ));
                     }

@@ -699,11 +699,23 @@ impl FnCx<'_, '_> {
         }
         match self.vars.get(crate::il::key_ref(name).as_ref()) {
             Some(v) if v.name == name => Ok(v.clone()),
-            _ => Err(self.err(
-                "E0606",
-                format!("`{name}` is not a variable of this function"),
-                at,
-            )),
+            _ => {
+                // A global adgen refused: why, rather than "not a variable".
+                let k = key(name);
+                if let Some(refusals) = self
+                    .refused_globals
+                    .get(&k)
+                    .filter(|_| !self.shadowed.contains(&k))
+                {
+                    self.diags.extend(refusals.iter().cloned());
+                    return Err(Reported);
+                }
+                Err(self.err(
+                    "E0606",
+                    format!("`{name}` is not a variable of this function"),
+                    at,
+                ))
+            }
         }
     }
 }

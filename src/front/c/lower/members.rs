@@ -36,6 +36,17 @@ impl FnCx<'_, '_> {
         let indirect = m.node.operator.node == MemberOperator::Indirect;
         let mut prefix = Vec::new();
         let (base, ty) = match (&m.node.expression.node, indirect) {
+            // `b->x` of a local pointer into an array of structs.
+            (Expression::Identifier(id), true)
+                if self
+                    .vars
+                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .is_some_and(|v| self.is_struct_pointer(v)) =>
+            {
+                let el = self.struct_pointer_element(&id.node.name, m.node.expression.span)?;
+                prefix = el.subs;
+                (el.name, el.ty)
+            }
             (Expression::Identifier(id), true)
                 if self
                     .vars
@@ -225,6 +236,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 matches!(&u.node.operand.node, Expression::Identifier(id)
                     if var(&id.node.name).is_some_and(|v| v.kind == VarKind::StructPtr))
+                    || self.struct_array_root(e).is_some()
             }
             Expression::Member(m) => self
                 .member_type(m)

@@ -229,6 +229,7 @@ pub(crate) fn lower_unit(
     }
     // File-scope variables: the globals of the file's pseudo-module.
     let mut globals: BTreeMap<String, GlobalVar> = BTreeMap::new();
+    let mut refused_globals: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
     let mut global_decls: BTreeSet<usize> = BTreeSet::new();
     for (index, ext) in tu.0.iter().enumerate() {
         let ExternalDeclaration::Declaration(d) = &ext.node else {
@@ -256,7 +257,20 @@ pub(crate) fn lower_unit(
             continue;
         }
         global_decls.insert(index);
-        global_declaration(d, map, &typedefs, &mut globals, diags);
+        // A global adgen cannot declare blocks only the functions that use it: its
+        // refusal is said where a function names it (a root that never reaches one of
+        // those is differentiated).
+        let mut refusals = Vec::new();
+        global_declaration(d, map, &typedefs, &mut globals, &mut refusals);
+        if refusals.iter().any(Diagnostic::is_error) {
+            for init in &d.node.declarators {
+                if let Some(name) = declarator_name(&init.node.declarator.node) {
+                    refused_globals.insert(key(&name.node.name), refusals.clone());
+                }
+            }
+        } else {
+            diags.extend(refusals);
+        }
     }
     // The pseudo-module's name, taken whether or not the file turns out to need one.
     let module = module_name(path, &protos);
@@ -311,6 +325,7 @@ pub(crate) fn lower_unit(
                     typedefs: &typedefs,
                     structs: &structs,
                     globals: &globals,
+                    refused_globals: &refused_globals,
                     module: &module,
                     used_structs: &mut used_structs,
                     enums: &enums,
@@ -324,7 +339,33 @@ pub(crate) fn lower_unit(
                     heap: Default::default(),
                     optional: Default::default(),
                 };
-                if let Ok(mut unit) = cx.function(fd) {
+                let before = cx.diags.len();
+                let lowered = cx.function(fd);
+                if lowered.is_err() {
+                    // A function adgen cannot lower blocks only the roots that reach it:
+                    // its refusals wait in a stand-in that `prepare::reached` drops when
+                    // no root calls it (`main(int argc, char **argv)` beside the model).
+                    let refusals = cx.diags.split_off(before);
+                    let name = declarator_name(&fd.node.declarator.node)
+                        .map(|n| n.node.name.clone())
+                        .unwrap_or_default();
+                    if !name.is_empty() && refusals.iter().any(Diagnostic::is_error) {
+                        let mut stand_in = il::Unit::declaration(
+                            &name,
+                            Vec::new(),
+                            None,
+                            Vec::new(),
+                            SymbolTable::default(),
+                            map.span(fd.span),
+                        );
+                        stand_in.external = false;
+                        stand_in.deferred = refusals;
+                        units.push(stand_in);
+                    } else {
+                        cx.diags.extend(refusals);
+                    }
+                }
+                if let Ok(mut unit) = lowered {
                     prototypes::declare_external(&mut unit, &cx.called, &protos, &file_functions);
                     if let Some(prev) = defined.insert(key(&unit.name), unit.name.clone()) {
                         diags.push(
@@ -537,6 +578,8 @@ struct FnCx<'m, 'd> {
     /// (members of the pseudo-module `module`).
     structs: &'m Structs,
     globals: &'m BTreeMap<String, GlobalVar>,
+    /// Globals adgen could not declare (by key), with why: said where a function names one.
+    refused_globals: &'m BTreeMap<String, Vec<Diagnostic>>,
     module: &'m str,
     /// The struct types used by the functions lowered so far.
     used_structs: &'d mut BTreeSet<u16>,

@@ -181,6 +181,9 @@ impl FnCx<'_, '_> {
         at: CSpan,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
+        if matches!(self.var(name, at)?.ty, Ty::Struct(_)) {
+            return self.point_struct(name, value, at, out);
+        }
         let (base, off, ty) = self.ptr_expr(value)?;
         let Base { name: base, row } = base;
         let var = self.var(name, at)?;

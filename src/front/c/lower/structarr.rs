@@ -17,16 +17,21 @@
 //!
 //! Accepted: `p[i].x`, `p[i][j].x` (a 2-D local array of structs), `p[i].v[k]`,
 //! `p[i].in.y`, `(p + i)->x`, `p->x` (element 0) for a pointer parameter, and whole
-//! elements `p[i] = q[j]` (member by member; array members element by element). Refused
-//! with E0612: an element passed as a pointer (`&p[i]`, `p + i`) or a whole array of
-//! structs passed to a function, struct pointer parameters that move (`p++`), arrays of
-//! structs of more than 2 dimensions, and struct members that are arrays of structs.
+//! elements `p[i] = q[j]` (member by member; array members element by element).
+//! A local struct pointer into a 1-D array of structs (`struct planet *b = &bodies[i];`,
+//! as the Benchmarks Game's n-body steps its planets) is the array plus an integer
+//! offset, like a pointer into an array of numbers ([`PtrVar`]): `b->x`, `(*b).x`,
+//! `b[k].x` and `*b` are elements of `bodies` at `b_off` (plus `k`), and `b = q + 1`,
+//! `b++` move the offset. Refused with E0612: an element passed as a pointer (`&p[i]`,
+//! `p + i`) or a whole array of structs passed to a function, struct pointer parameters
+//! that move (`p++`), arrays of structs of more than 2 dimensions, and struct members that
+//! are arrays of structs.
 
 use lang_c::ast::*;
 use lang_c::span::{Node, Span as CSpan};
 
 use super::*;
-use crate::il::{DimSpec, ExprKind};
+use crate::il::{DimSpec, ExprKind, StmtKind, key};
 
 /// The element of an array of structs an expression designates: the array's name, its
 /// struct type, and the subscripts (IL order).
@@ -67,6 +72,12 @@ impl FnCx<'_, '_> {
                     _ => return Ok(None),
                 };
                 let v = self.var(&name_node.node.name, name_node.span)?;
+                if self.is_struct_pointer(&v) && subs_c.len() == 1 {
+                    let mut el = self.struct_pointer_element(&v.name, name_node.span)?;
+                    let k = self.subscript(subs_c[0])?;
+                    el.subs = vec![add_offset(el.subs.pop(), k, false)];
+                    return Ok(Some(el));
+                }
                 let Some(rank) = Self::struct_array_rank(&v) else {
                     return Ok(None);
                 };
@@ -134,11 +145,138 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 match &u.node.operand.node {
                     Expression::BinaryOperator(_) => self.struct_element(&u.node.operand),
+                    // `*b` of a local struct pointer.
+                    Expression::Identifier(id) => {
+                        let v = self.var(&id.node.name, id.span)?;
+                        if !self.is_struct_pointer(&v) {
+                            return Ok(None);
+                        }
+                        self.struct_pointer_element(&v.name, id.span).map(Some)
+                    }
                     _ => Ok(None),
                 }
             }
             _ => Ok(None),
         }
+    }
+
+    /// Is `v` a local pointer into an array of structs?
+    pub(super) fn is_struct_pointer(&self, v: &Var) -> bool {
+        v.kind == VarKind::Pointer && matches!(v.ty, Ty::Struct(_))
+    }
+
+    /// `struct planet *b [= &bodies[i]];` in a function body.
+    pub(super) fn struct_pointer_decl(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        init: &Node<InitDeclarator>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        if self.declare(name, ty, VarKind::Pointer, init.span)? {
+            let off = self.offset_var(name, init.span);
+            self.pointers.insert(
+                key(name),
+                PtrVar {
+                    off,
+                    base: None,
+                    row: None,
+                    switch: None,
+                },
+            );
+        }
+        let Some(i) = &init.node.initializer else {
+            return Ok(());
+        };
+        let Initializer::Expression(e) = &i.node else {
+            return Err(self.unsupported("E0612", "this struct pointer initializer", i.span));
+        };
+        self.with_effects(out, e, |cx, out| cx.point_struct(name, e, init.span, out))
+    }
+
+    /// `b = &bodies[i]`, `b = bodies + i`, `b = bodies`, `b = q` (another struct pointer):
+    /// the array `b` points into, and its offset.
+    pub(super) fn point_struct(
+        &mut self,
+        name: &str,
+        value: &Node<Expression>,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let el = match &value.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                self.struct_element(&u.node.operand)?
+            }
+            Expression::Identifier(id) => {
+                let v = self.var(&id.node.name, id.span)?;
+                if self.is_struct_pointer(&v) {
+                    Some(self.struct_pointer_element(&v.name, id.span)?)
+                } else if Self::struct_array_rank(&v) == Some(1) {
+                    Some(self.first_element(&v, value.span)?)
+                } else {
+                    None
+                }
+            }
+            _ => self.struct_element(value)?,
+        };
+        let Some(Element {
+            name: base, subs, ..
+        }) = el.filter(|el| el.subs.len() == 1)
+        else {
+            return Err(self.unsupported(
+                "E0612",
+                &format!(
+                    "making `{name}` point here (a local struct pointer points into a 1-D \
+                     array of structs: `&a[i]`, `a + i`, `a`)"
+                ),
+                value.span,
+            ));
+        };
+        let ptr = self
+            .pointers
+            .get_mut(crate::il::key_ref(name).as_ref())
+            .expect("struct pointers are moving pointers");
+        match &ptr.base {
+            None => ptr.base = Some(base),
+            Some(b) if *b == base => {}
+            Some(b) => {
+                let msg = format!(
+                    "the struct pointer `{name}` points into `{b}` elsewhere and into `{base}` \
+                     here: adgen follows a struct pointer only within one array"
+                );
+                return Err(self.err("E0612", msg, value.span));
+            }
+        }
+        let off = ptr.off.clone();
+        let sub = subs.into_iter().next().expect("one subscript");
+        let st = self.stmt(
+            StmtKind::Assign {
+                lhs: Expr::var(&off),
+                rhs: sub,
+            },
+            at,
+        );
+        out.push(st);
+        Ok(())
+    }
+
+    /// The element a local struct pointer designates (`*b`, `b->x`).
+    pub(super) fn struct_pointer_element(&mut self, name: &str, at: CSpan) -> R<Element> {
+        let v = self.var(name, at)?;
+        let p = self.pointers[&key(name)].clone();
+        *self.fx.ptr_uses.entry(key(name)).or_insert(0) += 1;
+        let Some(base) = p.base else {
+            return Err(self.err(
+                "E0605",
+                format!("the pointer `{name}` is used before it is set to point into an array"),
+                at,
+            ));
+        };
+        Ok(Element {
+            name: base,
+            ty: v.ty,
+            subs: vec![Expr::var(&p.off)],
+        })
     }
 
     /// The element `p[0]` a struct pointer parameter indexed elsewhere designates as `p->x`.
@@ -283,6 +421,16 @@ impl FnCx<'_, '_> {
                 _ => return None,
             },
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                // `*b` of a local struct pointer is an element.
+                if let Expression::Identifier(id) = &u.node.operand.node {
+                    let v = self
+                        .vars
+                        .get(crate::il::key_ref(&id.node.name).as_ref())
+                        .filter(|v| v.name == id.node.name)?;
+                    if self.is_struct_pointer(v) {
+                        return Some(v.ty);
+                    }
+                }
                 return self.struct_array_root(&u.node.operand.node);
             }
             _ => return None,
@@ -291,6 +439,9 @@ impl FnCx<'_, '_> {
             .vars
             .get(crate::il::key_ref(&id.node.name).as_ref())
             .filter(|v| v.name == id.node.name)?;
+        if self.is_struct_pointer(v) {
+            return Some(v.ty);
+        }
         Self::struct_array_rank(v).map(|_| v.ty)
     }
 }
