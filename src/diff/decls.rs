@@ -248,7 +248,14 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             if let Some(i) = deriv_intent(&symbol.name, symbol.intent) {
                 attrs.push(Attr::Intent(i));
             }
-            decls.push(var_decl(symbol.type_spec.clone(), attrs, d, &symbol.dims));
+            // A derived type's derivative has the derivative type (`type(vec) function
+            // twist(a)`: `twistd` is a `type(vec_d)`).
+            let spec = if symbol.ty == ScalarType::Derived {
+                self.ctx.derivative_spec(&symbol.type_spec)
+            } else {
+                symbol.type_spec.clone()
+            };
+            decls.push(var_decl(spec, attrs, d, &symbol.dims));
         }
         // The derivatives of EQUIVALENCEd variables share storage as their primals do.
         for original in &self.unit.decls {

@@ -604,6 +604,21 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             .collect()
     }
 
+    /// `t%u = 0` for each real component `%u` of the derived-type variable `primal` that
+    /// has a derivative: zeroes `t`, a temporary of `primal`'s derivative type.
+    pub fn zero_members_like(&self, t: &str, primal: &str) -> Vec<Stmt> {
+        self.unit
+            .symbols
+            .components_of(primal)
+            .filter(|s| matches!(s.ty, ScalarType::Real(_)))
+            .filter(|s| self.deriv_ref_name(&s.name).is_some())
+            .map(|s| {
+                let member = s.name.get(primal.len()..).unwrap_or_default();
+                assign(Expr::var(format!("{t}{member}")), self.zero(s.ty))
+            })
+            .collect()
+    }
+
     /// For `r = s` between whole derived-type variables: the pairs of real components
     /// (`r%u`, `s%u`) whose derivatives the derivative type keeps.
     pub fn structure_copy(&self, lhs: &Expr, rhs: &Expr) -> Option<Vec<(Expr, Expr)>> {

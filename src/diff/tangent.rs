@@ -466,7 +466,11 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     });
     if aliased || !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
         let primal = ug.temp("result", spec.clone());
-        let deriv = ug.temp(&ug.derivative_name_of("result"), spec);
+        // A struct result's derivative has the derivative type.
+        let deriv = ug.temp(
+            &ug.derivative_name_of("result"),
+            ug.ctx.derivative_spec(&spec),
+        );
         args.push(Expr::var(&primal));
         out.push(Stmt {
             kind: StmtKind::Assign {
@@ -489,7 +493,10 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
     let target = if needs_deriv && ug.ty(lhs) == result_ty {
         ug.dref(lhs).expect("checked")
     } else {
-        let t = ug.temp(&ug.derivative_name_of("result"), spec);
+        let t = ug.temp(
+            &ug.derivative_name_of("result"),
+            ug.ctx.derivative_spec(&spec),
+        );
         Expr::var(t)
     };
     let reset = needs_deriv && ug.ty(lhs) != result_ty;

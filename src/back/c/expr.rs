@@ -188,9 +188,9 @@ impl Cx<'_> {
     /// A variable read or written as a value: `(*x)` for a scalar by reference.
     pub(super) fn var_value(&self, name: &str) -> String {
         match self.var(name) {
-            Some(v) if v.pass == Some(Pass::Ref) && v.ty != ScalarType::Derived => {
-                format!("(*{name})")
-            }
+            // A struct by reference used whole (`tb = (*resultb);`) is dereferenced too;
+            // its members print as `p->x` elsewhere.
+            Some(v) if v.pass == Some(Pass::Ref) => format!("(*{name})"),
             _ => self.c_name(name),
         }
     }
@@ -571,13 +571,7 @@ impl Cx<'_> {
                     .copied()
                     .unwrap_or_else(|| self.type_of(&a.value));
                 match kinds.get(i).copied().unwrap_or(Pass::Ref) {
-                    // A struct passed by reference, passed on by value.
-                    Pass::Value
-                        if matches!(&a.value.kind, ExprKind::Var(n) if self.var(n).is_some_and(
-                            |v| v.pass == Some(Pass::Ref) && v.ty == ScalarType::Derived)) =>
-                    {
-                        format!("(*{})", self.expr(&a.value))
-                    }
+                    // A struct passed by reference and passed on by value prints `(*p)`.
                     Pass::Value => self.expr(&a.value),
                     Pass::Ref | Pass::Array => self.address(&a.value, ty),
                 }

@@ -9,7 +9,6 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::c_type;
 use super::scope;
 use crate::il::calls::{Pass, param_kinds, unit_vars};
 use crate::il::{self, Arg, ExprKind, StmtKind, Unit, UnitKind, key};
@@ -39,13 +38,14 @@ impl Prototypes {
     pub(super) fn of(&self, unit: &Unit, table: &BTreeMap<String, &Unit>) -> String {
         let vars = unit_vars(unit);
         let ret = match unit.kind {
-            UnitKind::Subroutine | UnitKind::Module => "void",
+            UnitKind::Subroutine | UnitKind::Module => "void".to_string(),
+            // A struct result (`vec2 add(vec2 a, vec2 b)`) prints its struct type.
             UnitKind::Function => unit
                 .result
                 .as_ref()
                 .and_then(|r| vars.get(crate::il::key_ref(r).as_ref()))
-                .map(|v| c_type(v.ty))
-                .unwrap_or("double"),
+                .map(scope::type_text)
+                .unwrap_or_else(|| "double".to_string()),
         };
         let consts = self.const_params(unit, table, 0);
         let params: Vec<String> = unit

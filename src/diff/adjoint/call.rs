@@ -88,10 +88,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // are what the callee's adjoint overwrites, does not give back, and the rest of
         // the backward sweep reads (TBR⁻(C)).
         let present = self.present(s);
-        let mut lhs_save = None;
+        let mut lhs_save = Vec::new();
         if let Some(lhs) = site.result_lhs {
             if present && lhs.base_name().is_some_and(|n| self.saves(s, n)) {
-                lhs_save = self.save(lhs, s);
+                // A struct result (`c = add(a, b)`) is saved member by member.
+                lhs_save = self.save_all(lhs, s, None);
             }
         }
         let mut snapshot = Vec::new();
@@ -132,7 +133,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if present {
             fwd.push(s.clone());
         }
-        bwd.extend(lhs_save.iter().map(|(_, pop)| pop.clone()));
+        bwd.extend(lhs_save.iter().rev().map(|(_, pop)| pop.clone()));
         bwd.extend(snapshot.iter().rev().map(|(_, pop)| pop.clone()));
         // The shared values restored for the re-run and kept on the tape for after it:
         // one is looked at; several are popped and pushed again.
@@ -302,15 +303,31 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     .filter(|_| array_result && matches!(lhs.kind, ExprKind::Var(_)))
                     .map(|s| s.dims.clone())
                     .unwrap_or_default();
-                let weight = self.ug.temp_array(
-                    &self.ug.derivative_name_of("result"),
-                    TypeSpec::of(rty),
-                    dims,
-                );
+                // A struct result's adjoint has the derivative type, copied whole and
+                // zeroed member by member.
+                let result_spec = callee
+                    .result
+                    .as_deref()
+                    .and_then(|r| callee.symbols.get(r))
+                    .map(|r| r.type_spec.clone());
+                let spec = match result_spec {
+                    Some(spec) if rty == ScalarType::Derived => self.ug.ctx.derivative_spec(&spec),
+                    _ => TypeSpec::of(rty),
+                };
+                let weight = self
+                    .ug
+                    .temp_array(&self.ug.derivative_name_of("result"), spec, dims);
                 match live {
+                    Some(d) if rty == ScalarType::Derived => {
+                        before.push(assign(Expr::var(&weight), d.clone()));
+                        before.extend(self.ug.zero_into(d, &n));
+                    }
                     Some(d) => {
                         before.push(assign(Expr::var(&weight), convert(self.ug, d.clone(), rty)));
                         before.push(assign(d, self.ug.zero_of(&n)));
+                    }
+                    None if rty == ScalarType::Derived => {
+                        before.extend(self.ug.zero_members_like(&weight, &n));
                     }
                     None => before.push(assign(Expr::var(&weight), self.ug.zero(rty))),
                 }

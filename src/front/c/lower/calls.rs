@@ -62,6 +62,9 @@ impl FnCx<'_, '_> {
             }
             let v = match pass {
                 // A struct passed by value: the struct variable, member or `*p`.
+                Pass::Value if self.struct_call_type(&a.node).is_some() => {
+                    self.struct_call_argument(a)?
+                }
                 Pass::Value if self.is_struct_valued(&a.node) => {
                     let (path, _, subs) = self.struct_place(a)?;
                     if !subs.is_empty() {

@@ -69,13 +69,6 @@ impl FnCx<'_, '_> {
         let ret = decl_type(&f.specifiers, self.typedefs).map_err(|w| {
             self.unsupported("E0603", &format!("a function returning {w}"), fd.span)
         })?;
-        if let Ty::Struct(_) = ret {
-            return Err(self.unsupported(
-                "E0613",
-                "a function returning a struct",
-                f.declarator.span,
-            ));
-        }
         self.shadowed = shadowing_names(f, params);
         self.targets = pointer_targets(&f.statement.node);
         self.see_globals();
@@ -530,7 +523,10 @@ impl FnCx<'_, '_> {
                 name: callee.clone(),
                 kind: SymbolKind::Procedure,
                 ty: ty.scalar(),
-                type_spec: real_spec(ty),
+                type_spec: match ty {
+                    Ty::Struct(_) => spec_of(ty, self.structs),
+                    _ => real_spec(ty),
+                },
                 dims: Vec::new(),
                 intent: None,
                 arg_index: None,

@@ -164,6 +164,9 @@ impl FnCx<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> R<()> {
         let (l, lty, lsubs) = self.struct_place(lhs)?;
+        if self.struct_call_type(&rhs.node).is_some() {
+            return self.assign_struct_call((&l, lty, &lsubs), rhs, at, out);
+        }
         let (r, rty, rsubs) = self.struct_place(rhs)?;
         if lty != rty {
             return Err(self.err("E0614", "assignment between different struct types", at));
@@ -296,6 +299,9 @@ impl FnCx<'_, '_> {
             unreachable!("struct_init is called for structs")
         };
         let items = match &init.node {
+            Initializer::Expression(e) if self.struct_call_type(&e.node).is_some() => {
+                return self.assign_struct_call((path, ty, &[]), e, init.span, out);
+            }
             Initializer::Expression(e) => {
                 let (r, rty, rsubs) = self.struct_place(e)?;
                 if rty != ty {

@@ -20,6 +20,7 @@ mod pointers;
 mod prototypes;
 mod scan;
 mod stmt;
+mod struct_calls;
 mod structarr;
 mod switch;
 mod switching;

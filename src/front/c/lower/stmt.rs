@@ -264,6 +264,12 @@ impl FnCx<'_, '_> {
             },
             Statement::Return(e) => {
                 match (e, self.result.clone()) {
+                    // `return c;`, `return add(a, b);` of a function returning a struct.
+                    (Some(e), Some((r, rty @ Ty::Struct(_)))) => {
+                        self.with_effects(out, e, |cx, out| {
+                            cx.return_struct(e, &r, rty, s.span, out)
+                        })?;
+                    }
                     (Some(e), Some((r, rty))) => {
                         self.with_effects(out, e, |cx, out| {
                             let (v, ty) = cx.value(e)?;

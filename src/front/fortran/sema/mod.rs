@@ -584,6 +584,11 @@ impl Sema<'_> {
                     let ty = self.type_of_spec(prefix, self.header_span);
                     self.infos[i].spec = Some(prefix.clone());
                     self.infos[i].ty = Some(ty);
+                    // `type(vec) function twist(a)`: the result's components, as a
+                    // declaration `type(vec) :: twist` gives them.
+                    if let (ScalarType::Derived, Some(t)) = (ty, prefix.type_name.clone()) {
+                        self.components_of(&result, &t, self.header_span, &[]);
+                    }
                 }
             }
         }
