@@ -732,4 +732,19 @@ fn unsupported_c_blocks_only_the_roots_that_reach_it() {
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // A prototype adgen cannot state (a function returning a pointer, as jburkardt's
+    // black_scholes.h declares beside `bsf`) blocks only the functions that call it.
+    let c = "double *path(int n);\ndouble bsf(double s) {\n  return s * s;\n}\n\
+             double last(int n) {\n  path(n);\n  return 1.0 * n;\n}\n";
+    let w = warnings_in("m.c", c, "bsf", &["s"], &["bsf"]);
+    assert!(w.is_empty(), "{w}");
+    let input = adgen::SourceInput::new("m.c", c);
+    let e = adgen::differentiate(&[input], &request("last", &[], &["last"]))
+        .expect_err("refused")
+        .rendered;
+    assert!(
+        e.contains("m.c:1:8: error[E0603]: the prototype of `path`"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
 }

@@ -2,8 +2,8 @@
 //! order (as [`crate::differentiate`] calls them), each IL in, IL out:
 //!
 //! 0. [`reached`] keeps the Fortran procedures the roots reach (and every module and
-//!    C unit): a construct adgen cannot rewrite in a procedure no root calls never
-//!    blocks a root.
+//!    C unit but the stand-ins of C functions the front-end refused): a construct adgen
+//!    cannot rewrite or lower in a procedure no root calls never blocks a root.
 //! 1. [`io::strip`] drops input/output statements from what gets differentiated (the
 //!    derivative computes, it does not print) and refuses input where a root reaches.
 //! 2. [`restructure::restructure`] turns jumps (GO TO, arithmetic IF, computed GO TO,

@@ -17,6 +17,10 @@ impl FnCx<'_, '_> {
     }
 
     pub(super) fn proto(&mut self, name: &str, at: CSpan) -> R<Proto> {
+        if let (None, Some(refusals)) = (self.protos.get(name), self.refused_protos.get(name)) {
+            self.diags.extend(refusals.iter().cloned());
+            return Err(Reported);
+        }
         match self.protos.get(name) {
             Some(p) => Ok(p.clone()),
             None => Err(self.err(

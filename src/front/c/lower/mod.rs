@@ -163,6 +163,7 @@ pub(crate) fn lower_unit(
     let (typedefs, structs) = collect_typedefs(tu);
     let enums = collect_enums(tu);
     let mut protos: BTreeMap<String, Proto> = BTreeMap::new();
+    let mut refused_protos: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
     // The functions this translation unit defines (the others it calls by prototype).
     let mut file_functions: BTreeSet<String> = BTreeSet::new();
     for ext in &tu.0 {
@@ -181,6 +182,18 @@ pub(crate) fn lower_unit(
                         proto_of(&d.node.specifiers, &init.node.declarator, &typedefs)
                     {
                         protos.entry(name).or_insert(proto);
+                    } else if let Some(name) = function_declarator_name(&init.node.declarator) {
+                        // A prototype adgen cannot state (`double *mc(...)`) blocks only
+                        // the functions that call it: said where one does.
+                        let refusal = Diagnostic::error(
+                            "E0603",
+                            format!(
+                                "the prototype of `{name}` (a function returning a pointer, \
+                                 or taking parameters adgen cannot pass) is not supported yet"
+                            ),
+                        )
+                        .at(map.span(init.span));
+                        refused_protos.insert(name, vec![refusal]);
                     }
                 }
             }
@@ -327,6 +340,7 @@ pub(crate) fn lower_unit(
                     structs: &structs,
                     globals: &globals,
                     refused_globals: &refused_globals,
+                    refused_protos: &refused_protos,
                     module: &module,
                     used_structs: &mut used_structs,
                     enums: &enums,
@@ -415,6 +429,10 @@ pub(crate) fn lower_unit(
                     && !is_typedef
                     && !is_enum_definition(&d.node)
                     && !is_struct_definition(&d.node)
+                    && !d.node.declarators.iter().all(|i| {
+                        function_declarator_name(&i.node.declarator)
+                            .is_some_and(|n| refused_protos.contains_key(&n))
+                    })
                 {
                     diags.push(
                         Diagnostic::error(
@@ -581,6 +599,9 @@ struct FnCx<'m, 'd> {
     globals: &'m BTreeMap<String, GlobalVar>,
     /// Globals adgen could not declare (by key), with why: said where a function names one.
     refused_globals: &'m BTreeMap<String, Vec<Diagnostic>>,
+    /// Prototypes adgen cannot state (by C name), with why: said where a function calls
+    /// one.
+    refused_protos: &'m BTreeMap<String, Vec<Diagnostic>>,
     module: &'m str,
     /// The struct types used by the functions lowered so far.
     used_structs: &'d mut BTreeSet<u16>,

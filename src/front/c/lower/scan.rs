@@ -230,6 +230,20 @@ pub(super) fn is_const(specs: &[Node<DeclarationSpecifier>]) -> bool {
     })
 }
 
+/// The name a function declarator declares (`double *mc(double s0, ...)`, `f(void)`).
+pub(super) fn function_declarator_name(d: &Node<Declarator>) -> Option<String> {
+    let is_function = d.node.derived.iter().any(|dd| {
+        matches!(
+            dd.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+        )
+    });
+    is_function
+        .then(|| declarator_name(&d.node))
+        .flatten()
+        .map(|n| n.node.name.clone())
+}
+
 pub(super) fn declarator_name(d: &Declarator) -> Option<&Node<Identifier>> {
     match &d.kind.node {
         DeclaratorKind::Identifier(id) => Some(id),
