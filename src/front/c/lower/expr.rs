@@ -36,6 +36,13 @@ impl FnCx<'_, '_> {
                 e.span,
             ));
         }
+        if ty == Ty::Bool {
+            // `swapk = (0 < ipvt[k]);`: a comparison's value is the int 1 or 0, as C says.
+            let span = v.span;
+            let one_or_zero =
+                Expr::intrinsic(il::Intrinsic::Merge, vec![int_lit(1), int_lit(0), v]);
+            return Ok((one_or_zero.spanned(span), Ty::Int(4)));
+        }
         if !ty.is_numeric() {
             return Err(self.unsupported(
                 "E0605",
