@@ -172,7 +172,12 @@ pub fn write_file(file: &il::File, originals: &il::Program, siblings: &[&il::Fil
     )
     .unwrap();
     out.push_str("#include <math.h>\n");
-    if uses_heap {
+    // `printf`/`fprintf` and `exit` kept as written.
+    let io: Vec<&str> = all.iter().flat_map(|u| io_texts(u)).collect();
+    if io.iter().any(|t| !t.starts_with("exit")) {
+        out.push_str("#include <stdio.h>\n");
+    }
+    if uses_heap || io.iter().any(|t| t.starts_with("exit")) {
         out.push_str("#include <stdlib.h>\n");
     }
     // OPTIONAL dummies are tested, and absent arguments passed, as NULL.
@@ -248,6 +253,20 @@ pub fn write_header(
         writeln!(out, "{};", protos.of(u, &table)).unwrap();
     }
     writeln!(out, "\n#ifdef __cplusplus\n}}\n#endif\n\n#endif").unwrap();
+    out
+}
+
+/// The texts of the C output and `exit` statements of a unit (a C statement's text
+/// ends with its `;`).
+fn io_texts(u: &Unit) -> Vec<&str> {
+    let mut out = Vec::new();
+    il::visit::walk_stmts(&u.body, &mut |s| {
+        if let StmtKind::Io { text, .. } = &s.kind {
+            if text.ends_with(';') {
+                out.push(text.as_str());
+            }
+        }
+    });
     out
 }
 

@@ -136,7 +136,11 @@ impl Cx<'_> {
             StmtKind::Comment(text) => {
                 writeln!(out, "{ind}/*{} */", text.replace("*/", "* /")).unwrap();
             }
-            // Fortran I/O never reaches the C back-end (no C front-end makes it).
+            // Output and `exit` of a C source are kept as written (their text ends with
+            // its `;`); a Fortran statement printed as C is a comment.
+            StmtKind::Io { text, .. } if text.ends_with(';') => {
+                writeln!(out, "{ind}{text}{trailing}").unwrap();
+            }
             StmtKind::Io { text, .. } => {
                 writeln!(out, "{ind}/* {} */", text.replace("*/", "* /")).unwrap();
             }

@@ -530,11 +530,12 @@ impl FnCx<'_, '_> {
                         Ty::Int(_) => Ty::Real(8),
                         t => t,
                     };
-                    let result_ty = if name.starts_with("floor") || name.starts_with("lround") {
-                        Ty::Int(4)
-                    } else {
-                        ty
-                    };
+                    // `floor`, `lround`, and `abs` of an int give an int.
+                    let int_result = name.starts_with("floor")
+                        || name.starts_with("lround")
+                        || name == "abs"
+                        || name == "labs";
+                    let result_ty = if int_result { Ty::Int(4) } else { ty };
                     let v = match op {
                         // `sinf`: the float variant, printed as written.
                         Math::Op(op)
@@ -735,6 +736,8 @@ pub(super) fn math(name: &str) -> Option<(Math, usize)> {
             "tgamma" => (Gamma, 1),
             "lgamma" => (LogGamma, 1),
             "fabs" => (Abs, 1),
+            // `abs(k)` of an int: an int.
+            "abs" | "labs" => (Abs, 1),
             "fmax" => (Max, 2),
             "fmin" => (Min, 2),
             "copysign" => (Sign, 2),

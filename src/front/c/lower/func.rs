@@ -41,6 +41,10 @@ impl FnCx<'_, '_> {
         let name_node = declarator_name(&f.declarator.node)
             .ok_or_else(|| self.unsupported("E0603", "this function declarator", fd.span))?;
         let name = name_node.node.name.clone();
+        let no_parameters = FunctionDeclarator {
+            parameters: Vec::new(),
+            ellipsis: Ellipsis::None,
+        };
         let params = match f.declarator.node.derived.as_slice() {
             [
                 Node {
@@ -48,6 +52,13 @@ impl FnCx<'_, '_> {
                     ..
                 },
             ] => &p.node,
+            // `double r8_epsilon ( ) { ... }`: a definition with no parameters.
+            [
+                Node {
+                    node: DerivedDeclarator::KRFunction(ids),
+                    ..
+                },
+            ] if ids.is_empty() && f.declarations.is_empty() => &no_parameters,
             _ => {
                 return Err(self.unsupported(
                     "E0603",

@@ -16,6 +16,7 @@ mod func;
 mod globals;
 mod heap;
 mod members;
+mod output;
 mod pointers;
 mod prototypes;
 mod scan;

@@ -258,21 +258,28 @@ pub(super) fn proto_of(
     typedefs: &Typedefs,
 ) -> Option<(String, Proto)> {
     let name = declarator_name(&d.node)?.node.name.clone();
-    let [
-        Node {
-            node: DerivedDeclarator::Function(f),
-            ..
-        },
-    ] = d.node.derived.as_slice()
-    else {
-        return None;
+    let parameters: &[Node<ParameterDeclaration>] = match d.node.derived.as_slice() {
+        [
+            Node {
+                node: DerivedDeclarator::Function(f),
+                ..
+            },
+        ] => &f.node.parameters,
+        // `double r8_epsilon ( );`: no parameters said (as jburkardt's headers write).
+        [
+            Node {
+                node: DerivedDeclarator::KRFunction(ids),
+                ..
+            },
+        ] if ids.is_empty() => &[],
+        _ => return None,
     };
     let ret = decl_type(specs, typedefs).unwrap_or(Ty::Void);
     let mut params = Vec::new();
     let mut names = Vec::new();
     let mut rows = Vec::new();
     let mut scalars = Vec::new();
-    for p in &f.node.parameters {
+    for p in parameters {
         // A parameter of an array typedef is a pointer.
         let typedef_array = !typedef_extents(&p.node.specifiers, typedefs).is_empty();
         let pass = match &p.node.declarator {

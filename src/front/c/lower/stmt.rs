@@ -611,6 +611,9 @@ impl FnCx<'_, '_> {
                 if math(&name).is_some() {
                     return Err(self.no_effect(e));
                 }
+                if output::is_output_or_exit(&name) && !self.protos.contains_key(&name) {
+                    return self.output_stmt(&name, e, out);
+                }
                 let proto = self.proto(&name, c.span)?;
                 if proto.ret != Ty::Void {
                     return Err(self.unsupported(

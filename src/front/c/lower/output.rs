@@ -1,0 +1,128 @@
+//! Output and program exit in C (`fprintf(stderr, "...", n); exit(1);`, the way C codes
+//! report a bad argument): kept as written, as the IL's `Io` statement keeps Fortran's
+//! PRINT and STOP. Never differentiated; `prepare::io` keeps a message where the code
+//! stops the program and drops the others from derivative code, and `exit` stops it.
+//! The text ends with its `;`, which tells the C back-end to print it as code.
+
+use lang_c::ast::*;
+use lang_c::span::Node;
+use lang_c::visit::Visit;
+
+use super::*;
+use crate::il::{Expr, Stmt, StmtKind};
+
+/// The `<stdio.h>` and `<stdlib.h>` functions kept as written.
+pub(super) fn is_output_or_exit(name: &str) -> bool {
+    matches!(
+        name,
+        "printf" | "fprintf" | "puts" | "fputs" | "putchar" | "fflush" | "exit"
+    )
+}
+
+impl FnCx<'_, '_> {
+    /// `printf(...)`, `fprintf(stderr, ...)`, `exit(n)`, ... as a statement: an `Io`
+    /// statement holding its text, reading the numeric variables it names.
+    pub(super) fn output_stmt(
+        &mut self,
+        name: &str,
+        e: &Node<Expression>,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        // The call as written: from its name to the parenthesis that closes its
+        // arguments (a macro such as `stderr` may stand in the line, so the end of the
+        // preprocessed span does not locate it).
+        let text = match self
+            .original(e.span.start)
+            .and_then(|a| call_text(self.text, a))
+        {
+            Some(t) => t,
+            None => {
+                return Err(self.unsupported(
+                    "E0604",
+                    &format!("this `{name}` (written through a macro)"),
+                    e.span,
+                ));
+            }
+        };
+        #[derive(Default)]
+        struct Names(Vec<String>);
+        impl<'ast> Visit<'ast> for Names {
+            fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast lang_c::span::Span) {
+                if !self.0.contains(&id.name) {
+                    self.0.push(id.name.clone());
+                }
+            }
+        }
+        let mut names = Names::default();
+        if let Expression::Call(c) = &e.node {
+            for a in &c.node.arguments {
+                names.visit_expression(&a.node, &a.span);
+            }
+        }
+        let reads: Vec<Expr> = names
+            .0
+            .iter()
+            .filter_map(|n| {
+                let v = self.vars.get(crate::il::key_ref(n).as_ref())?;
+                (v.name == *n && v.ty.is_numeric()).then(|| Expr::var(&v.name))
+            })
+            .collect();
+        let st = self.stmt(
+            StmtKind::Io {
+                text: format!("{};", text.trim_end()),
+                reads,
+                writes: Vec::new(),
+                stops: name == "exit",
+            },
+            e.span,
+        );
+        out.push(st);
+        Ok(())
+    }
+}
+
+/// The text of the call that starts at byte `start` of `text`: up to the parenthesis that
+/// closes its argument list, string and character literals skipped.
+fn call_text(text: &str, start: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let open = start + text.get(start..)?.find('(')?;
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(text[start..=i].to_string());
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b';' | b'{' | b'}' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_call_ends_at_its_closing_parenthesis() {
+        let t = "  fprintf ( stderr, \"a) \\\" (\\n\", f(n) ); x = 1;";
+        assert_eq!(
+            super::call_text(t, 2).as_deref(),
+            Some("fprintf ( stderr, \"a) \\\" (\\n\", f(n) )")
+        );
+        assert_eq!(super::call_text("exit(1", 0), None);
+    }
+}
