@@ -99,6 +99,11 @@ fn struct_array_refusals_are_located() {
             "struct p { double x; };\nvoid h(struct p *q) { q->x = 1.0; }\nvoid f(struct p *q, double *y) {\n  h(&q[1]);\n  *y = q[0].x;\n}\n",
             "t.c:4:6: error[E0612]",
         ),
+        // A local pointer to an element, passed on as `&q[1]` would be.
+        (
+            "struct p { double x; };\nvoid h(struct p *q) { q->x = 1.0; }\nvoid f(struct p *q, double *y) {\n  struct p *b = &q[1];\n  h(b);\n  *y = q[0].x;\n}\n",
+            "t.c:5:5: error[E0612]",
+        ),
         // Too many subscripts on a 1-D array of structs.
         (
             "struct p { double x; };\nvoid f(double *y) {\n  struct p a[2];\n  a[0].x = 1.0;\n  *y = a[1][0].x;\n}\n",

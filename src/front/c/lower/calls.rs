@@ -141,6 +141,20 @@ impl FnCx<'_, '_> {
                     .contains_key(crate::il::key_ref(&id.node.name).as_ref())
                     || self.var(&id.node.name, a.span)?.kind == VarKind::Pointer =>
             {
+                // A local pointer to an element of an array of structs, passed on: refused
+                // as `&p[i]` is.
+                let v = self.var(&id.node.name, a.span)?;
+                if self.is_struct_pointer(&v) {
+                    return Err(self.unsupported(
+                        "E0612",
+                        &format!(
+                            "passing `{}`, a pointer to an element of an array of structs, to \
+                             a function (pass the array and the index, or the members)",
+                            id.node.name
+                        ),
+                        a.span,
+                    ));
+                }
                 let (base, off, _) = self.ptr_ident(&id.node.name, a.span)?;
                 Ok(element_at(base, off).spanned(span))
             }
