@@ -1160,3 +1160,24 @@ fn include_spelling_is_the_directive_that_names_the_header() {
     // `xmodel.h` does not end with `/model.h`: no directive, the file name.
     assert_eq!(super::include_spelling("inc/xmodel.h", &texts), "xmodel.h");
 }
+
+/// Output and `exit` are kept as written; a macro of the file in them (which derivative
+/// code would not have) is refused at the call.
+#[test]
+fn output_is_kept_unless_it_uses_the_files_macros() {
+    let ok = "#include <stdio.h>\n#include <stdlib.h>\n\
+              void f(int n, double *y) {\n  if (n < 1) {\n    \
+              fprintf(stderr, \"n = %d\\n\", n);\n    exit(EXIT_FAILURE);\n  }\n  *y = 2.0 * *y;\n}\n";
+    let f = lower(ok).unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program { files: vec![] }, &[]);
+    assert!(
+        text.contains("fprintf(stderr, \"n = %d\\n\", n);"),
+        "{text}"
+    );
+    assert!(text.contains("exit(EXIT_FAILURE);"), "{text}");
+    assert!(text.contains("#include <stdio.h>") && text.contains("#include <stdlib.h>"));
+    let bad = "#include <stdio.h>\n#define MSG \"bad\\n\"\n\
+               void f(int n, double *y) {\n  if (n < 1) fprintf(stderr, MSG);\n  *y = 2.0 * *y;\n}\n";
+    let e = lower(bad).unwrap_err();
+    assert!(e.contains("t.c:4:14: error[E0604]: `MSG`"), "{e}");
+}

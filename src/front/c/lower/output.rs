@@ -44,6 +44,31 @@ impl FnCx<'_, '_> {
                 ));
             }
         };
+        // Derivative code has the call's text but not the file's macros: every name in
+        // it must be one the generated file knows.
+        for word in words_outside_literals(&text) {
+            let known = word == name
+                || matches!(
+                    word.as_str(),
+                    "stderr" | "stdout" | "EXIT_FAILURE" | "EXIT_SUCCESS"
+                )
+                || self.protos.contains_key(&word)
+                || math(&word).is_some()
+                || self
+                    .vars
+                    .get(crate::il::key_ref(&word).as_ref())
+                    .is_some_and(|v| v.name == word);
+            if !known {
+                return Err(self.unsupported(
+                    "E0604",
+                    &format!(
+                        "`{word}` in this `{name}` (a macro or a name the generated code \
+                         would not know)"
+                    ),
+                    e.span,
+                ));
+            }
+        }
         #[derive(Default)]
         struct Names(Vec<String>);
         impl<'ast> Visit<'ast> for Names {
@@ -114,8 +139,54 @@ fn call_text(text: &str, start: usize) -> Option<String> {
     None
 }
 
+/// The identifiers of a call's text, outside string and character literals (numbers such
+/// as `1e-3` are not identifiers).
+fn words_outside_literals(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != c {
+                if bytes[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if c.is_ascii_digit() || c == b'.' {
+            // A number, exponent and suffix included.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let w = &text[start..i];
+            if !out.iter().any(|o| o == w) {
+                out.push(w.to_string());
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn words_skip_literals_and_numbers() {
+        assert_eq!(
+            super::words_outside_literals("fprintf(stderr, \"N = %d x\", n, 1e-3, 'q', MSG)"),
+            ["fprintf", "stderr", "n", "MSG"]
+        );
+    }
+
     #[test]
     fn a_call_ends_at_its_closing_parenthesis() {
         let t = "  fprintf ( stderr, \"a) \\\" (\\n\", f(n) ); x = 1;";
