@@ -1180,4 +1180,9 @@ fn output_is_kept_unless_it_uses_the_files_macros() {
                void f(int n, double *y) {\n  if (n < 1) fprintf(stderr, MSG);\n  *y = 2.0 * *y;\n}\n";
     let e = lower(bad).unwrap_err();
     assert!(e.contains("t.c:4:14: error[E0604]: `MSG`"), "{e}");
+    // Nor a call of the file's functions (derivative code would not declare it).
+    let call = "#include <stdio.h>\nstatic double g(double v) { return v; }\n\
+                void f(double *y) {\n  printf(\"%g\\n\", g(*y));\n  *y = 2.0 * *y;\n}\n";
+    let e = lower(call).unwrap_err();
+    assert!(e.contains("t.c:4:3: error[E0604]: `g`"), "{e}");
 }
