@@ -40,25 +40,30 @@ impl FnCx<'_, '_> {
 
     /// A new integer local named `name` (or `name0`, `name1`, ... when taken).
     pub(super) fn int_var(&mut self, name: &str, at: CSpan) -> String {
-        let mut off = name.to_string();
+        self.fresh_local(name, Ty::Int(4), at)
+    }
+
+    /// A new local of type `ty` named `name` (or `name0`, `name1`, ... when taken).
+    pub(super) fn fresh_local(&mut self, name: &str, ty: Ty, at: CSpan) -> String {
+        let mut local = name.to_string();
         let mut n = 0;
-        while self.idents.contains(crate::il::key_ref(&off).as_ref())
-            || self.vars.contains_key(crate::il::key_ref(&off).as_ref())
-            || self.protos.contains_key(&off)
+        while self.idents.contains(crate::il::key_ref(&local).as_ref())
+            || self.vars.contains_key(crate::il::key_ref(&local).as_ref())
+            || self.protos.contains_key(&local)
         {
-            off = format!("{name}{n}");
+            local = format!("{name}{n}");
             n += 1;
         }
         self.vars.insert(
-            key(&off),
+            key(&local),
             Var {
-                name: off.clone(),
-                ty: Ty::Int(4),
+                name: local.clone(),
+                ty,
                 kind: VarKind::Local,
             },
         );
-        self.push_decl(&off, Ty::Int(4), Vec::new(), None, None, None, false, at);
-        off
+        self.push_decl(&local, ty, Vec::new(), None, None, None, false, at);
+        local
     }
 
     /// `double *p [= init];` in a function body.

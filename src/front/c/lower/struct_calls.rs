@@ -10,7 +10,7 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span as CSpan};
 
 use super::*;
-use crate::il::{Expr, ExprKind, Stmt, StmtKind, key};
+use crate::il::{Expr, ExprKind, Stmt, StmtKind};
 
 impl FnCx<'_, '_> {
     /// The struct type a call returns, if `e` calls a function that returns one.
@@ -111,7 +111,7 @@ impl FnCx<'_, '_> {
             ExprKind::Call(n, _) => n.clone(),
             _ => unreachable!("struct_call gives a call"),
         };
-        let tmp = self.struct_temp(&format!("{callee}_value"), ty, e.span);
+        let tmp = self.fresh_local(&format!("{callee}_value"), ty, e.span);
         let st = self.stmt(
             StmtKind::Assign {
                 lhs: Expr::var(&tmp),
@@ -121,28 +121,5 @@ impl FnCx<'_, '_> {
         );
         self.fx.pre.push(st);
         Ok(Expr::var(tmp).spanned(self.span(e.span)))
-    }
-
-    /// A new local struct named `name` (or `name0`, ... when taken).
-    fn struct_temp(&mut self, name: &str, ty: Ty, at: CSpan) -> String {
-        let mut tmp = name.to_string();
-        let mut n = 0;
-        while self.idents.contains(crate::il::key_ref(&tmp).as_ref())
-            || self.vars.contains_key(crate::il::key_ref(&tmp).as_ref())
-            || self.protos.contains_key(&tmp)
-        {
-            tmp = format!("{name}{n}");
-            n += 1;
-        }
-        self.vars.insert(
-            key(&tmp),
-            Var {
-                name: tmp.clone(),
-                ty,
-                kind: VarKind::Local,
-            },
-        );
-        self.push_decl(&tmp, ty, Vec::new(), None, None, None, false, at);
-        tmp
     }
 }
