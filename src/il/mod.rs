@@ -334,6 +334,12 @@ impl Unit {
     pub fn is_procedure(&self) -> bool {
         self.kind != UnitKind::Module
     }
+
+    /// The stand-in of a procedure a front-end could not lower: no body, only its
+    /// refusals (`deferred`), said when a root reaches it.
+    pub fn is_stand_in(&self) -> bool {
+        self.is_procedure() && self.body.is_empty() && !self.deferred.is_empty()
+    }
 }
 
 /// A declaration statement, kept in source order for the output.

@@ -49,13 +49,11 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     // The C front-end's (E06xx) wait in the stand-in of a function it could not lower.
     // Each is said once, however many units repeat it.
     let mut deferred: Vec<Diagnostic> = Vec::new();
+    let mut said = std::collections::BTreeSet::new();
     for u in program.units() {
         for d in &u.deferred {
-            let said = deferred
-                .iter()
-                .any(|e| e.code == d.code && e.location == d.location && e.message == d.message);
             let refusal = d.code.starts_with("E04") || d.code.starts_with("E06");
-            if refusal && !said {
+            if refusal && said.insert((d.code, d.message.clone(), format!("{:?}", d.location))) {
                 deferred.push(d.clone());
             }
         }
@@ -154,7 +152,7 @@ pub fn reached(program: Program, request: &Request) -> Program {
     // C functions are kept (their names bind in other ways), but for the stand-ins of
     // those the front-end refused.
     let is_candidate = |lang: Language, u: &crate::il::Unit| {
-        u.is_procedure() && (lang == Language::Fortran || !u.deferred.is_empty())
+        u.is_procedure() && (lang == Language::Fortran || u.is_stand_in())
     };
     let mut reached: BTreeSet<String> = request.roots.iter().map(|r| key(&r.name)).collect();
     let mut work: Vec<String> = reached.iter().cloned().collect();

@@ -56,10 +56,7 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
             .filter(|(lang, u)| u.is_procedure() && same(*lang, &hint.procedure, &u.name))
             .collect();
         // The stand-in of a function the front-end refused: its refusal is said later.
-        if units
-            .iter()
-            .any(|(_, u)| u.body.is_empty() && !u.deferred.is_empty())
-        {
+        if units.iter().any(|(_, u)| u.is_stand_in()) {
             continue;
         }
         if units.is_empty() {

@@ -254,6 +254,20 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
+/// The C source `src` (as `t.c`) lowered and printed back by the C back-end.
+fn printed_c(src: &str) -> String {
+    let mut map = SourceMap::default();
+    let id = map.add(SourceFile::new("t.c", src));
+    let mut next = 0;
+    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
+        .map_err(|d| crate::Diagnostics(d).render(&map))
+        .unwrap();
+    let program = il::Program {
+        files: vec![file.clone()],
+    };
+    super::write_file(&file, &program, &[])
+}
+
 /// A C file with structs and globals, printed back: the pseudo-module gives the struct
 /// definitions and the global definitions (`static` and initializers kept), members are
 /// `.` or `->` paths, and the result compiles warning-free.
@@ -283,16 +297,7 @@ void run(double a, double *r) {
   *r = q.x * q.w.v[1] + g_origin.w.v[2];
 }
 ";
-    let mut map = SourceMap::default();
-    let id = map.add(SourceFile::new("t.c", src));
-    let mut next = 0;
-    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
-        .map_err(|d| crate::Diagnostics(d).render(&map))
-        .unwrap();
-    let program = il::Program {
-        files: vec![file.clone()],
-    };
-    let c = super::write_file(&file, &program, &[]);
+    let c = printed_c(src);
     for want in [
         "struct vec {\n  double v[3];\n};",
         "struct point {\n  double x;\n  double y;\n  int id;\n  struct vec w;\n};",
@@ -341,16 +346,7 @@ double top(const double *a, double *b) {
   return twice(a) + b[0];
 }
 ";
-    let mut map = SourceMap::default();
-    let id = map.add(SourceFile::new("t.c", src));
-    let mut next = 0;
-    let file = crate::front::lower_source(id, map.get(id), "t.c", &mut next)
-        .map_err(|d| crate::Diagnostics(d).render(&map))
-        .unwrap();
-    let program = il::Program {
-        files: vec![file.clone()],
-    };
-    let c = super::write_file(&file, &program, &[]);
+    let c = printed_c(src);
     for want in [
         "double first(const double *a)",
         "double twice(const double *a)",

@@ -95,7 +95,7 @@ impl FnCx<'_, '_> {
                     DerivedDeclarator::Pointer(_)
                         if matches!(ty, Ty::Struct(_)) && decl.node.derived.len() == 1 =>
                     {
-                        self.struct_pointer_decl(&name, ty, init, out)?;
+                        self.pointer_decl(&name, ty, init, out)?;
                         continue_outer = true;
                         break;
                     }

@@ -6,7 +6,6 @@
 
 use lang_c::ast::*;
 use lang_c::span::Node;
-use lang_c::visit::Visit;
 
 use super::*;
 use crate::il::{Expr, Stmt, StmtKind};
@@ -46,18 +45,24 @@ impl FnCx<'_, '_> {
         };
         // Derivative code has the call's text but not the file's macros, nor a declaration
         // of a function called in it: every name in it must be one the generated file
-        // knows (a variable, `math.h`, the standard streams).
+        // knows (a variable, `math.h`, the standard streams). The numeric variables are
+        // what the statement reads.
+        let mut reads = Vec::new();
         for word in words_outside_literals(&text) {
-            let known = word == name
+            let var = self
+                .vars
+                .get(crate::il::key_ref(&word).as_ref())
+                .filter(|v| v.name == word);
+            if let Some(v) = var.filter(|v| v.ty.is_numeric()) {
+                reads.push(Expr::var(&v.name));
+            }
+            let known = var.is_some()
+                || word == name
                 || matches!(
                     word.as_str(),
                     "stderr" | "stdout" | "EXIT_FAILURE" | "EXIT_SUCCESS"
                 )
-                || math(&word).is_some()
-                || self
-                    .vars
-                    .get(crate::il::key_ref(&word).as_ref())
-                    .is_some_and(|v| v.name == word);
+                || math(&word).is_some();
             if !known {
                 return Err(self.unsupported(
                     "E0604",
@@ -69,29 +74,6 @@ impl FnCx<'_, '_> {
                 ));
             }
         }
-        #[derive(Default)]
-        struct Names(Vec<String>);
-        impl<'ast> Visit<'ast> for Names {
-            fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast lang_c::span::Span) {
-                if !self.0.contains(&id.name) {
-                    self.0.push(id.name.clone());
-                }
-            }
-        }
-        let mut names = Names::default();
-        if let Expression::Call(c) = &e.node {
-            for a in &c.node.arguments {
-                names.visit_expression(&a.node, &a.span);
-            }
-        }
-        let reads: Vec<Expr> = names
-            .0
-            .iter()
-            .filter_map(|n| {
-                let v = self.vars.get(crate::il::key_ref(n).as_ref())?;
-                (v.name == *n && v.ty.is_numeric()).then(|| Expr::var(&v.name))
-            })
-            .collect();
         let st = self.stmt(
             StmtKind::Io {
                 text: format!("{};", text.trim_end()),

@@ -66,7 +66,8 @@ impl FnCx<'_, '_> {
         local
     }
 
-    /// `double *p [= init];` in a function body.
+    /// `double *p [= init];` or `struct planet *b [= &bodies[i]];` in a function body
+    /// ([`point_to`](Self::point_to) tells the two apart by the pointer's type).
     pub(super) fn pointer_decl(
         &mut self,
         name: &str,
@@ -74,9 +75,15 @@ impl FnCx<'_, '_> {
         init: &Node<InitDeclarator>,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
+        let is_struct = matches!(ty, Ty::Struct(_));
         if self.declare(name, ty, VarKind::Pointer, init.span)? {
             let off = self.offset_var(name, init.span);
-            let switch = self.switch_of(name, init.span);
+            // Pointers into arrays of structs stay within one array.
+            let switch = if is_struct {
+                None
+            } else {
+                self.switch_of(name, init.span)
+            };
             self.pointers.insert(
                 key(name),
                 PtrVar {
@@ -91,7 +98,12 @@ impl FnCx<'_, '_> {
             return Ok(());
         };
         let Initializer::Expression(e) = &i.node else {
-            return Err(self.unsupported("E0605", "this pointer initializer", i.span));
+            let (code, what) = if is_struct {
+                ("E0612", "this struct pointer initializer")
+            } else {
+                ("E0605", "this pointer initializer")
+            };
+            return Err(self.unsupported(code, what, i.span));
         };
         self.with_effects(out, e, |cx, out| cx.point_to(name, e, init.span, out))
     }

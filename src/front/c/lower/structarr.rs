@@ -165,35 +165,6 @@ impl FnCx<'_, '_> {
         v.kind == VarKind::Pointer && matches!(v.ty, Ty::Struct(_))
     }
 
-    /// `struct planet *b [= &bodies[i]];` in a function body.
-    pub(super) fn struct_pointer_decl(
-        &mut self,
-        name: &str,
-        ty: Ty,
-        init: &Node<InitDeclarator>,
-        out: &mut Vec<Stmt>,
-    ) -> R<()> {
-        if self.declare(name, ty, VarKind::Pointer, init.span)? {
-            let off = self.offset_var(name, init.span);
-            self.pointers.insert(
-                key(name),
-                PtrVar {
-                    off,
-                    base: None,
-                    row: None,
-                    switch: None,
-                },
-            );
-        }
-        let Some(i) = &init.node.initializer else {
-            return Ok(());
-        };
-        let Initializer::Expression(e) = &i.node else {
-            return Err(self.unsupported("E0612", "this struct pointer initializer", i.span));
-        };
-        self.with_effects(out, e, |cx, out| cx.point_struct(name, e, init.span, out))
-    }
-
     /// `b = &bodies[i]`, `b = bodies + i`, `b = bodies`, `b = q` (another struct pointer):
     /// the array `b` points into, and its offset.
     pub(super) fn point_struct(

@@ -267,6 +267,10 @@ impl FnCx<'_, '_> {
 
     /// The switching pointers a statement uses (not counting the pointer it sets).
     fn switches_used(&self, source: &Node<Expression>) -> Vec<Switch> {
+        // Every statement comes here: most functions have no switching pointer.
+        if self.pointers.values().all(|p| p.switch.is_none()) {
+            return Vec::new();
+        }
         let target = self.moving_target(source);
         self.pointers
             .values()
