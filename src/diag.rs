@@ -162,7 +162,7 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
-            message: message.into(),
+            message: crate::il::names::spelled(&message.into()).into_owned(),
             location: None,
             help: None,
         }
@@ -193,7 +193,7 @@ impl Diagnostic {
         }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
-        self.help = Some(help.into());
+        self.help = Some(crate::il::names::spelled(&help.into()).into_owned());
         self
     }
     pub fn is_error(&self) -> bool {

@@ -207,6 +207,8 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // The manifest's names as the IL spells them (C's capitals are marked).
+    let request = &*prepare::spelling::spell_request(request, &program);
     // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
     // expressions: the program the rest reads (the parsed one is not kept).
     let program = match prepare::prepare(program, request) {
@@ -233,7 +235,11 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
             let siblings: Vec<&il::File> = mode_files.iter().map(|(_, f)| f).collect();
             for (stem, file) in &mode_files {
                 for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
-                    printed.push(GeneratedFile { path, contents });
+                    // Names as the user spelled them (C's capitals lose their marks).
+                    printed.push(GeneratedFile {
+                        path: il::names::spelled(&path).into_owned(),
+                        contents: il::names::spelled(&contents).into_owned(),
+                    });
                 }
             }
         });
@@ -253,7 +259,11 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     Ok(Generated {
         files,
         warnings: Diagnostics(warnings).render(&sources),
-        signatures: differentiated.signatures,
+        signatures: differentiated
+            .signatures
+            .into_iter()
+            .map(diff::Signature::spelled)
+            .collect(),
     })
 }
 

@@ -91,6 +91,21 @@ pub fn output_stem(path: &str) -> String {
     parts.join("/")
 }
 
+impl super::Signature {
+    /// Its names as the user spelled them (`il::names::spelled`).
+    pub fn spelled(mut self) -> super::Signature {
+        let sp = |s: &mut String| *s = crate::il::names::spelled(s).into_owned();
+        sp(&mut self.root);
+        sp(&mut self.unit);
+        for a in &mut self.args {
+            sp(&mut a.name);
+            a.original.as_mut().map(sp);
+        }
+        self.module.as_mut().map(sp);
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::output_stem;

@@ -7,7 +7,7 @@
 //! Invariants:
 //! - The IL keeps what a reader needs: declaration order, comments (as [`StmtKind::Comment`]
 //!   and [`DeclKind::Comment`]), the spelling of names and of literal constants.
-//! - Names are compared case-insensitively through [`key`]; they are stored as spelled.
+//! - Names are compared through [`key`], without case (C marks capitals: [`names::cased`]).
 //! - After lowering, every array element reference is [`ExprKind::Index`], every call of an
 //!   intrinsic is [`ExprKind::Intrinsic`] and every call of a user function is
 //!   [`ExprKind::Call`]; each unit's [`SymbolTable`] knows every name its body uses.

@@ -6,6 +6,35 @@ use std::sync::Arc;
 
 use crate::il::key;
 
+/// Written before each capital letter of a name whose case matters (see the module
+/// doc); a private-use character, which no source text holds.
+pub const CASE_MARK: char = '\u{E000}';
+
+/// `name` with [`CASE_MARK`] before each capital letter: its [`key`] then differs from
+/// that of every other spelling.
+pub fn cased(name: &str) -> String {
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push(CASE_MARK);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` without the marks of [`cased`]: a name (or a whole text) as the user wrote it.
+pub fn spelled(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(CASE_MARK) {
+        std::borrow::Cow::Owned(text.replace(CASE_MARK, ""))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// The names taken in one generated unit.
 #[derive(Clone, Debug, Default)]
 pub struct Namer {

@@ -27,6 +27,7 @@ pub mod restructure;
 pub mod scalarize;
 pub mod sizes;
 pub mod specialize;
+pub mod spelling;
 
 use crate::diag::Diagnostic;
 use crate::il::Program;

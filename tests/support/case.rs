@@ -74,7 +74,8 @@ fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(path, text)
+    // The driver is written from the IL, whose C names carry case marks.
+    std::fs::write(path, adgen::il::names::spelled(text).as_ref())
 }
 
 /// The object of a source: the whole file name, extension included, so that
@@ -603,7 +604,12 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
     ctx.sources = sources.clone();
     let mut roots = Vec::new();
     for spec in &manifest.roots {
-        match program.unit(&spec.name) {
+        let spelled_as = || {
+            program
+                .procedures()
+                .find(|u| adgen::il::names::spelled(&u.name) == spec.name)
+        };
+        match program.unit(&spec.name).or_else(spelled_as) {
             Some(u) => roots.push((u, spec)),
             None => {
                 return simple(

@@ -97,8 +97,9 @@ impl Slot {
     }
 }
 
+/// C names are case-sensitive: their capitals keep the IL's marks in the key.
 fn key(s: &str) -> String {
-    s.to_ascii_lowercase()
+    adgen::il::key(&adgen::il::names::cased(&adgen::il::names::spelled(s)))
 }
 
 /// The value of a bound expression, from the integers of check.toml.

@@ -93,17 +93,25 @@ pub const DEFAULT_RANGE: (f64, f64) = (0.5, 1.5);
 
 impl CheckConfig {
     pub fn range_of(&self, name: &str) -> (f64, f64) {
-        self.range
-            .get(&name.to_ascii_lowercase())
-            .copied()
-            .unwrap_or(DEFAULT_RANGE)
+        lookup(&self.range, name).copied().unwrap_or(DEFAULT_RANGE)
     }
     pub fn value_of(&self, name: &str) -> Option<&Value> {
-        self.values.get(&name.to_ascii_lowercase())
+        lookup(&self.values, name)
     }
     pub fn extent_of(&self, name: &str) -> Option<i64> {
-        self.extent.get(&name.to_ascii_lowercase()).copied()
+        lookup(&self.extent, name).copied()
     }
+}
+
+/// The entry for the IL name `name`: the one spelled exactly so (C tells `x` from `X`),
+/// else the one spelled so without regard to case (Fortran).
+fn lookup<'a, T>(map: &'a BTreeMap<String, T>, name: &str) -> Option<&'a T> {
+    let name = adgen::il::names::spelled(name);
+    map.get(name.as_ref()).or_else(|| {
+        map.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(&name))
+            .map(|(_, v)| v)
+    })
 }
 
 fn as_f64(v: &toml::Value) -> Option<f64> {
@@ -292,7 +300,7 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                 let t = value.as_table().ok_or_else(bad)?;
                 for (name, v) in t {
                     let e = v.as_integer().filter(|e| *e > 0).ok_or_else(bad)?;
-                    cfg.extent.insert(name.to_ascii_lowercase(), e);
+                    cfg.extent.insert(name.to_string(), e);
                 }
             }
             "range" => {
@@ -304,7 +312,7 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                     if lo >= hi {
                         return Err(bad());
                     }
-                    cfg.range.insert(name.to_ascii_lowercase(), (lo, hi));
+                    cfg.range.insert(name.to_string(), (lo, hi));
                 }
             }
             name => {
@@ -324,7 +332,7 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                         ));
                     }
                 };
-                cfg.values.insert(name.to_ascii_lowercase(), v);
+                cfg.values.insert(name.to_string(), v);
             }
         }
     }

@@ -1186,3 +1186,23 @@ fn output_is_kept_unless_it_uses_the_files_macros() {
     let e = lower(call).unwrap_err();
     assert!(e.contains("t.c:4:3: error[E0604]: `g`"), "{e}");
 }
+
+/// C names are case-sensitive: `c` and `C` are two variables of the IL, and a
+/// diagnostic names a variable as it is written.
+#[test]
+fn names_that_differ_by_case_are_two_names() {
+    let f = lower("void f(double c, double *y) { double C = 2.0 * c; (void)c; *y = C * c; }\n")
+        .unwrap();
+    let u = &f.units[0];
+    let c = u.symbols.get("c").unwrap();
+    let big = u.symbols.get(&il::names::cased("C")).unwrap();
+    assert_eq!(c.arg_index, Some(0));
+    assert_eq!(big.arg_index, None);
+    assert_eq!(il::names::spelled(&big.name), "C");
+    let e = lower(
+        "double G;\nvoid f(double *y) {\n  if (*y > 0.0) {\n    double G = 2.0;\n    *y = G;\n  }\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("`G` shadows the global variable `G`"), "{e}");
+    assert!(!e.contains(il::names::CASE_MARK), "{e}");
+}

@@ -11,7 +11,7 @@ use crate::il::{self, Expr};
 impl FnCx<'_, '_> {
     pub(super) fn callee(&mut self, c: &Node<CallExpression>) -> R<String> {
         match &c.node.callee.node {
-            Expression::Identifier(id) => Ok(id.node.name.clone()),
+            Expression::Identifier(id) => Ok(id.node.il()),
             _ => Err(self.unsupported("E0605", "a call through a function pointer", c.span)),
         }
     }
@@ -108,8 +108,8 @@ impl FnCx<'_, '_> {
         // Looked up quietly: `ref_arg` reports an unknown name.
         let v = self
             .vars
-            .get(crate::il::key_ref(&id.node.name).as_ref())
-            .filter(|v| v.name == id.node.name)?;
+            .get(crate::il::key_ref(&id.node.il()).as_ref())
+            .filter(|v| v.name == id.node.il())?;
         match &v.kind {
             VarKind::LocalArray(ext) if ext.len() == 2 && rows == Some(ext[1]) => {
                 Some(Expr::var(&v.name).spanned(self.span(a.span)))
@@ -138,24 +138,24 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id)
                 if self
                     .pointers
-                    .contains_key(crate::il::key_ref(&id.node.name).as_ref())
-                    || self.var(&id.node.name, a.span)?.kind == VarKind::Pointer =>
+                    .contains_key(crate::il::key_ref(&id.node.il()).as_ref())
+                    || self.var(&id.node.il(), a.span)?.kind == VarKind::Pointer =>
             {
                 // A local pointer to an element of an array of structs, passed on: refused
                 // as `&p[i]` is.
-                let v = self.var(&id.node.name, a.span)?;
+                let v = self.var(&id.node.il(), a.span)?;
                 if self.is_struct_pointer(&v) {
                     return Err(self.unsupported(
                         "E0612",
                         &format!(
                             "passing `{}`, a pointer to an element of an array of structs, to \
                              a function (pass the array and the index, or the members)",
-                            id.node.name
+                            id.node.il()
                         ),
                         a.span,
                     ));
                 }
-                let (base, off, _) = self.ptr_ident(&id.node.name, a.span)?;
+                let (base, off, _) = self.ptr_ident(&id.node.il(), a.span)?;
                 Ok(element_at(base, off).spanned(span))
             }
             Expression::BinaryOperator(b)
@@ -206,7 +206,7 @@ impl FnCx<'_, '_> {
                 }
             }
             Expression::Identifier(id) => {
-                let v = self.var(&id.node.name, a.span)?;
+                let v = self.var(&id.node.il(), a.span)?;
                 match v.kind {
                     VarKind::StructPtr => Ok(Expr::var(&v.name).spanned(span)),
                     VarKind::RefScalar

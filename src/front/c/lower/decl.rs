@@ -64,7 +64,7 @@ impl FnCx<'_, '_> {
             let Some(name) = declarator_name(&decl.node) else {
                 return Err(self.unsupported("E0603", "this declarator", decl.span));
             };
-            let name = name.node.name.clone();
+            let name = name.node.il();
             let mut extents = Vec::new();
             let typedef_ext = typedef_extents(&d.node.specifiers, self.typedefs);
             let mut continue_outer = false;

@@ -79,15 +79,15 @@ impl FnCx<'_, '_> {
             // Enumeration and file-scope constants are inlined, so they may differ from a
             // variable by case only (`INFLOW` and `inflow`).
             Expression::Identifier(id)
-                if !self.is_variable(&id.node.name) && self.enums.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.il()) && self.enums.contains_key(&id.node.il()) =>
             {
-                let v = self.enums[&id.node.name];
+                let v = self.enums[&id.node.il()];
                 Ok((int_lit(v).spanned(self.span(e.span)), Ty::Int(4)))
             }
             Expression::Identifier(id)
-                if !self.is_variable(&id.node.name) && self.consts.contains_key(&id.node.name) =>
+                if !self.is_variable(&id.node.il()) && self.consts.contains_key(&id.node.il()) =>
             {
-                let (ty, init) = self.consts[&id.node.name].clone();
+                let (ty, init) = self.consts[&id.node.il()].clone();
                 let (v, vty) = self.value(&init)?;
                 let v = match (ty, vty, &v.kind) {
                     (a, b, _) if a == b => v,
@@ -104,12 +104,12 @@ impl FnCx<'_, '_> {
                 };
                 Ok((paren_if_binary(v).spanned(self.span(e.span)), ty))
             }
-            Expression::Identifier(id) if self.is_optional(&id.node.name) => {
+            Expression::Identifier(id) if self.is_optional(&id.node.il()) => {
                 // An optional pointer parameter as a condition: `if (grad)`.
-                Ok((self.present(&id.node.name, e.span), Ty::Bool))
+                Ok((self.present(&id.node.il(), e.span), Ty::Bool))
             }
             Expression::Identifier(id) => {
-                let v = self.var(&id.node.name, e.span)?;
+                let v = self.var(&id.node.il(), e.span)?;
                 match v.kind {
                     VarKind::Value | VarKind::Local => {
                         Ok((Expr::var(&v.name).spanned(self.span(e.span)), v.ty))
@@ -140,7 +140,7 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 let span = self.span(e.span);
                 if let Expression::Identifier(id) = &u.node.operand.node {
-                    let v = self.var(&id.node.name, e.span)?;
+                    let v = self.var(&id.node.il(), e.span)?;
                     match v.kind {
                         VarKind::RefScalar => {
                             return Ok((Expr::var(&v.name).spanned(span), v.ty));
@@ -188,14 +188,14 @@ impl FnCx<'_, '_> {
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (name, subs_c) = match &b.node.lhs.node {
-                    Expression::Identifier(id) => (id.node.name.clone(), vec![&*b.node.rhs]),
+                    Expression::Identifier(id) => (id.node.il(), vec![&*b.node.rhs]),
                     Expression::BinaryOperator(inner)
                         if inner.node.operator.node == BinaryOperator::Index =>
                     {
                         let Expression::Identifier(id) = &inner.node.lhs.node else {
                             return Err(self.unsupported("E0605", "this array reference", e.span));
                         };
-                        (id.node.name.clone(), vec![&*inner.node.rhs, &*b.node.rhs])
+                        (id.node.il(), vec![&*inner.node.rhs, &*b.node.rhs])
                     }
                     _ => {
                         return Err(self.unsupported(
@@ -305,7 +305,7 @@ impl FnCx<'_, '_> {
                     }
                     U::Negate
                         if matches!(&u.node.operand.node,
-                        Expression::Identifier(id) if self.is_optional(&id.node.name)) =>
+                        Expression::Identifier(id) if self.is_optional(&id.node.il())) =>
                     {
                         // `!grad` for an optional `grad`: it is absent.
                         let (v, _) = self.expr(&u.node.operand)?;
@@ -779,7 +779,7 @@ impl Spanned for Expr {
 
 /// The step of a counted loop over `var`: `i++`, `--i`, `i += 2`, `i -= 2`, `i = i + 2`.
 pub(super) fn literal_step(e: &Expression, var: &str) -> Option<i64> {
-    let is_var = |x: &Expression| matches!(x, Expression::Identifier(id) if id.node.name == var);
+    let is_var = |x: &Expression| matches!(x, Expression::Identifier(id) if id.node.il() == var);
     match e {
         Expression::UnaryOperator(u) if is_var(&u.node.operand.node) => {
             match u.node.operator.node {
@@ -819,7 +819,7 @@ pub(super) fn const_int(e: &Expression) -> Option<i64> {
 pub(super) fn const_int_in(e: &Expression, enums: &Enums) -> Option<i64> {
     let const_int = |e: &Expression| const_int_in(e, enums);
     if let Expression::Identifier(id) = e {
-        return enums.get(&id.node.name).copied();
+        return enums.get(&id.node.il()).copied();
     }
     match e {
         Expression::Constant(c) => match &c.node {

@@ -40,7 +40,7 @@ impl FnCx<'_, '_> {
         let unit_span = self.span(fd.span);
         let name_node = declarator_name(&f.declarator.node)
             .ok_or_else(|| self.unsupported("E0603", "this function declarator", fd.span))?;
-        let name = name_node.node.name.clone();
+        let name = name_node.node.il();
         let no_parameters = FunctionDeclarator {
             parameters: Vec::new(),
             ellipsis: Ellipsis::None,
@@ -118,7 +118,7 @@ impl FnCx<'_, '_> {
             // `double (*a)[N]`: a pointer to rows, named inside the parentheses.
             let pointer_to_rows = rows_pointer_name(&d.node);
             let Some(pname) = declarator_name(&d.node)
-                .map(|n| n.node.name.clone())
+                .map(|n| n.node.il())
                 .or(pointer_to_rows.clone())
             else {
                 self.unsupported(
@@ -380,7 +380,7 @@ impl FnCx<'_, '_> {
                             (_, Some(c)) if c > 0 => Bound::Expr(int_lit(c - 1)),
                             (Expression::Identifier(id), _)
                                 if matches!(
-                                    self.vars.get(crate::il::key_ref(&id.node.name).as_ref()),
+                                    self.vars.get(crate::il::key_ref(&id.node.il()).as_ref()),
                                     Some(Var {
                                         ty: Ty::Int(_),
                                         kind: VarKind::Value,
@@ -390,7 +390,7 @@ impl FnCx<'_, '_> {
                             {
                                 Bound::Expr(Expr::binary(
                                     BinOp::Sub,
-                                    Expr::var(&id.node.name),
+                                    Expr::var(id.node.il()),
                                     int_lit(1),
                                 ))
                             }
@@ -587,17 +587,6 @@ impl FnCx<'_, '_> {
             ));
         }
         if let Some(prev) = self.vars.get(&k) {
-            if prev.name != name {
-                return Err(self.err(
-                    "E0608",
-                    format!(
-                        "`{name}` and `{}` differ only by case: adgen's IL does not tell \
-                         them apart",
-                        prev.name
-                    ),
-                    at,
-                ));
-            }
             let visible = self.scopes.iter().any(|s| s.contains(&k));
             if visible || prev.ty != ty || prev.kind != kind {
                 return Err(self.err(
@@ -738,7 +727,7 @@ fn shadowing_names(f: &FunctionDefinition, params: &FunctionDeclarator) -> BTree
             .as_ref()
             .and_then(|d| declarator_name(&d.node))
         {
-            out.insert(key(&n.node.name));
+            out.insert(key(&n.node.il()));
         }
     }
     if let Statement::Compound(items) = &f.statement.node {
@@ -746,7 +735,7 @@ fn shadowing_names(f: &FunctionDefinition, params: &FunctionDeclarator) -> BTree
             if let BlockItem::Declaration(d) = &item.node {
                 for i in &d.node.declarators {
                     if let Some(n) = declarator_name(&i.node.declarator.node) {
-                        out.insert(key(&n.node.name));
+                        out.insert(key(&n.node.il()));
                     }
                 }
             }
@@ -778,7 +767,7 @@ pub(super) fn rows_pointer_name(d: &Declarator) -> Option<String> {
             ..
         }]
     );
-    (one_pointer && one_array).then(|| id.node.name.clone())
+    (one_pointer && one_array).then(|| id.node.il())
 }
 
 /// Names of by-value struct parameters the body may change: the root of an assigned or
@@ -791,9 +780,9 @@ struct StructWrites {
 }
 
 /// The variable at the root of a member, element or dereference (`s.v[k]` → `s`).
-fn struct_root(e: &Expression) -> Option<&str> {
+fn struct_root(e: &Expression) -> Option<String> {
     match e {
-        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::Identifier(id) => Some(id.node.il()),
         Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
             struct_root(&m.node.expression.node)
         }
@@ -865,7 +854,7 @@ struct NullTests {
 impl NullTests {
     fn condition(&mut self, e: &Expression) {
         if let Expression::Identifier(id) = e {
-            self.names.insert(id.node.name.clone());
+            self.names.insert(id.node.il());
         }
     }
 }

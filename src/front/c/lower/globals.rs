@@ -42,7 +42,7 @@ pub(super) type Structs = Vec<StructDef>;
 /// `struct@offset` for an anonymous one (no typedef name can hold a space or `@`).
 pub(super) fn struct_key(st: &Node<StructType>) -> String {
     match &st.node.identifier {
-        Some(id) => format!("struct {}", id.node.name),
+        Some(id) => format!("struct {}", id.node.il()),
         None => format!("struct@{}", st.span.start),
     }
 }
@@ -69,7 +69,7 @@ pub(super) fn define_structs<'a>(
             continue;
         }
         let name = match (&st.node.identifier, typedef_name) {
-            (Some(id), _) => format!("struct {}", id.node.name),
+            (Some(id), _) => format!("struct {}", id.node.il()),
             (None, Some(t)) => t.to_string(),
             (None, None) => {
                 typedefs.insert(
@@ -99,7 +99,7 @@ pub(super) fn define_structs<'a>(
             let inner: Vec<i64> = tspecs
                 .iter()
                 .find_map(|t| match t {
-                    TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.name) {
+                    TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.il()) {
                         Some(Ok((_, ext))) => Some(ext.clone()),
                         _ => None,
                     },
@@ -138,7 +138,7 @@ pub(super) fn define_structs<'a>(
                         },
                         _ => {
                             problem
-                                .get_or_insert(format!("the pointer member `{}`", fname.node.name));
+                                .get_or_insert(format!("the pointer member `{}`", fname.node.il()));
                         }
                     }
                 }
@@ -147,7 +147,7 @@ pub(super) fn define_structs<'a>(
                     Ok(Ty::Struct(_)) if !extents.is_empty() => {
                         problem.get_or_insert(format!(
                             "the member `{}`, an array of structs",
-                            fname.node.name
+                            fname.node.il()
                         ));
                     }
                     Ok(Ty::Void | Ty::Bool) => {
@@ -159,15 +159,15 @@ pub(super) fn define_structs<'a>(
                     Ok(t) => {
                         if fields
                             .iter()
-                            .any(|x: &Field| key(&x.name) == key(&fname.node.name))
+                            .any(|x: &Field| key(&x.name) == key(&fname.node.il()))
                         {
                             problem.get_or_insert(format!(
                                 "members differing only by case (`{}`)",
-                                fname.node.name
+                                fname.node.il()
                             ));
                         }
                         fields.push(Field {
-                            name: fname.node.name.clone(),
+                            name: fname.node.il(),
                             ty: *t,
                             extents,
                         });
@@ -602,7 +602,7 @@ pub(super) fn global_declaration(
             );
             continue;
         };
-        let name = name.node.name.clone();
+        let name = name.node.il();
         let mut extents = Vec::new();
         let mut ok = true;
         for dd in &decl.node.derived {

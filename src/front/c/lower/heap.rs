@@ -76,7 +76,7 @@ pub(super) struct HeapTargets {
 impl<'ast> Visit<'ast> for HeapTargets {
     fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast CSpan) {
         let name = declarator_name(&d.declarator.node)
-            .map(|n| n.node.name.clone())
+            .map(|n| n.node.il())
             .or_else(|| func::rows_pointer_name(&d.declarator.node));
         if let (Some(name), Some(init)) = (name, &d.initializer) {
             if let Initializer::Expression(e) = &init.node {
@@ -95,7 +95,7 @@ impl<'ast> Visit<'ast> for HeapTargets {
     ) {
         if b.operator.node == BinaryOperator::Assign && alloc_call(&b.rhs.node).is_some() {
             if let Expression::Identifier(id) = &b.lhs.node {
-                self.names.insert(id.node.name.clone());
+                self.names.insert(id.node.il());
             }
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -397,7 +397,7 @@ impl FnCx<'_, '_> {
     ) -> R<()> {
         let target = match args {
             [a] => match &a.node {
-                Expression::Identifier(id) => Some(id.node.name.clone()),
+                Expression::Identifier(id) => Some(id.node.il()),
                 _ => None,
             },
             _ => None,
@@ -458,7 +458,7 @@ impl FnCx<'_, '_> {
                     _ => return Some(Err(())),
                 };
                 match target {
-                    Expression::Identifier(id) if id.node.name == name => Some(Ok(self
+                    Expression::Identifier(id) if id.node.il() == name => Some(Ok(self
                         .vars
                         .get(crate::il::key_ref(name).as_ref())
                         .map(|v| v.ty)
@@ -580,7 +580,7 @@ impl FnCx<'_, '_> {
         let pointer = |e: &Expression| match e {
             Expression::Identifier(id) => matches!(
                 self.vars
-                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .get(crate::il::key_ref(&id.node.il()).as_ref())
                     .map(|v| &v.kind),
                 Some(
                     VarKind::RefScalar
@@ -605,8 +605,8 @@ impl FnCx<'_, '_> {
     /// Is `e` the name of a `malloc`ed array?
     pub(super) fn is_heap_name(&self, e: &Expression) -> bool {
         matches!(e, Expression::Identifier(id)
-            if self.vars.get(crate::il::key_ref(&id.node.name).as_ref())
-                .is_some_and(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == id.node.name))
+            if self.vars.get(crate::il::key_ref(&id.node.il()).as_ref())
+                .is_some_and(|v| matches!(v.kind, VarKind::Heap(_)) && v.name == id.node.il()))
     }
 
     /// `w == NULL` (`equals`) or `w != NULL`: for a `malloc`ed `w`, whether the
@@ -619,8 +619,8 @@ impl FnCx<'_, '_> {
         at: CSpan,
     ) -> R<(Expr, Ty)> {
         if let Some(Expression::Identifier(id)) = self.null_compared(b) {
-            if self.is_optional(&id.node.name) {
-                let present = self.present(&id.node.name, at);
+            if self.is_optional(&id.node.il()) {
+                let present = self.present(&id.node.il(), at);
                 let test = if equals {
                     Expr::unary(il::UnOp::Not, present)
                 } else {

@@ -40,27 +40,27 @@ impl FnCx<'_, '_> {
             (Expression::Identifier(id), true)
                 if self
                     .vars
-                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .get(crate::il::key_ref(&id.node.il()).as_ref())
                     .is_some_and(|v| self.is_struct_pointer(v)) =>
             {
-                let el = self.struct_pointer_element(&id.node.name, m.node.expression.span)?;
+                let el = self.struct_pointer_element(&id.node.il(), m.node.expression.span)?;
                 prefix = el.subs;
                 (el.name, el.ty)
             }
             (Expression::Identifier(id), true)
                 if self
                     .vars
-                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .get(crate::il::key_ref(&id.node.il()).as_ref())
                     .and_then(Self::struct_array_rank)
                     == Some(1) =>
             {
-                let v = self.var(&id.node.name, m.node.expression.span)?;
+                let v = self.var(&id.node.il(), m.node.expression.span)?;
                 let el = self.first_element(&v, e.span)?;
                 prefix = el.subs;
                 (el.name, el.ty)
             }
             (Expression::Identifier(id), _) => {
-                let v = self.var(&id.node.name, m.node.expression.span)?;
+                let v = self.var(&id.node.il(), m.node.expression.span)?;
                 let ok = match v.kind {
                     VarKind::StructPtr => indirect,
                     VarKind::Local => !indirect,
@@ -101,7 +101,7 @@ impl FnCx<'_, '_> {
                     let Expression::Identifier(id) = &u.node.operand.node else {
                         return Err(self.unsupported("E0612", "this struct reference", e.span));
                     };
-                    let v = self.var(&id.node.name, u.node.operand.span)?;
+                    let v = self.var(&id.node.il(), u.node.operand.span)?;
                     if v.kind != VarKind::StructPtr {
                         return Err(self.err(
                             "E0605",
@@ -135,7 +135,7 @@ impl FnCx<'_, '_> {
                 m.node.expression.span,
             ));
         };
-        let field = &m.node.identifier.node.name;
+        let field = &m.node.identifier.node.il();
         let Some(f) = self.structs[i as usize]
             .fields
             .iter()
@@ -198,14 +198,14 @@ impl FnCx<'_, '_> {
         }
         match &e.node {
             Expression::Identifier(id) => {
-                let v = self.var(&id.node.name, e.span)?;
+                let v = self.var(&id.node.il(), e.span)?;
                 if v.kind == VarKind::Local && matches!(v.ty, Ty::Struct(_)) {
                     return Ok((v.name, v.ty, Vec::new()));
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 if let Expression::Identifier(id) = &u.node.operand.node {
-                    let v = self.var(&id.node.name, e.span)?;
+                    let v = self.var(&id.node.il(), e.span)?;
                     if v.kind == VarKind::StructPtr {
                         return Ok((v.name, v.ty, Vec::new()));
                     }
@@ -234,11 +234,11 @@ impl FnCx<'_, '_> {
                 .filter(|v| v.name == n)
         };
         match e {
-            Expression::Identifier(id) => var(&id.node.name)
+            Expression::Identifier(id) => var(&id.node.il())
                 .is_some_and(|v| v.kind == VarKind::Local && matches!(v.ty, Ty::Struct(_))),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 matches!(&u.node.operand.node, Expression::Identifier(id)
-                    if var(&id.node.name).is_some_and(|v| v.kind == VarKind::StructPtr))
+                    if var(&id.node.il()).is_some_and(|v| v.kind == VarKind::StructPtr))
                     || self.struct_array_root(e).is_some()
             }
             Expression::Member(m) => self
@@ -253,8 +253,8 @@ impl FnCx<'_, '_> {
         let base = match &m.node.expression.node {
             Expression::Identifier(id) => {
                 self.vars
-                    .get(crate::il::key_ref(&id.node.name).as_ref())
-                    .filter(|v| v.name == id.node.name)?
+                    .get(crate::il::key_ref(&id.node.il()).as_ref())
+                    .filter(|v| v.name == id.node.il())?
                     .ty
             }
             Expression::Member(inner) => self.member_type(inner)?.0,
@@ -267,8 +267,8 @@ impl FnCx<'_, '_> {
             Expression::UnaryOperator(u) => match &u.node.operand.node {
                 Expression::Identifier(id) => {
                     self.vars
-                        .get(crate::il::key_ref(&id.node.name).as_ref())
-                        .filter(|v| v.name == id.node.name)?
+                        .get(crate::il::key_ref(&id.node.il()).as_ref())
+                        .filter(|v| v.name == id.node.il())?
                         .ty
                 }
                 _ => return None,
@@ -279,7 +279,7 @@ impl FnCx<'_, '_> {
         let f = self.structs[i as usize]
             .fields
             .iter()
-            .find(|f| f.name == m.node.identifier.node.name)?;
+            .find(|f| f.name == m.node.identifier.node.il())?;
         Some((f.ty, f.extents.clone()))
     }
 }
@@ -326,14 +326,15 @@ impl FnCx<'_, '_> {
                 [] => next,
                 [d] => match &d.node {
                     Designator::Member(id) => {
-                        match fields.iter().position(|f| f.name == id.node.name) {
+                        match fields.iter().position(|f| f.name == id.node.il()) {
                             Some(k) => k,
                             None => {
                                 return Err(self.err(
                                     "E0606",
                                     format!(
                                         "`{}` has no member `{}`",
-                                        self.structs[i as usize].name, id.node.name
+                                        self.structs[i as usize].name,
+                                        id.node.il()
                                     ),
                                     d.span,
                                 ));

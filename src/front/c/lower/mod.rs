@@ -34,6 +34,18 @@ use scan::*;
 use structarr::*;
 use switching::*;
 
+/// The IL name of a C identifier: C names are case-sensitive, so its capitals are marked
+/// ([`il::names::cased`]); every name the lowering reads from the tree goes through here.
+trait IlName {
+    fn il(&self) -> String;
+}
+
+impl IlName for Identifier {
+    fn il(&self) -> String {
+        il::names::cased(&self.name)
+    }
+}
+
 /// A C scalar type of the subset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Ty {
@@ -230,7 +242,7 @@ pub(crate) fn lower_unit(
             ) {
                 (Some(name), true, Some(init)) => match &init.node {
                     Initializer::Expression(e) if is_literal_expr(&e.node) => {
-                        found.push((name.node.name.clone(), (ty, (**e).clone())));
+                        found.push((name.node.il(), (ty, (**e).clone())));
                     }
                     _ => all = false,
                 },
@@ -280,7 +292,7 @@ pub(crate) fn lower_unit(
         if refusals.iter().any(Diagnostic::is_error) {
             for init in &d.node.declarators {
                 if let Some(name) = declarator_name(&init.node.declarator.node) {
-                    refused_globals.insert(key(&name.node.name), refusals.clone());
+                    refused_globals.insert(key(&name.node.il()), refusals.clone());
                 }
             }
         } else {
@@ -311,7 +323,7 @@ pub(crate) fn lower_unit(
                 // the first file including the header; the others call it by prototype.
                 if !map.in_main(ext.span.start) {
                     let name = declarator_name(&fd.node.declarator.node)
-                        .map(|n| n.node.name.clone())
+                        .map(|n| n.node.il())
                         .unwrap_or_default();
                     if !header_functions.insert(name) {
                         continue;
@@ -363,7 +375,7 @@ pub(crate) fn lower_unit(
                     // no root calls it (`main(int argc, char **argv)` beside the model).
                     let refusals = cx.diags.split_off(before);
                     let name = declarator_name(&fd.node.declarator.node)
-                        .map(|n| n.node.name.clone())
+                        .map(|n| n.node.il())
                         .unwrap_or_default();
                     if !name.is_empty() && refusals.iter().any(Diagnostic::is_error) {
                         let mut stand_in = il::Unit::declaration(
@@ -412,7 +424,7 @@ pub(crate) fn lower_unit(
                     .then(|| {
                         d.node.declarators.iter().find_map(|i| {
                             let name = declarator_name(&i.node.declarator.node)?;
-                            typedefs.get(&name.node.name)?.as_ref().err()
+                            typedefs.get(&name.node.il())?.as_ref().err()
                         })
                     })
                     .flatten();

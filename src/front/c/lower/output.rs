@@ -49,10 +49,11 @@ impl FnCx<'_, '_> {
         // what the statement reads.
         let mut reads = Vec::new();
         for word in words_outside_literals(&text) {
+            let il_name = crate::il::names::cased(&word);
             let var = self
                 .vars
-                .get(crate::il::key_ref(&word).as_ref())
-                .filter(|v| v.name == word);
+                .get(crate::il::key_ref(&il_name).as_ref())
+                .filter(|v| v.name == il_name);
             if let Some(v) = var.filter(|v| v.ty.is_numeric()) {
                 reads.push(Expr::var(&v.name));
             }

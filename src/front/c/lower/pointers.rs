@@ -135,9 +135,9 @@ impl FnCx<'_, '_> {
             Expression::Identifier(id)
                 if self
                     .pointers
-                    .contains_key(crate::il::key_ref(&id.node.name).as_ref()) =>
+                    .contains_key(crate::il::key_ref(&id.node.il()).as_ref()) =>
             {
-                Some(id.node.name.clone())
+                Some(id.node.il())
             }
             _ => None,
         }
@@ -276,7 +276,7 @@ impl FnCx<'_, '_> {
         match e {
             Expression::Identifier(id) => matches!(
                 self.vars
-                    .get(crate::il::key_ref(&id.node.name).as_ref())
+                    .get(crate::il::key_ref(&id.node.il()).as_ref())
                     .map(|v| &v.kind),
                 Some(
                     VarKind::ArrayParam
@@ -310,7 +310,7 @@ impl FnCx<'_, '_> {
         use BinaryOperator as B;
         use UnaryOperator as U;
         match &e.node {
-            Expression::Identifier(id) => self.ptr_ident(&id.node.name, e.span),
+            Expression::Identifier(id) => self.ptr_ident(&id.node.il(), e.span),
             Expression::BinaryOperator(b)
                 if b.node.operator.node == B::Index && self.row_of(&b.node.lhs.node).is_some() =>
             {
@@ -386,7 +386,7 @@ impl FnCx<'_, '_> {
                 let Expression::Identifier(id) = &u.node.operand.node else {
                     return Err(self.unsupported("E0605", "this pointer step", e.span));
                 };
-                let name = id.node.name.clone();
+                let name = id.node.il();
                 if !self
                     .pointers
                     .contains_key(crate::il::key_ref(&name).as_ref())
@@ -545,12 +545,12 @@ impl FnCx<'_, '_> {
         let Expression::Identifier(id) = e else {
             return None;
         };
-        let v = self.vars.get(crate::il::key_ref(&id.node.name).as_ref())?;
+        let v = self.vars.get(crate::il::key_ref(&id.node.il()).as_ref())?;
         match &v.kind {
             VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Some((v.name.clone(), v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 2 => Some((v.name.clone(), v.ty)),
             _ => None,
         }
-        .filter(|_| v.name == id.node.name)
+        .filter(|_| v.name == id.node.il())
     }
 }

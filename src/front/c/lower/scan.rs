@@ -29,7 +29,7 @@ pub(super) fn collect_typedefs(tu: &TranslationUnit) -> (Typedefs, Structs) {
             .declarators
             .first()
             .and_then(|i| declarator_name(&i.node.declarator.node))
-            .map(|n| n.node.name.clone())
+            .map(|n| n.node.il())
             .filter(|_| is_typedef);
         define_structs(
             d.node.specifiers.iter().filter_map(|s| match &s.node {
@@ -68,13 +68,13 @@ pub(super) fn collect_typedefs(tu: &TranslationUnit) -> (Typedefs, Structs) {
             extents.extend(inner.iter().copied());
             let info = match (&base, what) {
                 (Ok(Ty::Void | Ty::Bool), _) => {
-                    Err(format!("the typedef `{}` (void)", name.node.name))
+                    Err(format!("the typedef `{}` (void)", name.node.il()))
                 }
                 (Ok(t), Ok(())) => Ok((*t, extents)),
-                (Err(w), _) => Err(format!("the typedef `{}` ({w})", name.node.name)),
-                (_, Err(w)) => Err(format!("the typedef `{}` ({w})", name.node.name)),
+                (Err(w), _) => Err(format!("the typedef `{}` ({w})", name.node.il())),
+                (_, Err(w)) => Err(format!("the typedef `{}` ({w})", name.node.il())),
             };
-            typedefs.insert(name.node.name.clone(), info);
+            typedefs.insert(name.node.il(), info);
         }
     }
     (typedefs, structs)
@@ -98,7 +98,7 @@ pub(super) fn typedef_extents(
         .iter()
         .find_map(|s| match &s.node {
             DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
-                TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.name) {
+                TypeSpecifier::TypedefName(n) => match typedefs.get(&n.node.il()) {
                     Some(Ok((_, ext))) => Some(ext.clone()),
                     _ => None,
                 },
@@ -129,8 +129,7 @@ pub(super) fn collect_enums(tu: &TranslationUnit) -> Enums {
                     },
                     None => next,
                 };
-                self.enums
-                    .insert(en.node.identifier.node.name.clone(), value);
+                self.enums.insert(en.node.identifier.node.il(), value);
                 next = value.saturating_add(1);
             }
         }
@@ -153,7 +152,7 @@ pub(super) fn base_type<'a>(
     let mut seen = Vec::new();
     let mut specs = specs.peekable();
     if let Some(TypeSpecifier::TypedefName(n)) = specs.peek() {
-        let name = &n.node.name;
+        let name = &n.node.il();
         let ty = match typedefs.get(name) {
             Some(Ok((ty, _))) => Ok(*ty),
             Some(Err(w)) => Err(w.clone()),
@@ -194,7 +193,7 @@ pub(super) fn base_type<'a>(
             // An enumeration is an `int`.
             TypeSpecifier::Enum(_) => seen.push("int"),
             TypeSpecifier::TypedefName(n) => {
-                return Err(format!("the typedef name `{}`", n.node.name));
+                return Err(format!("the typedef name `{}`", n.node.il()));
             }
             _ => return Err("this type".into()),
         }
@@ -241,7 +240,7 @@ pub(super) fn function_declarator_name(d: &Node<Declarator>) -> Option<String> {
     is_function
         .then(|| declarator_name(&d.node))
         .flatten()
-        .map(|n| n.node.name.clone())
+        .map(|n| n.node.il())
 }
 
 pub(super) fn declarator_name(d: &Declarator) -> Option<&Node<Identifier>> {
@@ -257,7 +256,7 @@ pub(super) fn proto_of(
     d: &Node<Declarator>,
     typedefs: &Typedefs,
 ) -> Option<(String, Proto)> {
-    let name = declarator_name(&d.node)?.node.name.clone();
+    let name = declarator_name(&d.node)?.node.il();
     let parameters: &[Node<ParameterDeclaration>] = match d.node.derived.as_slice() {
         [
             Node {
@@ -322,7 +321,7 @@ pub(super) fn proto_of(
                 .declarator
                 .as_ref()
                 .and_then(|d| declarator_name(&d.node))
-                .map(|n| n.node.name.clone())
+                .map(|n| n.node.il())
                 .unwrap_or_default(),
         );
     }
@@ -388,7 +387,7 @@ impl<'ast> Visit<'ast> for Indexed {
         use BinaryOperator as B;
         if b.operator.node == B::Index {
             if let Expression::Identifier(id) = &b.lhs.node {
-                self.names.insert(id.node.name.clone());
+                self.names.insert(id.node.il());
             }
         }
         // Pointer arithmetic (`x + k`, `p = x`, `x += n`) makes a pointer parameter an
@@ -399,7 +398,7 @@ impl<'ast> Visit<'ast> for Indexed {
         ) {
             for side in [&b.lhs.node, &b.rhs.node] {
                 if let Expression::Identifier(id) = side {
-                    self.names.insert(id.node.name.clone());
+                    self.names.insert(id.node.il());
                 }
             }
         }
@@ -417,10 +416,10 @@ impl<'ast> Visit<'ast> for Indexed {
         if let Expression::Identifier(id) = &u.operand.node {
             match u.operator.node {
                 U::Indirection => {
-                    self.derefs.insert(id.node.name.clone());
+                    self.derefs.insert(id.node.il());
                 }
                 U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
-                    self.names.insert(id.node.name.clone());
+                    self.names.insert(id.node.il());
                 }
                 _ => {}
             }
@@ -434,7 +433,7 @@ impl<'ast> Visit<'ast> for Indexed {
         }) = &d.initializer
         {
             if let Expression::Identifier(id) = &e.node {
-                self.names.insert(id.node.name.clone());
+                self.names.insert(id.node.il());
             }
         }
         lang_c::visit::visit_init_declarator(self, d, span);
@@ -444,7 +443,7 @@ impl<'ast> Visit<'ast> for Indexed {
         if m.operator.node == MemberOperator::Indirect
             && let Expression::Identifier(id) = &m.expression.node
         {
-            self.derefs.insert(id.node.name.clone());
+            self.derefs.insert(id.node.il());
         }
         lang_c::visit::visit_member_expression(self, m, span);
     }
@@ -452,8 +451,7 @@ impl<'ast> Visit<'ast> for Indexed {
         if let Expression::Identifier(callee) = &c.callee.node {
             for (k, a) in c.arguments.iter().enumerate() {
                 if let Expression::Identifier(id) = &a.node {
-                    self.passes
-                        .push((id.node.name.clone(), callee.node.name.clone(), k));
+                    self.passes.push((id.node.il(), callee.node.il(), k));
                 }
             }
         }
@@ -491,14 +489,14 @@ pub(super) fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<S
                     .declarator
                     .as_ref()
                     .and_then(|d| declarator_name(&d.node))
-                    .map(|i| i.node.name.clone())
+                    .map(|i| i.node.il())
                     .unwrap_or_default();
                 params.push(n);
             }
         }
         let mut usage = Indexed::default();
         usage.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
-        infos.insert(name.node.name.clone(), Info { params, usage });
+        infos.insert(name.node.il(), Info { params, usage });
     }
     // None: undecided (only passed on).
     let mut kinds: BTreeMap<String, BTreeMap<String, Option<bool>>> = infos
@@ -565,9 +563,9 @@ pub(super) struct Assigned {
     pub(super) names: BTreeSet<String>,
 }
 
-pub(super) fn target_name(e: &Expression) -> Option<&str> {
+pub(super) fn target_name(e: &Expression) -> Option<String> {
     match e {
-        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::Identifier(id) => Some(id.node.il()),
         Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
             target_name(&b.node.lhs.node)
         }
@@ -647,7 +645,7 @@ impl<'ast> Visit<'ast> for DirectTargets {
         use BinaryOperator::*;
         if matches!(b.operator.node, Assign | AssignPlus | AssignMinus) {
             if let Expression::Identifier(id) = &b.lhs.node {
-                self.names.insert(id.node.name.clone());
+                self.names.insert(id.node.il());
             }
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -663,7 +661,7 @@ impl<'ast> Visit<'ast> for DirectTargets {
             PostIncrement | PostDecrement | PreIncrement | PreDecrement
         ) {
             if let Expression::Identifier(id) = &u.operand.node {
-                self.names.insert(id.node.name.clone());
+                self.names.insert(id.node.il());
             }
         }
         lang_c::visit::visit_unary_operator_expression(self, u, span);

@@ -418,7 +418,7 @@ impl FnCx<'_, '_> {
             ));
         }
         let var = match &u.node.operand.node {
-            Expression::Identifier(id) => self.var(&id.node.name, u.node.operand.span)?,
+            Expression::Identifier(id) => self.var(&id.node.il(), u.node.operand.span)?,
             _ => {
                 return Err(self.unsupported(
                     "E0605",
@@ -465,7 +465,7 @@ impl FnCx<'_, '_> {
             self.fx.pre.push(step);
         }
         if let Expression::Identifier(id) = &u.node.operand.node {
-            self.fx.stepped_vars.insert(id.node.name.clone());
+            self.fx.stepped_vars.insert(id.node.il());
         }
         Ok((Expr::var(&var.name).spanned(self.span(at)), var.ty))
     }
@@ -517,16 +517,16 @@ impl FnCx<'_, '_> {
         match &e.node {
             Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
                 if let Expression::Identifier(id) = &b.node.lhs.node {
-                    if self.is_variable(&id.node.name)
-                        && matches!(self.vars[&key(&id.node.name)].kind, VarKind::Heap(_))
+                    if self.is_variable(&id.node.il())
+                        && matches!(self.vars[&key(&id.node.il())].kind, VarKind::Heap(_))
                     {
-                        return self.allocate(&id.node.name.clone(), &b.node.rhs, e.span, out);
+                        return self.allocate(&id.node.il(), &b.node.rhs, e.span, out);
                     }
                 }
             }
             Expression::Call(c) => {
                 if let Expression::Identifier(id) = &c.node.callee.node {
-                    if id.node.name == "free" && !self.protos.contains_key("free") {
+                    if id.node.il() == "free" && !self.protos.contains_key("free") {
                         return self.free_stmt(&c.node.arguments, e.span, out);
                     }
                 }
@@ -888,7 +888,7 @@ impl FnCx<'_, '_> {
         let Expression::Identifier(cv) = &c.node.lhs.node else {
             return Ok(None);
         };
-        if cv.node.name != *var {
+        if cv.node.il() != *var {
             return Ok(None);
         }
         use BinaryOperator as B;

@@ -21,7 +21,7 @@ impl FnCx<'_, '_> {
         let Expression::Identifier(id) = &c.node.callee.node else {
             return None;
         };
-        match self.protos.get(&id.node.name)?.ret {
+        match self.protos.get(&id.node.il())?.ret {
             t @ Ty::Struct(_) => Some(t),
             _ => None,
         }

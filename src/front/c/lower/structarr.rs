@@ -71,7 +71,7 @@ impl FnCx<'_, '_> {
                     }
                     _ => return Ok(None),
                 };
-                let v = self.var(&name_node.node.name, name_node.span)?;
+                let v = self.var(&name_node.node.il(), name_node.span)?;
                 if self.is_struct_pointer(&v) && subs_c.len() == 1 {
                     let mut el = self.struct_pointer_element(&v.name, name_node.span)?;
                     let k = self.subscript(subs_c[0])?;
@@ -125,7 +125,7 @@ impl FnCx<'_, '_> {
                     }
                     _ => return Ok(None),
                 };
-                let v = self.var(&id.node.name, id.span)?;
+                let v = self.var(&id.node.il(), id.span)?;
                 if Self::struct_array_rank(&v) != Some(1) {
                     return Ok(None);
                 }
@@ -147,7 +147,7 @@ impl FnCx<'_, '_> {
                     Expression::BinaryOperator(_) => self.struct_element(&u.node.operand),
                     // `*b` of a local struct pointer.
                     Expression::Identifier(id) => {
-                        let v = self.var(&id.node.name, id.span)?;
+                        let v = self.var(&id.node.il(), id.span)?;
                         if !self.is_struct_pointer(&v) {
                             return Ok(None);
                         }
@@ -179,7 +179,7 @@ impl FnCx<'_, '_> {
                 self.struct_element(&u.node.operand)?
             }
             Expression::Identifier(id) => {
-                let v = self.var(&id.node.name, id.span)?;
+                let v = self.var(&id.node.il(), id.span)?;
                 if self.is_struct_pointer(&v) {
                     Some(self.struct_pointer_element(&v.name, id.span)?)
                 } else if Self::struct_array_rank(&v) == Some(1) {
@@ -396,8 +396,8 @@ impl FnCx<'_, '_> {
                 if let Expression::Identifier(id) = &u.node.operand.node {
                     let v = self
                         .vars
-                        .get(crate::il::key_ref(&id.node.name).as_ref())
-                        .filter(|v| v.name == id.node.name)?;
+                        .get(crate::il::key_ref(&id.node.il()).as_ref())
+                        .filter(|v| v.name == id.node.il())?;
                     if self.is_struct_pointer(v) {
                         return Some(v.ty);
                     }
@@ -408,8 +408,8 @@ impl FnCx<'_, '_> {
         };
         let v = self
             .vars
-            .get(crate::il::key_ref(&id.node.name).as_ref())
-            .filter(|v| v.name == id.node.name)?;
+            .get(crate::il::key_ref(&id.node.il()).as_ref())
+            .filter(|v| v.name == id.node.il())?;
         if self.is_struct_pointer(v) {
             return Some(v.ty);
         }

@@ -62,13 +62,13 @@ pub(super) fn pointer_targets(body: &Statement) -> BTreeMap<String, Vec<String>>
                 ],
             ) = (declarator_name(decl), decl.derived.as_slice())
             {
-                self.declared.insert(name.node.name.clone());
+                self.declared.insert(name.node.il());
                 if let Some(Node {
                     node: Initializer::Expression(e),
                     ..
                 }) = &d.initializer
                 {
-                    self.target(&name.node.name, &e.node);
+                    self.target(&name.node.il(), &e.node);
                 }
             }
             lang_c::visit::visit_init_declarator(self, d, span);
@@ -80,7 +80,7 @@ pub(super) fn pointer_targets(body: &Statement) -> BTreeMap<String, Vec<String>>
         ) {
             if b.operator.node == BinaryOperator::Assign {
                 if let Expression::Identifier(id) = &b.lhs.node {
-                    self.target(&id.node.name, &b.rhs.node);
+                    self.target(&id.node.il(), &b.rhs.node);
                 }
             }
             lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -121,12 +121,12 @@ pub(super) fn pointer_targets(body: &Statement) -> BTreeMap<String, Vec<String>>
 /// which is the array is for the caller to tell).
 fn named_arrays(e: &Expression, out: &mut Vec<String>) {
     match e {
-        Expression::Identifier(id) => out.push(id.node.name.clone()),
+        Expression::Identifier(id) => out.push(id.node.il()),
         Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
             if let Expression::BinaryOperator(b) = &u.node.operand.node {
                 if b.node.operator.node == BinaryOperator::Index {
                     if let Expression::Identifier(id) = &b.node.lhs.node {
-                        out.push(id.node.name.clone());
+                        out.push(id.node.il());
                     }
                 }
             }

@@ -54,18 +54,18 @@ void wnorm_gradient(int n, const double *x, double *xb, double *wb)
         xb[i] += x[i] / w * *wb;
 }
 
-double lib_soft(double v)
+double Lib_soft(double v)
 {
     return log(1.0 + exp(v));
 }
 
-double lib_soft_d(double v, double vd, double *r)
+double Lib_soft_d(double v, double vd, double *r)
 {
-    *r = lib_soft(v);
+    *r = Lib_soft(v);
     return vd / (1.0 + exp(-v));
 }
 
-void lib_soft_b(double v, double *vb, double *rb)
+void Lib_soft_b(double v, double *vb, double *rb)
 {
     *vb += *rb / (1.0 + exp(-v));
 }

@@ -3,7 +3,7 @@
    user writes (lib.c, linked, not a source). */
 double lib_wnorm(int n, const double *x);
 void lib_sqaxpy(int n, double a, const double *x, double *y);
-double lib_soft(double v);
+double Lib_soft(double v);
 
 void relax(int n, double alpha, const double *x, double *y, double *cost)
 {
@@ -11,7 +11,7 @@ void relax(int n, double alpha, const double *x, double *y, double *cost)
     for (k = 0; k < 3; k++) {
         lib_sqaxpy(n, alpha, x, y);
         for (i = 0; i < n; i++)
-            y[i] = lib_soft(y[i]) + 0.1 * y[i];
+            y[i] = Lib_soft(y[i]) + 0.1 * y[i];
     }
     *cost = lib_wnorm(n, y) * alpha;
 }
