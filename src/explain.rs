@@ -26,6 +26,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         diagnostics,
     };
     let program = crate::parse_sources(inputs, &mut sources).map_err(|d| fail(&sources, d))?;
+    let request = &*crate::prepare::spelling::spell_request(request, &program);
     let program = crate::prepare::prepare(program, request).map_err(|d| fail(&sources, d))?;
     let ir = ir::Ir::build(&program, request).map_err(|d| fail(&sources, d))?;
     let analyses = analysis::analyze(&program, &ir, request);
@@ -105,7 +106,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
     }
     let mut listing: String = texts.into_iter().rev().collect();
     listing.push_str(&derivative_fields(&program, &analyses));
-    Ok(listing)
+    Ok(crate::il::names::spelled(&listing).into_owned())
 }
 
 /// Per derived type: the fields its derivative type keeps, and the differentiable ones

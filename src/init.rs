@@ -57,13 +57,15 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
             }
             let (independents, dependents) = roles(unit);
             let line = sources.get(unit.span.file).line_col(unit.span.lo).0;
+            // Names as the user wrote them (C's capitals lose their marks).
+            let spelled = |n: &String| crate::il::names::spelled(n).into_owned();
             out.push(Proposal {
-                name: unit.name.clone(),
+                name: spelled(&unit.name),
                 path: input.path.clone(),
                 line,
-                signature: format!("{}({})", unit.name, unit.args.join(", ")),
-                independents,
-                dependents,
+                signature: spelled(&format!("{}({})", unit.name, unit.args.join(", "))),
+                independents: independents.iter().map(spelled).collect(),
+                dependents: dependents.iter().map(spelled).collect(),
             });
         }
     }
@@ -327,16 +329,18 @@ mod tests {
         );
         let c = SourceInput::new(
             "f.c",
-            "double norm2(int n, const double *x) { double s = 0; for (int i = 0; i < n; i++) s += x[i]*x[i]; return s; }\n",
+            "double Norm2(int n, const double *X) { double s = 0; for (int i = 0; i < n; i++) s += X[i]*X[i]; return s; }\n",
         );
         let p = proposals(&[f, c]).unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["run", "norm2"]);
+        assert_eq!(names, ["run", "Norm2"]);
         assert_eq!(p[0].independents, ["u0", "k"]);
         assert_eq!(p[0].dependents, ["j"]);
         assert_eq!((p[0].path.as_str(), p[0].line), ("m.f90", 6));
-        assert_eq!(p[1].independents, ["x"]);
-        assert_eq!(p[1].dependents, ["norm2"]);
+        // C names as written: no case mark of the IL in them.
+        assert_eq!(p[1].independents, ["X"]);
+        assert_eq!(p[1].dependents, ["Norm2"]);
+        assert_eq!(p[1].signature, "Norm2(n, X)");
         let text = manifest_text(&["m.f90".into(), "f.c".into()], &p);
         assert!(text.contains("sources = [\"m.f90\", \"f.c\"]\n"), "{text}");
         assert!(
