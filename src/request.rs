@@ -66,8 +66,12 @@ impl RootRequest {
 pub struct SizeHint {
     pub procedure: String,
     pub argument: String,
-    /// The number of elements of the assumed-size dimension (the last in Fortran).
+    /// The number of elements of the assumed-size dimension (the last in Fortran); the
+    /// number of rows of an array of row pointers.
     pub size: SizeExpr,
+    /// For an array of row pointers (C `double **a`, `a = ["n", "m"]`): the length of
+    /// each row.
+    pub row_length: Option<SizeExpr>,
     /// Where the manifest gives it, for diagnostics: (path, line, col).
     pub origin: Option<(String, usize, usize)>,
 }

@@ -805,3 +805,74 @@ fn an_array_of_structs_is_sized_by_its_name() {
         "{b}"
     );
 }
+
+/// A matrix of row pointers (`double **a`) is sized by its rows and row length: the
+/// advice says so, a pair is refused for a plain array, and a local `double **` is one
+/// clear refusal.
+#[test]
+fn a_matrix_of_row_pointers_is_sized_by_rows_and_row_length() {
+    let manifest = "sources = [\"src/*.c\"]\n[[root]]\nname = \"run\"\nindependents = [\"a\"]\n\
+                    dependents = [\"y\"]\nmodes = [\"adjoint\"]\n";
+    let dir = project(manifest);
+    std::fs::write(
+        dir.path().join("src/m.c"),
+        "void run(int n, int m, double **a, double *y)\n{\n    \
+         for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n            \
+         y[i] += a[i][j] * a[i][j];\n}\n",
+    )
+    .unwrap();
+    // The root's input: its adjoint is added to, which W0501 says, with both sizes.
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("warning[W0501]"), "{text}");
+    assert!(
+        text.contains("`[sizes.run]` then a = [\"...\", \"...\"]"),
+        "{text}"
+    );
+    let sized = |hint: &str| {
+        std::fs::write(
+            dir.path().join("ad.toml"),
+            format!("{manifest}[sizes.run]\n{hint}\n"),
+        )
+        .unwrap();
+        adgen(dir.path(), &["diff"])
+    };
+    let output = sized("a = [\"n\", \"m\"]\ny = [\"n\", \"m\"]");
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error[E0119]") && text.contains("not a matrix of row pointers"),
+        "{text}"
+    );
+    let output = sized("a = [\"n\", \"m\"]");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("W0501"), "{}", stderr(&output));
+    let b = std::fs::read_to_string(dir.path().join("adgen-out/src/m_b.c")).unwrap();
+    // Zeroed row by row: `n` rows of `m`.
+    let zero = b
+        .lines()
+        .position(|l| l.contains("ab[adgen_i") && l.ends_with("= 0.0;"));
+    let lines: Vec<&str> = b.lines().collect();
+    let zero = zero.expect("ab is zeroed");
+    assert!(
+        lines[zero - 2].contains("<= n - 1;") && lines[zero - 1].contains("<= m - 1;"),
+        "{b}"
+    );
+    assert!(
+        b.contains("void run_b(int n, int m, double **a, double **ab, double *y, double *yb)"),
+        "{b}"
+    );
+    assert!(b.contains("ab[i][j] = ab[i][j] + "), "{b}");
+    std::fs::write(
+        dir.path().join("src/m.c"),
+        "void run(int n, int m, double **a, double *y)\n{\n    double **w = a;\n    \
+         *y = w[0][0] * a[n - 1][m - 1];\n}\n",
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert_eq!(text.matches("error[").count(), 1, "{text}");
+    assert!(text.contains("m.c:3:"), "{text}");
+}

@@ -175,8 +175,10 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let mut new_attrs: Vec<Attr> = attrs
                 .iter()
                 .filter(|a| {
-                    matches!(a, Attr::Dimension(_) | Attr::Allocatable | Attr::Optional)
-                        || (matches!(a, Attr::Value) && mode == Mode::Tangent)
+                    matches!(
+                        a,
+                        Attr::Dimension(_) | Attr::Allocatable | Attr::Optional | Attr::RowPointers
+                    ) || (matches!(a, Attr::Value) && mode == Mode::Tangent)
                 })
                 .cloned()
                 .collect();

@@ -111,6 +111,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
                     deriv: d.clone(),
                     mode: crate::request::Mode::Tangent,
                     span: symbol.span,
+                    rows: ug.unit.is_row_pointers(&symbol.name),
                 });
                 continue;
             }
@@ -124,11 +125,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
                     ),
                 )
                 .at(symbol.span)
-                .with_help(format!(
-                    "give its size in ad.toml: `[sizes.{}]` then `{} = \"n\"` (its number of \
-                     elements, from the integer arguments), or declare it with an explicit shape",
-                    unit.name, symbol.name
-                )),
+                .with_help(crate::diff::unsized_args::size_help(unit, &symbol.name)),
             );
             continue;
         }

@@ -13,6 +13,8 @@ pub struct Unsized {
     pub deriv: String,
     pub mode: Mode,
     pub span: Span,
+    /// A matrix of row pointers (`double **a`): sized by its rows and row length.
+    pub rows: bool,
 }
 
 /// One W0501 per root, for both modes: the derivatives of its arrays of unknown size
@@ -47,7 +49,13 @@ pub(super) fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diag
             if adjoint.len() == 1 { "it" } else { "them" }
         ));
     }
-    let hint: Vec<String> = arrays.iter().map(|a| format!("{a} = \"...\"")).collect();
+    let hint: Vec<String> = arrays
+        .iter()
+        .map(|a| match items.iter().any(|u| u.primal == *a && u.rows) {
+            true => format!("{a} = [\"...\", \"...\"]"),
+            false => format!("{a} = \"...\""),
+        })
+        .collect();
     Some(
         Diagnostic::warning(
             "W0501",
@@ -68,4 +76,22 @@ pub(super) fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diag
             hint.join(", ")
         )),
     )
+}
+
+/// The help of an error that needs the size of the array `name` of `unit`: the
+/// `[sizes]` line to write, two sizes for a matrix of row pointers (`double **a`).
+pub(crate) fn size_help(unit: &crate::il::Unit, name: &str) -> String {
+    let rows = unit.is_row_pointers(name);
+    let u = &unit.name;
+    if rows {
+        format!(
+            "give its sizes in ad.toml: `[sizes.{u}]` then `{name} = [\"n\", \"m\"]` (its \
+             number of rows and the length of a row, from the integer arguments)"
+        )
+    } else {
+        format!(
+            "give its size in ad.toml: `[sizes.{u}]` then `{name} = \"n\"` (its number of \
+             elements, from the integer arguments), or declare it with an explicit shape"
+        )
+    }
 }

@@ -31,6 +31,8 @@ pub struct VarInfo {
     /// For a struct (a derived-type variable): its C type name, `struct point` or a
     /// typedef name.
     pub type_name: Option<String>,
+    /// An array of row pointers ([`Attr::RowPointers`]).
+    pub rows: bool,
 }
 
 pub fn spec_type(spec: &TypeSpec) -> ScalarType {
@@ -63,6 +65,22 @@ pub fn spec_type(spec: &TypeSpec) -> ScalarType {
     }
 }
 
+impl Unit {
+    /// Is `name` declared an array of row pointers ([`Attr::RowPointers`], C's
+    /// `double **a`)?
+    pub fn is_row_pointers(&self, name: &str) -> bool {
+        self.decls.iter().any(|d| match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                attrs.iter().any(|a| matches!(a, Attr::RowPointers))
+                    && entities.iter().any(|e| key(&e.name) == key(name))
+            }
+            _ => false,
+        })
+    }
+}
+
 /// The variables of a unit, from its declarations (which, unlike the symbol table of a
 /// generated unit, list derivatives and temporaries), completed from its symbol table.
 pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
@@ -86,6 +104,7 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     _ => None,
                 });
                 let is_value = attrs.iter().any(|a| matches!(a, Attr::Value));
+                let rows = attrs.iter().any(|a| matches!(a, Attr::RowPointers));
                 let intent_in = attrs
                     .iter()
                     .any(|a| matches!(a, Attr::Intent(il::Intent::In)));
@@ -116,6 +135,7 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                             pass: None,
                             intent_in,
                             type_name: spec.type_name.clone(),
+                            rows,
                         },
                     );
                 }
@@ -149,6 +169,7 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
                     pass: None,
                     intent_in: s.intent == Some(il::Intent::In),
                     type_name: s.type_spec.type_name.clone(),
+                    rows: false,
                 },
             );
         }
@@ -161,6 +182,7 @@ pub fn unit_vars(unit: &Unit) -> BTreeMap<String, VarInfo> {
             pass: None,
             intent_in: false,
             type_name: None,
+            rows: false,
         });
         v.pass = Some(if !v.dims.is_empty() {
             Pass::Array

@@ -25,7 +25,7 @@ pub mod types;
 pub mod visit;
 
 pub use calls::{Pass, bind_actuals, signature};
-pub use symbols::{Intent, Symbol, SymbolKind, SymbolTable};
+pub use symbols::{GlobalRef, Intent, Symbol, SymbolKind, SymbolTable};
 pub use tape::{Tape, TapeOp, TapeType};
 pub use types::{BaseType, ScalarType, TypeSpec};
 
@@ -53,20 +53,6 @@ pub struct StmtId(pub u32);
 
 impl StmtId {
     pub const GENERATED: StmtId = StmtId(u32::MAX);
-}
-
-/// A global variable: `name` as declared in `module`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GlobalRef {
-    pub module: String,
-    pub name: String,
-}
-
-impl GlobalRef {
-    /// Case-insensitive identity.
-    pub fn key(&self) -> (String, String) {
-        (key(&self.module), key(&self.name))
-    }
 }
 
 /// A whole run's input: every source file, lowered.
@@ -471,9 +457,10 @@ pub enum Attr {
     /// argument may be absent, which [`Intrinsic::Present`] tells. The derivative of an
     /// optional dummy is optional too, present exactly when its primal is.
     Optional,
-    /// `TARGET`: pointers may designate the variable (Fortran). Kept as written; adgen
-    /// makes no pointer to it.
+    /// `TARGET` (Fortran): kept as written; adgen makes no pointer to it.
     Target,
+    /// A rank-2 dummy of row pointers, each row its own memory (C `double **a`).
+    RowPointers,
 }
 
 /// One declared name with its own array spec and initial value.

@@ -23,6 +23,20 @@ pub enum SymbolKind {
     Procedure,
 }
 
+/// A global variable: `name` as declared in `module`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GlobalRef {
+    pub module: String,
+    pub name: String,
+}
+
+impl GlobalRef {
+    /// Case-insensitive identity.
+    pub fn key(&self) -> (String, String) {
+        (key(&self.module), key(&self.name))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Symbol {
     /// As spelled where it was declared (or first used, when implicitly typed).

@@ -44,14 +44,33 @@ impl<'a> Checker<'a> {
             for (argument, size) in arguments.iter() {
                 let argument = argument.get_ref().as_ref();
                 let key = format!("sizes.{procedure}.{argument}");
-                let DeValue::String(text) = size.get_ref() else {
+                // A string, or for an array of row pointers (`double **a`) two: the
+                // number of rows and the length of a row.
+                let texts: Vec<&str> = match size.get_ref() {
+                    DeValue::String(text) => vec![text.as_ref()],
+                    DeValue::Array(items) if items.len() == 2 => items
+                        .iter()
+                        .filter_map(|i| match i.get_ref() {
+                            DeValue::String(t) => Some(t.as_ref()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                if texts.is_empty()
+                    || texts.len() > 2
+                    || matches!(size.get_ref(), DeValue::Array(a) if a.len() != texts.len())
+                {
                     self.error(
                         E_TYPE,
                         size.span(),
-                        format!("`{key}` must be a string such as \"n\""),
+                        format!(
+                            "`{key}` must be a string such as \"n\" (or, for a `double **` \
+                             matrix, its rows and row length: [\"n\", \"m\"])"
+                        ),
                     );
                     continue;
-                };
+                }
                 if let Err(e) = check_identifier(argument) {
                     self.error(
                         E_BAD_NAME,
@@ -60,29 +79,36 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                match SizeExpr::parse(text) {
-                    Ok(expr) => {
-                        let (line, col) = self.file.line_col(size.span().start as u32);
-                        hints.push(SizeHint {
-                            procedure: procedure.to_string(),
-                            argument: argument.to_string(),
-                            size: expr,
-                            origin: Some((self.file.display_path.clone(), line, col)),
-                        });
-                    }
-                    Err(e) => {
-                        self.error(
-                            E_BAD_SIZE,
-                            size.span(),
-                            format!("`{key}` = \"{text}\" is not a size: {e}"),
-                        )
-                        .help = Some(
-                            "write the number of elements with integers, the procedure's \
-                             integer arguments and + - * / ( )"
-                                .into(),
-                        );
+                let mut parsed = Vec::new();
+                for text in &texts {
+                    match SizeExpr::parse(text) {
+                        Ok(expr) => parsed.push(expr),
+                        Err(e) => {
+                            self.error(
+                                E_BAD_SIZE,
+                                size.span(),
+                                format!("`{key}` = \"{text}\" is not a size: {e}"),
+                            )
+                            .help = Some(
+                                "write the number of elements with integers, the procedure's \
+                                 integer arguments and + - * / ( )"
+                                    .into(),
+                            );
+                        }
                     }
                 }
+                if parsed.len() != texts.len() {
+                    continue;
+                }
+                let mut parsed = parsed.into_iter();
+                let (line, col) = self.file.line_col(size.span().start as u32);
+                hints.push(SizeHint {
+                    procedure: procedure.to_string(),
+                    argument: argument.to_string(),
+                    size: parsed.next().expect("one size at least"),
+                    row_length: parsed.next(),
+                    origin: Some((self.file.display_path.clone(), line, col)),
+                });
             }
         }
         hints

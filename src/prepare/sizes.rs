@@ -99,7 +99,23 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
                 ));
                 continue;
             }
-            for name in hint.size.names() {
+            let rows = unit.is_row_pointers(&hint.argument);
+            // Two sizes for a matrix of row pointers only; its rows alone are allowed
+            // (its row length may not be needed).
+            if hint.row_length.is_some() && !rows {
+                problems.push(here(
+                    format!(
+                        "`sizes.{}.{}`: `{}` is not a matrix of row pointers (`double **`), \
+                         so it takes one size",
+                        hint.procedure, hint.argument, symbol.name
+                    ),
+                    &format!("write `{} = \"n\"`, its number of elements", hint.argument),
+                ));
+                continue;
+            }
+            let mut names = hint.size.names();
+            names.extend(hint.row_length.iter().flat_map(SizeExpr::names));
+            for name in names {
                 let known = unit.symbols.iter().find(|s| same(lang, name, &s.name));
                 let usable = known.is_some_and(|s| {
                     matches!(s.ty, ScalarType::Integer(_))
@@ -131,7 +147,16 @@ fn same(lang: Language, a: &str, b: &str) -> bool {
 }
 
 fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
-    let extent = to_expr(&hint.size);
+    give_one_extent(unit, lang, hint, &hint.size);
+    // An array of row pointers: the row length is its other (first) assumed extent.
+    if let Some(row) = &hint.row_length {
+        give_one_extent(unit, lang, hint, row);
+    }
+}
+
+/// Gives the argument of `hint` the `size` of its last assumed-size dimension.
+fn give_one_extent(unit: &mut Unit, lang: Language, hint: &SizeHint, size: &SizeExpr) {
+    let extent = to_expr(size);
     // The assumed-size dimension: the last one, or for a member of an array of structs
     // (`bodies%vx`, the struct array's dimensions first) the last of the array's.
     let set = |dims: &mut Vec<DimSpec>| {
@@ -287,6 +312,7 @@ pub fn from_callers(program: Program, request: &Request) -> Program {
                         procedure: unit.name.clone(),
                         argument,
                         size: SizeExpr::Int(*extent),
+                        row_length: None,
                         origin: None,
                     };
                     give_extent(unit, lang, &hint);

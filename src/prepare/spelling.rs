@@ -49,6 +49,9 @@ pub fn spell_request<'r>(request: &'r Request, program: &Program) -> Cow<'r, Req
         hint.procedure = u.name.clone();
         hint.argument = in_unit(u, &hint.argument);
         spell_size(u, &mut hint.size);
+        if let Some(row) = &mut hint.row_length {
+            spell_size(u, row);
+        }
     }
     if cased_boxes {
         // Its result is named by its name, and its arguments are the stub's names.

@@ -531,7 +531,10 @@ pub fn request(manifest: &Manifest) -> adgen::Request {
             .map(|(procedure, argument, size)| adgen::SizeHint {
                 procedure: procedure.clone(),
                 argument: argument.clone(),
-                size: adgen::SizeExpr::parse(size).expect("a size in the corpus parses"),
+                size: adgen::SizeExpr::parse(&size[0]).expect("a size in the corpus parses"),
+                row_length: size
+                    .get(1)
+                    .map(|s| adgen::SizeExpr::parse(s).expect("a size in the corpus parses")),
                 origin: None,
             })
             .collect(),

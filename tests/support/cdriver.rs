@@ -39,6 +39,9 @@ struct Slot {
     /// The member exists in the tangent / adjoint derivative struct.
     in_d: bool,
     in_b: bool,
+    /// A matrix of row pointers (C `double **a`): the length of a row. Its storage is
+    /// flat, and `{storage}_rows` holds the row pointers passed for it.
+    row_len: Option<i64>,
 }
 
 impl Slot {
@@ -90,6 +93,26 @@ impl Slot {
     }
     fn c(&self) -> &'static str {
         c_type(self.ty)
+    }
+    /// For a matrix of row pointers: `storage_rows`, the pointers to the rows of the
+    /// flat `storage`, declared and set.
+    fn rows_of(&self, storage: &str) -> String {
+        let Some(m) = self.row_len else {
+            return String::new();
+        };
+        let n = self.len / m;
+        format!(
+            "  {t} *{storage}_rows[{n}];\n  for (int adg_r = 0; adg_r < {n}; adg_r++) \
+             {storage}_rows[adg_r] = {storage} + adg_r * {m};\n",
+            t = self.c()
+        )
+    }
+    /// What is passed for `storage` (this slot's array, or its derivative's).
+    fn passed(&self, storage: &str, pointer: bool) -> String {
+        match self.row_len {
+            Some(_) => format!("{storage}_rows"),
+            None => pass(storage, pointer),
+        }
     }
     /// `for (adg_k = 0; adg_k < len; adg_k++) `.
     fn each(&self) -> String {
@@ -195,6 +218,7 @@ fn expand(
             arr: !c.dims.is_empty(),
             in_d: true,
             in_b: true,
+            row_len: None,
         });
     }
     Ok(())
@@ -393,6 +417,35 @@ fn slots(
             )?;
             continue;
         }
+        // A matrix of row pointers: `[extent]` rows of `[row_length]`.
+        let rows = unit.is_row_pointers(arg);
+        if rows {
+            let need = |what: &str, v: Option<i64>| {
+                v.ok_or_else(|| format!("check.toml: `[{what}] {arg}` is needed for `{arg}`"))
+            };
+            let (n, m) = (
+                need("extent", check.extent_of(arg))?,
+                need("row_length", check.row_length_of(arg))?,
+            );
+            out.push(Slot {
+                var: arg.clone(),
+                key: key(arg),
+                ty: sym.ty,
+                len: n * m,
+                pass: kinds[i],
+                input_only: sym.intent == Some(adgen::il::Intent::In),
+                is_result: false,
+                independent: indep.contains(&key(arg)),
+                dependent: dep.contains(&key(arg)),
+                parent: None,
+                path: String::new(),
+                arr: false,
+                in_d: true,
+                in_b: true,
+                row_len: Some(m),
+            });
+            continue;
+        }
         // Arrays of any rank are passed as flat arrays of all their elements (C's 2-D
         // parameters `double (*u)[N]` are pointers to the first element as well); an
         // assumed-size last dimension takes `[extent]`.
@@ -432,6 +485,7 @@ fn slots(
             arr: false,
             in_d: true,
             in_b: true,
+            row_len: None,
         });
     }
     if unit.is_function() {
@@ -457,6 +511,7 @@ fn slots(
             arr: false,
             in_d: true,
             in_b: true,
+            row_len: None,
         });
     }
     for name in spec.independents.iter().chain(&spec.dependents) {
@@ -504,6 +559,7 @@ fn setup(
     for s in slots.iter().filter(|s| s.parent.is_none()) {
         writeln!(d, "  {} {}[{}];", s.c(), s.var, s.len).unwrap();
         writeln!(d, "  {} {}[{}];", s.c(), s.helper("s"), s.len).unwrap();
+        d.push_str(&s.rows_of(&s.var));
     }
     d.push_str("  int adg_k = 0;\n");
     writeln!(b, "  adg_state = {}L;", 1 + check.seed % 2_147_483_646).unwrap();
@@ -579,13 +635,18 @@ fn pass(name: &str, pointer: bool) -> String {
     }
 }
 
-fn primal_call(unit: &Unit, _slots: &[Slot]) -> String {
+fn primal_call(unit: &Unit, slots: &[Slot]) -> String {
     let kinds = param_kinds(unit);
     let args: Vec<String> = unit
         .args
         .iter()
         .zip(kinds)
-        .map(|(a, k)| pass(a, k != Pass::Value))
+        .map(
+            |(a, k)| match slots.iter().find(|s| s.parent.is_none() && s.var == *a) {
+                Some(s) => s.passed(a, k != Pass::Value),
+                None => pass(a, k != Pass::Value),
+            },
+        )
         .collect();
     if unit.is_function() {
         format!("  adg_res[0] = {}({});\n", unit.name, args.join(", "))
@@ -698,7 +759,7 @@ fn sig_call(
         } else {
             slot.var.clone()
         };
-        out.push(pass(&name, p));
+        out.push(slot.passed(&name, p));
     }
     Ok(out)
 }
@@ -744,6 +805,7 @@ pub fn derivative_driver(
     for s in &reals {
         if s.parent.is_none() {
             writeln!(d, "  {} {}[{}];", s.c(), s.helper("d"), s.len).unwrap();
+            d.push_str(&s.rows_of(&s.helper("d")));
         } else if s.placeholder() {
             writeln!(d, "  double {}[{}];", s.helper("z"), s.len).unwrap();
         }

@@ -13,6 +13,8 @@
 //! idx = [1, 3, 2]           #   integer arrays as lists
 //! [extent]                  # extent of the last dimension of assumed-size arrays
 //! x = 20
+//! [row_length]              # a matrix of row pointers (C `double **a`): the length of a
+//! a = 4                     #   row ([extent] gives its rows)
 //! [range]                   # where real inputs are drawn from (default 0.5..1.5)
 //! x = [0.1, 0.9]
 //! ```
@@ -36,8 +38,9 @@ pub struct Manifest {
     /// Source paths relative to the manifest's directory, sorted.
     pub sources: Vec<String>,
     pub roots: Vec<RootSpec>,
-    /// `[sizes.PROCEDURE]` entries: (procedure, argument, size expression).
-    pub sizes: Vec<(String, String, String)>,
+    /// `[sizes.PROCEDURE]` entries: (procedure, argument, size expressions: one, or the
+    /// rows and row length of a matrix of row pointers).
+    pub sizes: Vec<(String, String, Vec<String>)>,
     /// `fixed-line-length`: a column, or `usize::MAX` for `"none"`.
     pub fixed_line_length: Option<usize>,
     /// `[black-box.PROCEDURE]` tables, as adgen's own manifest loader reads them.
@@ -62,6 +65,9 @@ pub struct CheckConfig {
     /// Keyed by lower-case dummy name.
     pub values: BTreeMap<String, Value>,
     pub extent: BTreeMap<String, i64>,
+    /// The row length of a matrix of row pointers (C `double **a`): its `[extent]` is
+    /// then the number of rows.
+    pub row_length: BTreeMap<String, i64>,
     pub range: BTreeMap<String, (f64, f64)>,
     /// Files of the program's directory that adgen is not given but the program links
     /// (the black boxes' sources and the user's derivatives of them): `link = [...]`.
@@ -82,6 +88,7 @@ impl Default for CheckConfig {
             timeout_secs: 60,
             values: BTreeMap::new(),
             extent: BTreeMap::new(),
+            row_length: BTreeMap::new(),
             range: BTreeMap::new(),
             link: Vec::new(),
             contract: false,
@@ -100,6 +107,9 @@ impl CheckConfig {
     }
     pub fn extent_of(&self, name: &str) -> Option<i64> {
         lookup(&self.extent, name).copied()
+    }
+    pub fn row_length_of(&self, name: &str) -> Option<i64> {
+        lookup(&self.row_length, name).copied()
     }
 }
 
@@ -213,10 +223,16 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
                 return Err(format!("`sizes.{procedure}` must be a table"));
             };
             for (argument, size) in arguments {
-                let size = size
-                    .as_str()
-                    .ok_or_else(|| format!("`sizes.{procedure}.{argument}` must be a string"))?;
-                sizes.push((procedure.clone(), argument.clone(), size.to_string()));
+                let bad = || format!("`sizes.{procedure}.{argument}` must be a string or two");
+                let size: Vec<String> = match size {
+                    toml::Value::String(s) => vec![s.clone()],
+                    toml::Value::Array(items) => items
+                        .iter()
+                        .map(|i| i.as_str().map(str::to_string).ok_or_else(bad))
+                        .collect::<Result<_, _>>()?,
+                    _ => return Err(bad()),
+                };
+                sizes.push((procedure.clone(), argument.clone(), size));
             }
         }
     }
@@ -296,11 +312,15 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                 }
             }
             "timeout" => cfg.timeout_secs = value.as_integer().ok_or_else(bad)? as u64,
-            "extent" => {
+            "extent" | "row_length" => {
                 let t = value.as_table().ok_or_else(bad)?;
                 for (name, v) in t {
                     let e = v.as_integer().filter(|e| *e > 0).ok_or_else(bad)?;
-                    cfg.extent.insert(name.to_string(), e);
+                    let map = match key.as_str() {
+                        "extent" => &mut cfg.extent,
+                        _ => &mut cfg.row_length,
+                    };
+                    map.insert(name.to_string(), e);
                 }
             }
             "range" => {

@@ -159,7 +159,18 @@ impl Cx<'_> {
             return format!("{}[{}]", self.c_name(name), s.join("]["));
         };
         let name = &self.c_name(name);
-        if v.pass.is_some() {
+        if scope::row_pointers(v) {
+            // Row pointers: `a[i][j]`, the row index last in the IL.
+            let row = subs
+                .get(1)
+                .map(|s| self.offset(s, &v.dims[1]))
+                .unwrap_or_default();
+            let col = subs
+                .first()
+                .map(|s| self.offset(s, &v.dims[0]))
+                .unwrap_or_default();
+            format!("{name}[{row}][{col}]")
+        } else if v.pass.is_some() {
             // A pointer: column-major linearization.
             let mut text = String::new();
             for (i, s) in subs.iter().enumerate().rev() {

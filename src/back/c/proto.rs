@@ -57,6 +57,9 @@ impl Prototypes {
                 let t = scope::type_text(v);
                 match v.pass {
                     Some(Pass::Value) => format!("{t} {a}"),
+                    // Rows of their own memory: as written, never `const` (C does not
+                    // convert `double **` to `const double **`).
+                    _ if scope::row_pointers(v) => format!("{t} **{a}"),
                     _ if constant => format!("const {t} *{a}"),
                     _ => format!("{t} *{a}"),
                 }

@@ -54,6 +54,7 @@ fn var_info(spec: &TypeSpec, dims: Vec<DimSpec>) -> VarInfo {
         pass: None,
         intent_in: false,
         type_name: spec.type_name.clone(),
+        rows: false,
     }
 }
 
@@ -189,6 +190,12 @@ pub(super) fn declarator(v: &VarInfo, name: &str) -> String {
         write!(line, "[{}]", n.unwrap_or_default()).unwrap();
     }
     line
+}
+
+/// A C `double **a` parameter indexed `a[i][j]` (an array of row pointers,
+/// [`il::Attr::RowPointers`]): printed `double **a`, its elements `a[i][j]`.
+pub(super) fn row_pointers(v: &VarInfo) -> bool {
+    v.rows && v.pass.is_some() && v.dims.len() == 2
 }
 
 /// The name (key) of every variable a unit refers to in its body, paths included.

@@ -99,6 +99,24 @@ impl Cx<'_> {
                     return;
                 }
                 let value = &t.value;
+                // Rows of their own memory: a block per row, popped last row first.
+                let rows = match (&value.kind, &t.count) {
+                    (ExprKind::Var(n), Some(_)) => self.var(n).filter(|v| scope::row_pointers(v)),
+                    _ => None,
+                };
+                if let Some(v) = rows {
+                    let (cols, rows) = (self.extent(&v.dims[0]), self.extent(&v.dims[1]));
+                    let name = self.c_name(value.base_name().unwrap_or_default());
+                    let r = "adgen_row";
+                    let range = if t.op == TapeOp::Pop {
+                        format!("int {r} = ({rows}) - 1; {r} >= 0; {r}--")
+                    } else {
+                        format!("int {r} = 0; {r} < {rows}; {r}++")
+                    };
+                    writeln!(out, "{ind}for ({range}){trailing}").unwrap();
+                    writeln!(out, "{ind}  {cname}({name}[{r}], {cols});").unwrap();
+                    return;
+                }
                 let a: Vec<String> = if let Some(count) = &t.count {
                     vec![self.address(value, self.type_of(value)), self.expr(count)]
                 } else if t.op == TapeOp::Push && t.ty.pushed_by_value() {

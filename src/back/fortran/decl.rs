@@ -89,6 +89,8 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Allocatable => "allocatable".to_string(),
         Attr::Optional => "optional".to_string(),
         Attr::Target => "target".to_string(),
+        // C's alone (the C front-end's `double **`); Fortran has no such dummy.
+        Attr::RowPointers => String::new(),
     }
 }
 
@@ -173,7 +175,7 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
             entities,
         } => {
             let mut out = write_type_spec(spec);
-            for attr in attrs {
+            for attr in attrs.iter().filter(|a| !matches!(a, Attr::RowPointers)) {
                 out.push_str(", ");
                 out.push_str(&attr_text(attr));
             }

@@ -162,7 +162,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let Bound::Expr(upper) = &d.upper else {
                 // Once per array: its other saves have the same cure. The members of an
                 // array of structs (`bodies%vx`) are sized by the array's (`bodies`).
-                let unit = self.ug.unit.name.clone();
                 let name = name.split('%').next().unwrap_or(name);
                 let first =
                     !self.ug.errors.iter().any(|e| {
@@ -178,11 +177,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                             ),
                         )
                         .at(s.span)
-                        .with_help(format!(
-                            "give its size in ad.toml: `[sizes.{unit}]` then `{name} = \"n\"` \
-                             (its number of elements, from the integer arguments), or declare \
-                             it with an explicit shape"
-                        )),
+                        .with_help(crate::diff::unsized_args::size_help(self.ug.unit, name)),
                     );
                 }
                 return None;

@@ -40,6 +40,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     deriv,
                     mode: crate::request::Mode::Adjoint,
                     span: symbol.span,
+                    rows: self.ug.unit.is_row_pointers(&symbol.name),
                 });
                 continue;
             }

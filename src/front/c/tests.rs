@@ -877,7 +877,11 @@ fn null_and_pointer_to_pointer_are_refused() {
     )
     .unwrap_err();
     assert!(e.contains("error[E0624]"), "{e}");
-    let e = lower("void f(double **p, double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();
+    // `double **p` indexed as a matrix is an array of row pointers; more stars are not.
+    let f = lower("void f(double **p, double *y) {\n  *y = p[0][1];\n}\n").unwrap();
+    assert!(f.units[0].is_row_pointers("p"), "{:?}", f.units[0].decls);
+    assert_eq!(f.units[0].symbols.get("p").unwrap().dims.len(), 2);
+    let e = lower("void f(double ***p, double *y) {\n  *y = p[0][0][0];\n}\n").unwrap_err();
     assert!(e.contains("t.c:1:8: error[E0603]"), "{e}");
     let e = lower("void f(double *p[4], double *y) {\n  *y = p[0][0];\n}\n").unwrap_err();
     assert!(e.contains("t.c:1:8: error[E0603]"), "{e}");

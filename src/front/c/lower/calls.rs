@@ -213,7 +213,8 @@ impl FnCx<'_, '_> {
                     | VarKind::ArrayParam
                     | VarKind::LocalArray(_)
                     | VarKind::Heap(_)
-                    | VarKind::RowsParam(_) => {
+                    | VarKind::RowsParam(_)
+                    | VarKind::RowPtrs => {
                         if let VarKind::LocalArray(ext) = &v.kind {
                             if ext.len() > 1 {
                                 return Err(self.unsupported(

@@ -126,10 +126,11 @@ impl FnCx<'_, '_> {
                         break;
                     }
                     _ => {
+                        self.refused_locals.insert(key(&name));
                         return Err(self.unsupported(
                             "E0603",
-                            "pointers to pointers, pointers to arrays, and function local \
-                             variables",
+                            "this local declarator (a pointer to a pointer or to an array, or \
+                             a function)",
                             dd.span,
                         ));
                     }

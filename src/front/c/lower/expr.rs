@@ -245,7 +245,7 @@ impl FnCx<'_, '_> {
                 }
                 let rank = match &v.kind {
                     VarKind::ArrayParam | VarKind::Heap(None) => 1,
-                    VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => 2,
+                    VarKind::RowsParam(_) | VarKind::RowPtrs | VarKind::Heap(Some(_)) => 2,
                     VarKind::LocalArray(ext) => ext.len(),
                     _ => {
                         return Err(self.unsupported(

@@ -261,6 +261,18 @@ impl FnCx<'_, '_> {
                     ok = false;
                     continue;
                 }
+                [
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                    Node {
+                        node: DerivedDeclarator::Pointer(_),
+                        ..
+                    },
+                ] if typedef_ext.is_empty() && matches!(ty, Ty::Real(_) | Ty::Int(_)) => {
+                    VarKind::RowPtrs
+                }
                 [_, ..] if !typedef_ext.is_empty() => {
                     self.unsupported(
                         "E0603",
@@ -347,11 +359,14 @@ impl FnCx<'_, '_> {
             if by_value {
                 attrs.push(Attr::Value);
             }
+            if kind == VarKind::RowPtrs {
+                attrs.push(Attr::RowPointers);
+            }
             // A pointer parameter tested against NULL: an OPTIONAL dummy, its tests
             // PRESENT (see `null_test`).
             let pointer = matches!(
                 kind,
-                VarKind::RefScalar | VarKind::ArrayParam | VarKind::RowsParam(_)
+                VarKind::RefScalar | VarKind::ArrayParam | VarKind::RowsParam(_) | VarKind::RowPtrs
             );
             if pointer && null_tests.names.contains(&pname) {
                 attrs.push(Attr::Optional);
@@ -424,6 +439,17 @@ impl FnCx<'_, '_> {
                     DimSpec {
                         lower: Some(int_lit(0)),
                         upper,
+                    },
+                ]),
+                // Rows of their own memory: no extent is known, not even the rows'.
+                VarKind::RowPtrs => Some(vec![
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper: Bound::Star,
+                    },
+                    DimSpec {
+                        lower: Some(int_lit(0)),
+                        upper: Bound::Star,
                     },
                 ]),
                 _ => None,
@@ -704,6 +730,10 @@ impl FnCx<'_, '_> {
                     .filter(|_| !self.shadowed.contains(&k))
                 {
                     self.diags.extend(refusals.iter().cloned());
+                    return Err(Reported);
+                }
+                // A local whose declaration was refused: said there.
+                if self.refused_locals.contains(&k) {
                     return Err(Reported);
                 }
                 Err(self.err(

@@ -588,6 +588,7 @@ impl FnCx<'_, '_> {
                         | VarKind::Pointer
                         | VarKind::Heap(_)
                         | VarKind::RowsParam(_)
+                        | VarKind::RowPtrs
                 )
             ),
             _ => false,

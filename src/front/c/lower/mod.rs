@@ -129,6 +129,10 @@ enum VarKind {
     /// A parameter that points to rows of this many elements: `double (*a)[N]`,
     /// `double a[][N]`, `double a[M][N]`, `vec3 *a` with `typedef double vec3[N]`.
     RowsParam(i64),
+    /// A pointer-to-pointer parameter indexed as a matrix (`double **a`, `a[i][j]`): an
+    /// array of row pointers, each row its own memory. A 2-D array whose extents nobody
+    /// knows (`a(0:*, 0:*)`), which the C back-end prints back as `double **`.
+    RowPtrs,
 }
 
 /// A pointer that moves: a local pointer, or a pointer parameter the function advances
@@ -364,6 +368,7 @@ pub(crate) fn lower_unit(
                     text,
                     used_trailing: BTreeSet::new(),
                     shadowed: BTreeSet::new(),
+                    refused_locals: BTreeSet::new(),
                     heap: Default::default(),
                     optional: Default::default(),
                 };
@@ -631,6 +636,8 @@ struct FnCx<'m, 'd> {
     /// Globals (keys) that a parameter or a local of the function's outermost block
     /// shadows: the function does not see them.
     shadowed: BTreeSet<String>,
+    /// Locals (keys) whose declaration was refused: their uses say nothing more.
+    refused_locals: BTreeSet<String>,
     /// The function's `malloc`ed work arrays.
     heap: heap::HeapState,
     /// Pointer parameters (keys) the function tests against `NULL`: OPTIONAL dummies.

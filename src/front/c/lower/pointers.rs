@@ -463,7 +463,10 @@ impl FnCx<'_, '_> {
         match &v.kind {
             VarKind::ArrayParam | VarKind::Heap(None) => Ok((Base::array(v.name), None, v.ty)),
             VarKind::LocalArray(ext) if ext.len() == 1 => Ok((Base::array(v.name), None, v.ty)),
-            VarKind::LocalArray(_) | VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Err(self.unsupported(
+            VarKind::LocalArray(_)
+            | VarKind::RowsParam(_)
+            | VarKind::RowPtrs
+            | VarKind::Heap(Some(_)) => Err(self.unsupported(
                 "E0605",
                 &format!(
                     "`{name}` as a pointer: it is a 2-D array (a pointer to its row `{name}[i]` \
@@ -547,7 +550,9 @@ impl FnCx<'_, '_> {
         };
         let v = self.vars.get(crate::il::key_ref(&id.node.il()).as_ref())?;
         match &v.kind {
-            VarKind::RowsParam(_) | VarKind::Heap(Some(_)) => Some((v.name.clone(), v.ty)),
+            VarKind::RowsParam(_) | VarKind::RowPtrs | VarKind::Heap(Some(_)) => {
+                Some((v.name.clone(), v.ty))
+            }
             VarKind::LocalArray(ext) if ext.len() == 2 => Some((v.name.clone(), v.ty)),
             _ => None,
         }

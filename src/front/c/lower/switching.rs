@@ -159,6 +159,7 @@ impl FnCx<'_, '_> {
                         | VarKind::LocalArray(_)
                         | VarKind::Heap(_)
                         | VarKind::RowsParam(_)
+                        | VarKind::RowPtrs
                 ),
                 None => true,
             })

@@ -47,6 +47,7 @@ impl Sema<'_> {
                         | Attr::Private
                         | Attr::Optional
                         | Attr::Target
+                        | Attr::RowPointers
                         | Attr::Allocatable => {}
                     }
                 }
