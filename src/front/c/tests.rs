@@ -1210,3 +1210,44 @@ fn names_that_differ_by_case_are_two_names() {
     assert!(e.contains("`G` shadows the global variable `G`"), "{e}");
     assert!(!e.contains(il::names::CASE_MARK), "{e}");
 }
+
+/// An assignment inside an expression runs before its statement, as `++k` does; the
+/// cases whose order C leaves open, or that run conditionally, are refused where they
+/// are written.
+#[test]
+fn assignments_inside_expressions() {
+    let f = lower(
+        "void f(const double *x, double *y) {\n  double t, big = 0.0;\n  \
+         if ((t = x[0] * 2.0) > big) big = t;\n  *y = big;\n}\n",
+    )
+    .unwrap();
+    let body = &f.units[0].body;
+    let assigned: Vec<String> = body
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Assign { lhs, .. } => lhs.base_name().map(str::to_string),
+            StmtKind::If { .. } => Some("if".into()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(assigned, ["big", "t", "if", "y"], "{body:?}");
+    let refused = [
+        (
+            "void f(double x, double *y) {\n  double t;\n  *y = (t = x) + t;\n}\n",
+            "t.c:3:3: error[E0605]",
+        ),
+        (
+            "void f(double x, double *y) {\n  if ((y[0] = x) > 1.0) y[1] = x;\n}\n",
+            "t.c:2:7: error[E0605]",
+        ),
+        (
+            "void f(double x, double *y) {\n  double t;\n  if (x > 0.0 && (t = x) > 1.0) *y = t;\n}\n",
+            "t.c:3:18: error[E0605]",
+        ),
+    ];
+    for (src, want) in refused {
+        let e = lower(src).unwrap_err();
+        assert!(e.contains(want), "{src}\nwanted {want}, got:\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{e}");
+    }
+}

@@ -415,13 +415,7 @@ impl FnCx<'_, '_> {
                     | B::AssignShiftRight
                     | B::AssignBitwiseAnd
                     | B::AssignBitwiseXor
-                    | B::AssignBitwiseOr => {
-                        return Err(self.unsupported(
-                            "E0605",
-                            "an assignment inside an expression (a side effect)",
-                            e.span,
-                        ));
-                    }
+                    | B::AssignBitwiseOr => return self.assignment_value(e, &b.node.lhs),
                 };
                 let (l, lt) = self.value(&b.node.lhs)?;
                 let (r, rt) = self.value(&b.node.rhs)?;

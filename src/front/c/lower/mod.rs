@@ -20,6 +20,7 @@ mod output;
 mod pointers;
 mod prototypes;
 mod scan;
+mod steps;
 mod stmt;
 mod struct_calls;
 mod structarr;

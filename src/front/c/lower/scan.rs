@@ -686,13 +686,21 @@ pub(super) fn count_identifier(e: &Expression, name: &str) -> usize {
     c.count
 }
 
-/// Does an expression hold a `++` or `--`?
+/// Does an expression hold a `++` or `--`, or an assignment (`(t = f(x)) > m`)?
 pub(super) fn has_steps(e: &Expression) -> bool {
     #[derive(Default)]
     struct Finder {
         found: bool,
     }
     impl<'ast> Visit<'ast> for Finder {
+        fn visit_binary_operator_expression(
+            &mut self,
+            b: &'ast BinaryOperatorExpression,
+            span: &'ast CSpan,
+        ) {
+            self.found |= assign_target(b).is_some();
+            lang_c::visit::visit_binary_operator_expression(self, b, span);
+        }
         fn visit_unary_operator_expression(
             &mut self,
             u: &'ast UnaryOperatorExpression,

@@ -6,7 +6,7 @@ use lang_c::span::{Node, Span as CSpan};
 use lang_c::visit::Visit;
 
 use super::*;
-use crate::diag::{Diagnostic, Span};
+use crate::diag::Span;
 use crate::il::{self, BinOp, Expr, ExprKind, Stmt, StmtId, StmtKind, UnOp, key};
 
 impl FnCx<'_, '_> {
@@ -371,105 +371,6 @@ impl FnCx<'_, '_> {
         Ok(())
     }
 
-    /// A pointer or variable stepped inside a statement or a condition (`*p++`, `y[k++]`,
-    /// `n-- > 0`) must be used only once there: C leaves the order of the other uses
-    /// unspecified.
-    pub(super) fn check_steps(&mut self, fx: &Effects, source: &Node<Expression>) -> R<()> {
-        let at = self.span(source.span);
-        let twice = |what: &str, name: &str| {
-            Diagnostic::error(
-                "E0605",
-                format!(
-                    "{what} `{name}` is stepped (`++`/`--`) and used again in the same \
-                     statement: C leaves the order unspecified"
-                ),
-            )
-            .at(at)
-            .with_help("step it in a statement of its own")
-        };
-        for p in &fx.stepped {
-            if fx.ptr_uses.get(p).copied().unwrap_or(0) > 1 {
-                self.diags.push(twice("the pointer", p));
-                return Err(Reported);
-            }
-        }
-        for name in &fx.stepped_vars {
-            if count_identifier(&source.node, name) > 1 {
-                self.diags.push(twice("the variable", name));
-                return Err(Reported);
-            }
-        }
-        Ok(())
-    }
-
-    /// `k++`, `--n` inside an expression: the value of `k` (of `n` after the step), with
-    /// the step run after (before) the statement.
-    pub(super) fn scalar_step(
-        &mut self,
-        u: &Node<UnaryOperatorExpression>,
-        at: CSpan,
-    ) -> R<(Expr, Ty)> {
-        use UnaryOperator as U;
-        if self.is_ptr(&u.node.operand.node) {
-            return Err(self.unsupported(
-                "E0605",
-                "a pointer step used as a pointer value (write `*p++`, or step `p` apart)",
-                at,
-            ));
-        }
-        let var = match &u.node.operand.node {
-            Expression::Identifier(id) => self.var(&id.node.il(), u.node.operand.span)?,
-            _ => {
-                return Err(self.unsupported(
-                    "E0605",
-                    "`++`/`--` of an array element or of `*p` inside an expression",
-                    at,
-                ));
-            }
-        };
-        if var.kind != VarKind::Local || !var.ty.is_numeric() {
-            return Err(self.unsupported(
-                "E0605",
-                &format!("`++`/`--` of `{}` inside an expression", var.name),
-                at,
-            ));
-        }
-        if !self.effects_ok {
-            return Err(self.unsupported(
-                "E0605",
-                "`++`/`--` in a `for` or `else if` condition or in a branch of `?:` (they are \
-                 accepted in statements and in `if`, `while` and `do ... while` conditions)",
-                at,
-            ));
-        }
-        let one = match var.ty {
-            Ty::Real(k) => Expr::real("1.0", k),
-            _ => int_lit(1),
-        };
-        let op = &u.node.operator.node;
-        let bin = if matches!(op, U::PostDecrement | U::PreDecrement) {
-            BinOp::Sub
-        } else {
-            BinOp::Add
-        };
-        let step = self.stmt(
-            StmtKind::Assign {
-                lhs: Expr::var(&var.name),
-                rhs: Expr::binary(bin, Expr::var(&var.name), one),
-            },
-            at,
-        );
-        if matches!(op, U::PostIncrement | U::PostDecrement) {
-            self.fx.post.push(step);
-        } else {
-            self.fx.pre.push(step);
-        }
-        if let Expression::Identifier(id) = &u.node.operand.node {
-            self.fx.stepped_vars.insert(id.node.il());
-        }
-        Ok((Expr::var(&var.name).spanned(self.span(at)), var.ty))
-    }
-
     /// `while (n-- > 0) B`, a step in the condition: `while (1) { if (!(n > 0)) { n--;
     /// break; } n--; B }`: the steps run whether the test passes or not, and `continue`
     /// in B goes back to the test.
@@ -759,43 +660,6 @@ impl FnCx<'_, '_> {
         );
         self.push_decl(&first, Ty::Bool, Vec::new(), None, None, None, false, at);
         first
-    }
-
-    /// A condition that steps a variable (`++iter >= maxit`): the condition, the steps to
-    /// run before it and those to run after it.
-    pub(super) fn stepped_cond(&mut self, e: &Node<Expression>) -> R<(Expr, Vec<Stmt>, Vec<Stmt>)> {
-        let saved_ok = std::mem::replace(&mut self.effects_ok, true);
-        let saved = std::mem::take(&mut self.fx);
-        let r = self.expr(e);
-        let fx = std::mem::replace(&mut self.fx, saved);
-        self.effects_ok = saved_ok;
-        let (v, ty) = r?;
-        let cond = self.to_bool(v, ty);
-        self.check_steps(&fx, e)?;
-        Ok((cond, fx.pre, fx.post))
-    }
-
-    /// The test of a loop whose condition steps a variable, as statements that leave the
-    /// loop: `pre-steps; if (!c) { post-steps; break; } post-steps`.
-    pub(super) fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
-        let (cond, pre, post) = self.stepped_cond(e)?;
-        let mut exit_body = post.clone();
-        renumber(&mut exit_body, self.next_id);
-        let exit = self.stmt(StmtKind::Exit { name: None }, at);
-        exit_body.push(exit);
-        let mut test = pre;
-        let leave = self.stmt(
-            StmtKind::If {
-                arms: vec![(Expr::unary(UnOp::Not, paren_if_binary(cond)), exit_body)],
-                else_body: None,
-                logical_if: false,
-                name: None,
-            },
-            at,
-        );
-        test.push(leave);
-        test.extend(post);
-        Ok(test)
     }
 
     /// `do B while (--n > 0);`, a step in the condition: `first = 1; while (1) { if
