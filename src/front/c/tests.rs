@@ -365,10 +365,19 @@ fn steps_inside_statements_and_while_conditions() {
         e.contains("t.c:3:3: error[E0605]") && e.contains("`k`"),
         "{e}"
     );
-    // In a `for` condition a step is still refused (in an `if` one is accepted:
-    // `steps_in_if_conditions`).
-    let e = lower("void f(int n, double *y) {\n  for (; n-- > 0;) *y = 1.0;\n}\n").unwrap_err();
-    assert!(e.contains("t.c:2:10: error[E0605]"), "{e}");
+    // In a `for` condition a step runs at each test, as in a `while` one; in the
+    // condition of an `else if` it is still refused.
+    let f = lower("void f(int n, double *y) {\n  for (; n-- > 0;) *y += 1.0;\n}\n").unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(
+        text.contains("if (!(n_copy > 0)) {\n      n_copy = n_copy - 1;"),
+        "{text}"
+    );
+    let e = lower(
+        "void f(int n, double *y) {\n  if (*y > 1.0) *y = 0.0;\n  else if (n-- > 0) *y = 1.0;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:3:12: error[E0605]"), "{e}");
 }
 
 const STRUCTS: &str = "\

@@ -426,6 +426,14 @@ impl FnCx<'_, '_> {
                 };
                 Ok((Expr::binary(op, l, r).spanned(span), ty))
             }
+            Expression::Conditional(c)
+                if self.effects_ok
+                    && [&c.node.then_expression, &c.node.else_expression]
+                        .iter()
+                        .any(|b| has_steps(&b.node) || self.calls_a_function(&b.node)) =>
+            {
+                self.conditional_by_branches(c, e.span)
+            }
             Expression::Conditional(c) => {
                 let cond = self.cond(&c.node.condition)?;
                 let saved = std::mem::replace(&mut self.effects_ok, false);

@@ -181,4 +181,75 @@ impl FnCx<'_, '_> {
         test.extend(post);
         Ok(test)
     }
+
+    /// Does `e` call a function of the file or a library (not `math.h`)?
+    pub(super) fn calls_a_function(&self, e: &Expression) -> bool {
+        struct Finder {
+            found: bool,
+        }
+        impl<'ast> lang_c::visit::Visit<'ast> for Finder {
+            fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
+                self.found |= !matches!(&c.callee.node,
+                    Expression::Identifier(id) if math(&id.node.name).is_some());
+                lang_c::visit::visit_call_expression(self, c, span);
+            }
+        }
+        let mut f = Finder { found: false };
+        lang_c::visit::Visit::visit_expression(&mut f, e, &CSpan::none());
+        f.found
+    }
+
+    /// `c ? a[k++] : g(x)`, a conditional whose branches step a variable or call a
+    /// function: only the branch taken may run, so it becomes, before the statement,
+    /// `if (c) { t = a[k]; k++; } else t = g(x);` and its value is the new local `t`.
+    pub(super) fn conditional_by_branches(
+        &mut self,
+        c: &Node<ConditionalExpression>,
+        at: CSpan,
+    ) -> R<(Expr, Ty)> {
+        let cond = self.cond(&c.node.condition)?;
+        let mut branches = Vec::new();
+        for b in [&c.node.then_expression, &c.node.else_expression] {
+            let saved = std::mem::take(&mut self.fx);
+            let r = self.value(b);
+            let fx = std::mem::replace(&mut self.fx, saved);
+            let (v, ty) = r?;
+            self.check_steps(&fx, b)?;
+            self.fx.stepped.extend(fx.stepped.iter().cloned());
+            self.fx.stepped_vars.extend(fx.stepped_vars.iter().cloned());
+            for (p, n) in &fx.ptr_uses {
+                *self.fx.ptr_uses.entry(p.clone()).or_insert(0) += n;
+            }
+            branches.push((v, ty, fx.pre, fx.post));
+        }
+        let ty = promote(branches[0].1, branches[1].1);
+        let t = self.fresh_local("cond_value", ty, at);
+        let mut bodies = Vec::new();
+        for (v, _, pre, post) in branches {
+            let mut body = pre;
+            let assign = self.stmt(
+                StmtKind::Assign {
+                    lhs: Expr::var(&t),
+                    rhs: v,
+                },
+                at,
+            );
+            body.push(assign);
+            body.extend(post);
+            bodies.push(body);
+        }
+        let else_body = bodies.pop();
+        let then_body = bodies.pop().expect("two branches");
+        let st = self.stmt(
+            StmtKind::If {
+                arms: vec![(cond, then_body)],
+                else_body,
+                logical_if: false,
+                name: None,
+            },
+            at,
+        );
+        self.fx.pre.push(st);
+        Ok((Expr::var(&t).spanned(self.span(at)), ty))
+    }
 }

@@ -567,7 +567,11 @@ impl FnCx<'_, '_> {
             return Ok(());
         }
         out.extend(init);
+        // `for (...; ++k < n; ...)`: the condition's steps run at each test, in a test
+        // that leaves the loop (`while_with_steps`'s form).
+        let stepped = f.node.condition.as_ref().filter(|c| has_steps(&c.node));
         let cond = match &f.node.condition {
+            Some(_) if stepped.is_some() => Expr::new(ExprKind::Logical(true)),
             Some(c) => self.cond(c)?,
             None => Expr::new(ExprKind::Logical(true)),
         };
@@ -576,7 +580,11 @@ impl FnCx<'_, '_> {
             self.expr_stmt(s, &mut step)?;
         }
         let continue_ok = step.is_empty() || !has_own_continue(&f.node.statement.node);
-        if !continue_ok {
+        if let (Some(c), true) = (stepped, step.is_empty()) {
+            let test = self.stepped_test(c, at)?;
+            return self.loop_forever(test, &f.node.statement, at, out);
+        }
+        if !continue_ok || stepped.is_some() {
             // `continue` must reach the increment: `first_pass = 1; while (1) { if
             // (!first_pass) step; first_pass = 0; if (!cond) break; body }`.
             let first = self.first_pass_var(at);
@@ -602,6 +610,10 @@ impl FnCx<'_, '_> {
             )];
             let clear = set(self, false);
             body.push(clear);
+            if let Some(c) = stepped {
+                body.extend(self.stepped_test(c, at)?);
+                return self.loop_forever(body, &f.node.statement, at, out);
+            }
             let exit = self.stmt(StmtKind::Exit { name: None }, at);
             let test = self.stmt(
                 StmtKind::If {
