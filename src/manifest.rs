@@ -962,6 +962,26 @@ dependents = ["y"]
         assert_eq!((line, col), (5, 8));
     }
 
+    /// A size is a string, or for a matrix of row pointers two (rows, row length).
+    #[test]
+    fn sizes_take_one_size_or_rows_and_row_length() {
+        let manifest = format!("{GOOD}[sizes.f]\nx = \"n\"\ny = [\"n\", \"m + 1\"]\n");
+        let dir = project(&manifest, &["src/a.f90"]);
+        let m = load(&dir.path().join("ad.toml")).unwrap();
+        let sizes: Vec<(&str, bool)> = m
+            .request
+            .sizes
+            .iter()
+            .map(|h| (h.argument.as_str(), h.row_length.is_some()))
+            .collect();
+        assert_eq!(sizes, [("x", false), ("y", true)]);
+        for bad in ["[]", "[\"n\"]", "[\"n\", 2]", "[\"n\", \"m\", \"k\"]"] {
+            let e = errors(&format!("{GOOD}[sizes.f]\ny = {bad}\n"), &["src/a.f90"]);
+            assert_eq!(e.len(), 1, "{bad}: {e:?}");
+            assert!(e[0].message.contains("rows and row length"), "{bad}: {e:?}");
+        }
+    }
+
     #[test]
     fn head_and_options() {
         let manifest = r#"

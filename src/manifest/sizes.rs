@@ -58,7 +58,6 @@ impl<'a> Checker<'a> {
                     _ => Vec::new(),
                 };
                 if texts.is_empty()
-                    || texts.len() > 2
                     || matches!(size.get_ref(), DeValue::Array(a) if a.len() != texts.len())
                 {
                     self.error(
