@@ -400,8 +400,8 @@ impl FnCx<'_, '_> {
                 if !self.effects_ok {
                     return Err(self.unsupported(
                         "E0605",
-                        "stepping a pointer (`p++`, `p--`) in a `for` or `else if` condition or in a \
-                         branch of `?:`",
+                        "stepping a pointer (`p++`, `p--`) in an `else if` condition or after \
+                         `&&`/`||`",
                         e.span,
                     ));
                 }

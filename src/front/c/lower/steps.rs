@@ -76,8 +76,9 @@ impl FnCx<'_, '_> {
         if !self.effects_ok {
             return Err(self.unsupported(
                 "E0605",
-                "`++`/`--` in a `for` or `else if` condition or in a branch of `?:` (they are \
-                 accepted in statements and in `if`, `while` and `do ... while` conditions)",
+                "`++`/`--` in an `else if` condition or after `&&`/`||` (they are accepted \
+                 in statements, in branches of `?:` and in `if`, `while`, `do ... while` and \
+                 `for` conditions)",
                 at,
             ));
         }
@@ -132,9 +133,9 @@ impl FnCx<'_, '_> {
         if !self.effects_ok {
             return Err(self.unsupported(
                 "E0605",
-                "an assignment in a `for` or `else if` condition, in a branch of `?:` or \
-                 after `&&`/`||` (it is accepted in statements and in `if`, `while` and \
-                 `do ... while` conditions)",
+                "an assignment in an `else if` condition or after `&&`/`||` (it is accepted \
+                 in statements, in branches of `?:` and in `if`, `while`, `do ... while` and \
+                 `for` conditions)",
                 e.span,
             ));
         }
