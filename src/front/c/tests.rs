@@ -723,12 +723,43 @@ fn heap_refusals_are_located() {
     )
     .unwrap_err();
     assert!(e.contains("t.c:3:26: error[E0623]"), "{e}");
-    let e = lower(
+    // `realloc` in the block of the `malloc` is malloc, copy and free; in a loop around
+    // which the array was allocated, before any `malloc`, or of another pointer it is
+    // refused, once.
+    let f = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
          w = realloc(w, 2 * n * sizeof *w);\n  free(w);\n  *y = 0.0;\n}\n",
     )
-    .unwrap_err();
-    assert!(e.contains("t.c:4:7: error[E0623]"), "{e}");
+    .unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("w_keep = "), "{text}");
+    let refused = [
+        (
+            "double *w = malloc(n * sizeof *w);\n  for (int i = 0; i < n; i++)\n    \
+             w = realloc(w, (n + i) * sizeof *w);\n  free(w);",
+            "error[E0621]",
+            "by `realloc` in a loop",
+        ),
+        (
+            "double *w = NULL;\n  w = realloc(w, n * sizeof *w);\n  free(w);",
+            "t.c:4:3: error[E0623]",
+            "before any `malloc`",
+        ),
+        (
+            "double *w = malloc(n * sizeof *w);\n  double *v = malloc(n * sizeof *v);\n  \
+             w = realloc(v, n * sizeof *w);\n  free(w);\n  free(v);",
+            "t.c:5:7: error[E0623]",
+            "this `realloc`",
+        ),
+    ];
+    for (body, at, what) in refused {
+        let src = format!(
+            "#include <stdlib.h>\nvoid f(int n, double *y) {{\n  {body}\n  *y = 0.0;\n}}\n"
+        );
+        let e = lower(&src).unwrap_err();
+        assert!(e.contains(at) && e.contains(what), "{src}\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{e}");
+    }
     let e = lower("#include <stdlib.h>\nvoid f(double *y) {\n  free(y);\n}\n").unwrap_err();
     assert!(e.contains("t.c:3:3: error[E0623]"), "{e}");
 }

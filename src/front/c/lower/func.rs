@@ -93,6 +93,8 @@ impl FnCx<'_, '_> {
         let mut heap_targets = heap::HeapTargets::default();
         heap_targets.visit_statement(&f.statement.node, &f.statement.span);
         self.heap.names = heap_targets.names;
+        self.heap.realloced = heap_targets.realloced;
+        self.heap.sizes.clear();
         self.heap.assigned = assigned.names.clone();
 
         // Parameters.

@@ -22,9 +22,14 @@
 //!   differentiation frees it at the end); the array is used only in between, not freed
 //!   twice, and no `return`, `goto`, `break` or `continue` leaves the pair (E0621);
 //! - the size is a product with one `sizeof` of the element type (`sizeof(double)`,
-//!   `sizeof *w`, `sizeof w[0]`); `realloc`, and `free` of anything else, are refused
-//!   (E0623: a `realloc` would need the copy of the old contents and the old size in the
-//!   backward sweep; `malloc`, copy and `free` say the same and are supported).
+//!   `sizeof *w`, `sizeof w[0]`); `free` of anything else is refused (E0623).
+//!
+//! `w = realloc(w, m * sizeof *w)` is what `malloc`, copy and `free` say: the elements it
+//! keeps go to a new work array `w_old`, `w` is freed and allocated again, and they come
+//! back (`reallocate`). An array that a `realloc` resizes keeps the number of its
+//! elements in an integer local `w_size`, set at each allocation. Being a `free` and a
+//! `malloc` of `w`, a `realloc` must be in the block of `w`'s `malloc` (E0621): a buffer
+//! grown inside a loop around which it was allocated is refused.
 //!
 //! The pointer itself cannot escape: returning a pointer, storing it in a global or
 //! through a pointer to pointer is refused elsewhere (E0603).
@@ -43,6 +48,10 @@ use crate::il::{Attr, BinOp, Bound, DimSpec, Expr, ExprKind, Stmt, StmtKind, key
 pub(super) struct HeapState {
     /// Local pointers given memory by `malloc`/`calloc`/`realloc` (C names).
     pub(super) names: BTreeSet<String>,
+    /// Those given new memory by `realloc`, and the integer local holding the number of
+    /// elements of each one's allocation in force (by C name).
+    pub(super) realloced: BTreeSet<String>,
+    pub(super) sizes: BTreeMap<String, String>,
     /// Names the function assigns (parameters and locals).
     pub(super) assigned: BTreeSet<String>,
     /// Integer locals initialized once and never assigned again: their initial value
@@ -71,6 +80,7 @@ pub(super) fn alloc_call(e: &Expression) -> Option<(&str, &[Node<Expression>])> 
 #[derive(Default)]
 pub(super) struct HeapTargets {
     pub(super) names: BTreeSet<String>,
+    pub(super) realloced: BTreeSet<String>,
 }
 
 impl<'ast> Visit<'ast> for HeapTargets {
@@ -93,9 +103,14 @@ impl<'ast> Visit<'ast> for HeapTargets {
         b: &'ast BinaryOperatorExpression,
         span: &'ast CSpan,
     ) {
-        if b.operator.node == BinaryOperator::Assign && alloc_call(&b.rhs.node).is_some() {
-            if let Expression::Identifier(id) = &b.lhs.node {
+        if b.operator.node == BinaryOperator::Assign {
+            if let (Some((func, _)), Expression::Identifier(id)) =
+                (alloc_call(&b.rhs.node), &b.lhs.node)
+            {
                 self.names.insert(id.node.il());
+                if func == "realloc" {
+                    self.realloced.insert(id.node.il());
+                }
             }
         }
         lang_c::visit::visit_binary_operator_expression(self, b, span);
@@ -190,12 +205,18 @@ impl FnCx<'_, '_> {
                 f.extend(product_factors(size));
                 f
             }
+            ("realloc", [old, size])
+                if row.is_none()
+                    && matches!(&old.node, Expression::Identifier(id) if id.node.il() == name) =>
+            {
+                product_factors(size)
+            }
             ("realloc", _) => {
                 return Err(self.err(
                     "E0623",
                     format!(
-                        "`realloc` of `{name}` is not supported: adgen gives a work array one \
-                         size for the whole function"
+                        "this `realloc`: adgen supports `{name} = realloc({name}, n * sizeof \
+                         *{name})` of an array of numbers"
                     ),
                     call.span,
                 ));
@@ -255,6 +276,24 @@ impl FnCx<'_, '_> {
         }
         let count = count.unwrap_or_else(|| int_lit(1));
         let count = self.size_on_entry(count);
+        if func == "realloc" {
+            return self.reallocate(name, v.ty, count, at, out);
+        }
+        // An array that a `realloc` resizes keeps the number of its elements.
+        let count = match self.realloc_size(name, at) {
+            Some(n) => {
+                let set = self.stmt(
+                    StmtKind::Assign {
+                        lhs: Expr::var(&n),
+                        rhs: count,
+                    },
+                    at,
+                );
+                out.push(set);
+                Expr::var(&n)
+            }
+            None => count,
+        };
         let upper = Expr::binary(BinOp::Sub, paren_if_binary(count.clone()), int_lit(1));
         let range = |upper: Expr| {
             Expr::new(ExprKind::Range {
@@ -315,6 +354,114 @@ impl FnCx<'_, '_> {
             st.trailing_comment = Some(format!(" `calloc` zeroes `{name}`").into());
             out.push(st);
         }
+        Ok(())
+    }
+
+    /// The integer local holding the number of elements of `name`'s allocation, when a
+    /// `realloc` resizes it (made at its first allocation).
+    fn realloc_size(&mut self, name: &str, at: CSpan) -> Option<String> {
+        if !self.heap.realloced.contains(name) {
+            return None;
+        }
+        if let Some(n) = self.heap.sizes.get(name) {
+            return Some(n.clone());
+        }
+        let n = self.int_var(&format!("{name}_size"), at);
+        self.heap.sizes.insert(name.to_string(), n.clone());
+        Some(n)
+    }
+
+    /// `w = realloc(w, count * sizeof *w)`, as `malloc`, copy and `free` say it (so that
+    /// differentiation sees allocations it knows): the kept elements go to a new work
+    /// array `w_old`, `w` is freed and allocated again with `count` elements, and the
+    /// kept elements come back. Like any `malloc` of `w`, it must find `w` allocated in
+    /// the same block (E0621 otherwise).
+    fn reallocate(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        count: Expr,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let Some(size) = self.heap.sizes.get(name).cloned() else {
+            return Err(self.err(
+                "E0623",
+                format!(
+                    "this `realloc` of `{name}` comes before any `malloc` of it: adgen needs \
+                     `{name}` allocated by `malloc` or `calloc` first"
+                ),
+                at,
+            ));
+        };
+        let v = self.var(name, at)?;
+        let keep = self.int_var(&format!("{name}_keep"), at);
+        let old = self.fresh_local(&format!("{name}_old"), ty, at);
+        if let Some(o) = self.vars.get_mut(crate::il::key_ref(&old).as_ref()) {
+            o.kind = VarKind::Heap(None);
+        }
+        self.decls.pop();
+        let dims = vec![DimSpec {
+            lower: Some(int_lit(0)),
+            upper: Bound::Colon,
+        }];
+        self.push_decl(
+            &old,
+            ty,
+            vec![Attr::Allocatable],
+            Some(dims),
+            None,
+            None,
+            false,
+            at,
+        );
+        let assign =
+            |cx: &mut Self, lhs: Expr, rhs: Expr| cx.stmt(StmtKind::Assign { lhs, rhs }, at);
+        let upto = |n: &str| Expr::binary(BinOp::Sub, Expr::var(n), int_lit(1));
+        let item = |a: &str, n: &str| {
+            Expr::new(ExprKind::Index(
+                a.to_string(),
+                vec![Expr::new(ExprKind::Range {
+                    lower: Some(Box::new(int_lit(0))),
+                    upper: Some(Box::new(upto(n))),
+                    stride: None,
+                })],
+            ))
+        };
+        let copy = |cx: &mut Self, to: &str, from: &str| {
+            let k = cx.int_var(&format!("{name}_k"), at);
+            let element = |a: &str| Expr::new(ExprKind::Index(a.to_string(), vec![Expr::var(&k)]));
+            let body = vec![assign(cx, element(to), element(from))];
+            cx.stmt(
+                StmtKind::Do {
+                    var: k.clone(),
+                    start: Box::new(int_lit(0)),
+                    end: Box::new(upto(&keep)),
+                    step: None,
+                    body,
+                    name: None,
+                },
+                at,
+            )
+        };
+        let min = Expr::intrinsic(il::Intrinsic::Min, vec![Expr::var(&size), count.clone()]);
+        let mut st = assign(self, Expr::var(&keep), min);
+        st.trailing_comment = Some(format!(" `realloc` of `{name}`: the elements it keeps").into());
+        out.push(st);
+        let st = self.stmt(StmtKind::Allocate(vec![item(&old, &keep)]), at);
+        out.push(st);
+        let st = copy(self, &old, &v.name);
+        out.push(st);
+        let st = self.stmt(StmtKind::Deallocate(vec![Expr::var(&v.name)]), at);
+        out.push(st);
+        let st = assign(self, Expr::var(&size), count);
+        out.push(st);
+        let st = self.stmt(StmtKind::Allocate(vec![item(&v.name, &size)]), at);
+        out.push(st);
+        let st = copy(self, &v.name, &old);
+        out.push(st);
+        let st = self.stmt(StmtKind::Deallocate(vec![Expr::var(&old)]), at);
+        out.push(st);
         Ok(())
     }
 
@@ -494,6 +641,11 @@ impl FnCx<'_, '_> {
                 Problem::FreedUnallocated => {
                     format!("`{name}` is freed twice, or before its `malloc`")
                 }
+                Problem::FreedOutside if self.heap.realloced.contains(&name) => format!(
+                    "`{name}` is freed or given new memory by `realloc` in a loop or a branch, \
+                     but its `malloc` is outside it (adgen supports a `realloc` in the block \
+                     of its `malloc`)"
+                ),
                 Problem::FreedOutside => format!(
                     "`{name}` is freed in a loop or a branch, but its `malloc` is outside it"
                 ),
