@@ -1291,3 +1291,46 @@ fn assignments_inside_expressions() {
         assert_eq!(e.matches("error[").count(), 1, "{e}");
     }
 }
+
+/// A local may take the name of its own function (it hides it), not another's.
+#[test]
+fn a_local_may_take_its_own_functions_name() {
+    let f = lower("double s(double x) {\n  double s = 2.0 * x;\n  return s;\n}\n").unwrap();
+    assert!(f.units[0].symbols.get("s").is_some_and(|v| v.is_variable()));
+    let e = lower(
+        "double g(double x) { return x; }\ndouble s(double x) {\n  double g = 2.0 * x;\n  return g;\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("t.c:3:10: error[E0608]"), "{e}");
+}
+
+/// A `static` local the function only reads is a local with its initializer; one without
+/// an initializer, one the function changes, or one passed to a function that may change
+/// it keeps its value between calls and is refused, once.
+#[test]
+fn static_locals_that_are_read_only_tables() {
+    let f = lower(
+        "static double get(double c[], int k) { return c[k]; }\n\
+         void f(double x, double *y) {\n  static double c[2] = {1.0, 2.0};\n  \
+         *y = get(c, 1) * x + c[0];\n}\n",
+    )
+    .unwrap();
+    assert!(f.units[1].symbols.get("c").is_some_and(|s| s.is_array()));
+    let refused = [
+        "static double c[2];\n  *y = c[0] * x;",
+        "static double c[2] = {1.0, 2.0};\n  c[0] = x;\n  *y = c[0];",
+        "static double c[2] = {1.0, 2.0};\n  set(c);\n  *y = c[0] * x;",
+    ];
+    for body in refused {
+        let src = format!(
+            "static void set(double c[]) {{ c[1] = 3.0; }}\n\
+             void f(double x, double *y) {{\n  {body}\n}}\n"
+        );
+        let e = lower(&src).unwrap_err();
+        assert!(
+            e.contains("t.c:3:3: error[E0603]") && e.contains("`static`"),
+            "{src}\n{e}"
+        );
+        assert_eq!(e.matches("error[").count(), 1, "{e}");
+    }
+}

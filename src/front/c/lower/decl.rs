@@ -10,12 +10,20 @@ impl FnCx<'_, '_> {
     pub(super) fn declaration(&mut self, d: &Node<Declaration>, out: &mut Vec<Stmt>) -> R<()> {
         for s in &d.node.specifiers {
             match &s.node {
+                // A `static` table the function only reads (`static double a[8] = {...};`)
+                // holds the same values at every call: a local with its initializer.
+                DeclarationSpecifier::StorageClass(sc)
+                    if sc.node == StorageClassSpecifier::Static && self.read_only_static(d) => {}
                 DeclarationSpecifier::StorageClass(sc) => {
-                    return Err(self.unsupported(
-                        "E0603",
-                        "a storage class (`static`, `extern`, `typedef`) on a local declaration",
-                        sc.span,
-                    ));
+                    let what = if sc.node == StorageClassSpecifier::Static {
+                        "a `static` local without an initializer, or one that the function \
+                         changes or passes to a function that may change it (it keeps its value \
+                         between calls)"
+                    } else {
+                        "a storage class (`extern`, `typedef`) on a local declaration"
+                    };
+                    self.refuse_names(d);
+                    return Err(self.unsupported("E0603", what, sc.span));
                 }
                 DeclarationSpecifier::Function(_) | DeclarationSpecifier::Alignment(_) => {
                     return Err(self.unsupported("E0603", "this declaration", d.span));
@@ -25,10 +33,14 @@ impl FnCx<'_, '_> {
         }
         let ty = match decl_type(&d.node.specifiers, self.typedefs) {
             Ok(Ty::Void) | Ok(Ty::Bool) => {
+                self.refuse_names(d);
                 return Err(self.unsupported("E0603", "a `void` variable", d.span));
             }
             Ok(t) => t,
-            Err(w) => return Err(self.unsupported("E0603", &format!("a variable of {w}"), d.span)),
+            Err(w) => {
+                self.refuse_names(d);
+                return Err(self.unsupported("E0603", &format!("a variable of {w}"), d.span));
+            }
         };
         for init in &d.node.declarators {
             let decl = &init.node.declarator;
@@ -275,5 +287,39 @@ impl FnCx<'_, '_> {
                 at,
             ))
         }
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// The names of a refused declaration: their uses say nothing more.
+    fn refuse_names(&mut self, d: &Node<Declaration>) {
+        for init in &d.node.declarators {
+            if let Some(n) = declarator_name(&init.node.declarator.node) {
+                self.refused_locals.insert(key(&n.node.il()));
+            }
+        }
+    }
+
+    /// Does every name `d` declares have an initializer, and does the function never
+    /// assign it nor pass it to a function that may write it (`scan::written_params`;
+    /// a function without a body here may)?
+    fn read_only_static(&self, d: &Node<Declaration>) -> bool {
+        d.node.declarators.iter().all(|init| {
+            let Some(name) = declarator_name(&init.node.declarator.node).map(|n| n.node.il())
+            else {
+                return false;
+            };
+            init.node.initializer.is_some()
+                && !self.heap.assigned.contains(&name)
+                && self
+                    .passes
+                    .iter()
+                    .filter(|(n, _, _)| *n == name)
+                    .all(|(_, callee, k)| {
+                        self.written_params
+                            .get(callee)
+                            .is_some_and(|w| !w.contains(k))
+                    })
+        })
     }
 }

@@ -41,6 +41,7 @@ impl FnCx<'_, '_> {
         let name_node = declarator_name(&f.declarator.node)
             .ok_or_else(|| self.unsupported("E0603", "this function declarator", fd.span))?;
         let name = name_node.node.il();
+        self.own_name = name.clone();
         let no_parameters = FunctionDeclarator {
             parameters: Vec::new(),
             ellipsis: Ellipsis::None,
@@ -90,6 +91,7 @@ impl FnCx<'_, '_> {
         let mut direct = DirectTargets::default();
         direct.visit_statement(&f.statement.node, &f.statement.span);
         self.idents = indexed.idents.clone();
+        self.passes = indexed.passes.clone();
         let mut heap_targets = heap::HeapTargets::default();
         heap_targets.visit_statement(&f.statement.node, &f.statement.span);
         self.heap.names = heap_targets.names;
@@ -632,7 +634,9 @@ impl FnCx<'_, '_> {
                 .push(k);
             return Ok(false);
         }
-        if self.protos.contains_key(name) {
+        // A local named as its own function hides it (the function cannot call itself
+        // then); any other function's name is refused.
+        if self.protos.contains_key(name) && name != self.own_name {
             return Err(self.err(
                 "E0608",
                 format!("the variable `{name}` has the name of a function"),

@@ -219,6 +219,7 @@ pub(crate) fn lower_unit(
         }
     }
     let arrays = pointer_kinds(tu);
+    let written_params = written_params(tu);
     // File-scope `const` scalars initialized by constant expressions: replaced by their
     // value where they are used.
     let mut consts: BTreeMap<String, (Ty, Node<Expression>)> = BTreeMap::new();
@@ -354,6 +355,7 @@ pub(crate) fn lower_unit(
                     loops: Vec::new(),
                     called: BTreeSet::new(),
                     arrays: &arrays,
+                    written_params: &written_params,
                     typedefs: &typedefs,
                     structs: &structs,
                     globals: &globals,
@@ -370,6 +372,8 @@ pub(crate) fn lower_unit(
                     used_trailing: BTreeSet::new(),
                     shadowed: BTreeSet::new(),
                     refused_locals: BTreeSet::new(),
+                    own_name: String::new(),
+                    passes: Vec::new(),
                     heap: Default::default(),
                     optional: Default::default(),
                 };
@@ -611,6 +615,10 @@ struct FnCx<'m, 'd> {
     called: BTreeSet<String>,
     /// Pointer parameters that are arrays, per function.
     arrays: &'m BTreeMap<String, BTreeMap<String, bool>>,
+    /// The parameters each function of the file may write (`scan::written_params`).
+    written_params: &'m BTreeMap<String, BTreeSet<usize>>,
+    /// Names the body passes whole to calls: (name, callee, position).
+    passes: Vec<(String, String, usize)>,
     typedefs: &'m Typedefs,
     /// The file's struct types, and its global variables by key, seen by every function
     /// (members of the pseudo-module `module`).
@@ -639,6 +647,9 @@ struct FnCx<'m, 'd> {
     shadowed: BTreeSet<String>,
     /// Locals (keys) whose declaration was refused: their uses say nothing more.
     refused_locals: BTreeSet<String>,
+    /// The function being lowered: a local may take its name (`double betain;` in
+    /// `double betain(...)`, as code translated from Fortran keeps its result).
+    own_name: String,
     /// The function's `malloc`ed work arrays.
     heap: heap::HeapState,
     /// Pointer parameters (keys) the function tests against `NULL`: OPTIONAL dummies.

@@ -462,6 +462,53 @@ impl<'ast> Visit<'ast> for Indexed {
 /// For each function of the file, which of its pointer parameters are arrays: those
 /// indexed `p[i]`; not those only dereferenced `*p`; those only passed on take the kind
 /// of the parameter they are passed to (arrays when nothing tells).
+/// For each function of the file, the positions of the parameters it may write through
+/// or move: assigned (`p[i] = ...`, `*p = ...`, `p++`) or passed whole to a call (which
+/// may write, as far as this scan knows).
+pub(super) fn written_params(tu: &TranslationUnit) -> BTreeMap<String, BTreeSet<usize>> {
+    let mut out = BTreeMap::new();
+    for ext in &tu.0 {
+        let ExternalDeclaration::FunctionDefinition(fd) = &ext.node else {
+            continue;
+        };
+        let Some(name) = declarator_name(&fd.node.declarator.node) else {
+            continue;
+        };
+        let [
+            Node {
+                node: DerivedDeclarator::Function(f),
+                ..
+            },
+        ] = fd.node.declarator.node.derived.as_slice()
+        else {
+            continue;
+        };
+        let mut assigned = Assigned::default();
+        assigned.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
+        let mut usage = Indexed::default();
+        usage.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
+        let written: BTreeSet<usize> = f
+            .node
+            .parameters
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                let n = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| declarator_name(&d.node))
+                    .map(|i| i.node.il())
+                    .unwrap_or_default();
+                assigned.names.contains(&n) || usage.passes.iter().any(|(a, _, _)| *a == n)
+            })
+            .map(|(k, _)| k)
+            .collect();
+        out.insert(name.node.il(), written);
+    }
+    out
+}
+
 pub(super) fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<String, bool>> {
     struct Info {
         params: Vec<String>,
