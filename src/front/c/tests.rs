@@ -1334,3 +1334,13 @@ fn static_locals_that_are_read_only_tables() {
         assert_eq!(e.matches("error[").count(), 1, "{e}");
     }
 }
+
+/// `abs` takes an `int`: a real argument is converted, as C does (AS 239 writes
+/// `abs(pn5)` of a `double`); it is not `fabs`.
+#[test]
+fn abs_of_a_real_converts_it_to_int() {
+    let f = lower("void f(double x, double *y) {\n  *y = abs(x) + fabs(x);\n}\n").unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("(int)x"), "{text}");
+    assert!(text.contains("fabs(x)"), "{text}");
+}

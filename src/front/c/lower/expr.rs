@@ -524,8 +524,14 @@ impl FnCx<'_, '_> {
                     let mut args = Vec::new();
                     let mut ty = Ty::Int(4);
                     for a in &c.node.arguments {
-                        let (v, t) = self.value(a)?;
-                        ty = promote(ty, t);
+                        let (mut v, t) = self.value(a)?;
+                        // `abs` takes an `int`: C converts a real argument (`abs(pn5)`
+                        // in AS 239 means `abs((int)pn5)`, not `fabs`).
+                        if name == "abs" && matches!(t, Ty::Real(_)) {
+                            v = Expr::intrinsic(il::Intrinsic::Int, vec![v]);
+                        } else {
+                            ty = promote(ty, t);
+                        }
                         args.push(v);
                     }
                     let ty = match ty {
