@@ -1320,6 +1320,7 @@ fn static_locals_that_are_read_only_tables() {
         "static double c[2];\n  *y = c[0] * x;",
         "static double c[2] = {1.0, 2.0};\n  c[0] = x;\n  *y = c[0];",
         "static double c[2] = {1.0, 2.0};\n  set(c);\n  *y = c[0] * x;",
+        "static double c[3] = {1.0, 2.0, 0.5};\n  set(c + 1);\n  *y = c[0] * x;",
     ];
     for body in refused {
         let src = format!(

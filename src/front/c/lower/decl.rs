@@ -302,7 +302,7 @@ impl FnCx<'_, '_> {
 
     /// Does every name `d` declares have an initializer, and does the function never
     /// assign it nor pass it to a function that may write it (`scan::written_params`;
-    /// a function without a body here may)?
+    /// a function without a body here may), whole or as a pointer into it (`a + 2`)?
     fn read_only_static(&self, d: &Node<Declaration>) -> bool {
         d.node.declarators.iter().all(|init| {
             let Some(name) = declarator_name(&init.node.declarator.node).map(|n| n.node.il())
@@ -311,6 +311,7 @@ impl FnCx<'_, '_> {
             };
             init.node.initializer.is_some()
                 && !self.heap.assigned.contains(&name)
+                && !self.in_arguments.contains(&name)
                 && self
                     .passes
                     .iter()

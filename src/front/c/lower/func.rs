@@ -92,6 +92,7 @@ impl FnCx<'_, '_> {
         direct.visit_statement(&f.statement.node, &f.statement.span);
         self.idents = indexed.idents.clone();
         self.passes = indexed.passes.clone();
+        self.in_arguments = offset_arguments(&f.statement);
         let mut heap_targets = heap::HeapTargets::default();
         heap_targets.visit_statement(&f.statement.node, &f.statement.span);
         self.heap.names = heap_targets.names;

@@ -374,6 +374,7 @@ pub(crate) fn lower_unit(
                     refused_locals: BTreeSet::new(),
                     own_name: String::new(),
                     passes: Vec::new(),
+                    in_arguments: BTreeSet::new(),
                     heap: Default::default(),
                     optional: Default::default(),
                 };
@@ -619,6 +620,8 @@ struct FnCx<'m, 'd> {
     written_params: &'m BTreeMap<String, BTreeSet<usize>>,
     /// Names the body passes whole to calls: (name, callee, position).
     passes: Vec<(String, String, usize)>,
+    /// Names passed to calls as a pointer into them (`a + 2`: `scan::offset_arguments`).
+    in_arguments: BTreeSet<String>,
     typedefs: &'m Typedefs,
     /// The file's struct types, and its global variables by key, seen by every function
     /// (members of the pseudo-module `module`).

@@ -333,6 +333,14 @@ impl FnCx<'_, '_> {
                 ) {
                     (true, false) => (&b.node.lhs, &b.node.rhs),
                     (false, true) => (&b.node.rhs, &b.node.lhs),
+                    // A local whose declaration was refused: said there.
+                    _ if [&b.node.lhs, &b.node.rhs].iter().any(|x| {
+                        matches!(&x.node, Expression::Identifier(id)
+                            if self.refused_locals.contains(&key(&id.node.il())))
+                    }) =>
+                    {
+                        return Err(Reported);
+                    }
                     _ => {
                         return Err(self.unsupported(
                             "E0605",

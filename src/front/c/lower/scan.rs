@@ -462,6 +462,43 @@ impl<'ast> Visit<'ast> for Indexed {
 /// For each function of the file, which of its pointer parameters are arrays: those
 /// indexed `p[i]`; not those only dereferenced `*p`; those only passed on take the kind
 /// of the parameter they are passed to (arrays when nothing tells).
+/// Names passed to a call as a pointer into them (`a + 2`, `(double *)(a - 1)`): the
+/// callee may write through it. (`&a[1]` counts as assigned: [`Assigned`].)
+pub(super) fn offset_arguments(s: &Node<Statement>) -> BTreeSet<String> {
+    fn base(e: &Expression) -> Option<String> {
+        match e {
+            Expression::Identifier(id) => Some(id.node.il()),
+            Expression::Cast(c) => base(&c.node.expression.node),
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) =>
+            {
+                base(&b.node.lhs.node).or_else(|| base(&b.node.rhs.node))
+            }
+            _ => None,
+        }
+    }
+    #[derive(Default)]
+    struct Finder {
+        names: BTreeSet<String>,
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast CSpan) {
+            for a in &c.arguments {
+                if !matches!(a.node, Expression::Identifier(_)) {
+                    self.names.extend(base(&a.node));
+                }
+            }
+            lang_c::visit::visit_call_expression(self, c, span);
+        }
+    }
+    let mut f = Finder::default();
+    f.visit_statement(&s.node, &s.span);
+    f.names
+}
+
 /// For each function of the file, the positions of the parameters it may write through
 /// or move: assigned (`p[i] = ...`, `*p = ...`, `p++`) or passed whole to a call (which
 /// may write, as far as this scan knows).
