@@ -418,39 +418,22 @@ fn slots(
             continue;
         }
         // A matrix of row pointers: `[extent]` rows of `[row_length]`.
-        let rows = unit.is_row_pointers(arg);
-        if rows {
+        let row_len = if unit.is_row_pointers(arg) {
             let need = |what: &str, v: Option<i64>| {
                 v.ok_or_else(|| format!("check.toml: `[{what}] {arg}` is needed for `{arg}`"))
             };
-            let (n, m) = (
+            Some((
                 need("extent", check.extent_of(arg))?,
                 need("row_length", check.row_length_of(arg))?,
-            );
-            out.push(Slot {
-                var: arg.clone(),
-                key: key(arg),
-                ty: sym.ty,
-                len: n * m,
-                pass: kinds[i],
-                input_only: sym.intent == Some(adgen::il::Intent::In),
-                is_result: false,
-                independent: indep.contains(&key(arg)),
-                dependent: dep.contains(&key(arg)),
-                parent: None,
-                path: String::new(),
-                arr: false,
-                in_d: true,
-                in_b: true,
-                row_len: Some(m),
-            });
-            continue;
-        }
+            ))
+        } else {
+            None
+        };
         // Arrays of any rank are passed as flat arrays of all their elements (C's 2-D
         // parameters `double (*u)[N]` are pointers to the first element as well); an
         // assumed-size last dimension takes `[extent]`.
         let mut len = 1;
-        for (k, d) in sym.dims.iter().enumerate() {
+        for (k, d) in sym.dims.iter().enumerate().filter(|_| row_len.is_none()) {
             len *= match &d.upper {
                 Bound::Star | Bound::Colon if k + 1 == sym.dims.len() => {
                     check.extent_of(arg).ok_or_else(|| {
@@ -474,7 +457,7 @@ fn slots(
             var: arg.clone(),
             key: key(arg),
             ty: sym.ty,
-            len,
+            len: row_len.map_or(len, |(n, m)| n * m),
             pass: kinds[i],
             input_only: sym.intent == Some(adgen::il::Intent::In),
             is_result: false,
@@ -485,7 +468,7 @@ fn slots(
             arr: false,
             in_d: true,
             in_b: true,
-            row_len: None,
+            row_len: row_len.map(|(_, m)| m),
         });
     }
     if unit.is_function() {

@@ -530,13 +530,7 @@ pub(super) fn written_params(tu: &TranslationUnit) -> BTreeMap<String, BTreeSet<
             .iter()
             .enumerate()
             .filter(|(_, p)| {
-                let n = p
-                    .node
-                    .declarator
-                    .as_ref()
-                    .and_then(|d| declarator_name(&d.node))
-                    .map(|i| i.node.il())
-                    .unwrap_or_default();
+                let n = param_name(p);
                 assigned.names.contains(&n) || usage.passes.iter().any(|(a, _, _)| *a == n)
             })
             .map(|(k, _)| k)
@@ -544,6 +538,16 @@ pub(super) fn written_params(tu: &TranslationUnit) -> BTreeMap<String, BTreeSet<
         out.insert(name.node.il(), written);
     }
     out
+}
+
+/// The IL name of a parameter (empty when it has none).
+fn param_name(p: &Node<ParameterDeclaration>) -> String {
+    p.node
+        .declarator
+        .as_ref()
+        .and_then(|d| declarator_name(&d.node))
+        .map(|i| i.node.il())
+        .unwrap_or_default()
 }
 
 pub(super) fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<String, bool>> {
@@ -568,13 +572,7 @@ pub(super) fn pointer_kinds(tu: &TranslationUnit) -> BTreeMap<String, BTreeMap<S
         ] = fd.node.declarator.node.derived.as_slice()
         {
             for p in &f.node.parameters {
-                let n = p
-                    .node
-                    .declarator
-                    .as_ref()
-                    .and_then(|d| declarator_name(&d.node))
-                    .map(|i| i.node.il())
-                    .unwrap_or_default();
+                let n = param_name(p);
                 params.push(n);
             }
         }
