@@ -45,6 +45,15 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// The sanitizer flags of a C case whose check.toml asks for them.
+    fn sanitizer_flags(&self) -> &'static [&'static str] {
+        if self.c && self.check.sanitize {
+            toolchain::SANITIZE
+        } else {
+            &[]
+        }
+    }
+
     /// Flags for the user's sources: the fixed-form line length their manifest gives, as
     /// gfortran's `-ffixed-line-length-N`.
     fn original_flags(&self) -> Vec<String> {
@@ -108,12 +117,17 @@ pub fn compile_sources(
         // Generated derivative modules use the original modules.
         let originals = format!("-I{}", ctx.work.join("original").display());
         let fflags: Vec<&str> = flags.iter().copied().chain([originals.as_str()]).collect();
+        let cflags: Vec<&str> = if flags.contains(&"-Werror") {
+            toolchain::CFLAGS
+        } else {
+            toolchain::CFLAGS_LENIENT
+        }
+        .iter()
+        .chain(ctx.sanitizer_flags())
+        .copied()
+        .collect();
         let flags: &[&str] = if toolchain::is_c(path) {
-            if flags.contains(&"-Werror") {
-                toolchain::CFLAGS
-            } else {
-                toolchain::CFLAGS_LENIENT
-            }
+            &cflags
         } else if sub == "original" || sub == "roundtrip" {
             flags
         } else {
@@ -155,6 +169,7 @@ pub fn build_and_run(
         .iter()
         .copied()
         .chain([generated_headers.as_str(), user_headers.as_str()])
+        .chain(ctx.sanitizer_flags().iter().copied())
         .collect();
     // A driver of a module procedure uses its module and the derivative modules.
     let module_dirs: Vec<String> = ["original", "generated", "generated-lenient"]
@@ -179,7 +194,7 @@ pub fn build_and_run(
     let mut all = objects.to_vec();
     all.push(obj);
     let exe = dir.join(driver_name);
-    let o = toolchain::link(&all, &exe, &dir);
+    let o = toolchain::link(&all, &exe, &dir, ctx.sanitizer_flags());
     if !o.success {
         return Err(ctx.fail_outcome(stage, "link failed", &o));
     }

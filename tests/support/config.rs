@@ -76,6 +76,10 @@ pub struct CheckConfig {
     /// tangent derivatives of non-independents and in the adjoints of input-only
     /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`.
     pub contract: bool,
+    /// Build the C program (its sources, the generated ones, the driver) with
+    /// AddressSanitizer and UBSan: a leak, a double free or an access out of bounds
+    /// fails the case (`sanitize = true`, for programs that allocate).
+    pub sanitize: bool,
 }
 
 impl Default for CheckConfig {
@@ -92,6 +96,7 @@ impl Default for CheckConfig {
             range: BTreeMap::new(),
             link: Vec::new(),
             contract: false,
+            sanitize: false,
         }
     }
 }
@@ -311,6 +316,7 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                     cfg.link.push(i.as_str().ok_or_else(bad)?.to_string());
                 }
             }
+            "sanitize" => cfg.sanitize = value.as_bool().ok_or_else(bad)?,
             "timeout" => cfg.timeout_secs = value.as_integer().ok_or_else(bad)? as u64,
             "extent" | "row_length" => {
                 let t = value.as_table().ok_or_else(bad)?;

@@ -15,6 +15,9 @@ pub const CFLAGS: &[&str] = &["-std=c99", "-O0", "-g", "-Wall", "-Wextra", "-Wer
 /// Flags for C sources whose warnings are not failures (the user's, C drivers).
 pub const CFLAGS_LENIENT: &[&str] = &["-std=c99", "-O0", "-g"];
 
+/// Flags added to every C compile and to the link of a case checked with sanitizers.
+pub const SANITIZE: &[&str] = &["-fsanitize=address,undefined", "-fno-omit-frame-pointer"];
+
 /// gfortran's flag for the fixed-form line length a manifest gives (`usize::MAX`:
 /// `"none"`).
 pub fn fixed_line_length_flag(length: Option<usize>) -> Option<String> {
@@ -180,8 +183,9 @@ pub fn compile(src: &Path, obj: &Path, mod_dir: &Path, flags: &[&str]) -> Outcom
 }
 
 /// Links objects into an executable with the Fortran compiler.
-pub fn link(objects: &[PathBuf], exe: &Path, dir: &Path) -> Outcome {
+pub fn link(objects: &[PathBuf], exe: &Path, dir: &Path, extra: &[&str]) -> Outcome {
     let mut args: Vec<String> = objects.iter().map(|o| o.display().to_string()).collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
     args.extend([
         "-o".to_string(),
         exe.display().to_string(),
