@@ -24,6 +24,18 @@
 //!   ALLOCATE: the integers they read are ordinary variables for TBR, pushed when a later
 //!   statement (the next iteration's copy of the bounds) overwrites them.
 //!
+//! A loop body or a branch may free an array allocated outside it and allocate it again
+//! (`il::lifetime`: a reallocation, as C's `realloc` of a buffer grown inside the loop
+//! that fills it is lowered). Such a DEALLOCATE has no ALLOCATE before it in its block:
+//! the allocation it frees is the one in force, which may be any ALLOCATE of the array
+//! (the one before the loop, or the previous iteration's). The backward sweep re-creates
+//! it from the bounds every ALLOCATE of the array shares (`prepare::scalarize::alloc`
+//! copies them into the same integer locals just before each ALLOCATE, so they hold
+//! while the array is allocated); an array whose ALLOCATEs differ is refused (E0547).
+//! Its ALLOCATEs and DEALLOCATEs no longer pair one to one, so the backward sweep
+//! re-creates the primal at every DEALLOCATE of it and frees it at every ALLOCATE as
+//! soon as one DEALLOCATE saves its values (`recreates`).
+//!
 //! Why the primal is freed in the forward sweep and restored from the tape rather than
 //! kept alive until the backward sweep: an allocation in a loop allocates a new array at
 //! each iteration, and the backward sweep needs each iteration's values in turn; one
@@ -164,22 +176,54 @@ fn block_of(body: &[Stmt], id: StmtId) -> Option<(&[Stmt], usize)> {
 }
 
 fn names(items: &[Expr], name: &str) -> bool {
-    items
-        .iter()
-        .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+    item_of(items, name).is_some()
 }
 
 /// The ALLOCATE item of `name` paired with the DEALLOCATE `id`: the last one before it
 /// in its block.
-pub(crate) fn matching_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option<Expr> {
+fn paired_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option<Expr> {
     let (block, i) = block_of(body, id)?;
     block[..i].iter().rev().find_map(|s| match &s.kind {
-        StmtKind::Allocate(items) if names(items, name) => items
-            .iter()
-            .find(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-            .cloned(),
+        StmtKind::Allocate(items) if names(items, name) => item_of(items, name).cloned(),
         _ => None,
     })
+}
+
+fn item_of<'e>(items: &'e [Expr], name: &str) -> Option<&'e Expr> {
+    items
+        .iter()
+        .find(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+}
+
+/// Every ALLOCATE item of `name` in the body, in order.
+fn allocate_items<'b>(body: &'b [Stmt], name: &str) -> Vec<&'b Expr> {
+    let mut out = Vec::new();
+    visit::walk_stmts(body, &mut |s| {
+        if let StmtKind::Allocate(items) = &s.kind {
+            out.extend(item_of(items, name));
+        }
+    });
+    out
+}
+
+/// The ALLOCATE item whose bounds the DEALLOCATE `id` of `name` frees: the one before it
+/// in its block, else (a reallocation in a loop or branch) the one every ALLOCATE of
+/// `name` shares. `None` when the ALLOCATEs differ.
+pub(crate) fn matching_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option<Expr> {
+    if let Some(item) = paired_allocate(body, id, name) {
+        return Some(item);
+    }
+    let items = allocate_items(body, name);
+    let first = *items.first()?;
+    items
+        .iter()
+        .all(|e| crate::il::lifetime::same_form(e, first))
+        .then(|| first.clone())
+}
+
+/// Some DEALLOCATE of `name` frees an allocation made outside its block.
+pub(crate) fn reallocated(body: &[Stmt], name: &str) -> bool {
+    crate::il::lifetime::reallocated(body, name)
 }
 
 /// The DEALLOCATE of `name` paired with the ALLOCATE `id`: the first one after it in its

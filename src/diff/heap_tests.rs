@@ -253,4 +253,68 @@ fn misuses_of_a_kept_array_are_refused_with_their_location() {
         ),
     );
     assert!(e.contains("t.f90:8:16: error[E0546]"), "{e}");
+    // Reallocated in a loop, but used, or left by EXIT, between its DEALLOCATE and its
+    // new ALLOCATE.
+    let e = errors(
+        "t.f90",
+        &format!(
+            "{head}  allocate(w(n))\n  w(1) = x(1)\n  do k = 1, 2\n    deallocate(w)\n    y = w(1)\n    allocate(w(n + k))\n  end do\n  y = w(1)\nend\n"
+        ),
+    );
+    assert!(e.contains("t.f90:9:5: error[E0545]"), "{e}");
+    let e = errors(
+        "t.f90",
+        &format!(
+            "{head}  allocate(w(n))\n  w(1) = x(1)\n  do k = 1, 2\n    deallocate(w)\n    if (k > n) exit\n    allocate(w(n + k))\n  end do\n  y = w(1)\nend\n"
+        ),
+    );
+    assert!(e.contains("t.f90:9:16: error[E0546]"), "{e}");
+}
+
+#[test]
+fn an_array_reallocated_in_a_loop_is_recreated_from_the_bounds_its_allocates_share() {
+    // The first ALLOCATE reads a dummy, the one in the loop a local: both copy their
+    // bounds into the one `w_hi1`, which the backward sweep restores before it
+    // re-creates the array each DEALLOCATE freed.
+    let src = "subroutine s(n, x, y)
+  integer n, k, m
+  real(8) x(n), y
+  real(8), allocatable :: w(:)
+  allocate(w(n))
+  w = x
+  y = 0d0
+  do k = 1, 3
+    y = y + sum(w * w)
+    m = n + k
+    deallocate(w)
+    allocate(w(m))
+    w = x(1) * y
+  end do
+  deallocate(w)
+end
+";
+    let b = derivative("t.f90", src, Mode::Adjoint, &[]);
+    in_order(
+        &b,
+        &[
+            "w_hi1 = n",
+            "allocate(w(w_hi1))",
+            "call pushreal8array(w, w_hi1)",
+            "deallocate(w)",
+            "call pushinteger4(w_hi1)",
+            "w_hi1 = m",
+            "allocate(w(w_hi1))",
+        ],
+    );
+    in_order(
+        &b,
+        &[
+            "do k = ad_to",
+            "deallocate(wb, w)",
+            "call popinteger4(w_hi1)",
+            "allocate(w(w_hi1))",
+            "call popreal8array(w, w_hi1)",
+            "allocate(wb(w_hi1))",
+        ],
+    );
 }

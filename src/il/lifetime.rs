@@ -1,5 +1,7 @@
 //! The lifetime of an ALLOCATABLE local: each ALLOCATE paired with a DEALLOCATE later in
-//! the same block, the array used only in between, no jump out of the pair. The
+//! the same block, the array used only in between, no jump out of the pair. A loop body
+//! or a branch may also free an array allocated outside it if it allocates it again
+//! before its end (a reallocation: a buffer grown inside the loop that fills it). The
 //! differentiator reverses such a pair as a unit (`diff::heap`); the front-ends and
 //! `prepare::scalarize::alloc` word the problems found here for their users.
 
@@ -11,7 +13,18 @@ use crate::diag::Span;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Free,
-    Allocated { here: bool, loops: usize },
+    Allocated {
+        here: bool,
+        loops: usize,
+    },
+    /// Allocated outside the block that freed it (at `freed`), to be allocated again
+    /// before that block ends; `loops` as when it was freed, `since` the loops entered
+    /// since.
+    Reallocating {
+        loops: usize,
+        since: usize,
+        freed: Span,
+    },
 }
 
 /// What breaks the pairing rules, and where.
@@ -21,7 +34,7 @@ pub enum Problem {
     AllocatedTwice,
     /// Freed when not allocated: twice, or before its allocation.
     FreedUnallocated,
-    /// Freed in a loop or a branch, allocated outside it.
+    /// Freed in a loop or a branch, allocated outside it, and not allocated again in it.
     FreedOutside,
     /// Read or written when not allocated.
     UsedUnallocated,
@@ -50,19 +63,27 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
     for s in block {
         match &s.kind {
             StmtKind::Allocate(items) if names_it(items, name) => {
-                if state != State::Free {
-                    return Err((Problem::AllocatedTwice, s.span));
-                }
-                state = State::Allocated {
-                    here: true,
-                    loops: 0,
+                state = match state {
+                    State::Free => State::Allocated {
+                        here: true,
+                        loops: 0,
+                    },
+                    State::Reallocating { loops, .. } => State::Allocated { here: false, loops },
+                    State::Allocated { .. } => return Err((Problem::AllocatedTwice, s.span)),
                 };
                 continue;
             }
             StmtKind::Deallocate(items) if names_it(items, name) => match state {
-                State::Free => return Err((Problem::FreedUnallocated, s.span)),
-                State::Allocated { here: false, .. } => {
-                    return Err((Problem::FreedOutside, s.span));
+                State::Free | State::Reallocating { .. } => {
+                    return Err((Problem::FreedUnallocated, s.span));
+                }
+                State::Allocated { here: false, loops } => {
+                    state = State::Reallocating {
+                        loops,
+                        since: 0,
+                        freed: s.span,
+                    };
+                    continue;
                 }
                 State::Allocated { here: true, .. } => {
                     state = State::Free;
@@ -73,8 +94,10 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
                 return Err((Problem::JumpOut, s.span));
             }
             StmtKind::Exit { name: target } | StmtKind::Cycle { name: target }
-                if matches!(state, State::Allocated { loops: 0, .. })
-                    || (target.is_some() && state != State::Free) =>
+                if matches!(
+                    state,
+                    State::Allocated { loops: 0, .. } | State::Reallocating { since: 0, .. }
+                ) || (target.is_some() && state != State::Free) =>
             {
                 return Err((Problem::ExitOut, s.span));
             }
@@ -95,7 +118,7 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
             }),
             _ => visit::stmt_exprs(s).into_iter().any(mentions),
         };
-        if own && state == State::Free {
+        if own && matches!(state, State::Free | State::Reallocating { .. }) {
             return Err((Problem::UsedUnallocated, s.span));
         }
         let is_loop = matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. });
@@ -105,6 +128,17 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
                     here: false,
                     loops: loops + usize::from(is_loop),
                 },
+                // Between a DEALLOCATE and the ALLOCATE that gives the array back: a
+                // jump from here would leave the block without it.
+                State::Reallocating {
+                    loops,
+                    since,
+                    freed,
+                } => State::Reallocating {
+                    loops,
+                    since: since + usize::from(is_loop),
+                    freed,
+                },
                 State::Free => State::Free,
             };
             if walk(child, name, inner_entry)? != inner_entry {
@@ -112,5 +146,72 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
             }
         }
     }
+    if let State::Reallocating { freed, .. } = state
+        && !matches!(entry, State::Reallocating { .. })
+    {
+        return Err((Problem::FreedOutside, freed));
+    }
     Ok(state)
+}
+
+/// Some DEALLOCATE of `name` frees an allocation made outside its block: none of its
+/// block's statements before it allocates `name` (a reallocation in a loop or branch).
+pub fn reallocated(body: &[Stmt], name: &str) -> bool {
+    let mut allocated_here = false;
+    for s in body {
+        match &s.kind {
+            StmtKind::Allocate(items) if names_it(items, name) => allocated_here = true,
+            StmtKind::Deallocate(items) if names_it(items, name) => {
+                if !allocated_here {
+                    return true;
+                }
+                allocated_here = false;
+            }
+            _ => {}
+        }
+        if visit::child_blocks(s)
+            .into_iter()
+            .any(|b| reallocated(b, name))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Two expressions written alike (spans aside), for the kinds array bounds are made of;
+/// any other kind compares unequal.
+pub fn same_form(a: &Expr, b: &Expr) -> bool {
+    use super::ExprKind as K;
+    let opt = |a: &Option<Box<Expr>>, b: &Option<Box<Expr>>| match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => same_form(a, b),
+        _ => false,
+    };
+    let all = |xs: &[Expr], ys: &[Expr]| {
+        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_form(x, y))
+    };
+    match (&a.kind, &b.kind) {
+        (K::Int(x), K::Int(y)) => x == y,
+        (K::Var(x), K::Var(y)) => key(x) == key(y),
+        (K::Index(x, xs), K::Index(y, ys)) => key(x) == key(y) && all(xs, ys),
+        (K::Unary(o, x), K::Unary(p, y)) => o == p && same_form(x, y),
+        (K::Binary(o, x1, x2), K::Binary(p, y1, y2)) => {
+            o == p && same_form(x1, y1) && same_form(x2, y2)
+        }
+        (K::Paren(x), K::Paren(y)) => same_form(x, y),
+        (
+            K::Range {
+                lower: l1,
+                upper: u1,
+                stride: s1,
+            },
+            K::Range {
+                lower: l2,
+                upper: u2,
+                stride: s2,
+            },
+        ) => opt(l1, l2) && opt(u1, u2) && opt(s1, s2),
+        _ => false,
+    }
 }

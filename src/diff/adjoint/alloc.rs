@@ -31,8 +31,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     if let Some(d) = self.ug.deriv_name(name) {
                         freed.push(Expr::var(d));
                     }
-                    let recreated = crate::diff::heap::matching_deallocate(&unit.body, s.id, name)
-                        .is_some_and(|dealloc| self.saved_at(dealloc, name));
+                    let recreated = if crate::diff::heap::reallocated(&unit.body, name) {
+                        self.recreates(name)
+                    } else {
+                        crate::diff::heap::matching_deallocate(&unit.body, s.id, name)
+                            .is_some_and(|dealloc| self.saved_at(dealloc, name))
+                    };
                     if recreated {
                         freed.push(Expr::var(name));
                     }
@@ -50,7 +54,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some((alloc, bounds)) =
                         alloc.and_then(|a| crate::diff::heap::item_bounds(&a).map(|b| (a, b)))
                     else {
-                        // `prepare::scalarize::alloc` pairs every DEALLOCATE of a kept array.
+                        // `prepare::scalarize::alloc` gives every ALLOCATE of a
+                        // reallocated array the same bounds.
                         self.ug.error(
                             Diagnostic::error(
                                 "E0547",
@@ -61,7 +66,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         );
                         continue;
                     };
-                    if self.saves(s, name) {
+                    let saves = self.saves(s, name);
+                    if !saves
+                        && crate::diff::heap::reallocated(&unit.body, name)
+                        && self.recreates(name)
+                    {
+                        // Another DEALLOCATE of it saves: every ALLOCATE frees it.
+                        bwd.push(Stmt::generated(StmtKind::Allocate(vec![alloc.clone()])));
+                    }
+                    if saves {
                         let ty = unit.symbols.get(name).map(|sym| sym.ty);
                         let tape_ty = ty.and_then(crate::diff::heap::array_tape_type);
                         if tape_ty.is_none() {
@@ -101,5 +114,20 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             _ => fwd.push(s.clone()),
         }
         (fwd, bwd)
+    }
+
+    /// A reallocated array (`diff::heap`): some DEALLOCATE of it saves its values, so the
+    /// backward sweep re-creates it at each DEALLOCATE and frees it at each ALLOCATE.
+    fn recreates(&self, name: &str) -> bool {
+        let mut found = false;
+        crate::il::visit::walk_stmts(&self.ug.unit.body, &mut |s| {
+            if let StmtKind::Deallocate(items) = &s.kind {
+                found |= items
+                    .iter()
+                    .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+                    && self.saved_at(s, name);
+            }
+        });
+        found
     }
 }

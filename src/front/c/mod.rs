@@ -131,15 +131,18 @@
 //!   directly (aliasing).
 //! - E0620 a user header that cannot be found; E0621 a `malloc`ed array whose `malloc` and
 //!   `free` are not a pair in one block (allocated again before it is freed, freed twice
-//!   or in a loop or branch it was not allocated in, used before its `malloc` or after its
-//!   `free`, left by `return`, `goto`, `break` or `continue` while allocated); E0622 is no
-//!   longer issued (allocation sizes may read values the function computes); E0623 an
-//!   unsupported allocation (`realloc`, a size without one `sizeof` of the element type,
-//!   `free` of something else than a local `malloc`ed array); E0624 NULL compared with a
+//!   or in a loop or branch it was not allocated in and that does not give it memory
+//!   again, used before its `malloc` or after its `free`, left by `return`, `goto`,
+//!   `break` or `continue` while allocated or between a `realloc`'s free and allocation);
+//!   E0622 is no longer issued (allocation sizes may read values the function computes);
+//!   E0623 an unsupported allocation (a `realloc` of another pointer, or of one neither
+//!   `malloc`ed nor NULL before, a size without one `sizeof` of the element type, `free`
+//!   of something else than a local `malloc`ed array); E0624 NULL compared with a
 //!   pointer that is neither a pointer parameter (an optional argument) nor a `malloc`ed
 //!   array (for a `malloc`ed `w`, `w == NULL`, `w != NULL`, `!w`: allocations are taken
-//!   to succeed, and an `if` that runs only when one failed is dropped), or NULL passed
-//!   to a function whose prototype does not name its parameters.
+//!   to succeed, and an `if` that runs only when one failed is dropped; refused for a
+//!   pointer that starts as NULL and gets its memory from `realloc`), or NULL passed to
+//!   a function whose prototype does not name its parameters.
 //! - E0640 a pointer parameter both tested against NULL and moved (`p++`); over the
 //!   program (`front::optional`): E0641 an optional parameter used outside a test that
 //!   it is not NULL, E0642 NULL passed for a parameter the callee does not test, E0643 an

@@ -723,9 +723,9 @@ fn heap_refusals_are_located() {
     )
     .unwrap_err();
     assert!(e.contains("t.c:3:26: error[E0623]"), "{e}");
-    // `realloc` in the block of the `malloc` is malloc, copy and free; in a loop around
-    // which the array was allocated, before any `malloc`, or of another pointer it is
-    // refused, once.
+    // `realloc` is malloc, copy and free, in the block of the `malloc` or in a loop
+    // around which the array was allocated; before any `malloc`, or of another pointer,
+    // it is refused, once, and so is a `free` in a loop that does not give new memory.
     let f = lower(
         "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = malloc(n * sizeof *w);\n  \
          w = realloc(w, 2 * n * sizeof *w);\n  free(w);\n  *y = 0.0;\n}\n",
@@ -733,17 +733,41 @@ fn heap_refusals_are_located() {
     .unwrap();
     let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
     assert!(text.contains("w_keep = "), "{text}");
+    // From NULL: an allocation of no element where it is NULL, then reallocations in a
+    // loop; `realloc(NULL, n)` is `malloc(n)`.
+    let f = lower(
+        "#include <stdlib.h>\nvoid f(int n, double *y) {\n  double *w = NULL;\n  \
+         for (int i = 0; i < n; i++) {\n    w = realloc(w, (i + 1) * sizeof *w);\n    \
+         w[i] = *y;\n  }\n  double *v = realloc(NULL, n * sizeof *v);\n  v[0] = w[0];\n  \
+         *y = v[0];\n  free(v);\n  free(w);\n}\n",
+    )
+    .unwrap();
+    let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
+    assert!(text.contains("w_size = 0;"), "{text}");
+    assert!(!text.contains("v_keep"), "{text}");
     let refused = [
         (
             "double *w = malloc(n * sizeof *w);\n  for (int i = 0; i < n; i++)\n    \
-             w = realloc(w, (n + i) * sizeof *w);\n  free(w);",
-            "error[E0621]",
-            "by `realloc` in a loop",
+             if (i > 2) free(w);\n  *y = 1.0;",
+            "t.c:5:16: error[E0621]",
+            "does not give it memory again",
         ),
         (
-            "double *w = NULL;\n  w = realloc(w, n * sizeof *w);\n  free(w);",
+            "double *w;\n  w = realloc(w, n * sizeof *w);\n  free(w);",
             "t.c:4:3: error[E0623]",
             "before any `malloc`",
+        ),
+        (
+            "double *w = NULL;\n  for (int i = 0; i < n; i++) {\n    \
+             if (w == NULL) w = realloc(w, (i + 1) * sizeof *w);\n  }\n  free(w);",
+            "t.c:5:9: error[E0624]",
+            "starts as NULL",
+        ),
+        (
+            "double *w = NULL;\n  for (int i = 0; i < n; i++) {\n    \
+             if (!w) w = realloc(w, (i + 1) * sizeof *w);\n  }\n  free(w);",
+            "t.c:5:9: error[E0624]",
+            "starts as NULL",
         ),
         (
             "double *w = malloc(n * sizeof *w);\n  double *v = malloc(n * sizeof *v);\n  \

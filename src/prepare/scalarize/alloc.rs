@@ -25,6 +25,7 @@
 //! bounds, and TBR saves the copies when a later iteration overwrites them.
 
 use super::*;
+use std::collections::BTreeMap;
 
 /// E0545: an ALLOCATABLE local used outside an ALLOCATE / DEALLOCATE pair of one block.
 const LIFETIME: &str = "E0545";
@@ -231,8 +232,10 @@ fn lifetime(body: &[Stmt], name: &str) -> Result<(), Diagnostic> {
         ),
         Problem::FreedOutside => (
             LIFETIME,
-            format!("`{name}` is freed in a loop or a branch, but was allocated outside it"),
-            PAIR,
+            format!(
+                "`{name}` is freed in a loop or a branch that does not allocate it again, but was allocated outside it"
+            ),
+            "allocate the array and free it in the same block (the same loop body or branch), or allocate it again in the block that frees it (a reallocation)",
         ),
         Problem::UsedUnallocated => (
             LIFETIME,
@@ -270,7 +273,30 @@ impl Scalarizer<'_> {
         if kept.is_empty() {
             return body;
         }
-        body = self.copy_bounds(body, kept);
+        // A reallocated array (freed and allocated again in a loop or branch) shares one
+        // copy of each bound between all its ALLOCATEs, every part copied when they are
+        // written differently: the DEALLOCATEs that free an allocation made elsewhere
+        // are reversed with those bounds (`diff::heap`).
+        let mut shared = Reallocated::default();
+        for name in kept {
+            if !crate::il::lifetime::reallocated(&body, name) {
+                continue;
+            }
+            let mut items = Vec::new();
+            crate::il::visit::walk_stmts(&body, &mut |s| {
+                if let StmtKind::Allocate(list) = &s.kind {
+                    items.extend(
+                        list.iter()
+                            .filter(|e| e.base_name().is_some_and(|n| key(n) == *name)),
+                    );
+                }
+            });
+            let alike = items
+                .windows(2)
+                .all(|w| crate::il::lifetime::same_form(w[0], w[1]));
+            shared.arrays.insert(name.clone(), alike);
+        }
+        body = self.copy_bounds(body, kept, &mut shared);
         for name in kept {
             let end = crate::il::lifetime::check(&body, name);
             if end.is_ok_and(|st| st != crate::il::lifetime::State::Free) {
@@ -281,12 +307,17 @@ impl Scalarizer<'_> {
         body
     }
 
-    fn copy_bounds(&mut self, block: Vec<Stmt>, kept: &[String]) -> Vec<Stmt> {
+    fn copy_bounds(
+        &mut self,
+        block: Vec<Stmt>,
+        kept: &[String],
+        shared: &mut Reallocated,
+    ) -> Vec<Stmt> {
         let mut out = Vec::with_capacity(block.len());
         for mut s in block {
             for child in crate::il::visit::child_blocks_mut(&mut s) {
                 let b = std::mem::take(child);
-                *child = self.copy_bounds(b, kept);
+                *child = self.copy_bounds(b, kept, shared);
             }
             if let StmtKind::Allocate(items) = &mut s.kind {
                 let mut copies = Vec::new();
@@ -312,12 +343,25 @@ impl Scalarizer<'_> {
                             }
                             _ => vec![(sub, "hi")],
                         };
+                        let alike = shared.arrays.get(&key(&name)).copied();
                         for (e, which) in parts {
-                            if self.recomputable(e) {
+                            if self.recomputable(e) && alike != Some(false) {
                                 continue;
                             }
-                            let t = self
-                                .temp(&format!("{name}_{which}{}", d + 1), ScalarType::Integer(4));
+                            let part = (key(&name), which, d);
+                            let t = match (alike, shared.temps.get(&part)) {
+                                (Some(_), Some(t)) => t.clone(),
+                                _ => {
+                                    let t = self.temp(
+                                        &format!("{name}_{which}{}", d + 1),
+                                        ScalarType::Integer(4),
+                                    );
+                                    if alike.is_some() {
+                                        shared.temps.insert(part, t.clone());
+                                    }
+                                    t
+                                }
+                            };
                             let copy = self.assign(Expr::var(&t), e.clone());
                             copies.push(copy);
                             *e = Expr::var(&t);
@@ -340,6 +384,14 @@ impl Scalarizer<'_> {
             })
         })
     }
+}
+
+/// The reallocated arrays of a unit (keys; whether all their ALLOCATEs are written
+/// alike), and the integer locals their bounds share, by (array, part, dimension).
+#[derive(Default)]
+struct Reallocated {
+    arrays: BTreeMap<String, bool>,
+    temps: BTreeMap<(String, &'static str, usize), String>,
 }
 
 pub(super) fn uses_name(body: &[Stmt], name: &str) -> bool {

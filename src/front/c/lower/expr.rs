@@ -313,6 +313,7 @@ impl FnCx<'_, '_> {
                     }
                     U::Negate if self.is_heap_name(&u.node.operand.node) => {
                         // `!w` for a `malloc`ed `w`: whether the allocation failed.
+                        self.refuse_null_started(&u.node.operand.node, e.span)?;
                         Ok((self.allocation_failed(true).spanned(span), Ty::Bool))
                     }
                     U::Negate => {

@@ -28,8 +28,14 @@
 //! keeps go to a new work array `w_old`, `w` is freed and allocated again, and they come
 //! back (`reallocate`). An array that a `realloc` resizes keeps the number of its
 //! elements in an integer local `w_size`, set at each allocation. Being a `free` and a
-//! `malloc` of `w`, a `realloc` must be in the block of `w`'s `malloc` (E0621): a buffer
-//! grown inside a loop around which it was allocated is refused.
+//! `malloc` of `w` in one block, a `realloc` may stand in a loop or a branch around
+//! which `w` was allocated (a buffer grown inside the loop that fills it): `il::lifetime`
+//! calls that a reallocation, and `diff::heap` re-creates each array it replaced from
+//! the size in force, `w_size`. A pointer that starts as NULL and first gets memory from
+//! `realloc` (`double *w = NULL; ... w = realloc(w, cap * sizeof *w);`, the usual way to
+//! grow a buffer) is given an allocation of no element where it is NULL, so that every
+//! `realloc` finds it allocated; its tests against NULL are refused (E0624), as that
+//! allocation is not NULL. `realloc(NULL, n)` is `malloc(n)`.
 //!
 //! The pointer itself cannot escape: returning a pointer, storing it in a global or
 //! through a pointer to pointer is refused elsewhere (E0603).
@@ -52,6 +58,9 @@ pub(super) struct HeapState {
     /// elements of each one's allocation in force (by C name).
     pub(super) realloced: BTreeSet<String>,
     pub(super) sizes: BTreeMap<String, String>,
+    /// Those that start as NULL and first get memory from `realloc`: allocated with no
+    /// element where they are set to NULL (C names).
+    pub(super) null_started: BTreeSet<String>,
     /// Names the function assigns (parameters and locals).
     pub(super) assigned: BTreeSet<String>,
     /// Integer locals initialized once and never assigned again: their initial value
@@ -179,8 +188,18 @@ impl FnCx<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> R<()> {
         // `double *w = NULL;` before the allocation, `w = NULL;` after the `free`: the
-        // array has no memory then, which the IL says by not using it.
+        // array has no memory then, which the IL says by not using it. But a pointer a
+        // `realloc` gives memory before any `malloc` (`w = realloc(w, ...)` from NULL,
+        // the usual way to grow a buffer) gets an allocation of no element there, so
+        // that each `realloc` finds it allocated, as C's finds a pointer or NULL.
         if is_null_pointer(&call.node) {
+            if self.heap.realloced.contains(name)
+                && !self.heap.sizes.contains_key(name)
+                && !self.heap.null_started.contains(name)
+            {
+                self.heap.null_started.insert(name.to_string());
+                return self.allocate_count(name, "malloc", int_lit(0), at, out);
+            }
             return Ok(());
         }
         let Some((func, args)) = alloc_call(&call.node) else {
@@ -211,6 +230,8 @@ impl FnCx<'_, '_> {
             {
                 product_factors(size)
             }
+            // `realloc(NULL, n)` is `malloc(n)`.
+            ("realloc", [old, size]) if is_null_pointer(&old.node) => product_factors(size),
             ("realloc", _) => {
                 return Err(self.err(
                     "E0623",
@@ -276,6 +297,28 @@ impl FnCx<'_, '_> {
         }
         let count = count.unwrap_or_else(|| int_lit(1));
         let count = self.size_on_entry(count);
+        let func = match (func, args) {
+            ("realloc", [old, _]) if is_null_pointer(&old.node) => "malloc",
+            _ => func,
+        };
+        self.allocate_count(name, func, count, at, out)
+    }
+
+    /// The allocation of `count` elements to `name` by `func` (`realloc`: of `name`
+    /// itself).
+    fn allocate_count(
+        &mut self,
+        name: &str,
+        func: &str,
+        count: Expr,
+        at: CSpan,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let v = self.var(name, at)?;
+        let row = match v.kind {
+            VarKind::Heap(row) => row,
+            _ => None,
+        };
         if func == "realloc" {
             return self.reallocate(name, v.ty, count, at, out);
         }
@@ -641,13 +684,9 @@ impl FnCx<'_, '_> {
                 Problem::FreedUnallocated => {
                     format!("`{name}` is freed twice, or before its `malloc`")
                 }
-                Problem::FreedOutside if self.heap.realloced.contains(&name) => format!(
-                    "`{name}` is freed or given new memory by `realloc` in a loop or a branch, \
-                     but its `malloc` is outside it (adgen supports a `realloc` in the block \
-                     of its `malloc`)"
-                ),
                 Problem::FreedOutside => format!(
-                    "`{name}` is freed in a loop or a branch, but its `malloc` is outside it"
+                    "`{name}` is freed in a loop or a branch that does not give it memory \
+                     again, but its `malloc` is outside it"
                 ),
                 Problem::UsedUnallocated => {
                     format!("`{name}` is used before its `malloc` or after its `free`")
@@ -782,10 +821,11 @@ impl FnCx<'_, '_> {
                 return Ok((test.spanned(self.span(at)), Ty::Bool));
             }
         }
-        let heap = self.null_compared(b).is_some_and(|p| self.is_heap_name(p));
-        if !heap {
+        let heap = self.null_compared(b).filter(|p| self.is_heap_name(p));
+        let Some(pointer) = heap else {
             return Err(self.refuse_null(b.node.lhs.span, true));
-        }
+        };
+        self.refuse_null_started(pointer, at)?;
         let span = self.span(at);
         Ok((self.allocation_failed(equals).spanned(span), Ty::Bool))
     }
@@ -794,6 +834,32 @@ impl FnCx<'_, '_> {
     /// false, resp. true, as adgen takes allocations to succeed.
     pub(super) fn allocation_failed(&self, failed: bool) -> Expr {
         Expr::new(ExprKind::Logical(!failed))
+    }
+
+    /// E0624 for `w == NULL` or `!w` when `w` starts as NULL and gets its memory from
+    /// `realloc`: adgen gives it an allocation of no element, so it cannot tell where
+    /// the C pointer is still NULL.
+    pub(super) fn refuse_null_started(&mut self, pointer: &Expression, at: CSpan) -> R<()> {
+        let Expression::Identifier(id) = pointer else {
+            return Ok(());
+        };
+        let name = id.node.il();
+        if !self.heap.null_started.contains(&name) {
+            return Ok(());
+        }
+        let span = self.span(at);
+        self.diags.push(
+            Diagnostic::error(
+                "E0624",
+                format!(
+                    "`{name}` starts as NULL and gets its memory from `realloc`, so testing \
+                     it against NULL is not supported (adgen cannot tell where it is still NULL)"
+                ),
+            )
+            .at(span)
+            .with_help("test the number of elements it holds instead (`if (cap == 0)`)"),
+        );
+        Err(Reported)
     }
 
     /// Is `name` (with this spelling) an OPTIONAL pointer parameter?
