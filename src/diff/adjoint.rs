@@ -206,9 +206,10 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
             None => make_plan(ug, &adjoints, &accesses, &live_at_exit),
         };
         ug.uses_runtime = false;
-        let mut adj = Adj::new(ug, plan.clone());
+        let mut adj = Adj::new(ug, plan);
         let body = adj.unit_body();
         let unsaved = std::mem::take(&mut adj.unsaved);
+        let plan = adj.plan;
         let referenced = referenced_dummies(&body, &unit.args);
         let mut grew = false;
         for (a, referenced) in unit.args.iter().zip(referenced) {
@@ -290,7 +291,7 @@ fn make_plan(
         tbr: !disabled.contains("tbr"),
         snapshot: !disabled.contains("snapshot"),
     };
-    plan::plan(ug.uir, accesses.to_vec(), adjoints, &switches, live_at_exit)
+    plan::plan(ug.uir, accesses, adjoints, &switches, live_at_exit)
 }
 
 /// Writes each statement's derivative instruction alone to learn `use(I')`.
@@ -533,7 +534,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             code_var: code_var.clone(),
             exit_pushes: Vec::new(),
         });
-        let (mut fwd, bwd) = self.block(&unit.body);
+        // The whole body goes into the forward sweep's vector: room for both sweeps
+        // (about two statements each per statement) from the start, so that appending
+        // the backward sweep copies it once, not the forward sweep as well (room not
+        // written to is not resident).
+        let (mut fwd, bwd) = self.block_with_room(&unit.body, 4 * unit.body.len() + 16);
         self.frames.pop();
         if has_codes {
             fwd.push(self.push_control(0));
@@ -542,7 +547,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             fwd.push(target);
         }
         let mut body = fwd;
-        body.extend(self.backward_start_zeroing());
+        let zeroing = self.backward_start_zeroing();
+        body.reserve(zeroing.len() + 1 + bwd.len());
+        body.extend(zeroing);
         if let Some(c) = &code_var {
             body.push(self.pop_control(c));
         }
@@ -656,14 +663,41 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     fn block(&mut self, stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
-        let mut fwd = Vec::new();
-        let mut parts = Vec::new();
+        self.block_with_room(stmts, stmts.len())
+    }
+
+    /// `block`, with room for `room` statements in the forward sweep's vector.
+    fn block_with_room(&mut self, stmts: &[Stmt], room: usize) -> (Vec<Stmt>, Vec<Stmt>) {
+        let coded = self.coded_frame();
+        let mut fwd = Vec::with_capacity(room);
+        if coded.is_none() {
+            // The backward parts go into one vector in statement order, which is then
+            // reversed in place, part by part: in a unit of 10^5 statements these are
+            // its largest allocations (issue 16), and one small vector kept per
+            // statement would double them.
+            let mut bwd: Vec<Stmt> = Vec::new();
+            let mut starts = Vec::with_capacity(stmts.len());
+            for s in stmts {
+                let (f, b) = self.stmt(s);
+                fwd.extend(f);
+                starts.push(bwd.len());
+                bwd.extend(b);
+            }
+            let total = bwd.len();
+            bwd.reverse();
+            let mut end = total;
+            for start in starts.into_iter().rev() {
+                bwd[total - end..total - start].reverse();
+                end = start;
+            }
+            return (fwd, bwd);
+        }
+        let mut parts = Vec::with_capacity(stmts.len());
         for s in stmts {
             let (f, b) = self.stmt(s);
             fwd.extend(f);
             parts.push((s, b));
         }
-        let coded = self.coded_frame();
         let mut bwd = Vec::new();
         let mut group: Vec<Stmt> = Vec::new();
         let mut group_before = 0;

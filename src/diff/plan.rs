@@ -52,7 +52,7 @@ pub struct Switches {
 
 pub fn plan(
     uir: &UnitIr,
-    accesses: Vec<Access>,
+    accesses: &[Access],
     adjoints: &NodeAdjoints,
     switches: &Switches,
     live_at_exit: &ZoneSet,
@@ -68,10 +68,12 @@ pub fn plan(
         .iter()
         .map(|k| matches!(k, NodeKind::Simple(s) if matches!(s.kind, StmtKind::Io { .. })))
         .collect();
-    let mut uses = adjoints.uses.clone();
+    // Copied only when a STOP adds to them (the copy is one set per node).
+    let mut uses = std::borrow::Cow::Borrowed(&adjoints.uses[..]);
     for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
-        uses[node] |= &accesses[node].reads;
+        uses.to_mut()[node] |= &accesses[node].reads;
     }
+    let uses = &*uses;
     let mut live_control = vec![!switches.diff_liveness; n];
     let mut live_constructs = BTreeSet::new();
     let mut present;
@@ -79,8 +81,8 @@ pub fn plan(
     loop {
         let (solution, p) = diff_live::diff_live(
             &uir.flow,
-            &accesses,
-            &uses,
+            accesses,
+            uses,
             &live_control,
             n_zones,
             live_at_exit,
@@ -138,7 +140,7 @@ pub fn plan(
             present[node] = true;
         }
     }
-    let tbr = tbr::tbr(&uir.flow, &accesses, &uses, &present, n_zones);
+    let tbr = tbr::tbr(&uir.flow, accesses, uses, &present, n_zones);
     let mut save = vec![ZoneSet::repeat(false, n_zones); n];
     let mut save_index = BTreeSet::new();
     for (node, kind) in uir.flow.nodes.iter().enumerate() {

@@ -566,29 +566,28 @@ pub fn canonical_spelling(
 
 /// Names (keys) a generated body refers to: variables and called procedures.
 pub fn referenced_names(body: &[Stmt]) -> BTreeSet<String> {
-    // A name already held costs no allocation.
-    fn insert(names: &mut BTreeSet<String>, n: &str) {
-        if n.bytes().any(|b| b.is_ascii_uppercase()) {
-            names.insert(key(n));
-        } else if !names.contains(n) {
-            names.insert(n.to_string());
-        }
-    }
-    let mut names = BTreeSet::new();
+    // Collected as written, borrowed, each once; the keys are made at the end (a large
+    // body names few variables many times: issue 16).
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut last = "";
     for_each_referenced_name(body, &mut |n, path| {
-        insert(&mut names, n);
+        if n == last {
+            return;
+        }
+        last = n;
+        seen.insert(n);
         // A component path refers to its variable too (`s%x` to `s`).
         if let (true, Some((base, _))) = (path, n.split_once('%')) {
-            insert(&mut names, base);
+            seen.insert(base);
         }
     });
-    names
+    seen.into_iter().map(key).collect()
 }
 
 /// Calls `f` with every name a body refers to, as written, repeated: called procedures
 /// and DO variables (`false`), variables and functions in expressions and assigned
 /// variables (`true`: a name that may be a component path, `s%x`).
-pub fn for_each_referenced_name(body: &[Stmt], f: &mut impl FnMut(&str, bool)) {
+pub fn for_each_referenced_name<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a str, bool)) {
     walk_stmts(body, &mut |s| {
         match &s.kind {
             StmtKind::Call { name, .. } => f(name, false),

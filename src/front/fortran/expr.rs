@@ -701,6 +701,9 @@ pub fn parse_args(c: &mut Cursor) -> PResult<(Vec<Arg>, u32)> {
                 continue;
             }
             c.expect(&TokKind::RParen, "`,` or `)` in the subscript list")?;
+            // Exact: a one-argument call would otherwise hold room for four (an `Arg`
+            // is ~100 bytes, and a large unit has hundreds of thousands of calls).
+            args.shrink_to_fit();
             return Ok((args, depth));
         }
         if c.is(&TokKind::Star) {
@@ -716,6 +719,7 @@ pub fn parse_args(c: &mut Cursor) -> PResult<(Vec<Arg>, u32)> {
             continue;
         }
         c.expect(&TokKind::RParen, "`,` or `)` in the argument list")?;
+        args.shrink_to_fit();
         return Ok((args, depth));
     }
 }

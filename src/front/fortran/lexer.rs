@@ -80,7 +80,10 @@ pub fn lex_with_pads(
         bytes: text.as_bytes(),
         // A UTF-8 byte order mark is not part of the program.
         pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
-        toks: Vec::new(),
+        // Room for a token every two bytes or so, more than Fortran ever has: growing
+        // by doubling would copy a large file's tokens (tens of megabytes) again and
+        // again, and room never written to costs no memory.
+        toks: Vec::with_capacity(text.len() / 2 + 16),
         line_has_tokens: false,
         diags,
     };
