@@ -77,8 +77,7 @@ pub fn record_restored(ug: &UnitGen, unsaved: &BTreeSet<String>) -> BTreeSet<Str
 /// unchanged (`v = v + 1`) is given back as it came, and nothing would reference it:
 /// `vb = vb` says so, and keeps compilers from calling the argument unused (the tangent
 /// writes the same `vd = vd`).
-fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>) {
-    let referenced = crate::il::visit::referenced_names(body);
+fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>, referenced: &mut BTreeSet<String>) {
     let mut kept = Vec::new();
     for a in &ug.unit.args {
         let Some(d) = ug.deriv_name(a) else {
@@ -92,9 +91,12 @@ fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>) {
         if scalar && !ug.unit.is_optional(a) && !referenced.contains(crate::il::key_ref(d).as_ref())
         {
             kept.push(super::assign(Expr::var(d), Expr::var(d)));
+            referenced.insert(key(d));
         }
     }
-    body.splice(0..0, kept);
+    if !kept.is_empty() {
+        body.splice(0..0, kept);
+    }
 }
 
 pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
@@ -114,8 +116,11 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     if !ug.ctx.request.disabled.contains("implicit-zero") {
         super::implicit_zero::apply(ug, &mut body, &args, None);
     }
-    pass_through(ug, &mut body);
-    let mut decls = ug.declarations(&[], &body);
+    // One walk of the body finds what it refers to, for both (a large body is slow to
+    // walk: issue 16).
+    let mut referenced = crate::il::visit::referenced_names(&body);
+    pass_through(ug, &mut body, &mut referenced);
+    let mut decls = ug.declarations_referring(&[], &body, referenced);
     if ug.uses_runtime {
         super::use_runtime_module(&mut decls);
     }
@@ -266,14 +271,23 @@ fn seed_unmentioned(
 /// components too, `s%x`), without collecting every name it holds.
 fn referenced_dummies(body: &[Stmt], dummies: &[String]) -> Vec<bool> {
     let mut found = vec![false; dummies.len()];
-    crate::il::visit::for_each_referenced_name(body, &mut |n, _| {
-        let base = n.split_once('%').map_or(n, |(b, _)| b);
-        for (k, d) in dummies.iter().enumerate() {
-            if base.eq_ignore_ascii_case(d) {
-                found[k] = true;
-            }
+    let mut missing = dummies.len();
+    // Statement by statement, so that the walk stops once every dummy is found (it
+    // usually is early: a large body is slow to walk, issue 16).
+    for s in body {
+        if missing == 0 {
+            break;
         }
-    });
+        crate::il::visit::for_each_referenced_name(std::slice::from_ref(s), &mut |n, _| {
+            let base = n.split_once('%').map_or(n, |(b, _)| b);
+            for (k, d) in dummies.iter().enumerate() {
+                if !found[k] && base.eq_ignore_ascii_case(d) {
+                    found[k] = true;
+                    missing -= 1;
+                }
+            }
+        });
+    }
     found
 }
 

@@ -55,8 +55,12 @@ pub(super) fn derivative_blocks(
 impl UnitGen<'_, '_> {
     /// Adds to `decls` the derivative blocks the generated `body` refers to, and the
     /// original blocks it refers to that the original unit does not declare.
-    pub(super) fn add_common_declarations(&mut self, decls: &mut Vec<Decl>, body: &[Stmt]) {
-        let referenced = il::visit::referenced_names(body);
+    /// `referenced`: the names (keys) the body refers to.
+    pub(super) fn add_common_declarations(
+        &mut self,
+        decls: &mut Vec<Decl>,
+        referenced: &std::collections::BTreeSet<String>,
+    ) {
         let declared = |decls: &[Decl], name: &str| {
             decls.iter().any(|d| match &d.kind {
                 DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => {

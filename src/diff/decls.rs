@@ -9,9 +9,19 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     /// declaration of its variables' derivatives, then what the original declared
     /// another way (implicitly, by DIMENSION), then temporaries.
     pub fn declarations(&mut self, zeroed_args: &[String], body: &[Stmt]) -> Vec<Decl> {
+        let referenced = il::visit::referenced_names(body);
+        self.declarations_referring(zeroed_args, body, referenced)
+    }
+
+    /// [`Self::declarations`], given the names (keys) the body refers to.
+    pub fn declarations_referring(
+        &mut self,
+        zeroed_args: &[String],
+        body: &[Stmt],
+        referenced: std::collections::BTreeSet<String>,
+    ) -> Vec<Decl> {
         let mode = self.mode();
         let mut decls = Vec::new();
-        let referenced = il::visit::referenced_names(body);
         // Variables the tape restores (pops and looks write them).
         let mut restored = std::collections::BTreeSet::new();
         il::visit::walk_stmts(body, &mut |s| {
@@ -40,6 +50,11 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         // a local the adjoint's forward sweep no longer computes, would be an unused name.
         // COMMON variables stay declared (the block's layout), and so do the variables of
         // a DATA set one of whose variables is still referenced.
+        let body_refers = if self.ctx.ir.commons.is_empty() {
+            Default::default()
+        } else {
+            referenced.clone()
+        };
         let mut referenced = referenced;
         for d in &self.unit.decls {
             if let DeclKind::Data(sets) = &d.kind {
@@ -294,7 +309,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         for t in &self.temps {
             decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &t.dims));
         }
-        self.add_common_declarations(&mut decls, body);
+        if !self.ctx.ir.commons.is_empty() {
+            self.add_common_declarations(&mut decls, &body_refers);
+        }
         decls
     }
 

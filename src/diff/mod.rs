@@ -232,6 +232,7 @@ pub fn differentiate_by_mode(
         };
         // Callees first, so that a caller's adjoint knows what its callees restore.
         let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
+        let any_specialized = program.procedures().any(|u| u.specialization.is_some());
         for i in ir.call_graph.bottom_up().into_iter().flatten() {
             // A black box's derivatives are the user's.
             if !analyses.units[i].is_differentiated()
@@ -255,7 +256,9 @@ pub fn differentiate_by_mode(
                 },
                 &ug.deriv_names,
             );
-            crate::prepare::specialize::unspecialize_calls(&mut generated, &ctx.procedures);
+            if any_specialized {
+                crate::prepare::specialize::unspecialize_calls(&mut generated, &ctx.procedures);
+            }
             errors.append(&mut ug.errors);
             out.warnings.append(&mut ug.warnings);
             if !ug.unsized_args.is_empty() {
@@ -264,7 +267,7 @@ pub fn differentiate_by_mode(
                     .or_default()
                     .append(&mut ug.unsized_args);
             }
-            out.needs_runtime |= ug.uses_runtime || uses_runtime_function(&mut generated);
+            out.needs_runtime |= ug.uses_runtime || uses_runtime_function(ug.unit, &mut generated);
             if let Some(root) = ug.root {
                 if root.modes.contains(&mode) {
                     out.signatures.push(ug.signature(&generated));
@@ -969,8 +972,15 @@ pub fn array_expression_argument(callee: &Unit, k: usize, at: Span) -> Diagnosti
 
 /// Derivatives of GAMMA and LOG_GAMMA call the runtime's `adgen_digamma`: the unit then
 /// uses the runtime module (if it does not yet) and the runtime is needed.
-fn uses_runtime_function(unit: &mut Unit) -> bool {
-    if !crate::il::visit::calls_intrinsic(&unit.body, crate::il::Intrinsic::Digamma) {
+fn uses_runtime_function(original: &Unit, unit: &mut Unit) -> bool {
+    use crate::il::Intrinsic;
+    // ψ is the derivative of Γ and log Γ only: the original, smaller than its adjoint,
+    // says whether the derivative can call it.
+    if !crate::il::visit::calls_any_intrinsic(
+        &original.body,
+        &[Intrinsic::Gamma, Intrinsic::LogGamma],
+    ) || !crate::il::visit::calls_intrinsic(&unit.body, Intrinsic::Digamma)
+    {
         return false;
     }
     use_runtime_module(&mut unit.decls);

@@ -450,6 +450,11 @@ pub(super) fn modules_used_by_derivatives(
                 hidden.insert(key(&info.name), (info.module.clone(), info.name.clone()));
             }
         }
+        // No derivative module and no hidden module variable: nothing to use (and no
+        // need to walk a body that may be large).
+        if home.is_empty() && hidden.is_empty() {
+            continue;
+        }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut names = il::visit::referenced_names(&unit.body);
         // A derivative module variable referenced by component (`ud%x`) only.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use super::{CaseValue, Expr, ExprKind, Stmt, StmtKind, key};
 
 /// Calls `f` on every statement of `block`, depth first, parents before children.
-pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+pub fn walk_stmts<'a, F: FnMut(&'a Stmt) + ?Sized>(block: &'a [Stmt], f: &mut F) {
     for stmt in block {
         f(stmt);
         for child in child_blocks(stmt) {
@@ -162,7 +162,7 @@ pub fn walk_expr_mut_post(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
 }
 
 /// Calls `f` on `expr` and every sub-expression, parents first.
-pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+pub fn walk_expr<'a, F: FnMut(&'a Expr) + ?Sized>(expr: &'a Expr, f: &mut F) {
     f(expr);
     match &expr.kind {
         ExprKind::Index(_, subs) => subs.iter().for_each(|e| walk_expr(e, f)),
@@ -201,11 +201,17 @@ pub fn walk_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
 
 /// Does an expression of `body` (nested blocks included) call intrinsic `op`?
 pub fn calls_intrinsic(body: &[Stmt], op: super::Intrinsic) -> bool {
+    calls_any_intrinsic(body, &[op])
+}
+
+/// Does an expression of `body` (nested blocks included) call one of the intrinsics
+/// `ops`?
+pub fn calls_any_intrinsic(body: &[Stmt], ops: &[super::Intrinsic]) -> bool {
     let mut found = false;
     walk_stmts(body, &mut |s| {
         for e in stmt_exprs(s) {
             walk_expr(e, &mut |x| {
-                found |= matches!(&x.kind, ExprKind::Intrinsic { op: o, .. } if *o == op);
+                found |= matches!(&x.kind, ExprKind::Intrinsic { op, .. } if ops.contains(op));
             });
         }
     });
