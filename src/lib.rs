@@ -247,7 +247,8 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
     };
-    let analysis_warnings = analyses.warnings;
+    let mut analyses = analyses;
+    let analysis_warnings = std::mem::take(&mut analyses.warnings);
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
     files.append(&mut printed);
@@ -256,7 +257,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
-    Ok(Generated {
+    let generated = Generated {
         files,
         warnings: Diagnostics(warnings).render(&sources),
         signatures: differentiated
@@ -264,7 +265,26 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
             .into_iter()
             .map(diff::Signature::spelled)
             .collect(),
-    })
+    };
+    if !FREE_AT_END.load(std::sync::atomic::Ordering::Relaxed) {
+        // The process ends next (the command line): freeing a large program's trees
+        // node by node would only delay its exit (issue 16).
+        std::mem::forget(analyses);
+        std::mem::forget(ir);
+        std::mem::forget(program);
+    }
+    Ok(generated)
+}
+
+/// Whether the pipeline frees what it built before it returns (the default). The
+/// command-line tool, which exits right after, turns this off with
+/// [`skip_freeing_at_end`]: the operating system takes the memory back at once.
+static FREE_AT_END: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Lets [`differentiate`] leave its program, IR and analyses to the end of the process
+/// instead of freeing them (for a process that exits after one run).
+pub fn skip_freeing_at_end() {
+    FREE_AT_END.store(false, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Options the manifest accepts whose effect is not implemented yet: said, never ignored

@@ -150,6 +150,8 @@ fn main() -> ExitCode {
         eprintln!("This is a bug in adgen; please report it with the input that caused it.");
     }));
     let args: Vec<OsString> = std::env::args_os().collect();
+    // One run per process: what a run built is left for the exit to take back.
+    adgen::skip_freeing_at_end();
     // The whole run on adgen's big stack: its passes recurse as deep as expressions are.
     let code =
         std::panic::catch_unwind(|| adgen::on_big_stack(|| run(&args))).unwrap_or_else(|_| {

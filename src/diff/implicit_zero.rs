@@ -152,7 +152,7 @@ fn mentions(s: &Stmt, x: &str) -> bool {
         for e in exprs {
             visit::walk_expr(e, &mut |y| {
                 if let ExprKind::Var(n) | ExprKind::Index(n, _) = &y.kind {
-                    found |= base_key(n) == x;
+                    found |= base_key(n) == *x;
                 }
             });
         }
@@ -179,7 +179,7 @@ fn increment_of(s: &Stmt, x: &str) -> Option<Expr> {
     } else {
         return None;
     };
-    let reads_x = visit::names_read(e).iter().any(|n| base_key(n) == x);
+    let reads_x = visit::names_read(e).iter().any(|n| base_key(n) == *x);
     (!reads_x).then(|| (**e).clone())
 }
 
@@ -259,7 +259,9 @@ impl Pass<'_> {
             return None;
         };
         let base = base_key(name);
-        self.owned.contains(&base).then_some(base)
+        self.owned
+            .contains(base.as_ref())
+            .then(|| base.into_owned())
     }
 
     fn stmt(&mut self, s: &mut Stmt, mut live: Live, apply: bool) -> Live {
@@ -335,8 +337,8 @@ impl Pass<'_> {
             visit::walk_expr(e, &mut |x| {
                 if let ExprKind::Var(n) | ExprKind::Index(n, _) = &x.kind {
                     let b = base_key(n);
-                    if self.owned.contains(&b) {
-                        out.insert(b);
+                    if self.owned.contains(b.as_ref()) {
+                        out.insert(b.into_owned());
                     }
                 }
             })
@@ -350,9 +352,10 @@ impl Pass<'_> {
     }
 }
 
-/// The variable a reference belongs to: `sd` for `sd%x`.
-fn base_key(name: &str) -> String {
-    key(name.split('%').next().unwrap_or(name))
+/// The variable a reference belongs to: `sd` for `sd%x` (borrowed when already a key:
+/// these passes look at every name of a body that may be large).
+fn base_key(name: &str) -> std::borrow::Cow<'_, str> {
+    crate::il::key_ref(name.split('%').next().unwrap_or(name))
 }
 
 fn is_zero(e: &Expr) -> bool {
