@@ -225,14 +225,20 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     }
     // Each mode's files are printed as soon as the mode is generated, and its code
     // dropped before the next mode is: a large program never holds both at once.
-    let mut printed = Vec::new();
+    // The modes come in any order; their files are listed tangent first.
+    let mut printed_by_mode: Vec<(Mode, Vec<GeneratedFile>)> = Vec::new();
     let mut any_fortran = false;
-    let differentiated =
-        diff::differentiate_by_mode(&program, &ir, &analyses, request, &mut |mode_files| {
+    let differentiated = diff::differentiate_by_mode(
+        &program,
+        &ir,
+        &analyses,
+        request,
+        &mut |mode, mode_files| {
             any_fortran |= mode_files
                 .iter()
                 .any(|(_, f)| f.language == il::Language::Fortran);
             let siblings: Vec<&il::File> = mode_files.iter().map(|(_, f)| f).collect();
+            let mut printed = Vec::new();
             for (stem, file) in &mode_files {
                 for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
                     // Names as the user spelled them (C's capitals lose their marks).
@@ -242,7 +248,19 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
                     });
                 }
             }
-        });
+            printed_by_mode.push((mode, printed));
+            // The mode's code is dropped here; the next mode starts after it.
+            drop(mode_files);
+            if let Some(release) = BETWEEN_MODES.get() {
+                release();
+            }
+        },
+    );
+    printed_by_mode.sort_by_key(|(mode, _)| *mode);
+    let mut printed: Vec<GeneratedFile> = printed_by_mode
+        .into_iter()
+        .flat_map(|(_, files)| files)
+        .collect();
     let differentiated = match differentiated {
         Ok(d) => d,
         Err(d) => return Err(fail(&sources, d)),
@@ -274,6 +292,16 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         std::mem::forget(program);
     }
     Ok(generated)
+}
+
+/// Called after each mode's code is printed and dropped (`set_between_modes`).
+static BETWEEN_MODES: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Gives the pipeline a function to call between modes, once a mode's code is dropped:
+/// the command-line tool hands its allocator's memory back to the system there, so that
+/// the next mode's peak does not come on top of memory held but unused (issue 16).
+pub fn set_between_modes(release: fn()) {
+    let _ = BETWEEN_MODES.set(release);
 }
 
 /// Whether the pipeline frees what it built before it returns (the default). The

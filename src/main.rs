@@ -24,6 +24,14 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Hands the memory mimalloc holds but no longer uses back to the system.
+fn release_free_memory() {
+    // SAFETY: `mi_collect` takes no pointer and may be called at any time from any
+    // thread; it only returns free pages of the calling thread's heap (and abandoned
+    // ones) to the operating system.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 const SUCCESS: u8 = 0;
 const USER_ERROR: u8 = 1;
 const INTERNAL_ERROR: u8 = 2;
@@ -152,6 +160,7 @@ fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     // One run per process: what a run built is left for the exit to take back.
     adgen::skip_freeing_at_end();
+    adgen::set_between_modes(release_free_memory);
     // The whole run on adgen's big stack: its passes recurse as deep as expressions are.
     let code =
         std::panic::catch_unwind(|| adgen::on_big_stack(|| run(&args))).unwrap_or_else(|_| {

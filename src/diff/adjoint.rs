@@ -28,6 +28,7 @@ mod assign;
 mod call;
 mod control;
 mod save;
+mod settle;
 mod zeroing;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -44,6 +45,7 @@ use super::partials::{Term, linearize};
 use super::plan::{self, Plan};
 use super::tangent::{convert, refuse_unknown_callee, touches_active, unknown_procedure};
 use super::{UnitGen, assign, tape};
+pub(crate) use settle::settle;
 
 /// What a call may overwrite: the variable or element, the dummy it is bound to (none for
 /// a module variable), and the components a derived-type dummy may have written.
@@ -151,222 +153,6 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
         specialization: None,
         external: false,
     }
-}
-
-/// The plan the adjoint is generated with, its body, and the variables the forward
-/// sweep overwrites without saving. A dummy that slicing would remove from the adjoint
-/// altogether (an unused argument for the compiler) is made diff-live at the exit and
-/// everything regenerated.
-pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
-    let unit = ug.unit;
-    let saved = (
-        ug.namer.clone(),
-        ug.temps.clone(),
-        ug.errors.len(),
-        ug.warnings.len(),
-        ug.called_functions.clone(),
-    );
-    let mut live_at_exit = ug.uir.zones.empty_set();
-    // Module variables the unit overwrites keep their final values: the rest of the
-    // program sees them, as it sees the originals'.
-    for (g, &z) in ug.uir.zones.globals.iter().enumerate() {
-        let slot = crate::analysis::summary::global_slot(ug.uir, g);
-        if ug.ua.summary.writes[slot] {
-            live_at_exit.set(z, true);
-        }
-    }
-    // What each statement's adjoint reads and what each node accesses do not depend on
-    // what is live at the exit: found once for every round below.
-    let adjoints = node_adjoints(ug);
-    let accesses = super::plan::accesses(ug.ctx, ug.uir);
-    // A dummy the plan shows the body will not mention gets the treatment below before
-    // the first body is written, not after (a body less to write); what the bodies
-    // then mention is checked all the same.
-    let mut first_plan = {
-        let plan = make_plan(ug, &adjoints, &accesses, &live_at_exit);
-        let mut seeded = false;
-        for a in &unit.args {
-            let Some(z) = ug.uir.zones.get(a) else {
-                continue;
-            };
-            let mentioned = ug.uir.flow.nodes.iter().enumerate().any(|(n, kind)| {
-                let access = &accesses[n];
-                let touches = access.reads[z] || access.defs.iter().any(|&(d, _)| d == z);
-                let call = matches!(kind, crate::ir::NodeKind::Simple(s) if call_site(s).is_some());
-                (touches && (plan.present[n] || call))
-                    || (adjoints.has_adjoint[n] && adjoints.uses[n][z])
-                    || plan.save[n][z]
-                    || plan.tbr_before[n][z]
-            });
-            if !mentioned && !plan.keep_all {
-                seeded |= seed_unmentioned(z, &accesses, &mut live_at_exit);
-            }
-        }
-        // Nothing seeded: the first round's plan is this one.
-        (!seeded).then_some(plan)
-    };
-    loop {
-        let plan = match first_plan.take() {
-            Some(plan) => plan,
-            None => make_plan(ug, &adjoints, &accesses, &live_at_exit),
-        };
-        ug.uses_runtime = false;
-        let mut adj = Adj::new(ug, plan);
-        let body = adj.unit_body();
-        let unsaved = std::mem::take(&mut adj.unsaved);
-        let plan = adj.plan;
-        let referenced = referenced_dummies(&body, &unit.args);
-        let mut grew = false;
-        for (a, referenced) in unit.args.iter().zip(referenced) {
-            if let Some(z) = ug.uir.zones.get(a) {
-                if !referenced {
-                    grew |= seed_unmentioned(z, &accesses, &mut live_at_exit);
-                }
-            }
-        }
-        if !grew {
-            return (plan, body, unsaved);
-        }
-        ug.namer = saved.0.clone();
-        ug.temps = saved.1.clone();
-        ug.errors.truncate(saved.2);
-        ug.warnings.truncate(saved.3);
-        ug.called_functions = saved.4.clone();
-    }
-}
-
-/// For a dummy (zone `z`) the adjoint's body does not mention: it is made live at the
-/// exit; when it already is (or nothing here writes it, so that being live changes
-/// nothing), what is computed from it is made live too, as for an input the adjoint
-/// never needs (a linear function `e = x(j) - c`), so that the forward sweep reads it.
-/// Whether anything changed.
-fn seed_unmentioned(
-    z: crate::ir::ZoneId,
-    accesses: &[crate::analysis::access::Access],
-    live_at_exit: &mut crate::ir::ZoneSet,
-) -> bool {
-    let mut grew = false;
-    if !live_at_exit[z] {
-        live_at_exit.set(z, true);
-        grew = true;
-        if accesses
-            .iter()
-            .any(|acc| acc.defs.iter().any(|&(d, _)| d == z))
-        {
-            return grew;
-        }
-    }
-    for access in accesses.iter().filter(|acc| acc.reads[z]) {
-        for &(d, _) in &access.defs {
-            if !live_at_exit[d] {
-                live_at_exit.set(d, true);
-                grew = true;
-            }
-        }
-    }
-    grew
-}
-
-/// Which of `dummies` a generated body refers to (a derived-type dummy through its
-/// components too, `s%x`), without collecting every name it holds.
-fn referenced_dummies(body: &[Stmt], dummies: &[String]) -> Vec<bool> {
-    let mut found = vec![false; dummies.len()];
-    let mut missing = dummies.len();
-    // Statement by statement, so that the walk stops once every dummy is found (it
-    // usually is early: a large body is slow to walk, issue 16).
-    for s in body {
-        if missing == 0 {
-            break;
-        }
-        crate::il::visit::for_each_referenced_name(std::slice::from_ref(s), &mut |n, _| {
-            let base = n.split_once('%').map_or(n, |(b, _)| b);
-            for (k, d) in dummies.iter().enumerate() {
-                if !found[k] && base.eq_ignore_ascii_case(d) {
-                    found[k] = true;
-                    missing -= 1;
-                }
-            }
-        });
-    }
-    found
-}
-
-/// Runs diff-liveness and TBR (seeds/000 §5.2) to decide what the forward sweep keeps
-/// and saves.
-fn make_plan(
-    ug: &UnitGen,
-    adjoints: &plan::NodeAdjoints,
-    accesses: &[crate::analysis::access::Access],
-    live_at_exit: &crate::ir::ZoneSet,
-) -> Plan {
-    let disabled = &ug.ctx.request.disabled;
-    let switches = plan::Switches {
-        diff_liveness: !disabled.contains("diff-liveness"),
-        tbr: !disabled.contains("tbr"),
-        snapshot: !disabled.contains("snapshot"),
-    };
-    plan::plan(ug.uir, accesses, adjoints, &switches, live_at_exit)
-}
-
-/// Writes each statement's derivative instruction alone to learn `use(I')`.
-fn node_adjoints(ug: &mut UnitGen) -> plan::NodeAdjoints {
-    let saved = (
-        ug.namer.clone(),
-        ug.temps.clone(),
-        ug.errors.len(),
-        ug.warnings.len(),
-        ug.called_functions.clone(),
-    );
-    let n = ug.uir.flow.len();
-    let n_zones = ug.uir.zones.len();
-    let mut adjoints = plan::NodeAdjoints {
-        uses: vec![crate::ir::ZoneSet::repeat(false, n_zones); n],
-        has_adjoint: vec![false; n],
-    };
-    {
-        let keep_all = Plan {
-            present: vec![true; n],
-            live_constructs: BTreeSet::new(),
-            save: vec![crate::ir::ZoneSet::repeat(true, n_zones); n],
-            tbr_before: vec![crate::ir::ZoneSet::repeat(true, n_zones); n],
-            save_index: BTreeSet::new(),
-            keep_all: true,
-            diff_live_after: Vec::new(),
-        };
-        let mut adj = Adj::new(ug, keep_all);
-        for (node, kind) in adj.ug.uir.flow.nodes.iter().enumerate() {
-            let crate::ir::NodeKind::Simple(stmt) = kind else {
-                continue;
-            };
-            let (has, reads) = adj.node_adjoint(stmt);
-            adjoints.has_adjoint[node] = has;
-            let mut set = crate::ir::ZoneSet::repeat(false, n_zones);
-            for name in reads {
-                if let Some(z) = adj.ug.uir.zones.get(&name) {
-                    set.set(z, true);
-                }
-            }
-            // A callee's adjoint re-runs its forward sweep: it reads the globals (module
-            // and COMMON variables, seen here or not) as the call did; their summaries do
-            // not say which.
-            let reruns = call_site(stmt)
-                .is_some_and(|site| has || adj.ug.ctx.derivative_of(site.callee).is_some());
-            if reruns {
-                for (z, zone) in adj.ug.uir.zones.zones.iter().enumerate() {
-                    if zone.global {
-                        set.set(z, true);
-                    }
-                }
-            }
-            adjoints.uses[node] = set;
-        }
-    }
-    ug.namer = saved.0;
-    ug.temps = saved.1;
-    ug.errors.truncate(saved.2);
-    ug.warnings.truncate(saved.3);
-    ug.called_functions = saved.4;
-    adjoints
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -508,6 +294,8 @@ struct Adj<'x, 'c, 'a> {
     return_label: Option<String>,
     branch_var: Option<String>,
     temp_b: BTreeMap<u8, String>,
+    /// By node: an assignment's adjoint written ahead (`node_adjoints`), taken once.
+    kept: Vec<Option<Vec<Stmt>>>,
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
@@ -522,6 +310,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return_label: None,
             branch_var: None,
             temp_b: BTreeMap::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -552,7 +341,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // (about two statements each per statement) from the start, so that appending
         // the backward sweep copies it once, not the forward sweep as well (room not
         // written to is not resident).
-        let (mut fwd, bwd) = self.block_with_room(&unit.body, 4 * unit.body.len() + 16);
+        let n = unit.body.len();
+        let (mut fwd, bwd) = self.block_with_room(&unit.body, 4 * n + 16, 2 * n + 16);
         self.frames.pop();
         if has_codes {
             fwd.push(self.push_control(0));
@@ -611,7 +401,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     /// A statement's derivative instruction alone: whether it has one, and the variables
     /// (keys) it reads, including the subscripts of what the statement overwrites.
-    fn node_adjoint(&mut self, s: &Stmt) -> (bool, BTreeSet<String>) {
+    fn node_adjoint(&mut self, s: &Stmt) -> (bool, BTreeSet<String>, Vec<Stmt>) {
         let mut reads = BTreeSet::new();
         let bwd = match call_site(s) {
             Some(site)
@@ -665,7 +455,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
         }
         reads_of(&bwd, &mut reads);
-        (has, reads)
+        (has, reads, bwd)
     }
 
     // ----- blocks and statements -----
@@ -677,11 +467,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     fn block(&mut self, stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
-        self.block_with_room(stmts, stmts.len())
+        self.block_with_room(stmts, stmts.len(), 0)
     }
 
-    /// `block`, with room for `room` statements in the forward sweep's vector.
-    fn block_with_room(&mut self, stmts: &[Stmt], room: usize) -> (Vec<Stmt>, Vec<Stmt>) {
+    /// `block`, with room for `room` statements in the forward sweep's vector and
+    /// `back_room` in the backward sweep's.
+    fn block_with_room(
+        &mut self,
+        stmts: &[Stmt],
+        room: usize,
+        back_room: usize,
+    ) -> (Vec<Stmt>, Vec<Stmt>) {
         let coded = self.coded_frame();
         let mut fwd = Vec::with_capacity(room);
         if coded.is_none() {
@@ -689,7 +485,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             // reversed in place, part by part: in a unit of 10^5 statements these are
             // its largest allocations (issue 16), and one small vector kept per
             // statement would double them.
-            let mut bwd: Vec<Stmt> = Vec::new();
+            let mut bwd: Vec<Stmt> = Vec::with_capacity(back_room);
             let mut starts = Vec::with_capacity(stmts.len());
             for s in stmts {
                 let (f, b) = self.stmt(s);
@@ -770,7 +566,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     }
                     fwd.push(s.clone());
                 }
-                bwd.extend(self.assignment_adjoint(s, lhs, rhs));
+                let kept = self
+                    .ug
+                    .node(s)
+                    .and_then(|n| self.kept.get_mut(n))
+                    .and_then(Option::take);
+                match kept {
+                    Some(b) => bwd.extend(b),
+                    None => bwd.extend(self.assignment_adjoint(s, lhs, rhs)),
+                }
                 (fwd, bwd)
             }
             StmtKind::If { .. } => self.if_stmt(s),

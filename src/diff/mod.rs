@@ -6,6 +6,7 @@
 //! write the units; this module holds what both share: names, declarations, signatures.
 
 pub mod adjoint;
+mod call_diagnostics;
 pub mod commons;
 mod decls;
 pub mod heap;
@@ -14,6 +15,10 @@ mod interfaces;
 mod internal;
 mod modules;
 mod naming;
+pub use call_diagnostics::{array_expression_argument, missing_argument};
+mod runtime_use;
+pub(crate) use runtime_use::use_runtime_module;
+use runtime_use::uses_runtime_function;
 pub mod optional;
 pub mod partials;
 pub mod plan;
@@ -157,9 +162,14 @@ pub fn differentiate(
     request: &Request,
 ) -> Result<Differentiated, Vec<Diagnostic>> {
     let mut files = Vec::new();
-    let mut out = differentiate_by_mode(program, ir, analyses, request, &mut |mut f| {
-        files.append(&mut f)
+    let mut by_mode = Vec::new();
+    let mut out = differentiate_by_mode(program, ir, analyses, request, &mut |mode, f| {
+        by_mode.push((mode, f))
     })?;
+    by_mode.sort_by_key(|(mode, _)| *mode);
+    for (_, mut f) in by_mode {
+        files.append(&mut f);
+    }
     out.files = files;
     Ok(out)
 }
@@ -173,7 +183,7 @@ pub fn differentiate_by_mode(
     ir: &Ir,
     analyses: &Analyses,
     request: &Request,
-    emit: &mut dyn FnMut(Vec<(String, il::File)>),
+    emit: &mut dyn FnMut(Mode, Vec<(String, il::File)>),
 ) -> Result<Differentiated, Vec<Diagnostic>> {
     let mut out = Differentiated::default();
     let mut errors = Vec::new();
@@ -186,6 +196,11 @@ pub fn differentiate_by_mode(
         .filter(|f| f.language == il::Language::Fortran)
         .flat_map(|f| f.units.iter().map(|u| key(&u.name)))
         .collect();
+    // The names of both modes are taken first, tangent then adjoint as always; then the
+    // adjoint is generated first: the larger of the two then starts on an empty heap,
+    // which lowers the peak (issue 16). What each mode reports and emits is put back in
+    // tangent-then-adjoint order.
+    let mut named = Vec::new();
     for mode in [Mode::Tangent, Mode::Adjoint] {
         if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
             continue;
@@ -208,6 +223,27 @@ pub fn differentiate_by_mode(
         let global_names = global_derivative_names(program, ir, analyses, &request.naming, mode);
         let common_blocks =
             commons::derivative_blocks(ir, &global_names, &mut taken, &request.naming, mode);
+        named.push((
+            mode,
+            unit_names,
+            module_names,
+            type_names,
+            global_names,
+            common_blocks,
+        ));
+    }
+    let mut marks = Vec::new();
+    for (mode, unit_names, module_names, type_names, global_names, common_blocks) in
+        named.into_iter().rev()
+    {
+        marks.push((
+            errors.len(),
+            out.warnings.len(),
+            unsized_args
+                .iter()
+                .map(|(&i, v)| (i, v.len()))
+                .collect::<BTreeMap<_, _>>(),
+        ));
         let reserved_names = Namer::shared_keys(
             program
                 .units()
@@ -382,9 +418,18 @@ pub fn differentiate_by_mode(
             }
         }
         if errors.is_empty() {
-            emit(std::mem::take(&mut out.files));
+            emit(mode, std::mem::take(&mut out.files));
         } else {
             out.files.clear();
+        }
+    }
+    // Two modes, generated adjoint first: the tangent's diagnostics first again.
+    if let [_, (errs, warns, sizes)] = &marks[..] {
+        errors.rotate_left(*errs);
+        out.warnings.rotate_left(*warns);
+        for (i, items) in unsized_args.iter_mut() {
+            let first = sizes.get(i).copied().unwrap_or(0);
+            items.rotate_left(first);
         }
     }
     for root in &request.roots {
@@ -941,69 +986,4 @@ pub fn keyword_args(
             value,
         })
         .collect()
-}
-
-/// E0502: a call leaves out an argument the callee's derivative needs.
-pub fn missing_argument(callee: &Unit, k: usize, at: Span) -> Diagnostic {
-    Diagnostic::error(
-        "E0502",
-        format!(
-            "call of `{}` does not pass argument `{}`",
-            callee.name, callee.args[k]
-        ),
-    )
-    .at(at)
-}
-
-/// E0505: an array dummy needs a derivative, but the actual argument is an expression.
-pub fn array_expression_argument(callee: &Unit, k: usize, at: Span) -> Diagnostic {
-    Diagnostic::error(
-        "E0505",
-        format!(
-            "argument {} of `{}` is an array that needs a derivative, but the actual argument \
-             is an expression",
-            k + 1,
-            callee.name
-        ),
-    )
-    .at(at)
-    .with_help("pass a variable")
-}
-
-/// Derivatives of GAMMA and LOG_GAMMA call the runtime's `adgen_digamma`: the unit then
-/// uses the runtime module (if it does not yet) and the runtime is needed.
-fn uses_runtime_function(original: &Unit, unit: &mut Unit) -> bool {
-    use crate::il::Intrinsic;
-    // ψ is the derivative of Γ and log Γ only: the original, smaller than its adjoint,
-    // says whether the derivative can call it.
-    if !crate::il::visit::calls_any_intrinsic(
-        &original.body,
-        &[Intrinsic::Gamma, Intrinsic::LogGamma],
-    ) || !crate::il::visit::calls_intrinsic(&unit.body, Intrinsic::Digamma)
-    {
-        return false;
-    }
-    use_runtime_module(&mut unit.decls);
-    true
-}
-
-/// `USE adgen_runtime` first among `decls`, unless it is there already.
-pub(crate) fn use_runtime_module(decls: &mut Vec<crate::il::Decl>) {
-    let runtime = crate::runtime::RUNTIME_MODULE;
-    let used = decls
-        .iter()
-        .any(|d| matches!(&d.kind, crate::il::DeclKind::Use { module, .. } if module == runtime));
-    if !used {
-        decls.insert(
-            0,
-            crate::il::Decl {
-                kind: crate::il::DeclKind::Use {
-                    module: runtime.to_string(),
-                    only: None,
-                    renames: Vec::new(),
-                },
-                span: Default::default(),
-            },
-        );
-    }
 }
