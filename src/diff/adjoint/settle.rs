@@ -208,11 +208,15 @@ fn node_adjoints(ug: &mut UnitGen) -> (plan::NodeAdjoints, Vec<Option<Vec<Stmt>>
                     ug.errors.len(),
                     ug.warnings.len(),
                     ug.called_functions.len(),
+                    ug.unsized_args.len(),
                 )
             };
             let before = marks(adj.ug);
+            let runtime_before = std::mem::replace(&mut adj.ug.uses_runtime, false);
             let (has, reads, mut bwd) = adj.node_adjoint(stmt);
-            if plain && marks(adj.ug) == before {
+            let needs_runtime = adj.ug.uses_runtime;
+            adj.ug.uses_runtime |= runtime_before;
+            if plain && !needs_runtime && marks(adj.ug) == before {
                 bwd.shrink_to_fit();
                 kept[node] = Some(bwd);
             }
