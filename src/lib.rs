@@ -203,10 +203,17 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         rendered: Diagnostics(diagnostics.clone()).render(sources),
         diagnostics,
     };
-    let program = match parse_sources(inputs, &mut sources) {
+    let mut program = match parse_sources(inputs, &mut sources) {
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // What the front-ends warned of in files they accepted (text past a fixed-form
+    // line's last column, ...): said with the run's warnings, never dropped.
+    let front_warnings: Vec<Diagnostic> = program
+        .files
+        .iter_mut()
+        .flat_map(|f| std::mem::take(&mut f.warnings))
+        .collect();
     // The manifest's names as the IL spells them (C's capitals are marked).
     let request = &*prepare::spelling::spell_request(request, &program);
     // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
@@ -270,7 +277,8 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
     files.append(&mut printed);
-    let mut warnings = prepare::directives::check(&program);
+    let mut warnings = front_warnings;
+    warnings.extend(prepare::directives::check(&program));
     warnings.extend(prepare::black_box::unused(&program, request));
     warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());

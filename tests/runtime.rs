@@ -403,6 +403,7 @@ mod adjoint {
                 specialization: None,
                 external: false,
             }],
+            warnings: Vec::new(),
         }
     }
 }

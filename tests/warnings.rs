@@ -748,3 +748,16 @@ fn unsupported_c_blocks_only_the_roots_that_reach_it() {
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// A front-end's warning on a file it accepts reaches the run's warnings: fixed-form
+/// text past column 72 is ignored, as gfortran ignores it, and adgen says so (it was
+/// dropped whenever the file had no error).
+#[test]
+fn a_front_end_warning_on_an_accepted_file_is_said() {
+    let source = "      subroutine f(x, y)\n      real*8 x, y\n      y = x*x                                                           + 1.0d0*x\n      end\n";
+    let w = warnings_in("w.f", source, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f:3:73: warning[W0202]") && w.contains("after column 72"),
+        "{w}"
+    );
+}

@@ -412,6 +412,7 @@ pub fn differentiate_by_mode(
                             path: file.path.clone(),
                             language: file.language,
                             units,
+                            warnings: Vec::new(),
                         },
                     ));
                 }

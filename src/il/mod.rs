@@ -128,6 +128,9 @@ pub struct File {
     /// back-end that prints it is chosen by it.
     pub language: Language,
     pub units: Vec<Unit>,
+    /// What its front-end said of it without refusing it (warnings, W-codes), for the
+    /// run's warnings; empty for generated files.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// The source language of a [`File`]. Stages between the front-ends and the back-ends

@@ -680,6 +680,7 @@ fn functions_and_files() {
         language: crate::il::Language::Fortran,
         path: "src/g.f90".into(),
         units: vec![f, h],
+        warnings: Vec::new(),
     };
     assert_eq!(
         write_file(&file),
@@ -998,6 +999,7 @@ fn output_compiles_with_gfortran() {
         language: crate::il::Language::Fortran,
         path: "every.f90".into(),
         units: vec![sub, func],
+        warnings: Vec::new(),
     };
     let text = write_file(&file);
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -584,6 +584,7 @@ pub fn lower_file(
             path: path.to_string(),
             language: il::Language::C,
             units,
+            warnings: diags,
         })
     }
 }

@@ -596,6 +596,7 @@ fn lower_impl(
             path: path.to_string(),
             language: il::Language::Fortran,
             units,
+            warnings: diags,
         })
     }
 }
