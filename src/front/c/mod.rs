@@ -110,6 +110,8 @@
 //! declared `extern` in the others.
 //!
 //! Diagnostic codes:
+//! - W0601 `abs` of a real argument, which C converts to `int` (as gcc's
+//!   `-Wabsolute-value`: `fabs` was most likely meant).
 //! - E0601 the preprocessor failed, E0602 syntax error, E0603 unsupported declaration
 //!   (unsupported types and typedefs), E0604 unsupported statement,
 //!   E0605 unsupported expression, E0606 unknown name or function, E0607 a write to a

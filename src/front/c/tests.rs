@@ -1364,7 +1364,11 @@ fn static_locals_that_are_read_only_tables() {
 /// `abs(pn5)` of a `double`); it is not `fabs`.
 #[test]
 fn abs_of_a_real_converts_it_to_int() {
-    let f = lower("void f(double x, double *y) {\n  *y = abs(x) + fabs(x);\n}\n").unwrap();
+    let source = "void f(double x, double *y) {\n  *y = abs(x) + fabs(x);\n}\n";
+    let f = lower(source).unwrap();
+    // And says so, once, where the argument is (as gcc -Wabsolute-value does).
+    assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    assert_eq!(f.warnings[0].code, "W0601");
     let text = crate::back::c::write_file(&f, &il::Program::default(), &[]);
     assert!(text.contains("(int)x"), "{text}");
     assert!(text.contains("fabs(x)"), "{text}");

@@ -530,6 +530,17 @@ impl FnCx<'_, '_> {
                         // in AS 239 means `abs((int)pn5)`, not `fabs`).
                         if name == "abs" && matches!(t, Ty::Real(_)) {
                             v = Expr::intrinsic(il::Intrinsic::Int, vec![v]);
+                            // As gcc's -Wabsolute-value: most likely `fabs` was meant.
+                            let at = self.span(a.span);
+                            self.diags.push(
+                                Diagnostic::warning(
+                                    "W0601",
+                                    "`abs` takes an `int`: this real argument is converted to \
+                                     an integer first, as C does, and its derivative is zero",
+                                )
+                                .at(at)
+                                .with_help("for the absolute value of a real, write `fabs`"),
+                            );
                         } else {
                             ty = promote(ty, t);
                         }
