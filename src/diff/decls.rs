@@ -50,11 +50,8 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         // a local the adjoint's forward sweep no longer computes, would be an unused name.
         // COMMON variables stay declared (the block's layout), and so do the variables of
         // a DATA set one of whose variables is still referenced.
-        let body_refers = if self.ctx.ir.commons.is_empty() {
-            Default::default()
-        } else {
-            referenced.clone()
-        };
+        // The COMMON declarations need what the body itself refers to.
+        let body_refers = (!self.ctx.ir.commons.is_empty()).then(|| referenced.clone());
         let mut referenced = referenced;
         for d in &self.unit.decls {
             if let DeclKind::Data(sets) = &d.kind {
@@ -309,8 +306,8 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         for t in &self.temps {
             decls.push(var_decl(t.spec.clone(), Vec::new(), &t.name, &t.dims));
         }
-        if !self.ctx.ir.commons.is_empty() {
-            self.add_common_declarations(&mut decls, &body_refers);
+        if let Some(body_refers) = &body_refers {
+            self.add_common_declarations(&mut decls, body_refers);
         }
         decls
     }

@@ -221,11 +221,6 @@ pub(crate) fn matching_allocate(body: &[Stmt], id: StmtId, name: &str) -> Option
         .then(|| first.clone())
 }
 
-/// Some DEALLOCATE of `name` frees an allocation made outside its block.
-pub(crate) fn reallocated(body: &[Stmt], name: &str) -> bool {
-    crate::il::lifetime::reallocated(body, name)
-}
-
 /// The DEALLOCATE of `name` paired with the ALLOCATE `id`: the first one after it in its
 /// block.
 pub(crate) fn matching_deallocate<'b>(

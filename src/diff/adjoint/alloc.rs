@@ -31,7 +31,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     if let Some(d) = self.ug.deriv_name(name) {
                         freed.push(Expr::var(d));
                     }
-                    let recreated = if crate::diff::heap::reallocated(&unit.body, name) {
+                    let recreated = if crate::il::lifetime::reallocated(&unit.body, name) {
                         self.recreates(name)
                     } else {
                         crate::diff::heap::matching_deallocate(&unit.body, s.id, name)
@@ -68,7 +68,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     };
                     let saves = self.saves(s, name);
                     if !saves
-                        && crate::diff::heap::reallocated(&unit.body, name)
+                        && crate::il::lifetime::reallocated(&unit.body, name)
                         && self.recreates(name)
                     {
                         // Another DEALLOCATE of it saves: every ALLOCATE frees it.

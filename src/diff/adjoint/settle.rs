@@ -4,19 +4,44 @@
 
 use super::*;
 
+/// What writing a body leaves in the generator (names taken, temporaries, diagnostics,
+/// functions called), to go back to before writing it again.
+struct Mark {
+    namer: crate::il::names::Namer,
+    temps: Vec<crate::diff::Temp>,
+    errors: usize,
+    warnings: usize,
+    called_functions: BTreeMap<String, TypeSpec>,
+}
+
+impl Mark {
+    fn of(ug: &UnitGen) -> Mark {
+        Mark {
+            namer: ug.namer.clone(),
+            temps: ug.temps.clone(),
+            errors: ug.errors.len(),
+            warnings: ug.warnings.len(),
+            called_functions: ug.called_functions.clone(),
+        }
+    }
+
+    /// Puts the generator back as it was at the mark.
+    fn rewind(&self, ug: &mut UnitGen) {
+        ug.namer = self.namer.clone();
+        ug.temps = self.temps.clone();
+        ug.errors.truncate(self.errors);
+        ug.warnings.truncate(self.warnings);
+        ug.called_functions = self.called_functions.clone();
+    }
+}
+
 /// The plan the adjoint is generated with, its body, and the variables the forward
 /// sweep overwrites without saving. A dummy that slicing would remove from the adjoint
 /// altogether (an unused argument for the compiler) is made diff-live at the exit and
 /// everything regenerated.
 pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
     let unit = ug.unit;
-    let saved = (
-        ug.namer.clone(),
-        ug.temps.clone(),
-        ug.errors.len(),
-        ug.warnings.len(),
-        ug.called_functions.clone(),
-    );
+    let saved = Mark::of(ug);
     let mut live_at_exit = ug.uir.zones.empty_set();
     // Module variables the unit overwrites keep their final values: the rest of the
     // program sees them, as it sees the originals'.
@@ -80,11 +105,7 @@ pub(crate) fn settle(ug: &mut UnitGen) -> (Plan, Vec<Stmt>, BTreeSet<String>) {
         if !grew {
             return (plan, body, unsaved);
         }
-        ug.namer = saved.0.clone();
-        ug.temps = saved.1.clone();
-        ug.errors.truncate(saved.2);
-        ug.warnings.truncate(saved.3);
-        ug.called_functions = saved.4.clone();
+        saved.rewind(ug);
     }
 }
 
@@ -165,13 +186,7 @@ fn make_plan(
 /// node, the adjoints of assignments the body can take as they are (writing them again
 /// was a fifth of the time on a large unit: issue 16).
 fn node_adjoints(ug: &mut UnitGen) -> (plan::NodeAdjoints, Vec<Option<Vec<Stmt>>>) {
-    let saved = (
-        ug.namer.clone(),
-        ug.temps.clone(),
-        ug.errors.len(),
-        ug.warnings.len(),
-        ug.called_functions.clone(),
-    );
+    let saved = Mark::of(ug);
     let n = ug.uir.flow.len();
     let n_zones = ug.uir.zones.len();
     let mut adjoints = plan::NodeAdjoints {
@@ -242,10 +257,6 @@ fn node_adjoints(ug: &mut UnitGen) -> (plan::NodeAdjoints, Vec<Option<Vec<Stmt>>
             adjoints.uses[node] = set;
         }
     }
-    ug.namer = saved.0;
-    ug.temps = saved.1;
-    ug.errors.truncate(saved.2);
-    ug.warnings.truncate(saved.3);
-    ug.called_functions = saved.4;
+    saved.rewind(ug);
     (adjoints, kept)
 }

@@ -193,10 +193,8 @@ impl FnCx<'_, '_> {
         // the usual way to grow a buffer) gets an allocation of no element there, so
         // that each `realloc` finds it allocated, as C's finds a pointer or NULL.
         if is_null_pointer(&call.node) {
-            if self.heap.realloced.contains(name)
-                && !self.heap.sizes.contains_key(name)
-                && !self.heap.null_started.contains(name)
-            {
+            // No size yet: no allocation before this one (the first makes `w_size`).
+            if self.heap.realloced.contains(name) && !self.heap.sizes.contains_key(name) {
                 self.heap.null_started.insert(name.to_string());
                 return self.allocate_count(name, "malloc", int_lit(0), at, out);
             }
@@ -217,6 +215,8 @@ impl FnCx<'_, '_> {
             VarKind::Heap(row) => row,
             _ => None,
         };
+        // `realloc(NULL, n)` is `malloc(n)`.
+        let from_null = matches!((func, args), ("realloc", [old, _]) if is_null_pointer(&old.node));
         let factors: Vec<&Node<Expression>> = match (func, args) {
             ("malloc", [size]) => product_factors(size),
             ("calloc", [count, size]) => {
@@ -230,8 +230,7 @@ impl FnCx<'_, '_> {
             {
                 product_factors(size)
             }
-            // `realloc(NULL, n)` is `malloc(n)`.
-            ("realloc", [old, size]) if is_null_pointer(&old.node) => product_factors(size),
+            ("realloc", [_, size]) if from_null => product_factors(size),
             ("realloc", _) => {
                 return Err(self.err(
                     "E0623",
@@ -297,10 +296,7 @@ impl FnCx<'_, '_> {
         }
         let count = count.unwrap_or_else(|| int_lit(1));
         let count = self.size_on_entry(count);
-        let func = match (func, args) {
-            ("realloc", [old, _]) if is_null_pointer(&old.node) => "malloc",
-            _ => func,
-        };
+        let func = if from_null { "malloc" } else { func };
         self.allocate_count(name, func, count, at, out)
     }
 
