@@ -628,13 +628,13 @@ fn internal_procedures_of_two_files_keep_their_own_meaning() {
 
 #[test]
 fn unsupported_module_declarations_block_only_the_procedures_that_use_them() {
-    // A COMPLEX constant and a type with ALLOCATABLE components (as ASP3162's modules
-    // have): `scale` uses neither, `count_args` uses the type, `wrap` a type holding it,
-    // `rot` the constant.
+    // A polymorphic variable and a type with ALLOCATABLE components (ASP3162's modules
+    // have the type): `scale` uses neither, `count_args` uses the type, `wrap` a type
+    // holding it, `rot` the variable.
     let text = "\
 module args
   implicit none
-  complex(8), parameter :: imag = (0, 1)
+  class(*), allocatable :: gain
   type parsed
     character(len=20), allocatable :: names(:)
     integer :: n
@@ -663,7 +663,8 @@ contains
   subroutine rot(x, y)
     real(8), intent(in) :: x
     real(8), intent(out) :: y
-    y = x*abs(imag)
+    y = x
+    if (allocated(gain)) y = 2*x
   end subroutine rot
 end module args
 ";
@@ -677,11 +678,11 @@ end module args
         );
         assert_eq!(e.matches("error[").count(), 1, "{root}: {e}");
     }
-    // The constant's declaration was refused: `rot` hears of that, not of an
-    // undeclared `imag`.
+    // The variable's declaration was refused: `rot` hears of that, not of an
+    // undeclared `gain`.
     let e = errors_of(text, "rot", &["x"], &["y"]);
     assert!(
-        e.contains("w.f90:3:3: error[E0405]: the COMPLEX type is not supported yet"),
+        e.contains("w.f90:3:3: error[E0405]: a derived type (TYPE/CLASS) is not supported yet"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");

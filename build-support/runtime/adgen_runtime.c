@@ -43,7 +43,11 @@ typedef enum {
     ADGEN_REAL4_ARRAY,
     ADGEN_INTEGER4_ARRAY,
     ADGEN_INTEGER8_ARRAY,
-    ADGEN_CHARACTERS
+    ADGEN_CHARACTERS,
+    ADGEN_COMPLEX16,
+    ADGEN_COMPLEX8,
+    ADGEN_COMPLEX16_ARRAY,
+    ADGEN_COMPLEX8_ARRAY
 } adgen_entry_kind;
 
 static const char *adgen_kind_name(int kind) {
@@ -60,6 +64,10 @@ static const char *adgen_kind_name(int kind) {
     case ADGEN_INTEGER4_ARRAY: return "integer4 array";
     case ADGEN_INTEGER8_ARRAY: return "integer8 array";
     case ADGEN_CHARACTERS: return "characters";
+    case ADGEN_COMPLEX16: return "complex16";
+    case ADGEN_COMPLEX8: return "complex8";
+    case ADGEN_COMPLEX16_ARRAY: return "complex16 array";
+    case ADGEN_COMPLEX8_ARRAY: return "complex8 array";
     default: return "unknown entry";
     }
 }
@@ -288,6 +296,33 @@ void adgen_look_control(int *k) {
     unsigned char byte;
     adgen_look_entry(&byte, 1, ADGEN_CONTROL);
     *k = byte;
+}
+
+/* COMPLEX values of Fortran: two reals each (real part, imaginary part), as C's
+   `double _Complex` and Fortran's `complex(c_double_complex)` both lay them out. */
+void adgen_push_complex16(const double *z) { adgen_push_entry(z, 2 * sizeof *z, ADGEN_COMPLEX16); }
+void adgen_pop_complex16(double *z) { adgen_pop_entry(z, 2 * sizeof *z, ADGEN_COMPLEX16); }
+void adgen_look_complex16(double *z) { adgen_look_entry(z, 2 * sizeof *z, ADGEN_COMPLEX16); }
+void adgen_push_complex8(const float *z) { adgen_push_entry(z, 2 * sizeof *z, ADGEN_COMPLEX8); }
+void adgen_pop_complex8(float *z) { adgen_pop_entry(z, 2 * sizeof *z, ADGEN_COMPLEX8); }
+void adgen_look_complex8(float *z) { adgen_look_entry(z, 2 * sizeof *z, ADGEN_COMPLEX8); }
+void adgen_push_complex16_array(const double *a, int n) {
+    adgen_push_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX16_ARRAY);
+}
+void adgen_pop_complex16_array(double *a, int n) {
+    adgen_pop_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX16_ARRAY);
+}
+void adgen_look_complex16_array(double *a, int n) {
+    adgen_look_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX16_ARRAY);
+}
+void adgen_push_complex8_array(const float *a, int n) {
+    adgen_push_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX8_ARRAY);
+}
+void adgen_pop_complex8_array(float *a, int n) {
+    adgen_pop_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX8_ARRAY);
+}
+void adgen_look_complex8_array(float *a, int n) {
+    adgen_look_entry(a, 2 * adgen_count(n) * sizeof *a, ADGEN_COMPLEX8_ARRAY);
 }
 
 void adgen_push_real8_array(const double *a, int n) {

@@ -6,7 +6,7 @@
 ! One LIFO stack per thread; it grows without limit; popping more than was pushed aborts.
 module adgen_runtime
   use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int, c_int32_t, c_int64_t, &
-      c_size_t, c_ptr, c_char
+      c_size_t, c_ptr, c_char, c_double_complex, c_float_complex
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
   implicit none
   private
@@ -18,6 +18,10 @@ module adgen_runtime
   public :: pushpointer, poppointer, lookpointer
   public :: pushboolean, popboolean, lookboolean
   public :: pushcontrol, popcontrol, lookcontrol
+  public :: pushcomplex16, popcomplex16, lookcomplex16
+  public :: pushcomplex8, popcomplex8, lookcomplex8
+  public :: pushcomplex16array, popcomplex16array, lookcomplex16array
+  public :: pushcomplex8array, popcomplex8array, lookcomplex8array
   public :: pushreal8array, popreal8array, lookreal8array
   public :: pushreal4array, popreal4array, lookreal4array
   public :: pushinteger4array, popinteger4array, lookinteger4array
@@ -118,6 +122,62 @@ module adgen_runtime
       import :: c_int
       integer(c_int), intent(out) :: k
     end subroutine lookcontrol
+
+    ! complex(8) and complex(4) scalars and whole arrays
+    subroutine pushcomplex16(z) bind(C, name="adgen_push_complex16")
+      import :: c_double_complex
+      complex(c_double_complex), intent(in) :: z
+    end subroutine pushcomplex16
+    subroutine popcomplex16(z) bind(C, name="adgen_pop_complex16")
+      import :: c_double_complex
+      complex(c_double_complex), intent(out) :: z
+    end subroutine popcomplex16
+    subroutine lookcomplex16(z) bind(C, name="adgen_look_complex16")
+      import :: c_double_complex
+      complex(c_double_complex), intent(out) :: z
+    end subroutine lookcomplex16
+    subroutine pushcomplex16array(a, n) bind(C, name="adgen_push_complex16_array")
+      import :: c_double_complex, c_int
+      complex(c_double_complex), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushcomplex16array
+    subroutine popcomplex16array(a, n) bind(C, name="adgen_pop_complex16_array")
+      import :: c_double_complex, c_int
+      complex(c_double_complex), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popcomplex16array
+    subroutine lookcomplex16array(a, n) bind(C, name="adgen_look_complex16_array")
+      import :: c_double_complex, c_int
+      complex(c_double_complex), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookcomplex16array
+    subroutine pushcomplex8(z) bind(C, name="adgen_push_complex8")
+      import :: c_float_complex
+      complex(c_float_complex), intent(in) :: z
+    end subroutine pushcomplex8
+    subroutine popcomplex8(z) bind(C, name="adgen_pop_complex8")
+      import :: c_float_complex
+      complex(c_float_complex), intent(out) :: z
+    end subroutine popcomplex8
+    subroutine lookcomplex8(z) bind(C, name="adgen_look_complex8")
+      import :: c_float_complex
+      complex(c_float_complex), intent(out) :: z
+    end subroutine lookcomplex8
+    subroutine pushcomplex8array(a, n) bind(C, name="adgen_push_complex8_array")
+      import :: c_float_complex, c_int
+      complex(c_float_complex), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine pushcomplex8array
+    subroutine popcomplex8array(a, n) bind(C, name="adgen_pop_complex8_array")
+      import :: c_float_complex, c_int
+      complex(c_float_complex), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine popcomplex8array
+    subroutine lookcomplex8array(a, n) bind(C, name="adgen_look_complex8_array")
+      import :: c_float_complex, c_int
+      complex(c_float_complex), intent(out) :: a(*)
+      integer(c_int), value, intent(in) :: n
+    end subroutine lookcomplex8array
 
     ! Whole arrays: n contiguous elements starting at a.
     subroutine pushreal8array(a, n) bind(C, name="adgen_push_real8_array")

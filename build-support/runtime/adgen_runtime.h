@@ -52,6 +52,19 @@ void adgen_look_control(int *k);
 
 /* Whole arrays of n contiguous elements (n <= 0: nothing); look restores the array
  * on top of the tape and keeps it there. */
+/* COMPLEX values (Fortran): two reals each, real part first. */
+void adgen_push_complex16(const double *z);
+void adgen_pop_complex16(double *z);
+void adgen_look_complex16(double *z);
+void adgen_push_complex8(const float *z);
+void adgen_pop_complex8(float *z);
+void adgen_look_complex8(float *z);
+void adgen_push_complex16_array(const double *a, int n);
+void adgen_pop_complex16_array(double *a, int n);
+void adgen_look_complex16_array(double *a, int n);
+void adgen_push_complex8_array(const float *a, int n);
+void adgen_pop_complex8_array(float *a, int n);
+void adgen_look_complex8_array(float *a, int n);
 void adgen_push_real8_array(const double *a, int n);
 void adgen_pop_real8_array(double *a, int n);
 void adgen_look_real8_array(double *a, int n);

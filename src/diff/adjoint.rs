@@ -293,7 +293,7 @@ struct Adj<'x, 'c, 'a> {
     frames: Vec<Frame>,
     return_label: Option<String>,
     branch_var: Option<String>,
-    temp_b: BTreeMap<u8, String>,
+    temp_b: BTreeMap<ScalarType, String>,
     /// By node: an assignment's adjoint written ahead (`node_adjoints`), taken once.
     kept: Vec<Option<Vec<Stmt>>>,
 }
@@ -377,11 +377,16 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     fn tempb(&mut self, ty: ScalarType) -> String {
         let kind = super::types::real_kind(ty);
-        if let Some(t) = self.temp_b.get(&kind) {
+        let ty = if ty.is_complex() {
+            ScalarType::Complex(kind)
+        } else {
+            ScalarType::Real(kind)
+        };
+        if let Some(t) = self.temp_b.get(&ty) {
             return t.clone();
         }
-        let t = self.ug.temp("tempb", TypeSpec::of(ScalarType::Real(kind)));
-        self.temp_b.insert(kind, t.clone());
+        let t = self.ug.temp("tempb", TypeSpec::of(ty));
+        self.temp_b.insert(ty, t.clone());
         t
     }
 

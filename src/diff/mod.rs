@@ -937,6 +937,9 @@ impl LeafInfo for StmtLeaves<'_, '_, '_> {
     fn is_integer(&self, expr: &Expr) -> bool {
         matches!(self.ug.ty(expr), ScalarType::Integer(_))
     }
+    fn is_complex(&self, expr: &Expr) -> bool {
+        self.ug.ty(expr).is_complex()
+    }
 }
 
 /// `lhs = rhs` as a generated statement.

@@ -2,6 +2,15 @@
 //! partial derivative of the expression with respect to each, so that
 //! `ė = Σ ± coeff·leaḟ` (tangent) and `leaf̄ += ± coeff·ē` (adjoint). This is the one
 //! intrinsic derivative table of adgen; it is written on the IL and is language-neutral.
+//!
+//! COMPLEX values (Tapenade's model, seeds/000 §4.3 over ℂ seen as ℝ²): a holomorphic
+//! operation keeps the real rule (`d(z·w) = ż·w + z·ẇ`), and its adjoint multiplies by the
+//! conjugate partial (`z̄ += conjg(w)·ū`, the adjoint for the real inner product
+//! `Re(conjg(u)·v)`). The operations that are only real-linear, `real`, `aimag`, `conjg`
+//! and `abs` of a complex, make a term's contribution `outer·P(coeff·K(leaḟ))`, P a
+//! projection on the real or imaginary part, K a conjugation or nothing
+//! ([`ComplexPath`]); its adjoint is `K(conjg(coeff)·P*(Re(conjg(outer)·ū)))`, with
+//! `Re* r = r` and `Im* r = i·r`. Real code never makes one.
 
 use crate::il::{BinOp, Expr, ExprKind, Intrinsic, UnOp};
 
@@ -12,6 +21,27 @@ pub struct Term {
     /// `None` stands for 1.
     pub coeff: Option<Expr>,
     pub negative: bool,
+    /// How a complex computation reaches the leaf, when it is not a plain product.
+    pub complex: Option<Box<ComplexPath>>,
+}
+
+/// The real-linear (not complex-linear) part of a term's path: its tangent contribution
+/// is `outer·P(coeff·K(leaḟ))`.
+#[derive(Clone, Debug, Default)]
+pub struct ComplexPath {
+    /// K: the leaf's derivative enters conjugated.
+    pub conj: bool,
+    /// P: the real (`real`) or imaginary (`aimag`) part of `coeff·K(leaḟ)`.
+    pub part: Option<Part>,
+    /// The factor applied after P; `None` stands for 1.
+    pub outer: Option<Expr>,
+}
+
+/// A part of a complex number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    Re,
+    Im,
 }
 
 /// What linearization needs to know about the expression's context.
@@ -23,6 +53,10 @@ pub trait LeafInfo {
     /// The expression is of an integer type (a divisor that would make `1/n` an integer
     /// division).
     fn is_integer(&self, expr: &Expr) -> bool;
+    /// The expression is COMPLEX.
+    fn is_complex(&self, _expr: &Expr) -> bool {
+        false
+    }
 }
 
 /// The terms of `expr`'s derivative, leaves that appear several times merged.
@@ -111,6 +145,7 @@ fn walk(
                 leaf: expr.clone(),
                 coeff,
                 negative,
+                complex: None,
             });
         }
         ExprKind::Paren(e) => walk(e, coeff, negative, info, out),
@@ -482,6 +517,13 @@ fn intrinsic(
             false,
             out,
         ),
+        Intrinsic::Abs if info.is_complex(a) => {
+            // |z|' = Re(conjg(z)·ż)/|z|
+            let mut inner = Vec::new();
+            walk(a, Some(conjg(a)), false, info, &mut inner);
+            let outer = div(coeff, call(Intrinsic::Abs, vec![a.clone()]));
+            through(inner, outer, negative, out, |t| project(t, Part::Re, info));
+        }
         Intrinsic::Abs => single(call(Intrinsic::Sign, vec![one(), a.clone()]), false, out),
         Intrinsic::Sign => {
             // sign(a, b) = |a|·sgn(b): d/da = sign(1, a)·sign(1, b)
@@ -571,6 +613,38 @@ fn intrinsic(
                 }
             }
         }
+        Intrinsic::Dble | Intrinsic::Real if info.is_complex(a) => {
+            through(sub_terms(a, info), coeff, negative, out, |t| {
+                project(t, Part::Re, info)
+            })
+        }
+        Intrinsic::Aimag => through(sub_terms(a, info), coeff, negative, out, |t| {
+            project(t, Part::Im, info)
+        }),
+        Intrinsic::Conjg => through(sub_terms(a, info), coeff, negative, out, |t| {
+            Some(conjugate(t, info))
+        }),
+        Intrinsic::Cmplx | Intrinsic::ComplexPair => {
+            // cmplx(x, y)' = ẋ + i·ẏ; cmplx(z) of a complex z only changes its kind.
+            single(Expr::int(1), false, out);
+            let y = args
+                .get(1)
+                .filter(|y| {
+                    y.keyword
+                        .as_deref()
+                        .is_none_or(|k| k.eq_ignore_ascii_case("y"))
+                })
+                .map(|y| &y.value);
+            if let Some(y) = y.filter(|y| is_active(y, info)) {
+                walk(
+                    y,
+                    mul(coeff, imaginary_unit(info.kind_of(y))),
+                    negative,
+                    info,
+                    out,
+                );
+            }
+        }
         Intrinsic::Dble | Intrinsic::Real => single(Expr::int(1), false, out),
         Intrinsic::Merge => {
             if let (Some(b), Some(mask)) = (args.get(1), args.get(2)) {
@@ -621,6 +695,175 @@ fn intrinsic(
     }
 }
 
+/// `i` of kind `k`: `(0.0_k, 1.0_k)`.
+pub fn imaginary_unit(k: u8) -> Expr {
+    Expr::intrinsic(Intrinsic::ComplexPair, vec![real("0.0", k), real("1.0", k)])
+}
+
+/// `conjg(e)`, and `x` for `conjg(conjg(x))`.
+fn conjg(e: &Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Intrinsic {
+            op: Intrinsic::Conjg,
+            args,
+            ..
+        } if args.len() == 1 => args[0].value.clone(),
+        _ => call(Intrinsic::Conjg, vec![e.clone()]),
+    }
+}
+
+/// The terms of `e` alone, to be seen through a real-linear operation.
+fn sub_terms(e: &Expr, info: &dyn LeafInfo) -> Vec<Term> {
+    let mut terms = Vec::new();
+    walk(e, None, false, info, &mut terms);
+    terms
+}
+
+/// The terms of an operand seen through `f` (a projection or a conjugation), then scaled
+/// by the coefficient of the operation's result.
+fn through(
+    inner: Vec<Term>,
+    coeff: Option<Expr>,
+    negative: bool,
+    out: &mut Vec<Term>,
+    f: impl Fn(Term) -> Option<Term>,
+) {
+    for t in inner {
+        let Some(mut t) = f(t) else { continue };
+        t.negative ^= negative;
+        match t.complex.as_mut().filter(|c| c.part.is_some()) {
+            Some(c) => c.outer = times(coeff.clone(), c.outer.take()),
+            None => t.coeff = times(coeff.clone(), t.coeff.take()),
+        }
+        out.push(t);
+    }
+}
+
+/// `a·b`, either standing for 1 when absent.
+fn times(a: Option<Expr>, b: Option<Expr>) -> Option<Expr> {
+    match (a, b) {
+        (None, b) => b,
+        (a, None) => a,
+        (a, Some(b)) => mul(a, paren(&b)),
+    }
+}
+
+/// The part `p` of a term's contribution; `None` when it is zero (the imaginary part of
+/// a real value).
+fn project(mut t: Term, p: Part, info: &dyn LeafInfo) -> Option<Term> {
+    let path = t.complex.get_or_insert_with(Box::default);
+    if path.part.is_none() {
+        path.part = Some(p);
+        return Some(t);
+    }
+    // Already real after its projection: `P(outer·r) = P(outer)·r`.
+    let outer = path.outer.take();
+    path.outer = match (outer, p) {
+        (Some(o), Part::Re) if info.is_complex(&o) => Some(call(Intrinsic::Real, vec![o])),
+        (Some(o), Part::Im) if info.is_complex(&o) => Some(call(Intrinsic::Aimag, vec![o])),
+        (o, Part::Re) => o,
+        (_, Part::Im) => return None,
+    };
+    Some(t)
+}
+
+/// The conjugate of a term's contribution.
+fn conjugate(mut t: Term, info: &dyn LeafInfo) -> Term {
+    match t.complex.as_mut().filter(|c| c.part.is_some()) {
+        // `conjg(outer·r) = conjg(outer)·r`, r real.
+        Some(c) => {
+            if let Some(o) = c.outer.take() {
+                c.outer = Some(if info.is_complex(&o) { conjg(&o) } else { o });
+            }
+        }
+        None => {
+            if let Some(c) = t.coeff.take() {
+                t.coeff = Some(if info.is_complex(&c) { conjg(&c) } else { c });
+            }
+            if info.is_complex(&t.leaf) {
+                let path = t.complex.get_or_insert_with(Box::default);
+                path.conj = !path.conj;
+            }
+        }
+    }
+    t
+}
+
+/// A term's tangent contribution, without its sign: `outer·P(coeff·K(d))` for the leaf's
+/// derivative `d`.
+pub fn tangent_contribution(t: &Term, d: Expr) -> Expr {
+    let path = t.complex.as_deref();
+    let d = if path.is_some_and(|c| c.conj) {
+        conjg(&d)
+    } else {
+        d
+    };
+    let inner = match &t.coeff {
+        Some(c) => Expr::binary(BinOp::Mul, c.clone(), d),
+        None => d,
+    };
+    let Some(part) = path.and_then(|c| c.part) else {
+        return inner;
+    };
+    let projected = call(
+        if part == Part::Re {
+            Intrinsic::Real
+        } else {
+            Intrinsic::Aimag
+        },
+        vec![inner],
+    );
+    match path.and_then(|c| c.outer.clone()) {
+        Some(o) => Expr::binary(BinOp::Mul, o, projected),
+        None => projected,
+    }
+}
+
+/// A term's adjoint contribution to its leaf, without its sign, for the adjoint `v` of
+/// the expression (`weight_complex`: `v` is COMPLEX): `coeff·v` on real code,
+/// `K(conjg(coeff)·P*(Re(conjg(outer)·v)))` on complex code.
+pub fn adjoint_contribution(t: &Term, v: Expr, weight_complex: bool, info: &dyn LeafInfo) -> Expr {
+    let path = t.complex.as_deref();
+    let mut v = v;
+    if let Some(part) = path.and_then(|c| c.part) {
+        let outer = path.and_then(|c| c.outer.clone());
+        let outer_complex = outer.as_ref().is_some_and(|o| info.is_complex(o));
+        v = match outer {
+            Some(o) if outer_complex => Expr::binary(BinOp::Mul, conjg(&o), v),
+            Some(o) => Expr::binary(BinOp::Mul, o, v),
+            None => v,
+        };
+        if outer_complex || weight_complex {
+            v = call(Intrinsic::Real, vec![v]);
+        }
+        if part == Part::Im {
+            v = Expr::binary(BinOp::Mul, imaginary_unit(info.kind_of(&t.leaf)), v);
+        }
+    }
+    let coeff_complex = t.coeff.as_ref().is_some_and(|c| info.is_complex(c));
+    let v = match &t.coeff {
+        Some(c) if coeff_complex => Expr::binary(BinOp::Mul, conjg(c), v),
+        Some(c) => Expr::binary(BinOp::Mul, c.clone(), v),
+        None => v,
+    };
+    let v = if path.is_some_and(|c| c.conj) {
+        conjg(&v)
+    } else {
+        v
+    };
+    let complex_value = match path.and_then(|c| c.part) {
+        Some(Part::Re) => coeff_complex,
+        Some(Part::Im) => true,
+        None => weight_complex || coeff_complex,
+    };
+    if complex_value && !info.is_complex(&t.leaf) {
+        // A real leaf's adjoint is the real part (its component along ℝ).
+        call(Intrinsic::Real, vec![v])
+    } else {
+        v
+    }
+}
+
 pub use crate::il::visit::expr_key;
 
 /// Terms on the same leaf become one, their coefficients added.
@@ -630,6 +873,11 @@ fn merge_same_leaves(terms: Vec<Term>) -> Vec<Term> {
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut groups: Vec<Vec<Term>> = Vec::new();
     for t in terms {
+        if t.complex.is_some() {
+            // A real-linear path does not add to another term's coefficient.
+            groups.push(vec![t]);
+            continue;
+        }
         let k = expr_key(&t.leaf);
         match index.get(&k) {
             Some(&i) => groups[i].push(t),
@@ -658,6 +906,7 @@ fn merge_same_leaves(terms: Vec<Term>) -> Vec<Term> {
                 leaf: first.leaf,
                 coeff: Some(Expr::new(ExprKind::Paren(Box::new(sum)))),
                 negative: false,
+                complex: None,
             }
         })
         .collect()

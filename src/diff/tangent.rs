@@ -303,8 +303,9 @@ fn derivative_assignment(ug: &mut UnitGen, s: &Stmt, lhs: &Expr, rhs: &Expr) -> 
     if !ug.useful_after(s, name) {
         return None;
     }
-    let terms = linearize(rhs, &ug.leaf_info(s));
     let target_ty = ug.ty(lhs);
+    let rhs = ug.as_assigned(rhs, target_ty);
+    let terms = linearize(&rhs, &ug.leaf_info(s));
     let value = tangent_sum(ug, &terms).map(|e| convert(ug, e, target_ty));
     Some(assign(dlhs, value.unwrap_or_else(|| ug.zero(target_ty))))
 }
@@ -316,10 +317,7 @@ pub fn tangent_sum(ug: &UnitGen, terms: &[Term]) -> Option<Expr> {
         let d = ug
             .dref(&t.leaf)
             .expect("active leaves have derivative storage");
-        let term = match &t.coeff {
-            Some(c) => Expr::binary(BinOp::Mul, c.clone(), d),
-            None => d,
-        };
+        let term = crate::diff::partials::tangent_contribution(t, d);
         sum = Some(match sum {
             None if t.negative => Expr::unary(UnOp::Neg, term),
             None => term,
@@ -333,7 +331,7 @@ pub fn tangent_sum(ug: &UnitGen, terms: &[Term]) -> Option<Expr> {
 /// warns on narrowing assignments).
 pub fn convert(ug: &UnitGen, e: Expr, target: crate::il::ScalarType) -> Expr {
     let (from, to) = (types::real_kind(ug.ty(&e)), types::real_kind(target));
-    if from > to && target.is_differentiable() {
+    if from > to && target.is_differentiable() && !target.is_complex() {
         Expr::intrinsic(Intrinsic::Real, vec![e, Expr::int(to as i64)])
     } else {
         e

@@ -25,10 +25,25 @@ pub fn type_of(expr: &Expr, symbols: &SymbolTable, program: &Program) -> ScalarT
     )
 }
 
-/// The real kind of a type (4 for non-reals).
+/// The real kind of a type (4 for non-reals); a COMPLEX's is its parts'.
 pub fn real_kind(ty: ScalarType) -> u8 {
     match ty {
-        ScalarType::Real(k) => k,
+        ScalarType::Real(k) | ScalarType::Complex(k) => k,
         _ => 4,
+    }
+}
+
+impl crate::diff::UnitGen<'_, '_> {
+    /// The value an assignment to a `target` stores: a COMPLEX right-hand side assigned
+    /// to a real is its real part (as Fortran converts it), made explicit so that its
+    /// derivative is the real part's.
+    pub fn as_assigned<'e>(&self, rhs: &'e Expr, target: ScalarType) -> std::borrow::Cow<'e, Expr> {
+        if target.is_complex() || !target.is_differentiable() || !self.ty(rhs).is_complex() {
+            return std::borrow::Cow::Borrowed(rhs);
+        }
+        std::borrow::Cow::Owned(Expr::intrinsic(
+            crate::il::Intrinsic::Real,
+            vec![rhs.clone()],
+        ))
     }
 }

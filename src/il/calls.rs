@@ -54,8 +54,14 @@ pub fn spec_type(spec: &TypeSpec) -> ScalarType {
         },
         _ => None,
     }
-    .or(spec.star.map(|s| s as u8));
+    .or(spec.star.map(|s| match spec.base {
+        // `complex*16`: the star counts both parts.
+        BaseType::Complex => (s / 2) as u8,
+        _ => s as u8,
+    }));
     match spec.base {
+        BaseType::Complex => ScalarType::Complex(kind.unwrap_or(4)),
+        BaseType::DoubleComplex => ScalarType::Complex(8),
         BaseType::Real => ScalarType::Real(kind.unwrap_or(4)),
         BaseType::DoublePrecision => ScalarType::Real(8),
         BaseType::Integer => ScalarType::Integer(kind.unwrap_or(4)),

@@ -39,6 +39,8 @@ pub enum TapeType {
     Real(u8),
     /// `integer(k)`, k = 4 or 8.
     Integer(u8),
+    /// `complex(k)`, k = 4 or 8 (each part's kind).
+    Complex(u8),
     Boolean,
     /// Fortran `CHARACTER` data of any length (bytes).
     Character,
@@ -54,6 +56,7 @@ impl TapeType {
         match ty {
             ScalarType::Real(k @ (4 | 8)) => Some(TapeType::Real(k)),
             ScalarType::Integer(k @ (4 | 8)) => Some(TapeType::Integer(k)),
+            ScalarType::Complex(k @ (4 | 8)) => Some(TapeType::Complex(k)),
             ScalarType::Logical => Some(TapeType::Boolean),
             ScalarType::Character => Some(TapeType::Character),
             _ => None,
@@ -64,6 +67,8 @@ impl TapeType {
         match self {
             TapeType::Real(k) => format!("real{k}"),
             TapeType::Integer(k) => format!("integer{k}"),
+            // Tapenade's names: the bytes of both parts.
+            TapeType::Complex(k) => format!("complex{}", 2 * k),
             TapeType::Boolean => "boolean".to_string(),
             TapeType::Character => "character".to_string(),
             TapeType::Pointer => "pointer".to_string(),

@@ -14,6 +14,10 @@ pub enum BaseType {
     Character,
     /// `TYPE(name)`: the name is [`TypeSpec::type_name`].
     Derived,
+    /// `COMPLEX`, `COMPLEX(8)`, `COMPLEX*16`.
+    Complex,
+    /// `DOUBLE COMPLEX`.
+    DoubleComplex,
 }
 
 /// A type as written: base, kind selector (`real(8)`, `real(kind=dp)`), `*len` form
@@ -60,6 +64,10 @@ impl TypeSpec {
                 kind: Some(Expr::int(k as i64)),
                 ..TypeSpec::simple(BaseType::Integer)
             },
+            ScalarType::Complex(k) => TypeSpec {
+                kind: (k != 4).then(|| Expr::int(k as i64)),
+                ..TypeSpec::simple(BaseType::Complex)
+            },
             ScalarType::Logical => TypeSpec::simple(BaseType::Logical),
             ScalarType::Character => TypeSpec::simple(BaseType::Character),
             // The name is not in the scalar type: callers keep the declared spec.
@@ -73,6 +81,8 @@ impl TypeSpec {
 pub enum ScalarType {
     Integer(u8),
     Real(u8),
+    /// A complex number, by the kind of each of its two parts (`complex(8)`: 8).
+    Complex(u8),
     Logical,
     Character,
     /// A derived-type variable: its components are named by paths (`s%x`) in the
@@ -84,16 +94,26 @@ pub enum ScalarType {
 impl ScalarType {
     /// Reals carry derivatives, and derived-type variables through their real components.
     pub fn is_differentiable(self) -> bool {
-        matches!(self, ScalarType::Real(_) | ScalarType::Derived)
+        matches!(
+            self,
+            ScalarType::Real(_) | ScalarType::Complex(_) | ScalarType::Derived
+        )
+    }
+    pub fn is_complex(self) -> bool {
+        matches!(self, ScalarType::Complex(_))
     }
     pub fn is_numeric(self) -> bool {
-        matches!(self, ScalarType::Real(_) | ScalarType::Integer(_))
+        matches!(
+            self,
+            ScalarType::Real(_) | ScalarType::Complex(_) | ScalarType::Integer(_)
+        )
     }
     /// The type as a reader names it: `real(8)`, `integer(2)`, `character`.
     pub fn describe(self) -> String {
         match self {
             ScalarType::Integer(k) => format!("integer({k})"),
             ScalarType::Real(k) => format!("real({k})"),
+            ScalarType::Complex(k) => format!("complex({k})"),
             ScalarType::Logical => "logical".to_string(),
             ScalarType::Character => "character".to_string(),
             ScalarType::Derived => "derived type".to_string(),
@@ -125,14 +145,14 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
         ExprKind::Str(_) => ScalarType::Character,
         ExprKind::Var(n) | ExprKind::Index(n, _) => (rules.variable)(n),
         ExprKind::Call(n, _) => (rules.function)(n),
-        ExprKind::Intrinsic { op, args, .. } => {
+        ExprKind::Intrinsic { op, args, spelling } => {
             let arg = |i: usize| {
                 args.get(i)
                     .map(|a| ty(&a.value))
                     .unwrap_or(ScalarType::Real(rules.default_real))
             };
             let real_of = |t: ScalarType| match t {
-                ScalarType::Real(k) => ScalarType::Real(k),
+                ScalarType::Real(k) | ScalarType::Complex(k) => ScalarType::Real(k),
                 _ => ScalarType::Real(rules.default_real),
             };
             match op {
@@ -170,6 +190,32 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                 | Intrinsic::Eoshift
                 | Intrinsic::Pack => arg(0),
                 Intrinsic::Modulo => promote(arg(0), arg(1)),
+                Intrinsic::Abs | Intrinsic::Aimag if arg(0).is_complex() => real_of(arg(0)),
+                Intrinsic::Conjg => arg(0),
+                Intrinsic::Cmplx => match args
+                    .iter()
+                    .find(|a| {
+                        a.keyword
+                            .as_deref()
+                            .is_some_and(|k| k.eq_ignore_ascii_case("kind"))
+                    })
+                    .or(args.get(2))
+                    .map(|a| &a.value.kind)
+                {
+                    Some(ExprKind::Int(k)) => ScalarType::Complex(k.parse().unwrap_or(4)),
+                    Some(_) => ScalarType::Complex(8),
+                    None if spelling
+                        .as_deref()
+                        .is_some_and(|s| s.eq_ignore_ascii_case("dcmplx")) =>
+                    {
+                        ScalarType::Complex(8)
+                    }
+                    None => ScalarType::Complex(rules.default_real),
+                },
+                Intrinsic::ComplexPair => match promote(arg(0), arg(1)) {
+                    ScalarType::Real(k) => ScalarType::Complex(k),
+                    _ => ScalarType::Complex(rules.default_real),
+                },
                 Intrinsic::Max
                 | Intrinsic::Min
                 | Intrinsic::Mod
@@ -178,6 +224,8 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
                     .map(arg)
                     .fold(ScalarType::Integer(4), promote),
                 Intrinsic::Merge => promote(arg(0), arg(1)),
+                // Elementwise functions of a COMPLEX are COMPLEX (`exp(z)`).
+                _ if arg(0).is_complex() => arg(0),
                 _ => real_of(arg(0)),
             }
         }
@@ -207,6 +255,10 @@ pub fn expr_type(expr: &Expr, rules: &TypeRules) -> ScalarType {
 /// The type of an arithmetic operation on operands of types `a` and `b`.
 pub fn promote(a: ScalarType, b: ScalarType) -> ScalarType {
     match (a, b) {
+        (ScalarType::Complex(x), ScalarType::Complex(y)) => ScalarType::Complex(x.max(y)),
+        (ScalarType::Complex(x), ScalarType::Real(y))
+        | (ScalarType::Real(y), ScalarType::Complex(x)) => ScalarType::Complex(x.max(y)),
+        (ScalarType::Complex(x), _) | (_, ScalarType::Complex(x)) => ScalarType::Complex(x),
         (ScalarType::Real(x), ScalarType::Real(y)) => ScalarType::Real(x.max(y)),
         (ScalarType::Real(x), _) | (_, ScalarType::Real(x)) => ScalarType::Real(x),
         (ScalarType::Integer(x), ScalarType::Integer(y)) => ScalarType::Integer(x.max(y)),

@@ -94,6 +94,8 @@ fn scalar_of(spec: &il::TypeSpec) -> ScalarType {
         BaseType::Integer => ScalarType::Integer(kind.unwrap_or(4)),
         BaseType::Real => ScalarType::Real(kind.unwrap_or(8)),
         BaseType::DoublePrecision => ScalarType::Real(8),
+        BaseType::Complex => ScalarType::Complex(kind.unwrap_or(4)),
+        BaseType::DoubleComplex => ScalarType::Complex(8),
         BaseType::Logical => ScalarType::Logical,
         BaseType::Character => ScalarType::Character,
         BaseType::Derived => ScalarType::Derived,
@@ -230,6 +232,9 @@ fn type_name(ty: ScalarType) -> Result<String, String> {
         }
         ScalarType::Derived => {
             return Err("the driver cannot pass derived-type arguments".to_string());
+        }
+        ScalarType::Complex(_) => {
+            return Err("the driver cannot pass COMPLEX arguments".to_string());
         }
     })
 }
@@ -639,7 +644,9 @@ fn setup(
                 }
             },
             ScalarType::Logical => writeln!(body, "  {} = .false.", s.var).unwrap(),
-            ScalarType::Character | ScalarType::Derived => unreachable!("rejected by type_name"),
+            ScalarType::Character | ScalarType::Derived | ScalarType::Complex(_) => {
+                unreachable!("rejected by type_name")
+            }
         }
     }
     // Reals: pseudo-random in the configured range (also outputs, so that nothing is

@@ -525,6 +525,10 @@ impl Cx<'_> {
                     .unwrap_or_default(),
                 Level::Unary,
             ),
+            // COMPLEX reaches the C back-end only from Fortran, which it refuses.
+            Intrinsic::Cmplx | Intrinsic::ComplexPair => f("CMPLX"),
+            Intrinsic::Aimag => f("cimag"),
+            Intrinsic::Conjg => f("conj"),
             Intrinsic::Merge => (
                 format!(
                     "{} ? {} : {}",

@@ -45,6 +45,8 @@ pub fn c_type(ty: ScalarType) -> &'static str {
     match ty {
         ScalarType::Real(8) => "double",
         ScalarType::Real(_) => "float",
+        ScalarType::Complex(8) => "double _Complex",
+        ScalarType::Complex(_) => "float _Complex",
         ScalarType::Integer(8) => "long",
         ScalarType::Integer(_) => "int",
         ScalarType::Logical => "int",

@@ -13,6 +13,8 @@ pub(crate) fn write_type_spec(spec: &TypeSpec) -> String {
         BaseType::DoublePrecision => "double precision",
         BaseType::Logical => "logical",
         BaseType::Character => "character",
+        BaseType::Complex => "complex",
+        BaseType::DoubleComplex => "double complex",
         BaseType::Derived => {
             return format!("type({})", spec.type_name.as_deref().unwrap_or("?"));
         }

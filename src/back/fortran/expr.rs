@@ -167,6 +167,17 @@ fn push_expr(out: &mut String, expr: &Expr) {
             out.push_str(name);
             push_args(out, args);
         }
+        ExprKind::Intrinsic {
+            op: Intrinsic::ComplexPair,
+            args,
+            ..
+        } if args.len() == 2 => {
+            out.push('(');
+            push_expr(out, &args[0].value);
+            out.push_str(", ");
+            push_expr(out, &args[1].value);
+            out.push(')');
+        }
         ExprKind::Intrinsic { op, args, spelling } => {
             out.push_str(spelling.as_deref().unwrap_or(intrinsic_name(*op)));
             push_args(out, args);
@@ -326,6 +337,10 @@ pub(crate) fn intrinsic_name(op: Intrinsic) -> &'static str {
         Intrinsic::Nint => "nint",
         Intrinsic::Floor => "floor",
         Intrinsic::Merge => "merge",
+        Intrinsic::Cmplx => "cmplx",
+        Intrinsic::Aimag => "aimag",
+        Intrinsic::Conjg => "conjg",
+        Intrinsic::ComplexPair => "",
         Intrinsic::Sum => "sum",
         Intrinsic::Product => "product",
         Intrinsic::Maxval => "maxval",

@@ -24,7 +24,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if !self.ug.useful_after(s, name) {
             return Vec::new();
         }
-        let terms = linearize(rhs, &self.ug.leaf_info(s));
+        let lhs_ty = self.ug.ty(lhs);
+        let rhs = self.ug.as_assigned(rhs, lhs_ty);
+        let terms = linearize(&rhs, &self.ug.leaf_info(s));
         let zero = self.ug.zero_of(name);
         if terms.is_empty() {
             return vec![assign(lhs_b, zero)];
@@ -42,16 +44,24 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 .iter()
                 .filter(|t| crate::diff::partials::expr_key(&t.leaf) != lhs_key)
             {
-                out.push(self.increment(t, &lhs_b));
+                out.push(self.increment(s, t, &lhs_b, lhs_ty.is_complex()));
             }
-            let scaled = match (own.coeff, own.negative) {
-                (None, false) => None,
-                (None, true) => Some(Expr::unary(crate::il::UnOp::Neg, lhs_b.clone())),
-                (Some(c), false) => Some(Expr::binary(BinOp::Mul, c, lhs_b.clone())),
-                (Some(c), true) => Some(Expr::unary(
-                    crate::il::UnOp::Neg,
-                    Expr::binary(BinOp::Mul, c, lhs_b.clone()),
-                )),
+            let scaled = match (own.coeff.is_none() && own.complex.is_none(), own.negative) {
+                (true, false) => None,
+                (true, true) => Some(Expr::unary(crate::il::UnOp::Neg, lhs_b.clone())),
+                (false, negative) => {
+                    let v = crate::diff::partials::adjoint_contribution(
+                        &own,
+                        lhs_b.clone(),
+                        lhs_ty.is_complex(),
+                        &self.ug.leaf_info(s),
+                    );
+                    Some(if negative {
+                        Expr::unary(crate::il::UnOp::Neg, v)
+                    } else {
+                        v
+                    })
+                }
             };
             if let Some(v) = scaled {
                 let v = convert(self.ug, v, self.ug.ty(lhs));
@@ -69,7 +79,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             lhs_b.clone()
         };
         for t in &terms {
-            out.push(self.increment(t, &weight));
+            out.push(self.increment(s, t, &weight, lhs_ty.is_complex()));
         }
         if !self_ref {
             out.push(assign(lhs_b, zero));
@@ -77,15 +87,30 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         out
     }
 
-    /// `leafb = leafb ± coeff·weight`.
-    pub(super) fn increment(&self, t: &Term, weight: &Expr) -> Stmt {
+    /// `leafb = leafb ± coeff·weight` (`weight_complex`: the weight is COMPLEX).
+    pub(super) fn increment(
+        &self,
+        s: &Stmt,
+        t: &Term,
+        weight: &Expr,
+        weight_complex: bool,
+    ) -> Stmt {
         let leaf_b = self
             .ug
             .dref(&t.leaf)
             .expect("active leaves have derivative storage");
-        let product = match &t.coeff {
-            Some(c) => Expr::binary(BinOp::Mul, c.clone(), weight.clone()),
-            None => weight.clone(),
+        let product = match (&t.coeff, &t.complex, weight_complex) {
+            (Some(c), None, false) => Expr::binary(BinOp::Mul, c.clone(), weight.clone()),
+            (None, None, false) => weight.clone(),
+            _ => {
+                let info = self.ug.leaf_info(s);
+                crate::diff::partials::adjoint_contribution(
+                    t,
+                    weight.clone(),
+                    weight_complex,
+                    &info,
+                )
+            }
         };
         let product = convert(self.ug, product, self.ug.ty(&t.leaf));
         let op = if t.negative { BinOp::Sub } else { BinOp::Add };

@@ -274,7 +274,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             args.push(Expr::var(&temp));
             let terms = linearize(actual, &self.ug.leaf_info(s));
             for t in &terms {
-                after.push(self.increment(t, &Expr::var(&temp)));
+                after.push(self.increment(s, t, &Expr::var(&temp), formal_ty.is_complex()));
             }
         }
         keywords.resize(args.len(), None);

@@ -21,9 +21,9 @@ pub fn at_type_spec(c: &Cursor) -> bool {
     match word.to_ascii_lowercase().as_str() {
         "integer" | "real" | "logical" | "character" | "doubleprecision" | "complex"
         | "doublecomplex" => true,
-        "double" => c
-            .ident_at(1)
-            .is_some_and(|w| w.eq_ignore_ascii_case("precision")),
+        "double" => c.ident_at(1).is_some_and(|w| {
+            w.eq_ignore_ascii_case("precision") || w.eq_ignore_ascii_case("complex")
+        }),
         "type" | "class" => c.nth(1) == Some(&TokKind::LParen),
         _ => false,
     }
@@ -40,9 +40,14 @@ pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec>
         "character" => BaseType::Character,
         "doubleprecision" => BaseType::DoublePrecision,
         "double" => {
-            c.expect_ident("`precision`")?;
+            let (second, _) = c.expect_ident("`precision` or `complex`")?;
+            if second.eq_ignore_ascii_case("complex") {
+                return Ok(TypeSpec::simple(BaseType::DoubleComplex));
+            }
             BaseType::DoublePrecision
         }
+        "complex" => BaseType::Complex,
+        "doublecomplex" => return Ok(TypeSpec::simple(BaseType::DoubleComplex)),
         "type" => {
             c.expect(&TokKind::LParen, "`(` after TYPE")?;
             let (name, _) = c.expect_ident("a derived type's name")?;
@@ -50,13 +55,6 @@ pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec>
             let mut spec = TypeSpec::simple(BaseType::Derived);
             spec.type_name = Some(name);
             return Ok(spec);
-        }
-        "complex" | "doublecomplex" => {
-            return Err(unsupported(
-                span,
-                "the COMPLEX type",
-                "adgen handles INTEGER, REAL, DOUBLE PRECISION, LOGICAL and CHARACTER",
-            ));
         }
         _ => {
             return Err(unsupported(

@@ -335,8 +335,23 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
             }
             c.bump();
             let (inner, depth) = parse_level(c)?;
-            if c.is(&TokKind::Comma) {
-                return Err(unsupported(c, "complex constants"));
+            if c.eat(&TokKind::Comma) {
+                // A complex constant `(re, im)`.
+                let (im, im_depth) = parse_level(c)?;
+                c.expect(&TokKind::RParen, "`)` to close the complex constant")?;
+                if depth.max(im_depth) + 1 > MAX_DEPTH {
+                    return Err(too_deep(c));
+                }
+                let args = vec![Arg::positional(inner), Arg::positional(im)];
+                let e = node(
+                    ExprKind::Intrinsic {
+                        op: Intrinsic::ComplexPair,
+                        args,
+                        spelling: None,
+                    },
+                    c.span_from(lo),
+                );
+                return Ok((e, depth.max(im_depth) + 1));
             }
             c.expect(&TokKind::RParen, "`)` to close the parenthesis")?;
             if depth + 1 > MAX_DEPTH {

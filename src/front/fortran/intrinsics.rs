@@ -69,6 +69,19 @@ pub fn lookup(name: &str) -> Option<IntrinsicInfo> {
         "shape" => (Shape, 1, 1),
         "modulo" => (Modulo, 2, 2),
         "present" => (Present, 1, 1),
+        // COMPLEX: the generic names, and the specific ones of FORTRAN 77 and its
+        // common extensions (`dcmplx`, `dimag`, `dconjg`, `cdabs`, ...).
+        "cmplx" | "dcmplx" => (Cmplx, 1, 3),
+        // `imag`, `imagpart` and `realpart`: GNU Fortran's extensions.
+        "aimag" | "dimag" | "imag" | "imagpart" => (Aimag, 1, 1),
+        "realpart" => (Real, 1, 1),
+        "conjg" | "dconjg" => (Conjg, 1, 1),
+        "cabs" | "cdabs" | "zabs" => (Abs, 1, 1),
+        "cexp" | "cdexp" | "zexp" => (Exp, 1, 1),
+        "clog" | "cdlog" | "zlog" => (Log, 1, 1),
+        "csqrt" | "cdsqrt" | "zsqrt" => (Sqrt, 1, 1),
+        "csin" | "cdsin" | "zsin" => (Sin, 1, 1),
+        "ccos" | "cdcos" | "zcos" => (Cos, 1, 1),
         _ => return passive(&lower),
     };
     Some(IntrinsicInfo {

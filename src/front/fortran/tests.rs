@@ -1143,7 +1143,7 @@ end subroutine
 fn unsupported_declarations() {
     let text = "\
 subroutine s(z, p)
-  complex :: z
+  real :: z
   real, pointer :: p
   type(point) :: q
   equivalence (z, p)
@@ -1154,7 +1154,7 @@ end subroutine
         d.iter().map(|d| d.code).collect::<Vec<_>>(),
         // `type(point)`: declarations of derived types are supported, `point` is unknown.
         // EQUIVALENCE of dummy arguments is refused.
-        vec!["E0405", "E0405", "E0301", "E0314", "E0314"],
+        vec!["E0405", "E0301", "E0314", "E0314"],
         "{}",
         render(text, &d)
     );
@@ -2248,4 +2248,34 @@ fn implicit_none_of_the_host_may_be_repeated() {
     ] {
         assert_eq!(where_(text, &errs(text)), vec![("E0307", 3, 3)], "{text}");
     }
+}
+
+#[test]
+fn complex_types_constants_and_intrinsics() {
+    let text = "\
+subroutine s(a, b, c, d, r)
+  complex :: a
+  complex(8) :: b
+  complex*16 :: c
+  double complex :: d
+  real(8) :: r
+  b = (1d0, -2.5d0) + cmplx(r, 2*r, kind=8)
+  c = dcmplx(r, r) * conjg(b)
+  d = b / c
+  r = aimag(d) + real(c, 8) + abs(b) + imag(c)
+  a = (1.0, 0.5)
+end subroutine
+";
+    let file = lower(text).unwrap_or_else(|d| panic!("{}", render(text, &d)));
+    let s = &file.units[0].symbols;
+    assert_eq!(s.get("a").unwrap().ty, ScalarType::Complex(4));
+    for name in ["b", "c", "d"] {
+        assert_eq!(s.get(name).unwrap().ty, ScalarType::Complex(8), "{name}");
+    }
+    let printed = crate::back::fortran::write_unit(&file.units[0]);
+    assert!(
+        printed.contains("b = (1d0, -2.5d0) + cmplx(r, 2*r, kind=8)"),
+        "{printed}"
+    );
+    assert!(printed.contains("double complex :: d"), "{printed}");
 }

@@ -7,7 +7,7 @@ use crate::il::{Arg, BaseType, Expr, ExprKind, RealLit, ScalarType, TypeSpec};
 
 fn kind_bytes(ty: ScalarType) -> i64 {
     match ty {
-        ScalarType::Integer(k) | ScalarType::Real(k) => k as i64,
+        ScalarType::Integer(k) | ScalarType::Real(k) | ScalarType::Complex(k) => k as i64,
         ScalarType::Logical => 4,
         ScalarType::Character => 1,
         ScalarType::Derived => 0,
@@ -42,9 +42,12 @@ fn selected_int_kind(r: i64) -> i64 {
 impl Sema<'_> {
     /// The meaning of a type spec; kinds must be integer constants known so far.
     pub(super) fn type_of_spec(&mut self, spec: &TypeSpec, span: Span) -> ScalarType {
+        let complex = spec.base == BaseType::Complex;
         let (is_real, default) = match spec.base {
             BaseType::Integer => (false, ScalarType::Integer(4)),
             BaseType::Real => (true, ScalarType::Real(4)),
+            BaseType::Complex => (true, ScalarType::Complex(4)),
+            BaseType::DoubleComplex => return ScalarType::Complex(8),
             BaseType::DoublePrecision => return ScalarType::Real(8),
             BaseType::Logical => return ScalarType::Logical,
             BaseType::Character => return ScalarType::Character,
@@ -52,6 +55,8 @@ impl Sema<'_> {
         };
         let (kind, where_span) = match (&spec.kind, spec.star) {
             (Some(e), _) => (self.eval_int(e, 0), e.span),
+            // `complex*16`: the star counts both parts.
+            (None, Some(star)) if complex => (Some(star as i64 / 2), span),
             (None, Some(star)) => (Some(star as i64), span),
             (None, None) => return default,
         };
@@ -62,7 +67,9 @@ impl Sema<'_> {
         };
         match kind {
             Some(k) if valid.contains(&k) => {
-                if is_real {
+                if complex {
+                    ScalarType::Complex(k as u8)
+                } else if is_real {
                     ScalarType::Real(k as u8)
                 } else {
                     ScalarType::Integer(k as u8)
