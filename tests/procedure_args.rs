@@ -88,29 +88,56 @@ fn a_procedure_argument_that_no_caller_names_is_refused_as_one() {
 }
 
 /// A module procedure of another module passed to a module procedure: the specialized
-/// copy, which stays in the callee's module, could not call it (and the derivative
-/// modules would use each other). The call is left unspecialized and refused once
-/// (E0503) where the procedure argument is called with active arguments; before, the
-/// derivative was written with a zero derivative for the call.
+/// copy cannot stay in the callee's module, which does not see the procedure (and whose
+/// derivative module would then use the caller's). It becomes a procedure of the
+/// caller's module, with `use` statements for what it took from its own module. The
+/// numbers are checked by the corpus program `procedure_iface_dummies`.
+const TWO_MODULES: &str = "module integ\n  implicit none\n  real(8) :: weight = 1d0\n\
+    contains\n  subroutine euler(f, n, h, y)\n    \
+    real(8), external :: f\n    integer, intent(in) :: n\n    real(8), intent(in) :: h\n    \
+    real(8), intent(inout) :: y\n    integer :: i\n    do i = 1, n\n      \
+    y = y + weight*h*f(y)\n    end do\n  end subroutine euler\nend module integ\n\
+    module model\n  implicit none\ncontains\n  function decay(y) result(dy)\n    \
+    real(8), intent(in) :: y\n    real(8) :: dy\n    dy = -y*y\n  end function decay\n  \
+    subroutine run(h, y)\n    use integ\n    real(8), intent(in) :: h\n    \
+    real(8), intent(inout) :: y\n    call euler(decay, 20, h, y)\n  end subroutine run\n\
+    end module model\n";
+
 #[test]
-fn a_procedure_of_another_module_is_refused_not_miscompiled() {
-    let text = "module integ\n  implicit none\ncontains\n  subroutine euler(f, n, h, y)\n    \
-        real(8), external :: f\n    integer, intent(in) :: n\n    real(8), intent(in) :: h\n    \
-        real(8), intent(inout) :: y\n    integer :: i\n    do i = 1, n\n      \
-        y = y + h*f(y)\n    end do\n  end subroutine euler\nend module integ\n\
-        module model\n  implicit none\ncontains\n  function decay(y) result(dy)\n    \
-        real(8), intent(in) :: y\n    real(8) :: dy\n    dy = -y*y\n  end function decay\n  \
-        subroutine run(h, y)\n    use integ\n    real(8), intent(in) :: h\n    \
-        real(8), intent(inout) :: y\n    call euler(decay, 20, h, y)\n  end subroutine run\n\
-        end module model\n";
+fn a_procedure_of_another_module_makes_a_copy_in_the_callers_module() {
+    let g = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", TWO_MODULES)],
+        &request("run", &["h", "y"], &["y"]),
+    )
+    .unwrap_or_else(|f| panic!("{}", f.rendered));
+    for (path, suffix) in [("m_d.f90", "d"), ("m_b.f90", "b")] {
+        let text = &g.files.iter().find(|f| f.path == path).unwrap().contents;
+        let model = text.find(&format!("module model_{suffix}")).expect(text);
+        let copy = text
+            .find(&format!("subroutine euler_decay_{suffix}("))
+            .expect(text);
+        assert!(copy > model, "the copy is in the caller's module:\n{text}");
+        assert!(text[copy..].contains("use integ, only: weight"), "{text}");
+    }
+}
+
+/// A copy that needs a PRIVATE name of the callee's module cannot live elsewhere: the
+/// call is left unspecialized and refused (E0503) where the procedure argument is called
+/// with active arguments, never written with a zero derivative.
+#[test]
+fn a_copy_that_needs_a_private_name_is_refused_not_miscompiled() {
+    let text = TWO_MODULES.replace(
+        "  real(8) :: weight = 1d0\n",
+        "  real(8), private :: weight = 1d0\n",
+    );
     let failure = adgen::differentiate(
-        &[adgen::SourceInput::new("m.f90", text)],
+        &[adgen::SourceInput::new("m.f90", &text)],
         &request("run", &["h", "y"], &["y"]),
     )
     .unwrap_err();
-    let errors: Vec<_> = failure.errors().collect();
-    assert_eq!(errors.len(), 1, "{}", failure.rendered);
-    assert_eq!(errors[0].code, "E0503", "{}", failure.rendered);
+    // Derivative code of `integ` itself cannot reach `weight` either (E0512).
+    let codes: Vec<_> = failure.errors().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0503", "E0512"], "{}", failure.rendered);
     assert!(
         failure.rendered.contains("a procedure argument of `euler`"),
         "{}",

@@ -119,7 +119,7 @@ impl Hosts {
 fn drop_external_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
     for d in &mut unit.decls {
         match &mut d.kind {
-            DeclKind::External(list) => {
+            DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
                 list.retain(|n| !names.contains(crate::il::key_ref(n).as_ref()))
             }
             DeclKind::Var {
@@ -131,7 +131,7 @@ fn drop_external_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
         }
     }
     unit.decls.retain(|d| match &d.kind {
-        DeclKind::External(list) => !list.is_empty(),
+        DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
         DeclKind::Var { entities, .. } => !entities.is_empty(),
         _ => true,
     });

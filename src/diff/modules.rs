@@ -171,33 +171,6 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
     out
 }
 
-/// Whether `name` is PRIVATE in `module`: by an attribute, a PRIVATE/PUBLIC list, or
-/// the module's default.
-fn is_private(module: &Unit, name: &str) -> bool {
-    let k = key(name);
-    let mut default_private = false;
-    for d in &module.decls {
-        match &d.kind {
-            DeclKind::Access { public, names } if names.is_empty() => default_private = !public,
-            DeclKind::Access { public, names } if names.iter().any(|n| key(n) == k) => {
-                return !public;
-            }
-            DeclKind::Var {
-                attrs, entities, ..
-            } if entities.iter().any(|e| key(&e.name) == k) => {
-                if attrs.iter().any(|a| matches!(a, Attr::Private)) {
-                    return true;
-                }
-                if attrs.iter().any(|a| matches!(a, Attr::Public)) {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-    }
-    default_private
-}
-
 /// Derivative code of a module's procedures lives in another module, which sees only
 /// the original's PUBLIC names. A PRIVATE procedure of the original that derivative
 /// code calls (a passive helper, or a primal recomputed in the adjoint) is copied into
@@ -247,7 +220,7 @@ pub(super) fn copy_private_procedures(
                 // An internal procedure lifted out of its host is no procedure of the
                 // module: like a PRIVATE one, derivative code gets its own copy.
                 let internal = procedure.is_some_and(|p| p.internal_of.is_some());
-                if !internal && !is_private(original, &name) {
+                if !internal && !original.is_private(&name) {
                     continue;
                 }
                 if let Some(p) = procedure {

@@ -247,6 +247,33 @@ impl BindC {
 }
 
 impl Unit {
+    /// Whether this module keeps `name` PRIVATE: by an attribute, a PRIVATE/PUBLIC
+    /// list, or its default.
+    pub fn is_private(&self, name: &str) -> bool {
+        let k = key(name);
+        let mut default_private = false;
+        for d in &self.decls {
+            match &d.kind {
+                DeclKind::Access { public, names } if names.is_empty() => default_private = !public,
+                DeclKind::Access { public, names } if names.iter().any(|n| key(n) == k) => {
+                    return !public;
+                }
+                DeclKind::Var {
+                    attrs, entities, ..
+                } if entities.iter().any(|e| key(&e.name) == k) => {
+                    if attrs.iter().any(|a| matches!(a, Attr::Private)) {
+                        return true;
+                    }
+                    if attrs.iter().any(|a| matches!(a, Attr::Public)) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        default_private
+    }
+
     /// A procedure known by its interface alone: its dummies (and result) declared by
     /// `decls` and `symbols`, no body; every other field empty. A black box adgen has no
     /// source for, or a C function called by prototype.
@@ -365,6 +392,14 @@ pub enum DeclKind {
     Intent(Intent, Vec<String>),
     /// `EXTERNAL f, g`.
     External(Vec<String>),
+    /// `PROCEDURE(iface) [, attrs] :: f, g`: procedures (procedure arguments, mostly)
+    /// whose interface is the abstract interface or procedure `interface`; as EXTERNAL,
+    /// typed as the interface's result.
+    Procedure {
+        interface: String,
+        attrs: Vec<Attr>,
+        names: Vec<String>,
+    },
     /// `INTRINSIC sin`.
     Intrinsic(Vec<String>),
     /// `TYPE name ... END TYPE`: a derived type; its components are type declarations.
@@ -388,8 +423,7 @@ pub enum DeclKind {
     /// `IMPORT [[::] names]` in an interface body: host names it sees (all when empty).
     Import(Vec<String>),
     /// `ABSTRACT INTERFACE ... END INTERFACE`: the interfaces of procedures passed as
-    /// arguments (`PROCEDURE(func) :: f`). Kept for output; a procedure argument is
-    /// refused where a root reaches it.
+    /// arguments (`PROCEDURE(func) :: f`), kept for output.
     AbstractInterface(Vec<Unit>),
     /// `INTERFACE name ... END INTERFACE`: a generic name for the specific procedures it
     /// lists, module procedures (`MODULE PROCEDURE a, b`, `PROCEDURE :: a`) and external

@@ -562,6 +562,7 @@ pub fn canonical_spelling(
             }
             super::DeclKind::Intent(_, names)
             | super::DeclKind::External(names)
+            | super::DeclKind::Procedure { names, .. }
             | super::DeclKind::Intrinsic(names) => {
                 names.iter_mut().for_each(var);
             }

@@ -23,6 +23,7 @@ pub mod black_box;
 pub mod directives;
 pub mod io;
 pub mod normalize;
+pub mod relocate;
 pub mod restructure;
 pub mod scalarize;
 pub mod sizes;

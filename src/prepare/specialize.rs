@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::relocate::{Placement, placement, use_decls};
 use crate::il::names::Namer;
 use crate::il::symbols::SymbolKind;
 use crate::il::{Arg, Attr, DeclKind, ExprKind, Program, Stmt, StmtKind, Unit, key, visit};
@@ -26,8 +27,9 @@ const MAX_ROUNDS: usize = 16;
 /// arguments to drop.
 type Binder<'a> = dyn FnMut(&str, &[Arg]) -> Option<(String, Vec<usize>)> + 'a;
 
-/// A specialization: the callee (key) and the procedure at each position it binds.
-type Spec = (String, Vec<(usize, String)>);
+/// A specialization: the callee (key), the procedure at each position it binds, and
+/// where the copy lives.
+type Spec = (String, Vec<(usize, String)>, Placement);
 
 pub fn specialize(program: Program) -> Program {
     let mut out = program;
@@ -53,8 +55,12 @@ pub fn specialize(program: Program) -> Program {
             .map(|u| (key(&u.name), u.clone()))
             .collect();
         let mut wanted: Vec<Spec> = Vec::new();
+        // What a copy's place depends on: the modules (their declarations) and which
+        // procedures exist.
+        let modules: Vec<Unit> = out.units().filter(|u| u.is_module()).cloned().collect();
         for file in &mut out.files {
             for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
+                let caller_host = unit.host.clone();
                 let own: BTreeSet<String> = dummies
                     .get(crate::il::key_ref(&unit.name).as_ref())
                     .into_iter()
@@ -73,13 +79,36 @@ pub fn specialize(program: Program) -> Program {
                             || own.contains(crate::il::key_ref(p).as_ref())
                             || !out_units.contains_key(crate::il::key_ref(p).as_ref())
                             || !clash_resolvable(&callees[&key(name)], k, p)
-                            || !visible_in_copy(&out_units, &callees[&key(name)], p)
                         {
                             return None;
                         }
                         bound.push((k, p.clone()));
                     }
-                    let spec = (key(name), bound);
+                    let procs: Vec<(String, Option<String>)> = bound
+                        .iter()
+                        .map(|(_, p)| {
+                            let host = out_units
+                                .get(crate::il::key_ref(p).as_ref())
+                                .and_then(|(h, _)| h.clone());
+                            (p.clone(), host)
+                        })
+                        .collect();
+                    if procs.iter().any(|(p, _)| {
+                        out_units
+                            .get(crate::il::key_ref(p).as_ref())
+                            .is_some_and(|(_, internal)| *internal)
+                    }) {
+                        // An internal procedure is seen only in its host.
+                        return None;
+                    }
+                    let place = placement(
+                        &modules,
+                        &out_units,
+                        &callees[&key(name)],
+                        caller_host.as_deref(),
+                        &procs,
+                    )?;
+                    let spec = (key(name), bound, place);
                     let copy = match copies.get(&spec) {
                         Some(c) => c.clone(),
                         None => {
@@ -110,11 +139,70 @@ pub fn specialize(program: Program) -> Program {
                     .map(|p| (f, p))
             });
             let Some((f, pos)) = found else { continue };
-            let copy = specialized(&out.files[f].units[pos], &copy_name, &spec.1);
-            out.files[f].units.insert(pos + 1, copy);
+            // A module procedure passed is seen by host association in the copy: its
+            // declaration as the dummy's (`procedure(rhs) :: decay`) would make it an
+            // external procedure there.
+            let module_procedures: BTreeSet<String> = spec
+                .1
+                .iter()
+                .filter(|(_, p)| {
+                    out_units
+                        .get(crate::il::key_ref(p).as_ref())
+                        .is_some_and(|(host, _)| host.is_some())
+                })
+                .map(|(_, p)| key(p))
+                .collect();
+            let mut copy = specialized(&out.files[f].units[pos], &copy_name, &spec.1);
+            drop_declarations(&mut copy, &module_procedures);
+            // Moved to the caller's module (relocate): after that module's last
+            // procedure, with the USE statements of what it took from its own.
+            let mut at = (f, pos + 1);
+            if let Some(host) = &spec.2.host {
+                copy.host = Some(host.clone());
+                let last = out.files.iter().enumerate().find_map(|(f, file)| {
+                    file.units
+                        .iter()
+                        .rposition(|u| {
+                            u.host.as_deref().is_some_and(|h| key(h) == key(host))
+                                && u.internal_of.is_none()
+                        })
+                        .map(|p| (f, p + 1))
+                });
+                at = last.unwrap_or(at);
+            }
+            let mut decls = use_decls(&spec.2);
+            decls.append(&mut copy.decls);
+            copy.decls = decls;
+            out.files[at.0].units.insert(at.1, copy);
         }
     }
     out
+}
+
+/// Removes `names` (keys) from the declarations of `unit` that declare procedures.
+fn drop_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
+    if names.is_empty() {
+        return;
+    }
+    let gone = |n: &String| names.contains(crate::il::key_ref(n).as_ref());
+    for d in &mut unit.decls {
+        match &mut d.kind {
+            DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
+                list.retain(|n| !gone(n))
+            }
+            DeclKind::Var {
+                attrs, entities, ..
+            } if attrs.iter().any(|a| matches!(a, Attr::External)) => {
+                entities.retain(|e| !gone(&e.name))
+            }
+            _ => {}
+        }
+    }
+    unit.decls.retain(|d| match &d.kind {
+        DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
+        DeclKind::Var { entities, .. } => !entities.is_empty(),
+        _ => true,
+    });
 }
 
 /// The positions of the dummies that `unit` calls (procedure arguments).
@@ -165,26 +253,17 @@ fn rewrite_calls(body: &mut [Stmt], bind: &mut Binder) {
     });
 }
 
-/// The copy stays where the callee is: it can call `p` there only when `p` is an
-/// external procedure or a procedure of the callee's own module. A module procedure of
-/// another module (which may itself use the callee's) is left unspecialized, so the call
-/// is refused where it matters (E0503) rather than written into code that cannot compile.
-fn visible_in_copy(
-    units: &BTreeMap<String, (Option<String>, bool)>,
-    callee: &Unit,
-    p: &str,
-) -> bool {
-    match units.get(crate::il::key_ref(p).as_ref()) {
-        Some((Some(host), _)) => callee.host.as_deref().is_some_and(|h| key(h) == key(host)),
-        Some((None, internal)) => !internal,
-        None => true,
-    }
-}
-
 /// Whether procedure `p` can stand for dummy `k` of `callee`: a variable of the callee
 /// with its name can be renamed in the copy (or there is none).
 fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
-    key(&callee.args[k]) == key(p) || callee.symbols.get(p).is_none() || renamable(callee, p)
+    key(&callee.args[k]) == key(p)
+        // The callee sees `p` itself (a procedure of its own module, by host
+        // association), or nothing named so.
+        || callee
+            .symbols
+            .get(p)
+            .is_none_or(|s| s.kind == SymbolKind::Procedure)
+        || renamable(callee, p)
 }
 
 /// The copy of `original` named `name`, without the procedure dummies `bound` binds:
@@ -235,6 +314,16 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
     for mut d in std::mem::take(&mut u.decls) {
         match &mut d.kind {
             DeclKind::External(names) => names.iter_mut().for_each(rename),
+            DeclKind::Procedure { attrs, names, .. } => {
+                if names
+                    .iter()
+                    .any(|n| renames.contains_key(crate::il::key_ref(n).as_ref()))
+                {
+                    // What only a dummy may have (INTENT, OPTIONAL) goes.
+                    attrs.retain(|a| !matches!(a, Attr::Intent(_) | Attr::Optional));
+                }
+                names.iter_mut().for_each(rename)
+            }
             DeclKind::Var {
                 entities,
                 attrs,
@@ -301,11 +390,19 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
 /// the declarations those names need where the unit has none (`real(8), external :: g`).
 pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
     let mut named: Vec<String> = Vec::new();
+    // Originals that are module procedures (seen by use association, never EXTERNAL),
+    // known from their copies: a root may reach no call of the original itself.
+    let mut in_modules: BTreeSet<String> = BTreeSet::new();
     let mut put_back = |name: &mut String, args: &mut Vec<Arg>| {
-        let Some((original, bound)) = program.unit(name).and_then(|u| u.specialization.clone())
-        else {
+        let Some(copy) = program.unit(name) else {
             return;
         };
+        let Some((original, bound)) = copy.specialization.clone() else {
+            return;
+        };
+        if copy.host.is_some() {
+            in_modules.insert(key(&original));
+        }
         *name = original.clone();
         named.push(original);
         for (k, p) in bound {
@@ -318,7 +415,9 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
     let mut declared: BTreeSet<String> = BTreeSet::new();
     for d in &unit.decls {
         match &d.kind {
-            DeclKind::External(names) => declared.extend(names.iter().map(|n| key(n))),
+            DeclKind::External(names) | DeclKind::Procedure { names, .. } => {
+                declared.extend(names.iter().map(|n| key(n)))
+            }
             DeclKind::Var { entities, .. } => {
                 declared.extend(entities.iter().map(|e| key(&e.name)))
             }
@@ -326,7 +425,10 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
         }
     }
     for n in named {
-        if !declared.insert(key(&n)) || program.unit(&n).is_some_and(|u| u.host.is_some()) {
+        if !declared.insert(key(&n))
+            || in_modules.contains(crate::il::key_ref(&n).as_ref())
+            || program.unit(&n).is_some_and(|u| u.host.is_some())
+        {
             continue;
         }
         let function = program.unit(&n).filter(|u| u.is_function());

@@ -199,6 +199,18 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
             format!("{} :: {}", intent_text(*intent), names.join(", "))
         }
         DeclKind::External(names) => format!("external {}", names.join(", ")),
+        DeclKind::Procedure {
+            interface,
+            attrs,
+            names,
+        } => {
+            let mut head = format!("procedure({interface})");
+            for a in attrs {
+                head.push_str(", ");
+                head.push_str(&attr_text(a));
+            }
+            format!("{head} :: {}", names.join(", "))
+        }
         DeclKind::Intrinsic(names) => format!("intrinsic {}", names.join(", ")),
         DeclKind::Equivalence(sets) => {
             let sets: Vec<String> = sets

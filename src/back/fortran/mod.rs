@@ -170,7 +170,7 @@ fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) 
     // The interface replaces the EXTERNAL declarations of these names.
     for decl in &mut unit.decls {
         match &mut decl.kind {
-            il::DeclKind::External(list) => {
+            il::DeclKind::External(list) | il::DeclKind::Procedure { names: list, .. } => {
                 list.retain(|n| !names.contains(il::key_ref(n).as_ref()))
             }
             il::DeclKind::Var {
@@ -182,7 +182,9 @@ fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) 
         }
     }
     unit.decls.retain(|d| match &d.kind {
-        il::DeclKind::External(list) => !list.is_empty(),
+        il::DeclKind::External(list) | il::DeclKind::Procedure { names: list, .. } => {
+            !list.is_empty()
+        }
         il::DeclKind::Var { entities, .. } => !entities.is_empty(),
         _ => true,
     });

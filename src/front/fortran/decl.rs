@@ -714,3 +714,63 @@ pub fn parse_save(c: &mut Cursor) -> PResult<DeclKind> {
     }
     Ok(DeclKind::Save(names))
 }
+
+/// `PROCEDURE(iface) [, attrs] :: f, g` (the cursor after PROCEDURE): procedures declared
+/// with the interface `iface`. INTENT, OPTIONAL, PUBLIC, PRIVATE and SAVE are kept; a
+/// procedure pointer (POINTER, `=> null()`) is refused, its names still declared.
+pub fn parse_procedure_decl(c: &mut Cursor, refused: &mut Vec<Diagnostic>) -> PResult<DeclKind> {
+    c.expect(&TokKind::LParen, "`(` after PROCEDURE")?;
+    let (interface, _) = c.expect_ident("the name of an interface")?;
+    c.expect(&TokKind::RParen, "`)` after the interface's name")?;
+    let mut attrs = Vec::new();
+    while c.eat(&TokKind::Comma) {
+        let (word, span) = c.expect_ident("an attribute such as INTENT or OPTIONAL")?;
+        match word.to_ascii_lowercase().as_str() {
+            "intent" => attrs.push(Attr::Intent(parse_intent_spec(c)?)),
+            "optional" => attrs.push(Attr::Optional),
+            "public" => attrs.push(Attr::Public),
+            "private" => attrs.push(Attr::Private),
+            "save" => attrs.push(Attr::Save),
+            _ => refused.push(unsupported(
+                span,
+                &format!(
+                    "a procedure declared with the {} attribute",
+                    word.to_ascii_uppercase()
+                ),
+                "pass the procedure as an argument, declared `procedure(iface) :: f`, or call it by its name",
+            )),
+        }
+        if c.is(&TokKind::LParen) {
+            // `bind(c)` and the like, refused above: skip the parenthesis.
+            let close = c.matching_paren(c.pos).unwrap_or(c.pos);
+            c.pos = close + 1;
+        }
+    }
+    c.eat(&TokKind::DoubleColon);
+    let mut names = Vec::new();
+    loop {
+        let (name, span) = c.expect_ident("a procedure name")?;
+        names.push(name);
+        if c.eat(&TokKind::Arrow) {
+            refused.push(unsupported(
+                span,
+                "a procedure pointer's initialization (`=>`)",
+                "pass the procedure as an argument, declared `procedure(iface) :: f`, or call it by its name",
+            ));
+            while !c.at_end() && !c.is(&TokKind::Comma) {
+                c.bump();
+            }
+        }
+        if !c.eat(&TokKind::Comma) {
+            break;
+        }
+    }
+    if !c.at_end() {
+        return Err(c.expected("`,` or the end of the statement"));
+    }
+    Ok(DeclKind::Procedure {
+        interface,
+        attrs,
+        names,
+    })
+}

@@ -312,24 +312,14 @@ impl StmtParser<'_> {
         }
         c.bump();
         let line = match lower.as_str() {
-            // `PROCEDURE(iface) [, attrs] :: f`: a procedure passed as an argument. Refused,
-            // but its names stay declared (as EXTERNAL), so their calls raise no false
-            // "not declared".
+            // `PROCEDURE(iface) [, attrs] :: f`: a procedure passed as an argument, typed
+            // by its interface. What is refused in it (a procedure pointer) leaves its
+            // names declared, so that their calls raise no false "not declared".
             "procedure" if c.is(&TokKind::LParen) => {
-                let names = procedure_declaration_names(c);
-                let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-                self.refused.borrow_mut().push(
-                    Diagnostic::error(
-                        "E0401",
-                        format!(
-                            "unsupported statement: procedure arguments declared with `PROCEDURE(iface)` ({}) are not supported yet",
-                            quoted.join(", ")
-                        ),
-                    )
-                    .at(word_span)
-                    .with_help("declare it `external` (a subroutine) or `real(8), external :: f` (a function) instead, or call the procedure by its name"),
-                );
-                Line::Decl(DeclKind::External(names))
+                let mut refused = Vec::new();
+                let decl = decl::parse_procedure_decl(c, &mut refused)?;
+                self.refused.borrow_mut().extend(refused);
+                Line::Decl(decl)
             }
             // `ERROR STOP [code]`: kept as written, like STOP.
             "error" if c.is_kw("stop") => {
@@ -940,24 +930,4 @@ fn parse_bind_c(c: &mut Cursor) -> PResult<crate::il::BindC> {
     }
     c.expect(&TokKind::RParen, "`)` after BIND(C")?;
     Ok(crate::il::BindC { name })
-}
-
-/// The names a `PROCEDURE(iface) [, attrs] :: a, b` declaration declares (the cursor after
-/// PROCEDURE); none when the statement has another shape.
-fn procedure_declaration_names(c: &mut Cursor) -> Vec<String> {
-    while !c.at_end() && !c.is(&TokKind::DoubleColon) {
-        c.bump();
-    }
-    c.eat(&TokKind::DoubleColon);
-    let mut names = Vec::new();
-    while let Some(TokKind::Ident(name)) = c.peek() {
-        names.push(name.clone());
-        c.bump();
-        // `=> null()` and the like: skip to the next name.
-        while !c.at_end() && !c.is(&TokKind::Comma) {
-            c.bump();
-        }
-        c.eat(&TokKind::Comma);
-    }
-    names
 }

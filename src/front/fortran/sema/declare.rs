@@ -18,6 +18,89 @@ impl Sema<'_> {
                 self.infos[i].spec = Some(r.type_spec.clone());
                 self.infos[i].ty = Some(r.ty);
             }
+            self.declare_interface(body);
+        }
+    }
+
+    /// An interface that `PROCEDURE(name)` declarations may name, with its result's
+    /// type: as declared in the body, its kind evaluated here (where an IMPORTed `dp`
+    /// is known), else as the body's own analysis found it (a kind from its own USE).
+    fn declare_interface(&mut self, body: &Unit) {
+        let result = body.result.as_deref().filter(|_| body.is_function());
+        let declared = result.and_then(|r| {
+            body.decls.iter().find_map(|d| match &d.kind {
+                DeclKind::Var { spec, entities, .. }
+                    if entities.iter().any(|e| key(&e.name) == key(r)) =>
+                {
+                    Some(spec.clone())
+                }
+                _ => None,
+            })
+        });
+        let spec = body.prefix_type.clone().or(declared);
+        let here = spec.and_then(|spec| {
+            let before = self.diags.len();
+            let ty = self.type_of_spec(&spec, body.span);
+            let known = self.diags.len() == before;
+            self.diags.truncate(before);
+            known.then_some((spec, ty))
+        });
+        let typed = here.or_else(|| {
+            result
+                .and_then(|r| body.symbols.get(r))
+                .map(|r| (r.type_spec.clone(), r.ty))
+        });
+        self.interfaces.insert(key(&body.name), typed);
+    }
+
+    /// `PROCEDURE(iface) :: f, g`: external procedures typed by the interface's result
+    /// (an abstract interface, an interface body, or a procedure with that name).
+    fn declare_procedures_with(
+        &mut self,
+        interface: &str,
+        attrs: &[Attr],
+        names: &[String],
+        span: Span,
+    ) {
+        let typed = match self.interfaces.get(crate::il::key_ref(interface).as_ref()) {
+            Some(result) => Some(result.clone()),
+            None => self.lookup(interface).and_then(|i| {
+                let info = &self.infos[i];
+                info.external.then(|| info.spec.clone().zip(info.ty))
+            }),
+        };
+        let Some(result) = typed else {
+            self.error(
+                "E0301",
+                format!("the interface `{interface}` is not declared"),
+                span,
+            )
+            .help = Some(format!(
+                "declare it in an ABSTRACT INTERFACE block (or an INTERFACE block) before `procedure({interface})`"
+            ));
+            // Still procedures, whose missing type is this error's consequence.
+            for name in names {
+                let i = self.get_or_create(name, span);
+                self.infos[i].external = true;
+                self.reported.insert(key(name));
+            }
+            return;
+        };
+        for name in names {
+            let i = self.get_or_create(name, span);
+            if self.infos[i].external {
+                self.duplicate(name, "PROCEDURE", span);
+            }
+            self.infos[i].external = true;
+            if let Some((spec, ty)) = &result {
+                self.infos[i].spec = Some(spec.clone());
+                self.infos[i].ty = Some(*ty);
+            }
+            for attr in attrs {
+                if let Attr::Intent(intent) = attr {
+                    self.infos[i].intent = Some(*intent);
+                }
+            }
         }
     }
 
@@ -155,8 +238,15 @@ impl Sema<'_> {
                 self.declare_bodies(bodies, span);
             }
             DeclKind::Interface(bodies) => self.declare_bodies(bodies, span),
-            // Names of interfaces, not of procedures: nothing to declare.
-            DeclKind::AbstractInterface(_) => {}
+            // Names of interfaces, not of procedures: only `PROCEDURE(iface)` uses them.
+            DeclKind::AbstractInterface(bodies) => {
+                bodies.iter().for_each(|b| self.declare_interface(b));
+            }
+            DeclKind::Procedure {
+                interface,
+                attrs,
+                names,
+            } => self.declare_procedures_with(interface, attrs, names, span),
             // Host names seen in an interface body: no new name.
             DeclKind::Import(_) => {}
             DeclKind::Common(blocks) => {

@@ -9,6 +9,7 @@ impl Sema<'_> {
     /// it declares the name itself (its dummies and result are always its own).
     pub(super) fn import_host(&mut self, scope: &ModuleScope, unit: &Unit) {
         self.types.extend(scope.types.clone());
+        self.interfaces.extend(scope.interfaces.clone());
         self.implicit = scope.implicit.clone();
         self.implicit_none = scope.implicit_none;
         let own: BTreeSet<String> = unit
@@ -67,6 +68,9 @@ impl Sema<'_> {
             .help = Some("add the file that defines it to `sources` in ad.toml".to_string());
             return;
         };
+        // Interfaces are not names of entities: all of them come with the module, for
+        // the `PROCEDURE(iface)` declarations that name them.
+        self.interfaces.extend(scope.interfaces.clone());
         // (local, remote) pairs to import.
         let mut wanted: Vec<(String, String)> = Vec::new();
         match only {

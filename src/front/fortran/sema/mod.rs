@@ -70,6 +70,7 @@ enum Import {
 pub struct ModuleScope {
     infos: Vec<Info>,
     types: BTreeMap<String, TypeInfo>,
+    interfaces: BTreeMap<String, Interface>,
     implicit: Vec<Option<(TypeSpec, ScalarType)>>,
     implicit_none: bool,
 }
@@ -173,7 +174,13 @@ struct Sema<'d> {
     result_renamed_from: Option<String>,
     /// Derived types visible here, by key.
     types: BTreeMap<String, TypeInfo>,
+    /// Interfaces a `PROCEDURE(iface)` declaration may name (abstract interfaces and
+    /// interface bodies), by key.
+    interfaces: BTreeMap<String, Interface>,
 }
+
+/// An interface: the type of its function result (`None` for a subroutine).
+type Interface = Option<(TypeSpec, ScalarType)>;
 
 /// A derived type: its components with their meaning, in order.
 #[derive(Clone, Debug)]
@@ -272,6 +279,7 @@ fn analyze_unit(
         at_assignment_rhs: false,
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
         types: BTreeMap::new(),
+        interfaces: BTreeMap::new(),
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
@@ -396,6 +404,7 @@ fn analyze_unit(
     Some(ModuleScope {
         infos,
         types: sema.types.clone(),
+        interfaces: sema.interfaces.clone(),
         implicit: sema.implicit.clone(),
         implicit_none: sema.implicit_none,
     })
