@@ -775,3 +775,29 @@ fn a_front_end_warning_on_an_accepted_file_is_said() {
         "{w}"
     );
 }
+
+/// An operator on a derived type that no `interface operator` defines, and a named
+/// operator that is not declared, are one located error each (never differentiated as
+/// arithmetic on the components).
+#[test]
+fn an_undefined_operator_is_one_error() {
+    let text = "module m\n  implicit none\n  type v\n    real(8) :: x\n  end type\n  \
+        interface operator(+)\n    module procedure vadd\n  end interface\ncontains\n  \
+        function vadd(a, b) result(c)\n    type(v), intent(in) :: a, b\n    type(v) :: c\n    \
+        c%x = a%x + b%x\n  end function vadd\n  subroutine f(a, b, y)\n    \
+        real(8), intent(in) :: a, b\n    real(8), intent(out) :: y\n    type(v) :: p, q\n    \
+        p%x = a\n    q%x = b\n    p = p + q\n    p = p*q\n    y = p%x\n  end subroutine f\nend module m\n";
+    let e = errors_of(text, "f", &["a", "b"], &["y"]);
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    assert!(
+        e.contains("w.f90:22:9: error[E0429]: the operator `*` is not defined for `type(v)` here"),
+        "{e}"
+    );
+    let named = text.replace("p = p*q", "y = p%x .foo. q%x");
+    let e = errors_of(&named, "f", &["a", "b"], &["y"]);
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    assert!(
+        e.contains("w.f90:22:9: error[E0302]: the operator `.foo.` is not defined here"),
+        "{e}"
+    );
+}

@@ -84,6 +84,11 @@ fn normalize_unit(unit: &mut Unit, program: &UnitIndex, next_id: &mut u32) {
     let body = std::mem::take(&mut unit.body);
     unit.body = h.block(body, unit);
     for symbol in h.new_symbols {
+        if symbol.name.contains('%') {
+            // A component of a temporary, declared with it by its type.
+            unit.symbols.insert(symbol);
+            continue;
+        }
         unit.decls.push(Decl {
             kind: DeclKind::Var {
                 spec: symbol.type_spec.clone(),
@@ -176,6 +181,12 @@ impl Hoister<'_> {
                     global: None,
                     ..result
                 };
+                // A derived-type result's components, named from the temporary
+                // (`result%x`), as the analyses and the derivative's zeroing see them.
+                if symbol.ty == crate::il::ScalarType::Derived {
+                    let components = self.result_components(name, &temp);
+                    self.new_symbols.extend(components);
+                }
                 self.new_symbols.push(symbol);
                 let call = std::mem::replace(
                     expr,
@@ -209,6 +220,33 @@ impl Hoister<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The component symbols of function `name`'s derived-type result, renamed to be
+    /// those of `temp` (`c%x` → `result%x`).
+    fn result_components(&self, name: &str, temp: &str) -> Vec<Symbol> {
+        let Some(callee) = self.program.unit(name) else {
+            return Vec::new();
+        };
+        let Some(r) = callee.result.as_deref() else {
+            return Vec::new();
+        };
+        callee
+            .symbols
+            .components_of(r)
+            .map(|c| {
+                let path = c.name.get(r.len()..).unwrap_or_default();
+                Symbol {
+                    name: format!("{temp}{path}"),
+                    intent: None,
+                    arg_index: None,
+                    is_result: false,
+                    global: None,
+                    span: Span::default(),
+                    ..c.clone()
+                }
+            })
+            .collect()
     }
 
     /// The symbol describing the result of function `name`, when it is real.

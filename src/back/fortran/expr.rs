@@ -163,6 +163,26 @@ fn push_expr(out: &mut String, expr: &Expr) {
             }
             out.push(')');
         }
+        // A defined operator, named by its generic (`operator(.cross.)`, the primal's
+        // spelling of a call of a specific): written as the operator, parenthesized.
+        ExprKind::Call(name, args)
+            if name.starts_with("operator(") && (1..=2).contains(&args.len()) =>
+        {
+            let op = &name["operator(".len()..name.len() - 1];
+            out.push('(');
+            if let [a, b] = args.as_slice() {
+                push_expr(out, &a.value);
+                out.push(' ');
+                out.push_str(op);
+                out.push(' ');
+                push_expr(out, &b.value);
+            } else {
+                out.push_str(op);
+                out.push(' ');
+                push_expr(out, &args[0].value);
+            }
+            out.push(')');
+        }
         ExprKind::Call(name, args) => {
             out.push_str(name);
             push_args(out, args);

@@ -17,6 +17,15 @@ fn simple_text(kind: &StmtKind) -> Option<String> {
         StmtKind::Assign { lhs, rhs } => format!("{} = {}", write_expr(lhs), write_expr(rhs)),
         StmtKind::Exit { name } => with_name("exit", name.as_deref()),
         StmtKind::Cycle { name } => with_name("cycle", name.as_deref()),
+        // A defined assignment, named by its generic (the primal's spelling of a call
+        // of its specific): written as the assignment.
+        StmtKind::Call { name, args } if name == "assignment(=)" && args.len() == 2 => {
+            format!(
+                "{} = {}",
+                write_expr(&args[0].value),
+                write_expr(&args[1].value)
+            )
+        }
         StmtKind::Call { name, args } => {
             let mut out = format!("call {name}");
             push_args(&mut out, args);

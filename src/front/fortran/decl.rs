@@ -507,14 +507,23 @@ pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
             let mut names = Vec::new();
             while !c.at_end() {
                 let (local, span) = c.expect_ident("a name in the ONLY list")?;
-                if local.eq_ignore_ascii_case("operator")
-                    || local.eq_ignore_ascii_case("assignment")
-                {
-                    return Err(unsupported(
-                        span,
-                        "an operator or assignment in an ONLY list",
-                        "import the procedures by name",
-                    ));
+                // `operator(+)`, `assignment(=)`: generics, by those names.
+                match generic_spec(c, &local) {
+                    Some(Ok(spec)) => {
+                        names.push(spec);
+                        if !c.eat(&TokKind::Comma) {
+                            break;
+                        }
+                        continue;
+                    }
+                    Some(Err(())) => {
+                        return Err(unsupported(
+                            span,
+                            "this operator in an ONLY list",
+                            "import the procedures by name",
+                        ));
+                    }
+                    None => {}
                 }
                 if c.eat(&TokKind::Arrow) {
                     let (remote, _) = c.expect_ident("the module's name after `=>`")?;
@@ -547,14 +556,52 @@ pub fn parse_use(c: &mut Cursor) -> PResult<DeclKind> {
 }
 
 /// `PRIVATE` / `PUBLIC` statements, with or without a list; the cursor after the word.
+/// The list may name defined operators (`operator(+)`) and assignments.
 pub fn parse_access(c: &mut Cursor, public: bool) -> PResult<DeclKind> {
     c.eat(&TokKind::DoubleColon);
-    let names = if c.at_end() {
-        Vec::new()
-    } else {
-        parse_name_list(c)?
-    };
+    let mut names = Vec::new();
+    while !c.at_end() {
+        let (name, span) = c.expect_ident("a name")?;
+        match generic_spec(c, &name) {
+            Some(Ok(spec)) => names.push(spec),
+            Some(Err(())) => {
+                return Err(unsupported(
+                    span,
+                    "this operator in an access list",
+                    "list the procedures by name",
+                ));
+            }
+            None => names.push(name),
+        }
+        if !c.eat(&TokKind::Comma) {
+            c.expect_end()?;
+        }
+    }
     Ok(DeclKind::Access { public, names })
+}
+
+/// After the word `operator` or `assignment` (the cursor at `(`): the generic's name,
+/// `operator(+)`, `operator(.cross.)`, `assignment(=)`, the cursor after it; `None`
+/// when `word` is neither or no `(` follows, `Some(Err)` for an operator adgen does not
+/// define.
+fn generic_spec(c: &mut Cursor, word: &str) -> Option<Result<String, ()>> {
+    if !c.is(&TokKind::LParen) {
+        return None;
+    }
+    let inner = if word.eq_ignore_ascii_case("operator") {
+        c.nth(1).and_then(super::expr::operator_spelling)
+    } else if word.eq_ignore_ascii_case("assignment") {
+        (c.nth(1) == Some(&TokKind::Assign)).then(|| "=".to_string())
+    } else {
+        return None;
+    };
+    match (inner, c.nth(2)) {
+        (Some(op), Some(TokKind::RParen)) => {
+            c.pos += 3;
+            Some(Ok(format!("{}({op})", word.to_ascii_lowercase())))
+        }
+        _ => Some(Err(())),
+    }
 }
 
 /// `COMMON [/[name]/] a, b(10) [[,] /[name]/ c ...]`; the cursor after COMMON.

@@ -87,9 +87,66 @@ fn enter(c: &mut Cursor) -> PResult<()> {
 
 fn parse_level(c: &mut Cursor) -> PResult<Parsed> {
     enter(c)?;
-    let result = parse_equiv(c);
+    let result = parse_defined_binary(c);
     c.nesting -= 1;
     result
+}
+
+/// `a .cross. b`: a defined binary operator, of the lowest precedence; a call of the
+/// generic `operator(.cross.)`, which generic resolution turns into its specific.
+fn parse_defined_binary(c: &mut Cursor) -> PResult<Parsed> {
+    let mut lhs = parse_equiv(c)?;
+    while let Some(name) = dot_op(c).filter(|n| !is_intrinsic_dot_operator(n)) {
+        let name = format!("operator(.{}.)", name.to_ascii_lowercase());
+        c.bump();
+        let (rhs, dr) = parse_equiv(c)?;
+        let (l, dl) = lhs;
+        let depth = dl.max(dr) + 1;
+        if depth > MAX_DEPTH {
+            return Err(too_deep(c));
+        }
+        let span = l.span.to(rhs.span);
+        let args = vec![Arg::positional(l), Arg::positional(rhs)];
+        lhs = (node(ExprKind::Call(name, args), span), depth);
+    }
+    Ok(lhs)
+}
+
+/// The spelling of an operator a generic interface may define.
+pub(crate) fn operator_spelling(op: &TokKind) -> Option<String> {
+    Some(match op {
+        TokKind::Plus => "+".to_string(),
+        TokKind::Minus => "-".to_string(),
+        TokKind::Star => "*".to_string(),
+        TokKind::Slash => "/".to_string(),
+        TokKind::Pow => "**".to_string(),
+        // Relational operators: `.eq.` and `==` name the same generic.
+        TokKind::Eq => "==".to_string(),
+        TokKind::Ne => "/=".to_string(),
+        TokKind::Lt => "<".to_string(),
+        TokKind::Le => "<=".to_string(),
+        TokKind::Gt => ">".to_string(),
+        TokKind::Ge => ">=".to_string(),
+        TokKind::DotOp(name) => match name.to_ascii_lowercase().as_str() {
+            "eq" => "==".to_string(),
+            "ne" => "/=".to_string(),
+            "lt" => "<".to_string(),
+            "le" => "<=".to_string(),
+            "gt" => ">".to_string(),
+            "ge" => ">=".to_string(),
+            n if !is_intrinsic_dot_operator(n) => format!(".{n}."),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// `.and.`, `.eq.`, ...: the intrinsic operators spelled with dots.
+pub(crate) fn is_intrinsic_dot_operator(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "and" | "or" | "not" | "eqv" | "neqv" | "eq" | "ne" | "lt" | "le" | "gt" | "ge"
+    )
 }
 
 fn dot_op<'a>(c: &Cursor<'a>) -> Option<&'a str> {
@@ -430,13 +487,27 @@ fn parse_primary(c: &mut Cursor) -> PResult<Parsed> {
             }
             ExprKind::Var(name)
         }
+        // `.norm. v`: a defined unary operator, of the highest precedence.
+        TokKind::DotOp(op) if !is_intrinsic_dot_operator(op) => {
+            let name = format!("operator(.{}.)", op.to_ascii_lowercase());
+            c.bump();
+            let (operand, d) = parse_primary(c)?;
+            if d + 1 > MAX_DEPTH {
+                return Err(too_deep(c));
+            }
+            let e = node(
+                ExprKind::Call(name, vec![Arg::positional(operand)]),
+                c.span_from(lo),
+            );
+            return Ok((e, d + 1));
+        }
         TokKind::DotOp(op) => {
             return Err(Diagnostic::error(
                 "E0404",
                 format!("the operator `.{op}.` is not supported here"),
             )
             .at(span)
-            .with_help("only intrinsic operators are supported; defined operators are not"));
+            .with_help("write it between two operands"));
         }
         _ => return Err(c.expected("an expression")),
     };

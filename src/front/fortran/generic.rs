@@ -44,6 +44,24 @@ struct Specific {
     result: Option<il::Symbol>,
 }
 
+/// The spelling of an intrinsic operator that a generic interface may define.
+fn operator_symbol(op: il::BinOp) -> Option<&'static str> {
+    Some(match op {
+        il::BinOp::Add => "+",
+        il::BinOp::Sub => "-",
+        il::BinOp::Mul => "*",
+        il::BinOp::Div => "/",
+        il::BinOp::Pow => "**",
+        il::BinOp::Eq => "==",
+        il::BinOp::Ne => "/=",
+        il::BinOp::Lt => "<",
+        il::BinOp::Le => "<=",
+        il::BinOp::Gt => ">",
+        il::BinOp::Ge => ">=",
+        _ => return None,
+    })
+}
+
 /// Resolves every call of a generic name in the program's Fortran procedures.
 pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
@@ -93,6 +111,7 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
                 symbols: &symbols,
                 resolved: BTreeMap::new(),
                 errors: &mut errors,
+                derived: symbols.iter().any(|s| s.ty == ScalarType::Derived),
             };
             let mut body = std::mem::take(&mut unit.body);
             il::visit::walk_stmts_mut(&mut body, &mut |s| resolver.stmt(s));
@@ -115,6 +134,7 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
                     });
                     unit.symbols.insert(sym);
                 }
+                // A defined operator prints back as the operator (`(a + b)`).
                 unit.generic_calls.insert(k, generic);
             }
         }
@@ -182,6 +202,9 @@ struct Resolver<'a> {
     /// Key of each specific called → (the generic as spelled here, the specific).
     resolved: BTreeMap<String, (String, &'a Specific)>,
     errors: &'a mut Vec<Diagnostic>,
+    /// The unit sees a derived-type name (a variable or a function's result): only
+    /// then may an operator be a defined one, whose operands' types are computed.
+    derived: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -193,6 +216,26 @@ impl<'a> Resolver<'a> {
         if let StmtKind::Call { name, args } = &mut s.kind {
             self.call(name, args, span);
         }
+        // `a = b` on a derived type, where an `assignment(=)` specific takes the two
+        // (else it is the intrinsic assignment): a call of that subroutine.
+        if let StmtKind::Assign { lhs, rhs } = &s.kind
+            && self.derived
+            && self.generic("assignment(=)").is_some()
+        {
+            let args = vec![Arg::positional(lhs.clone()), Arg::positional(rhs.clone())];
+            let actuals: Vec<(Option<String>, Actual)> =
+                args.iter().map(|a| (None, self.actual(&a.value))).collect();
+            let (_, specifics) = self.generic("assignment(=)").expect("checked above");
+            let fitting: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+            if let [one] = fitting.as_slice() {
+                self.resolved
+                    .insert(key(&one.name), ("assignment(=)".to_string(), *one));
+                s.kind = StmtKind::Call {
+                    name: one.name.clone(),
+                    args,
+                };
+            }
+        }
     }
 
     fn expr(&mut self, e: &mut Expr) {
@@ -200,6 +243,51 @@ impl<'a> Resolver<'a> {
         if let ExprKind::Call(name, args) = &mut e.kind {
             self.call(name, args, span);
         }
+        // An intrinsic operator on a derived type is a call of the specific function of
+        // its generic `operator(+)`.
+        if !self.derived {
+            return;
+        }
+        let operands: Option<(&str, Vec<&Expr>)> = match &e.kind {
+            ExprKind::Binary(op, a, b) => operator_symbol(*op).map(|s| (s, vec![&**a, &**b])),
+            ExprKind::Unary(il::UnOp::Neg, a) => Some(("-", vec![&**a])),
+            ExprKind::Unary(il::UnOp::Plus, a) => Some(("+", vec![&**a])),
+            _ => None,
+        };
+        let Some((symbol, operands)) = operands else {
+            return;
+        };
+        if !operands
+            .iter()
+            .any(|x| self.actual(x).ty == ScalarType::Derived)
+        {
+            return;
+        }
+        let mut name = format!("operator({symbol})");
+        if self.generic(&name).is_none() {
+            // Fortran has no intrinsic arithmetic on derived types.
+            let type_name = operands
+                .iter()
+                .find_map(|x| self.actual(x).type_name)
+                .unwrap_or_default();
+            self.errors.push(
+                Diagnostic::error(
+                    "E0429",
+                    format!("the operator `{symbol}` is not defined for `type({type_name})` here"),
+                )
+                .at(span)
+                .with_help(format!(
+                    "define it with `interface operator({symbol})` and its function, or use the module that does"
+                )),
+            );
+            return;
+        }
+        let args: Vec<Arg> = operands
+            .into_iter()
+            .map(|x| Arg::positional(x.clone()))
+            .collect();
+        self.call(&mut name, &args, span);
+        e.kind = ExprKind::Call(name, args);
     }
 
     /// The generic `name` names here: by its global reference (a module's generic, under

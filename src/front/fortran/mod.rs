@@ -105,7 +105,7 @@
 //!   match the declared ranks (`a(i, j)%x` for a rank-1 `a`, `a%x(j)`, `s(1)%x` for a
 //!   scalar `s`), or a whole `a%x` where both `a` and `x` are arrays.
 //! - E0401 unsupported statement, E0402 unsupported unit (PROGRAM, SUBMODULE, BLOCK
-//!   DATA), E0403 abstract interfaces, defined operators and assignments, an INTERFACE
+//!   DATA), E0403 defined assignments and operators adgen does not define, an INTERFACE
 //!   block outside a unit / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of elements of array components `a(i)%b(j)%x`, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408

@@ -1287,7 +1287,7 @@ module m
   type point
     real :: x
   end type point
-  interface operator(+)
+  interface operator(//)
     subroutine c_fn(x) bind(C, name=\"c_fn\")
       real x
     end subroutine

@@ -445,7 +445,25 @@ impl Sema<'_> {
         };
         self.infos[i].used_proc = true;
         self.refuse_renamed_procedure(i, span);
-        if self.type_of(i).is_none() && !self.infos[i].generic && self.reported.insert(key(&name)) {
+        if let Some(op) = name
+            .strip_prefix("operator(")
+            .and_then(|o| o.strip_suffix(')'))
+            .filter(|_| !self.infos[i].generic)
+        {
+            if self.reported.insert(key(&name)) {
+                self.error(
+                    "E0302",
+                    format!("the operator `{op}` is not defined here"),
+                    span,
+                )
+                .help = Some(format!(
+                    "define it with `interface operator({op})` and its function, or use that module"
+                ));
+            }
+        } else if self.type_of(i).is_none()
+            && !self.infos[i].generic
+            && self.reported.insert(key(&name))
+        {
             self.error(
                 "E0302",
                 format!("the function `{name}` has no type (IMPLICIT NONE is in effect)"),

@@ -34,12 +34,29 @@ impl FileParser<'_> {
         let generic = match words.as_slice() {
             [_] => None,
             [a, _] if a == "abstract" => None,
-            [_, w, ..] if w == "operator" || w == "assignment" => {
-                return refuse(
-                    self,
-                    "defined operators and assignments",
-                    "call the specific function by its name",
-                );
+            [_, w, ..] if w == "operator" => match operator_name(raw) {
+                Some(name) => Some(name),
+                None => {
+                    return refuse(
+                        self,
+                        "defined operators of this kind",
+                        "call the specific function by its name",
+                    );
+                }
+            },
+            [_, w, ..] if w == "assignment" => {
+                let kinds: Vec<&TokKind> = raw.toks.iter().map(|t| &t.kind).collect();
+                if !matches!(
+                    kinds.as_slice(),
+                    [_, _, TokKind::LParen, TokKind::Assign, TokKind::RParen]
+                ) {
+                    return refuse(
+                        self,
+                        "INTERFACE statements of this form",
+                        "write `INTERFACE ASSIGNMENT(=)`",
+                    );
+                }
+                Some("assignment(=)".to_string())
             }
             [_, _] => Some(name_token(raw, 1)),
             _ => {
@@ -516,6 +533,20 @@ fn declared_names(raw: &RawStmt) -> Vec<String> {
 }
 
 /// The name written at token `i` of a statement (an identifier, as the parser checked).
+/// The generic name of `INTERFACE OPERATOR(op)`, as expressions call it:
+/// `operator(+)`, `operator(.cross.)`; the arithmetic operators and named ones.
+pub fn operator_name(raw: &RawStmt) -> Option<String> {
+    let kinds: Vec<&TokKind> = raw.toks.iter().map(|t| &t.kind).collect();
+    let op = match kinds.as_slice() {
+        [_, _, TokKind::LParen, op, TokKind::RParen] => *op,
+        _ => return None,
+    };
+    Some(format!(
+        "operator({})",
+        crate::front::fortran::expr::operator_spelling(op)?
+    ))
+}
+
 fn name_token(raw: &RawStmt, i: usize) -> String {
     match raw.toks.get(i).map(|t| &t.kind) {
         Some(TokKind::Ident(w)) => w.clone(),
