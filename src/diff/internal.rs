@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::il::{self, Attr, DeclKind, Program, Unit, key};
+use crate::il::{self, Program, Unit, key};
 
 /// The derivative units of one file's external hosts, while the file's derivative units
 /// are gathered in order.
@@ -104,37 +104,15 @@ impl Hosts {
             // theirs may stay (in the host or in a sibling).
             let nested: BTreeSet<String> = group.iter().map(|u| key(&u.name)).collect();
             let mut d = d;
-            drop_external_declarations(&mut d, &nested);
+            d.drop_external_declarations(&nested);
             for u in &mut group {
-                drop_external_declarations(u, &nested);
+                u.drop_external_declarations(&nested);
             }
             out.push(d);
             out.extend(group);
         }
         *units = out;
     }
-}
-
-/// Removes the EXTERNAL declarations (statement or attribute) of `names` from `unit`.
-fn drop_external_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
-    for d in &mut unit.decls {
-        match &mut d.kind {
-            DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
-                list.retain(|n| !names.contains(crate::il::key_ref(n).as_ref()))
-            }
-            DeclKind::Var {
-                attrs, entities, ..
-            } if attrs.iter().any(|a| matches!(a, Attr::External)) => {
-                entities.retain(|e| !names.contains(crate::il::key_ref(&e.name).as_ref()))
-            }
-            _ => {}
-        }
-    }
-    unit.decls.retain(|d| match &d.kind {
-        DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
-        DeclKind::Var { entities, .. } => !entities.is_empty(),
-        _ => true,
-    });
 }
 
 /// The procedures `u` calls (keys).

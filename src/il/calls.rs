@@ -72,6 +72,31 @@ pub fn spec_type(spec: &TypeSpec) -> ScalarType {
 }
 
 impl Unit {
+    /// Removes the declarations of the procedures `names` (keys) as external: EXTERNAL
+    /// statements and attributes, PROCEDURE(iface) declarations; a declaration left
+    /// empty goes.
+    pub fn drop_external_declarations(&mut self, names: &BTreeSet<String>) {
+        let gone = |n: &String| names.contains(super::key_ref(n).as_ref());
+        for d in &mut self.decls {
+            match &mut d.kind {
+                DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
+                    list.retain(|n| !gone(n))
+                }
+                DeclKind::Var {
+                    attrs, entities, ..
+                } if attrs.iter().any(|a| matches!(a, super::Attr::External)) => {
+                    entities.retain(|e| !gone(&e.name))
+                }
+                _ => {}
+            }
+        }
+        self.decls.retain(|d| match &d.kind {
+            DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
+            DeclKind::Var { entities, .. } => !entities.is_empty(),
+            _ => true,
+        });
+    }
+
     /// Is `name` declared an array of row pointers ([`Attr::RowPointers`], C's
     /// `double **a`)?
     pub fn is_row_pointers(&self, name: &str) -> bool {

@@ -153,7 +153,7 @@ pub fn specialize(program: Program) -> Program {
                 .map(|(_, p)| key(p))
                 .collect();
             let mut copy = specialized(&out.files[f].units[pos], &copy_name, &spec.1);
-            drop_declarations(&mut copy, &module_procedures);
+            copy.drop_external_declarations(&module_procedures);
             // Moved to the caller's module (relocate): after that module's last
             // procedure, with the USE statements of what it took from its own.
             let mut at = (f, pos + 1);
@@ -177,32 +177,6 @@ pub fn specialize(program: Program) -> Program {
         }
     }
     out
-}
-
-/// Removes `names` (keys) from the declarations of `unit` that declare procedures.
-fn drop_declarations(unit: &mut Unit, names: &BTreeSet<String>) {
-    if names.is_empty() {
-        return;
-    }
-    let gone = |n: &String| names.contains(crate::il::key_ref(n).as_ref());
-    for d in &mut unit.decls {
-        match &mut d.kind {
-            DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
-                list.retain(|n| !gone(n))
-            }
-            DeclKind::Var {
-                attrs, entities, ..
-            } if attrs.iter().any(|a| matches!(a, Attr::External)) => {
-                entities.retain(|e| !gone(&e.name))
-            }
-            _ => {}
-        }
-    }
-    unit.decls.retain(|d| match &d.kind {
-        DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
-        DeclKind::Var { entities, .. } => !entities.is_empty(),
-        _ => true,
-    });
 }
 
 /// The positions of the dummies that `unit` calls (procedure arguments).

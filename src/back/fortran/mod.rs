@@ -168,26 +168,7 @@ fn add_c_interfaces(unit: &mut il::Unit, c_units: &BTreeMap<String, &il::Unit>) 
     }
     let names: BTreeSet<String> = bodies.iter().map(|b| il::key(&b.name)).collect();
     // The interface replaces the EXTERNAL declarations of these names.
-    for decl in &mut unit.decls {
-        match &mut decl.kind {
-            il::DeclKind::External(list) | il::DeclKind::Procedure { names: list, .. } => {
-                list.retain(|n| !names.contains(il::key_ref(n).as_ref()))
-            }
-            il::DeclKind::Var {
-                attrs, entities, ..
-            } if attrs.iter().any(|a| matches!(a, il::Attr::External)) => {
-                entities.retain(|e| !names.contains(il::key_ref(&e.name).as_ref()))
-            }
-            _ => {}
-        }
-    }
-    unit.decls.retain(|d| match &d.kind {
-        il::DeclKind::External(list) | il::DeclKind::Procedure { names: list, .. } => {
-            !list.is_empty()
-        }
-        il::DeclKind::Var { entities, .. } => !entities.is_empty(),
-        _ => true,
-    });
+    unit.drop_external_declarations(&names);
     let at = unit
         .decls
         .iter()

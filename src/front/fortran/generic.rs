@@ -220,12 +220,11 @@ impl<'a> Resolver<'a> {
         // (else it is the intrinsic assignment): a call of that subroutine.
         if let StmtKind::Assign { lhs, rhs } = &s.kind
             && self.derived
-            && self.generic("assignment(=)").is_some()
+            && let Some((_, specifics)) = self.generic("assignment(=)")
         {
             let args = vec![Arg::positional(lhs.clone()), Arg::positional(rhs.clone())];
             let actuals: Vec<(Option<String>, Actual)> =
                 args.iter().map(|a| (None, self.actual(&a.value))).collect();
-            let (_, specifics) = self.generic("assignment(=)").expect("checked above");
             let fitting: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
             if let [one] = fitting.as_slice() {
                 self.resolved
