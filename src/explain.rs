@@ -133,7 +133,11 @@ fn derivative_fields(program: &crate::il::Program, analyses: &analysis::Analyses
                 };
                 if !matches!(
                     spec.base,
-                    BaseType::Real | BaseType::DoublePrecision | BaseType::Derived
+                    BaseType::Real
+                        | BaseType::DoublePrecision
+                        | BaseType::Complex
+                        | BaseType::DoubleComplex
+                        | BaseType::Derived
                 ) {
                     continue;
                 }

@@ -123,7 +123,10 @@ fn type_components(program: &Program) -> BTreeMap<String, Vec<Component>> {
                     continue;
                 };
                 let derived = match spec.base {
-                    BaseType::Real | BaseType::DoublePrecision => None,
+                    BaseType::Real
+                    | BaseType::DoublePrecision
+                    | BaseType::Complex
+                    | BaseType::DoubleComplex => None,
                     BaseType::Derived => spec.type_name.as_deref().map(key),
                     _ => continue,
                 };

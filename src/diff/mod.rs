@@ -645,7 +645,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         self.unit
             .symbols
             .components_of(primal)
-            .filter(|s| matches!(s.ty, ScalarType::Real(_)))
+            .filter(|s| s.ty.carries_values())
             .filter_map(|s| {
                 let dn = self.deriv_ref_name(&s.name)?;
                 Some(assign(Expr::var(dn), self.zero(s.ty)))
@@ -659,7 +659,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         self.unit
             .symbols
             .components_of(primal)
-            .filter(|s| matches!(s.ty, ScalarType::Real(_)))
+            .filter(|s| s.ty.carries_values())
             .filter(|s| self.deriv_ref_name(&s.name).is_some())
             .map(|s| {
                 let member = s.name.get(primal.len()..).unwrap_or_default();
@@ -682,7 +682,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             .unit
             .symbols
             .components_of(l)
-            .filter(|c| matches!(c.ty, ScalarType::Real(_)))
+            .filter(|c| c.ty.carries_values())
             .filter(|c| self.deriv_ref_name(&c.name).is_some())
             .map(|c| {
                 let rest = &c.name[l.len()..];

@@ -135,7 +135,11 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
             };
             if !matches!(
                 spec.base,
-                il::BaseType::Real | il::BaseType::DoublePrecision | il::BaseType::Derived
+                il::BaseType::Real
+                    | il::BaseType::DoublePrecision
+                    | il::BaseType::Complex
+                    | il::BaseType::DoubleComplex
+                    | il::BaseType::Derived
             ) {
                 continue;
             }

@@ -157,7 +157,7 @@ pub(crate) fn global_zeroing(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
         return module
             .symbols
             .components_of(name)
-            .filter(|c| matches!(c.ty, crate::il::ScalarType::Real(_)))
+            .filter(|c| c.ty.carries_values())
             .filter(|c| ug.ctx.analyses.fields.keeps_path(&module.symbols, &c.name))
             .map(|c| {
                 let rest = &c.name[name.len()..];

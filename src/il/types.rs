@@ -99,6 +99,11 @@ impl ScalarType {
             ScalarType::Real(_) | ScalarType::Complex(_) | ScalarType::Derived
         )
     }
+    /// A real or complex scalar: a value with a derivative of its own (a component
+    /// of a derivative type, unlike a nested derived type's).
+    pub fn carries_values(self) -> bool {
+        matches!(self, ScalarType::Real(_) | ScalarType::Complex(_))
+    }
     pub fn is_complex(self) -> bool {
         matches!(self, ScalarType::Complex(_))
     }

@@ -519,8 +519,14 @@ impl Scalarizer<'_> {
                 "pass two vectors",
             ));
         }
+        // Of complex vectors, DOT_PRODUCT is sum(conjg(a)*b).
+        let first = if self.type_of(&a.value).is_complex() {
+            Expr::intrinsic(crate::il::Intrinsic::Conjg, vec![a.value.clone()])
+        } else {
+            paren(a.value.clone())
+        };
         Ok(Reduction {
-            array: Expr::binary(BinOp::Mul, paren(a.value.clone()), paren(b.value.clone())),
+            array: Expr::binary(BinOp::Mul, first, paren(b.value.clone())),
             dim: None,
             mask: None,
         })
