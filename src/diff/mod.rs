@@ -642,13 +642,20 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         if sym.ty != ScalarType::Derived {
             return vec![assign(d, self.zero(sym.ty))];
         }
-        self.unit
-            .symbols
-            .components_of(primal)
+        // An element `qb(i)` of an array of derived type: its components only.
+        let subs = match d.kind {
+            ExprKind::Index(_, subs) => Some(subs),
+            _ => None,
+        };
+        let components = self.unit.symbols.components_of(primal);
+        components
             .filter(|s| s.ty.carries_values())
             .filter_map(|s| {
                 let dn = self.deriv_ref_name(&s.name)?;
-                Some(assign(Expr::var(dn), self.zero(s.ty)))
+                let at = subs
+                    .clone()
+                    .map_or(Expr::var(&dn), |i| Expr::new(ExprKind::Index(dn, i)));
+                Some(assign(at, self.zero(s.ty)))
             })
             .collect()
     }

@@ -42,6 +42,8 @@ struct Specific {
     host: Option<String>,
     dummies: Vec<Dummy>,
     result: Option<il::Symbol>,
+    /// ELEMENTAL: scalar dummies take conformable arrays too.
+    elemental: bool,
 }
 
 /// The spelling of an intrinsic operator that a generic interface may define.
@@ -174,6 +176,7 @@ fn signature(unit: &Unit, host: Option<String>) -> Specific {
     Specific {
         name: unit.name.clone(),
         host,
+        elemental: unit.elemental,
         dummies,
         result: unit
             .result
@@ -420,6 +423,15 @@ impl<'a> Resolver<'a> {
                     _ => args_max(args),
                 }
             }
+            // A resolved elemental specific applied to arrays is an array.
+            ExprKind::Call(n, args)
+                if self
+                    .resolved
+                    .get(crate::il::key_ref(n).as_ref())
+                    .is_some_and(|(_, s)| s.elemental) =>
+            {
+                args_max(args)
+            }
             _ => 0,
         }
     }
@@ -459,7 +471,20 @@ fn fits(s: &Specific, actuals: &[(Option<String>, Actual)]) -> bool {
             }
             (x, y) => x == y,
         };
-        if !same_type || a.rank != d.rank {
+        // An elemental procedure's scalar dummy takes an array of any rank.
+        let elementwise = s.elemental && d.rank == 0 && a.rank > 0;
+        if !same_type || (a.rank != d.rank && !elementwise) {
+            return false;
+        }
+    }
+    // The arrays of an elemental reference must conform: one rank.
+    if s.elemental {
+        let ranks: std::collections::BTreeSet<usize> = actuals
+            .iter()
+            .map(|(_, a)| a.rank)
+            .filter(|&r| r > 0)
+            .collect();
+        if ranks.len() > 1 {
             return false;
         }
     }
