@@ -313,7 +313,12 @@ impl<'a> Resolver<'a> {
             .iter()
             .map(|a| (a.keyword.clone(), self.actual(&a.value)))
             .collect();
-        let fits: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+        let mut fits: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+        // A non-elemental specific that fits is taken before an elemental one (Fortran
+        // 2018 §15.5.5.2).
+        if fits.iter().any(|s| !s.elemental) {
+            fits.retain(|s| !s.elemental);
+        }
         match fits.as_slice() {
             [one] => {
                 self.resolved.insert(key(&one.name), (name.clone(), *one));
