@@ -10,13 +10,9 @@
 #[path = "support/toolchain.rs"]
 mod toolchain;
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-use toolchain::{CFLAGS, DRIVER_FFLAGS, GENERATED_FFLAGS};
+#[path = "support/hand_driver.rs"]
+mod hand_driver;
 
-/// Horner's rule for a complex polynomial at a complex point, then a real,
-/// non-holomorphic energy of the result (`abs`, `conjg`, `real`, `aimag`), and a complex
-/// array output overwritten in place.
 const MODEL: &str = "\
 module cpoly_m
   implicit none
@@ -91,76 +87,8 @@ program driver
 end program driver
 ";
 
-fn request() -> adgen::Request {
-    adgen::Request {
-        roots: vec![adgen::RootRequest {
-            name: "cpoly".to_string(),
-            independents: vec!["c".into(), "z".into(), "q".into()],
-            dependents: vec!["p".into(), "e".into(), "q".into()],
-            modes: [adgen::Mode::Tangent, adgen::Mode::Adjoint].into(),
-            origin: None,
-            entry_origins: Vec::new(),
-        }],
-        sizes: Vec::new(),
-        black_boxes: Vec::new(),
-        checkpoint_calls: true,
-        naming: Default::default(),
-        layout: Default::default(),
-        option_warnings: Vec::new(),
-        disabled: Default::default(),
-    }
-}
-
-fn build(d: &Path, source: &str, flags: &[&str], objects: &mut Vec<PathBuf>) {
-    let object = d.join(format!("{source}.o"));
-    let out = toolchain::compile(&d.join(source), &object, d, flags);
-    assert!(out.success, "{}", out.report());
-    objects.push(object);
-}
-
 #[test]
 fn complex_independents_and_dependents_have_complex_derivatives() {
-    let generated =
-        adgen::differentiate(&[adgen::SourceInput::new("model.f90", MODEL)], &request())
-            .unwrap_or_else(|f| panic!("adgen refused the model:\n{f}"));
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let d = dir.path();
-    std::fs::write(d.join("model.f90"), MODEL).unwrap();
-    std::fs::write(d.join("driver.f90"), DRIVER).unwrap();
-    let mut objects = Vec::new();
-    build(d, "model.f90", GENERATED_FFLAGS, &mut objects);
-    for f in &generated.files {
-        std::fs::write(d.join(&f.path), &f.contents).unwrap();
-    }
-    // The runtime first (its C part, then its module), then the derivatives.
-    let mut order: Vec<&str> = generated.files.iter().map(|f| f.path.as_str()).collect();
-    order.sort_by_key(|p| (!p.ends_with(".c"), !p.starts_with("adgen_runtime")));
-    for path in order {
-        if toolchain::is_c(path) {
-            build(d, path, CFLAGS, &mut objects);
-        } else if toolchain::is_fortran(path) {
-            build(d, path, GENERATED_FFLAGS, &mut objects);
-        }
-    }
-    build(d, "driver.f90", DRIVER_FFLAGS, &mut objects);
-    let exe = d.join("driver");
-    let link = toolchain::link(&objects, &exe, d, &[]);
-    assert!(link.success, "{}", link.report());
-    let run = toolchain::run(&exe, &[], d, Duration::from_secs(60));
-    assert!(run.success, "{}", run.report());
-    let text = run.stdout;
-    for line in text.lines() {
-        let v: Vec<f64> = line
-            .split_whitespace()
-            .skip(1)
-            .map(|x| x.parse().expect("a number"))
-            .collect();
-        let half = v.len() / 2;
-        let (a, b) = (&v[..half], &v[half..]);
-        let scale = a.iter().chain(b).fold(1e-12f64, |m, x| m.max(x.abs()));
-        let err = a.iter().zip(b).fold(0f64, |m, (x, y)| m.max((x - y).abs())) / scale;
-        let bound = if line.starts_with("dot") { 1e-12 } else { 1e-7 };
-        assert!(err < bound, "{line}: relative error {err:e}\n{text}");
-    }
-    assert_eq!(text.lines().count(), 4, "{text}");
+    let request = hand_driver::request("cpoly", &["c", "z", "q"], &["p", "e", "q"]);
+    hand_driver::check(MODEL, DRIVER, &request, 4);
 }

@@ -68,6 +68,8 @@ struct Hoister<'a> {
     namer: Namer,
     next_id: &'a mut u32,
     new_symbols: Vec<Symbol>,
+    /// The components of derived-type temporaries (`result%x`).
+    new_components: Vec<Symbol>,
 }
 
 fn normalize_unit(unit: &mut Unit, program: &UnitIndex, next_id: &mut u32) {
@@ -80,15 +82,15 @@ fn normalize_unit(unit: &mut Unit, program: &UnitIndex, next_id: &mut u32) {
         namer,
         next_id,
         new_symbols: Vec::new(),
+        new_components: Vec::new(),
     };
     let body = std::mem::take(&mut unit.body);
     unit.body = h.block(body, unit);
+    // Components of temporaries are declared with them, by their types.
+    for symbol in h.new_components {
+        unit.symbols.insert(symbol);
+    }
     for symbol in h.new_symbols {
-        if symbol.name.contains('%') {
-            // A component of a temporary, declared with it by its type.
-            unit.symbols.insert(symbol);
-            continue;
-        }
         unit.decls.push(Decl {
             kind: DeclKind::Var {
                 spec: symbol.type_spec.clone(),
@@ -185,7 +187,7 @@ impl Hoister<'_> {
                 // (`result%x`), as the analyses and the derivative's zeroing see them.
                 if symbol.ty == crate::il::ScalarType::Derived {
                     let components = self.result_components(name, &temp);
-                    self.new_symbols.extend(components);
+                    self.new_components.extend(components);
                 }
                 self.new_symbols.push(symbol);
                 let call = std::mem::replace(

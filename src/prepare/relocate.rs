@@ -36,15 +36,16 @@ pub fn placement(
     procs: &[(String, Option<String>)],
 ) -> Option<Placement> {
     let same = |a: &str, b: &str| key(a) == key(b);
+    // Everything passed is seen where the callee is: external procedures, or those of
+    // the callee's own module.
+    let seen = |m: &Option<String>| {
+        m.as_deref()
+            .is_none_or(|m| callee.host.as_deref().is_some_and(|h| same(h, m)))
+    };
+    if procs.iter().all(|(_, m)| seen(m)) {
+        return Some(Placement::default());
+    }
     let host = match (&callee.host, caller_host) {
-        // Everything passed is seen where the callee is.
-        _ if procs.iter().all(|(_, m)| {
-            m.as_deref()
-                .is_none_or(|m| callee.host.as_deref().is_some_and(|h| same(h, m)))
-        }) =>
-        {
-            return Some(Placement::default());
-        }
         (None, _) => None,
         (Some(_), Some(h)) => Some(h.to_string()),
         (Some(_), None) => return None,

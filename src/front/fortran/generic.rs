@@ -107,13 +107,15 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
         }
         for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
             let symbols = unit.symbols.clone();
+            let derived = symbols.iter().any(|s| s.ty == ScalarType::Derived);
             let mut resolver = Resolver {
                 table: &table,
                 unit_name: unit.name.clone(),
                 symbols: &symbols,
                 resolved: BTreeMap::new(),
                 errors: &mut errors,
-                derived: symbols.iter().any(|s| s.ty == ScalarType::Derived),
+                operators: derived && symbols.iter().any(|s| s.name.starts_with("operator(")),
+                assignment: derived && symbols.get("assignment(=)").is_some(),
             };
             let mut body = std::mem::take(&mut unit.body);
             il::visit::walk_stmts_mut(&mut body, &mut |s| resolver.stmt(s));
@@ -205,9 +207,12 @@ struct Resolver<'a> {
     /// Key of each specific called → (the generic as spelled here, the specific).
     resolved: BTreeMap<String, (String, &'a Specific)>,
     errors: &'a mut Vec<Diagnostic>,
-    /// The unit sees a derived-type name (a variable or a function's result): only
-    /// then may an operator be a defined one, whose operands' types are computed.
-    derived: bool,
+    /// The unit sees a derived-type name (a variable or a function's result) and a
+    /// defined operator: only then may an operator be a defined one, whose operands'
+    /// types are computed (at every operator of the body, so not otherwise).
+    operators: bool,
+    /// The unit sees a derived-type name and a defined assignment.
+    assignment: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -222,7 +227,7 @@ impl<'a> Resolver<'a> {
         // `a = b` on a derived type, where an `assignment(=)` specific takes the two
         // (else it is the intrinsic assignment): a call of that subroutine.
         if let StmtKind::Assign { lhs, rhs } = &s.kind
-            && self.derived
+            && self.assignment
             && let Some((_, specifics)) = self.generic("assignment(=)")
         {
             let args = vec![Arg::positional(lhs.clone()), Arg::positional(rhs.clone())];
@@ -247,7 +252,7 @@ impl<'a> Resolver<'a> {
         }
         // An intrinsic operator on a derived type is a call of the specific function of
         // its generic `operator(+)`.
-        if !self.derived {
+        if !self.operators {
             return;
         }
         let operands: Option<(&str, Vec<&Expr>)> = match &e.kind {
