@@ -107,11 +107,14 @@ fn node_access(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[&Summary]) -
                 }
             } else if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &stmt.kind {
                 // ALLOCATE reads its bounds; both leave the array without values: a total
-                // overwrite (a freed array whose values the backward sweep reads is saved).
+                // overwrite (a freed array whose values the backward sweep reads is saved),
+                // or a partial one of a structure, for an ALLOCATABLE component (`f%h`).
                 for item in items {
                     subscripts_into(item, uir, &mut reads);
-                    if let Some(z) = item.base_name().and_then(|n| uir.zones.get(n)) {
-                        defs.push((z, !uir.zones.zones[z].shared));
+                    if let Some(n) = item.base_name()
+                        && let Some(z) = uir.zones.get(n)
+                    {
+                        defs.push((z, !uir.zones.zones[z].shared && !n.contains('%')));
                     }
                 }
             } else if let StmtKind::Io {

@@ -519,14 +519,18 @@ fn node_effects(ir: &Ir, u: usize, summaries: &[Option<Summary>]) -> Vec<Vec<Def
                             None => Vec::new(),
                         }
                     }
-                    // A fresh or freed array depends on nothing.
+                    // A fresh or freed array depends on nothing; an ALLOCATABLE
+                    // component (`f%h`) is part of its structure's zone.
                     crate::il::StmtKind::Allocate(items)
                     | crate::il::StmtKind::Deallocate(items) => items
                         .iter()
-                        .filter_map(|e| uir.zones.get(e.base_name()?))
-                        .map(|zone| Def {
+                        .filter_map(|e| {
+                            let name = e.base_name()?;
+                            Some((uir.zones.get(name)?, name.contains('%')))
+                        })
+                        .map(|(zone, component)| Def {
                             zone,
-                            total: !uir.zones.zones[zone].shared,
+                            total: !uir.zones.zones[zone].shared && !component,
                             diff_sources: Vec::new(),
                         })
                         .collect(),

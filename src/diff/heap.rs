@@ -44,7 +44,7 @@
 //! TBR says the backward sweep reads them (a work array whose values no partial
 //! derivative reads costs nothing on the tape but its bounds).
 
-use crate::il::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, Symbol, key};
+use crate::il::{BinOp, Expr, ExprKind, ScalarType, Stmt, StmtId, StmtKind, key};
 use crate::il::{TypeSpec, visit};
 
 use super::UnitGen;
@@ -52,9 +52,10 @@ use super::UnitGen;
 /// The (lower, upper) bounds of each dimension of an allocation.
 pub(crate) type Bounds = Vec<(Expr, Expr)>;
 
-/// A local ALLOCATABLE array kept allocatable in the derivative code (deferred shape).
-pub(crate) fn is_kept_allocatable(sym: &Symbol) -> bool {
-    sym.is_local_allocatable()
+/// A local ALLOCATABLE array (or ALLOCATABLE component of a local structure) kept
+/// allocatable in the derivative code (deferred shape).
+pub(crate) fn is_kept_allocatable(symbols: &crate::il::SymbolTable, name: &str) -> bool {
+    symbols.is_kept_allocatable(name)
 }
 
 /// The (lower, upper) bounds of each dimension of an ALLOCATE item `w(l:u, n)`.
@@ -259,11 +260,10 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
                 .iter()
                 .filter_map(|item| {
                     let name = item.base_name()?;
-                    let sym = ug.unit.symbols.get(name)?;
-                    if !is_kept_allocatable(sym) {
+                    if !is_kept_allocatable(&ug.unit.symbols, name) {
                         return None;
                     }
-                    ug.deriv_name(name).map(Expr::var)
+                    ug.deriv_ref_name(name).map(Expr::var)
                 })
                 .collect();
             if !ds.is_empty() {
@@ -280,10 +280,10 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
 pub(crate) fn derivative_of_item(ug: &UnitGen, item: &Expr) -> Option<(String, Bounds, Expr)> {
     let name = item.base_name()?;
     let sym = ug.unit.symbols.get(name)?;
-    if !is_kept_allocatable(sym) {
+    if !is_kept_allocatable(&ug.unit.symbols, name) {
         return None;
     }
-    let d = ug.deriv_name(name)?.to_string();
+    let d = ug.deriv_ref_name(name)?;
     let bounds = item_bounds(item)?;
     Some((d, bounds, ug.zero(sym.ty)))
 }

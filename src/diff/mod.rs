@@ -25,6 +25,7 @@ pub mod plan;
 pub mod tangent;
 pub mod types;
 mod unsized_args;
+mod zeros;
 
 use modules::{
     copy_private_procedures, derivative_globals, derivative_module, derivative_types,
@@ -631,48 +632,6 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Some(format!("{}%{rest}", self.deriv_name(base)?))
             }
         }
-    }
-
-    /// `d = 0` for the derivative `d` of variable `primal`; for a derived-type variable,
-    /// one assignment per real component (`sd%x = 0`).
-    pub fn zero_into(&self, d: Expr, primal: &str) -> Vec<Stmt> {
-        let Some(sym) = self.unit.symbols.get(primal) else {
-            return vec![assign(d, self.zero_of(primal))];
-        };
-        if sym.ty != ScalarType::Derived {
-            return vec![assign(d, self.zero(sym.ty))];
-        }
-        // An element `qb(i)` of an array of derived type: its components only.
-        let subs = match d.kind {
-            ExprKind::Index(_, subs) => Some(subs),
-            _ => None,
-        };
-        let components = self.unit.symbols.components_of(primal);
-        components
-            .filter(|s| s.ty.carries_values())
-            .filter_map(|s| {
-                let dn = self.deriv_ref_name(&s.name)?;
-                let at = subs
-                    .clone()
-                    .map_or(Expr::var(&dn), |i| Expr::new(ExprKind::Index(dn, i)));
-                Some(assign(at, self.zero(s.ty)))
-            })
-            .collect()
-    }
-
-    /// `t%u = 0` for each real component `%u` of the derived-type variable `primal` that
-    /// has a derivative: zeroes `t`, a temporary of `primal`'s derivative type.
-    pub fn zero_members_like(&self, t: &str, primal: &str) -> Vec<Stmt> {
-        self.unit
-            .symbols
-            .components_of(primal)
-            .filter(|s| s.ty.carries_values())
-            .filter(|s| self.deriv_ref_name(&s.name).is_some())
-            .map(|s| {
-                let member = s.name.get(primal.len()..).unwrap_or_default();
-                assign(Expr::var(format!("{t}{member}")), self.zero(s.ty))
-            })
-            .collect()
     }
 
     /// For `r = s` between whole derived-type variables: the pairs of real components

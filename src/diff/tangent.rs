@@ -84,7 +84,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             continue;
         };
         // Allocated (and zeroed) beside its primal.
-        if super::heap::is_kept_allocatable(symbol) {
+        if super::heap::is_kept_allocatable(&unit.symbols, &symbol.name) {
             continue;
         }
         if symbol.is_dummy() {
@@ -129,7 +129,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             );
             continue;
         }
-        stmts.extend(ug.zero_into(Expr::var(d), &symbol.name));
+        stmts.extend(ug.zero_on_entry(Expr::var(d), &symbol.name));
     }
     (stmts, zeroed)
 }

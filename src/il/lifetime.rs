@@ -215,3 +215,18 @@ pub fn same_form(a: &Expr, b: &Expr) -> bool {
         _ => false,
     }
 }
+
+impl super::Unit {
+    /// Whether the unit declares `name` ALLOCATABLE (an attribute of its declaration).
+    pub fn declares_allocatable(&self, name: &str) -> bool {
+        self.decls.iter().any(|d| match &d.kind {
+            super::DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                attrs.iter().any(|a| matches!(a, super::Attr::Allocatable))
+                    && entities.iter().any(|e| key(&e.name) == key(name))
+            }
+            _ => false,
+        })
+    }
+}

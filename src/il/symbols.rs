@@ -155,6 +155,19 @@ impl SymbolTable {
             .iter()
             .filter(move |s| key(&s.name).starts_with(&prefix))
     }
+    /// An ALLOCATABLE array this unit allocates and frees itself: a local (not a dummy,
+    /// a module's or a COMMON's) or an ALLOCATABLE component of a local structure
+    /// (`f%h` of `type(field) :: f`). Those of a dummy structure are the caller's.
+    pub fn is_kept_allocatable(&self, name: &str) -> bool {
+        let Some(sym) = self.get(name) else {
+            return false;
+        };
+        let base = name.split('%').next().unwrap_or(name);
+        sym.is_local_allocatable()
+            && self
+                .get(base)
+                .is_some_and(|b| !b.is_dummy() && b.global.is_none() && !b.is_result)
+    }
     /// Symbols in declaration order, to amend (names must not change).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Symbol> {
         self.symbols.iter_mut()

@@ -13,11 +13,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// pushed, and frees them at the ALLOCATE.
     pub(super) fn heap_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
         let unit = self.ug.unit;
-        let kept = |name: &str| {
-            unit.symbols
-                .get(name)
-                .is_some_and(crate::diff::heap::is_kept_allocatable)
-        };
+        let kept = |name: &str| crate::diff::heap::is_kept_allocatable(&unit.symbols, name);
         let mut fwd = Vec::new();
         let mut bwd = Vec::new();
         match &s.kind {
@@ -28,7 +24,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
-                    if let Some(d) = self.ug.deriv_name(name) {
+                    if let Some(d) = self.ug.deriv_ref_name(name) {
                         freed.push(Expr::var(d));
                     }
                     let recreated = if crate::il::lifetime::reallocated(&unit.body, name) {
@@ -46,7 +42,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 }
             }
             StmtKind::Deallocate(items) => {
+                // The items' values are pushed in their order and popped in the reverse.
+                let mut per_item = Vec::new();
                 for item in items {
+                    if !bwd.is_empty() {
+                        per_item.push(std::mem::take(&mut bwd));
+                    }
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
@@ -109,6 +110,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         bwd.extend(crate::diff::heap::zero_loops(self.ug, &d, &bounds, zero));
                     }
                 }
+                per_item.push(std::mem::take(&mut bwd));
+                bwd = per_item.into_iter().rev().flatten().collect();
                 fwd.push(s.clone());
             }
             _ => fwd.push(s.clone()),

@@ -140,7 +140,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     pub(super) fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.symbol_or_global(name)?;
         // An array kept allocatable: the bounds of the ALLOCATE in force here.
-        if crate::diff::heap::is_kept_allocatable(sym) && self.ug.unit.symbols.get(name).is_some() {
+        if crate::diff::heap::is_kept_allocatable(&self.ug.unit.symbols, name) {
             let item = crate::diff::heap::allocation_at(&self.ug.unit.body, s.id, name);
             return Some(crate::diff::heap::size_of(
                 &item.and_then(|i| crate::diff::heap::item_bounds(&i))?,

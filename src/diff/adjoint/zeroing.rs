@@ -30,7 +30,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             // Allocated (and zeroed) where the forward sweep freed its primal.
-            if crate::diff::heap::is_kept_allocatable(symbol) {
+            if crate::diff::heap::is_kept_allocatable(&unit.symbols, &symbol.name) {
                 continue;
             }
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
@@ -44,7 +44,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 });
                 continue;
             }
-            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
+            out.extend(self.ug.zero_on_entry(Expr::var(d), &symbol.name));
         }
         out
     }
@@ -69,7 +69,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
                 continue;
             }
-            out.extend(self.ug.zero_into(Expr::var(d), &symbol.name));
+            out.extend(self.ug.zero_on_entry(Expr::var(d), &symbol.name));
         }
         out
     }

@@ -35,6 +35,7 @@ const JUMP: &str = "E0546";
 pub(super) fn allocatables_to_automatic(
     unit: &mut Unit,
     assigned: &BTreeSet<String>,
+    program: &crate::il::UnitIndex,
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
     let mut names: Vec<(String, Span)> = Vec::new();
     for d in &unit.decls {
@@ -56,15 +57,16 @@ pub(super) fn allocatables_to_automatic(
     let mut bounds_of: Vec<(String, Vec<DimSpec>)> = Vec::new();
     let mut kept: Vec<String> = Vec::new();
     for (name, span) in &names {
-        if unit.symbols.get(name).is_some_and(|s| s.is_dummy()) {
-            diags.push(refuse(
-                *span,
-                format!("the ALLOCATABLE dummy argument `{name}` is not supported yet"),
-                "pass an array allocated by the caller as an assumed-shape dummy `x(:)` instead",
-            ));
+        let names_item = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(name));
+        if let Some(sym) = unit.symbols.get(name).filter(|s| s.is_dummy()) {
+            // An ALLOCATABLE dummy the procedure only reads and writes is an array the
+            // caller allocated: it stays as declared (its derivative is declared
+            // ALLOCATABLE too, `diff::decls`), with the caller's bounds.
+            if let Some(d) = allocation_of_dummy(unit, sym, *span, &names_item) {
+                diags.push(d);
+            }
             continue;
         }
-        let names_item = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(name));
         // Top-level ALLOCATE / DEALLOCATE of this array, and nested ones.
         let mut allocs = Vec::new();
         let mut deallocs = Vec::new();
@@ -92,7 +94,8 @@ pub(super) fn allocatables_to_automatic(
             Ok(()) => kept.push(key(name)),
             Err(d) => diags.push(d),
         };
-        if nested.is_some() {
+        // Passed to an ALLOCATABLE dummy, it must stay allocatable.
+        if nested.is_some() || passed_to_allocatable(&unit.body, name, program) {
             keep(&mut diags);
             continue;
         }
@@ -161,6 +164,7 @@ pub(super) fn allocatables_to_automatic(
         }
         bounds_of.push((key(name), dims));
     }
+    allocatable_components(unit, &mut kept, &mut diags);
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -207,6 +211,123 @@ pub(super) fn allocatables_to_automatic(
         }
     }
     Ok(kept)
+}
+
+/// The ALLOCATABLE components of structures: those of a local structure are kept
+/// allocatable, under the pairing rules of the arrays kept allocatable; those of a
+/// dummy, a module's or a function result's are the caller's, which this unit may read
+/// and write but not allocate or free.
+fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<Diagnostic>) {
+    for sym in unit.symbols.iter() {
+        let name = &sym.name;
+        let Some((base, _)) = name.split_once('%') else {
+            continue;
+        };
+        if !sym.is_local_allocatable() {
+            continue;
+        }
+        if unit.symbols.is_kept_allocatable(name) {
+            match lifetime(&unit.body, name) {
+                Ok(()) => kept.push(key(name)),
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
+        let mut found = None;
+        crate::il::visit::walk_stmts(&unit.body, &mut |x| {
+            if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind
+                && items
+                    .iter()
+                    .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+            {
+                found.get_or_insert(x.span);
+            }
+        });
+        if let Some(span) = found {
+            diags.push(
+                Diagnostic::error(
+                    CODE,
+                    format!(
+                        "the ALLOCATABLE component `{name}` belongs to `{base}`, which this procedure does not declare as a local variable: allocating or freeing it here is not differentiated yet"
+                    ),
+                )
+                .at(span)
+                .with_help("allocate the component in the procedure that declares the structure as a local variable, and pass the structure allocated"),
+            );
+        }
+    }
+}
+
+/// Is array `name` passed whole to an ALLOCATABLE dummy of a procedure the body calls?
+fn passed_to_allocatable(body: &[Stmt], name: &str, program: &crate::il::UnitIndex) -> bool {
+    let takes = |callee: &str, i: usize, arg: &crate::il::Arg| {
+        let Some(u) = program.unit(callee) else {
+            return false;
+        };
+        let dummy = match &arg.keyword {
+            Some(k) => Some(k.as_str()),
+            None => u.args.get(i).map(String::as_str),
+        };
+        matches!(&arg.value.kind, ExprKind::Var(n) if key(n) == key(name))
+            && dummy.is_some_and(|d| u.declares_allocatable(d))
+    };
+    let mut found = false;
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        if let StmtKind::Call { name: callee, args } = &s.kind {
+            found |= args.iter().enumerate().any(|(i, a)| takes(callee, i, a));
+        }
+        for e in crate::il::visit::stmt_exprs(s) {
+            crate::il::visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(callee, args) = &x.kind {
+                    found |= args.iter().enumerate().any(|(i, a)| takes(callee, i, a));
+                }
+            });
+        }
+    });
+    found
+}
+
+/// The refusal of an ALLOCATABLE dummy the procedure allocates or frees (or that is
+/// INTENT(OUT), so freed on entry): its derivative would have to follow the caller's
+/// allocation state in both sweeps.
+fn allocation_of_dummy(
+    unit: &Unit,
+    sym: &Symbol,
+    span: Span,
+    names_item: &dyn Fn(&Expr) -> bool,
+) -> Option<Diagnostic> {
+    let name = &sym.name;
+    const HELP: &str = "allocate the array in the caller and pass it allocated; the procedure may then read and write it (an ALLOCATABLE dummy it does not allocate or free is supported)";
+    if sym.intent == Some(crate::il::Intent::Out) {
+        return Some(
+            Diagnostic::error(
+                CODE,
+                format!(
+                    "the ALLOCATABLE dummy argument `{name}` is INTENT(OUT): it is freed on entry and allocated here, which adgen does not differentiate yet"
+                ),
+            )
+            .at(span)
+            .with_help(HELP),
+        );
+    }
+    let mut found = None;
+    crate::il::visit::walk_stmts(&unit.body, &mut |x| {
+        if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind
+            && items.iter().any(names_item)
+        {
+            found.get_or_insert(x.span);
+        }
+    });
+    found.map(|span| {
+        Diagnostic::error(
+            CODE,
+            format!(
+                "the ALLOCATABLE dummy argument `{name}` is allocated or freed here, which adgen does not differentiate yet"
+            ),
+        )
+        .at(span)
+        .with_help(HELP)
+    })
 }
 
 /// Checks the pairing rules of a kept array over the body (E0545, E0546).
@@ -353,7 +474,7 @@ impl Scalarizer<'_> {
                                 (Some(_), Some(t)) => t.clone(),
                                 _ => {
                                     let t = self.temp(
-                                        &format!("{name}_{which}{}", d + 1),
+                                        &format!("{}_{which}{}", name.replace('%', "_"), d + 1),
                                         ScalarType::Integer(4),
                                     );
                                     if alike.is_some() {

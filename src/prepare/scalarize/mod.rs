@@ -235,7 +235,7 @@ fn scalarize_unit(
         }
         _ => {}
     });
-    let kept = match allocatables_to_automatic(unit, &assigned) {
+    let kept = match allocatables_to_automatic(unit, &assigned, program) {
         Ok(kept) => kept,
         Err(d) => {
             diags.extend(d);
@@ -256,6 +256,12 @@ fn scalarize_unit(
         in_elementwise: false,
         array_functions: array_calls::array_functions(unit, program),
         elemental: elemental::elemental_procedures(unit, program),
+        allocatable_dummies: unit
+            .args
+            .iter()
+            .filter(|a| unit.declares_allocatable(a))
+            .map(|a| key(a))
+            .collect(),
     };
     let body = std::mem::take(&mut unit.body);
     let body = sc.kept_allocations(body, &kept);
@@ -325,6 +331,8 @@ struct Scalarizer<'a> {
     array_functions: array_calls::ArrayFunctions,
     /// The ELEMENTAL procedures the unit calls.
     elemental: BTreeSet<String>,
+    /// The ALLOCATABLE dummies (keys): their bounds are the caller's, not `1:size`.
+    allocatable_dummies: BTreeSet<String>,
 }
 
 /// The parts of a reduction's arguments: `sum(array [, dim] [, mask])`.
@@ -728,8 +736,7 @@ fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
         // Those of arrays kept allocatable (`alloc`) stay.
         StmtKind::Allocate(items) | StmtKind::Deallocate(items) => !items.iter().all(|e| {
             e.base_name()
-                .and_then(|n| symbols.get(n))
-                .is_some_and(crate::il::Symbol::is_local_allocatable)
+                .is_some_and(|n| symbols.is_kept_allocatable(n))
         }),
         _ if array_calls::is_array_call_assignment(s, symbols) => false,
         StmtKind::Assign { lhs, rhs } => has(lhs) || has(rhs),

@@ -182,15 +182,21 @@ impl Scalarizer<'_> {
                     .all(|n| !self.assigned.contains(crate::il::key_ref(n).as_ref()))
             };
             out.push(match &d.upper {
-                Bound::Colon if sym.is_dummy() => LoopDim {
-                    lo: d.lower.clone().unwrap_or_else(|| Expr::int(1)),
-                    hi: if d.lower.is_none() {
-                        inquiry(Intrinsic::Size)
-                    } else {
-                        inquiry(Intrinsic::Ubound)
-                    },
-                    stride: None,
-                },
+                // An assumed-shape dummy starts at 1 (or its declared lower bound); an
+                // ALLOCATABLE one has the caller's bounds.
+                Bound::Colon
+                    if sym.is_dummy() && !self.allocatable_dummies.contains(&key(&sym.name)) =>
+                {
+                    LoopDim {
+                        lo: d.lower.clone().unwrap_or_else(|| Expr::int(1)),
+                        hi: if d.lower.is_none() {
+                            inquiry(Intrinsic::Size)
+                        } else {
+                            inquiry(Intrinsic::Ubound)
+                        },
+                        stride: None,
+                    }
+                }
                 Bound::Colon => LoopDim {
                     lo: inquiry(Intrinsic::Lbound),
                     hi: inquiry(Intrinsic::Ubound),

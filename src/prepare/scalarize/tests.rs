@@ -178,3 +178,21 @@ fn pack_appends_in_array_element_order_and_is_refused_inside_expressions() {
     let text = "subroutine s(n, x)\n  integer n\n  real(8) x(n)\n  x = pack(x, x > 0)\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 3)]);
 }
+
+#[test]
+fn allocatable_dummies_keep_the_callers_bounds_unless_allocated_here() {
+    // Read and written only: the loop runs over the caller's bounds.
+    let out =
+        run("subroutine s(u)\n  real(8), allocatable, intent(inout) :: u(:)\n  u = 2*u\nend\n")
+            .unwrap();
+    assert!(
+        out.contains("allocatable, intent(inout) :: u(:)")
+            && out.contains("do i = lbound(u, 1), ubound(u, 1)"),
+        "{out}"
+    );
+    // Allocated or freed here, or INTENT(OUT): one refusal each, where it happens.
+    let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable :: u(:)\n  if (allocated(u)) deallocate(u)\n  allocate(u(n))\n  u = 1\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 21)]);
+    let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable, intent(out) :: u(:)\n  allocate(u(n))\nend\n";
+    assert_eq!(run(text).unwrap_err(), vec![("E0414", 3, 40)]);
+}

@@ -331,7 +331,11 @@ impl Sema<'_> {
                 Attr::Dimension(d) => Some(d.clone()),
                 _ => None,
             });
-            if let Some(a) = attrs.iter().find(|a| !matches!(a, Attr::Dimension(_))) {
+            let allocatable = attrs.iter().any(|a| matches!(a, Attr::Allocatable));
+            if let Some(a) = attrs
+                .iter()
+                .find(|a| !matches!(a, Attr::Dimension(_) | Attr::Allocatable))
+            {
                 self.error(
                     "E0405",
                     format!("the attribute {a:?} on a component is not supported yet"),
@@ -357,11 +361,29 @@ impl Sema<'_> {
                         e.span,
                     );
                 }
+                let deferred = dims.as_ref().is_some_and(|d| {
+                    !d.is_empty()
+                        && d.iter().all(|b| {
+                            b.lower.is_none() && matches!(b.upper, crate::il::Bound::Colon)
+                        })
+                });
+                if allocatable && (!deferred || ty == ScalarType::Derived) {
+                    self.error(
+                        "E0405",
+                        format!(
+                            "the ALLOCATABLE component `{}` is not supported yet: only arrays of intrinsic type with deferred shape, such as `h(:)`",
+                            e.name
+                        ),
+                        e.span,
+                    );
+                    continue;
+                }
                 list.push(Component {
                     name: e.name.clone(),
                     spec: spec.clone(),
                     ty,
                     dims,
+                    allocatable,
                 });
             }
         }
@@ -448,6 +470,19 @@ impl Sema<'_> {
             self.infos[j].ty = Some(c.ty);
             let base = path.split('%').next().unwrap_or(path);
             let outer = self.lookup(base).and_then(|b| self.infos[b].dims.clone());
+            if c.allocatable && outer.is_some() {
+                let message = format!(
+                    "an array of type `{type_name}`, whose component `{}` is ALLOCATABLE, is not supported yet",
+                    c.name
+                );
+                if !self.diags.iter().any(|d| d.message == message) {
+                    self.error("E0405", message, span).help = Some(
+                        "use a scalar of this type, or a type with a fixed-size component"
+                            .to_string(),
+                    );
+                }
+                return;
+            }
             self.infos[j].dims = match (outer, &c.dims) {
                 (Some(mut o), Some(d)) => {
                     o.extend(d.iter().cloned());

@@ -195,6 +195,8 @@ pub struct Component {
     pub spec: TypeSpec,
     pub ty: ScalarType,
     pub dims: Option<Vec<DimSpec>>,
+    /// ALLOCATABLE (deferred shape): allocated with the variable it belongs to.
+    pub allocatable: bool,
 }
 
 fn default_implicit() -> Vec<Option<(TypeSpec, ScalarType)>> {

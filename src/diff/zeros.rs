@@ -1,0 +1,61 @@
+//! Zeroing derivatives: `d = 0` for a variable's derivative, one assignment per
+//! component for a structure (only the components its derivative type keeps).
+
+use crate::il::{Expr, ExprKind, ScalarType, Stmt};
+
+use super::{UnitGen, assign};
+
+impl UnitGen<'_, '_> {
+    /// `d = 0` for the derivative `d` of variable `primal`; for a derived-type variable,
+    /// one assignment per real component (`sd%x = 0`).
+    pub fn zero_into(&self, d: Expr, primal: &str) -> Vec<Stmt> {
+        self.zero_parts(d, primal, false)
+    }
+
+    /// [`UnitGen::zero_into`] on entry to the unit: the ALLOCATABLE components of a
+    /// local structure are not allocated yet (`diff::heap` zeroes them when they are).
+    pub fn zero_on_entry(&self, d: Expr, primal: &str) -> Vec<Stmt> {
+        self.zero_parts(d, primal, true)
+    }
+
+    fn zero_parts(&self, d: Expr, primal: &str, entry: bool) -> Vec<Stmt> {
+        let Some(sym) = self.unit.symbols.get(primal) else {
+            return vec![assign(d, self.zero_of(primal))];
+        };
+        if sym.ty != ScalarType::Derived {
+            return vec![assign(d, self.zero(sym.ty))];
+        }
+        // An element `qb(i)` of an array of derived type: its components only.
+        let subs = match d.kind {
+            ExprKind::Index(_, subs) => Some(subs),
+            _ => None,
+        };
+        let components = self.unit.symbols.components_of(primal);
+        components
+            .filter(|s| s.ty.carries_values())
+            .filter(|s| !entry || !self.unit.symbols.is_kept_allocatable(&s.name))
+            .filter_map(|s| {
+                let dn = self.deriv_ref_name(&s.name)?;
+                let at = subs
+                    .clone()
+                    .map_or(Expr::var(&dn), |i| Expr::new(ExprKind::Index(dn, i)));
+                Some(assign(at, self.zero(s.ty)))
+            })
+            .collect()
+    }
+
+    /// `t%u = 0` for each real component `%u` of the derived-type variable `primal` that
+    /// has a derivative: zeroes `t`, a temporary of `primal`'s derivative type.
+    pub fn zero_members_like(&self, t: &str, primal: &str) -> Vec<Stmt> {
+        self.unit
+            .symbols
+            .components_of(primal)
+            .filter(|s| s.ty.carries_values())
+            .filter(|s| self.deriv_ref_name(&s.name).is_some())
+            .map(|s| {
+                let member = s.name.get(primal.len()..).unwrap_or_default();
+                assign(Expr::var(format!("{t}{member}")), self.zero(s.ty))
+            })
+            .collect()
+    }
+}
