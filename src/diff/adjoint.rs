@@ -118,6 +118,8 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     if !ug.ctx.request.disabled.contains("implicit-zero") {
         super::implicit_zero::apply(ug, &mut body, &args, None);
     }
+    let reset = ug.reset_unreferenced_out_structures(&body);
+    body.extend(reset);
     // One walk of the body finds what it refers to, for both (a large body is slow to
     // walk: issue 16).
     let mut referenced = crate::il::visit::referenced_names(&body);

@@ -33,6 +33,8 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
     if !ug.ctx.request.disabled.contains("implicit-zero") {
         super::implicit_zero::apply(ug, &mut body, &args, result.as_deref());
     }
+    let reset = ug.reset_unreferenced_out_structures(&body);
+    body.splice(0..0, reset);
     let decls = ug.declarations(&zeroed, &body);
     Unit {
         kind,

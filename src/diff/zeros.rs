@@ -58,4 +58,65 @@ impl UnitGen<'_, '_> {
             })
             .collect()
     }
+
+    /// The derivative of an INTENT(OUT) structure that the derivative body never
+    /// refers to (a procedure that sets only components without derivatives, such as
+    /// sizes, of a structure whose other components are active elsewhere): reset, one
+    /// statement per derivative component, so that the derivative of the overwritten
+    /// structure is defined and gfortran does not warn of an INTENT(OUT) dummy left
+    /// unset or unused. An ALLOCATABLE component is reset only when allocated (on entry
+    /// to a tangent, INTENT(OUT) has freed it).
+    pub fn reset_unreferenced_out_structures(&self, body: &[Stmt]) -> Vec<Stmt> {
+        let referenced = crate::il::visit::referenced_names(body);
+        let mut out = Vec::new();
+        for arg in &self.unit.args {
+            let Some(sym) = self.unit.symbols.get(arg) else {
+                continue;
+            };
+            if sym.intent != Some(crate::il::Intent::Out)
+                || sym.ty != ScalarType::Derived
+                || sym.is_array()
+            {
+                continue;
+            }
+            let Some(d) = self.deriv_name(arg) else {
+                continue;
+            };
+            if referenced.contains(crate::il::key_ref(d).as_ref()) {
+                continue;
+            }
+            for c in self.unit.symbols.components_of(arg) {
+                if !c.ty.carries_values() {
+                    continue;
+                }
+                let Some(dc) = self.deriv_ref_name(&c.name) else {
+                    continue;
+                };
+                let reset = assign(Expr::var(&dc), self.zero(c.ty));
+                if c.dims
+                    .iter()
+                    .any(|b| matches!(b.upper, crate::il::Bound::Colon))
+                {
+                    let allocated = Expr::new(ExprKind::Intrinsic {
+                        op: crate::il::Intrinsic::Passive(crate::il::PassiveIntrinsic {
+                            result: crate::il::ScalarResult::Logical,
+                            inquiry: true,
+                            reduction: false,
+                        }),
+                        args: vec![crate::il::Arg::positional(Expr::var(&dc))],
+                        spelling: Some("allocated".into()),
+                    });
+                    out.push(Stmt::generated(crate::il::StmtKind::If {
+                        arms: vec![(allocated, vec![reset])],
+                        else_body: None,
+                        logical_if: true,
+                        name: None,
+                    }));
+                } else {
+                    out.push(reset);
+                }
+            }
+        }
+        out
+    }
 }

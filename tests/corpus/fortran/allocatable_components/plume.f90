@@ -16,6 +16,15 @@ module plume_steps
   use plume_types
   implicit none
 contains
+  ! Sets the sizes of a plume, which is then to be allocated (INTENT(OUT): its arrays
+  ! are freed on entry).
+  subroutine set_sizes(p, nx, ny)
+    type(plume), intent(out) :: p
+    integer, intent(in) :: nx, ny
+    p%nx = nx
+    p%ny = ny
+  end subroutine set_sizes
+
   ! Upwind transport along x with a wind that varies with y, then first-order decay.
   subroutine transport(p, dt)
     type(plume), intent(inout) :: p
@@ -54,8 +63,7 @@ subroutine plume_run(nx, ny, nsteps, source, wind, decay, mass, outflow)
   real(dp), intent(out) :: mass, outflow(ny)
   type(plume) :: p
   integer :: it, i
-  p%nx = nx
-  p%ny = ny
+  call set_sizes(p, nx, ny)
   p%decay = decay
   allocate(p%conc(nx, ny), p%wind(ny))
   p%wind = wind
