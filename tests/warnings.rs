@@ -669,7 +669,9 @@ end module args
     for root in ["count_args", "wrap"] {
         let e = errors_of(text, root, &["x"], &["y"]);
         assert!(
-            e.contains("w.f90:5:24: error[E0405]: the POINTER attribute is not supported yet"),
+            e.contains(
+                "w.f90:5:5: error[E0405]: the attribute Pointer on a component is not supported yet"
+            ),
             "{root}: {e}"
         );
         assert_eq!(e.matches("error[").count(), 1, "{root}: {e}");
@@ -825,6 +827,44 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
     let e = errors_of(text, "init", &["x"], &["f"]);
     assert!(
         e.contains("w.f90:11:5: error[E0414]: the ALLOCATABLE component `f%h` belongs to `f`"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
+/// Local pointers are replaced by their targets; what cannot be replaced exactly is one
+/// refusal where it is written, and a pointer dummy one refusal of its declaration.
+#[test]
+fn pointers_adgen_cannot_replace_are_one_error_each() {
+    let head = "subroutine s(n, a, b, y)\n  integer, intent(in) :: n\n  \
+        real(8), target, intent(inout) :: a(n), b(n)\n  real(8), intent(out) :: y\n  \
+        real(8), pointer :: p(:), q(:), t(:)\n  integer :: i, m\n";
+    let cases = [
+        // Exchanged inside the loop: which buffer is which depends on the iteration.
+        (
+            "  p => a\n  q => b\n  do i = 1, 3\n    q(2) = p(1)\n    t => p\n    p => q\n    q => t\n  end do\n",
+            "w.f90:11:5: error[E0401]: a pointer association (`=>`) inside a loop or a branch is not supported yet",
+        ),
+        (
+            "  y = p(1)\n  p => a\n",
+            "w.f90:7:7: error[E0401]: the pointer `p` is used before it is associated",
+        ),
+        (
+            "  m = 2\n  p => a(m:n)\n  m = 3\n  y = p(1)\n",
+            "w.f90:9:3: error[E0401]: `m` changes here while the pointer `p` is associated",
+        ),
+    ];
+    for (body, expected) in cases {
+        let text = format!("{head}{body}  y = y + a(1)\nend subroutine s\n");
+        let e = errors_of(&text, "s", &["a", "b"], &["y"]);
+        assert!(e.contains(expected), "{body}\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
+    }
+    let text = "subroutine s(p, y)\n  real(8), pointer :: p(:)\n  real(8), intent(out) :: y\n  \
+        y = p(1)\nend subroutine s\n";
+    let e = errors_of(text, "s", &["p"], &["y"]);
+    assert!(
+        e.contains("w.f90:2:3: error[E0405]: the POINTER attribute is not supported yet here"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");

@@ -498,6 +498,9 @@ pub enum Attr {
     Optional,
     /// `TARGET` (Fortran): kept as written; adgen makes no pointer to it.
     Target,
+    /// `POINTER` (Fortran): the Fortran front-end replaces a local pointer by its
+    /// target (`front::fortran::pointers`); any other is refused where it is declared.
+    Pointer,
     /// A rank-2 dummy of row pointers, each row its own memory (C `double **a`).
     RowPointers,
 }

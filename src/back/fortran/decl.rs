@@ -91,6 +91,7 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Allocatable => "allocatable".to_string(),
         Attr::Optional => "optional".to_string(),
         Attr::Target => "target".to_string(),
+        Attr::Pointer => "pointer".to_string(),
         // C's alone (the C front-end's `double **`); Fortran has no such dummy.
         Attr::RowPointers => String::new(),
     }

@@ -243,7 +243,7 @@ fn parse_intent_spec(c: &mut Cursor) -> PResult<Intent> {
 /// A type declaration: `type-spec [, attr]... [::] entity, ...`. An attribute adgen does
 /// not support yet is reported into `refused` and left out, and the entities are still
 /// declared, so that their uses cause no further errors; `pointers` gets the names a
-/// refused POINTER attribute declared.
+/// POINTER attribute declared.
 pub fn parse_type_decl(
     c: &mut Cursor,
     refused: &mut Vec<Diagnostic>,
@@ -251,7 +251,7 @@ pub fn parse_type_decl(
 ) -> PResult<DeclKind> {
     let spec = parse_type_spec(c, false)?;
     let mut attrs = Vec::new();
-    let mut refused_pointer = false;
+    let mut is_pointer = false;
     while c.eat(&TokKind::Comma) {
         let (word, span) = c.expect_ident("an attribute such as INTENT or DIMENSION")?;
         let attr = match word.to_ascii_lowercase().as_str() {
@@ -267,7 +267,11 @@ pub fn parse_type_decl(
             "value" => Attr::Value,
             "optional" => Attr::Optional,
             "target" => Attr::Target,
-            "pointer" | "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
+            "pointer" => {
+                is_pointer = true;
+                Attr::Pointer
+            }
+            "bind" | "volatile" | "asynchronous" | "contiguous" | "protected" => {
                 if refused.is_empty() {
                     refused.push(unsupported(
                         span,
@@ -275,7 +279,6 @@ pub fn parse_type_decl(
                         "remove it or rewrite the declaration with supported attributes",
                     ));
                 }
-                refused_pointer |= word.eq_ignore_ascii_case("pointer");
                 if c.is(&TokKind::LParen) {
                     // `bind(c, name="...")`: skip the parenthesis.
                     let close = c.matching_paren(c.pos).unwrap_or(c.pos);
@@ -308,8 +311,8 @@ pub fn parse_type_decl(
             ));
         }
         let mut init = None;
-        if refused_pointer && c.eat(&TokKind::Arrow) {
-            // `p => null()` of a refused POINTER (already reported).
+        if is_pointer && c.eat(&TokKind::Arrow) {
+            // `p => null()`: disassociated until its first `=>` (`pointers`).
             parse_expr(c)?;
         } else if c.is(&TokKind::Arrow) {
             return Err(unsupported(
@@ -337,7 +340,7 @@ pub fn parse_type_decl(
             continue;
         }
         c.expect_end()?;
-        if refused_pointer {
+        if is_pointer {
             pointers.extend(entities.iter().map(|e| e.name.clone()));
         }
         return Ok(DeclKind::Var {

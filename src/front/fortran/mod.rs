@@ -131,6 +131,7 @@ mod intrinsics;
 mod io;
 mod lexer;
 mod lift;
+mod pointers;
 pub use lift::rename_across_files as rename_internal_across_files;
 mod preprocess;
 mod sema;
@@ -497,6 +498,7 @@ fn lower_impl(
             included,
             refused: Default::default(),
             pointers: Default::default(),
+            pointer_assignments: Default::default(),
         },
         items,
         pos: 0,
@@ -508,6 +510,11 @@ fn lower_impl(
         internal: Vec::new(),
     };
     let mut units = parser.units();
+    pointers::replace(
+        &mut units,
+        &parser.stmts.pointer_assignments.borrow(),
+        &mut diags,
+    );
     diags.append(&mut parser.diags);
     diags.append(&mut parser.stmts.refused.borrow_mut());
     let mut names = std::collections::BTreeMap::new();

@@ -236,6 +236,9 @@ pub struct StmtParser<'a> {
     /// Names declared with a refused POINTER attribute: their pointer assignments are
     /// part of the same refusal.
     pub pointers: std::cell::RefCell<Vec<String>>,
+    /// The spans of the pointers on the left of `p => target` statements: the
+    /// assignments `front::fortran::pointers` takes for associations.
+    pub pointer_assignments: std::cell::RefCell<std::collections::BTreeSet<Span>>,
 }
 
 impl StmtParser<'_> {
@@ -295,13 +298,26 @@ impl StmtParser<'_> {
             return Ok(Line::Decl(decl));
         }
         if let Some(name) = pointer_assignment(c) {
-            if self
+            let declared = self
                 .pointers
                 .borrow()
                 .iter()
-                .any(|p| p.eq_ignore_ascii_case(&name))
-            {
-                return Ok(Line::Broken);
+                .any(|p| p.eq_ignore_ascii_case(&name));
+            // `p => target` of a declared pointer: an assignment the unit's pointer pass
+            // recognizes by its left side's span (`pointers`), and replaces.
+            if declared && c.nth(1) == Some(&TokKind::Arrow) {
+                c.bump();
+                c.bump();
+                let target = parse_expr(c)?;
+                c.expect_end()?;
+                self.pointer_assignments.borrow_mut().insert(word_span);
+                return Ok(Line::Action(StmtKind::Assign {
+                    lhs: Expr {
+                        kind: crate::il::ExprKind::Var(name),
+                        span: word_span,
+                    },
+                    rhs: target,
+                }));
             }
             return Err(Diagnostic::error(
                 "E0401",

@@ -1597,13 +1597,21 @@ fn substrings_of_non_characters_and_strides_are_refused() {
 
 #[test]
 fn a_refused_attribute_is_one_error_and_target_is_kept() {
-    // POINTER is refused once; `p` is still declared (no E0301/E0302 on its uses) and its
-    // pointer assignment is part of the same refusal. TARGET is accepted.
+    // A local pointer is replaced by its target: its declaration and its association go.
+    // TARGET is accepted.
     let text = "subroutine s(n, x, y)\n  implicit none\n  integer n\n  real(8), target :: x(n)\n  real(8) y\n  real(8), pointer :: p(:) => null()\n  integer i\n  p => x\n  y = 0\n  do i = 1, n\n    y = y + p(i)\n  end do\nend\n";
+    let out = crate::back::fortran::write_unit(&ok(text).units[0]);
+    assert!(
+        out.contains("y = y + x(i)") && !out.contains("pointer") && !out.contains("=>"),
+        "{out}"
+    );
+    // A POINTER dummy is refused once, where it is declared; its pointer assignment is
+    // part of the same refusal.
+    let text = "subroutine s(n, x, p)\n  implicit none\n  integer n\n  real(8), target :: x(n)\n  real(8), pointer :: p(:)\n  p => x\nend\n";
     let d = errs(text);
     assert_eq!(
         where_(text, &d),
-        vec![("E0405", 6, 12)],
+        vec![("E0405", 5, 3)],
         "{}",
         render(text, &d)
     );

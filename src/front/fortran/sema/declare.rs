@@ -123,6 +123,14 @@ impl Sema<'_> {
                         Attr::Intent(i) => intent = Some(*i),
                         Attr::Parameter => parameter = true,
                         Attr::External => external = true,
+                        Attr::Pointer => {
+                            // Those of local variables are gone (`pointers`).
+                            self.error(
+                                "E0405",
+                                "the POINTER attribute is not supported yet here: only on local variables of a procedure, associated with `=>` outside loops and branches".to_string(),
+                                span,
+                            ).help = Some("pass or use the target itself instead of a pointer".to_string());
+                        }
                         Attr::Intrinsic
                         | Attr::Save
                         | Attr::Value

@@ -1,0 +1,443 @@
+//! Local POINTER variables used as aliases: each reference to the pointer becomes a
+//! reference to its target, and the `p => target` statements and the pointer's
+//! declaration go, before semantic analysis. What follows never sees a pointer.
+//!
+//! This is what scientists mostly write pointers for in numerical code: a short name for
+//! a component or a section (`h => state%h`, `col => a(:, j)`), or two buffers exchanged
+//! between phases (`tmp => old; old => new; new => tmp`). Tapenade differentiates
+//! pointers with derivative pointers that follow the primal ones (seeds/000 §7, dynamic
+//! memory, pointers); an alias replaced by its target needs no such machinery, and its
+//! derivative is that of the target.
+//!
+//! The replacement is exact when the target a reference sees is known where it is
+//! written, so it is made under these rules (each refusal one E0401, where it is):
+//! - every `p => target` is a statement of the procedure's top level, not inside a loop
+//!   or a branch: the association in force at any statement is then the last one above;
+//! - the target is a variable, an array element, a section with unit stride (`a(2:n)`,
+//!   `a(:, j)`), a component (`s%h`), or another pointer (its target at that point);
+//! - the variables the target's subscripts read are not changed while it is associated
+//!   (the section `a(1:n)` must stay the one first meant when `n` changes);
+//! - the pointer is not used before its first association.
+//!
+//! A pointer to a section has lower bound 1: `p(i)` of `p => a(lo:hi)` is
+//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. POINTER
+//! dummies, module variables and components stay refused (E0405, by `sema`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
+
+const CODE: &str = "E0401";
+
+/// The association of one pointer: its target, and the names the target's subscripts
+/// read.
+struct Association {
+    target: Expr,
+    reads: BTreeSet<String>,
+}
+
+/// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
+/// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
+pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>) {
+    for unit in units.iter_mut().filter(|u| u.is_procedure()) {
+        let pointers = local_pointers(unit);
+        if pointers.is_empty() {
+            continue;
+        }
+        let is_association = |s: &Stmt| {
+            matches!(&s.kind, StmtKind::Assign { lhs, .. }
+                if marked.contains(&lhs.span)
+                    && matches!(&lhs.kind, ExprKind::Var(n) if pointers.contains(&key(n))))
+        };
+        let mut rewriter = Rewriter {
+            lower_bounds: declared_lower_bounds(unit),
+            pointers: &pointers,
+            current: BTreeMap::new(),
+            error: None,
+        };
+        let body = std::mem::take(&mut unit.body);
+        let mut out = Vec::with_capacity(body.len());
+        for mut s in body {
+            if rewriter.error.is_some() {
+                out.push(s);
+                continue;
+            }
+            if is_association(&s) {
+                let StmtKind::Assign { lhs, rhs } = s.kind else {
+                    unreachable!("an association is an assignment");
+                };
+                let ExprKind::Var(name) = lhs.kind else {
+                    unreachable!("its left side is the pointer");
+                };
+                rewriter.associate(&name, rhs, s.span);
+                continue;
+            }
+            let mut nested = None;
+            for child in visit::child_blocks(&s) {
+                visit::walk_stmts(child, &mut |x| {
+                    if is_association(x) {
+                        nested.get_or_insert(x.span);
+                    }
+                });
+            }
+            if let Some(span) = nested {
+                rewriter.fail(
+                    span,
+                    "a pointer association (`=>`) inside a loop or a branch is not supported yet".to_string(),
+                    "associate the pointer once, at the top level of the procedure, or use the target itself",
+                );
+                out.push(s);
+                continue;
+            }
+            rewriter.check_writes(&s);
+            rewriter.stmt(&mut s);
+            out.push(s);
+        }
+        unit.body = out;
+        if let Some(d) = rewriter.error {
+            // One refusal: the pointers stay declared (as plain variables, so that their
+            // uses are no false "not declared") and their POINTER attribute is not
+            // refused again.
+            diags.push(d);
+            for d in &mut unit.decls {
+                if let DeclKind::Var { attrs, .. } = &mut d.kind {
+                    attrs.retain(|a| !matches!(a, Attr::Pointer));
+                }
+            }
+            continue;
+        }
+        drop_declarations(unit, &pointers);
+    }
+}
+
+/// The pointers a procedure declares as its own variables (keys).
+fn local_pointers(unit: &Unit) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for d in &unit.decls {
+        if let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+            && attrs.iter().any(|a| matches!(a, Attr::Pointer))
+        {
+            for e in entities {
+                let dummy = unit.args.iter().any(|a| key(a) == key(&e.name));
+                let result = unit.result.as_ref().is_some_and(|r| key(r) == key(&e.name))
+                    || (unit.result.is_none()
+                        && unit.is_function()
+                        && key(&unit.name) == key(&e.name));
+                if !dummy && !result {
+                    out.insert(key(&e.name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lower bound of each dimension of the arrays the unit declares with their shape
+/// (explicit or assumed: 1 unless written), not ALLOCATABLE or POINTER, when every one
+/// is a literal.
+fn declared_lower_bounds(unit: &Unit) -> BTreeMap<String, Vec<Expr>> {
+    let mut out = BTreeMap::new();
+    for d in &unit.decls {
+        let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        if attrs
+            .iter()
+            .any(|a| matches!(a, Attr::Allocatable | Attr::Pointer))
+        {
+            continue;
+        }
+        let attr_dims = attrs.iter().find_map(|a| match a {
+            Attr::Dimension(d) => Some(d),
+            _ => None,
+        });
+        for e in entities {
+            if let Some(dims) = e.dims.as_ref().or(attr_dims) {
+                // A bound that reads variables may not hold any longer: LBOUND then.
+                let lows: Option<Vec<Expr>> = dims
+                    .iter()
+                    .map(|d| match &d.lower {
+                        None => Some(Expr::int(1)),
+                        Some(l) if matches!(l.kind, ExprKind::Int(_)) => Some(l.clone()),
+                        Some(_) => None,
+                    })
+                    .collect();
+                if let Some(lows) = lows {
+                    out.insert(key(&e.name), lows);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The pointers' declarations go (a declaration left empty goes too).
+fn drop_declarations(unit: &mut Unit, pointers: &BTreeSet<String>) {
+    unit.decls.retain_mut(|d| match &mut d.kind {
+        DeclKind::Var { entities, .. } => {
+            entities.retain(|e| !pointers.contains(&key(&e.name)));
+            !entities.is_empty()
+        }
+        _ => true,
+    });
+}
+
+struct Rewriter<'p> {
+    /// The declared lower bounds of the unit's arrays that are not ALLOCATABLE (keys).
+    lower_bounds: BTreeMap<String, Vec<Expr>>,
+    pointers: &'p BTreeSet<String>,
+    current: BTreeMap<String, Association>,
+    /// The first refusal: the rest of the procedure is left as it is.
+    error: Option<Diagnostic>,
+}
+
+impl Rewriter<'_> {
+    fn fail(&mut self, span: Span, message: String, help: &str) {
+        self.error
+            .get_or_insert_with(|| Diagnostic::error(CODE, message).at(span).with_help(help));
+    }
+
+    /// `name => target`: the target resolved through the pointers it names.
+    fn associate(&mut self, name: &str, mut target: Expr, span: Span) {
+        self.expr(&mut target);
+        if let ExprKind::Call(n, args) = &target.kind
+            && args.iter().all(|a| a.keyword.is_none())
+        {
+            let subs = args.iter().map(|a| a.value.clone()).collect();
+            target.kind = ExprKind::Index(n.clone(), subs);
+        }
+        let designator = match &target.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Index(_, subs) => subs.iter().all(|s| match &s.kind {
+                ExprKind::Range { stride, .. } => stride.is_none(),
+                _ => true,
+            }),
+            _ => false,
+        };
+        if !designator {
+            self.fail(
+                span,
+                format!("the pointer `{name}` is associated with something adgen cannot replace it by"),
+                "associate it with a variable, an element, a component or a section with stride 1 (`a(lo:hi)`, `a(:, j)`)",
+            );
+            return;
+        }
+        let mut reads = BTreeSet::new();
+        if let ExprKind::Index(_, subs) = &target.kind {
+            for s in subs {
+                reads.extend(visit::names_read(s).iter().map(|n| key(n)));
+            }
+        }
+        self.current
+            .insert(key(name), Association { target, reads });
+    }
+
+    /// Refuses a statement that changes what a target's subscripts read.
+    fn check_writes(&mut self, s: &Stmt) {
+        let mut written = Vec::new();
+        visit::walk_stmts(std::slice::from_ref(s), &mut |x| match &x.kind {
+            StmtKind::Assign { lhs, .. } => written.extend(lhs.base_name().map(key)),
+            StmtKind::Do { var, .. } => written.push(key(var)),
+            StmtKind::Call { args, .. } => {
+                written.extend(args.iter().filter_map(|a| a.value.base_name().map(key)))
+            }
+            StmtKind::Io { writes, .. } => {
+                written.extend(writes.iter().filter_map(|w| w.base_name().map(key)))
+            }
+            _ => {}
+        });
+        let clash = self.current.iter().find_map(|(p, a)| {
+            written
+                .iter()
+                .find(|w| a.reads.contains(*w))
+                .map(|w| (p.clone(), w.clone()))
+        });
+        if let Some((p, w)) = clash {
+            self.fail(
+                s.span,
+                format!("`{w}` changes here while the pointer `{p}` is associated with a target whose subscripts read it"),
+                "associate the pointer again after the change, or use the target itself",
+            );
+        }
+    }
+
+    fn stmt(&mut self, s: &mut Stmt) {
+        for e in visit::stmt_exprs_mut(s) {
+            self.expr(e);
+        }
+        if let StmtKind::Do { var, .. } = &s.kind
+            && self.pointers.contains(&key(var))
+        {
+            self.fail(
+                s.span,
+                format!("the pointer `{var}` is a DO variable"),
+                "use an integer variable",
+            );
+        }
+        for child in visit::child_blocks_mut(s) {
+            for x in child.iter_mut() {
+                self.stmt(x);
+            }
+        }
+    }
+
+    /// Replaces every reference to a pointer in `e` by one to its target (subscripts
+    /// first: `p(q(i))`).
+    fn expr(&mut self, e: &mut Expr) {
+        visit::walk_expr_mut_post(e, &mut |x| {
+            // Before semantic analysis, `p(i)` may still read as a call.
+            let (name, subs) = match &mut x.kind {
+                ExprKind::Var(n) => (n.clone(), Vec::new()),
+                ExprKind::Index(n, subs) => (n.clone(), std::mem::take(subs)),
+                ExprKind::Call(n, args)
+                    if pointer_base(self.pointers, n)
+                        && args.iter().all(|a| a.keyword.is_none()) =>
+                {
+                    (n.clone(), args.drain(..).map(|a| a.value).collect())
+                }
+                _ => return,
+            };
+            let base_len = name.split('%').next().unwrap_or(&name).len();
+            let (base, rest) = name.split_at(base_len);
+            if !self.pointers.contains(&key(base)) {
+                if !subs.is_empty() {
+                    x.kind = ExprKind::Index(name.clone(), subs);
+                }
+                return;
+            }
+            match self.reference(base, rest, subs.clone(), x.span) {
+                Some(kind) => x.kind = kind,
+                None if subs.is_empty() => {}
+                None => x.kind = ExprKind::Index(name.clone(), subs),
+            }
+        });
+    }
+
+    /// The reference `base rest (subs)` (`p(i)`, `q%x`) through the target of `base`.
+    fn reference(
+        &mut self,
+        base: &str,
+        rest: &str,
+        subs: Vec<Expr>,
+        span: Span,
+    ) -> Option<ExprKind> {
+        let Some(a) = self.current.get(&key(base)) else {
+            self.fail(
+                span,
+                format!("the pointer `{base}` is used before it is associated"),
+                "associate it with `=>` first",
+            );
+            return None;
+        };
+        let (tname, tsubs) = match &a.target.kind {
+            ExprKind::Var(t) => (t.clone(), Vec::new()),
+            ExprKind::Index(t, s) => (t.clone(), s.clone()),
+            _ => return None,
+        };
+        let name = format!("{tname}{rest}");
+        let ranges = tsubs
+            .iter()
+            .filter(|s| matches!(s.kind, ExprKind::Range { .. }))
+            .count();
+        // A whole variable, or a component of an element of an array of structures
+        // (`q => parts(i)`, `q%x(j)` is `parts%x(i, j)`).
+        if ranges == 0 {
+            let mut all = tsubs;
+            all.extend(subs);
+            return Some(if all.is_empty() {
+                ExprKind::Var(name)
+            } else {
+                ExprKind::Index(name, all)
+            });
+        }
+        if !rest.is_empty() {
+            self.fail(
+                span,
+                format!("the pointer `{base}` to a section of structures is used by component"),
+                "use the target itself",
+            );
+            return None;
+        }
+        // A section: the whole section, or its elements at the pointer's subscripts.
+        if subs.is_empty() {
+            return Some(ExprKind::Index(name, tsubs));
+        }
+        if subs.len() != ranges {
+            self.fail(
+                span,
+                format!(
+                    "the pointer `{base}` has rank {ranges}, but {} subscripts here",
+                    subs.len()
+                ),
+                "give one subscript per dimension of the section",
+            );
+            return None;
+        }
+        let mut given = subs.into_iter();
+        let mut out = Vec::with_capacity(tsubs.len());
+        for (k, t) in tsubs.into_iter().enumerate() {
+            let ExprKind::Range { lower, upper, .. } = t.kind else {
+                out.push(t);
+                continue;
+            };
+            let bound = |op: crate::il::Intrinsic| {
+                Expr::intrinsic(op, vec![Expr::var(&tname), Expr::int(k as i64 + 1)])
+            };
+            let declared = self
+                .lower_bounds
+                .get(&key(&tname))
+                .and_then(|l| l.get(k))
+                .cloned();
+            let lo = lower.map_or_else(
+                || declared.unwrap_or_else(|| bound(crate::il::Intrinsic::Lbound)),
+                |b| *b,
+            );
+            let hi = upper.map_or_else(|| bound(crate::il::Intrinsic::Ubound), |b| *b);
+            let s = given.next().expect("one subscript per range");
+            out.push(match s.kind {
+                ExprKind::Range {
+                    lower: l,
+                    upper: u,
+                    stride,
+                } => Expr::new(ExprKind::Range {
+                    lower: Some(Box::new(l.map_or_else(|| lo.clone(), |l| shifted(&lo, *l)))),
+                    upper: Some(Box::new(u.map_or(hi, |u| shifted(&lo, *u)))),
+                    stride,
+                }),
+                _ => shifted(&lo, s),
+            });
+        }
+        Some(ExprKind::Index(name, out))
+    }
+}
+
+fn pointer_base(pointers: &BTreeSet<String>, name: &str) -> bool {
+    pointers.contains(&key(name.split('%').next().unwrap_or(name)))
+}
+
+/// `lo + i - 1`: the element of a section starting at `lo` at the pointer's index `i`.
+fn shifted(lo: &Expr, i: Expr) -> Expr {
+    match &lo.kind {
+        ExprKind::Int(t) if t.parse::<i64>() == Ok(1) => i,
+        ExprKind::Int(t) => match t.parse::<i64>() {
+            Ok(v) if v > 1 => Expr::binary(BinOp::Add, i, Expr::int(v - 1)),
+            Ok(v) => Expr::binary(BinOp::Sub, i, Expr::int(1 - v)),
+            Err(_) => Expr::binary(
+                BinOp::Sub,
+                Expr::binary(BinOp::Add, lo.clone(), i),
+                Expr::int(1),
+            ),
+        },
+        _ => Expr::binary(
+            BinOp::Sub,
+            Expr::binary(BinOp::Add, lo.clone(), i),
+            Expr::int(1),
+        ),
+    }
+}
