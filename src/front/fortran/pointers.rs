@@ -19,6 +19,10 @@
 //!   (the section `a(1:n)` must stay the one first meant when `n` changes);
 //! - the pointer is not used before its first association.
 //!
+//! A local pointer that only ever gets its memory from ALLOCATE (never `=>`) is an
+//! ALLOCATABLE array written the Fortran 90 way: it is declared ALLOCATABLE instead
+//! (ASSOCIATED of it becomes ALLOCATED).
+//!
 //! A pointer to a section has lower bound 1: `p(i)` of `p => a(lo:hi)` is
 //! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. POINTER
 //! dummies, module variables and components stay refused (E0405, by `sema`).
@@ -41,7 +45,12 @@ struct Association {
 /// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
 pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>) {
     for unit in units.iter_mut().filter(|u| u.is_procedure()) {
-        let pointers = local_pointers(unit);
+        let mut pointers = local_pointers(unit);
+        let allocated = allocated_pointers(unit, &pointers, marked);
+        if !allocated.is_empty() {
+            make_allocatable(unit, &allocated);
+            pointers.retain(|p| !allocated.contains(p));
+        }
         if pointers.is_empty() {
             continue;
         }
@@ -108,6 +117,110 @@ pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diag
             continue;
         }
         drop_declarations(unit, &pointers);
+    }
+}
+
+/// The local pointers that get their memory from ALLOCATE and are never associated
+/// with `=>` (keys): pointers written where ALLOCATABLE is meant, as Fortran 90 code
+/// often does.
+fn allocated_pointers(
+    unit: &Unit,
+    pointers: &BTreeSet<String>,
+    marked: &BTreeSet<Span>,
+) -> BTreeSet<String> {
+    let name_of = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => Some(key(n)),
+        _ => None,
+    };
+    let mut allocated = BTreeSet::new();
+    let mut associated = BTreeSet::new();
+    visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
+        StmtKind::Allocate(items) => {
+            allocated.extend(items.iter().filter_map(name_of));
+        }
+        StmtKind::Assign { lhs, .. } if marked.contains(&lhs.span) => {
+            associated.extend(name_of(lhs));
+        }
+        _ => {}
+    });
+    allocated
+        .into_iter()
+        .filter(|n| pointers.contains(n) && !associated.contains(n))
+        .collect()
+}
+
+/// Declares `names` ALLOCATABLE instead of POINTER (a declaration that also declares
+/// other pointers is split), and asks ALLOCATED where the body asks ASSOCIATED of them.
+fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
+    let mut decls = Vec::with_capacity(unit.decls.len());
+    for d in std::mem::take(&mut unit.decls) {
+        let DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } = &d.kind
+        else {
+            decls.push(d);
+            continue;
+        };
+        if !attrs.iter().any(|a| matches!(a, Attr::Pointer)) {
+            decls.push(d);
+            continue;
+        }
+        let (moved, kept): (Vec<_>, Vec<_>) = entities
+            .iter()
+            .cloned()
+            .partition(|e| names.contains(&key(&e.name)));
+        if !kept.is_empty() {
+            decls.push(crate::il::Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs: attrs.clone(),
+                    entities: kept,
+                },
+                span: d.span,
+            });
+        }
+        if !moved.is_empty() {
+            let attrs = attrs
+                .iter()
+                .map(|a| match a {
+                    Attr::Pointer => Attr::Allocatable,
+                    other => other.clone(),
+                })
+                .collect();
+            decls.push(crate::il::Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs,
+                    entities: moved,
+                },
+                span: d.span,
+            });
+        }
+    }
+    unit.decls = decls;
+    for s in unit.body.iter_mut() {
+        asks_allocated(s, names);
+    }
+}
+
+fn asks_allocated(s: &mut Stmt, names: &BTreeSet<String>) {
+    for e in visit::stmt_exprs_mut(s) {
+        visit::walk_expr_mut_post(e, &mut |x| {
+            if let ExprKind::Call(f, args) = &mut x.kind
+                && f.eq_ignore_ascii_case("associated")
+                && args.len() == 1
+                && matches!(&args[0].value.kind, ExprKind::Var(n) if names.contains(&key(n)))
+            {
+                *f = "allocated".to_string();
+            }
+        });
+    }
+    for child in visit::child_blocks_mut(s) {
+        for x in child.iter_mut() {
+            asks_allocated(x, names);
+        }
     }
 }
 

@@ -285,11 +285,27 @@ impl Scalarizer<'_> {
                 return Err(alias());
             }
             let mut diffs = Vec::new();
-            for (a, b) in subs.iter().zip(target_subs) {
+            // A fixed subscript that differs by an unknown amount (`g(k, j)` read where
+            // `g(i, j)` is written, the rows of an elimination step) reads the written
+            // element itself or another part of the array: either is right when every
+            // loop subscript is the same, so that an element is read only in the
+            // iteration that writes it.
+            let mut unknown_fixed = false;
+            for ((a, b), l) in subs.iter().zip(target_subs).zip(&loop_dim_of_sub) {
                 match constant_difference(a, b) {
                     Some(d) => diffs.push(d),
+                    None if l.is_none() && !self.reads_loop_index(a, rank) => {
+                        unknown_fixed = true;
+                        diffs.push(0);
+                    }
                     None => return Err(alias()),
                 }
+            }
+            if unknown_fixed {
+                if diffs.iter().any(|d| *d != 0) {
+                    return Err(alias());
+                }
+                continue;
             }
             // A different fixed subscript: another part of the array, never written.
             if diffs
@@ -321,6 +337,15 @@ impl Scalarizer<'_> {
             }
         }
         Ok(reversed.into_iter().map(|r| r.unwrap_or(false)).collect())
+    }
+}
+
+impl Scalarizer<'_> {
+    /// Does `e` read one of the `rank` innermost loop indices of the statement?
+    fn reads_loop_index(&self, e: &Expr, rank: usize) -> bool {
+        crate::il::visit::names_read(e)
+            .iter()
+            .any(|n| self.loop_vars[..rank].iter().any(|v| key(n) == key(v)))
     }
 }
 

@@ -196,3 +196,20 @@ fn allocatable_dummies_keep_the_callers_bounds_unless_allocated_here() {
     let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable, intent(out) :: u(:)\n  allocate(u(n))\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0414", 3, 40)]);
 }
+
+#[test]
+fn rows_of_one_matrix_with_unknown_distance_are_read_in_the_iteration_that_writes() {
+    // Elimination: row i updated from row k, the same columns.
+    let out = run("subroutine s(n, i, k, g, p)\n  integer n, i, k\n  real(8) g(n, n), p\n  g(i, k:n) = g(i, k:n) - p*g(k, k:n)\nend\n").unwrap();
+    assert!(out.contains("g(i, i0) = g(i, i0) - p*g(k, i0)"), "{out}");
+    // Shifted columns as well: if i == k, an element would be read after it was
+    // written in another iteration, so the right side goes through a temporary.
+    let out = run("subroutine s(n, i, k, g)\n  integer n, i, k\n  real(8) g(n, n)\n  g(i, 1:n-1) = g(k, 2:n)\nend\n").unwrap();
+    assert!(out.contains("g_tmp(i0) = g(k, i0 + 1)"), "{out}");
+    // A fixed subscript of the target read as a loop subscript: a temporary too.
+    let out = run(
+        "subroutine s(n, i, g)\n  integer n, i\n  real(8) g(n, n)\n  g(i, 1:n) = g(1:n, i)\nend\n",
+    )
+    .unwrap();
+    assert!(out.contains("g_tmp(i0) = g(i0, i)"), "{out}");
+}
