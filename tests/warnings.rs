@@ -830,6 +830,20 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // Its caller, which declares the structure, hears why it cannot use the component.
+    let caller = text.replace(
+        "end module m\n",
+        "  subroutine run(n, x, y)\n    integer, intent(in) :: n\n    real(8), intent(in) :: x\n    \
+         real(8), intent(out) :: y\n    type(field) :: f\n    call init(f, n, x)\n    \
+         y = sum(f%h)\n  end subroutine run\nend module m\n",
+    );
+    let e = errors_of(&caller, "run", &["x"], &["y"]);
+    assert!(
+        e.contains(
+            "w.f90:20:5: error[E0545]: `f%h` is used here, but this procedure never allocates it"
+        ),
+        "{e}"
+    );
 }
 
 /// Local pointers are replaced by their targets; what cannot be replaced exactly is one

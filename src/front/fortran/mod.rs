@@ -82,7 +82,15 @@
 //! `p%x(i, j)` (the parser marks how many subscripts `p` took, and sema checks that split
 //! against the declared ranks, E0421; `p(i)%x` of an array component is the section
 //! `p%x(i, :)`); the back-end prints `p(i)%x(j)` again. Components that are arrays of
-//! derived type, and types defined inside procedures, are refused (E0405).
+//! derived type, and types defined inside procedures, are refused (E0405). An
+//! ALLOCATABLE component (a deferred-shape array of intrinsic type) is a component path
+//! like any other, with deferred bounds: `prepare::scalarize::alloc` keeps those of
+//! local structures allocatable; an array of such a type is refused (E0405).
+//!
+//! Pointers (`pointers`): a local POINTER used as an alias is replaced by its target
+//! before `sema`, and one only ever given memory by ALLOCATE is declared ALLOCATABLE;
+//! an association adgen cannot follow statically (inside a loop or a branch, ...) is
+//! E0401; POINTER dummies, module variables and components are E0405.
 //!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too

@@ -19,6 +19,13 @@
 //!   it was allocated in (E0546): the backward sweep frees the adjoint buffer at the
 //!   ALLOCATE, which must then have been allocated at the DEALLOCATE.
 //!
+//! An ALLOCATABLE dummy is the caller's array: it stays as declared (its derivative is
+//! ALLOCATABLE too) when the procedure only reads and writes it, and its whole-array
+//! loops run over the caller's bounds; one the procedure allocates or frees, or one
+//! INTENT(OUT) (freed on entry), is refused (E0414). A local passed to an ALLOCATABLE
+//! dummy stays allocatable. An ALLOCATABLE component of a local structure (`f%h`) is
+//! kept allocatable under the rules above; one of a dummy structure is the caller's.
+//!
 //! Bounds that read a variable the procedure assigns are first copied into integer
 //! locals (`w_hi1 = n - 1` before `ALLOCATE(w(0:w_hi1))`): nothing assigns those between
 //! the ALLOCATE and its DEALLOCATE, so the backward sweep re-allocates with the same
@@ -227,8 +234,37 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
             continue;
         }
         if unit.symbols.is_kept_allocatable(name) {
+            let allocated_here = uses_name(&unit.body, name) && {
+                let mut any = false;
+                crate::il::visit::walk_stmts(&unit.body, &mut |x| {
+                    if let StmtKind::Allocate(items) = &x.kind {
+                        any |= items
+                            .iter()
+                            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)));
+                    }
+                });
+                any
+            };
             match lifetime(&unit.body, name) {
                 Ok(()) => kept.push(key(name)),
+                // Allocated nowhere here: by a procedure it calls, which adgen does not
+                // follow.
+                Err(d) if !allocated_here => {
+                    let span = match &d.location {
+                        Some(crate::diag::Location::Span(s)) => *s,
+                        _ => unit.span,
+                    };
+                    diags.push(
+                        Diagnostic::error(
+                            LIFETIME,
+                            format!(
+                                "`{name}` is used here, but this procedure never allocates it: adgen follows the allocation of a component only in the procedure that declares the structure"
+                            ),
+                        )
+                        .at(span)
+                        .with_help("allocate the component here, where the structure is declared, and pass the structure allocated"),
+                    );
+                }
                 Err(d) => diags.push(d),
             }
             continue;
