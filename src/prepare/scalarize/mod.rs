@@ -509,15 +509,23 @@ impl Scalarizer<'_> {
             StmtKind::If {
                 arms, else_body, ..
             } => {
+                // The conditions' hoisted reductions run before the IF: the blocks of
+                // its arms must not take them as their own (`if (sum(x) < s) return`
+                // lost its accumulation loop into the arm, a logical IF's only
+                // statement).
                 let mut r = Ok(());
                 for (cond, body) in arms.iter_mut() {
                     if r.is_ok() {
                         r = self.scalar_in_place(cond);
                     }
+                    let before = std::mem::take(&mut self.before);
                     *body = self.block(std::mem::take(body));
+                    self.before = before;
                 }
                 if let Some(b) = else_body {
+                    let before = std::mem::take(&mut self.before);
                     *b = self.block(std::mem::take(b));
+                    self.before = before;
                 }
                 r
             }

@@ -213,3 +213,20 @@ fn rows_of_one_matrix_with_unknown_distance_are_read_in_the_iteration_that_write
     .unwrap();
     assert!(out.contains("g_tmp(i0) = g(i0, i)"), "{out}");
 }
+
+#[test]
+fn reduction_in_an_if_condition_is_computed_before_the_if() {
+    for body in ["return", "y = 2*y"] {
+        let text = format!(
+            "subroutine s(n, x, y)\n  integer n\n  real(8) x(n), y\n  y = x(1)\n  if (sum(x) < 1d0) {body}\n  y = y + 1\nend\n"
+        );
+        let out = run(&text).unwrap();
+        let acc = out
+            .find("total = total + x(")
+            .unwrap_or_else(|| panic!("{out}"));
+        let test = out
+            .find("if (total < 1d0)")
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(acc < test, "{out}");
+    }
+}
