@@ -874,6 +874,18 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         assert!(e.contains(expected), "{body}\n{e}");
         assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
     }
+    // A host's pointer used in an internal procedure.
+    let text = "subroutine s(n, a, y)\n  integer, intent(in) :: n\n  real(8), target, intent(in) :: a(n)\n  \
+        real(8), intent(out) :: y\n  real(8), pointer :: p(:)\n  p => a\n  y = first()\ncontains\n  \
+        real(8) function first()\n    first = p(1)\n  end function first\nend subroutine s\n";
+    let e = errors_of(text, "s", &["a"], &["y"]);
+    assert!(
+        e.contains(
+            "w.f90:9:3: error[E0401]: the host's pointer `p` is used in this internal procedure"
+        ),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
     let text = "subroutine s(p, y)\n  real(8), pointer :: p(:)\n  real(8), intent(out) :: y\n  \
         y = p(1)\nend subroutine s\n";
     let e = errors_of(text, "s", &["p"], &["y"]);

@@ -44,8 +44,52 @@ struct Association {
 /// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
 /// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
 pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>) {
+    // What internal procedures refer to, by host: a host's pointer they use by host
+    // association cannot be replaced in the host alone.
+    let mut by_host: BTreeMap<String, Vec<(BTreeSet<String>, Span)>> = BTreeMap::new();
+    for u in units.iter() {
+        if let Some(host) = &u.internal_of {
+            // Its own names (dummies, locals) hide the host's.
+            let mut names = visit::referenced_names(&u.body);
+            for a in &u.args {
+                names.remove(&key(a));
+            }
+            for d in &u.decls {
+                if let DeclKind::Var { entities, .. } = &d.kind {
+                    for e in entities {
+                        names.remove(&key(&e.name));
+                    }
+                }
+            }
+            by_host.entry(key(host)).or_default().push((names, u.span));
+        }
+    }
     for unit in units.iter_mut().filter(|u| u.is_procedure()) {
         let mut pointers = local_pointers(unit);
+        let shared = by_host.get(&key(&unit.name)).and_then(|internals| {
+            internals.iter().find_map(|(names, span)| {
+                pointers
+                    .iter()
+                    .find(|p| names.contains(*p))
+                    .map(|p| (p.clone(), *span))
+            })
+        });
+        if let Some((p, span)) = shared {
+            diags.push(
+                Diagnostic::error(
+                    CODE,
+                    format!("the host's pointer `{p}` is used in this internal procedure: adgen replaces a pointer by its target only in the procedure that declares it"),
+                )
+                .at(span)
+                .with_help("pass the target to the internal procedure as an argument"),
+            );
+            for d in &mut unit.decls {
+                if let DeclKind::Var { attrs, .. } = &mut d.kind {
+                    attrs.retain(|a| !matches!(a, Attr::Pointer));
+                }
+            }
+            continue;
+        }
         let allocated = allocated_pointers(unit, &pointers, marked);
         if !allocated.is_empty() {
             make_allocatable(unit, &allocated);
@@ -99,8 +143,10 @@ pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diag
                 out.push(s);
                 continue;
             }
-            rewriter.check_writes(&s);
+            // Writes are checked once the pointers in the statement are replaced: a
+            // scalar pointer to a subscript variable writes that variable.
             rewriter.stmt(&mut s);
+            rewriter.check_writes(&s);
             out.push(s);
         }
         unit.body = out;

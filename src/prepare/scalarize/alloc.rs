@@ -69,7 +69,7 @@ pub(super) fn allocatables_to_automatic(
             // An ALLOCATABLE dummy the procedure only reads and writes is an array the
             // caller allocated: it stays as declared (its derivative is declared
             // ALLOCATABLE too, `diff::decls`), with the caller's bounds.
-            if let Some(d) = allocation_of_dummy(unit, sym, *span, &names_item) {
+            if let Some(d) = allocation_of_dummy(unit, sym, *span) {
                 diags.push(d);
             }
             continue;
@@ -234,17 +234,7 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
             continue;
         }
         if unit.symbols.is_kept_allocatable(name) {
-            let allocated_here = uses_name(&unit.body, name) && {
-                let mut any = false;
-                crate::il::visit::walk_stmts(&unit.body, &mut |x| {
-                    if let StmtKind::Allocate(items) = &x.kind {
-                        any |= items
-                            .iter()
-                            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)));
-                    }
-                });
-                any
-            };
+            let allocated_here = first_allocation(&unit.body, name, false).is_some();
             match lifetime(&unit.body, name) {
                 Ok(()) => kept.push(key(name)),
                 // Allocated nowhere here: by a procedure it calls, which adgen does not
@@ -269,17 +259,7 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
             }
             continue;
         }
-        let mut found = None;
-        crate::il::visit::walk_stmts(&unit.body, &mut |x| {
-            if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind
-                && items
-                    .iter()
-                    .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-            {
-                found.get_or_insert(x.span);
-            }
-        });
-        if let Some(span) = found {
+        if let Some(span) = first_allocation(&unit.body, name, true) {
             diags.push(
                 Diagnostic::error(
                     CODE,
@@ -292,6 +272,25 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
             );
         }
     }
+}
+
+/// The first ALLOCATE of `name` in the body (or DEALLOCATE too, with `freed`).
+fn first_allocation(body: &[Stmt], name: &str, freed: bool) -> Option<Span> {
+    let mut found = None;
+    crate::il::visit::walk_stmts(body, &mut |x| {
+        let items = match &x.kind {
+            StmtKind::Allocate(items) => items,
+            StmtKind::Deallocate(items) if freed => items,
+            _ => return,
+        };
+        if items
+            .iter()
+            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+        {
+            found.get_or_insert(x.span);
+        }
+    });
+    found
 }
 
 /// Is array `name` passed whole to an ALLOCATABLE dummy of a procedure the body calls?
@@ -326,12 +325,7 @@ fn passed_to_allocatable(body: &[Stmt], name: &str, program: &crate::il::UnitInd
 /// The refusal of an ALLOCATABLE dummy the procedure allocates or frees (or that is
 /// INTENT(OUT), so freed on entry): its derivative would have to follow the caller's
 /// allocation state in both sweeps.
-fn allocation_of_dummy(
-    unit: &Unit,
-    sym: &Symbol,
-    span: Span,
-    names_item: &dyn Fn(&Expr) -> bool,
-) -> Option<Diagnostic> {
+fn allocation_of_dummy(unit: &Unit, sym: &Symbol, span: Span) -> Option<Diagnostic> {
     let name = &sym.name;
     const HELP: &str = "allocate the array in the caller and pass it allocated; the procedure may then read and write it (an ALLOCATABLE dummy it does not allocate or free is supported)";
     if sym.intent == Some(crate::il::Intent::Out) {
@@ -346,15 +340,7 @@ fn allocation_of_dummy(
             .with_help(HELP),
         );
     }
-    let mut found = None;
-    crate::il::visit::walk_stmts(&unit.body, &mut |x| {
-        if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &x.kind
-            && items.iter().any(names_item)
-        {
-            found.get_or_insert(x.span);
-        }
-    });
-    found.map(|span| {
+    first_allocation(&unit.body, name, true).map(|span| {
         Diagnostic::error(
             CODE,
             format!(
