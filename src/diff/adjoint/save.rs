@@ -61,6 +61,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             _ => None,
         };
         let Some(name) = whole_derived else {
+            if let Some(saves) = self.save_element_components(target, s) {
+                return saves;
+            }
             return self.save(target, s).into_iter().collect();
         };
         let leaves: Vec<String> = self
@@ -83,6 +86,42 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .iter()
             .filter_map(|l| self.save(&Expr::var(l), s))
             .collect()
+    }
+
+    /// An element `q(i)` of an array of derived type, saved component by component
+    /// (`q%x(i)`, `q%y(i)` in the struct-of-arrays view) when every component that holds
+    /// values is a scalar; `None` for anything else.
+    fn save_element_components(&mut self, target: &Expr, s: &Stmt) -> Option<Vec<(Stmt, Stmt)>> {
+        let ExprKind::Index(name, subs) = &target.kind else {
+            return None;
+        };
+        let sym = self.ug.unit.symbols.get(name)?;
+        if sym.ty != ScalarType::Derived || subs.len() != sym.rank() {
+            return None;
+        }
+        let leaves: Vec<(String, usize)> = self
+            .ug
+            .unit
+            .symbols
+            .components_of(name)
+            .filter(|l| l.ty != ScalarType::Derived)
+            .map(|l| (l.name.clone(), l.rank()))
+            .collect();
+        if leaves.iter().any(|(_, rank)| *rank != subs.len()) {
+            return None;
+        }
+        Some(
+            leaves
+                .into_iter()
+                .filter_map(|(l, _)| {
+                    let element = Expr {
+                        kind: ExprKind::Index(l, subs.clone()),
+                        span: target.span,
+                    };
+                    self.save(&element, s)
+                })
+                .collect(),
+        )
     }
 
     /// Push and pop of a scalar or an array element.
