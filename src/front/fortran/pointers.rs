@@ -450,6 +450,37 @@ impl Rewriter<'_> {
     /// first: `p(q(i))`).
     fn expr(&mut self, e: &mut Expr) {
         visit::walk_expr_mut_post(e, &mut |x| {
+            // `q(i)%x` of a pointer to a whole array of structures: the parser's form of
+            // a component of an element (a call whose first argument is marked `%N`)
+            // names the target's component instead.
+            if let ExprKind::Call(n, args) = &mut x.kind
+                && pointer_base(self.pointers, n)
+                && args
+                    .first()
+                    .is_some_and(|a| a.keyword.as_deref().is_some_and(|k| k.starts_with('%')))
+            {
+                let base_len = n.split('%').next().unwrap_or(n).len();
+                let (base, rest) = n.split_at(base_len);
+                let whole = self
+                    .current
+                    .get(&key(base))
+                    .and_then(|a| match &a.target.kind {
+                        ExprKind::Var(t) => Some(format!("{t}{rest}")),
+                        _ => None,
+                    });
+                match whole {
+                    Some(name) => *n = name,
+                    None => {
+                        let base = base.to_string();
+                        self.fail(
+                            x.span,
+                            format!("the pointer `{base}` is used by element and component, but it is not associated with a whole array of structures"),
+                            "associate it with the whole array, or use the target itself",
+                        );
+                    }
+                }
+                return;
+            }
             // Before semantic analysis, `p(i)` may still read as a call.
             let (name, subs) = match &mut x.kind {
                 ExprKind::Var(n) => (n.clone(), Vec::new()),

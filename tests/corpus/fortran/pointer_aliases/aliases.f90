@@ -1,6 +1,7 @@
 ! Local POINTER variables used as short names: for components of a state, for a
 ! section with a halo offset, for a column of a matrix, for an element of an array of
-! structures, and two work buffers exchanged between two phases.
+! structures (and to the whole array), and two work buffers exchanged between two
+! phases.
 module lake_model
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -22,7 +23,7 @@ contains
     real(dp), target, intent(inout) :: buf_a(n), buf_b(n)
     real(dp), intent(out) :: heat
     real(dp), pointer :: t(:), d(:), inner(:), col(:), old(:), new(:), swap(:)
-    type(inflow), pointer :: river
+    type(inflow), pointer :: river, all(:)
     real(dp), pointer :: k
     integer :: i
     t => lk%temp
@@ -30,6 +31,7 @@ contains
     k => lk%kdiff
     inner => lk%temp(1:n)
     river => src(2)
+    all => src
     ! Diffusion on the interior through the whole-array alias (bounds 0:n+1).
     do i = 1, n
       t(i) = t(i) + k*(t(i - 1) - 2.0_dp*t(i) + t(i + 1))/d(i)**2
@@ -52,6 +54,10 @@ contains
       new(i) = old(i)*old(i - 1) + col(i)
     end do
     heat = sum(inner*d(1:n)) + sum(new)
+    ! A pointer to the whole array of structures, by element and component.
+    do i = 1, 3
+      heat = heat + all(i)%rate*all(i)%temp*t(i)
+    end do
   end subroutine relax
 
   ! The driver's entry: builds the structures from plain arrays, relaxes twice.
