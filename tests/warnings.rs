@@ -861,7 +861,11 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         ),
         (
             "  y = p(1)\n  p => a\n",
-            "w.f90:7:7: error[E0401]: the pointer `p` is used before it is associated",
+            "w.f90:7:7: error[E0401]: the pointer `p` is used where it is not associated",
+        ),
+        (
+            "  p => a\n  y = p(1)\n  p => null()\n  y = p(2)\n",
+            "w.f90:10:7: error[E0401]: the pointer `p` is used where it is not associated",
         ),
         (
             "  m = 2\n  p => a(m:n)\n  m = 3\n  y = p(1)\n",

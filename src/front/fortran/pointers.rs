@@ -17,7 +17,8 @@
 //!   `a(:, j)`), a component (`s%h`), or another pointer (its target at that point);
 //! - the variables the target's subscripts read are not changed while it is associated
 //!   (the section `a(1:n)` must stay the one first meant when `n` changes);
-//! - the pointer is not used before its first association.
+//! - the pointer is not used before its first association (or after `=> null()`);
+//!   ASSOCIATED of it where it is associated is true.
 //!
 //! A local pointer that only ever gets its memory from ALLOCATE (never `=>`) is an
 //! ALLOCATABLE array written the Fortran 90 way: it is declared ALLOCATABLE instead
@@ -364,6 +365,14 @@ impl Rewriter<'_> {
 
     /// `name => target`: the target resolved through the pointers it names.
     fn associate(&mut self, name: &str, mut target: Expr, span: Span) {
+        // `p => null()`: disassociated, as before its first association.
+        if let ExprKind::Call(f, args) = &target.kind
+            && f.eq_ignore_ascii_case("null")
+            && args.is_empty()
+        {
+            self.current.remove(&key(name));
+            return;
+        }
         self.expr(&mut target);
         if let ExprKind::Call(n, args) = &target.kind
             && args.iter().all(|a| a.keyword.is_none())
@@ -449,6 +458,18 @@ impl Rewriter<'_> {
     /// Replaces every reference to a pointer in `e` by one to its target (subscripts
     /// first: `p(q(i))`).
     fn expr(&mut self, e: &mut Expr) {
+        // `associated(p)` of a pointer associated here is true (before `p` itself is
+        // replaced).
+        visit::walk_expr_mut_post(e, &mut |x| {
+            if let ExprKind::Call(f, args) = &x.kind
+                && f.eq_ignore_ascii_case("associated")
+                && let [arg] = args.as_slice()
+                && let ExprKind::Var(p) = &arg.value.kind
+                && self.current.contains_key(&key(p))
+            {
+                x.kind = ExprKind::Logical(true);
+            }
+        });
         visit::walk_expr_mut_post(e, &mut |x| {
             // `q(i)%x` of a pointer to a whole array of structures: the parser's form of
             // a component of an element (a call whose first argument is marked `%N`)
@@ -520,8 +541,8 @@ impl Rewriter<'_> {
         let Some(a) = self.current.get(&key(base)) else {
             self.fail(
                 span,
-                format!("the pointer `{base}` is used before it is associated"),
-                "associate it with `=>` first",
+                format!("the pointer `{base}` is used where it is not associated (before its first `=>`, or after `=> null()`)"),
+                "associate it with `=>` before this use",
             );
             return None;
         };

@@ -58,6 +58,7 @@ contains
     do i = 1, 3
       heat = heat + all(i)%rate*all(i)%temp*t(i)
     end do
+    if (associated(k)) heat = heat + k*heat
   end subroutine relax
 
   ! The driver's entry: builds the structures from plain arrays, relaxes twice.
