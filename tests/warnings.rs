@@ -857,7 +857,12 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         // Exchanged inside the loop: which buffer is which depends on the iteration.
         (
             "  p => a\n  q => b\n  do i = 1, 3\n    q(2) = p(1)\n    t => p\n    p => q\n    q => t\n  end do\n",
-            "w.f90:11:5: error[E0401]: a pointer association (`=>`) inside a loop or a branch is not supported yet",
+            "w.f90:10:5: error[E0401]: adgen cannot tell which target the pointer `q` has here: it is associated again later in this loop",
+        ),
+        // Associated in one branch only: after the IF, it depends on the path.
+        (
+            "  p => a\n  if (n > 2) p => b\n  y = p(1)\n",
+            "w.f90:9:7: error[E0401]: adgen cannot tell which target the pointer `p` has here: it is associated inside a loop or a branch above",
         ),
         (
             "  y = p(1)\n  p => a\n",

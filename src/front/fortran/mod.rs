@@ -89,8 +89,9 @@
 //!
 //! Pointers (`pointers`): a local POINTER used as an alias is replaced by its target
 //! before `sema`, and one only ever given memory by ALLOCATE is declared ALLOCATABLE;
-//! an association adgen cannot follow statically (inside a loop or a branch, ...) is
-//! E0401; POINTER dummies, module variables and components are E0405.
+//! a use whose target adgen cannot know statically (a buffer swapped across loop
+//! iterations, an association in one branch, ...) is E0401; POINTER dummies, module
+//! variables and components are E0405.
 //!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too

@@ -11,8 +11,12 @@
 //!
 //! The replacement is exact when the target a reference sees is known where it is
 //! written, so it is made under these rules (each refusal one E0401, where it is):
-//! - every `p => target` is a statement of the procedure's top level, not inside a loop
-//!   or a branch: the association in force at any statement is then the last one above;
+//! - an association holds from its statement to the end of its block (and in the
+//!   blocks inside it): a column alias made at the top of a loop body (`col => a(:, j)`)
+//!   serves that iteration. A pointer associated in a loop body cannot be used in that
+//!   body before its association (another iteration's would be in force), nor after the
+//!   loop; one associated in a branch cannot be used after the IF (the target would
+//!   depend on the path). Buffers swapped across the iterations of a loop are refused;
 //! - the target is a variable, an array element, a section with unit stride (`a(2:n)`,
 //!   `a(:, j)`), a component (`s%h`), or another pointer (its target at that point);
 //! - the variables the target's subscripts read are not changed while it is associated
@@ -37,6 +41,7 @@ const CODE: &str = "E0401";
 
 /// The association of one pointer: its target, and the names the target's subscripts
 /// read.
+#[derive(Clone)]
 struct Association {
     target: Expr,
     reads: BTreeSet<String>,
@@ -108,49 +113,11 @@ pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diag
             lower_bounds: declared_lower_bounds(unit),
             pointers: &pointers,
             current: BTreeMap::new(),
+            unknown: BTreeMap::new(),
             error: None,
         };
         let body = std::mem::take(&mut unit.body);
-        let mut out = Vec::with_capacity(body.len());
-        for mut s in body {
-            if rewriter.error.is_some() {
-                out.push(s);
-                continue;
-            }
-            if is_association(&s) {
-                let StmtKind::Assign { lhs, rhs } = s.kind else {
-                    unreachable!("an association is an assignment");
-                };
-                let ExprKind::Var(name) = lhs.kind else {
-                    unreachable!("its left side is the pointer");
-                };
-                rewriter.associate(&name, rhs, s.span);
-                continue;
-            }
-            let mut nested = None;
-            for child in visit::child_blocks(&s) {
-                visit::walk_stmts(child, &mut |x| {
-                    if is_association(x) {
-                        nested.get_or_insert(x.span);
-                    }
-                });
-            }
-            if let Some(span) = nested {
-                rewriter.fail(
-                    span,
-                    "a pointer association (`=>`) inside a loop or a branch is not supported yet".to_string(),
-                    "associate the pointer once, at the top level of the procedure, or use the target itself",
-                );
-                out.push(s);
-                continue;
-            }
-            // Writes are checked once the pointers in the statement are replaced: a
-            // scalar pointer to a subscript variable writes that variable.
-            rewriter.stmt(&mut s);
-            rewriter.check_writes(&s);
-            out.push(s);
-        }
-        unit.body = out;
+        unit.body = rewriter.block(body, false, &is_association);
         if let Some(d) = rewriter.error {
             // One refusal: the pointers stay declared (as plain variables, so that their
             // uses are no false "not declared") and their POINTER attribute is not
@@ -353,6 +320,8 @@ struct Rewriter<'p> {
     lower_bounds: BTreeMap<String, Vec<Expr>>,
     pointers: &'p BTreeSet<String>,
     current: BTreeMap<String, Association>,
+    /// Why a pointer has no association known here, when it had one (keys).
+    unknown: BTreeMap<String, &'static str>,
     /// The first refusal: the rest of the procedure is left as it is.
     error: Option<Diagnostic>,
 }
@@ -371,6 +340,7 @@ impl Rewriter<'_> {
             && args.is_empty()
         {
             self.current.remove(&key(name));
+            self.unknown.remove(&key(name));
             return;
         }
         self.expr(&mut target);
@@ -402,24 +372,28 @@ impl Rewriter<'_> {
                 reads.extend(visit::names_read(s).iter().map(|n| key(n)));
             }
         }
+        self.unknown.remove(&key(name));
         self.current
             .insert(key(name), Association { target, reads });
     }
 
     /// Refuses a statement that changes what a target's subscripts read.
     fn check_writes(&mut self, s: &Stmt) {
-        let mut written = Vec::new();
-        visit::walk_stmts(std::slice::from_ref(s), &mut |x| match &x.kind {
-            StmtKind::Assign { lhs, .. } => written.extend(lhs.base_name().map(key)),
-            StmtKind::Do { var, .. } => written.push(key(var)),
-            StmtKind::Call { args, .. } => {
-                written.extend(args.iter().filter_map(|a| a.value.base_name().map(key)))
-            }
-            StmtKind::Io { writes, .. } => {
-                written.extend(writes.iter().filter_map(|w| w.base_name().map(key)))
-            }
-            _ => {}
-        });
+        // The statement's own writes: those of the statements inside it are checked
+        // where they are, against the associations in force there.
+        let written: Vec<String> = match &s.kind {
+            StmtKind::Assign { lhs, .. } => lhs.base_name().map(key).into_iter().collect(),
+            StmtKind::Do { var, .. } => vec![key(var)],
+            StmtKind::Call { args, .. } => args
+                .iter()
+                .filter_map(|a| a.value.base_name().map(key))
+                .collect(),
+            StmtKind::Io { writes, .. } => writes
+                .iter()
+                .filter_map(|w| w.base_name().map(key))
+                .collect(),
+            _ => Vec::new(),
+        };
         let clash = self.current.iter().find_map(|(p, a)| {
             written
                 .iter()
@@ -435,24 +409,79 @@ impl Rewriter<'_> {
         }
     }
 
-    fn stmt(&mut self, s: &mut Stmt) {
-        for e in visit::stmt_exprs_mut(s) {
-            self.expr(e);
-        }
-        if let StmtKind::Do { var, .. } = &s.kind
-            && self.pointers.contains(&key(var))
-        {
-            self.fail(
-                s.span,
-                format!("the pointer `{var}` is a DO variable"),
-                "use an integer variable",
-            );
-        }
-        for child in visit::child_blocks_mut(s) {
-            for x in child.iter_mut() {
-                self.stmt(x);
+    /// Rewrites a block: an association holds from its statement to the end of the
+    /// block (and in the blocks inside it), or to the next association of the same
+    /// pointer. A pointer associated inside a loop body is not associated at the top of
+    /// that body (another iteration's association would be in force there), and one
+    /// associated inside a loop or a branch is not associated after it.
+    fn block(
+        &mut self,
+        stmts: Vec<Stmt>,
+        loop_body: bool,
+        is_association: &dyn Fn(&Stmt) -> bool,
+    ) -> Vec<Stmt> {
+        if loop_body {
+            for p in associated_in(&stmts, is_association) {
+                self.current.remove(&p);
+                self.unknown.insert(
+                    p,
+                    "it is associated again later in this loop, so its target here depends on the iteration",
+                );
             }
         }
+        let mut out = Vec::with_capacity(stmts.len());
+        for mut s in stmts {
+            if self.error.is_some() {
+                out.push(s);
+                continue;
+            }
+            if is_association(&s) {
+                let StmtKind::Assign { lhs, rhs } = s.kind else {
+                    unreachable!("an association is an assignment");
+                };
+                let ExprKind::Var(name) = lhs.kind else {
+                    unreachable!("its left side is the pointer");
+                };
+                self.associate(&name, rhs, s.span);
+                continue;
+            }
+            for e in visit::stmt_exprs_mut(&mut s) {
+                self.expr(e);
+            }
+            if let StmtKind::Do { var, .. } = &s.kind
+                && self.pointers.contains(&key(var))
+            {
+                self.fail(
+                    s.span,
+                    format!("the pointer `{var}` is a DO variable"),
+                    "use an integer variable",
+                );
+            }
+            // Writes are checked once the pointers in the statement are replaced: a
+            // scalar pointer to a subscript variable writes that variable.
+            self.check_writes(&s);
+            let loops = matches!(
+                s.kind,
+                StmtKind::Do { .. } | StmtKind::DoWhile { .. } | StmtKind::Forall { .. }
+            );
+            for child in visit::child_blocks_mut(&mut s) {
+                let inner = std::mem::take(child);
+                let inside = associated_in(&inner, is_association);
+                let (saved, saved_unknown) = (self.current.clone(), self.unknown.clone());
+                *child = self.block(inner, loops, is_association);
+                self.current = saved;
+                self.unknown = saved_unknown;
+                for p in inside {
+                    self.current.remove(&p);
+                    self.unknown.insert(
+                        p,
+                        "it is associated inside a loop or a branch above, so its target here depends on the path",
+                    );
+                }
+            }
+            out.push(s);
+        }
+        out
     }
 
     /// Replaces every reference to a pointer in `e` by one to its target (subscripts
@@ -539,10 +568,18 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Option<ExprKind> {
         let Some(a) = self.current.get(&key(base)) else {
+            let message = match self.unknown.get(&key(base)) {
+                Some(why) => {
+                    format!("adgen cannot tell which target the pointer `{base}` has here: {why}")
+                }
+                None => format!(
+                    "the pointer `{base}` is used where it is not associated (before its first `=>`, or after `=> null()`)"
+                ),
+            };
             self.fail(
                 span,
-                format!("the pointer `{base}` is used where it is not associated (before its first `=>`, or after `=> null()`)"),
-                "associate it with `=>` before this use",
+                message,
+                "associate it with `=>` in the same block before this use, or use the target itself",
             );
             return None;
         };
@@ -626,6 +663,20 @@ impl Rewriter<'_> {
         }
         Some(ExprKind::Index(name, out))
     }
+}
+
+/// The pointers (keys) associated by the statements of `stmts`, at any depth.
+fn associated_in(stmts: &[Stmt], is_association: &dyn Fn(&Stmt) -> bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    visit::walk_stmts(stmts, &mut |x| {
+        if is_association(x)
+            && let StmtKind::Assign { lhs, .. } = &x.kind
+            && let ExprKind::Var(n) = &lhs.kind
+        {
+            out.insert(key(n));
+        }
+    });
+    out
 }
 
 fn pointer_base(pointers: &BTreeSet<String>, name: &str) -> bool {

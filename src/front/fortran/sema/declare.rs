@@ -127,7 +127,7 @@ impl Sema<'_> {
                             // Those of local variables are gone (`pointers`).
                             self.error(
                                 "E0405",
-                                "the POINTER attribute is not supported yet here: only on local variables of a procedure, associated with `=>` outside loops and branches".to_string(),
+                                "the POINTER attribute is not supported yet here: only on local variables of a procedure (replaced by their targets)".to_string(),
                                 span,
                             ).help = Some("pass or use the target itself instead of a pointer".to_string());
                         }

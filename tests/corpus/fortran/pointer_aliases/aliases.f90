@@ -22,10 +22,10 @@ contains
     real(dp), target, intent(inout) :: mix(n, 2)
     real(dp), target, intent(inout) :: buf_a(n), buf_b(n)
     real(dp), intent(out) :: heat
-    real(dp), pointer :: t(:), d(:), inner(:), col(:), old(:), new(:), swap(:)
+    real(dp), pointer :: t(:), d(:), inner(:), col(:), old(:), new(:), swap(:), column(:)
     type(inflow), pointer :: river, all(:)
     real(dp), pointer :: k
-    integer :: i
+    integer :: i, j
     t => lk%temp
     d => lk%depth
     k => lk%kdiff
@@ -41,6 +41,11 @@ contains
     ! A column of a matrix.
     col => mix(:, 2)
     col = col*inner + 0.1_dp*col**2
+    ! A column alias made at the top of each iteration.
+    do j = 1, 2
+      column => mix(:, j)
+      column(1) = column(1) + 0.01_dp*column(n)*inner(j)
+    end do
     ! Two buffers, exchanged between the phases.
     old => buf_a
     new => buf_b
