@@ -859,6 +859,11 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
             "  p => a\n  q => b\n  do i = 1, 3\n    q(2) = p(1)\n    t => p\n    p => q\n    q => t\n  end do\n",
             "w.f90:10:5: error[E0401]: adgen cannot tell which target the pointer `q` has here: it is associated again later in this loop",
         ),
+        // A DO WHILE condition sees the association its body makes.
+        (
+            "  p => a\n  do while (p(1) < 5)\n    p(1) = p(1) + 1\n    p => b\n  end do\n",
+            "w.f90:8:13: error[E0401]: adgen cannot tell which target the pointer `p` has here",
+        ),
         // Associated in one branch only: after the IF, it depends on the path.
         (
             "  p => a\n  if (n > 2) p => b\n  y = p(1)\n",

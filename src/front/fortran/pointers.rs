@@ -445,8 +445,24 @@ impl Rewriter<'_> {
                 self.associate(&name, rhs, s.span);
                 continue;
             }
+            // A DO WHILE condition is evaluated again after each pass of the body: the
+            // pointers its body associates are unknown there too.
+            let (saved, saved_unknown) = (self.current.clone(), self.unknown.clone());
+            if let StmtKind::DoWhile { body, .. } = &s.kind {
+                for p in associated_in(body, is_association) {
+                    self.current.remove(&p);
+                    self.unknown.insert(
+                        p,
+                        "it is associated again later in this loop, so its target here depends on the iteration",
+                    );
+                }
+            }
             for e in visit::stmt_exprs_mut(&mut s) {
                 self.expr(e);
+            }
+            if matches!(s.kind, StmtKind::DoWhile { .. }) {
+                self.current = saved;
+                self.unknown = saved_unknown;
             }
             if let StmtKind::Do { var, .. } = &s.kind
                 && self.pointers.contains(&key(var))
