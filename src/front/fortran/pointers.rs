@@ -89,11 +89,7 @@ pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diag
                 .at(span)
                 .with_help("pass the target to the internal procedure as an argument"),
             );
-            for d in &mut unit.decls {
-                if let DeclKind::Var { attrs, .. } = &mut d.kind {
-                    attrs.retain(|a| !matches!(a, Attr::Pointer));
-                }
-            }
+            keep_declared(unit);
             continue;
         }
         let allocated = allocated_pointers(unit, &pointers, marked);
@@ -119,15 +115,9 @@ pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diag
         let body = std::mem::take(&mut unit.body);
         unit.body = rewriter.block(body, false, &is_association);
         if let Some(d) = rewriter.error {
-            // One refusal: the pointers stay declared (as plain variables, so that their
-            // uses are no false "not declared") and their POINTER attribute is not
-            // refused again.
+            // One refusal.
             diags.push(d);
-            for d in &mut unit.decls {
-                if let DeclKind::Var { attrs, .. } = &mut d.kind {
-                    attrs.retain(|a| !matches!(a, Attr::Pointer));
-                }
-            }
+            keep_declared(unit);
             continue;
         }
         drop_declarations(unit, &pointers);
@@ -302,6 +292,16 @@ fn declared_lower_bounds(unit: &Unit) -> BTreeMap<String, Vec<Expr>> {
         }
     }
     out
+}
+
+/// After a refusal: the pointers stay declared, as plain variables (their uses raise
+/// no false "not declared"), without the POINTER attribute (not refused again).
+fn keep_declared(unit: &mut Unit) {
+    for d in &mut unit.decls {
+        if let DeclKind::Var { attrs, .. } = &mut d.kind {
+            attrs.retain(|a| !matches!(a, Attr::Pointer));
+        }
+    }
 }
 
 /// The pointers' declarations go (a declaration left empty goes too).
