@@ -6,6 +6,9 @@
 //! IL has no pointers into these arrays, only the array names and element indices, which
 //! stay valid in the re-allocated array.
 //!
+//! Which arrays are kept allocatable: `il::SymbolTable::is_kept_allocatable` (local
+//! arrays, and ALLOCATABLE components of local structures).
+//!
 //! `prepare::scalarize::alloc` turns the ALLOCATABLE locals it can (allocated once at the
 //! top level with bounds known on entry) into automatic arrays; the others keep their
 //! ALLOCATE and DEALLOCATE, each ALLOCATE paired with a DEALLOCATE later in the same
@@ -51,12 +54,6 @@ use super::UnitGen;
 
 /// The (lower, upper) bounds of each dimension of an allocation.
 pub(crate) type Bounds = Vec<(Expr, Expr)>;
-
-/// A local ALLOCATABLE array (or ALLOCATABLE component of a local structure) kept
-/// allocatable in the derivative code (deferred shape).
-pub(crate) fn is_kept_allocatable(symbols: &crate::il::SymbolTable, name: &str) -> bool {
-    symbols.is_kept_allocatable(name)
-}
 
 /// The (lower, upper) bounds of each dimension of an ALLOCATE item `w(l:u, n)`.
 pub(crate) fn item_bounds(item: &Expr) -> Option<Bounds> {
@@ -260,7 +257,7 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
                 .iter()
                 .filter_map(|item| {
                     let name = item.base_name()?;
-                    if !is_kept_allocatable(&ug.unit.symbols, name) {
+                    if !ug.unit.symbols.is_kept_allocatable(name) {
                         return None;
                     }
                     ug.deriv_ref_name(name).map(Expr::var)
@@ -280,7 +277,7 @@ pub(crate) fn tangent(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
 pub(crate) fn derivative_of_item(ug: &UnitGen, item: &Expr) -> Option<(String, Bounds, Expr)> {
     let name = item.base_name()?;
     let sym = ug.unit.symbols.get(name)?;
-    if !is_kept_allocatable(&ug.unit.symbols, name) {
+    if !ug.unit.symbols.is_kept_allocatable(name) {
         return None;
     }
     let d = ug.deriv_ref_name(name)?;

@@ -86,7 +86,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             continue;
         };
         // Allocated (and zeroed) beside its primal.
-        if super::heap::is_kept_allocatable(&unit.symbols, &symbol.name) {
+        if unit.symbols.is_kept_allocatable(&symbol.name) {
             continue;
         }
         if symbol.is_dummy() {

@@ -67,21 +67,27 @@ impl UnitGen<'_, '_> {
     /// unset or unused. An ALLOCATABLE component is reset only when allocated (on entry
     /// to a tangent, INTENT(OUT) has freed it).
     pub fn reset_unreferenced_out_structures(&self, body: &[Stmt]) -> Vec<Stmt> {
+        // INTENT(OUT) structures with a derivative: most units have none, and then the
+        // body is not walked (a large body is slow to walk: issue 16).
+        let candidates: Vec<(&String, &str)> = self
+            .unit
+            .args
+            .iter()
+            .filter(|arg| {
+                self.unit.symbols.get(arg).is_some_and(|sym| {
+                    sym.intent == Some(crate::il::Intent::Out)
+                        && sym.ty == ScalarType::Derived
+                        && !sym.is_array()
+                })
+            })
+            .filter_map(|arg| Some((arg, self.deriv_name(arg)?)))
+            .collect();
+        if candidates.is_empty() {
+            return Vec::new();
+        }
         let referenced = crate::il::visit::referenced_names(body);
         let mut out = Vec::new();
-        for arg in &self.unit.args {
-            let Some(sym) = self.unit.symbols.get(arg) else {
-                continue;
-            };
-            if sym.intent != Some(crate::il::Intent::Out)
-                || sym.ty != ScalarType::Derived
-                || sym.is_array()
-            {
-                continue;
-            }
-            let Some(d) = self.deriv_name(arg) else {
-                continue;
-            };
+        for (arg, d) in candidates {
             if referenced.contains(crate::il::key_ref(d).as_ref()) {
                 continue;
             }

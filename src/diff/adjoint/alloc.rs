@@ -13,7 +13,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// pushed, and frees them at the ALLOCATE.
     pub(super) fn heap_stmt(&mut self, s: &Stmt) -> (Vec<Stmt>, Vec<Stmt>) {
         let unit = self.ug.unit;
-        let kept = |name: &str| crate::diff::heap::is_kept_allocatable(&unit.symbols, name);
+        let kept = |name: &str| unit.symbols.is_kept_allocatable(name);
         let mut fwd = Vec::new();
         let mut bwd = Vec::new();
         match &s.kind {

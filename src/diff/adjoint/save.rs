@@ -67,12 +67,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return self.save(target, s).into_iter().collect();
         };
         let leaves: Vec<String> = self
-            .ug
-            .unit
-            .symbols
-            .components_of(&name)
-            .filter(|l| l.ty != ScalarType::Derived)
-            .map(|l| l.name.clone())
+            .value_components(&name)
+            .into_iter()
+            .map(|(l, _)| l)
             .filter(|l| {
                 let path = key(l.get(name.len()..).unwrap_or_default());
                 parts.is_none_or(|parts| {
@@ -88,6 +85,18 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .collect()
     }
 
+    /// The components of structure `name` that hold values (not structures
+    /// themselves), at every depth, with their ranks.
+    fn value_components(&self, name: &str) -> Vec<(String, usize)> {
+        self.ug
+            .unit
+            .symbols
+            .components_of(name)
+            .filter(|l| l.ty != ScalarType::Derived)
+            .map(|l| (l.name.clone(), l.rank()))
+            .collect()
+    }
+
     /// An element `q(i)` of an array of derived type, saved component by component
     /// (`q%x(i)`, `q%y(i)` in the struct-of-arrays view) when every component that holds
     /// values is a scalar; `None` for anything else.
@@ -99,14 +108,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if sym.ty != ScalarType::Derived || subs.len() != sym.rank() {
             return None;
         }
-        let leaves: Vec<(String, usize)> = self
-            .ug
-            .unit
-            .symbols
-            .components_of(name)
-            .filter(|l| l.ty != ScalarType::Derived)
-            .map(|l| (l.name.clone(), l.rank()))
-            .collect();
+        let leaves = self.value_components(name);
         if leaves.iter().any(|(_, rank)| *rank != subs.len()) {
             return None;
         }
@@ -179,7 +181,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     pub(super) fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.symbol_or_global(name)?;
         // An array kept allocatable: the bounds of the ALLOCATE in force here.
-        if crate::diff::heap::is_kept_allocatable(&self.ug.unit.symbols, name) {
+        if self.ug.unit.symbols.is_kept_allocatable(name) {
             let item = crate::diff::heap::allocation_at(&self.ug.unit.body, s.id, name);
             return Some(crate::diff::heap::size_of(
                 &item.and_then(|i| crate::diff::heap::item_bounds(&i))?,

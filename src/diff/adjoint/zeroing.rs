@@ -30,7 +30,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             // Allocated (and zeroed) where the forward sweep freed its primal.
-            if crate::diff::heap::is_kept_allocatable(&unit.symbols, &symbol.name) {
+            if unit.symbols.is_kept_allocatable(&symbol.name) {
                 continue;
             }
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {

@@ -50,11 +50,20 @@ struct Association {
 /// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
 /// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
 pub fn replace(units: &mut [Unit], marked: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>) {
+    // Most files declare no pointer: nothing to walk then.
+    let hosts: BTreeSet<String> = units
+        .iter()
+        .filter(|u| u.is_procedure() && !local_pointers(u).is_empty())
+        .map(|u| key(&u.name))
+        .collect();
+    if hosts.is_empty() {
+        return;
+    }
     // What internal procedures refer to, by host: a host's pointer they use by host
     // association cannot be replaced in the host alone.
     let mut by_host: BTreeMap<String, Vec<(BTreeSet<String>, Span)>> = BTreeMap::new();
     for u in units.iter() {
-        if let Some(host) = &u.internal_of {
+        if let Some(host) = u.internal_of.as_ref().filter(|h| hosts.contains(&key(h))) {
             // Its own names (dummies, locals) hide the host's.
             let mut names = visit::referenced_names(&u.body);
             for a in &u.args {
@@ -204,28 +213,19 @@ fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
         }
     }
     unit.decls = decls;
-    for s in unit.body.iter_mut() {
-        asks_allocated(s, names);
-    }
-}
-
-fn asks_allocated(s: &mut Stmt, names: &BTreeSet<String>) {
-    for e in visit::stmt_exprs_mut(s) {
-        visit::walk_expr_mut_post(e, &mut |x| {
-            if let ExprKind::Call(f, args) = &mut x.kind
-                && f.eq_ignore_ascii_case("associated")
-                && args.len() == 1
-                && matches!(&args[0].value.kind, ExprKind::Var(n) if names.contains(&key(n)))
-            {
-                *f = "allocated".to_string();
-            }
-        });
-    }
-    for child in visit::child_blocks_mut(s) {
-        for x in child.iter_mut() {
-            asks_allocated(x, names);
+    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Call(f, args) = &mut x.kind
+                    && f.eq_ignore_ascii_case("associated")
+                    && args.len() == 1
+                    && matches!(&args[0].value.kind, ExprKind::Var(n) if names.contains(&key(n)))
+                {
+                    *f = "allocated".to_string();
+                }
+            });
         }
-    }
+    });
 }
 
 /// The pointers a procedure declares as its own variables (keys).
@@ -436,13 +436,17 @@ impl Rewriter<'_> {
                 continue;
             }
             if is_association(&s) {
-                let StmtKind::Assign { lhs, rhs } = s.kind else {
-                    unreachable!("an association is an assignment");
-                };
-                let ExprKind::Var(name) = lhs.kind else {
-                    unreachable!("its left side is the pointer");
-                };
-                self.associate(&name, rhs, s.span);
+                if let StmtKind::Assign {
+                    lhs:
+                        Expr {
+                            kind: ExprKind::Var(name),
+                            ..
+                        },
+                    rhs,
+                } = s.kind
+                {
+                    self.associate(&name, rhs, s.span);
+                }
                 continue;
             }
             // A DO WHILE condition is evaluated again after each pass of the body: the
