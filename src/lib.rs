@@ -158,8 +158,9 @@ pub fn parse_sources(
         errors.extend(front::fortran::generic::resolve(&mut program));
     }
     if errors.is_empty() {
-        errors.extend(front::boundary::check(&program));
-        errors.extend(front::optional::check(&program));
+        // Deferred to the units they are found in: said when a root reaches one.
+        front::boundary::check(&mut program);
+        front::optional::defer(&mut program);
     }
     if errors.iter().any(Diagnostic::is_error) {
         Err(errors)

@@ -820,18 +820,41 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
-    let text = "module m\n  implicit none\n  type field\n    real(8), allocatable :: h(:)\n  \
-        end type field\ncontains\n  subroutine init(f, n, x)\n    type(field), intent(inout) :: f\n    \
-        integer, intent(in) :: n\n    real(8), intent(in) :: x\n    allocate(f%h(n))\n    \
-        f%h = x\n  end subroutine init\nend module m\n";
-    let e = errors_of(text, "init", &["x"], &["f"]);
+    // A component of a dummy structure: allocated once at the top level for the
+    // caller, it is followed; freed, or allocated in a branch, it is refused.
+    let module = |body: &str| {
+        format!(
+            "module m\n  implicit none\n  type field\n    real(8), allocatable :: h(:)\n  \
+             end type field\ncontains\n  subroutine init(f, n, x)\n    \
+             type(field), intent(inout) :: f\n    integer, intent(in) :: n\n    \
+             real(8), intent(in) :: x\n{body}  end subroutine init\nend module m\n"
+        )
+    };
+    let e = errors_of(
+        &module("    allocate(f%h(n))\n    f%h = x\n    deallocate(f%h)\n"),
+        "init",
+        &["x"],
+        &["f"],
+    );
     assert!(
-        e.contains("w.f90:11:5: error[E0414]: the ALLOCATABLE component `f%h` belongs to `f`"),
+        e.contains("w.f90:13:5: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is freed here"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
-    // Its caller, which declares the structure, hears why it cannot use the component.
-    let caller = text.replace(
+    let e = errors_of(
+        &module("    if (n > 0) allocate(f%h(n))\n    f%h = x\n"),
+        "init",
+        &["x"],
+        &["f"],
+    );
+    assert!(
+        e.contains("w.f90:11:16: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is allocated in a loop or a branch, or more than once"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // The caller that declares the structure hears why it cannot use a component
+    // nothing allocates.
+    let caller = module("    f%h = x\n").replace(
         "end module m\n",
         "  subroutine run(n, x, y)\n    integer, intent(in) :: n\n    real(8), intent(in) :: x\n    \
          real(8), intent(out) :: y\n    type(field) :: f\n    call init(f, n, x)\n    \
@@ -840,10 +863,75 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
     let e = errors_of(&caller, "run", &["x"], &["y"]);
     assert!(
         e.contains(
-            "w.f90:20:5: error[E0545]: `f%h` is used here, but this procedure never allocates it"
+            "error[E0545]: `f%h` is used here, but neither this procedure nor a subroutine it calls with `f` as an argument allocates it first"
         ),
         "{e}"
     );
+}
+
+/// The checks of calls between Fortran and C are said for the procedures a root reaches
+/// only: a PNG writer beside the solver, with its renaming BIND(C) interface, blocks
+/// nothing until a root calls it.
+#[test]
+fn language_boundary_problems_of_unreached_procedures_block_nothing() {
+    let text = "module io\n  implicit none\ncontains\n  subroutine save(d)\n    \
+        real(8), intent(in) :: d(:)\n    interface\n      subroutine save_c(d, n) bind(C, name=\"save_png\")\n        \
+        use, intrinsic :: iso_c_binding\n        real(c_double) :: d(*)\n        \
+        integer(c_int), value :: n\n      end subroutine save_c\n    end interface\n    \
+        call save_c(d, size(d))\n  end subroutine save\nend module io\n\
+        subroutine root(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        y = 2*x\nend subroutine root\n";
+    assert_eq!(warnings_of(text, "root", &["x"], &["y"]), "");
+    let reached = text.replace(
+        "  y = 2*x\n",
+        "  real(8) :: d(2)\n  d = x\n  call save(d)\n  y = 2*x\n",
+    );
+    let reached = reached.replace(
+        "subroutine root(x, y)\n",
+        "subroutine root(x, y)\n  use io\n",
+    );
+    let e = errors_of(&reached, "root", &["x"], &["y"]);
+    assert!(
+        e.contains("error[E0415]: BIND(C, NAME=\"save_png\") renames `save_c`"),
+        "{e}"
+    );
+}
+
+/// An ALLOCATABLE dummy the procedure allocates for its caller is followed when it is
+/// allocated once, at the top level, before any use; every other way is one refusal.
+#[test]
+fn allocations_for_the_caller_adgen_cannot_follow_are_one_error_each() {
+    let head = "module m\n  implicit none\ncontains\n  subroutine make(w, n, x)\n    \
+        real(8), allocatable, intent(out) :: w(:)\n    integer, intent(in) :: n\n    \
+        real(8), intent(in) :: x\n";
+    let tail = "  end subroutine make\n  subroutine fill(w, n, x)\n    \
+        real(8), allocatable, intent(inout) :: w(:)\n    integer, intent(in) :: n\n    \
+        real(8), intent(in) :: x\n    allocate(w(n))\n    w = x\n  end subroutine fill\n\
+        end module m\n";
+    let cases = [
+        (
+            "    w(1) = x\n",
+            "w.f90:5:42: error[E0414]: the ALLOCATABLE dummy argument `w` is INTENT(OUT), so freed on entry, but never allocated here",
+        ),
+        (
+            "    if (n < 1) return\n    allocate(w(n))\n    w = x\n",
+            "w.f90:8:16: error[E0414]: the ALLOCATABLE dummy argument `w` may be left unallocated by this jump before its ALLOCATE",
+        ),
+        (
+            "    allocate(w(n))\n    w = x\n    allocate(w(n))\n",
+            "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in a loop or a branch, or more than once",
+        ),
+        (
+            "    call fill(w, n, x)\n",
+            "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is passed here to a procedure that allocates it",
+        ),
+    ];
+    for (body, expected) in cases {
+        let text = format!("{head}{body}{tail}");
+        let e = errors_of(&text, "make", &["x"], &["w"]);
+        assert!(e.contains(expected), "{body}\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
+    }
 }
 
 /// Local pointers are replaced by their targets; what cannot be replaced exactly is one

@@ -39,6 +39,17 @@
 //! re-creates the primal at every DEALLOCATE of it and frees it at every ALLOCATE as
 //! soon as one DEALLOCATE saves its values (`recreates`).
 //!
+//! An array of this unit that a CALL allocates (the callee allocates its dummy for its
+//! caller, `prepare::scalarize::for_caller`) has no ALLOCATE here to give its bounds:
+//! - Tangent: after the CALL, its derivative is allocated with the bounds the callee
+//!   gave the primal and zeroed, unless the callee's tangent allocated it already.
+//! - Adjoint: each DEALLOCATE of it pushes its bounds (after its values, when those are
+//!   saved), and the backward sweep pops them to re-create the adjoint buffer and the
+//!   primal. At the CALL, the backward sweep frees the primal before the callee's
+//!   adjoint (whose forward sweep allocates it again) and frees whatever the callee's
+//!   adjoint leaves allocated after it; the callee's adjoint leaves both allocated, so
+//!   that a root's user gets them as the forward sweep made them.
+//!
 //! Why the primal is freed in the forward sweep and restored from the tape rather than
 //! kept alive until the backward sweep: an allocation in a loop allocates a new array at
 //! each iteration, and the backward sweep needs each iteration's values in turn; one
@@ -237,6 +248,118 @@ pub(crate) fn matching_deallocate<'b>(
 pub(crate) fn array_tape_type(ty: ScalarType) -> Option<crate::il::TapeType> {
     // Every stack of a scalar type has its array form, but for booleans.
     crate::il::TapeType::of(ty).filter(|t| *t != crate::il::TapeType::Boolean)
+}
+
+/// The caller's arrays the CALL `s` allocates (`il::lifetime::allocated_by_call`).
+pub(crate) fn allocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
+    crate::il::lifetime::allocated_by_call(s, &|n| ug.ctx.procedures.unit(n))
+}
+
+/// An array of this unit that a CALL allocates: no ALLOCATE of it gives its bounds, so
+/// its DEALLOCATEs record them on the tape for the backward sweep.
+pub(crate) fn is_allocated_by_call(ug: &UnitGen, name: &str) -> bool {
+    let mut found = false;
+    visit::walk_stmts(&ug.unit.body, &mut |s| {
+        if matches!(s.kind, StmtKind::Call { .. }) && !found {
+            found = allocated_by_call(ug, s).iter().any(|n| key(n) == key(name));
+        }
+    });
+    found
+}
+
+/// `lbound(a, k)` and `ubound(a, k)` of each dimension of array `name`.
+pub(crate) fn current_bounds(name: &str, rank: usize) -> Bounds {
+    (1..=rank)
+        .map(|k| {
+            let at = |f| Expr::intrinsic(f, vec![Expr::var(name), Expr::int(k as i64)]);
+            (
+                at(crate::il::Intrinsic::Lbound),
+                at(crate::il::Intrinsic::Ubound),
+            )
+        })
+        .collect()
+}
+
+/// The item `name(l1:u1, ...)` allocating these bounds.
+pub(crate) fn item_with(name: &str, bounds: &[(Expr, Expr)]) -> Expr {
+    Expr::new(ExprKind::Index(
+        name.to_string(),
+        bounds
+            .iter()
+            .map(|(l, u)| {
+                Expr::new(ExprKind::Range {
+                    lower: Some(Box::new(l.clone())),
+                    upper: Some(Box::new(u.clone())),
+                    stride: None,
+                })
+            })
+            .collect(),
+    ))
+}
+
+/// After a CALL that allocates the arrays `names` of this unit: the derivative of each
+/// one that has one is allocated with the bounds the callee gave the primal, and
+/// zeroed, unless the callee's derivative allocated it already (a callee whose
+/// derivative does not take it, or that writes it with values independent of the
+/// inputs, leaves it to the caller).
+pub(crate) fn derivatives_after_call(ug: &mut UnitGen, names: &[String]) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for name in names {
+        let Some(sym) = ug.unit.symbols.get(name) else {
+            continue;
+        };
+        let (ty, rank) = (sym.ty, sym.rank());
+        let Some(d) = ug.deriv_ref_name(name) else {
+            continue;
+        };
+        let bounds = current_bounds(name, rank);
+        let mut body = vec![Stmt::generated(StmtKind::Allocate(vec![item_with(
+            &d, &bounds,
+        )]))];
+        let zero = ug.zero(ty);
+        body.extend(zero_loops(ug, &d, &bounds, zero));
+        out.push(if_then(not_allocated(&d), body));
+    }
+    out
+}
+
+/// `.not. allocated(a)`.
+fn not_allocated(name: &str) -> Expr {
+    Expr::new(ExprKind::Unary(
+        crate::il::UnOp::Not,
+        Box::new(allocated(name)),
+    ))
+}
+
+/// `allocated(a)`.
+pub(crate) fn allocated(name: &str) -> Expr {
+    Expr::new(ExprKind::Intrinsic {
+        op: crate::il::Intrinsic::Passive(crate::il::PassiveIntrinsic {
+            result: crate::il::ScalarResult::Logical,
+            inquiry: true,
+            reduction: false,
+        }),
+        args: vec![crate::il::Arg::positional(Expr::var(name))],
+        spelling: Some("allocated".into()),
+    })
+}
+
+/// `if (cond) body`, a logical IF when the body is one statement.
+pub(crate) fn if_then(cond: Expr, body: Vec<Stmt>) -> Stmt {
+    Stmt::generated(StmtKind::If {
+        logical_if: body.len() == 1,
+        arms: vec![(cond, body)],
+        else_body: None,
+        name: None,
+    })
+}
+
+/// `if (allocated(a)) deallocate(a)`.
+pub(crate) fn free_if_allocated(name: &str) -> Stmt {
+    if_then(
+        allocated(name),
+        vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(name)]))],
+    )
 }
 
 /// The tangent of ALLOCATE / DEALLOCATE: the derivative buffer beside the primal.

@@ -182,7 +182,10 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
     if let Some(site) = call_site(s) {
         if ug.ctx.procedures.unit(site.callee).is_some() || matches!(s.kind, StmtKind::Call { .. })
         {
-            return call(ug, s, &site, out);
+            call(ug, s, &site, out);
+            let allocated = super::heap::allocated_by_call(ug, s);
+            out.extend(super::heap::derivatives_after_call(ug, &allocated));
+            return;
         }
         // A function adgen has no source for (`real(8), external :: g`, a procedure
         // argument no caller resolves): its derivative is unknown, never zero.

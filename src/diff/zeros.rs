@@ -103,21 +103,10 @@ impl UnitGen<'_, '_> {
                     .iter()
                     .any(|b| matches!(b.upper, crate::il::Bound::Colon))
                 {
-                    let allocated = Expr::new(ExprKind::Intrinsic {
-                        op: crate::il::Intrinsic::Passive(crate::il::PassiveIntrinsic {
-                            result: crate::il::ScalarResult::Logical,
-                            inquiry: true,
-                            reduction: false,
-                        }),
-                        args: vec![crate::il::Arg::positional(Expr::var(&dc))],
-                        spelling: Some("allocated".into()),
-                    });
-                    out.push(Stmt::generated(crate::il::StmtKind::If {
-                        arms: vec![(allocated, vec![reset])],
-                        else_body: None,
-                        logical_if: true,
-                        name: None,
-                    }));
+                    out.push(super::heap::if_then(
+                        super::heap::allocated(&dc),
+                        vec![reset],
+                    ));
                 } else {
                     out.push(reset);
                 }

@@ -15,8 +15,18 @@ use crate::diag::{Diagnostic, Span};
 use crate::il::{self, Attr, DeclKind, ExprKind, Program, ScalarType, StmtKind, Unit, key};
 use crate::il::{Pass, signature};
 
-/// The problems of the calls between Fortran and C units of `program`.
-pub fn check(program: &Program) -> Vec<Diagnostic> {
+/// The problems of the calls between Fortran and C units of `program`, each deferred to
+/// the unit it is found in (`Unit::deferred`): said when a root reaches that unit, so
+/// that a procedure no root calls (a PNG writer beside a solver) blocks nothing.
+pub fn check(program: &mut Program) {
+    let found = problems(program);
+    for (f, u, diags) in found {
+        program.files[f].units[u].deferred.extend(diags);
+    }
+}
+
+/// The problems of each unit, by file and unit index.
+fn problems(program: &Program) -> Vec<(usize, usize, Vec<Diagnostic>)> {
     let mut c_units: BTreeMap<String, &Unit> = BTreeMap::new();
     let mut f_units: BTreeMap<String, &Unit> = BTreeMap::new();
     for file in &program.files {
@@ -28,116 +38,132 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
             }
         }
     }
-    let mut out = Vec::new();
-    for file in &program.files {
-        for u in file.units.iter().filter(|u| u.is_procedure()) {
-            if file.language == il::Language::C {
-                for (name, span) in calls(u) {
-                    let Some(f) = f_units.get(crate::il::key_ref(&name).as_ref()) else {
-                        continue;
-                    };
-                    if f.bind.is_none() {
-                        out.push(
-                            Diagnostic::error(
-                                "E0415",
-                                format!("`{name}` is a Fortran procedure without BIND(C): C cannot call it"),
-                            )
-                            .at(span)
-                            .with_help(format!("add BIND(C) to `subroutine {name}(...)` and declare its by-value dummies VALUE, with ISO_C_BINDING kinds")),
-                        );
-                    } else if let Some(n) = arg_count(u, &name, span)
-                        && n != f.args.len()
-                    {
+    let mut found = Vec::new();
+    for (fi, file) in program.files.iter().enumerate() {
+        for (ui, u) in file.units.iter().enumerate() {
+            if !u.is_procedure() {
+                continue;
+            }
+            let mut out = Vec::new();
+            problems_of(u, file.language, &c_units, &f_units, &mut out);
+            if !out.is_empty() {
+                found.push((fi, ui, out));
+            }
+        }
+    }
+    found
+}
+
+/// The problems of one procedure `u`, written in `language`.
+fn problems_of(
+    u: &Unit,
+    language: il::Language,
+    c_units: &BTreeMap<String, &Unit>,
+    f_units: &BTreeMap<String, &Unit>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if language == il::Language::C {
+        for (name, span) in calls(u) {
+            let Some(f) = f_units.get(crate::il::key_ref(&name).as_ref()) else {
+                continue;
+            };
+            if f.bind.is_none() {
+                out.push(
+                    Diagnostic::error(
+                        "E0415",
+                        format!("`{name}` is a Fortran procedure without BIND(C): C cannot call it"),
+                    )
+                    .at(span)
+                    .with_help(format!("add BIND(C) to `subroutine {name}(...)` and declare its by-value dummies VALUE, with ISO_C_BINDING kinds")),
+                );
+            } else if let Some(n) = arg_count(u, &name, span)
+                && n != f.args.len()
+            {
+                out.push(
+                    Diagnostic::error(
+                        "E0415",
+                        format!(
+                            "`{name}` takes {} arguments in Fortran, {n} here",
+                            f.args.len()
+                        ),
+                    )
+                    .at(span)
+                    .with_help("make the C prototype follow the Fortran procedure"),
+                );
+            }
+        }
+        return;
+    }
+    check_binding_name(u, out);
+    let mut interfaces: BTreeMap<String, &Unit> = BTreeMap::new();
+    for d in &u.decls {
+        if let DeclKind::Interface(bodies) | DeclKind::Generic { bodies, .. } = &d.kind {
+            for b in bodies {
+                check_binding_name(b, out);
+                interfaces.insert(key(&b.name), b);
+                if let Some(c) = c_units.get(crate::il::key_ref(&b.name).as_ref()) {
+                    if b.bind.is_none() {
                         out.push(
                             Diagnostic::error(
                                 "E0415",
                                 format!(
-                                    "`{name}` takes {} arguments in Fortran, {n} here",
-                                    f.args.len()
+                                    "`{}` is a C function, declared here without BIND(C)",
+                                    b.name
                                 ),
                             )
-                            .at(span)
-                            .with_help("make the C prototype follow the Fortran procedure"),
+                            .at(b.span)
+                            .with_help("add BIND(C) to the interface body and declare its by-value parameters VALUE, with ISO_C_BINDING kinds"),
                         );
+                        continue;
                     }
-                }
-                continue;
-            }
-            check_binding_name(u, &mut out);
-            let mut interfaces: BTreeMap<String, &Unit> = BTreeMap::new();
-            for d in &u.decls {
-                if let DeclKind::Interface(bodies) | DeclKind::Generic { bodies, .. } = &d.kind {
-                    for b in bodies {
-                        check_binding_name(b, &mut out);
-                        interfaces.insert(key(&b.name), b);
-                        if let Some(c) = c_units.get(crate::il::key_ref(&b.name).as_ref()) {
-                            if b.bind.is_none() {
-                                out.push(
-                                    Diagnostic::error(
-                                        "E0415",
-                                        format!(
-                                            "`{}` is a C function, declared here without BIND(C)",
-                                            b.name
-                                        ),
-                                    )
-                                    .at(b.span)
-                                    .with_help("add BIND(C) to the interface body and declare its by-value parameters VALUE, with ISO_C_BINDING kinds"),
-                                );
-                                continue;
-                            }
-                            check_interface(b, b, Some(c), &mut out);
-                        } else if !f_units.contains_key(crate::il::key_ref(&b.name).as_ref())
-                            && carries_reals(b)
-                        {
-                            // No source: its derivative would be taken as zero.
-                            out.push(
-                                Diagnostic::error(
-                                    "E0415",
-                                    format!(
-                                        "`{}` is declared BIND(C) with real arguments or result, but no source defines it",
-                                        b.name
-                                    ),
-                                )
-                                .at(b.span)
-                                .with_help("add the C source that defines it to the manifest's `sources`, so that adgen can differentiate through it"),
-                            );
-                        }
-                    }
-                }
-            }
-            for (name, span) in calls(u) {
-                let k = key(&name);
-                if interfaces.contains_key(&k) {
-                    continue;
-                }
-                if c_units.contains_key(&k) {
-                    out.push(
-                        Diagnostic::error(
-                            "E0415",
-                            format!("`{name}` is a C function, called here without an interface"),
-                        )
-                        .at(span)
-                        .with_help(format!("declare `{name}` in an INTERFACE block with BIND(C), its by-value parameters VALUE")),
-                    );
-                } else if let Some(f) = f_units.get(&k)
-                    && f.bind.is_some()
-                    && value_dummies(f).next().is_some()
+                    check_interface(b, b, Some(c), out);
+                } else if !f_units.contains_key(crate::il::key_ref(&b.name).as_ref())
+                    && carries_reals(b)
                 {
+                    // No source: its derivative would be taken as zero.
                     out.push(
                         Diagnostic::error(
                             "E0415",
-                            format!("`{name}` has VALUE dummies, called here without an interface"),
+                            format!(
+                                "`{}` is declared BIND(C) with real arguments or result, but no source defines it",
+                                b.name
+                            ),
                         )
-                        .at(span)
-                        .with_help(
-                            "without an explicit interface every argument is passed by reference",
-                        ),
+                        .at(b.span)
+                        .with_help("add the C source that defines it to the manifest's `sources`, so that adgen can differentiate through it"),
                     );
                 }
             }
         }
     }
-    out
+    for (name, span) in calls(u) {
+        let k = key(&name);
+        if interfaces.contains_key(&k) {
+            continue;
+        }
+        if c_units.contains_key(&k) {
+            out.push(
+                Diagnostic::error(
+                    "E0415",
+                    format!("`{name}` is a C function, called here without an interface"),
+                )
+                .at(span)
+                .with_help(format!("declare `{name}` in an INTERFACE block with BIND(C), its by-value parameters VALUE")),
+            );
+        } else if let Some(f) = f_units.get(&k)
+            && f.bind.is_some()
+            && value_dummies(f).next().is_some()
+        {
+            out.push(
+                Diagnostic::error(
+                    "E0415",
+                    format!("`{name}` has VALUE dummies, called here without an interface"),
+                )
+                .at(span)
+                .with_help("without an explicit interface every argument is passed by reference"),
+            );
+        }
+    }
 }
 
 /// adgen links calls by name: a binding name must be the procedure's own.
@@ -313,12 +339,18 @@ mod tests {
         (parse_sources(&inputs, &mut map), map)
     }
 
-    /// Codes and 1-based lines of the errors.
+    /// Codes and 1-based lines of the errors (those deferred to the units they are
+    /// found in, said when a root reaches the unit).
     fn errors(files: &[(&str, &str)]) -> Vec<(String, usize)> {
         let (r, map) = parse(files);
-        let Err(diags) = r else {
-            panic!("expected errors")
+        let diags: Vec<crate::diag::Diagnostic> = match r {
+            Err(diags) => diags,
+            Ok(program) => program
+                .units()
+                .flat_map(|u| u.deferred.iter().cloned())
+                .collect(),
         };
+        assert!(!diags.is_empty(), "expected errors");
         diags
             .iter()
             .map(|d| {

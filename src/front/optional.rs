@@ -23,14 +23,34 @@ use crate::il::{BinOp, Expr, ExprKind, Intrinsic, Program, Stmt, StmtKind, UnOp,
 
 /// The problems of optional dummies and absent arguments in `program`.
 pub fn check(program: &Program) -> Vec<Diagnostic> {
+    by_unit(program)
+        .into_iter()
+        .flat_map(|(_, _, d)| d)
+        .collect()
+}
+
+/// The problems of `program`, each deferred to the unit it is found in
+/// (`Unit::deferred`): said when a root reaches that unit.
+pub fn defer(program: &mut Program) {
+    for (f, u, diags) in by_unit(program) {
+        program.files[f].units[u].deferred.extend(diags);
+    }
+}
+
+/// The problems of each unit, by file and unit index.
+fn by_unit(program: &Program) -> Vec<(usize, usize, Vec<Diagnostic>)> {
     let mut units: BTreeMap<String, &Unit> = BTreeMap::new();
     for u in program.units().filter(|u| u.is_procedure()) {
         units.insert(key(&u.name), u);
     }
-    let mut out = Vec::new();
-    for file in &program.files {
+    let mut found = Vec::new();
+    for (fi, file) in program.files.iter().enumerate() {
         let c = file.language == crate::il::Language::C;
-        for u in file.units.iter().filter(|u| u.is_procedure()) {
+        for (ui, u) in file.units.iter().enumerate() {
+            if !u.is_procedure() {
+                continue;
+            }
+            let mut out = Vec::new();
             let optional: BTreeSet<String> = u
                 .args
                 .iter()
@@ -44,9 +64,12 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
                 out: &mut out,
             };
             cx.block(&u.body, &BTreeSet::new());
+            if !out.is_empty() {
+                found.push((fi, ui, out));
+            }
         }
     }
-    out
+    found
 }
 
 struct Check<'a, 'o> {

@@ -49,7 +49,17 @@ pub enum Problem {
 /// Checks the pairing rules for `name` over a procedure body; returns the state at its
 /// end (allocated when the top level never frees it).
 pub fn check(body: &[Stmt], name: &str) -> Result<State, (Problem, Span)> {
-    walk(body, name, State::Free)
+    check_with(body, name, &|_| false)
+}
+
+/// As `check`, where a statement for which `by_call` holds allocates `name` too (a CALL
+/// of a procedure that allocates its dummy argument, `allocated_by_call`).
+pub fn check_with(
+    body: &[Stmt],
+    name: &str,
+    by_call: &dyn Fn(&Stmt) -> bool,
+) -> Result<State, (Problem, Span)> {
+    walk(body, name, State::Free, by_call)
 }
 
 fn names_it(items: &[Expr], name: &str) -> bool {
@@ -58,11 +68,25 @@ fn names_it(items: &[Expr], name: &str) -> bool {
         .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
 }
 
-fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Span)> {
+/// An ALLOCATE naming `name`, or a CALL that allocates it.
+fn allocates(s: &Stmt, name: &str, by_call: &dyn Fn(&Stmt) -> bool) -> bool {
+    match &s.kind {
+        StmtKind::Allocate(items) => names_it(items, name),
+        StmtKind::Call { .. } => by_call(s),
+        _ => false,
+    }
+}
+
+fn walk(
+    block: &[Stmt],
+    name: &str,
+    entry: State,
+    by_call: &dyn Fn(&Stmt) -> bool,
+) -> Result<State, (Problem, Span)> {
     let mut state = entry;
     for s in block {
         match &s.kind {
-            StmtKind::Allocate(items) if names_it(items, name) => {
+            _ if allocates(s, name, by_call) => {
                 state = match state {
                     State::Free => State::Allocated {
                         here: true,
@@ -73,6 +97,7 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
                 };
                 continue;
             }
+
             StmtKind::Deallocate(items) if names_it(items, name) => match state {
                 State::Free | State::Reallocating { .. } => {
                     return Err((Problem::FreedUnallocated, s.span));
@@ -141,7 +166,7 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
                 },
                 State::Free => State::Free,
             };
-            if walk(child, name, inner_entry)? != inner_entry {
+            if walk(child, name, inner_entry, by_call)? != inner_entry {
                 return Err((Problem::NotFreedInBlock, s.span));
             }
         }
@@ -157,10 +182,15 @@ fn walk(block: &[Stmt], name: &str, entry: State) -> Result<State, (Problem, Spa
 /// Some DEALLOCATE of `name` frees an allocation made outside its block: none of its
 /// block's statements before it allocates `name` (a reallocation in a loop or branch).
 pub fn reallocated(body: &[Stmt], name: &str) -> bool {
+    reallocated_with(body, name, &|_| false)
+}
+
+/// As `reallocated`, where a statement for which `by_call` holds allocates `name` too.
+pub fn reallocated_with(body: &[Stmt], name: &str, by_call: &dyn Fn(&Stmt) -> bool) -> bool {
     let mut allocated_here = false;
     for s in body {
         match &s.kind {
-            StmtKind::Allocate(items) if names_it(items, name) => allocated_here = true,
+            _ if allocates(s, name, by_call) => allocated_here = true,
             StmtKind::Deallocate(items) if names_it(items, name) => {
                 if !allocated_here {
                     return true;
@@ -171,7 +201,7 @@ pub fn reallocated(body: &[Stmt], name: &str) -> bool {
         }
         if visit::child_blocks(s)
             .into_iter()
-            .any(|b| reallocated(b, name))
+            .any(|b| reallocated_with(b, name, by_call))
         {
             return true;
         }
@@ -228,5 +258,76 @@ impl super::Unit {
             }
             _ => false,
         })
+    }
+}
+
+/// The caller's arrays that a CALL allocates: each actual argument `u` (or component
+/// `p%h` of an actual structure `p`) whose dummy the callee allocates
+/// (`Unit::allocated_arguments`). `unit_of` finds a procedure's unit by name.
+pub fn allocated_by_call<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+) -> Vec<String> {
+    let StmtKind::Call { name, args } = &s.kind else {
+        return Vec::new();
+    };
+    let Some(callee) = unit_of(name) else {
+        return Vec::new();
+    };
+    let allocated = callee.allocated_arguments();
+    if allocated.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let formal = match &arg.keyword {
+            Some(k) => k.as_str(),
+            None => match callee.args.get(i) {
+                Some(f) => f.as_str(),
+                None => continue,
+            },
+        };
+        let super::ExprKind::Var(actual) = &arg.value.kind else {
+            continue;
+        };
+        for item in &allocated {
+            let (base, rest) = match item.split_once('%') {
+                Some((b, r)) => (b, Some(r)),
+                None => (item.as_str(), None),
+            };
+            if key(base) != key(formal) {
+                continue;
+            }
+            out.push(match rest {
+                Some(r) => format!("{actual}%{r}"),
+                None => actual.clone(),
+            });
+        }
+    }
+    out
+}
+
+impl super::Unit {
+    /// The ALLOCATABLE dummy arguments (`u`) and ALLOCATABLE components of dummy
+    /// structures (`f%h`) this procedure allocates, as its ALLOCATE statements name them:
+    /// the caller receives them allocated.
+    pub fn allocated_arguments(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        visit::walk_stmts(&self.body, &mut |s| {
+            let StmtKind::Allocate(items) = &s.kind else {
+                return;
+            };
+            for item in items {
+                let Some(name) = item.base_name() else {
+                    continue;
+                };
+                let base = name.split('%').next().unwrap_or(name);
+                let dummy = self.args.iter().any(|a| key(a) == key(base));
+                if dummy && !out.iter().any(|o| key(o) == key(name)) {
+                    out.push(name.to_string());
+                }
+            }
+        });
+        out
     }
 }

@@ -117,6 +117,9 @@ impl Symbol {
 pub struct SymbolTable {
     symbols: Vec<Symbol>,
     by_key: BTreeMap<String, usize>,
+    /// The keys of the ALLOCATABLE dummies (and components of dummy structures) this
+    /// procedure allocates for its caller (`prepare::scalarize::alloc`).
+    allocated_arguments: std::collections::BTreeSet<String>,
 }
 
 impl SymbolTable {
@@ -157,16 +160,34 @@ impl SymbolTable {
     }
     /// An ALLOCATABLE array this unit allocates and frees itself: a local (not a dummy,
     /// a module's or a COMMON's) or an ALLOCATABLE component of a local structure
-    /// (`f%h` of `type(field) :: f`). Those of a dummy structure are the caller's.
+    /// (`f%h` of `type(field) :: f`); or a dummy (or a dummy's component) the procedure
+    /// allocates for its caller. The other components of a dummy structure are the
+    /// caller's.
     pub fn is_kept_allocatable(&self, name: &str) -> bool {
         let Some(sym) = self.get(name) else {
             return false;
         };
+        if self
+            .allocated_arguments
+            .contains(crate::il::key_ref(name).as_ref())
+        {
+            return true;
+        }
         let base = name.split('%').next().unwrap_or(name);
         sym.is_local_allocatable()
             && self
                 .get(base)
                 .is_some_and(|b| !b.is_dummy() && b.global.is_none() && !b.is_result)
+    }
+    /// Records that this procedure allocates its dummy `name` (or the component `name`
+    /// of a dummy structure) for its caller: it is then kept allocatable, as a local.
+    pub fn mark_allocated_argument(&mut self, name: &str) {
+        self.allocated_arguments.insert(key(name));
+    }
+    /// Whether this procedure allocates its dummy `name` for its caller.
+    pub fn is_allocated_argument(&self, name: &str) -> bool {
+        self.allocated_arguments
+            .contains(crate::il::key_ref(name).as_ref())
     }
     /// Symbols in declaration order, to amend (names must not change).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Symbol> {

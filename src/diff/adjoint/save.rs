@@ -50,6 +50,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         s: &Stmt,
         parts: Option<&BTreeSet<String>>,
     ) -> Vec<(Stmt, Stmt)> {
+        // An array the statement (a CALL) allocates has no values before it.
+        let fresh = crate::diff::heap::allocated_by_call(self.ug, s);
+        let is_fresh = |n: &str| fresh.iter().any(|f| key(f) == key(n));
+        if matches!(&target.kind, ExprKind::Var(n) if is_fresh(n)) {
+            return Vec::new();
+        }
         let whole_derived = match &target.kind {
             ExprKind::Var(n) => self
                 .ug
@@ -70,6 +76,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .value_components(&name)
             .into_iter()
             .map(|(l, _)| l)
+            .filter(|l| !is_fresh(l))
             .filter(|l| {
                 let path = key(l.get(name.len()..).unwrap_or_default());
                 parts.is_none_or(|parts| {
@@ -181,7 +188,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     pub(super) fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.symbol_or_global(name)?;
         // An array kept allocatable: the bounds of the ALLOCATE in force here.
-        if self.ug.unit.symbols.is_kept_allocatable(name) {
+        // One a CALL allocated knows its size.
+        if self.ug.unit.symbols.is_kept_allocatable(name)
+            && !crate::diff::heap::is_allocated_by_call(self.ug, name)
+        {
             let item = crate::diff::heap::allocation_at(&self.ug.unit.body, s.id, name);
             return Some(crate::diff::heap::size_of(
                 &item.and_then(|i| crate::diff::heap::item_bounds(&i))?,

@@ -387,6 +387,12 @@ pub const INTRINSIC_MODULES: [(&str, &str); 3] = [
   integer, parameter :: c_signed_char = 1, c_size_t = 8, c_int32_t = 4, c_int64_t = 8
   integer, parameter :: c_int8_t = 1, c_int16_t = 2, c_intptr_t = 8, c_bool = 1, c_char = 1
   integer, parameter :: c_float = 4, c_double = 8, c_long_double = 10
+  integer, parameter :: c_float_complex = 4, c_double_complex = 8
+  integer, parameter :: c_long_double_complex = 10
+  character(len=1), parameter :: c_null_char = achar(0), c_alert = achar(7)
+  character(len=1), parameter :: c_backspace = achar(8), c_horizontal_tab = achar(9)
+  character(len=1), parameter :: c_new_line = achar(10), c_vertical_tab = achar(11)
+  character(len=1), parameter :: c_form_feed = achar(12), c_carriage_return = achar(13)
 end module iso_c_binding
 ",
     ),

@@ -21,10 +21,12 @@
 //!
 //! An ALLOCATABLE dummy is the caller's array: it stays as declared (its derivative is
 //! ALLOCATABLE too) when the procedure only reads and writes it, and its whole-array
-//! loops run over the caller's bounds; one the procedure allocates or frees, or one
-//! INTENT(OUT) (freed on entry), is refused (E0414). A local passed to an ALLOCATABLE
-//! dummy stays allocatable. An ALLOCATABLE component of a local structure (`f%h`) is
-//! kept allocatable under the rules above; one of a dummy structure is the caller's.
+//! loops run over the caller's bounds; one the procedure allocates once for its caller
+//! is followed (`for_caller`), and any other ALLOCATE or DEALLOCATE of a dummy is refused
+//! (E0414). A local passed to an ALLOCATABLE dummy stays allocatable; a CALL that
+//! allocates it counts as its ALLOCATE in the rules above. An ALLOCATABLE component of
+//! a local structure (`f%h`) is kept allocatable under the same rules; one of a dummy
+//! structure is the caller's, or allocated for it.
 //!
 //! Bounds that read a variable the procedure assigns are first copied into integer
 //! locals (`w_hi1 = n - 1` before `ALLOCATE(w(0:w_hi1))`): nothing assigns those between
@@ -33,6 +35,8 @@
 
 use super::*;
 use std::collections::BTreeMap;
+
+use super::for_caller::{allocated_for_caller, call_allocates, called_allocation};
 
 /// E0545: an ALLOCATABLE local used outside an ALLOCATE / DEALLOCATE pair of one block.
 const LIFETIME: &str = "E0545";
@@ -44,6 +48,7 @@ pub(super) fn allocatables_to_automatic(
     assigned: &BTreeSet<String>,
     program: &crate::il::UnitIndex,
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
+    super::for_caller::unguard(unit);
     let mut names: Vec<(String, Span)> = Vec::new();
     for d in &unit.decls {
         if let DeclKind::Var {
@@ -63,14 +68,18 @@ pub(super) fn allocatables_to_automatic(
     const HELP: &str = "allocate it once, at the top level of the procedure before its first use, with bounds from the arguments; or declare it as an automatic array such as `w(n)`";
     let mut bounds_of: Vec<(String, Vec<DimSpec>)> = Vec::new();
     let mut kept: Vec<String> = Vec::new();
+    let mut for_caller: Vec<String> = Vec::new();
     for (name, span) in &names {
         let names_item = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(name));
-        if let Some(sym) = unit.symbols.get(name).filter(|s| s.is_dummy()) {
+        if unit.symbols.get(name).is_some_and(|s| s.is_dummy()) {
             // An ALLOCATABLE dummy the procedure only reads and writes is an array the
             // caller allocated: it stays as declared (its derivative is declared
-            // ALLOCATABLE too, `diff::decls`), with the caller's bounds.
-            if let Some(d) = allocation_of_dummy(unit, sym, *span) {
-                diags.push(d);
+            // ALLOCATABLE too, `diff::decls`), with the caller's bounds. One it
+            // allocates once at the top level is allocated for the caller.
+            match allocated_for_caller(unit, name, *span, program) {
+                Ok(true) => for_caller.push(name.clone()),
+                Ok(false) => {}
+                Err(d) => diags.push(d),
             }
             continue;
         }
@@ -97,7 +106,7 @@ pub(super) fn allocatables_to_automatic(
             }
         }
         // Not hoistable: kept allocatable, under the pairing rules.
-        let mut keep = |diags: &mut Vec<Diagnostic>| match lifetime(&unit.body, name) {
+        let mut keep = |diags: &mut Vec<Diagnostic>| match lifetime(&unit.body, name, program) {
             Ok(()) => kept.push(key(name)),
             Err(d) => diags.push(d),
         };
@@ -171,9 +180,12 @@ pub(super) fn allocatables_to_automatic(
         }
         bounds_of.push((key(name), dims));
     }
-    allocatable_components(unit, &mut kept, &mut diags);
+    allocatable_components(unit, program, &mut kept, &mut for_caller, &mut diags);
     if !diags.is_empty() {
         return Err(diags);
+    }
+    for name in &for_caller {
+        unit.symbols.mark_allocated_argument(name);
     }
     let converted = |e: &Expr| {
         e.base_name()
@@ -221,10 +233,17 @@ pub(super) fn allocatables_to_automatic(
 }
 
 /// The ALLOCATABLE components of structures: those of a local structure are kept
-/// allocatable, under the pairing rules of the arrays kept allocatable; those of a
-/// dummy, a module's or a function result's are the caller's, which this unit may read
-/// and write but not allocate or free.
-fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<Diagnostic>) {
+/// allocatable, under the pairing rules of the arrays kept allocatable (allocated here or
+/// by a procedure called with the structure); those of a dummy are the caller's, which
+/// this unit may read and write, or allocate once for the caller (`allocated_for_caller`);
+/// those of a module's or a function result's may not be allocated or freed here.
+fn allocatable_components(
+    unit: &Unit,
+    program: &crate::il::UnitIndex,
+    kept: &mut Vec<String>,
+    for_caller: &mut Vec<String>,
+    diags: &mut Vec<Diagnostic>,
+) {
     for sym in unit.symbols.iter() {
         let name = &sym.name;
         let Some((base, _)) = name.split_once('%') else {
@@ -234,11 +253,11 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
             continue;
         }
         if unit.symbols.is_kept_allocatable(name) {
-            let allocated_here = first_allocation(&unit.body, name, false).is_some();
-            match lifetime(&unit.body, name) {
+            let allocated_here = first_allocation(&unit.body, name, false).is_some()
+                || called_allocation(&unit.body, name, program);
+            match lifetime(&unit.body, name, program) {
                 Ok(()) => kept.push(key(name)),
-                // Allocated nowhere here: by a procedure it calls, which adgen does not
-                // follow.
+                // Allocated nowhere here, nor by a procedure called with the structure.
                 Err(d) if !allocated_here => {
                     let span = match &d.location {
                         Some(crate::diag::Location::Span(s)) => *s,
@@ -248,13 +267,21 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
                         Diagnostic::error(
                             LIFETIME,
                             format!(
-                                "`{name}` is used here, but this procedure never allocates it: adgen follows the allocation of a component only in the procedure that declares the structure"
+                                "`{name}` is used here, but neither this procedure nor a subroutine it calls with `{base}` as an argument allocates it first"
                             ),
                         )
                         .at(span)
-                        .with_help("allocate the component here, where the structure is declared, and pass the structure allocated"),
+                        .with_help("allocate the component here, or in a subroutine this procedure calls with the structure, before its first use"),
                     );
                 }
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
+        if unit.symbols.get(base).is_some_and(|b| b.is_dummy()) {
+            match allocated_for_caller(unit, name, sym.span, program) {
+                Ok(true) => for_caller.push(name.clone()),
+                Ok(false) => {}
                 Err(d) => diags.push(d),
             }
             continue;
@@ -264,18 +291,18 @@ fn allocatable_components(unit: &Unit, kept: &mut Vec<String>, diags: &mut Vec<D
                 Diagnostic::error(
                     CODE,
                     format!(
-                        "the ALLOCATABLE component `{name}` belongs to `{base}`, which this procedure does not declare as a local variable: allocating or freeing it here is not differentiated yet"
+                        "the ALLOCATABLE component `{name}` belongs to `{base}`, which is not a local variable or a dummy argument of this procedure: allocating or freeing it here is not differentiated yet"
                     ),
                 )
                 .at(span)
-                .with_help("allocate the component in the procedure that declares the structure as a local variable, and pass the structure allocated"),
+                .with_help("allocate the component in the procedure that declares the structure, or in a subroutine that takes the structure as an argument"),
             );
         }
     }
 }
 
 /// The first ALLOCATE of `name` in the body (or DEALLOCATE too, with `freed`).
-fn first_allocation(body: &[Stmt], name: &str, freed: bool) -> Option<Span> {
+pub(super) fn first_allocation(body: &[Stmt], name: &str, freed: bool) -> Option<Span> {
     let mut found = None;
     crate::il::visit::walk_stmts(body, &mut |x| {
         let items = match &x.kind {
@@ -322,41 +349,12 @@ fn passed_to_allocatable(body: &[Stmt], name: &str, program: &crate::il::UnitInd
     found
 }
 
-/// The refusal of an ALLOCATABLE dummy the procedure allocates or frees (or that is
-/// INTENT(OUT), so freed on entry): its derivative would have to follow the caller's
-/// allocation state in both sweeps.
-fn allocation_of_dummy(unit: &Unit, sym: &Symbol, span: Span) -> Option<Diagnostic> {
-    let name = &sym.name;
-    const HELP: &str = "allocate the array in the caller and pass it allocated; the procedure may then read and write it (an ALLOCATABLE dummy it does not allocate or free is supported)";
-    if sym.intent == Some(crate::il::Intent::Out) {
-        return Some(
-            Diagnostic::error(
-                CODE,
-                format!(
-                    "the ALLOCATABLE dummy argument `{name}` is INTENT(OUT): it is freed on entry and allocated here, which adgen does not differentiate yet"
-                ),
-            )
-            .at(span)
-            .with_help(HELP),
-        );
-    }
-    first_allocation(&unit.body, name, true).map(|span| {
-        Diagnostic::error(
-            CODE,
-            format!(
-                "the ALLOCATABLE dummy argument `{name}` is allocated or freed here, which adgen does not differentiate yet"
-            ),
-        )
-        .at(span)
-        .with_help(HELP)
-    })
-}
-
 /// Checks the pairing rules of a kept array over the body (E0545, E0546).
-fn lifetime(body: &[Stmt], name: &str) -> Result<(), Diagnostic> {
+fn lifetime(body: &[Stmt], name: &str, program: &crate::il::UnitIndex) -> Result<(), Diagnostic> {
     use crate::il::lifetime::Problem;
     const PAIR: &str = "allocate the array and free it in the same block (the same loop body or branch), and use it only in between";
-    let (problem, span) = match crate::il::lifetime::check(body, name) {
+    let by_call = |s: &Stmt| call_allocates(s, name, program);
+    let (problem, span) = match crate::il::lifetime::check_with(body, name, &by_call) {
         Ok(_) => return Ok(()),
         Err(p) => p,
     };
@@ -412,7 +410,12 @@ impl Scalarizer<'_> {
     /// For the arrays kept allocatable: bounds that read variables the unit assigns are
     /// copied into integer locals before each ALLOCATE, and an array the top level
     /// leaves allocated is freed at the end of the body.
-    pub(super) fn kept_allocations(&mut self, mut body: Vec<Stmt>, kept: &[String]) -> Vec<Stmt> {
+    pub(super) fn kept_allocations(
+        &mut self,
+        mut body: Vec<Stmt>,
+        kept: &[String],
+        program: &crate::il::UnitIndex,
+    ) -> Vec<Stmt> {
         if kept.is_empty() {
             return body;
         }
@@ -422,7 +425,8 @@ impl Scalarizer<'_> {
         // are reversed with those bounds (`diff::heap`).
         let mut shared = Reallocated::default();
         for name in kept {
-            if !crate::il::lifetime::reallocated(&body, name) {
+            let by_call = |s: &Stmt| call_allocates(s, name, program);
+            if !crate::il::lifetime::reallocated_with(&body, name, &by_call) {
                 continue;
             }
             let mut items = Vec::new();
@@ -441,7 +445,8 @@ impl Scalarizer<'_> {
         }
         body = self.copy_bounds(body, kept, &mut shared);
         for name in kept {
-            let end = crate::il::lifetime::check(&body, name);
+            let by_call = |s: &Stmt| call_allocates(s, name, program);
+            let end = crate::il::lifetime::check_with(&body, name, &by_call);
             if end.is_ok_and(|st| st != crate::il::lifetime::State::Free) {
                 let st = self.new_stmt(StmtKind::Deallocate(vec![Expr::var(name)]));
                 body.push(st);

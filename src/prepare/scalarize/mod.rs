@@ -43,6 +43,7 @@ mod constructs;
 mod derived;
 mod element;
 mod elemental;
+mod for_caller;
 mod implied_do;
 mod logical;
 mod pack;
@@ -117,9 +118,14 @@ fn max_stmt_id(program: &Program) -> u32 {
 }
 
 fn unit_has_array_syntax(unit: &Unit) -> bool {
+    // ALLOCATABLE arrays and components (which a callee may allocate, with no ALLOCATE
+    // here) have their lifetimes checked and their DEALLOCATEs made explicit (`alloc`).
     let mut found = unit.decls.iter().any(|d| {
         matches!(&d.kind, DeclKind::Var { attrs, .. } if attrs.iter().any(|a| matches!(a, crate::il::Attr::Allocatable)))
-    });
+    }) || unit
+        .symbols
+        .iter()
+        .any(|s| s.name.contains('%') && s.is_local_allocatable());
     crate::il::visit::walk_stmts(&unit.body, &mut |s| {
         let exprs: Vec<&Expr> = match &s.kind {
             StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
@@ -264,7 +270,7 @@ fn scalarize_unit(
             .collect(),
     };
     let body = std::mem::take(&mut unit.body);
-    let body = sc.kept_allocations(body, &kept);
+    let body = sc.kept_allocations(body, &kept, program);
     unit.body = sc.block(body);
     // What no rule above rewrote (array syntax inside a construct this pass does not
     // enter) is refused, never handed to the differentiator.

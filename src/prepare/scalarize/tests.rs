@@ -190,10 +190,18 @@ fn allocatable_dummies_keep_the_callers_bounds_unless_allocated_here() {
             && out.contains("do i = lbound(u, 1), ubound(u, 1)"),
         "{out}"
     );
-    // Allocated or freed here, or INTENT(OUT): one refusal each, where it happens.
+    // Freed here: one refusal, where it happens.
     let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable :: u(:)\n  if (allocated(u)) deallocate(u)\n  allocate(u(n))\n  u = 1\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0414", 4, 21)]);
-    let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable, intent(out) :: u(:)\n  allocate(u(n))\nend\n";
+    // Allocated once for the caller: kept as written, with its own bounds.
+    let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable, intent(out) :: u(:)\n  allocate(u(0:n))\n  u = 1\nend\n";
+    let out = run(text).unwrap();
+    assert!(
+        out.contains("allocate(u(0:n))\n  do i = lbound(u, 1), ubound(u, 1)"),
+        "{out}"
+    );
+    // INTENT(OUT) and never allocated: freed on entry, the caller gets it unallocated.
+    let text = "subroutine s(n, u)\n  integer n\n  real(8), allocatable, intent(out) :: u(:)\n  n = 1\nend\n";
     assert_eq!(run(text).unwrap_err(), vec![("E0414", 3, 40)]);
 }
 

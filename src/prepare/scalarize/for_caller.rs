@@ -1,0 +1,194 @@
+//! ALLOCATABLE dummies (and ALLOCATABLE components of dummy structures) that a
+//! procedure allocates for its caller, as model codes' set-up routines do
+//! (`allocate(w(0:n+1))` of an `intent(out)` dummy, `allocate(f%data(...))` of an
+//! `intent(inout)` structure's component); seeds/000 §7 (dynamic memory), the
+//! derivative code for which is `diff::heap`.
+//!
+//! The procedure must allocate it exactly once, at the top level of its body, before
+//! any other use of it, with no jump before: the caller then always receives it
+//! allocated, and the caller's lifetime rules (`il::lifetime::check_with`) count the
+//! CALL as the ALLOCATE of its array. The caller passes it unallocated (its own pairing
+//! rules refuse a second allocation), so an `if (.not. allocated(w))` guard around the
+//! ALLOCATE always holds: the IF is replaced by its first branch (`unguard`), and its
+//! other branches, dead, go.
+
+use super::alloc::{first_allocation, uses_name};
+use super::*;
+use crate::il::UnOp;
+
+/// Whether a CALL of the body allocates the caller's `name` (`il::lifetime`).
+pub(super) fn call_allocates(s: &Stmt, name: &str, program: &crate::il::UnitIndex) -> bool {
+    crate::il::lifetime::allocated_by_call(s, &|n| program.unit(n))
+        .iter()
+        .any(|x| key(x) == key(name))
+}
+
+/// Some CALL in the body allocates `name`.
+pub(super) fn called_allocation(body: &[Stmt], name: &str, program: &crate::il::UnitIndex) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_stmts(body, &mut |s| found |= call_allocates(s, name, program));
+    found
+}
+
+/// An ALLOCATABLE dummy (`u`), or component of a dummy structure (`f%h`): `Ok(false)`
+/// when the procedure neither allocates nor frees it (the caller's array, read and
+/// written here); `Ok(true)` when it allocates it once for the caller, which its
+/// derivative code then does too (the tangent allocates the derivative beside it; the
+/// adjoint's backward sweep frees both where the forward sweep allocated them, so the
+/// caller gets them back as it passed them, unallocated). Refused (E0414): freeing it,
+/// allocating it in a loop or a branch or twice, using it before its ALLOCATE, a jump
+/// before its ALLOCATE, passing it to a procedure that allocates it, and an INTENT(OUT)
+/// dummy array never allocated (freed on entry).
+pub(super) fn allocated_for_caller(
+    unit: &Unit,
+    name: &str,
+    span: Span,
+    program: &crate::il::UnitIndex,
+) -> Result<bool, Diagnostic> {
+    const HELP: &str = "allocate it once, at the top level of the procedure, before any other use of it; or allocate it in the caller and pass it allocated";
+    let subject = match name.split_once('%') {
+        Some((base, _)) => {
+            format!("the ALLOCATABLE component `{name}` of the dummy argument `{base}`")
+        }
+        None => format!("the ALLOCATABLE dummy argument `{name}`"),
+    };
+    let refuse = |span: Span, why: &str| {
+        Diagnostic::error(
+            CODE,
+            format!("{subject} {why}, which adgen does not differentiate yet"),
+        )
+        .at(span)
+        .with_help(HELP)
+    };
+    let body = &unit.body;
+    let names_item = |items: &[Expr]| {
+        items
+            .iter()
+            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+    };
+    if let Some(freed) = first_deallocation(body, name) {
+        return Err(refuse(freed, "is freed here"));
+    }
+    let mut by_call = None;
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        if by_call.is_none() && call_allocates(s, name, program) {
+            by_call = Some(s.span);
+        }
+    });
+    if let Some(at) = by_call {
+        return Err(refuse(
+            at,
+            "is passed here to a procedure that allocates it",
+        ));
+    }
+    let top: Vec<usize> = body
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(&s.kind, StmtKind::Allocate(items) if names_item(items)))
+        .map(|(i, _)| i)
+        .collect();
+    let Some(first) = first_allocation(body, name, false) else {
+        let whole_out = !name.contains('%')
+            && unit
+                .symbols
+                .get(name)
+                .is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
+        if whole_out {
+            return Err(refuse(
+                span,
+                "is INTENT(OUT), so freed on entry, but never allocated here: its caller would get it unallocated",
+            ));
+        }
+        return Ok(false);
+    };
+    let [at] = top.as_slice() else {
+        return Err(refuse(
+            first,
+            "is allocated in a loop or a branch, or more than once",
+        ));
+    };
+    let before = &body[..*at];
+    if uses_name(before, name) {
+        return Err(refuse(first, "is used before this ALLOCATE"));
+    }
+    let mut jump = None;
+    crate::il::visit::walk_stmts(before, &mut |s| {
+        if matches!(s.kind, StmtKind::Return | StmtKind::Goto { .. }) {
+            jump.get_or_insert(s.span);
+        }
+    });
+    if let Some(j) = jump {
+        return Err(refuse(
+            j,
+            "may be left unallocated by this jump before its ALLOCATE",
+        ));
+    }
+    Ok(true)
+}
+
+/// The first DEALLOCATE of `name` in the body.
+fn first_deallocation(body: &[Stmt], name: &str) -> Option<Span> {
+    let mut found = None;
+    crate::il::visit::walk_stmts(body, &mut |x| {
+        if let StmtKind::Deallocate(items) = &x.kind
+            && items
+                .iter()
+                .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+        {
+            found.get_or_insert(x.span);
+        }
+    });
+    found
+}
+
+/// The IFs at the top level of the body that test `.not. allocated(x)` of a dummy `x`
+/// (or a dummy structure's component) before any other use of it, and allocate it in
+/// their first branch: that branch always runs (the caller passes `x` unallocated), so
+/// it replaces the IF.
+pub(super) fn unguard(unit: &mut Unit) {
+    let mut i = 0;
+    while i < unit.body.len() {
+        let replaced = match &unit.body[i].kind {
+            StmtKind::If { arms, .. } => arms.first().and_then(|(cond, first)| {
+                let name = unallocated_test(cond)?;
+                let base = name.split('%').next().unwrap_or(name);
+                let dummy = unit.args.iter().any(|a| key(a) == key(base));
+                let allocates = first.iter().any(|s| {
+                    matches!(&s.kind, StmtKind::Allocate(items)
+                        if items.iter().any(|e| e.base_name().is_some_and(|n| key(n) == key(name))))
+                });
+                (dummy && allocates && !uses_name(&unit.body[..i], name)).then(|| first.clone())
+            }),
+            _ => None,
+        };
+        match replaced {
+            Some(first) => {
+                let n = first.len();
+                unit.body.splice(i..=i, first);
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// The array `x` of a test `.not. allocated(x)`.
+fn unallocated_test(cond: &Expr) -> Option<&str> {
+    match &cond.kind {
+        ExprKind::Paren(x) => unallocated_test(x),
+        ExprKind::Unary(UnOp::Not, x) => allocated_of(x),
+        _ => None,
+    }
+}
+
+fn allocated_of(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Paren(x) => allocated_of(x),
+        ExprKind::Intrinsic {
+            args,
+            spelling: Some(s),
+            ..
+        } if s.eq_ignore_ascii_case("allocated") && args.len() == 1 => args[0].value.base_name(),
+        _ => None,
+    }
+}

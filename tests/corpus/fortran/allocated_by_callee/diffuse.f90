@@ -1,0 +1,89 @@
+! A 1-D diffusion whose arrays are allocated by the subroutines that set them up, as
+! model codes do: an INTENT(OUT) ALLOCATABLE dummy filled from an active input, an
+! ALLOCATABLE component of a structure allocated by an initialiser that only writes
+! constants (its derivative is then allocated by the caller), and a work array
+! allocated by a subroutine inside the time loop and freed there, and a copy routine
+! that allocates its INTENT(OUT) result under an `if (.not. allocated(...))` guard.
+module diffuse_setup
+  implicit none
+  integer, parameter :: dp = kind(1.0d0)
+  type :: rod
+    integer :: n
+    real(dp), allocatable :: temp(:)
+  end type rod
+contains
+  ! A conductivity profile, with a halo cell at each end.
+  subroutine make_profile(w, n, a)
+    real(dp), allocatable, intent(out) :: w(:)
+    integer, intent(in) :: n
+    real(dp), intent(in) :: a
+    integer :: i
+    allocate(w(0:n + 1))
+    do i = 0, n + 1
+      w(i) = a*(1.0_dp + 0.1_dp*sin(0.3_dp*i))
+    end do
+  end subroutine make_profile
+
+  ! The initial temperature: constants only.
+  subroutine generate(r)
+    type(rod), intent(inout) :: r
+    integer :: i
+    allocate(r%temp(0:r%n + 1))
+    do i = 0, r%n + 1
+      r%temp(i) = 1.0_dp + 0.5_dp*cos(0.7_dp*i)
+    end do
+  end subroutine generate
+
+  ! Fluxes between neighbouring cells, in a work array the caller frees.
+  subroutine fluxes(q, r, w, kappa)
+    real(dp), allocatable, intent(inout) :: q(:)
+    type(rod), intent(in) :: r
+    real(dp), intent(in) :: w(0:), kappa
+    integer :: i
+    allocate(q(r%n + 1))
+    do i = 1, r%n + 1
+      q(i) = kappa*w(i)*(r%temp(i) - r%temp(i - 1))*r%temp(i)
+    end do
+  end subroutine fluxes
+  ! A copy into a structure its caller passes unallocated (INTENT(OUT): freed on entry),
+  ! allocated under a guard, as copy routines do.
+  subroutine copy_rod(from, to)
+    type(rod), intent(in) :: from
+    type(rod), intent(out) :: to
+    if (.not. allocated(to%temp)) then
+      allocate(to%temp(lbound(from%temp, 1):ubound(from%temp, 1)))
+    else if (size(to%temp) /= size(from%temp)) then
+      stop 'copy_rod: sizes differ'
+    end if
+    to%temp = from%temp
+    to%n = from%n
+  end subroutine copy_rod
+end module diffuse_setup
+
+subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
+  use diffuse_setup
+  implicit none
+  integer, intent(in) :: n, nsteps
+  real(dp), intent(in) :: a, kappa
+  real(dp), intent(out) :: total, probe
+  type(rod) :: r, half
+  real(dp), allocatable :: w(:), q(:)
+  integer :: it, i
+  r%n = n
+  call generate(r)
+  call make_profile(w, n, a)
+  do it = 1, nsteps
+    call fluxes(q, r, w, kappa)
+    do i = 1, n
+      r%temp(i) = r%temp(i) + q(i + 1) - q(i)
+    end do
+    deallocate(q)
+  end do
+  call copy_rod(r, half)
+  total = 0.0_dp
+  do i = 1, n
+    total = total + r%temp(i)**2
+  end do
+  probe = w(n)*r%temp(n/2) + half%temp(1)*half%temp(n)
+  deallocate(w)
+end subroutine diffuse_run
