@@ -837,7 +837,7 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
         &["f"],
     );
     assert!(
-        e.contains("w.f90:13:5: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is freed here"),
+        e.contains("w.f90:13:5: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is freed here after this procedure allocates it"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
@@ -926,6 +926,28 @@ fn allocations_for_the_caller_adgen_cannot_follow_are_one_error_each() {
             "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is passed here to a procedure that allocates it",
         ),
     ];
+    // Freed for good, or freed and allocated again: the caller passes it allocated.
+    let inout = head.replace("intent(out) :: w(:)", "intent(inout) :: w(:)");
+    let freeing = [
+        (
+            "    w(1) = x\n    if (n > 1) deallocate(w)\n",
+            "w.f90:9:16: error[E0414]: the ALLOCATABLE dummy argument `w` is freed in a loop or a branch, or more than once",
+        ),
+        (
+            "    deallocate(w)\n    w(1) = x\n",
+            "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is used after this DEALLOCATE",
+        ),
+        (
+            "    deallocate(w)\n    if (n > 1) allocate(w(n))\n",
+            "w.f90:9:5: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in this loop or branch and not freed in it",
+        ),
+    ];
+    for (body, expected) in freeing {
+        let text = format!("{inout}{body}{tail}");
+        let e = errors_of(&text, "make", &["x"], &["w"]);
+        assert!(e.contains(expected), "{body}\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
+    }
     for (body, expected) in cases {
         let text = format!("{head}{body}{tail}");
         let e = errors_of(&text, "make", &["x"], &["w"]);

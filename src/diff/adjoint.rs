@@ -554,7 +554,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if self.ug.ctx.procedures.unit(site.callee).is_some()
                 || matches!(s.kind, StmtKind::Call { .. })
             {
-                let (fwd, bwd) = self.call(s, &site);
+                let (mut fwd, bwd) = self.call(s, &site);
+                let bwd = self.reshape_reallocated(s, &mut fwd, bwd);
                 return (fwd, self.free_call_allocations(s, bwd));
             }
             // A function adgen has no source for: as in the tangent, never a zero

@@ -34,10 +34,15 @@
 //! (the one before the loop, or the previous iteration's). The backward sweep re-creates
 //! it from the bounds every ALLOCATE of the array shares (`prepare::scalarize::alloc`
 //! copies them into the same integer locals just before each ALLOCATE, so they hold
-//! while the array is allocated); an array whose ALLOCATEs differ is refused (E0547).
+//! while the array is allocated); an array whose ALLOCATEs differ has its bounds taped.
 //! Its ALLOCATEs and DEALLOCATEs no longer pair one to one, so the backward sweep
 //! re-creates the primal at every DEALLOCATE of it and frees it at every ALLOCATE as
 //! soon as one DEALLOCATE saves its values (`recreates`).
+//!
+//! A DEALLOCATE whose bounds no ALLOCATE of the unit gives for sure (`bounds_on_tape`: a
+//! dummy whose allocation the unit changes, an array a CALL allocates or reallocates,
+//! ALLOCATEs written differently) pushes them on the tape instead, and the backward
+//! sweep pops them; a dummy is always re-created there, as its caller passed it.
 //!
 //! An array of this unit that a CALL allocates (the callee allocates its dummy for its
 //! caller, `prepare::scalarize::for_caller`) has no ALLOCATE here to give its bounds:
@@ -49,6 +54,12 @@
 //!   adjoint (whose forward sweep allocates it again) and frees whatever the callee's
 //!   adjoint leaves allocated after it; the callee's adjoint leaves both allocated, so
 //!   that a root's user gets them as the forward sweep made them.
+//!
+//! A CALL that frees arrays of this unit (for good, or to allocate them again with other
+//! bounds, a swap) has their bounds pushed before it; the backward sweep re-creates
+//! them with those bounds before the values restored for the callee's re-run and the
+//! re-run itself (`Adj::reshape_reallocated`). The tangent frees a derivative the
+//! callee's tangent left allocated.
 //!
 //! Why the primal is freed in the forward sweep and restored from the tape rather than
 //! kept alive until the backward sweep: an allocation in a loop allocates a new array at
@@ -255,13 +266,53 @@ pub(crate) fn allocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
     crate::il::lifetime::allocated_by_call(s, &|n| ug.ctx.procedures.unit(n))
 }
 
-/// An array of this unit that a CALL allocates: no ALLOCATE of it gives its bounds, so
-/// its DEALLOCATEs record them on the tape for the backward sweep.
-pub(crate) fn is_allocated_by_call(ug: &UnitGen, name: &str) -> bool {
+/// The caller's arrays the CALL `s` frees for good (`il::lifetime::freed_by_call`).
+pub(crate) fn freed_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
+    crate::il::lifetime::freed_by_call(s, &|n| ug.ctx.procedures.unit(n))
+}
+
+/// Some CALL of this unit frees its array `name` for good.
+pub(crate) fn is_freed_by_call(ug: &UnitGen, name: &str) -> bool {
     let mut found = false;
     visit::walk_stmts(&ug.unit.body, &mut |s| {
         if matches!(s.kind, StmtKind::Call { .. }) && !found {
-            found = allocated_by_call(ug, s).iter().any(|n| key(n) == key(name));
+            found = freed_by_call(ug, s).iter().any(|n| key(n) == key(name));
+        }
+    });
+    found
+}
+
+/// After a CALL that frees the arrays `names` of this unit: the derivative of each one
+/// that has one is freed too, unless the callee's derivative freed it already.
+pub(crate) fn derivatives_freed_after_call(ug: &UnitGen, names: &[String]) -> Vec<Stmt> {
+    names
+        .iter()
+        .filter_map(|n| ug.deriv_ref_name(n))
+        .map(|d| free_if_allocated(&d))
+        .collect()
+}
+
+/// The caller's arrays the CALL `s` frees and allocates again
+/// (`il::lifetime::reallocated_by_call`).
+pub(crate) fn reallocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
+    crate::il::lifetime::reallocated_by_call(s, &|n| ug.ctx.procedures.unit(n))
+}
+
+/// An array whose bounds no ALLOCATE of this unit gives for sure: one a CALL allocates
+/// or reallocates, or a dummy the unit allocates or reallocates for its caller. Its
+/// DEALLOCATEs record them on the tape for the backward sweep, and its size is asked of
+/// the array itself.
+pub(crate) fn bounds_on_tape(ug: &UnitGen, name: &str) -> bool {
+    if ug.unit.symbols.argument_allocation(name).is_some() {
+        return true;
+    }
+    let mut found = false;
+    visit::walk_stmts(&ug.unit.body, &mut |s| {
+        if matches!(s.kind, StmtKind::Call { .. }) && !found {
+            found = allocated_by_call(ug, s)
+                .iter()
+                .chain(reallocated_by_call(ug, s).iter())
+                .any(|n| key(n) == key(name));
         }
     });
     found

@@ -49,17 +49,27 @@ pub enum Problem {
 /// Checks the pairing rules for `name` over a procedure body; returns the state at its
 /// end (allocated when the top level never frees it).
 pub fn check(body: &[Stmt], name: &str) -> Result<State, (Problem, Span)> {
-    check_with(body, name, &|_| false)
+    check_with(body, name, &|_| false, &|_| false)
 }
 
 /// As `check`, where a statement for which `by_call` holds allocates `name` too (a CALL
-/// of a procedure that allocates its dummy argument, `allocated_by_call`).
+/// of a procedure that allocates its dummy argument, `allocated_by_call`), and one for
+/// which `freed_by_call` holds frees it (`freed_by_call`).
 pub fn check_with(
     body: &[Stmt],
     name: &str,
     by_call: &dyn Fn(&Stmt) -> bool,
+    freed_by_call: &dyn Fn(&Stmt) -> bool,
 ) -> Result<State, (Problem, Span)> {
-    walk(body, name, State::Free, by_call)
+    walk(body, name, State::Free, &|s| {
+        if by_call(s) {
+            Some(true)
+        } else if freed_by_call(s) {
+            Some(false)
+        } else {
+            None
+        }
+    })
 }
 
 fn names_it(items: &[Expr], name: &str) -> bool {
@@ -68,20 +78,47 @@ fn names_it(items: &[Expr], name: &str) -> bool {
         .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
 }
 
+/// As `check`, for a dummy its caller passes allocated: the procedure may free it and
+/// allocate it again, and must give it back allocated.
+pub fn check_reallocated(body: &[Stmt], name: &str) -> Result<State, (Problem, Span)> {
+    walk(
+        body,
+        name,
+        State::Allocated {
+            here: false,
+            loops: 0,
+        },
+        &|_| None,
+    )
+}
+
 /// An ALLOCATE naming `name`, or a CALL that allocates it.
-fn allocates(s: &Stmt, name: &str, by_call: &dyn Fn(&Stmt) -> bool) -> bool {
+fn allocates(s: &Stmt, name: &str, by_call: &CallEffect) -> bool {
     match &s.kind {
         StmtKind::Allocate(items) => names_it(items, name),
-        StmtKind::Call { .. } => by_call(s),
+        StmtKind::Call { .. } => by_call(s) == Some(true),
         _ => false,
     }
 }
+
+/// A DEALLOCATE naming `name`, or a CALL that frees it.
+fn frees(s: &Stmt, name: &str, by_call: &CallEffect) -> bool {
+    match &s.kind {
+        StmtKind::Deallocate(items) => names_it(items, name),
+        StmtKind::Call { .. } => by_call(s) == Some(false),
+        _ => false,
+    }
+}
+
+/// What a CALL does with the array being checked: allocates it (`Some(true)`), frees it
+/// (`Some(false)`), or neither.
+type CallEffect<'f> = dyn Fn(&Stmt) -> Option<bool> + 'f;
 
 fn walk(
     block: &[Stmt],
     name: &str,
     entry: State,
-    by_call: &dyn Fn(&Stmt) -> bool,
+    by_call: &CallEffect,
 ) -> Result<State, (Problem, Span)> {
     let mut state = entry;
     for s in block {
@@ -98,7 +135,7 @@ fn walk(
                 continue;
             }
 
-            StmtKind::Deallocate(items) if names_it(items, name) => match state {
+            _ if frees(s, name, by_call) => match state {
                 State::Free | State::Reallocating { .. } => {
                     return Err((Problem::FreedUnallocated, s.span));
                 }
@@ -187,6 +224,10 @@ pub fn reallocated(body: &[Stmt], name: &str) -> bool {
 
 /// As `reallocated`, where a statement for which `by_call` holds allocates `name` too.
 pub fn reallocated_with(body: &[Stmt], name: &str, by_call: &dyn Fn(&Stmt) -> bool) -> bool {
+    reallocated_in(body, name, &|s| by_call(s).then_some(true))
+}
+
+fn reallocated_in(body: &[Stmt], name: &str, by_call: &CallEffect) -> bool {
     let mut allocated_here = false;
     for s in body {
         match &s.kind {
@@ -201,7 +242,7 @@ pub fn reallocated_with(body: &[Stmt], name: &str, by_call: &dyn Fn(&Stmt) -> bo
         }
         if visit::child_blocks(s)
             .into_iter()
-            .any(|b| reallocated_with(b, name, by_call))
+            .any(|b| reallocated_in(b, name, by_call))
         {
             return true;
         }
@@ -261,12 +302,59 @@ impl super::Unit {
     }
 }
 
+/// The arrays a statement allocates and those it frees: the items of ALLOCATE and
+/// DEALLOCATE, and `call move_alloc(from, to)`, which frees `from` and allocates `to`.
+pub fn heap_items(s: &Stmt) -> (Vec<&Expr>, Vec<&Expr>) {
+    match &s.kind {
+        StmtKind::Allocate(items) => (items.iter().collect(), Vec::new()),
+        StmtKind::Deallocate(items) => (Vec::new(), items.iter().collect()),
+        StmtKind::Call { name, args } if key(name) == "move_alloc" => {
+            let arg = |k: usize, kw: &str| {
+                args.iter()
+                    .find(|a| a.keyword.as_deref().is_some_and(|w| key(w) == kw))
+                    .or_else(|| args.get(k).filter(|a| a.keyword.is_none()))
+                    .map(|a| &a.value)
+            };
+            (
+                arg(1, "to").into_iter().collect(),
+                arg(0, "from").into_iter().collect(),
+            )
+        }
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
 /// The caller's arrays that a CALL allocates: each actual argument `u` (or component
-/// `p%h` of an actual structure `p`) whose dummy the callee allocates
-/// (`Unit::allocated_arguments`). `unit_of` finds a procedure's unit by name.
+/// `p%h` of an actual structure `p`) whose dummy the callee allocates for its caller
+/// (`Unit::argument_allocations`, `Allocates`). `unit_of` finds a procedure's unit.
 pub fn allocated_by_call<'u>(
     s: &Stmt,
     unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+) -> Vec<String> {
+    by_call(s, unit_of, ArgumentAllocation::Allocates)
+}
+
+/// The caller's arrays that a CALL frees for good (`Frees`).
+pub fn freed_by_call<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+) -> Vec<String> {
+    by_call(s, unit_of, ArgumentAllocation::Frees)
+}
+
+/// The caller's arrays that a CALL frees and allocates again (`Reallocates`): their
+/// bounds may change.
+pub fn reallocated_by_call<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+) -> Vec<String> {
+    by_call(s, unit_of, ArgumentAllocation::Reallocates)
+}
+
+fn by_call<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+    which: ArgumentAllocation,
 ) -> Vec<String> {
     let StmtKind::Call { name, args } = &s.kind else {
         return Vec::new();
@@ -274,7 +362,12 @@ pub fn allocated_by_call<'u>(
     let Some(callee) = unit_of(name) else {
         return Vec::new();
     };
-    let allocated = callee.allocated_arguments();
+    let allocated: Vec<String> = callee
+        .argument_allocations()
+        .into_iter()
+        .filter(|(_, w)| *w == which)
+        .map(|(n, _)| n)
+        .collect();
     if allocated.is_empty() {
         return Vec::new();
     }
@@ -307,27 +400,64 @@ pub fn allocated_by_call<'u>(
     out
 }
 
+/// What a procedure does with the allocation of an ALLOCATABLE dummy (or a dummy
+/// structure's component), from the statements that allocate and free it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgumentAllocation {
+    /// Allocates it, never frees it: the caller passes it unallocated and gets it back
+    /// allocated.
+    Allocates,
+    /// Frees it, never allocates it: the caller passes it allocated and gets it back
+    /// unallocated.
+    Frees,
+    /// Frees it first, then allocates it again: the caller passes it allocated and gets
+    /// it back allocated, with bounds that may have changed.
+    Reallocates,
+    /// Allocates it first, then frees it: the caller passes it unallocated and gets it
+    /// back unallocated (adgen refuses this).
+    AllocatesThenFrees,
+}
+
 impl super::Unit {
     /// The ALLOCATABLE dummy arguments (`u`) and ALLOCATABLE components of dummy
-    /// structures (`f%h`) this procedure allocates, as its ALLOCATE statements name them:
-    /// the caller receives them allocated.
-    pub fn allocated_arguments(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+    /// structures (`f%h`) this procedure allocates or frees, as its statements name them
+    /// (`heap_items`), and what it does with each.
+    pub fn argument_allocations(&self) -> Vec<(String, ArgumentAllocation)> {
+        // Per name: allocated, freed, and whether the first event frees it.
+        let mut seen: Vec<(String, bool, bool, bool)> = Vec::new();
         visit::walk_stmts(&self.body, &mut |s| {
-            let StmtKind::Allocate(items) = &s.kind else {
-                return;
-            };
-            for item in items {
+            let (allocated, freed) = heap_items(s);
+            let tagged = allocated
+                .into_iter()
+                .map(|e| (e, false))
+                .chain(freed.into_iter().map(|e| (e, true)));
+            for (item, frees) in tagged {
                 let Some(name) = item.base_name() else {
                     continue;
                 };
                 let base = name.split('%').next().unwrap_or(name);
-                let dummy = self.args.iter().any(|a| key(a) == key(base));
-                if dummy && !out.iter().any(|o| key(o) == key(name)) {
-                    out.push(name.to_string());
+                if !self.args.iter().any(|a| key(a) == key(base)) {
+                    continue;
+                }
+                match seen.iter_mut().find(|(o, ..)| key(o) == key(name)) {
+                    Some(entry) => {
+                        entry.1 |= !frees;
+                        entry.2 |= frees;
+                    }
+                    None => seen.push((name.to_string(), !frees, frees, frees)),
                 }
             }
         });
-        out
+        seen.into_iter()
+            .map(|(name, allocated, freed, first_frees)| {
+                let what = match (allocated, freed, first_frees) {
+                    (true, false, _) => ArgumentAllocation::Allocates,
+                    (false, _, _) => ArgumentAllocation::Frees,
+                    (true, true, true) => ArgumentAllocation::Reallocates,
+                    (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
+                };
+                (name, what)
+            })
+            .collect()
     }
 }

@@ -117,9 +117,10 @@ impl Symbol {
 pub struct SymbolTable {
     symbols: Vec<Symbol>,
     by_key: BTreeMap<String, usize>,
-    /// The keys of the ALLOCATABLE dummies (and components of dummy structures) this
-    /// procedure allocates for its caller (`prepare::scalarize::alloc`).
-    allocated_arguments: std::collections::BTreeSet<String>,
+    /// The ALLOCATABLE dummies (and components of dummy structures) this procedure
+    /// allocates for its caller, or frees and allocates again, by key
+    /// (`prepare::scalarize::for_caller`).
+    argument_allocations: BTreeMap<String, super::lifetime::ArgumentAllocation>,
 }
 
 impl SymbolTable {
@@ -167,10 +168,7 @@ impl SymbolTable {
         let Some(sym) = self.get(name) else {
             return false;
         };
-        if self
-            .allocated_arguments
-            .contains(crate::il::key_ref(name).as_ref())
-        {
+        if self.argument_allocation(name).is_some() {
             return true;
         }
         let base = name.split('%').next().unwrap_or(name);
@@ -180,14 +178,25 @@ impl SymbolTable {
                 .is_some_and(|b| !b.is_dummy() && b.global.is_none() && !b.is_result)
     }
     /// Records that this procedure allocates its dummy `name` (or the component `name`
-    /// of a dummy structure) for its caller: it is then kept allocatable, as a local.
-    pub fn mark_allocated_argument(&mut self, name: &str) {
-        self.allocated_arguments.insert(key(name));
+    /// of a dummy structure) for its caller, or frees and allocates it again: it is
+    /// then kept allocatable, as a local.
+    pub fn mark_argument_allocation(
+        &mut self,
+        name: &str,
+        what: super::lifetime::ArgumentAllocation,
+    ) {
+        self.argument_allocations.insert(key(name), what);
     }
-    /// Whether this procedure allocates its dummy `name` for its caller.
+    /// What this procedure does with the allocation of its dummy `name`, if anything.
+    pub fn argument_allocation(&self, name: &str) -> Option<super::lifetime::ArgumentAllocation> {
+        self.argument_allocations
+            .get(crate::il::key_ref(name).as_ref())
+            .copied()
+    }
+    /// Whether this procedure allocates its dummy `name` for its caller (which passes
+    /// it unallocated).
     pub fn is_allocated_argument(&self, name: &str) -> bool {
-        self.allocated_arguments
-            .contains(crate::il::key_ref(name).as_ref())
+        self.argument_allocation(name) == Some(super::lifetime::ArgumentAllocation::Allocates)
     }
     /// Symbols in declaration order, to amend (names must not change).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Symbol> {

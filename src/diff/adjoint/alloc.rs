@@ -29,10 +29,19 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     if unit.symbols.is_allocated_argument(name) {
                         continue;
                     }
+                    // Reallocated for the caller: the DEALLOCATE before re-creates both.
+                    if unit.symbols.argument_allocation(name).is_some() {
+                        freed.extend(self.ug.deriv_ref_name(name).map(Expr::var));
+                        freed.push(Expr::var(name));
+                        continue;
+                    }
                     if let Some(d) = self.ug.deriv_ref_name(name) {
                         freed.push(Expr::var(d));
                     }
-                    let recreated = if crate::il::lifetime::reallocated(&unit.body, name) {
+                    // Freed by a callee, whose adjoint re-creates it.
+                    let recreated = if crate::diff::heap::is_freed_by_call(self.ug, name) {
+                        true
+                    } else if crate::il::lifetime::reallocated(&unit.body, name) {
                         self.recreates(name)
                     } else {
                         crate::diff::heap::matching_deallocate(&unit.body, s.id, name)
@@ -56,26 +65,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
-                    if crate::diff::heap::is_allocated_by_call(self.ug, name) {
+                    let alloc = crate::diff::heap::matching_allocate(&unit.body, s.id, name)
+                        .and_then(|a| crate::diff::heap::item_bounds(&a).map(|b| (a, b)))
+                        .filter(|_| !crate::diff::heap::bounds_on_tape(self.ug, name));
+                    let Some((alloc, bounds)) = alloc else {
+                        // No ALLOCATE of this unit gives the bounds for sure: the tape
+                        // does.
                         let mut pushes = Vec::new();
-                        bwd = self.free_call_allocated(s, name, &mut pushes);
+                        bwd = self.free_with_taped_bounds(s, name, &mut pushes);
                         fwd.extend(pushes);
-                        continue;
-                    }
-                    let alloc = crate::diff::heap::matching_allocate(&unit.body, s.id, name);
-                    let Some((alloc, bounds)) =
-                        alloc.and_then(|a| crate::diff::heap::item_bounds(&a).map(|b| (a, b)))
-                    else {
-                        // `prepare::scalarize::alloc` gives every ALLOCATE of a
-                        // reallocated array the same bounds.
-                        self.ug.error(
-                            Diagnostic::error(
-                                "E0547",
-                                format!("adgen cannot find the ALLOCATE of `{name}` this DEALLOCATE frees, or its bounds"),
-                            )
-                            .at(s.span)
-                            .with_help("allocate the array with explicit bounds in the same block as this DEALLOCATE"),
-                        );
                         continue;
                     };
                     let saves = self.saves(s, name);
@@ -159,18 +157,114 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         out
     }
 
-    /// A DEALLOCATE of an array a CALL allocated (`diff::heap`): no ALLOCATE gives its
-    /// bounds, so the forward sweep pushes them (after the values, when the backward
-    /// sweep reads those), and the backward sweep pops them to allocate the adjoint
-    /// buffer (zeroed) and, when its values were saved, the primal again.
-    fn free_call_allocated(&mut self, s: &Stmt, name: &str, fwd: &mut Vec<Stmt>) -> Vec<Stmt> {
+    /// The backward sweep of a CALL that frees arrays of this unit and allocates them
+    /// again (their bounds may change, as a swap of two buffers of different sizes
+    /// does): the forward sweep pushes their bounds before the call, and the backward
+    /// sweep first re-creates them with those bounds, so that the values restored for
+    /// the callee's re-run, the re-run itself and the statements before the call find
+    /// them as they were. When the callee has no adjoint, their adjoints are re-created
+    /// too, zero: nothing flows through such a call.
+    pub(super) fn reshape_reallocated(
+        &mut self,
+        s: &Stmt,
+        fwd: &mut Vec<Stmt>,
+        bwd: Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        let freed = crate::diff::heap::freed_by_call(self.ug, s);
+        let mut names = crate::diff::heap::reallocated_by_call(self.ug, s);
+        names.extend(freed.iter().cloned());
+        if names.is_empty() {
+            return bwd;
+        }
+        let runs_callee = bwd.iter().any(|b| !super::is_runtime_call(b));
+        let Some(at) = fwd.iter().position(|f| f.id == s.id) else {
+            // The forward sweep does not make the call (nothing after it needs what it
+            // does): the arrays stay as they were, and those it would free keep their
+            // adjoints, made here when the callee's adjoint does not make them.
+            let mut out = bwd;
+            out.extend(crate::diff::heap::derivatives_after_call(self.ug, &freed));
+            return out;
+        };
+        let mut pushes = Vec::new();
+        // Per array, popped in the reverse order of the pushes.
+        let mut per_name = Vec::new();
+        for name in &names {
+            let Some(rank) = self.ug.unit.symbols.get(name).map(|sym| sym.rank()) else {
+                continue;
+            };
+            let (push, pop, temps) = self.taped_bounds(name, rank);
+            pushes.extend(push);
+            let mut out = pop;
+            out.push(crate::diff::heap::free_if_allocated(name));
+            out.push(Stmt::generated(StmtKind::Allocate(vec![
+                crate::diff::heap::item_with(name, &temps),
+            ])));
+            if let (false, Some(d)) = (runs_callee, self.ug.deriv_ref_name(name)) {
+                let ty = self.ug.unit.symbols.get(name).map(|sym| sym.ty);
+                out.push(crate::diff::heap::free_if_allocated(&d));
+                out.push(Stmt::generated(StmtKind::Allocate(vec![
+                    crate::diff::heap::item_with(&d, &temps),
+                ])));
+                if let Some(ty) = ty {
+                    let zero = self.ug.zero(ty);
+                    out.extend(crate::diff::heap::zero_loops(self.ug, &d, &temps, zero));
+                }
+            }
+            per_name.push(out);
+        }
+        fwd.splice(at..at, pushes);
+        let mut out: Vec<Stmt> = per_name.into_iter().rev().flatten().collect();
+        out.extend(bwd);
+        // An array the callee frees for good: its adjoint buffer comes back from the
+        // callee's adjoint, or is made here, zero, when that one does not take it.
+        if runs_callee {
+            out.extend(crate::diff::heap::derivatives_after_call(self.ug, &freed));
+        }
+        out
+    }
+
+    /// Pushes of the bounds of array `name` (forward sweep), their pops in reverse
+    /// (backward sweep), and the integer locals the pops fill, (lower, upper) per
+    /// dimension.
+    fn taped_bounds(
+        &mut self,
+        name: &str,
+        rank: usize,
+    ) -> (Vec<Stmt>, Vec<Stmt>, crate::diff::heap::Bounds) {
+        self.ug.uses_runtime = true;
+        let int = TapeType::Integer(4);
+        let base = name.replace('%', "_");
+        let mut push = Vec::new();
+        let mut temps = Vec::new();
+        for (lower, upper) in crate::diff::heap::current_bounds(name, rank) {
+            push.push(tape(Tape::new(TapeOp::Push, int, lower)));
+            push.push(tape(Tape::new(TapeOp::Push, int, upper)));
+            let spec = crate::il::TypeSpec::of(crate::il::ScalarType::Integer(4));
+            let lo = self.ug.temp(&format!("{base}_lo"), spec.clone());
+            let hi = self.ug.temp(&format!("{base}_hi"), spec);
+            temps.push((Expr::var(lo), Expr::var(hi)));
+        }
+        let mut pop = Vec::new();
+        for (lo, hi) in temps.iter().rev() {
+            pop.push(tape(Tape::new(TapeOp::Pop, int, hi.clone())));
+            pop.push(tape(Tape::new(TapeOp::Pop, int, lo.clone())));
+        }
+        (push, pop, temps)
+    }
+
+    /// A DEALLOCATE of an array whose bounds no ALLOCATE of the unit gives for sure
+    /// (`diff::heap::bounds_on_tape`, or ALLOCATEs written differently): the forward
+    /// sweep pushes them (after the values, when the backward sweep reads those), and
+    /// the backward sweep pops them to allocate the adjoint buffer (zeroed) and, when
+    /// its values were saved, the primal again. A dummy is always re-created: its
+    /// caller gets it back allocated, as it passed it.
+    fn free_with_taped_bounds(&mut self, s: &Stmt, name: &str, fwd: &mut Vec<Stmt>) -> Vec<Stmt> {
         let mut bwd = Vec::new();
         let Some(sym) = self.ug.unit.symbols.get(name) else {
             return bwd;
         };
         let (ty, rank) = (sym.ty, sym.rank());
         self.ug.uses_runtime = true;
-        let int = TapeType::Integer(4);
         let size = Expr::intrinsic(crate::il::Intrinsic::Size, vec![Expr::var(name)]);
         let saves = self.saves(s, name);
         let tape_ty = crate::diff::heap::array_tape_type(ty).filter(|_| saves);
@@ -192,23 +286,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 size.clone(),
             )));
         }
-        let base = name.replace('%', "_");
-        let mut temps = Vec::new();
-        for (lower, upper) in crate::diff::heap::current_bounds(name, rank) {
-            fwd.push(tape(Tape::new(TapeOp::Push, int, lower)));
-            fwd.push(tape(Tape::new(TapeOp::Push, int, upper)));
-            let spec = crate::il::TypeSpec::of(crate::il::ScalarType::Integer(4));
-            let lo = self.ug.temp(&format!("{base}_lo"), spec.clone());
-            let hi = self.ug.temp(&format!("{base}_hi"), spec);
-            temps.push((Expr::var(lo), Expr::var(hi)));
-        }
-        for (lo, hi) in temps.iter().rev() {
-            bwd.push(tape(Tape::new(TapeOp::Pop, int, hi.clone())));
-            bwd.push(tape(Tape::new(TapeOp::Pop, int, lo.clone())));
-        }
-        if let Some(t) = tape_ty {
+        let (push, pop, temps) = self.taped_bounds(name, rank);
+        fwd.extend(push);
+        bwd.extend(pop);
+        let dummy = self.ug.unit.symbols.argument_allocation(name).is_some();
+        if tape_ty.is_some() || dummy {
             let item = crate::diff::heap::item_with(name, &temps);
             bwd.push(Stmt::generated(StmtKind::Allocate(vec![item])));
+        }
+        if let Some(t) = tape_ty {
             bwd.push(tape(Tape::array(TapeOp::Pop, t, Expr::var(name), size)));
         }
         if let Some(d) = self.ug.deriv_ref_name(name) {

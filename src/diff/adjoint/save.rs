@@ -188,9 +188,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     pub(super) fn array_size(&mut self, name: &str, s: &Stmt) -> Option<Expr> {
         let sym = self.ug.symbol_or_global(name)?;
         // An array kept allocatable: the bounds of the ALLOCATE in force here.
-        // One a CALL allocated knows its size.
+        // One a CALL allocated or reallocated knows its size.
         if self.ug.unit.symbols.is_kept_allocatable(name)
-            && !crate::diff::heap::is_allocated_by_call(self.ug, name)
+            && !crate::diff::heap::bounds_on_tape(self.ug, name)
         {
             let item = crate::diff::heap::allocation_at(&self.ug.unit.body, s.id, name);
             return Some(crate::diff::heap::size_of(

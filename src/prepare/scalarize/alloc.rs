@@ -36,7 +36,7 @@
 use super::*;
 use std::collections::BTreeMap;
 
-use super::for_caller::{allocated_for_caller, call_allocates, called_allocation};
+use super::for_caller::{allocated_for_caller, call_allocates, call_frees, called_allocation};
 
 /// E0545: an ALLOCATABLE local used outside an ALLOCATE / DEALLOCATE pair of one block.
 const LIFETIME: &str = "E0545";
@@ -68,7 +68,7 @@ pub(super) fn allocatables_to_automatic(
     const HELP: &str = "allocate it once, at the top level of the procedure before its first use, with bounds from the arguments; or declare it as an automatic array such as `w(n)`";
     let mut bounds_of: Vec<(String, Vec<DimSpec>)> = Vec::new();
     let mut kept: Vec<String> = Vec::new();
-    let mut for_caller: Vec<String> = Vec::new();
+    let mut for_caller: Vec<(String, crate::il::lifetime::ArgumentAllocation)> = Vec::new();
     for (name, span) in &names {
         let names_item = |e: &Expr| e.base_name().is_some_and(|n| key(n) == key(name));
         if unit.symbols.get(name).is_some_and(|s| s.is_dummy()) {
@@ -77,8 +77,8 @@ pub(super) fn allocatables_to_automatic(
             // ALLOCATABLE too, `diff::decls`), with the caller's bounds. One it
             // allocates once at the top level is allocated for the caller.
             match allocated_for_caller(unit, name, *span, program) {
-                Ok(true) => for_caller.push(name.clone()),
-                Ok(false) => {}
+                Ok(Some(what)) => for_caller.push((name.clone(), what)),
+                Ok(None) => {}
                 Err(d) => diags.push(d),
             }
             continue;
@@ -184,8 +184,8 @@ pub(super) fn allocatables_to_automatic(
     if !diags.is_empty() {
         return Err(diags);
     }
-    for name in &for_caller {
-        unit.symbols.mark_allocated_argument(name);
+    for (name, what) in &for_caller {
+        unit.symbols.mark_argument_allocation(name, *what);
     }
     let converted = |e: &Expr| {
         e.base_name()
@@ -241,7 +241,7 @@ fn allocatable_components(
     unit: &Unit,
     program: &crate::il::UnitIndex,
     kept: &mut Vec<String>,
-    for_caller: &mut Vec<String>,
+    for_caller: &mut Vec<(String, crate::il::lifetime::ArgumentAllocation)>,
     diags: &mut Vec<Diagnostic>,
 ) {
     for sym in unit.symbols.iter() {
@@ -280,8 +280,8 @@ fn allocatable_components(
         }
         if unit.symbols.get(base).is_some_and(|b| b.is_dummy()) {
             match allocated_for_caller(unit, name, sym.span, program) {
-                Ok(true) => for_caller.push(name.clone()),
-                Ok(false) => {}
+                Ok(Some(what)) => for_caller.push((name.clone(), what)),
+                Ok(None) => {}
                 Err(d) => diags.push(d),
             }
             continue;
@@ -354,10 +354,12 @@ fn lifetime(body: &[Stmt], name: &str, program: &crate::il::UnitIndex) -> Result
     use crate::il::lifetime::Problem;
     const PAIR: &str = "allocate the array and free it in the same block (the same loop body or branch), and use it only in between";
     let by_call = |s: &Stmt| call_allocates(s, name, program);
-    let (problem, span) = match crate::il::lifetime::check_with(body, name, &by_call) {
-        Ok(_) => return Ok(()),
-        Err(p) => p,
-    };
+    let freed_by_call = |s: &Stmt| call_frees(s, name, program);
+    let (problem, span) =
+        match crate::il::lifetime::check_with(body, name, &by_call, &freed_by_call) {
+            Ok(_) => return Ok(()),
+            Err(p) => p,
+        };
     let (code, message, help) = match problem {
         Problem::AllocatedTwice => (
             LIFETIME,
@@ -446,7 +448,8 @@ impl Scalarizer<'_> {
         body = self.copy_bounds(body, kept, &mut shared);
         for name in kept {
             let by_call = |s: &Stmt| call_allocates(s, name, program);
-            let end = crate::il::lifetime::check_with(&body, name, &by_call);
+            let freed_by_call = |s: &Stmt| call_frees(s, name, program);
+            let end = crate::il::lifetime::check_with(&body, name, &by_call, &freed_by_call);
             if end.is_ok_and(|st| st != crate::il::lifetime::State::Free) {
                 let st = self.new_stmt(StmtKind::Deallocate(vec![Expr::var(name)]));
                 body.push(st);

@@ -1,24 +1,39 @@
-//! ALLOCATABLE dummies (and ALLOCATABLE components of dummy structures) that a
-//! procedure allocates for its caller, as model codes' set-up routines do
-//! (`allocate(w(0:n+1))` of an `intent(out)` dummy, `allocate(f%data(...))` of an
-//! `intent(inout)` structure's component); seeds/000 §7 (dynamic memory), the
-//! derivative code for which is `diff::heap`.
+//! ALLOCATABLE dummies (and ALLOCATABLE components of dummy structures) whose
+//! allocation a procedure changes for its caller, as model codes' set-up, swap and
+//! clean-up routines do (`il::lifetime::ArgumentAllocation`); seeds/000 §7 (dynamic
+//! memory), the derivative code for which is `diff::heap`:
+//! - allocated for the caller (`allocate(w(0:n+1))` of an `intent(out)` dummy,
+//!   `allocate(f%data(...))` of an `intent(inout)` structure's component): exactly once,
+//!   at the top level, before any other use of it, with no jump before. The caller then
+//!   always receives it allocated, and its own lifetime rules
+//!   (`il::lifetime::check_with`) count the CALL as the ALLOCATE of its array. The
+//!   caller passes it unallocated (its own pairing rules refuse a second allocation), so
+//!   an `if (.not. allocated(w))` guard around the ALLOCATE always holds: the IF is
+//!   replaced by its first branch (`unguard`), and its other branches, dead, go;
+//! - freed for good (a `finalize`): once, at the top level, with no use after and no
+//!   jump before; the caller counts the CALL as the DEALLOCATE;
+//! - freed and allocated again (a buffer swap by MOVE_ALLOC, `move_alloc`): under the
+//!   pairing rules, from a caller that passes it allocated and gets it back allocated,
+//!   possibly with other bounds.
 //!
-//! The procedure must allocate it exactly once, at the top level of its body, before
-//! any other use of it, with no jump before: the caller then always receives it
-//! allocated, and the caller's lifetime rules (`il::lifetime::check_with`) count the
-//! CALL as the ALLOCATE of its array. The caller passes it unallocated (its own pairing
-//! rules refuse a second allocation), so an `if (.not. allocated(w))` guard around the
-//! ALLOCATE always holds: the IF is replaced by its first branch (`unguard`), and its
-//! other branches, dead, go.
+//! Allocating and then freeing a dummy, freeing an INTENT(OUT) one, or passing one on
+//! to a procedure that allocates or frees it is refused (E0414).
 
 use super::alloc::{first_allocation, uses_name};
 use super::*;
 use crate::il::UnOp;
+use crate::il::lifetime::ArgumentAllocation;
 
 /// Whether a CALL of the body allocates the caller's `name` (`il::lifetime`).
 pub(super) fn call_allocates(s: &Stmt, name: &str, program: &crate::il::UnitIndex) -> bool {
     crate::il::lifetime::allocated_by_call(s, &|n| program.unit(n))
+        .iter()
+        .any(|x| key(x) == key(name))
+}
+
+/// Whether a CALL of the body frees the caller's `name` for good (`il::lifetime`).
+pub(super) fn call_frees(s: &Stmt, name: &str, program: &crate::il::UnitIndex) -> bool {
+    crate::il::lifetime::freed_by_call(s, &|n| program.unit(n))
         .iter()
         .any(|x| key(x) == key(name))
 }
@@ -44,7 +59,7 @@ pub(super) fn allocated_for_caller(
     name: &str,
     span: Span,
     program: &crate::il::UnitIndex,
-) -> Result<bool, Diagnostic> {
+) -> Result<Option<ArgumentAllocation>, Diagnostic> {
     const HELP: &str = "allocate it once, at the top level of the procedure, before any other use of it; or allocate it in the caller and pass it allocated";
     let subject = match name.split_once('%') {
         Some((base, _)) => {
@@ -66,9 +81,6 @@ pub(super) fn allocated_for_caller(
             .iter()
             .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
     };
-    if let Some(freed) = first_deallocation(body, name) {
-        return Err(refuse(freed, "is freed here"));
-    }
     let mut by_call = None;
     crate::il::visit::walk_stmts(body, &mut |s| {
         if by_call.is_none() && call_allocates(s, name, program) {
@@ -81,6 +93,45 @@ pub(super) fn allocated_for_caller(
             "is passed here to a procedure that allocates it",
         ));
     }
+    let mut freed_by_call = None;
+    crate::il::visit::walk_stmts(body, &mut |s| {
+        if freed_by_call.is_none() && call_frees(s, name, program) {
+            freed_by_call = Some(s.span);
+        }
+    });
+    if let Some(at) = freed_by_call {
+        return Err(refuse(at, "is passed here to a procedure that frees it"));
+    }
+    let base = name.split('%').next().unwrap_or(name);
+    let intent_out = unit
+        .symbols
+        .get(base)
+        .is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
+    let what = unit
+        .argument_allocations()
+        .into_iter()
+        .find(|(n, _)| key(n) == key(name))
+        .map(|(_, w)| w);
+    if let Some(freed) = first_deallocation(body, name) {
+        // Freed: the caller passes it allocated.
+        if intent_out {
+            return Err(refuse(
+                freed,
+                "is INTENT(OUT), so freed on entry, and freed again here",
+            ));
+        }
+        return match what {
+            Some(ArgumentAllocation::Frees) => freed_for_caller(body, name, &refuse),
+            Some(ArgumentAllocation::AllocatesThenFrees) => Err(refuse(
+                freed,
+                "is freed here after this procedure allocates it",
+            )),
+            _ => match crate::il::lifetime::check_reallocated(body, name) {
+                Ok(_) => Ok(Some(ArgumentAllocation::Reallocates)),
+                Err((problem, at)) => Err(refuse(at, reallocation_problem(problem))),
+            },
+        };
+    }
     let top: Vec<usize> = body
         .iter()
         .enumerate()
@@ -88,18 +139,13 @@ pub(super) fn allocated_for_caller(
         .map(|(i, _)| i)
         .collect();
     let Some(first) = first_allocation(body, name, false) else {
-        let whole_out = !name.contains('%')
-            && unit
-                .symbols
-                .get(name)
-                .is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
-        if whole_out {
+        if intent_out && !name.contains('%') {
             return Err(refuse(
                 span,
                 "is INTENT(OUT), so freed on entry, but never allocated here: its caller would get it unallocated",
             ));
         }
-        return Ok(false);
+        return Ok(None);
     };
     let [at] = top.as_slice() else {
         return Err(refuse(
@@ -123,7 +169,66 @@ pub(super) fn allocated_for_caller(
             "may be left unallocated by this jump before its ALLOCATE",
         ));
     }
-    Ok(true)
+    Ok(Some(ArgumentAllocation::Allocates))
+}
+
+/// A dummy the procedure frees for good (a `finalize`): once, at the top level, with no
+/// use after, nor a jump before that could skip it.
+fn freed_for_caller(
+    body: &[Stmt],
+    name: &str,
+    refuse: &dyn Fn(Span, &str) -> Diagnostic,
+) -> Result<Option<ArgumentAllocation>, Diagnostic> {
+    let names_item = |items: &[Expr]| {
+        items
+            .iter()
+            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+    };
+    let top: Vec<usize> = body
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(&s.kind, StmtKind::Deallocate(items) if names_item(items)))
+        .map(|(i, _)| i)
+        .collect();
+    let first = first_deallocation(body, name).unwrap_or_default();
+    let [at] = top.as_slice() else {
+        return Err(refuse(
+            first,
+            "is freed in a loop or a branch, or more than once",
+        ));
+    };
+    if uses_name(&body[at + 1..], name) {
+        return Err(refuse(first, "is used after this DEALLOCATE"));
+    }
+    let mut jump = None;
+    crate::il::visit::walk_stmts(&body[..*at], &mut |s| {
+        if matches!(s.kind, StmtKind::Return | StmtKind::Goto { .. }) {
+            jump.get_or_insert(s.span);
+        }
+    });
+    if let Some(j) = jump {
+        return Err(refuse(
+            j,
+            "may be left allocated by this jump before its DEALLOCATE",
+        ));
+    }
+    Ok(Some(ArgumentAllocation::Frees))
+}
+
+/// Why a dummy the procedure frees and allocates again cannot be followed.
+fn reallocation_problem(problem: crate::il::lifetime::Problem) -> &'static str {
+    use crate::il::lifetime::Problem as P;
+    match problem {
+        P::AllocatedTwice => "is allocated here while it is allocated",
+        P::FreedUnallocated => "is freed here while it is not allocated",
+        P::FreedOutside => {
+            "is freed here, in a loop or a branch that does not allocate it again, or at the end without being allocated again"
+        }
+        P::UsedUnallocated => "is used here while it is freed",
+        P::NotFreedInBlock => "is allocated in this loop or branch and not freed in it",
+        P::JumpOut => "is freed and allocated again in a procedure that also leaves by this jump",
+        P::ExitOut => "is freed or allocated in the loop iteration this EXIT or CYCLE leaves",
+    }
 }
 
 /// The first DEALLOCATE of `name` in the body.

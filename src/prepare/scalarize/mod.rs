@@ -46,6 +46,7 @@ mod elemental;
 mod for_caller;
 mod implied_do;
 mod logical;
+mod move_alloc;
 mod pack;
 pub(super) mod shape;
 mod shift;
@@ -125,7 +126,8 @@ fn unit_has_array_syntax(unit: &Unit) -> bool {
     }) || unit
         .symbols
         .iter()
-        .any(|s| s.name.contains('%') && s.is_local_allocatable());
+        .any(|s| s.name.contains('%') && s.is_local_allocatable())
+        || move_alloc::calls_move_alloc(unit);
     crate::il::visit::walk_stmts(&unit.body, &mut |s| {
         let exprs: Vec<&Expr> = match &s.kind {
             StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
@@ -241,6 +243,11 @@ fn scalarize_unit(
         }
         _ => {}
     });
+    let lowered = move_alloc::lower(unit, next_id);
+    if !lowered.is_empty() {
+        diags.extend(lowered);
+        return;
+    }
     let kept = match allocatables_to_automatic(unit, &assigned, program) {
         Ok(kept) => kept,
         Err(d) => {

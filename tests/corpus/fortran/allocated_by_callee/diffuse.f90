@@ -3,7 +3,8 @@
 ! ALLOCATABLE component of a structure allocated by an initialiser that only writes
 ! constants (its derivative is then allocated by the caller), and a work array
 ! allocated by a subroutine inside the time loop and freed there, and a copy routine
-! that allocates its INTENT(OUT) result under an `if (.not. allocated(...))` guard.
+! that allocates its INTENT(OUT) result under an `if (.not. allocated(...))` guard;
+! clean-up routines free a component and an array for good.
 module diffuse_setup
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -58,6 +59,20 @@ contains
     to%temp = from%temp
     to%n = from%n
   end subroutine copy_rod
+
+  ! Clean-up routines: the caller's arrays freed for good (one computes with the
+  ! values it frees first).
+  subroutine release(r, ends)
+    type(rod), intent(inout) :: r
+    real(dp), intent(out) :: ends
+    ends = r%temp(1)*r%temp(r%n)
+    deallocate(r%temp)
+  end subroutine release
+
+  subroutine drop(w)
+    real(dp), allocatable, intent(inout) :: w(:)
+    deallocate(w)
+  end subroutine drop
 end module diffuse_setup
 
 subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
@@ -68,6 +83,7 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
   real(dp), intent(out) :: total, probe
   type(rod) :: r, half
   real(dp), allocatable :: w(:), q(:)
+  real(dp) :: ends
   integer :: it, i
   r%n = n
   call generate(r)
@@ -85,5 +101,7 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
     total = total + r%temp(i)**2
   end do
   probe = w(n)*r%temp(n/2) + half%temp(1)*half%temp(n)
-  deallocate(w)
+  call release(r, ends)
+  probe = probe + ends
+  call drop(w)
 end subroutine diffuse_run
