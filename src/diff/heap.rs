@@ -374,6 +374,46 @@ pub(crate) fn derivatives_after_call(ug: &mut UnitGen, names: &[String]) -> Vec<
     out
 }
 
+/// After a CALL that frees the arrays `names` of this unit and allocates them again:
+/// the derivative of each one that has one is freed when its bounds are no longer the
+/// primal's (the callee's derivative did not reallocate it), then allocated, zero, as
+/// after an allocating call.
+pub(crate) fn derivatives_after_reallocation(ug: &mut UnitGen, names: &[String]) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for name in names {
+        let (Some(d), Some(rank)) = (
+            ug.deriv_ref_name(name),
+            ug.unit.symbols.get(name).map(|s| s.rank()),
+        ) else {
+            continue;
+        };
+        let mut moved: Option<Expr> = None;
+        for ((dl, du), (pl, pu)) in current_bounds(&d, rank)
+            .into_iter()
+            .zip(current_bounds(name, rank))
+        {
+            for (a, b) in [(dl, pl), (du, pu)] {
+                let differs = Expr::binary(BinOp::Ne, a, b);
+                moved = Some(match moved {
+                    None => differs,
+                    Some(m) => Expr::binary(BinOp::Or, m, differs),
+                });
+            }
+        }
+        if let Some(moved) = moved {
+            out.push(if_then(
+                allocated(&d),
+                vec![if_then(
+                    moved,
+                    vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(&d)]))],
+                )],
+            ));
+        }
+    }
+    out.extend(derivatives_after_call(ug, names));
+    out
+}
+
 /// `.not. allocated(a)`.
 fn not_allocated(name: &str) -> Expr {
     Expr::new(ExprKind::Unary(

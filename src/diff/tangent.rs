@@ -187,6 +187,8 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
             out.extend(super::heap::derivatives_after_call(ug, &allocated));
             let freed = super::heap::freed_by_call(ug, s);
             out.extend(super::heap::derivatives_freed_after_call(ug, &freed));
+            let moved = super::heap::reallocated_by_call(ug, s);
+            out.extend(super::heap::derivatives_after_reallocation(ug, &moved));
             return;
         }
         // A function adgen has no source for (`real(8), external :: g`, a procedure

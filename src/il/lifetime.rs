@@ -61,7 +61,7 @@ pub fn check_with(
     by_call: &dyn Fn(&Stmt) -> bool,
     freed_by_call: &dyn Fn(&Stmt) -> bool,
 ) -> Result<State, (Problem, Span)> {
-    walk(body, name, State::Free, &|s| {
+    walk(body, name, State::Free, false, &|s| {
         if by_call(s) {
             Some(true)
         } else if freed_by_call(s) {
@@ -88,6 +88,7 @@ pub fn check_reallocated(body: &[Stmt], name: &str) -> Result<State, (Problem, S
             here: false,
             loops: 0,
         },
+        true,
         &|_| None,
     )
 }
@@ -114,10 +115,13 @@ fn frees(s: &Stmt, name: &str, by_call: &CallEffect) -> bool {
 /// (`Some(false)`), or neither.
 type CallEffect<'f> = dyn Fn(&Stmt) -> Option<bool> + 'f;
 
+/// `caller_owned`: the array is a dummy its caller passes allocated, which the
+/// procedure may leave (RETURN) whenever it holds an allocation.
 fn walk(
     block: &[Stmt],
     name: &str,
     entry: State,
+    caller_owned: bool,
     by_call: &CallEffect,
 ) -> Result<State, (Problem, Span)> {
     let mut state = entry;
@@ -152,7 +156,10 @@ fn walk(
                     continue;
                 }
             },
-            StmtKind::Return | StmtKind::Goto { .. } if state != State::Free => {
+            StmtKind::Return | StmtKind::Goto { .. }
+                if state != State::Free
+                    && (!caller_owned || matches!(state, State::Reallocating { .. })) =>
+            {
                 return Err((Problem::JumpOut, s.span));
             }
             StmtKind::Exit { name: target } | StmtKind::Cycle { name: target }
@@ -203,7 +210,7 @@ fn walk(
                 },
                 State::Free => State::Free,
             };
-            if walk(child, name, inner_entry, by_call)? != inner_entry {
+            if walk(child, name, inner_entry, caller_owned, by_call)? != inner_entry {
                 return Err((Problem::NotFreedInBlock, s.span));
             }
         }

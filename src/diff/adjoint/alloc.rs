@@ -171,7 +171,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         bwd: Vec<Stmt>,
     ) -> Vec<Stmt> {
         let freed = crate::diff::heap::freed_by_call(self.ug, s);
-        let mut names = crate::diff::heap::reallocated_by_call(self.ug, s);
+        let moved = crate::diff::heap::reallocated_by_call(self.ug, s);
+        let mut names = moved.clone();
         names.extend(freed.iter().cloned());
         if names.is_empty() {
             return bwd;
@@ -217,8 +218,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         out.extend(bwd);
         // An array the callee frees for good: its adjoint buffer comes back from the
         // callee's adjoint, or is made here, zero, when that one does not take it.
+        // A reallocated array whose adjoint the callee's adjoint does not take: its
+        // adjoint gets the shape the array has again, zero.
         if runs_callee {
             out.extend(crate::diff::heap::derivatives_after_call(self.ug, &freed));
+            out.extend(crate::diff::heap::derivatives_after_reallocation(
+                self.ug, &moved,
+            ));
         }
         out
     }

@@ -287,6 +287,17 @@ impl Scalarizer<'_> {
                 "PACK is supported only as the whole right-hand side of an assignment".into(),
                 "assign it to an array first: `v = pack(a, m)`",
             )),
+            // `shape(a)` at offset k is `size(a, k + 1)`; LBOUND and UBOUND alike.
+            Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape if args.len() == 1 => {
+                let off = offsets.first().cloned().unwrap_or_else(|| Expr::int(0));
+                let dim = simplify(&Expr::binary(crate::il::BinOp::Add, off, Expr::int(1)));
+                let op = if op == Intrinsic::Shape {
+                    Intrinsic::Size
+                } else {
+                    op
+                };
+                Ok(Expr::intrinsic(op, vec![args[0].value.clone(), dim]))
+            }
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self
                 .err(
                     span,

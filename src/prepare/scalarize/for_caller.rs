@@ -9,7 +9,8 @@
 //!   (`il::lifetime::check_with`) count the CALL as the ALLOCATE of its array. The
 //!   caller passes it unallocated (its own pairing rules refuse a second allocation), so
 //!   an `if (.not. allocated(w))` guard around the ALLOCATE always holds: the IF is
-//!   replaced by its first branch (`unguard`), and its other branches, dead, go;
+//!   replaced by its first branch (`unguard`), and its other branches, dead, go
+//!   (`if (allocated(w)) deallocate(w)` before a resize, likewise);
 //! - freed for good (a `finalize`): once, at the top level, with no use after and no
 //!   jump before; the caller counts the CALL as the DEALLOCATE;
 //! - freed and allocated again (a buffer swap by MOVE_ALLOC, `move_alloc`): under the
@@ -249,20 +250,30 @@ fn first_deallocation(body: &[Stmt], name: &str) -> Option<Span> {
 /// The IFs at the top level of the body that test `.not. allocated(x)` of a dummy `x`
 /// (or a dummy structure's component) before any other use of it, and allocate it in
 /// their first branch: that branch always runs (the caller passes `x` unallocated), so
-/// it replaces the IF.
+/// it replaces the IF. Likewise `if (allocated(x)) deallocate(x)` before a new
+/// ALLOCATE (a resize): the caller of a procedure that frees `x` passes it allocated.
 pub(super) fn unguard(unit: &mut Unit) {
     let mut i = 0;
     while i < unit.body.len() {
         let replaced = match &unit.body[i].kind {
             StmtKind::If { arms, .. } => arms.first().and_then(|(cond, first)| {
-                let name = unallocated_test(cond)?;
+                // `.not. allocated(x)` around its ALLOCATE, or `allocated(x)` around its
+                // DEALLOCATE (a resize), before any other use of `x`.
+                let (name, freed) = match unallocated_test(cond) {
+                    Some(n) => (n, false),
+                    None => (allocated_of(cond)?, true),
+                };
                 let base = name.split('%').next().unwrap_or(name);
                 let dummy = unit.args.iter().any(|a| key(a) == key(base));
-                let allocates = first.iter().any(|s| {
-                    matches!(&s.kind, StmtKind::Allocate(items)
-                        if items.iter().any(|e| e.base_name().is_some_and(|n| key(n) == key(name))))
+                let acts = first.iter().any(|s| match (&s.kind, freed) {
+                    (StmtKind::Allocate(items), false) | (StmtKind::Deallocate(items), true) => {
+                        items
+                            .iter()
+                            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+                    }
+                    _ => false,
                 });
-                (dummy && allocates && !uses_name(&unit.body[..i], name)).then(|| first.clone())
+                (dummy && acts && !uses_name(&unit.body[..i], name)).then(|| first.clone())
             }),
             _ => None,
         };

@@ -65,8 +65,20 @@ type R<T> = Result<T, Diagnostic>;
 /// Returns the program with array syntax rewritten into loops, or the located reasons it
 /// could not be. Units without array syntax are left untouched.
 pub fn scalarize(program: Program) -> Result<Program, Vec<Diagnostic>> {
+    let mut program = program;
     let mut next_id = max_stmt_id(&program) + 1;
     let mut diags = Vec::new();
+    // MOVE_ALLOC first, in every unit: the callers read their callees' allocations.
+    for file in &mut program.files {
+        for unit in &mut file.units {
+            if move_alloc::calls_move_alloc(unit) {
+                diags.extend(move_alloc::lower(unit, &mut next_id));
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
     // The units to change are changed in copies, while the program is read for the
     // procedures they call; a unit with neither array syntax nor a derived-type
     // variable is left as it is.
@@ -189,6 +201,8 @@ fn has_array_syntax(e: &Expr, symbols: &SymbolTable, actual: bool) -> bool {
             Intrinsic::Present => false,
             Intrinsic::Passive(p) if p.reduction && logical::has_dim(args) => true,
             Intrinsic::Passive(p) if p.inquiry || p.reduction => false,
+            // Without DIM, LBOUND and UBOUND give one bound per dimension.
+            Intrinsic::Lbound | Intrinsic::Ubound if args.len() == 1 => true,
             Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound => args
                 .iter()
                 .skip(1)
@@ -243,11 +257,6 @@ fn scalarize_unit(
         }
         _ => {}
     });
-    let lowered = move_alloc::lower(unit, next_id);
-    if !lowered.is_empty() {
-        diags.extend(lowered);
-        return;
-    }
     let kept = match allocatables_to_automatic(unit, &assigned, program) {
         Ok(kept) => kept,
         Err(d) => {

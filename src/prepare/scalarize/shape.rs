@@ -350,6 +350,11 @@ impl Scalarizer<'_> {
             }
             Intrinsic::Passive(p) if p.inquiry || p.reduction => Ok(Vec::new()),
             Intrinsic::Lbound | Intrinsic::Ubound if args.len() == 2 => Ok(Vec::new()),
+            // One element per dimension of the array.
+            Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape if args.len() == 1 => {
+                let rank = self.rank(&args[0].value)?;
+                Ok(vec![LoopDim::from_one(Expr::int(rank as i64))])
+            }
             Intrinsic::Lbound | Intrinsic::Ubound | Intrinsic::Shape => Err(self.err(
                 span,
                 "array-valued LBOUND, UBOUND and SHAPE are not supported here".into(),

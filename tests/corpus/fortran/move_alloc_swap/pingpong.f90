@@ -3,7 +3,7 @@
 ! csc's heat solver swaps its fields), in one that swaps the components of two
 ! structures, and inline in the loop body of the root. The buffers have halos, so
 ! their bounds do not start at 1; two of them have different bounds, which the swap
-! exchanges.
+! exchanges, and which subroutines then resize (from the old values, and to constants).
 module buffers
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -27,6 +27,44 @@ contains
     call move_alloc(t, q%u)
   end subroutine swap_states
 
+  ! A finer grid: the values moved away, the array allocated again larger, and filled
+  ! from the old values.
+  subroutine regrid(u, m)
+    real(dp), allocatable, intent(inout) :: u(:)
+    integer, intent(in) :: m
+    real(dp), allocatable :: old(:)
+    integer :: i, k
+    call move_alloc(u, old)
+    allocate(u(m))
+    do i = 1, m
+      k = lbound(old, 1) + mod(i - 1, size(old))
+      u(i) = 0.5_dp*old(k)**2 + 0.1_dp*i
+    end do
+  end subroutine regrid
+
+  ! Grown keeping its values, as resize routines do: a new array filled from the old
+  ! one, then moved into it (MOVE_ALLOC frees the old allocation first).
+  subroutine grow(u, m)
+    real(dp), allocatable, intent(inout) :: u(:)
+    integer, intent(in) :: m
+    real(dp), allocatable :: bigger(:)
+    integer :: keep(1)
+    keep = min(shape(u), [m])
+    allocate(bigger(m))
+    bigger = 0.0_dp
+    bigger(:keep(1)) = u(lbound(u, 1):lbound(u, 1) + keep(1) - 1)
+    call move_alloc(bigger, u)
+  end subroutine grow
+
+  ! A resize that resets: freed if allocated, allocated again smaller, constant.
+  subroutine reset(v, m)
+    real(dp), allocatable, intent(inout) :: v(:)
+    integer, intent(in) :: m
+    if (allocated(v)) deallocate(v)
+    allocate(v(0:m))
+    v = 1.0_dp
+  end subroutine reset
+
   ! One explicit step with a nonlinear reaction: new from old.
   subroutine step(old, new, n, c)
     integer, intent(in) :: n
@@ -47,9 +85,10 @@ subroutine pingpong(n, nsteps, x, c, y, last)
   integer, intent(in) :: n, nsteps
   real(dp), intent(in) :: x(n), c
   real(dp), intent(out) :: y, last
-  real(dp), allocatable :: cur(:), nxt(:), tmp(:), wide(:), narrow(:)
+  real(dp), allocatable :: cur(:), nxt(:), tmp(:), wide(:), narrow(:), extra(:)
+  real(dp), allocatable :: hist(:)
   type(state) :: s1, s2
-  integer :: it
+  integer :: it, m
   allocate(cur(0:n + 1), nxt(0:n + 1))
   cur(1:n) = x
   cur(0) = x(1)
@@ -79,5 +118,27 @@ subroutine pingpong(n, nsteps, x, c, y, last)
   narrow = x*c
   call swap(wide, narrow)
   last = last + sum(wide*narrow(1:n)**2)
+  ! Resized by subroutines: one from its old values, one reset to constants.
+  call regrid(wide, 2*n)
+  call reset(narrow, n - 1)
+  narrow(0) = narrow(0)*c
+  last = last + sum(wide) + narrow(0)*narrow(n - 1)
+  ! Resized by a call that carries no derivative: the caller reshapes the derivative.
+  allocate(extra(3))
+  extra = 2.0_dp
+  call reset(extra, n + 1)
+  extra(n) = extra(n)*c
+  last = last + extra(0)*extra(n)
+  ! A history grown whenever it is full.
+  allocate(hist(2))
+  hist = 0.0_dp
+  m = 0
+  do it = 1, n
+    if (m == size(hist)) call grow(hist, 2*m)
+    m = m + 1
+    hist(m) = x(it)*cur(1) + 0.1_dp*sum(hist(1:m - 1))
+  end do
+  y = y + sum(hist(1:m)**2)
+  deallocate(hist)
   deallocate(cur, nxt)
 end subroutine pingpong
