@@ -46,15 +46,17 @@ pub(super) fn called_allocation(body: &[Stmt], name: &str, program: &crate::il::
     found
 }
 
-/// An ALLOCATABLE dummy (`u`), or component of a dummy structure (`f%h`): `Ok(false)`
+/// An ALLOCATABLE dummy (`u`), or component of a dummy structure (`f%h`): `Ok(None)`
 /// when the procedure neither allocates nor frees it (the caller's array, read and
-/// written here); `Ok(true)` when it allocates it once for the caller, which its
-/// derivative code then does too (the tangent allocates the derivative beside it; the
-/// adjoint's backward sweep frees both where the forward sweep allocated them, so the
-/// caller gets them back as it passed them, unallocated). Refused (E0414): freeing it,
-/// allocating it in a loop or a branch or twice, using it before its ALLOCATE, a jump
-/// before its ALLOCATE, passing it to a procedure that allocates it, and an INTENT(OUT)
-/// dummy array never allocated (freed on entry).
+/// written here); otherwise what it does with it (`ArgumentAllocation`), which its
+/// derivative code then does too: the tangent allocates and frees the derivative beside
+/// it, the adjoint's forward sweep as the primal does, and its backward sweep re-creates
+/// what the forward sweep freed; the caller frees what the callee's adjoint leaves
+/// allocated. Refused (E0414), each where it is written: allocating or freeing it in a
+/// loop or a branch or twice, using it before its ALLOCATE or after its DEALLOCATE, a
+/// jump that could skip either, allocating it and then freeing it, passing it to a
+/// procedure that allocates or frees it, and an INTENT(OUT) dummy array never allocated
+/// (freed on entry) or freed again.
 pub(super) fn allocated_for_caller(
     unit: &Unit,
     name: &str,
@@ -77,11 +79,6 @@ pub(super) fn allocated_for_caller(
         .with_help(HELP)
     };
     let body = &unit.body;
-    let names_item = |items: &[Expr]| {
-        items
-            .iter()
-            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-    };
     let mut by_call = None;
     crate::il::visit::walk_stmts(body, &mut |s| {
         if by_call.is_none() && call_allocates(s, name, program) {
@@ -133,12 +130,7 @@ pub(super) fn allocated_for_caller(
             },
         };
     }
-    let top: Vec<usize> = body
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| matches!(&s.kind, StmtKind::Allocate(items) if names_item(items)))
-        .map(|(i, _)| i)
-        .collect();
+    let top = top_level(body, name, false);
     let Some(first) = first_allocation(body, name, false) else {
         if intent_out && !name.contains('%') {
             return Err(refuse(
@@ -158,13 +150,7 @@ pub(super) fn allocated_for_caller(
     if uses_name(before, name) {
         return Err(refuse(first, "is used before this ALLOCATE"));
     }
-    let mut jump = None;
-    crate::il::visit::walk_stmts(before, &mut |s| {
-        if matches!(s.kind, StmtKind::Return | StmtKind::Goto { .. }) {
-            jump.get_or_insert(s.span);
-        }
-    });
-    if let Some(j) = jump {
+    if let Some(j) = first_jump(before) {
         return Err(refuse(
             j,
             "may be left unallocated by this jump before its ALLOCATE",
@@ -180,17 +166,7 @@ fn freed_for_caller(
     name: &str,
     refuse: &dyn Fn(Span, &str) -> Diagnostic,
 ) -> Result<Option<ArgumentAllocation>, Diagnostic> {
-    let names_item = |items: &[Expr]| {
-        items
-            .iter()
-            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-    };
-    let top: Vec<usize> = body
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| matches!(&s.kind, StmtKind::Deallocate(items) if names_item(items)))
-        .map(|(i, _)| i)
-        .collect();
+    let top = top_level(body, name, true);
     let first = first_deallocation(body, name).unwrap_or_default();
     let [at] = top.as_slice() else {
         return Err(refuse(
@@ -201,19 +177,42 @@ fn freed_for_caller(
     if uses_name(&body[at + 1..], name) {
         return Err(refuse(first, "is used after this DEALLOCATE"));
     }
-    let mut jump = None;
-    crate::il::visit::walk_stmts(&body[..*at], &mut |s| {
-        if matches!(s.kind, StmtKind::Return | StmtKind::Goto { .. }) {
-            jump.get_or_insert(s.span);
-        }
-    });
-    if let Some(j) = jump {
+    if let Some(j) = first_jump(&body[..*at]) {
         return Err(refuse(
             j,
             "may be left allocated by this jump before its DEALLOCATE",
         ));
     }
     Ok(Some(ArgumentAllocation::Frees))
+}
+
+/// The indices of the top-level ALLOCATEs (DEALLOCATEs, with `freed`) naming `name`.
+fn top_level(body: &[Stmt], name: &str, freed: bool) -> Vec<usize> {
+    let names_item = |items: &[Expr]| {
+        items
+            .iter()
+            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+    };
+    body.iter()
+        .enumerate()
+        .filter(|(_, s)| match &s.kind {
+            StmtKind::Allocate(items) => !freed && names_item(items),
+            StmtKind::Deallocate(items) => freed && names_item(items),
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The first RETURN or GO TO among `stmts`, at any depth.
+fn first_jump(stmts: &[Stmt]) -> Option<Span> {
+    let mut jump = None;
+    crate::il::visit::walk_stmts(stmts, &mut |s| {
+        if matches!(s.kind, StmtKind::Return | StmtKind::Goto { .. }) {
+            jump.get_or_insert(s.span);
+        }
+    });
+    jump
 }
 
 /// Why a dummy the procedure frees and allocates again cannot be followed.
