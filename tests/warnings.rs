@@ -1019,3 +1019,21 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// ALLOCATE with SOURCE= is refused with the way to write it that adgen follows.
+#[test]
+fn allocate_with_source_says_how_to_write_it() {
+    let text = "subroutine run(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+        real(8), intent(out) :: y\n  real(8), allocatable :: buf(:)\n  allocate(buf, source=x)\n  \
+        y = sum(buf)\nend subroutine run\n";
+    let e = errors_of(text, "run", &["x"], &["y"]);
+    assert!(
+        e.contains("error[E0404]: `source=` in ALLOCATE is not supported yet"),
+        "{e}"
+    );
+    assert!(
+        e.contains("`allocate(buf(lbound(x, 1):ubound(x, 1)))` then `buf = x`"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}

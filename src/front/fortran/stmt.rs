@@ -803,6 +803,24 @@ impl StmtParser<'_> {
                 let (args, _) = parse_args(c)?;
                 c.expect_end()?;
                 if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
+                    let named = |a: &crate::il::Arg| match &a.value.kind {
+                        crate::il::ExprKind::Var(n) => Some(n.clone()),
+                        _ => None,
+                    };
+                    let item = args.iter().find(|a| a.keyword.is_none()).and_then(named);
+                    let source = args
+                        .iter()
+                        .find(|a| a.keyword.as_deref() == Some(kw.as_str()))
+                        .and_then(named);
+                    let help = match (kw.to_ascii_lowercase().as_str(), item, source) {
+                        ("source", Some(w), Some(x)) => format!(
+                            "give the bounds and assign: `allocate({w}(lbound({x}, 1):ubound({x}, 1)))` then `{w} = {x}` (one pair of bounds per dimension)"
+                        ),
+                        ("source" | "mold", ..) => {
+                            "give the bounds, from LBOUND and UBOUND of the array (and assign it, for SOURCE=)".to_string()
+                        }
+                        _ => "remove it: adgen's code stops on an allocation failure anyway".to_string(),
+                    };
                     return Err(Diagnostic::error(
                         "E0404",
                         format!(
@@ -811,7 +829,7 @@ impl StmtParser<'_> {
                         ),
                     )
                     .at(c.here())
-                    .with_help("remove it: adgen's code stops on an allocation failure anyway"));
+                    .with_help(help));
                 }
                 let items = args.into_iter().map(|a| a.value).collect();
                 if lower == "allocate" {
