@@ -93,6 +93,9 @@
 //! iterations, an association in one branch, ...) is E0401; POINTER dummies, module
 //! variables and components are E0405.
 //!
+//! ALLOCATE with SOURCE= or MOLD= of an array the unit declares (`allocate_source`) is
+//! written out after parsing: the bounds of that array, and for SOURCE= an assignment.
+//!
 //! Diagnostic codes:
 //! - E0201 unexpected character, E0202 syntax ("expected ..."), E0203 expression too
 //!   deep, E0204 unclosed string, E0205 missing END, E0206 mismatched END/ELSE,
@@ -131,6 +134,7 @@
 //!   with its definition; C calling Fortran without BIND(C); a NAME= that renames.
 //! - E0902 the preprocessor could not be run, E0903 the preprocessor failed.
 
+mod allocate_source;
 mod cursor;
 mod decl;
 mod expr;
@@ -514,6 +518,7 @@ fn lower_impl(
             refused: Default::default(),
             pointers: Default::default(),
             pointer_assignments: Default::default(),
+            sourced: Default::default(),
         },
         items,
         pos: 0,
@@ -525,6 +530,12 @@ fn lower_impl(
         internal: Vec::new(),
     };
     let mut units = parser.units();
+    allocate_source::expand(
+        &mut units,
+        &parser.stmts.sourced.borrow(),
+        parser.next_id,
+        &mut diags,
+    );
     pointers::replace(
         &mut units,
         &parser.stmts.pointer_assignments.borrow(),

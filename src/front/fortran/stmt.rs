@@ -239,6 +239,10 @@ pub struct StmtParser<'a> {
     /// The spans of the pointers on the left of `p => target` statements: the
     /// assignments `front::fortran::pointers` takes for associations.
     pub pointer_assignments: std::cell::RefCell<std::collections::BTreeSet<Span>>,
+    /// `allocate(w, source=x)` and `allocate(w, mold=x)`, parsed as `allocate(w)`: by the
+    /// span of the item `w`, whether it copies (SOURCE=) and the array `x`, which
+    /// `front::fortran::allocate_source` turns into bounds (and an assignment).
+    pub sourced: std::cell::RefCell<std::collections::BTreeMap<Span, (bool, Expr)>>,
 }
 
 impl StmtParser<'_> {
@@ -802,6 +806,19 @@ impl StmtParser<'_> {
             "allocate" | "deallocate" => {
                 let (args, _) = parse_args(c)?;
                 c.expect_end()?;
+                // One array and its SOURCE= or MOLD=: bounds taken from that array.
+                if let [item, from] = args.as_slice()
+                    && lower == "allocate"
+                    && item.keyword.is_none()
+                    && matches!(item.value.kind, crate::il::ExprKind::Var(_))
+                    && let Some(kw) = from.keyword.as_deref().map(str::to_ascii_lowercase)
+                    && (kw == "source" || kw == "mold")
+                {
+                    self.sourced
+                        .borrow_mut()
+                        .insert(item.value.span, (kw == "source", from.value.clone()));
+                    return Ok(Some(StmtKind::Allocate(vec![item.value.clone()])));
+                }
                 if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
                     let named = |a: &crate::il::Arg| match &a.value.kind {
                         crate::il::ExprKind::Var(n) => Some(n.clone()),

@@ -4,7 +4,8 @@
 ! constants (its derivative is then allocated by the caller), and a work array
 ! allocated by a subroutine inside the time loop and freed there, and a copy routine
 ! that allocates its INTENT(OUT) result under an `if (.not. allocated(...))` guard;
-! clean-up routines free a component and an array for good.
+! clean-up routines free a component and an array for good; ALLOCATE with SOURCE=
+! and MOLD= of an array a subroutine allocated.
 module diffuse_setup
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -83,6 +84,7 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
   real(dp), intent(out) :: total, probe
   type(rod) :: r, half
   real(dp), allocatable :: w(:), q(:)
+  real(dp), allocatable :: wcopy(:), wgrad(:)
   real(dp) :: ends
   integer :: it, i
   r%n = n
@@ -103,5 +105,14 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
   probe = w(n)*r%temp(n/2) + half%temp(1)*half%temp(n)
   call release(r, ends)
   probe = probe + ends
+  ! A copy (SOURCE=) and an array of the same bounds (MOLD=) of the profile.
+  allocate(wcopy, source=w)
+  allocate(wgrad, mold=w)
+  wgrad(lbound(w, 1)) = 0.0_dp
+  do i = lbound(w, 1) + 1, ubound(w, 1)
+    wgrad(i) = wcopy(i)*(wcopy(i) - wcopy(i - 1))
+  end do
+  probe = probe + wgrad(n)*wcopy(0)
+  deallocate(wcopy, wgrad)
   call drop(w)
 end subroutine diffuse_run

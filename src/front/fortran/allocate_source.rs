@@ -1,0 +1,133 @@
+//! `allocate(w, source=x)` and `allocate(w, mold=x)` (Fortran 2003): the array gets the
+//! bounds of `x`, and with SOURCE= its values. The parser keeps them as `allocate(w)`
+//! with the source aside (`StmtParser::sourced`); this pass, which sees the unit's
+//! declarations, writes the bounds out, one pair per dimension of `x`, and for SOURCE=
+//! adds the assignment `w = x` after the ALLOCATE. What the rest of adgen then sees is
+//! an ALLOCATE with explicit bounds, as if the user had written it so.
+//!
+//! `x` must be an array this unit declares (a local, a dummy), named whole; any other
+//! source is one refusal (E0404), which says how to write it.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::{DeclKind, Expr, ExprKind, Intrinsic, Stmt, StmtId, StmtKind, Unit, key, visit};
+
+/// Expands the SOURCE= and MOLD= allocations of `units`, found by the span of their item.
+pub fn expand(
+    units: &mut [Unit],
+    sourced: &BTreeMap<Span, (bool, Expr)>,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if sourced.is_empty() {
+        return;
+    }
+    for unit in units.iter_mut() {
+        let ranks = declared_ranks(unit);
+        let body = std::mem::take(&mut unit.body);
+        unit.body = block(body, sourced, &ranks, next_id, diags);
+    }
+}
+
+/// The rank of each array the unit declares (keys).
+fn declared_ranks(unit: &Unit) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for d in &unit.decls {
+        if let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+        {
+            let shared = attrs.iter().find_map(|a| match a {
+                crate::il::Attr::Dimension(dims) => Some(dims.len()),
+                _ => None,
+            });
+            for e in entities {
+                if let Some(rank) = e.dims.as_ref().map(Vec::len).or(shared) {
+                    out.insert(key(&e.name), rank);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn block(
+    stmts: Vec<Stmt>,
+    sourced: &BTreeMap<Span, (bool, Expr)>,
+    ranks: &BTreeMap<String, usize>,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut s in stmts {
+        for child in visit::child_blocks_mut(&mut s) {
+            let b = std::mem::take(child);
+            *child = block(b, sourced, ranks, next_id, diags);
+        }
+        let found = match &s.kind {
+            StmtKind::Allocate(items) => match items.as_slice() {
+                [item] => sourced.get(&item.span).map(|f| (item.clone(), f)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((item, (copies, from))) = found else {
+            out.push(s);
+            continue;
+        };
+        let rank = match &from.kind {
+            ExprKind::Var(x) => ranks.get(&key(x)).copied(),
+            _ => None,
+        };
+        let (ExprKind::Var(w), ExprKind::Var(x), Some(rank)) = (&item.kind, &from.kind, rank)
+        else {
+            let word = if *copies { "SOURCE" } else { "MOLD" };
+            diags.push(
+                Diagnostic::error(
+                    "E0404",
+                    format!("this {word}= is not an array this procedure declares, which adgen does not follow yet"),
+                )
+                .at(from.span)
+                .with_help("give the bounds: `allocate(w(lbound(x, 1):ubound(x, 1)))`, then assign `w = x` for SOURCE="),
+            );
+            out.push(s);
+            continue;
+        };
+        let bound = |op, k: usize| Expr::intrinsic(op, vec![Expr::var(x), Expr::int(k as i64)]);
+        // As the parser gives `w(l:u)` (semantic analysis makes it a reference).
+        let subs = (1..=rank)
+            .map(|k| {
+                crate::il::Arg::positional(Expr::new(ExprKind::Range {
+                    lower: Some(Box::new(bound(Intrinsic::Lbound, k))),
+                    upper: Some(Box::new(bound(Intrinsic::Ubound, k))),
+                    stride: None,
+                }))
+            })
+            .collect();
+        let span = s.span;
+        s.kind = StmtKind::Allocate(vec![Expr {
+            kind: ExprKind::Call(w.clone(), subs),
+            span: item.span,
+        }]);
+        out.push(s);
+        if *copies {
+            let id = StmtId(*next_id);
+            *next_id = next_id.saturating_add(1);
+            out.push(Stmt {
+                id,
+                kind: StmtKind::Assign {
+                    lhs: Expr {
+                        kind: ExprKind::Var(w.clone()),
+                        span: item.span,
+                    },
+                    rhs: from.clone(),
+                },
+                span,
+                label: None,
+                trailing_comment: None,
+            });
+        }
+    }
+    out
+}
