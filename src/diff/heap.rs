@@ -273,13 +273,41 @@ pub(crate) fn freed_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
 
 /// Some CALL of this unit frees its array `name` for good.
 pub(crate) fn is_freed_by_call(ug: &UnitGen, name: &str) -> bool {
-    let mut found = false;
-    visit::walk_stmts(&ug.unit.body, &mut |s| {
-        if matches!(s.kind, StmtKind::Call { .. }) && !found {
-            found = freed_by_call(ug, s).iter().any(|n| key(n) == key(name));
-        }
-    });
-    found
+    ug.call_heap.freed.contains(&key(name))
+}
+
+/// The arrays of a unit whose allocation its CALLs change (keys), found once per unit:
+/// the derivative code asks at every array it saves and every DEALLOCATE.
+#[derive(Clone, Debug, Default)]
+pub struct CallHeap {
+    /// Allocated by a call (`il::lifetime::allocated_by_call`).
+    allocated: std::collections::BTreeSet<String>,
+    /// Freed for good by a call.
+    freed: std::collections::BTreeSet<String>,
+    /// Freed and allocated again by a call.
+    reallocated: std::collections::BTreeSet<String>,
+}
+
+impl CallHeap {
+    pub(crate) fn of<'u>(
+        unit: &crate::il::Unit,
+        unit_of: &dyn Fn(&str) -> Option<&'u crate::il::Unit>,
+    ) -> CallHeap {
+        let mut out = CallHeap::default();
+        visit::walk_stmts(&unit.body, &mut |s| {
+            if !matches!(s.kind, StmtKind::Call { .. }) {
+                return;
+            }
+            let keys = |names: Vec<String>| names.into_iter().map(|n| key(&n));
+            out.allocated
+                .extend(keys(crate::il::lifetime::allocated_by_call(s, unit_of)));
+            out.freed
+                .extend(keys(crate::il::lifetime::freed_by_call(s, unit_of)));
+            out.reallocated
+                .extend(keys(crate::il::lifetime::reallocated_by_call(s, unit_of)));
+        });
+        out
+    }
 }
 
 /// After a CALL that frees the arrays `names` of this unit: the derivative of each one
@@ -303,19 +331,10 @@ pub(crate) fn reallocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
 /// DEALLOCATEs record them on the tape for the backward sweep, and its size is asked of
 /// the array itself.
 pub(crate) fn bounds_on_tape(ug: &UnitGen, name: &str) -> bool {
-    if ug.unit.symbols.argument_allocation(name).is_some() {
-        return true;
-    }
-    let mut found = false;
-    visit::walk_stmts(&ug.unit.body, &mut |s| {
-        if matches!(s.kind, StmtKind::Call { .. }) && !found {
-            found = allocated_by_call(ug, s)
-                .iter()
-                .chain(reallocated_by_call(ug, s).iter())
-                .any(|n| key(n) == key(name));
-        }
-    });
-    found
+    let k = key(name);
+    ug.unit.symbols.argument_allocation(name).is_some()
+        || ug.call_heap.allocated.contains(&k)
+        || ug.call_heap.reallocated.contains(&k)
 }
 
 /// `lbound(a, k)` and `ubound(a, k)` of each dimension of array `name`.

@@ -498,6 +498,8 @@ pub struct UnitGen<'c, 'a> {
     pub unsized_args: Vec<Unsized>,
     /// Functions whose derivative is called as a function here, to be declared.
     pub called_functions: BTreeMap<String, TypeSpec>,
+    /// The arrays whose allocation the unit's CALLs change (`heap`).
+    pub call_heap: heap::CallHeap,
 }
 
 impl<'c, 'a> UnitGen<'c, 'a> {
@@ -594,6 +596,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             uses_runtime: false,
             unsized_args: Vec::new(),
             called_functions: BTreeMap::new(),
+            call_heap: heap::CallHeap::of(unit, &|n| ctx.procedures.unit(n)),
         }
     }
 

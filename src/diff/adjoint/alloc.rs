@@ -88,14 +88,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         let ty = unit.symbols.get(name).map(|sym| sym.ty);
                         let tape_ty = ty.and_then(crate::diff::heap::array_tape_type);
                         if tape_ty.is_none() {
-                            self.ug.error(
-                                Diagnostic::error(
-                                    "E0547",
-                                    format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
-                                )
-                                .at(s.span)
-                                .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
-                            );
+                            self.unsavable_array(s, name);
                         }
                         if let Some(ty) = tape_ty {
                             self.ug.uses_runtime = true;
@@ -275,14 +268,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let saves = self.saves(s, name);
         let tape_ty = crate::diff::heap::array_tape_type(ty).filter(|_| saves);
         if saves && tape_ty.is_none() {
-            self.ug.error(
-                Diagnostic::error(
-                    "E0547",
-                    format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
-                )
-                .at(s.span)
-                .with_help("use an array of one of those types, or free it where its values are not needed after"),
-            );
+            self.unsavable_array(s, name);
         }
         if let Some(t) = tape_ty {
             fwd.push(tape(Tape::array(
@@ -310,6 +296,19 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             bwd.extend(crate::diff::heap::zero_loops(self.ug, &d, &temps, zero));
         }
         bwd
+    }
+
+    /// E0547: the values of `name` are needed after the DEALLOCATE `s`, but the tape
+    /// has no whole-array stack of its type.
+    fn unsavable_array(&mut self, s: &Stmt, name: &str) {
+        self.ug.error(
+            Diagnostic::error(
+                "E0547",
+                format!("the adjoint must save the values of `{name}` before it is freed, but adgen saves whole arrays of real(4), real(8) and integer(4) elements only"),
+            )
+            .at(s.span)
+            .with_help("use an array of one of those types, or allocate it where its values are not needed after it is freed"),
+        );
     }
 
     /// A reallocated array (`diff::heap`): some DEALLOCATE of it saves its values, so the
