@@ -964,20 +964,25 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         real(8), target, intent(inout) :: a(n), b(n)\n  real(8), intent(out) :: y\n  \
         real(8), pointer :: p(:), q(:), t(:)\n  integer :: i, m\n";
     let cases = [
-        // Exchanged inside the loop: which buffer is which depends on the iteration.
+        // A target that depends on the path is followed by a selector among whole
+        // variables only, in a procedure without GO TO, and a statement that uses it is
+        // written once per target, so it cannot hold a label.
         (
-            "  p => a\n  q => b\n  do i = 1, 3\n    q(2) = p(1)\n    t => p\n    p => q\n    q => t\n  end do\n",
-            "w.f90:10:5: error[E0401]: adgen cannot tell which target the pointer `q` has here: it is associated again later in this loop",
+            "  p => a\n  if (n > 2) p => b(1:2)\n  y = p(1)\n",
+            "w.f90:8:14: error[E0401]: the target of the pointer `p` depends on the path, and adgen follows such a pointer only among whole variables, but here it is associated with part of one",
+        ),
+        (
+            "  p => a\n  if (n > 2) p => b\n  if (n > 3) go to 10\n  y = p(1)\n10 continue\n",
+            "error[E0401]: the target of the pointer `p` depends on the path, which adgen follows only in a procedure without GO TO",
+        ),
+        (
+            "  p => a\n  if (n > 2) p => b\n  do i = 1, 2\n    y = p(i)\n    write(*, 20) y\n20  format(f8.3)\n  end do\n",
+            "w.f90:9:3: error[E0401]: the targets of the pointers `p` depend on the path, and adgen writes this statement once for each of their combinations, but a statement label inside it would be defined twice",
         ),
         // A DO WHILE condition sees the association its body makes.
         (
             "  p => a\n  do while (p(1) < 5)\n    p(1) = p(1) + 1\n    p => b\n  end do\n",
             "w.f90:8:13: error[E0401]: adgen cannot tell which target the pointer `p` has here",
-        ),
-        // Associated in one branch only: after the IF, it depends on the path.
-        (
-            "  p => a\n  if (n > 2) p => b\n  y = p(1)\n",
-            "w.f90:9:7: error[E0401]: adgen cannot tell which target the pointer `p` has here: it is associated inside a loop or a branch above",
         ),
         (
             "  y = p(1)\n  p => a\n",
@@ -998,6 +1003,18 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         assert!(e.contains(expected), "{body}\n{e}");
         assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
     }
+    // Three targets for each of two pointers chosen apart: nine copies are too many.
+    let text = "subroutine s(n, a, b, c, y)\n  integer, intent(in) :: n\n  \
+        real(8), target, intent(inout) :: a(n), b(n), c(n)\n  real(8), intent(out) :: y\n  \
+        real(8), pointer :: p(:), q(:)\n  p => a\n  q => a\n  if (n > 2) p => b\n  \
+        if (n > 3) p => c\n  if (n > 4) q => b\n  if (n > 5) q => c\n  y = p(1)*q(2)\n\
+        end subroutine s\n";
+    let e = errors_of(text, "s", &["a", "b", "c"], &["y"]);
+    assert!(
+        e.contains("w.f90:12:3: error[E0401]: the targets of the pointers `p`, `q` depend on the path, and this statement would be written 9 times"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
     // A host's pointer used in an internal procedure.
     let text = "subroutine s(n, a, y)\n  integer, intent(in) :: n\n  real(8), target, intent(in) :: a(n)\n  \
         real(8), intent(out) :: y\n  real(8), pointer :: p(:)\n  p => a\n  y = first()\ncontains\n  \

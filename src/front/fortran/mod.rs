@@ -539,6 +539,7 @@ fn lower_impl(
     pointers::replace(
         &mut units,
         &parser.stmts.pointer_assignments.borrow(),
+        parser.next_id,
         &mut diags,
     );
     diags.append(&mut parser.diags);

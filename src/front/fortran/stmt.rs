@@ -131,7 +131,6 @@ pub enum Line {
 
 /// Statement keywords that are valid Fortran but not supported yet.
 const UNSUPPORTED: &[&str] = &[
-    "nullify",
     "error",
     "pause",
     "entry",
@@ -802,6 +801,30 @@ impl StmtParser<'_> {
                 };
                 c.expect_end()?;
                 StmtKind::Call { name, args }
+            }
+            // `NULLIFY(p, q)` of the unit's pointers: kept as a call that
+            // `front::fortran::pointers` takes for `=> null()`.
+            "nullify" => {
+                let at = c.here();
+                let (args, _) = parse_args(c)?;
+                c.expect_end()?;
+                let declared = |a: &crate::il::Arg| {
+                    a.keyword.is_none()
+                        && matches!(&a.value.kind, crate::il::ExprKind::Var(n)
+                            if self.pointers.borrow().iter().any(|p| p.eq_ignore_ascii_case(n)))
+                };
+                if !args.iter().all(declared) {
+                    return Err(Diagnostic::error(
+                        "E0401",
+                        "unsupported statement: NULLIFY of something other than a pointer this procedure declares",
+                    )
+                    .at(at)
+                    .with_help("NULLIFY is followed only for the procedure's own POINTER variables"));
+                }
+                StmtKind::Call {
+                    name: "nullify".to_string(),
+                    args,
+                }
             }
             "allocate" | "deallocate" => {
                 let (args, _) = parse_args(c)?;

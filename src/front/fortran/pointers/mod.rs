@@ -1,0 +1,450 @@
+//! Local POINTER variables used as aliases: each reference to the pointer becomes a
+//! reference to its target, and the `p => target` statements and the pointer's
+//! declaration go, before semantic analysis. What follows never sees a pointer.
+//!
+//! This is what scientists mostly write pointers for in numerical code: a short name for
+//! a component or a section (`h => state%h`, `col => a(:, j)`), or two buffers exchanged
+//! between phases (`tmp => old; old => new; new => tmp`). Tapenade differentiates
+//! pointers with derivative pointers that follow the primal ones (seeds/000 §7, dynamic
+//! memory, pointers); an alias replaced by its target needs no such machinery, and its
+//! derivative is that of the target.
+//!
+//! The replacement is exact when the target a reference sees is known where it is
+//! written, so it is made under these rules (each refusal one E0401, where it is):
+//! - an association holds from its statement to the end of its block (and in the
+//!   blocks inside it): a column alias made at the top of a loop body (`col => a(:, j)`)
+//!   serves that iteration. A pointer associated in a loop body cannot be used in that
+//!   body before its association (another iteration's would be in force), nor after the
+//!   loop; one associated in a branch cannot be used after the IF (the target would
+//!   depend on the path). Buffers swapped across the iterations of a loop are refused;
+//! - the target is a variable, an array element, a section with unit stride (`a(2:n)`,
+//!   `a(:, j)`), a component (`s%h`), or another pointer (its target at that point);
+//! - the variables the target's subscripts read are not changed while it is associated
+//!   (the section `a(1:n)` must stay the one first meant when `n` changes);
+//! - the pointer is not used before its first association (or after `=> null()`);
+//!   ASSOCIATED of it where it is associated is true.
+//!
+//! A local pointer that only ever gets its memory from ALLOCATE (never `=>`) is an
+//! ALLOCATABLE array written the Fortran 90 way: it is declared ALLOCATABLE instead
+//! (ASSOCIATED of it becomes ALLOCATED).
+//!
+//! A pointer to a section has lower bound 1: `p(i)` of `p => a(lo:hi)` is
+//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. POINTER
+//! dummies, module variables and components stay refused (E0405, by `sema`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Diagnostic, Span};
+use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
+
+mod rewriter;
+mod selectors;
+
+use rewriter::Rewriter;
+
+const CODE: &str = "E0401";
+
+/// The association of one pointer: its target, and the names the target's subscripts
+/// read.
+#[derive(Clone)]
+struct Association {
+    target: Expr,
+    reads: BTreeSet<String>,
+}
+
+/// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
+/// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
+pub fn replace(
+    units: &mut [Unit],
+    marked: &BTreeSet<Span>,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // Most files declare no pointer: nothing to walk then.
+    let hosts: BTreeSet<String> = units
+        .iter()
+        .filter(|u| u.is_procedure() && !local_pointers(u).is_empty())
+        .map(|u| key(&u.name))
+        .collect();
+    if hosts.is_empty() {
+        return;
+    }
+    let mut taken = selectors::names_of(units);
+    // What internal procedures refer to, by host: a host's pointer they use by host
+    // association cannot be replaced in the host alone.
+    let mut by_host: BTreeMap<String, Vec<(BTreeSet<String>, Span)>> = BTreeMap::new();
+    for u in units.iter() {
+        if let Some(host) = u.internal_of.as_ref().filter(|h| hosts.contains(&key(h))) {
+            // Its own names (dummies, locals) hide the host's.
+            let mut names = visit::referenced_names(&u.body);
+            for a in &u.args {
+                names.remove(&key(a));
+            }
+            for d in &u.decls {
+                if let DeclKind::Var { entities, .. } = &d.kind {
+                    for e in entities {
+                        names.remove(&key(&e.name));
+                    }
+                }
+            }
+            by_host.entry(key(host)).or_default().push((names, u.span));
+        }
+    }
+    for unit in units.iter_mut().filter(|u| u.is_procedure()) {
+        let mut pointers = local_pointers(unit);
+        let shared = by_host.get(&key(&unit.name)).and_then(|internals| {
+            internals.iter().find_map(|(names, span)| {
+                pointers
+                    .iter()
+                    .find(|p| names.contains(*p))
+                    .map(|p| (p.clone(), *span))
+            })
+        });
+        if let Some((p, span)) = shared {
+            diags.push(
+                Diagnostic::error(
+                    CODE,
+                    format!("the host's pointer `{p}` is used in this internal procedure: adgen replaces a pointer by its target only in the procedure that declares it"),
+                )
+                .at(span)
+                .with_help("pass the target to the internal procedure as an argument"),
+            );
+            keep_declared(unit);
+            continue;
+        }
+        let allocated = allocated_pointers(unit, &pointers, marked);
+        if !allocated.is_empty() {
+            make_allocatable(unit, &allocated);
+            pointers.retain(|p| !allocated.contains(p));
+        }
+        if pointers.is_empty() {
+            continue;
+        }
+        let is_association = |s: &Stmt| {
+            matches!(&s.kind, StmtKind::Assign { lhs, .. }
+                if marked.contains(&lhs.span)
+                    && matches!(&lhs.kind, ExprKind::Var(n) if pointers.contains(&key(n))))
+        };
+        // First with every target known where it is used; a pointer refused because its
+        // target depends on the path then gets a selector, and the unit is walked again.
+        let families = selectors::Families::of(unit, &pointers, &is_association);
+        let mut selected: BTreeMap<String, selectors::Selector> = BTreeMap::new();
+        let (body, error) = loop {
+            let order: Vec<String> = selected.keys().cloned().collect();
+            let states = match selectors::reachable(&unit.body, &order, &selected, &is_association)
+            {
+                _ if order.is_empty() => BTreeMap::new(),
+                Ok(states) => states,
+                Err(span) => {
+                    break (
+                        Vec::new(),
+                        Some(
+                            Diagnostic::error(
+                                CODE,
+                                format!("the target of the pointer `{}` depends on the path, which adgen follows only in a procedure without GO TO", order[0]),
+                            )
+                            .at(span)
+                            .with_help("rewrite the jumps with IF, DO, EXIT or CYCLE, or use the targets themselves"),
+                        ),
+                    );
+                }
+            };
+            let mut rewriter = Rewriter {
+                lower_bounds: declared_lower_bounds(unit),
+                pointers: &pointers,
+                selected: &selected,
+                order: &order,
+                states: &states,
+                next_id,
+                current: BTreeMap::new(),
+                assumed: BTreeSet::new(),
+                unknown: BTreeMap::new(),
+                error: None,
+                path_dependent: None,
+            };
+            let body = rewriter.block(unit.body.clone(), false, &is_association);
+            let (error, path_dependent) = (rewriter.error, rewriter.path_dependent);
+            match (error, path_dependent) {
+                (None, _) => break (body, None),
+                (Some(_), Some(p)) if !selected.contains_key(&p) => {
+                    // Its whole family: `p => q` copies a selector.
+                    let mut refusal = None;
+                    for q in families.members(&p) {
+                        let var = selectors::selector_name(&q, &mut taken);
+                        match families.selector(&q, var) {
+                            Ok(selector) => {
+                                selected.insert(q, selector);
+                            }
+                            Err(d) => {
+                                refusal = Some(d);
+                                break;
+                            }
+                        }
+                    }
+                    if let Some(d) = refusal {
+                        break (body, Some(d));
+                    }
+                }
+                (Some(d), _) => break (body, Some(d)),
+            }
+        };
+        if let Some(d) = error {
+            // One refusal.
+            diags.push(d);
+            keep_declared(unit);
+            continue;
+        }
+        unit.body = body;
+        selectors::declare(unit, &selected, next_id);
+        pointers.retain(|p| !selected.contains_key(p));
+        drop_declarations(unit, &pointers);
+    }
+}
+
+/// The local pointers that get their memory from ALLOCATE and are never associated
+/// with `=>` (keys): pointers written where ALLOCATABLE is meant, as Fortran 90 code
+/// often does.
+fn allocated_pointers(
+    unit: &Unit,
+    pointers: &BTreeSet<String>,
+    marked: &BTreeSet<Span>,
+) -> BTreeSet<String> {
+    let name_of = |e: &Expr| match &e.kind {
+        ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => Some(key(n)),
+        _ => None,
+    };
+    let mut allocated = BTreeSet::new();
+    let mut associated = BTreeSet::new();
+    visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
+        StmtKind::Allocate(items) => {
+            allocated.extend(items.iter().filter_map(name_of));
+        }
+        StmtKind::Assign { lhs, .. } if marked.contains(&lhs.span) => {
+            associated.extend(name_of(lhs));
+        }
+        _ => {}
+    });
+    allocated
+        .into_iter()
+        .filter(|n| pointers.contains(n) && !associated.contains(n))
+        .collect()
+}
+
+/// Declares `names` ALLOCATABLE instead of POINTER (a declaration that also declares
+/// other pointers is split), and asks ALLOCATED where the body asks ASSOCIATED of them.
+fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
+    let mut decls = Vec::with_capacity(unit.decls.len());
+    for d in std::mem::take(&mut unit.decls) {
+        let DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } = &d.kind
+        else {
+            decls.push(d);
+            continue;
+        };
+        if !attrs.iter().any(|a| matches!(a, Attr::Pointer)) {
+            decls.push(d);
+            continue;
+        }
+        let (moved, kept): (Vec<_>, Vec<_>) = entities
+            .iter()
+            .cloned()
+            .partition(|e| names.contains(&key(&e.name)));
+        if !kept.is_empty() {
+            decls.push(crate::il::Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs: attrs.clone(),
+                    entities: kept,
+                },
+                span: d.span,
+            });
+        }
+        if !moved.is_empty() {
+            let attrs = attrs
+                .iter()
+                .map(|a| match a {
+                    Attr::Pointer => Attr::Allocatable,
+                    other => other.clone(),
+                })
+                .collect();
+            decls.push(crate::il::Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs,
+                    entities: moved,
+                },
+                span: d.span,
+            });
+        }
+    }
+    unit.decls = decls;
+    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Call(f, args) = &mut x.kind
+                    && f.eq_ignore_ascii_case("associated")
+                    && args.len() == 1
+                    && matches!(&args[0].value.kind, ExprKind::Var(n) if names.contains(&key(n)))
+                {
+                    *f = "allocated".to_string();
+                }
+            });
+        }
+    });
+}
+
+/// The pointers a procedure declares as its own variables (keys).
+fn local_pointers(unit: &Unit) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for d in &unit.decls {
+        if let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+            && attrs.iter().any(|a| matches!(a, Attr::Pointer))
+        {
+            for e in entities {
+                let dummy = unit.args.iter().any(|a| key(a) == key(&e.name));
+                let result = unit.result.as_ref().is_some_and(|r| key(r) == key(&e.name))
+                    || (unit.result.is_none()
+                        && unit.is_function()
+                        && key(&unit.name) == key(&e.name));
+                if !dummy && !result {
+                    out.insert(key(&e.name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lower bound of each dimension of the arrays the unit declares with their shape
+/// (explicit or assumed: 1 unless written), not ALLOCATABLE or POINTER, when every one
+/// is a literal.
+fn declared_lower_bounds(unit: &Unit) -> BTreeMap<String, Vec<Expr>> {
+    let mut out = BTreeMap::new();
+    for d in &unit.decls {
+        let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+        else {
+            continue;
+        };
+        if attrs
+            .iter()
+            .any(|a| matches!(a, Attr::Allocatable | Attr::Pointer))
+        {
+            continue;
+        }
+        let attr_dims = attrs.iter().find_map(|a| match a {
+            Attr::Dimension(d) => Some(d),
+            _ => None,
+        });
+        for e in entities {
+            if let Some(dims) = e.dims.as_ref().or(attr_dims) {
+                // A bound that reads variables may not hold any longer: LBOUND then.
+                let lows: Option<Vec<Expr>> = dims
+                    .iter()
+                    .map(|d| match &d.lower {
+                        None => Some(Expr::int(1)),
+                        Some(l) if matches!(l.kind, ExprKind::Int(_)) => Some(l.clone()),
+                        Some(_) => None,
+                    })
+                    .collect();
+                if let Some(lows) = lows {
+                    out.insert(key(&e.name), lows);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// After a refusal: the pointers stay declared, as plain variables (their uses raise
+/// no false "not declared"), without the POINTER attribute (not refused again).
+/// ASSOCIATED of them, and their NULLIFY, which would be refused again, go too: the
+/// procedure is refused once, for the pointer.
+fn keep_declared(unit: &mut Unit) {
+    let mut pointers = BTreeSet::new();
+    for d in &mut unit.decls {
+        if let DeclKind::Var {
+            attrs, entities, ..
+        } = &mut d.kind
+            && attrs.iter().any(|a| matches!(a, Attr::Pointer))
+        {
+            attrs.retain(|a| !matches!(a, Attr::Pointer));
+            pointers.extend(entities.iter().map(|e| key(&e.name)));
+        }
+    }
+    let is_pointer = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if pointers.contains(&key(n)));
+    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
+        if let StmtKind::Call { name, args } = &s.kind
+            && name.eq_ignore_ascii_case("nullify")
+            && args.iter().all(|a| is_pointer(&a.value))
+        {
+            s.kind = StmtKind::Continue;
+        }
+        for e in visit::stmt_exprs_mut(s) {
+            visit::walk_expr_mut_post(e, &mut |x| {
+                if let ExprKind::Call(f, args) = &x.kind
+                    && f.eq_ignore_ascii_case("associated")
+                    && args.first().is_some_and(|a| is_pointer(&a.value))
+                {
+                    x.kind = ExprKind::Logical(true);
+                }
+            });
+        }
+    });
+}
+
+/// The pointers' declarations go (a declaration left empty goes too).
+fn drop_declarations(unit: &mut Unit, pointers: &BTreeSet<String>) {
+    unit.decls.retain_mut(|d| match &mut d.kind {
+        DeclKind::Var { entities, .. } => {
+            entities.retain(|e| !pointers.contains(&key(&e.name)));
+            !entities.is_empty()
+        }
+        _ => true,
+    });
+}
+
+/// The pointers (keys) associated by the statements of `stmts`, at any depth.
+fn associated_in(stmts: &[Stmt], is_association: &dyn Fn(&Stmt) -> bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    visit::walk_stmts(stmts, &mut |x| {
+        if is_association(x)
+            && let StmtKind::Assign { lhs, .. } = &x.kind
+            && let ExprKind::Var(n) = &lhs.kind
+        {
+            out.insert(key(n));
+        }
+    });
+    out
+}
+
+fn pointer_base(pointers: &BTreeSet<String>, name: &str) -> bool {
+    pointers.contains(&key(name.split('%').next().unwrap_or(name)))
+}
+
+/// `lo + i - 1`: the element of a section starting at `lo` at the pointer's index `i`.
+fn shifted(lo: &Expr, i: Expr) -> Expr {
+    match &lo.kind {
+        ExprKind::Int(t) if t.parse::<i64>() == Ok(1) => i,
+        ExprKind::Int(t) => match t.parse::<i64>() {
+            Ok(v) if v > 1 => Expr::binary(BinOp::Add, i, Expr::int(v - 1)),
+            Ok(v) => Expr::binary(BinOp::Sub, i, Expr::int(1 - v)),
+            Err(_) => Expr::binary(
+                BinOp::Sub,
+                Expr::binary(BinOp::Add, lo.clone(), i),
+                Expr::int(1),
+            ),
+        },
+        _ => Expr::binary(
+            BinOp::Sub,
+            Expr::binary(BinOp::Add, lo.clone(), i),
+            Expr::int(1),
+        ),
+    }
+}
