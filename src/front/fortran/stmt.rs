@@ -2,6 +2,7 @@
 //! declaration, an action statement, or one line of a block construct (IF/DO headers,
 //! ELSE, END IF, END DO). Block structure is assembled by `unit.rs`.
 
+mod actions;
 mod control;
 mod labels;
 pub use labels::{check_labels, jump_targets, normalize_label};
@@ -743,9 +744,6 @@ impl StmtParser<'_> {
     }
 }
 
-/// Jumps and SELECT CASE lines.
-impl StmtParser<'_> {}
-
 /// `f(x, y) = expr` before the first executable statement, where `f` is not declared as
 /// an array and the arguments are distinct names: a statement function.
 pub fn statement_function(kind: &StmtKind, decls: &[crate::il::Decl]) -> Option<DeclKind> {
@@ -786,122 +784,6 @@ pub fn statement_function(kind: &StmtKind, decls: &[crate::il::Decl]) -> Option<
         args: names,
         body: rhs.clone(),
     })
-}
-
-/// Action statements other than assignment (kept apart to keep `line` readable).
-impl StmtParser<'_> {
-    pub fn action_keyword(&self, c: &mut Cursor, lower: &str) -> PResult<Option<StmtKind>> {
-        let kind = match lower {
-            "call" => {
-                let (name, _) = c.expect_ident("the name of the subroutine to call")?;
-                let args = if c.is(&TokKind::LParen) {
-                    parse_args(c)?.0
-                } else {
-                    Vec::new()
-                };
-                c.expect_end()?;
-                StmtKind::Call { name, args }
-            }
-            // `NULLIFY(p, q)` of the unit's pointers: kept as a call that
-            // `front::fortran::pointers` takes for `=> null()`.
-            "nullify" => {
-                let at = c.here();
-                let (args, _) = parse_args(c)?;
-                c.expect_end()?;
-                let declared = |a: &crate::il::Arg| {
-                    a.keyword.is_none()
-                        && matches!(&a.value.kind, crate::il::ExprKind::Var(n)
-                            if self.pointers.borrow().iter().any(|p| p.eq_ignore_ascii_case(n)))
-                };
-                if !args.iter().all(declared) {
-                    return Err(Diagnostic::error(
-                        "E0401",
-                        "unsupported statement: NULLIFY of something other than a pointer this procedure declares",
-                    )
-                    .at(at)
-                    .with_help("NULLIFY is followed only for the procedure's own POINTER variables"));
-                }
-                StmtKind::Call {
-                    name: "nullify".to_string(),
-                    args,
-                }
-            }
-            "allocate" | "deallocate" => {
-                let (args, _) = parse_args(c)?;
-                c.expect_end()?;
-                // One array and its SOURCE= or MOLD=: bounds taken from that array.
-                if let [item, from] = args.as_slice()
-                    && lower == "allocate"
-                    && item.keyword.is_none()
-                    && matches!(item.value.kind, crate::il::ExprKind::Var(_))
-                    && let Some(kw) = from.keyword.as_deref().map(str::to_ascii_lowercase)
-                    && (kw == "source" || kw == "mold")
-                {
-                    self.sourced
-                        .borrow_mut()
-                        .insert(item.value.span, (kw == "source", from.value.clone()));
-                    return Ok(Some(StmtKind::Allocate(vec![item.value.clone()])));
-                }
-                if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
-                    let named = |a: &crate::il::Arg| match &a.value.kind {
-                        crate::il::ExprKind::Var(n) => Some(n.clone()),
-                        _ => None,
-                    };
-                    let item = args.iter().find(|a| a.keyword.is_none()).and_then(named);
-                    let source = args
-                        .iter()
-                        .find(|a| a.keyword.as_deref() == Some(kw.as_str()))
-                        .and_then(named);
-                    let help = match (kw.to_ascii_lowercase().as_str(), item, source) {
-                        ("source", Some(w), Some(x)) => format!(
-                            "give the bounds and assign: `allocate({w}(lbound({x}, 1):ubound({x}, 1)))` then `{w} = {x}` (one pair of bounds per dimension)"
-                        ),
-                        ("source" | "mold", ..) => {
-                            "give the bounds, from LBOUND and UBOUND of the array (and assign it, for SOURCE=)".to_string()
-                        }
-                        _ => "remove it: adgen's code stops on an allocation failure anyway".to_string(),
-                    };
-                    return Err(Diagnostic::error(
-                        "E0404",
-                        format!(
-                            "`{kw}=` in {} is not supported yet",
-                            lower.to_ascii_uppercase()
-                        ),
-                    )
-                    .at(c.here())
-                    .with_help(help));
-                }
-                let items = args.into_iter().map(|a| a.value).collect();
-                if lower == "allocate" {
-                    StmtKind::Allocate(items)
-                } else {
-                    StmtKind::Deallocate(items)
-                }
-            }
-            "return" => {
-                if !c.at_end() {
-                    return Err(Diagnostic::error(
-                        "E0404",
-                        "alternate returns (`RETURN n`) are not supported yet",
-                    )
-                    .at(c.here()));
-                }
-                StmtKind::Return
-            }
-            "continue" => {
-                c.expect_end()?;
-                StmtKind::Continue
-            }
-            "exit" => StmtKind::Exit {
-                name: self.opt_name(c)?,
-            },
-            "cycle" => StmtKind::Cycle {
-                name: self.opt_name(c)?,
-            },
-            _ => return Ok(None),
-        };
-        Ok(Some(kind))
-    }
 }
 
 /// The statement's words, lower case, after an optional construct name.
