@@ -625,8 +625,9 @@ fn internal_procedures_of_two_files_keep_their_own_meaning() {
 
 #[test]
 fn unsupported_module_declarations_block_only_the_procedures_that_use_them() {
-    // A polymorphic variable and a type with POINTER components: `scale` uses neither,
-    // `count_args` uses the type, `wrap` a type holding it, `rot` the variable.
+    // A polymorphic variable, a type with POINTER components and a POINTER variable:
+    // `scale` uses none, `count_args` uses the type, `wrap` a type holding it, `rot`
+    // the polymorphic variable, `keep` the pointer.
     let text = "\
 module args
   implicit none
@@ -681,6 +682,26 @@ end module args
     let e = errors_of(text, "rot", &["x"], &["y"]);
     assert!(
         e.contains("w.f90:3:3: error[E0405]: a derived type (TYPE/CLASS) is not supported yet"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // A module's POINTER variable blocks only the procedure that names it.
+    let text = text
+        .replace(
+            "  class(*), allocatable :: gain\n",
+            "  class(*), allocatable :: gain\n  real(8), pointer :: cache(:)\n",
+        )
+        .replace(
+            "end module args",
+            "  subroutine keep(x, y)\n    real(8), intent(in) :: x\n    \
+             real(8), intent(out) :: y\n    y = x + cache(1)\n  end subroutine keep\n\
+             end module args",
+        );
+    let w = warnings_of(&text, "scale", &["x"], &["y"]);
+    assert!(!w.contains("error"), "{w}");
+    let e = errors_of(&text, "keep", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:4:3: error[E0405]: the POINTER attribute is not supported yet here"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");

@@ -125,10 +125,13 @@ fn refused_module_entities(program: &Program) -> Vec<Diagnostic> {
     let mut said = BTreeSet::new();
     let mut out = Vec::new();
     for u in program.units().filter(|u| u.is_procedure()) {
+        // A module variable the procedure sees but never names blocks nothing.
+        let named = crate::il::visit::referenced_names(&u.body);
         for sym in u.symbols.iter() {
             let by_name = sym
                 .global
                 .as_ref()
+                .filter(|_| named.contains(&key(&sym.name)))
                 .and_then(|g| refused.get(crate::il::key_ref(&g.name).as_ref()));
             let by_type = sym
                 .type_spec
