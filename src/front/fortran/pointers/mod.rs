@@ -151,6 +151,7 @@ pub fn replace(
             };
             let mut rewriter = Rewriter {
                 lower_bounds: declared_lower_bounds(unit),
+                intent_in: intent_in(unit),
                 pointers: &pointers,
                 selected: &selected,
                 order: &order,
@@ -294,6 +295,28 @@ fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
             });
         }
     });
+}
+
+/// The dummies a procedure declares INTENT(IN) (keys).
+fn intent_in(unit: &Unit) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } if attrs
+                .iter()
+                .any(|a| matches!(a, Attr::Intent(crate::il::Intent::In))) =>
+            {
+                out.extend(entities.iter().map(|e| key(&e.name)));
+            }
+            DeclKind::Intent(crate::il::Intent::In, names) => {
+                out.extend(names.iter().map(|n| key(n)));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The pointers a procedure declares as its own variables (keys).

@@ -30,6 +30,9 @@ pub(super) struct Rewriter<'p> {
     /// tuples of selector values in `order` (`selectors::reachable`).
     pub states: &'p BTreeMap<StmtId, BTreeSet<Vec<u8>>>,
     pub next_id: &'p mut u32,
+    /// The unit's INTENT(IN) dummies (keys): a copy that would write one through a
+    /// pointer is for targets the pointer never has there (`select`).
+    pub intent_in: BTreeSet<String>,
     pub current: BTreeMap<String, Association>,
     /// The pointers whose target in `current` a copy of a statement assumes (`select`):
     /// ASSOCIATED of them asks their selector.
@@ -382,6 +385,7 @@ impl Rewriter<'_> {
             return s;
         }
         let (before, before_unknown) = (self.current.clone(), self.unknown.clone());
+        let written_before = written(&s);
         let mut arms = Vec::with_capacity(combos.len());
         for (c, combo) in combos.iter().enumerate() {
             self.current = before.clone();
@@ -405,6 +409,16 @@ impl Rewriter<'_> {
             }
             let mut copy = self.statement(copy, is_association);
             self.assumed = assumed;
+            // Writing an INTENT(IN) dummy through the pointer is not valid Fortran, so
+            // the pointer never has that target here: no copy for it (the compiler would
+            // refuse the copy).
+            if combos.len() > 1
+                && written(&copy)
+                    .iter()
+                    .any(|w| self.intent_in.contains(w) && !written_before.contains(w))
+            {
+                continue;
+            }
             if c > 0 {
                 renumber(std::slice::from_mut(&mut copy), self.next_id);
             }
@@ -436,7 +450,15 @@ impl Rewriter<'_> {
         if arms.len() == 1 {
             return arms.pop().expect("one copy").1;
         }
-        let (_, last) = arms.pop().expect("copies");
+        let Some((_, last)) = arms.pop() else {
+            // Every copy writes an INTENT(IN) dummy: the program is invalid there.
+            self.fail(
+                s.span,
+                "this statement writes through a pointer only ever associated with INTENT(IN) dummy arguments here".to_string(),
+                "associate the pointer with a variable that may be changed",
+            );
+            return s;
+        };
         Stmt {
             id: self.fresh_id(),
             kind: StmtKind::If {
@@ -643,6 +665,19 @@ impl Rewriter<'_> {
         }
         Some(ExprKind::Index(name, out))
     }
+}
+
+/// The variables `s` assigns, at any depth (keys).
+fn written(s: &Stmt) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    visit::walk_stmts(std::slice::from_ref(s), &mut |x| {
+        if let StmtKind::Assign { lhs, .. } = &x.kind
+            && let Some(name) = lhs.base_name()
+        {
+            out.insert(key(name.split('%').next().unwrap_or(name)));
+        }
+    });
+    out
 }
 
 /// The pointers of `NULLIFY(p, q)` when all are the unit's pointers (as written).

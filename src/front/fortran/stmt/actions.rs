@@ -117,4 +117,3 @@ impl StmtParser<'_> {
         Ok(Some(kind))
     }
 }
-

@@ -3,7 +3,9 @@
 ! (`tmp => old; old => new; new => tmp`), a pair of work arrays chosen by the parity of
 ! the pass (MPDATA's anti-diffusive velocities: the first pass reads the wind given,
 ! later ones the one the previous pass wrote), a copy made in a branch only when
-! needed, a pointer passed to a subroutine, ASSOCIATED and NULLIFY.
+! needed, a pointer passed to a subroutine, ASSOCIATED and NULLIFY. A write through a
+! pointer that may be associated with the INTENT(IN) wind, for all adgen can tell, but
+! never is where it writes.
 module buffer_model
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -66,6 +68,8 @@ contains
             wt_sav => store1
           end if
         end if
+        ! Periodic halo of the corrected velocities (never of the wind given).
+        if (pass > 1) wt(0) = wt(n)
         call upwind(n, dt, wt, new)
       end do
       ! A copy of the first buffer, made on the first step only.
