@@ -707,6 +707,49 @@ end module args
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
 
+/// An array of structures with an ALLOCATABLE component is refused once, where it is
+/// declared: its procedures' uses of the component (allocated, subscripted) are the
+/// refusal's consequences, not more errors.
+#[test]
+fn a_refused_module_array_of_structures_is_one_error() {
+    let text = "module m
+  implicit none
+  type t
+    real(8), allocatable :: arr(:)
+  \
+        end type t
+  type(t), allocatable :: obj(:)
+contains
+  subroutine init(n)
+    \
+        integer, intent(in) :: n
+    allocate(obj(2))
+    allocate(obj(1)%arr(n))
+  \
+        end subroutine init
+  subroutine run(n, x, y)
+    integer, intent(in) :: n
+    \
+        real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    integer :: i
+    \
+        y = 0
+    do i = 1, n
+      y = y + obj(1)%arr(i)*x
+    end do
+  \
+        end subroutine run
+end module m
+";
+    let e = errors_of(text, "run", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:6:27: error[E0405]: an array of type `t`, whose component `arr` is ALLOCATABLE, is not supported yet"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
 /// One error per unsupported construct: a `PROCEDURE(iface) :: f` dummy is typed by its
 /// interface, so a root that takes it hears only that no caller names the procedure
 /// (never "the function `f` has no type"); a procedure pointer is one refusal; an

@@ -54,13 +54,20 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     let mut said = std::collections::BTreeSet::new();
     for u in program.units() {
         for d in &u.deferred {
-            let refusal = d.code.starts_with("E04") || d.code.starts_with("E06");
+            // E0421 (subscripts of a component) is semantic: beside a refusal, its
+            // consequence.
+            let refusal =
+                (d.code.starts_with("E04") && d.code != "E0421") || d.code.starts_with("E06");
             if refusal && said.insert((d.code, d.message.clone(), format!("{:?}", d.location))) {
                 deferred.push(d.clone());
             }
         }
     }
-    deferred.extend(refused_module_entities(&program));
+    for d in refused_module_entities(&program) {
+        if said.insert((d.code, d.message.clone(), format!("{:?}", d.location))) {
+            deferred.push(d);
+        }
+    }
     if !deferred.is_empty() {
         return Err(deferred);
     }

@@ -618,9 +618,18 @@ fn lower_impl(
     defer_unsupported(&mut units, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         // The file is refused anyway: every problem at once.
+        // Each once: a module's refusal goes to every procedure that uses its names.
+        let mut said = std::collections::BTreeSet::new();
         for u in &mut units {
-            diags.append(&mut u.deferred);
-            diags.extend(u.deferred_entities.drain(..).map(|(_, d)| d));
+            for d in u
+                .deferred
+                .drain(..)
+                .chain(u.deferred_entities.drain(..).map(|(_, d)| d))
+            {
+                if said.insert((d.code, format!("{:?}", d.location), d.message.clone())) {
+                    diags.push(d);
+                }
+            }
         }
     }
     // In source order: parsing and semantic problems interleaved as a reader meets them.
@@ -712,14 +721,29 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     let refused: Vec<(String, Diagnostic)> = units
         .iter()
         .flat_map(|u| u.deferred_entities.iter())
-        .flat_map(|(names, d)| names.iter().map(move |n| (format!("`{n}`"), d.clone())))
+        .flat_map(|(names, d)| {
+            names
+                .iter()
+                .map(move |n| (n.to_ascii_lowercase(), d.clone()))
+        })
         .collect();
     let mut rest = Vec::with_capacity(kept.len());
     for d in kept {
-        let cause = refused
-            .iter()
-            .find(|(n, _)| d.code.starts_with("E03") && d.message.contains(n.as_str()));
-        match (holder(units, &d), cause) {
+        // The name, or a component of it (`obj%arr`), quoted in the message.
+        let message = d.message.to_ascii_lowercase();
+        let quoted = refused.iter().find(|(n, _)| {
+            is_semantic(d.code)
+                && (message.contains(&format!("`{n}`")) || message.contains(&format!("`{n}%")))
+        });
+        let at = holder(units, &d);
+        // Or, for a semantic error that quotes only a component (`arr` has 0
+        // dimensions), a refused name the procedure uses.
+        let cause = quoted.or_else(|| {
+            let u = at.filter(|_| is_semantic(d.code))?;
+            let named = il::visit::referenced_names(&units[u].body);
+            refused.iter().find(|(n, _)| named.contains(n))
+        });
+        match (at, cause) {
             (Some(u), Some((_, refusal))) => {
                 if !units[u]
                     .deferred
@@ -739,9 +763,9 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     // unknown outside it): they go with it. A unit defined twice is the file's problem.
     *diags = Vec::with_capacity(kept.len());
     for d in kept {
-        match holder(units, &d).filter(|&u| {
-            d.code.starts_with("E03") && d.code != "E0312" && !units[u].deferred.is_empty()
-        }) {
+        match holder(units, &d)
+            .filter(|&u| is_semantic(d.code) && d.code != "E0312" && !units[u].deferred.is_empty())
+        {
             // One error per unsupported construct: a semantic error about a name that a
             // refusal of the same procedure names (`the function `f` has no type`, after
             // `PROCEDURE(iface) :: f` was refused) is its consequence, not news.
@@ -755,6 +779,12 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
             None => diags.push(d),
         }
     }
+}
+
+/// A semantic error (E03xx, and E0421's subscripts of a component): after a refusal of
+/// the declaration it is about, a consequence, not news.
+fn is_semantic(code: &str) -> bool {
+    code.starts_with("E03") || code == "E0421"
 }
 
 /// The first name a message quotes in backticks.
