@@ -170,19 +170,52 @@ impl Scalarizer<'_> {
     }
 
     pub(super) fn is_specification(&self, e: &Expr) -> bool {
-        let mut ok = true;
-        crate::il::visit::walk_expr(e, &mut |x| match &x.kind {
-            ExprKind::Var(n) | ExprKind::Index(n, _) => {
-                let fine = self.symbols.get(n).is_some_and(|s| {
-                    s.kind == crate::il::SymbolKind::Constant
-                        || (s.is_dummy() && !self.assigned.contains(crate::il::key_ref(n).as_ref()))
-                });
-                ok &= fine;
+        // SIZE, LBOUND and UBOUND of a dummy array that is neither ALLOCATABLE nor a
+        // pointer ask its shape, fixed on entry even where its values change (`tmp`
+        // for `a = cshift(a, 1)` of an assumed-shape `a`).
+        if let ExprKind::Intrinsic { op, args, .. } = &e.kind
+            && matches!(op, Intrinsic::Size | Intrinsic::Lbound | Intrinsic::Ubound)
+            && let Some((array, rest)) = args.split_first()
+            && let ExprKind::Var(n) = &array.value.kind
+            && self
+                .symbols
+                .get(n)
+                .is_some_and(|s| s.is_dummy() && s.is_array())
+            && !self
+                .allocatable_dummies
+                .contains(crate::il::key_ref(n).as_ref())
+        {
+            return rest.iter().all(|a| self.is_specification(&a.value));
+        }
+        match &e.kind {
+            ExprKind::Var(n) => self.symbols.get(n).is_some_and(|s| {
+                s.kind == crate::il::SymbolKind::Constant
+                    || (s.is_dummy() && !self.assigned.contains(crate::il::key_ref(n).as_ref()))
+            }),
+            ExprKind::Index(n, subs) => {
+                self.is_specification(&Expr::var(n))
+                    && subs.iter().all(|x| self.is_specification(x))
             }
-            ExprKind::Call(..) => ok = false,
-            _ => {}
-        });
-        ok
+            ExprKind::Call(..) => false,
+            ExprKind::Intrinsic { args, .. } => {
+                args.iter().all(|a| self.is_specification(&a.value))
+            }
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => self.is_specification(x),
+            ExprKind::Binary(_, a, b) => self.is_specification(a) && self.is_specification(b),
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => true,
+            // Anything else: every name in it must be one.
+            _ => {
+                let mut ok = true;
+                crate::il::visit::walk_expr(e, &mut |x| match &x.kind {
+                    ExprKind::Var(n) | ExprKind::Index(n, _) => {
+                        ok &= self.is_specification(&Expr::var(n));
+                    }
+                    ExprKind::Call(..) => ok = false,
+                    _ => {}
+                });
+                ok
+            }
+        }
     }
 
     pub(super) fn ctor_item_error(&self, item: &Expr) -> Diagnostic {
