@@ -417,8 +417,8 @@ fn an_unreached_procedure_never_blocks_a_root() {
     assert!(e.contains("error[E0410]"), "{e}");
 }
 
-/// What adgen does not support yet (a BLOCK construct, internal procedures, a main
-/// PROGRAM) blocks only the roots that reach it: modern libraries
+/// What adgen does not support yet (a procedure argument called with active arguments
+/// by the root itself, a main PROGRAM) blocks only the roots that reach it: modern libraries
 /// declare abstract interfaces for their drivers' callbacks, which a root computing one
 /// kernel never calls, and files of procedures often hold their main program too. ERROR STOP and IMPORT are read and kept as written.
 #[test]
@@ -481,10 +481,11 @@ end program demo
 ";
     let w = warnings_of(text, "root", &["x"], &["y"]);
     assert!(!w.contains("error"), "{w}");
-    // `procedure(func) :: fcn` is read (typed by the abstract interface); BLOCK is not.
+    // `procedure(func) :: fcn` is read (typed by the abstract interface), and so is the
+    // BLOCK; a procedure argument is differentiated only through a caller naming it.
     let e = errors_of(text, "solve", &["x"], &["f"]);
     assert!(
-        e.contains("w.f90:21:5: error[E0401]: unsupported statement: BLOCK"),
+        e.contains("w.f90:24:9: error[E0503]: `fcn`, a procedure argument of `solve`, is called with active arguments"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
@@ -748,6 +749,35 @@ end module m
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
+/// A BLOCK construct's declarations are hoisted into the procedure (the corpus runs
+/// them); what its scope would change is one refusal where it is declared.
+#[test]
+fn block_declarations_adgen_cannot_hoist_are_one_error_each() {
+    let head = "subroutine s(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        real(8) :: t\n  t = x\n  block\n";
+    let tail = "  end block\n  y = t\nend subroutine s\n";
+    let cases = [
+        (
+            "    real(8) :: c = 2.0d0\n    t = c*t\n",
+            "w.f90:7:5: error[E0401]: an initialized variable in a BLOCK is saved between its entries",
+        ),
+        (
+            "    real(8), allocatable :: w(:)\n    allocate(w(2))\n    w = t\n    t = w(1)\n",
+            "w.f90:7:5: error[E0401]: an ALLOCATABLE, POINTER or SAVE variable in a BLOCK is not supported yet",
+        ),
+        (
+            "    real(8) :: t\n    t = 2*x\n    print *, t\n",
+            "w.f90:9:5: error[E0401]: input or output of a variable this BLOCK declares beside one of the procedure's own",
+        ),
+    ];
+    for (body, expected) in cases {
+        let text = format!("{head}{body}{tail}");
+        let e = errors_of(&text, "s", &["x"], &["y"]);
+        assert!(e.contains(expected), "{body}\n{e}");
+        assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
+    }
 }
 
 /// One error per unsupported construct: a `PROCEDURE(iface) :: f` dummy is typed by its

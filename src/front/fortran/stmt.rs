@@ -72,6 +72,14 @@ pub enum Line {
     EndIf {
         name: Option<String>,
     },
+    /// `[name:] BLOCK`: a BLOCK construct, its own declarations first.
+    BlockStart {
+        name: Option<String>,
+    },
+    /// `END BLOCK [name]`.
+    EndBlock {
+        name: Option<String>,
+    },
     Do {
         var: String,
         start: Expr,
@@ -145,8 +153,6 @@ const UNSUPPORTED: &[&str] = &[
     "optional",
     "value",
     "volatile",
-    "block",
-    "endblock",
     "associate",
     "endassociate",
     "sync",
@@ -285,6 +291,12 @@ impl StmtParser<'_> {
                 "do" | "dowhile" | "if" | "select" | "selectcase" | "forall"
             )
         {
+            if lower == "block" && c.nth(1).is_none() {
+                c.bump();
+                return Ok(Line::BlockStart {
+                    name: Some(name.clone()),
+                });
+            }
             if matches!(lower.as_str(), "block" | "associate") {
                 return Err(unsupported_statement(&lower, word_span));
             }
@@ -377,6 +389,10 @@ impl StmtParser<'_> {
             "submodule" => Line::OtherUnit("SUBMODULE"),
             "blockdata" => Line::OtherUnit("BLOCK DATA"),
             "block" if c.is_kw("data") => Line::OtherUnit("BLOCK DATA"),
+            "block" if c.at_end() => Line::BlockStart { name: None },
+            "endblock" => Line::EndBlock {
+                name: self.opt_name(c)?,
+            },
             "interface" => Line::Interface,
             "abstract" if c.is_kw("interface") => Line::Interface,
             "contains" => {
@@ -574,11 +590,10 @@ impl StmtParser<'_> {
             "program" | "module" | "interface" | "type" | "submodule" | "associate" | "enum" => {
                 Ok(Line::EndOther(lower.to_ascii_uppercase()))
             }
-            "block" => Ok(Line::EndOther(if c.is_kw("data") {
-                "BLOCK DATA".to_string()
-            } else {
-                "BLOCK".to_string()
-            })),
+            "block" if c.is_kw("data") => Ok(Line::EndOther("BLOCK DATA".to_string())),
+            "block" => Ok(Line::EndBlock {
+                name: self.opt_name(c)?,
+            }),
             _ => {
                 c.pos -= 1;
                 Err(c
@@ -804,16 +819,14 @@ fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
     (words, start)
 }
 
-/// If `raw` opens a block construct adgen does not support (WHERE, FORALL,
-/// ASSOCIATE, BLOCK, a derived TYPE definition), the word its END repeats.
+/// If `raw` opens a block construct adgen does not support (ASSOCIATE, a derived TYPE
+/// definition, ENUM), the word its END repeats.
 pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
     let (words, start) = leading_words(raw);
     let first = words.first()?.as_str();
-    let second = words.get(1).map(String::as_str).unwrap_or("");
     let toks = &raw.toks[start..];
     match first {
         "associate" => Some("associate"),
-        "block" if second != "data" => Some("block"),
         "type" if toks.get(1).map(|t| &t.kind) != Some(&TokKind::LParen) => Some("type"),
         "enum" => Some("enum"),
         _ => None,

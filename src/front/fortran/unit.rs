@@ -2,6 +2,7 @@
 //! → [`Unit`]s with declarations and nested statement blocks (names not resolved
 //! yet; `sema.rs` does that).
 
+mod block;
 mod constructs;
 mod module;
 use constructs::{push, raw_end_name};
@@ -29,6 +30,11 @@ enum FrameKind {
     },
     DoWhile {
         cond: Expr,
+    },
+    /// A BLOCK construct: its declarations, hoisted into the procedure when it closes
+    /// (`block::close_block`).
+    Block {
+        decls: Vec<Decl>,
     },
     /// SELECT CASE: the closed cases; `frame.body` fills the current one.
     Select {
@@ -75,6 +81,7 @@ impl Frame {
                 concurrent: true, ..
             } => "DO CONCURRENT loop",
             FrameKind::Forall { .. } => "FORALL construct",
+            FrameKind::Block { .. } => "BLOCK construct",
             _ => "DO loop",
         }
     }
@@ -534,6 +541,31 @@ impl FileParser<'_> {
                     );
                     self.pos += 1;
                     self.skip_unsupported_construct(&raw);
+                }
+                // The declarations at the top of a BLOCK construct are its own.
+                Line::Decl(kind)
+                    if frames.last().is_some_and(|f| {
+                        matches!(f.kind, FrameKind::Block { .. })
+                            && f.body
+                                .iter()
+                                .all(|s| matches!(s.kind, StmtKind::Comment(_)))
+                    }) =>
+                {
+                    self.pos += 1;
+                    if let Some(Frame {
+                        kind: FrameKind::Block { decls },
+                        ..
+                    }) = frames.last_mut()
+                    {
+                        decls.push(Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
+                }
+                Line::EndBlock { name } => {
+                    self.pos += 1;
+                    self.close_block(&mut frames, &mut unit, name, &raw);
                 }
                 Line::Decl(kind) => {
                     self.pos += 1;

@@ -54,6 +54,14 @@ fn finish(frame: Frame, end_span: Span) -> Stmt {
             body: frame.body,
             name: frame.name.clone(),
         },
+        // Closed by the END of another construct (an error already said): its
+        // statements stay in place.
+        FrameKind::Block { .. } => StmtKind::If {
+            arms: vec![(Expr::new(crate::il::ExprKind::Logical(true)), frame.body)],
+            else_body: None,
+            logical_if: false,
+            name: None,
+        },
         FrameKind::DoWhile { cond } => StmtKind::DoWhile {
             cond,
             body: frame.body,
@@ -174,6 +182,13 @@ impl FileParser<'_> {
                 push(frames, body, stmt);
                 self.close_labeled(frames, body, label.as_deref());
             }
+            Line::BlockStart { name } => self.open(
+                frames,
+                FrameKind::Block { decls: Vec::new() },
+                raw,
+                name,
+                None,
+            ),
             Line::IfThen { cond, name } => self.open(
                 frames,
                 FrameKind::If {

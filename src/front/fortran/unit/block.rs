@@ -1,0 +1,209 @@
+//! BLOCK constructs (Fortran 2008): a block's declarations are hoisted into the
+//! procedure and its statements put in its place, so that the rest of adgen sees
+//! ordinary variables. A name the block declares that the procedure also uses (the
+//! usual reason for a BLOCK: a local `z` beside the procedure's own `z`) is renamed
+//! `z_1` (the first free number) inside the block. What the block's scope would change
+//! is refused (E0401), each where it is: an initialized variable (saved between entries),
+//! an ALLOCATABLE one (freed at END BLOCK), a declaration other than a type
+//! declaration, and input/output naming a renamed variable (its text is kept as
+//! written).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::constructs::push;
+use super::{FileParser, Frame, FrameKind};
+use crate::diag::Diagnostic;
+use crate::front::fortran::lexer::RawStmt;
+use crate::il::{Attr, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
+
+impl FileParser<'_> {
+    /// `END BLOCK`: the innermost frame must be a BLOCK.
+    pub(super) fn close_block(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        unit: &mut Unit,
+        name: Option<String>,
+        raw: &RawStmt,
+    ) {
+        if !matches!(
+            frames.last().map(|f| &f.kind),
+            Some(FrameKind::Block { .. })
+        ) {
+            self.diags.push(
+                Diagnostic::error("E0206", "END BLOCK without an open BLOCK construct")
+                    .at(raw.span),
+            );
+            return;
+        }
+        let Some(frame) = frames.pop() else { return };
+        if let (Some(n), m) = (&name, &frame.name)
+            && m.as_ref().is_none_or(|m| !m.eq_ignore_ascii_case(n))
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0206",
+                    format!("END BLOCK names `{n}`, which is not this block's name"),
+                )
+                .at(raw.span),
+            );
+        }
+        let FrameKind::Block { mut decls } = frame.kind else {
+            return;
+        };
+        let mut body = frame.body;
+        // What the procedure names outside this block: the block's names that are
+        // among them are renamed.
+        let mut taken: BTreeSet<String> = visit::decls_names(&unit.decls)
+            .iter()
+            .map(|n| key(n))
+            .collect();
+        taken.extend(unit.args.iter().map(|a| key(a)));
+        taken.insert(key(&unit.name));
+        taken.extend(visit::referenced_names(&unit.body));
+        for f in frames.iter() {
+            taken.extend(visit::referenced_names(&f.body));
+            if let FrameKind::Block { decls } = &f.kind {
+                taken.extend(visit::decls_names(decls).iter().map(|n| key(n)));
+            }
+        }
+        let own: BTreeSet<String> = visit::decls_names(&decls).iter().map(|n| key(n)).collect();
+        let mut renames: BTreeMap<String, String> = BTreeMap::new();
+        for d in &decls {
+            let refusal = match &d.kind {
+                DeclKind::Comment(_) => None,
+                DeclKind::Var {
+                    attrs, entities, ..
+                } => {
+                    if entities.iter().any(|e| e.init.is_some())
+                        && !attrs.iter().any(|a| matches!(a, Attr::Parameter))
+                    {
+                        Some(
+                            "an initialized variable in a BLOCK is saved between its entries, which adgen does not follow yet",
+                        )
+                    } else if attrs
+                        .iter()
+                        .any(|a| matches!(a, Attr::Allocatable | Attr::Pointer | Attr::Save))
+                    {
+                        Some(
+                            "an ALLOCATABLE, POINTER or SAVE variable in a BLOCK is not supported yet",
+                        )
+                    } else {
+                        for e in entities {
+                            let k = key(&e.name);
+                            if taken.contains(&k) {
+                                let fresh = (1..)
+                                    .map(|n| format!("{}_{n}", e.name))
+                                    .find(|c| !taken.contains(&key(c)) && !own.contains(&key(c)))
+                                    .unwrap_or_default();
+                                taken.insert(key(&fresh));
+                                renames.insert(k, fresh);
+                            }
+                        }
+                        None
+                    }
+                }
+                _ => Some("only type declarations are supported in a BLOCK construct"),
+            };
+            if let Some(why) = refusal {
+                self.diags.push(
+                    Diagnostic::error("E0401", why.to_string())
+                        .at(d.span)
+                        .with_help("declare it in the procedure instead"),
+                );
+                return;
+            }
+        }
+        if !renames.is_empty() {
+            let mut io = None;
+            visit::walk_stmts(&body, &mut |s| {
+                if let StmtKind::Io { reads, writes, .. } = &s.kind
+                    && reads.iter().chain(writes).any(|e| names_any(e, &renames))
+                {
+                    io.get_or_insert(s.span);
+                }
+            });
+            if let Some(span) = io {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0401",
+                        "input or output of a variable this BLOCK declares beside one of the procedure's own is not supported yet",
+                    )
+                    .at(span)
+                    .with_help("give the block's variable a name of its own"),
+                );
+                return;
+            }
+            for d in &mut decls {
+                if let DeclKind::Var { entities, .. } = &mut d.kind {
+                    for e in entities {
+                        if let Some(to) = renames.get(&key(&e.name)) {
+                            e.name = to.clone();
+                        }
+                        for dim in e.dims.iter_mut().flatten() {
+                            dim.lower.iter_mut().for_each(|x| rename(x, &renames));
+                            if let crate::il::Bound::Expr(x) = &mut dim.upper {
+                                rename(x, &renames);
+                            }
+                        }
+                    }
+                }
+            }
+            visit::walk_stmts_mut(&mut body, &mut |s| {
+                if let StmtKind::Do { var, .. } = &mut s.kind
+                    && let Some(to) = renames.get(&key(var))
+                {
+                    *var = to.clone();
+                }
+                for e in visit::stmt_exprs_mut(s) {
+                    rename(e, &renames);
+                }
+                if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &mut s.kind {
+                    items.iter_mut().for_each(|e| rename(e, &renames));
+                }
+            });
+        }
+        unit.decls.extend(decls);
+        // The BLOCK and END BLOCK lines' comments stay where they were.
+        if let Some(text) = frame.comment {
+            push(frames, &mut unit.body, self.comment(text, frame.span));
+        }
+        for s in body {
+            push(frames, &mut unit.body, s);
+        }
+        if let Some(text) = raw.comment.clone() {
+            push(frames, &mut unit.body, self.comment(text, raw.span));
+        }
+    }
+
+    fn comment(&mut self, text: String, span: crate::diag::Span) -> Stmt {
+        Stmt {
+            id: self.new_id(),
+            kind: StmtKind::Comment(text),
+            span,
+            label: None,
+            trailing_comment: None,
+        }
+    }
+}
+
+/// The name a reference is made through (`z`, `z(i)`, `s%x`), renamed.
+fn rename(e: &mut Expr, renames: &BTreeMap<String, String>) {
+    visit::walk_expr_mut_post(e, &mut |x| {
+        if let ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) = &mut x.kind {
+            let (base, rest) = n.split_at(n.find('%').unwrap_or(n.len()));
+            if let Some(to) = renames.get(&key(base)) {
+                *n = format!("{to}{rest}");
+            }
+        }
+    });
+}
+
+fn names_any(e: &Expr, renames: &BTreeMap<String, String>) -> bool {
+    let mut found = false;
+    visit::walk_expr(e, &mut |x| {
+        if let ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) = &x.kind {
+            found |= renames.contains_key(&key(n.split('%').next().unwrap_or(n)));
+        }
+    });
+    found
+}
