@@ -766,6 +766,40 @@ fn long_argument_lists_break_after_commas() {
 }
 
 #[test]
+fn long_products_without_blanks_break_after_an_operator() {
+    // A product printed without blanks (`a*b/c*...`) longer than a line: no space to
+    // break at, so the break falls after a `*` or `/` (never inside `**`).
+    let product = (1..30).fold(var("factor_0"), |acc, i| {
+        let op = if i % 3 == 0 { BinOp::Div } else { BinOp::Mul };
+        bin(
+            op,
+            acc,
+            bin(BinOp::Pow, var(&format!("factor_{i}")), var("p")),
+        )
+    });
+    let stmt = assign(var("y"), product.clone());
+    let text = write_stmt(&stmt, 1);
+    assert!(text.lines().count() > 2, "{text}");
+    assert!(text.lines().all(|l| l.len() <= 132), "{text}");
+    for line in text.lines().take(text.lines().count() - 1) {
+        assert!(
+            line.ends_with("* &") || line.ends_with("/ &") || line.ends_with("= &"),
+            "{line}"
+        );
+        assert!(!line.ends_with("** &"), "{line}");
+    }
+    let joined: String = text
+        .lines()
+        .map(|l| l.trim().trim_end_matches('&').trim().to_string())
+        .collect::<Vec<_>>()
+        .join("");
+    assert_eq!(
+        joined.replace(' ', ""),
+        format!("y={}", write_expr(&product)).replace(' ', "")
+    );
+}
+
+#[test]
 fn long_strings_are_split_inside_the_literal() {
     let message = "x".repeat(150) + "'quoted'";
     let stmt = call(

@@ -155,10 +155,26 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
         let limit = SPLIT_AT - 2; // room for " &"
         let breakable =
             |i: usize| i > start && in_string[i].is_none() && comment_at.is_none_or(|c| i < c);
-        // Break at a space (dropping it) or just after a comma, the rightmost that fits.
-        let candidate = (start + 1..=limit.min(rest.len() - 1)).rev().find(|&i| {
-            breakable(i) && (rest.as_bytes()[i] == b' ' || rest.as_bytes()[i - 1] == b',')
-        });
+        // Break at a space (dropping it) or just after a comma, the rightmost that fits;
+        // when none keeps the line legal (a long product printed without blanks), just
+        // after a `*` or `/` operator.
+        let bytes = rest.as_bytes();
+        let spaced = (start + 1..=limit.min(rest.len() - 1))
+            .rev()
+            .find(|&i| breakable(i) && (bytes[i] == b' ' || bytes[i - 1] == b','));
+        let after_operator = |i: usize| {
+            let (before, op, next) = (bytes[i - 2], bytes[i - 1], bytes[i]);
+            match op {
+                b'*' => before != b'*' && next != b'*',
+                b'/' => before != b'/' && before != b'(' && !matches!(next, b'/' | b'=' | b')'),
+                _ => false,
+            }
+        };
+        // The rightmost that keeps the line legal (room for " &").
+        let operator = (start + 2..=(MAX_COLUMNS - 2).min(rest.len() - 1))
+            .rev()
+            .find(|&i| breakable(i) && after_operator(i));
+        let candidate = spaced;
         // A long string literal may be cut inside, continuing with `&` on both sides;
         // that is preferred to a break that would leave most of the line empty.
         // Inside a literal, a cut just after one of its blanks reads best.
@@ -188,7 +204,12 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
                     .find(|&i| breakable(i) && rest.as_bytes()[i] == b' ')
                 {
                     Some(i) => (i, rest[..i].trim_end().to_string() + " &", None),
-                    None => break,
+                    // Whole, the line would be too long for the compiler.
+                    None => match operator.filter(|_| prefix.len() + remaining.len() > MAX_COLUMNS)
+                    {
+                        Some(i) => (i, rest[..i].to_string() + " &", None),
+                        None => break,
+                    },
                 }
             }
         };

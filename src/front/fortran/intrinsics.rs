@@ -140,6 +140,9 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
         "repeat" => (Character, false, 2, 2),
         "new_line" => (Character, true, 1, 1),
         "huge" | "tiny" | "epsilon" => (OfArgument, true, 1, 1),
+        // Truncation and rounding to a whole number of the argument's type: piecewise
+        // constant, so no derivative (as INT, NINT and FLOOR).
+        "aint" | "anint" | "dint" | "dnint" => (OfArgument, false, 1, 2),
         _ => return None,
     };
     Some(IntrinsicInfo {
@@ -167,8 +170,6 @@ pub fn is_other_intrinsic(name: &str) -> bool {
     matches!(
         name.to_ascii_lowercase().as_str(),
         "aimag"
-            | "aint"
-            | "anint"
             | "achar"
             | "adjustl"
             | "adjustr"

@@ -1,5 +1,6 @@
 ! Straight-line "material response" model that uses every intrinsic adgen knows:
-! the differentiable ones on active values, INT/NINT/FLOOR/MOD/SIGN as switches.
+! the differentiable ones on active values, INT/NINT/FLOOR/AINT/ANINT/MOD/SIGN as
+! switches (AINT and ANINT keep the argument's type, with no derivative).
 ! Features: DOUBLE PRECISION, INTENT, straight-line code, every intrinsic.
 subroutine response(a, b, c, w, v)
   implicit none
@@ -24,4 +25,5 @@ subroutine response(a, b, c, w, v)
   v(2) = t2 * t4 - real(l, 8) * b + real(c(2) * c(3), 8)
   v(3) = t5 * t6 + mod(k, 3) * t7
   v(4) = w * real(k, 8) + sign(1.0d0, t4) * t2
+  v(4) = v(4) + aint(3.0d0 * a) * t1 + anint(2.0d0 * b) * 1.0d-1 * c(1)
 end subroutine response
