@@ -244,6 +244,24 @@ fn state_a_rerun_would_change_is_refused() {
         r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
         "{r}"
     );
+    // A cache filled on the first call (DLAMCH's pattern) is what a rerun finds: accepted
+    // (the corpus runs it). But a flag the block may raise again (DLAMC2's warning
+    // path) could make a rerun fill it again: refused, once for all its variables.
+    let cache = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B, S\n      LOGICAL FIRST\n      \
+                SAVE FIRST, S\n      DATA FIRST /.TRUE./\n      IF (FIRST) THEN\n         \
+                FIRST = .FALSE.\n         S = 2.0D0\n      END IF\n      B = S * A\n      END\n";
+    run("t.f", cache).expect("a first-call cache differentiates");
+    let again = cache.replace(
+        "         S = 2.0D0\n",
+        "         S = 2.0D0\n         IF (A .LT. 0) FIRST = .TRUE.\n",
+    );
+    let r = refused("t.f", &again);
+    assert!(
+        r.contains("t.f:6:7: error[E0514]: `FIRST` and `S` keep their values between calls of `G`"),
+        "{r}"
+    );
+    assert_eq!(r.matches("error[").count(), 1, "{r}");
     // The same count in a COMMON block the caller does not declare: its adjoint
     // declares the block to save and restore it.
     let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \

@@ -1097,6 +1097,18 @@ fn pointers_adgen_cannot_replace_are_one_error_each() {
         assert!(e.contains(expected), "{body}\n{e}");
         assert_eq!(e.matches("error[").count(), 1, "{body}\n{e}");
     }
+    // A pointer initialized in its declaration keeps its association between calls:
+    // where it may still have the last call's target, no selector can tell it.
+    let text = "subroutine s(n, a, b, y)\n  integer, intent(in) :: n\n  \
+        real(8), target, intent(inout) :: a(n), b(n)\n  real(8), intent(out) :: y\n  \
+        real(8), pointer :: p(:) => null()\n  if (n > 2) p => b\n  if (n > 3) p => a\n  \
+        y = p(1)\nend subroutine s\n";
+    let e = errors_of(text, "s", &["a", "b"], &["y"]);
+    assert!(
+        e.contains("w.f90:8:3: error[E0401]: the target of the pointer `p` depends on the path, and it keeps its association between calls"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
     // Three targets for each of two pointers chosen apart: nine copies are too many.
     let text = "subroutine s(n, a, b, c, y)\n  integer, intent(in) :: n\n  \
         real(8), target, intent(inout) :: a(n), b(n), c(n)\n  real(8), intent(out) :: y\n  \

@@ -264,9 +264,15 @@ pub fn call_closure<T: Ord + Clone>(
 /// Variables `unit` may overwrite: assigned, used as a DO variable, passed as an actual
 /// argument (conservatively), or read into.
 pub fn names_written(unit: &crate::il::Unit) -> Vec<&str> {
+    names_written_in(&unit.body)
+}
+
+/// The variables the statements of `body` (at any depth) may overwrite, as
+/// [`names_written`] counts them.
+pub fn names_written_in(body: &[crate::il::Stmt]) -> Vec<&str> {
     {
         let mut names: Vec<&str> = Vec::new();
-        visit::walk_stmts(&unit.body, &mut |s| {
+        visit::walk_stmts(body, &mut |s| {
             match &s.kind {
                 StmtKind::Assign { lhs, .. } => names.extend(lhs.base_name()),
                 StmtKind::Do { var, .. } => names.push(var),

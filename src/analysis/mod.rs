@@ -13,6 +13,7 @@ pub mod dataflow;
 pub mod diff_live;
 pub mod effects;
 pub mod fields;
+mod first_call;
 pub mod inout;
 mod refusals;
 pub mod summary;

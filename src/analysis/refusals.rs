@@ -204,31 +204,57 @@ pub(super) fn rerun_state(
             for &v in &rerun {
                 let unit = ir.units[v].unit;
                 let saved = saved_locals(unit);
+                // A cache filled on the first call is what a rerun finds it.
+                let cached = super::first_call::cached(unit, &saved);
+                // One refusal per procedure, naming all its variables.
+                let mut names: Vec<&str> = Vec::new();
                 for name in access::names_written(unit) {
                     let k = key(name);
                     let global = unit.symbols.get(name).is_some_and(|s| s.global.is_some());
                     if global
                         || !saved.contains(&k)
+                        || cached.contains(&k)
                         || !used_beyond_update(unit, name)
                         || !reported.insert((v, k, String::new()))
                     {
                         continue;
                     }
-                    out.push(
-                        crate::diag::Diagnostic::error(
-                            "E0514",
-                            format!(
-                                "`{name}` keeps its value between calls of `{}` (SAVE or DATA) and `{}` changes it: the adjoint runs `{}` a second time, which would see another value",
-                                unit.name, unit.name, site.callee
-                            ),
-                        )
-                        .at(unit.span)
-                        .with_help(format!(
-                            "keep `{name}` in a COMMON block declared by `{}`, or pass it as an argument",
-                            uir.unit.name
-                        )),
-                    );
+                    names.push(name);
                 }
+                let (what, them) = match names.as_slice() {
+                    [] => continue,
+                    [one] => (format!("`{one}` keeps its value"), "it"),
+                    [init @ .., last] => (
+                        format!(
+                            "{} and `{last}` keep their values",
+                            init.iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        "them",
+                    ),
+                };
+                let kept = names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                out.push(
+                    crate::diag::Diagnostic::error(
+                        "E0514",
+                        format!(
+                            "{what} between calls of `{}` (SAVE or DATA) and `{}` changes {them}: the adjoint runs `{}` a second time, which would see another value",
+                            unit.name, unit.name, site.callee
+                        ),
+                    )
+                    .at(unit.span)
+                    .with_help(format!(
+                        "keep {kept} in a COMMON block declared by `{}`, or pass {}",
+                        uir.unit.name,
+                        if them == "it" { "it as an argument" } else { "them as arguments" }
+                    )),
+                );
             }
         }
     }

@@ -374,6 +374,13 @@ impl Cx<'_> {
                 args,
                 spelling: Some(name),
             } if matches!(op, Intrinsic::Passive(_)) || is_float_variant(name) => {
+                // Fortran's whole-number truncation and rounding (from Fortran IL) are
+                // math.h's, without the KIND argument.
+                let (name, args) = match name.to_ascii_lowercase().as_str() {
+                    "aint" | "dint" => ("trunc", &args[..args.len().min(1)]),
+                    "anint" | "dnint" => ("round", &args[..args.len().min(1)]),
+                    _ => (&**name, &args[..]),
+                };
                 let list: Vec<String> = args.iter().map(|a| self.expr(&a.value)).collect();
                 (format!("{name}({})", list.join(", ")), Level::Primary)
             }

@@ -312,8 +312,9 @@ pub fn parse_type_decl(
         }
         let mut init = None;
         if is_pointer && c.eat(&TokKind::Arrow) {
-            // `p => null()`: disassociated until its first `=>` (`pointers`).
-            parse_expr(c)?;
+            // `p => null()`: disassociated until its first `=>`, and SAVEd by it
+            // (`pointers`, which takes the initialization away).
+            init = Some(parse_expr(c)?);
         } else if c.is(&TokKind::Arrow) {
             return Err(unsupported(
                 c.here(),

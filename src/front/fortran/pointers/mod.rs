@@ -60,6 +60,16 @@ pub fn replace(
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) {
+    // `=> null()` of a pointer adgen does not replace (a module's, a dummy's, a
+    // component's) is refused with its declaration: no initialization to check.
+    for unit in units.iter_mut() {
+        let local = if unit.is_procedure() {
+            local_pointers(unit)
+        } else {
+            BTreeSet::new()
+        };
+        strip_pointer_inits(&mut unit.decls, &local);
+    }
     // Most files declare no pointer: nothing to walk then.
     let hosts: BTreeSet<String> = units
         .iter()
@@ -128,6 +138,7 @@ pub fn replace(
         // First with every target known where it is used; a pointer refused because its
         // target depends on the path then gets a selector, and the unit is walked again.
         let families = selectors::Families::of(unit, &pointers, &is_association);
+        let saved = selectors::saved_pointers(unit, &pointers);
         let mut selected: BTreeMap<String, selectors::Selector> = BTreeMap::new();
         let (body, error) = loop {
             let order: Vec<String> = selected.keys().cloned().collect();
@@ -149,6 +160,25 @@ pub fn replace(
                     );
                 }
             };
+            if let Some((span, p)) = selectors::earlier_target_used(
+                &unit.body,
+                &order,
+                &states,
+                &pointers,
+                &is_association,
+            ) {
+                break (
+                    Vec::new(),
+                    Some(
+                        Diagnostic::error(
+                            CODE,
+                            format!("the target of the pointer `{p}` depends on the path, and it keeps its association between calls (SAVE, or an initialization in its declaration): here it may still have an earlier call's target, which adgen cannot follow"),
+                        )
+                        .at(span)
+                        .with_help("associate it before this use in every call (NULLIFY it on entry instead of initializing it), or use the targets themselves"),
+                    ),
+                );
+            }
             let mut rewriter = Rewriter {
                 lower_bounds: declared_lower_bounds(unit),
                 intent_in: intent_in(unit),
@@ -172,7 +202,7 @@ pub fn replace(
                     let mut refusal = None;
                     for q in families.members(&p) {
                         let var = selectors::selector_name(&q, &mut taken);
-                        match families.selector(&q, var) {
+                        match families.selector(&q, var, saved.contains(&q)) {
                             Ok(selector) => {
                                 selected.insert(q, selector);
                             }
@@ -199,6 +229,29 @@ pub fn replace(
         selectors::declare(unit, &selected, next_id);
         pointers.retain(|p| !selected.contains_key(p));
         drop_declarations(unit, &pointers);
+    }
+}
+
+/// Takes the initialization (`=> null()`) away from the POINTER entities of `decls` but
+/// `keep`'s (keys), type components included.
+fn strip_pointer_inits(decls: &mut [crate::il::Decl], keep: &BTreeSet<String>) {
+    for d in decls {
+        match &mut d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } if attrs.iter().any(|a| matches!(a, Attr::Pointer)) => {
+                for e in entities
+                    .iter_mut()
+                    .filter(|e| !keep.contains(&key(&e.name)))
+                {
+                    e.init = None;
+                }
+            }
+            DeclKind::TypeDef { components, .. } => {
+                strip_pointer_inits(components, &BTreeSet::new());
+            }
+            _ => {}
+        }
     }
 }
 
@@ -270,6 +323,11 @@ fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
                     Attr::Pointer => Attr::Allocatable,
                     other => other.clone(),
                 })
+                .collect();
+            // `=> null()`: an ALLOCATABLE starts unallocated.
+            let moved = moved
+                .into_iter()
+                .map(|e| crate::il::Entity { init: None, ..e })
                 .collect();
             decls.push(crate::il::Decl {
                 kind: DeclKind::Var {
@@ -399,6 +457,8 @@ fn keep_declared(unit: &mut Unit) {
         {
             attrs.retain(|a| !matches!(a, Attr::Pointer));
             pointers.extend(entities.iter().map(|e| key(&e.name)));
+            // `=> null()` is no value of a plain variable.
+            entities.iter_mut().for_each(|e| e.init = None);
         }
     }
     let is_pointer = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if pointers.contains(&key(n)));

@@ -362,6 +362,19 @@ impl Rewriter<'_> {
                 combos.push(combo);
             }
         }
+        // An earlier call's target (a saved pointer) is refused before the walk.
+        if combos.iter().any(|c| {
+            c.iter()
+                .zip(pending)
+                .any(|(&v, p)| v as usize > self.selected[p].candidates.len())
+        }) {
+            self.fail(
+                s.span,
+                "a pointer used here may still have an earlier call's target".to_string(),
+                "associate it before this use in every call",
+            );
+            return s;
+        }
         if combos.is_empty() {
             // Never reached: any targets will do.
             combos.push(vec![1; pending.len()]);

@@ -29,7 +29,14 @@ use crate::il::{BaseType, TypeSpec};
 pub struct Selector {
     pub var: String,
     pub candidates: Vec<String>,
+    /// The pointer keeps its association between calls (SAVE, or initialized in its
+    /// declaration): on entry, its target is the last call's, which no selector knows.
+    pub saved: bool,
 }
+
+/// The value of a saved pointer's selector on entry in `reachable`'s states: the target
+/// of an earlier call, unknown here.
+pub const EARLIER: u8 = u8::MAX;
 
 impl Selector {
     /// `var = value`.
@@ -132,7 +139,7 @@ impl Families {
     }
 
     /// The selector for pointer `p` (key), named `var`, or why none can follow it.
-    pub fn selector(&self, p: &str, var: String) -> Result<Selector, Diagnostic> {
+    pub fn selector(&self, p: &str, var: String, saved: bool) -> Result<Selector, Diagnostic> {
         let f = &self.family[p];
         if let Some(span) = self.partial.get(f) {
             return Err(Diagnostic::error(
@@ -145,6 +152,7 @@ impl Families {
         Ok(Selector {
             var,
             candidates: self.targets.get(f).cloned().unwrap_or_default(),
+            saved,
         })
     }
 }
@@ -333,7 +341,13 @@ pub fn reachable(
         at: BTreeMap::new(),
         loops: Vec::new(),
     };
-    let start: States = [vec![0; order.len()]].into_iter().collect();
+    // A pointer that keeps its association between calls starts with the last call's.
+    let start: States = [order
+        .iter()
+        .map(|p| if selected[p].saved { EARLIER } else { 0 })
+        .collect()]
+    .into_iter()
+    .collect();
     flow.block(body, start);
     Ok(flow.at)
 }
@@ -465,4 +479,71 @@ impl Flow<'_> {
             })
             .collect()
     }
+}
+
+/// The local pointers of `unit` (keys) that keep their association between calls: SAVE
+/// (as an attribute, in a SAVE statement, or for the whole procedure) or an
+/// initialization in the declaration (`=> null()`), which implies it.
+pub fn saved_pointers(unit: &Unit, pointers: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                let save = attrs.iter().any(|a| matches!(a, Attr::Save));
+                out.extend(
+                    entities
+                        .iter()
+                        .filter(|e| save || e.init.is_some())
+                        .map(|e| key(&e.name)),
+                );
+            }
+            DeclKind::Save(names) if names.is_empty() => out.extend(pointers.iter().cloned()),
+            DeclKind::Save(names) => out.extend(names.iter().map(|n| key(n))),
+            _ => {}
+        }
+    }
+    out.retain(|p| pointers.contains(p));
+    out
+}
+
+/// The first statement (span) whose own expressions use or ask ASSOCIATED of a saved
+/// selected pointer (`order`) where it may still have an earlier call's target, and
+/// that pointer's name.
+pub fn earlier_target_used(
+    body: &[Stmt],
+    order: &[String],
+    states: &BTreeMap<StmtId, States>,
+    pointers: &BTreeSet<String>,
+    is_association: &dyn Fn(&Stmt) -> bool,
+) -> Option<(Span, String)> {
+    let mut found = None;
+    visit::walk_stmts(body, &mut |s| {
+        if found.is_some() {
+            return;
+        }
+        let mut named = uses(s, pointers, is_association, false);
+        // ASSOCIATED(p) too.
+        for e in visit::stmt_exprs(s) {
+            visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(f, args) = &x.kind
+                    && f.eq_ignore_ascii_case("associated")
+                    && let Some(ExprKind::Var(p)) = args.first().map(|a| &a.value.kind)
+                {
+                    named.insert(key(p));
+                }
+            });
+        }
+        for (k, p) in order.iter().enumerate() {
+            let earlier = states
+                .get(&s.id)
+                .is_some_and(|set| set.iter().any(|state| state[k] == EARLIER));
+            if earlier && named.contains(p) {
+                found = Some((s.span, p.clone()));
+                return;
+            }
+        }
+    });
+    found
 }

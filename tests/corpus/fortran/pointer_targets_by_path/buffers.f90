@@ -36,8 +36,9 @@ contains
     real(dp), intent(out) :: total
     real(dp), target :: work(0:n + 1), store1(0:n + 1), store2(0:n + 1), copy(0:n + 1)
     real(dp), pointer :: old(:), new(:), tmp(:)
-    real(dp), pointer :: wt(:), wt_sav(:), first(:) => null()
+    real(dp), pointer :: wt(:), wt_sav(:), first(:)
     integer :: i, step, pass
+    nullify(first)
     store1 = 0.0_dp
     store2 = 0.0_dp
     work = u

@@ -1,0 +1,113 @@
+//! The "first call" cache of FORTRAN 77 libraries: SAVEd variables computed once, on
+//! the first call, under a SAVEd logical flag (LAPACK's DLAMCH, the machine-constant
+//! routines D1MACH and R1MACH, lazily built tables):
+//!
+//! ```fortran
+//!       LOGICAL FIRST
+//!       SAVE FIRST, EPS
+//!       DATA FIRST / .TRUE. /
+//!       IF (FIRST) THEN
+//!          FIRST = .FALSE.
+//!          EPS = ...
+//!       END IF
+//! ```
+//!
+//! A second run of such a procedure (the adjoint's rerun of a call, joint mode) finds
+//! the flag down and the cache as the first run left it, so it computes what the first
+//! run did: the cached variables need not be restored before it (they would otherwise
+//! be refused, E0514, `refusals`). Recognized when the flag is a SAVEd variable that
+//! the block tests alone (`IF (flag) THEN`, no ELSE, at the top level of the body),
+//! that the block sets to `.FALSE.` at its own top level, with no jump or RETURN in the
+//! block that could leave before (an EXIT or CYCLE there belongs to a loop of the
+//! block), and that nothing else writes; the cache is the
+//! SAVEd variables that only such blocks write.
+
+use std::collections::BTreeSet;
+
+use crate::il::{ExprKind, Stmt, StmtKind, Unit, key, visit};
+
+/// The SAVEd variables of `unit` (keys) that a first-call block alone writes, with its
+/// flags.
+pub(crate) fn cached(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut blocks: Vec<&Stmt> = Vec::new();
+    let mut flags = BTreeSet::new();
+    for s in &unit.body {
+        let StmtKind::If {
+            arms,
+            else_body: None,
+            ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        let [(cond, body)] = arms.as_slice() else {
+            continue;
+        };
+        let ExprKind::Var(flag) = &cond.kind else {
+            continue;
+        };
+        let flag = key(flag);
+        if !saved.contains(&flag) {
+            continue;
+        }
+        let lowered = body.iter().any(|x| {
+            matches!(&x.kind, StmtKind::Assign { lhs, rhs }
+                if matches!(&lhs.kind, ExprKind::Var(n) if key(n) == flag)
+                    && matches!(rhs.kind, ExprKind::Logical(false)))
+        });
+        let mut leaves = false;
+        visit::walk_stmts(body, &mut |x| {
+            leaves |= matches!(
+                x.kind,
+                StmtKind::Return
+                    | StmtKind::Goto { .. }
+                    | StmtKind::ComputedGoto { .. }
+                    | StmtKind::ArithmeticIf { .. }
+            );
+        });
+        if lowered && !leaves {
+            blocks.push(s);
+            flags.insert(flag);
+        }
+    }
+    if blocks.is_empty() {
+        return BTreeSet::new();
+    }
+    // What the rest of the body writes, and what the blocks write besides lowering
+    // their flags.
+    let outside: Vec<Stmt> = unit
+        .body
+        .iter()
+        .filter(|s| !blocks.iter().any(|b| std::ptr::eq(*b, *s)))
+        .cloned()
+        .collect();
+    let written_outside: BTreeSet<String> = super::access::names_written_in(&outside)
+        .into_iter()
+        .map(key)
+        .collect();
+    let mut flag_set_otherwise = false;
+    for b in &blocks {
+        visit::walk_stmts(std::slice::from_ref(*b), &mut |x| match &x.kind {
+            StmtKind::Assign { lhs, rhs }
+                if lhs.base_name().is_some_and(|n| flags.contains(&key(n))) =>
+            {
+                flag_set_otherwise |= !matches!(rhs.kind, ExprKind::Logical(false));
+            }
+            StmtKind::Call { args, .. } => {
+                flag_set_otherwise |= args
+                    .iter()
+                    .any(|a| a.value.base_name().is_some_and(|n| flags.contains(&key(n))));
+            }
+            _ => {}
+        });
+    }
+    if flag_set_otherwise || flags.iter().any(|f| written_outside.contains(f)) {
+        return BTreeSet::new();
+    }
+    let inside: Vec<Stmt> = blocks.iter().map(|b| (*b).clone()).collect();
+    super::access::names_written_in(&inside)
+        .into_iter()
+        .map(key)
+        .filter(|n| saved.contains(n) && !written_outside.contains(n))
+        .collect()
+}
