@@ -763,6 +763,9 @@ fn leftover_array_syntax(s: &Stmt, symbols: &SymbolTable) -> Option<Span> {
     };
     let bad = match &s.kind {
         StmtKind::Where { .. } | StmtKind::Forall { .. } => true,
+        // Kept as written (an error message before a STOP): the compiler reads the
+        // sections it prints, which only read values.
+        StmtKind::Io { .. } => false,
         // Those of arrays kept allocatable (`alloc`) stay.
         StmtKind::Allocate(items) | StmtKind::Deallocate(items) => !items.iter().all(|e| {
             e.base_name()

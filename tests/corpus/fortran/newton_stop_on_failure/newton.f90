@@ -29,7 +29,14 @@ subroutine cubic_energy(a, b, e, maxit)
   real(8), intent(in) :: a, b
   real(8), intent(out) :: e
   integer, intent(in) :: maxit
-  real(8) :: x
+  real(8) :: x, ab(2)
+  ab(1) = a
+  ab(2) = b
+  if (maxit < 1) then
+    ! An array section in the message (kept as written).
+    write (*, '(a, 2g14.6)') 'cubic_energy: no iterations allowed for ', ab(1:2)
+    stop
+  end if
   call newton_root(a*b, x, maxit)
   if (x < 0) stop 'cubic_energy: negative root'
   print *, 'root', x
