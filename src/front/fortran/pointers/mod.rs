@@ -13,16 +13,16 @@
 //! written, so it is made under these rules (each refusal one E0401, where it is):
 //! - an association holds from its statement to the end of its block (and in the
 //!   blocks inside it): a column alias made at the top of a loop body (`col => a(:, j)`)
-//!   serves that iteration. A pointer associated in a loop body cannot be used in that
-//!   body before its association (another iteration's would be in force), nor after the
-//!   loop; one associated in a branch cannot be used after the IF (the target would
-//!   depend on the path). Buffers swapped across the iterations of a loop are refused;
+//!   serves that iteration. Where a pointer's target depends on the path (used in a
+//!   loop body before its association there, after a loop or an IF that associates
+//!   it: buffers swapped across the iterations of a time loop), an integer selector
+//!   follows it among whole variables (`selectors`);
 //! - the target is a variable, an array element, a section with unit stride (`a(2:n)`,
 //!   `a(:, j)`), a component (`s%h`), or another pointer (its target at that point);
 //! - the variables the target's subscripts read are not changed while it is associated
 //!   (the section `a(1:n)` must stay the one first meant when `n` changes);
-//! - the pointer is not used before its first association (or after `=> null()`);
-//!   ASSOCIATED of it where it is associated is true.
+//! - the pointer is not used before its first association (or after `=> null()` or
+//!   NULLIFY); ASSOCIATED of it where it is associated is true.
 //!
 //! A local pointer that only ever gets its memory from ALLOCATE (never `=>`) is an
 //! ALLOCATABLE array written the Fortran 90 way: it is declared ALLOCATABLE instead
@@ -284,9 +284,20 @@ fn allocated_pointers(
         .collect()
 }
 
-/// Declares `names` ALLOCATABLE instead of POINTER (a declaration that also declares
-/// other pointers is split), and asks ALLOCATED where the body asks ASSOCIATED of them.
-fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
+/// The declaration of some of a POINTER declaration's entities, from its type and
+/// attributes (`split_pointer_decls`).
+pub(super) type MakeDecl<'a> =
+    dyn Fn(&crate::il::TypeSpec, &[Attr], Vec<crate::il::Entity>) -> DeclKind + 'a;
+
+/// The POINTER declarations of `unit` with the entities named in `names` (keys) made
+/// into a declaration of their own by `make`, in the same place (before the others'
+/// when `first`, after them otherwise).
+pub(super) fn split_pointer_decls(
+    unit: &mut Unit,
+    names: &BTreeSet<String>,
+    first: bool,
+    make: &MakeDecl<'_>,
+) {
     let mut decls = Vec::with_capacity(unit.decls.len());
     for d in std::mem::take(&mut unit.decls) {
         let DeclKind::Var {
@@ -306,40 +317,49 @@ fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
             .iter()
             .cloned()
             .partition(|e| names.contains(&key(&e.name)));
-        if !kept.is_empty() {
-            decls.push(crate::il::Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs: attrs.clone(),
-                    entities: kept,
-                },
-                span: d.span,
-            });
-        }
-        if !moved.is_empty() {
-            let attrs = attrs
-                .iter()
-                .map(|a| match a {
-                    Attr::Pointer => Attr::Allocatable,
-                    other => other.clone(),
-                })
-                .collect();
-            // `=> null()`: an ALLOCATABLE starts unallocated.
-            let moved = moved
-                .into_iter()
-                .map(|e| crate::il::Entity { init: None, ..e })
-                .collect();
-            decls.push(crate::il::Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs,
-                    entities: moved,
-                },
-                span: d.span,
-            });
+        let kept = (!kept.is_empty()).then(|| crate::il::Decl {
+            kind: DeclKind::Var {
+                spec: spec.clone(),
+                attrs: attrs.clone(),
+                entities: kept,
+            },
+            span: d.span,
+        });
+        let moved = (!moved.is_empty()).then(|| crate::il::Decl {
+            kind: make(spec, attrs, moved),
+            span: d.span,
+        });
+        if first {
+            decls.extend(moved.into_iter().chain(kept));
+        } else {
+            decls.extend(kept.into_iter().chain(moved));
         }
     }
     unit.decls = decls;
+}
+
+/// Declares `names` ALLOCATABLE instead of POINTER (a declaration that also declares
+/// other pointers is split), and asks ALLOCATED where the body asks ASSOCIATED of them.
+fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
+    split_pointer_decls(unit, names, false, &|spec, attrs, moved| {
+        let attrs = attrs
+            .iter()
+            .map(|a| match a {
+                Attr::Pointer => Attr::Allocatable,
+                other => other.clone(),
+            })
+            .collect();
+        // `=> null()`: an ALLOCATABLE starts unallocated.
+        let entities = moved
+            .into_iter()
+            .map(|e| crate::il::Entity { init: None, ..e })
+            .collect();
+        DeclKind::Var {
+            spec: spec.clone(),
+            attrs,
+            entities,
+        }
+    });
     visit::walk_stmts_mut(&mut unit.body, &mut |s| {
         for e in visit::stmt_exprs_mut(s) {
             visit::walk_expr_mut_post(e, &mut |x| {

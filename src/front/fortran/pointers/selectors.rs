@@ -18,9 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Diagnostic, Span};
-use crate::il::{
-    Attr, Decl, DeclKind, Entity, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key, visit,
-};
+use crate::il::{Attr, DeclKind, Entity, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key, visit};
 use crate::il::{BaseType, TypeSpec};
 
 /// The selector of one pointer: the integer variable that takes its place, and the
@@ -184,55 +182,20 @@ pub fn names_of(units: &[Unit]) -> BTreeSet<String> {
 /// Each selected pointer's declaration becomes its selector's (`integer :: p_target`),
 /// in the same place, and the body starts with no target (`p_target = 0`).
 pub fn declare(unit: &mut Unit, selected: &BTreeMap<String, Selector>, next_id: &mut u32) {
-    let mut decls = Vec::with_capacity(unit.decls.len());
-    for d in std::mem::take(&mut unit.decls) {
-        let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-        else {
-            decls.push(d);
-            continue;
-        };
-        if !attrs.iter().any(|a| matches!(a, Attr::Pointer)) {
-            decls.push(d);
-            continue;
-        }
-        let (moved, kept): (Vec<_>, Vec<_>) = entities
+    let names: BTreeSet<String> = selected.keys().cloned().collect();
+    super::split_pointer_decls(unit, &names, true, &|_, _, moved| DeclKind::Var {
+        spec: TypeSpec::simple(BaseType::Integer),
+        attrs: Vec::new(),
+        entities: moved
             .iter()
-            .cloned()
-            .partition(|e| selected.contains_key(&key(&e.name)));
-        if !moved.is_empty() {
-            decls.push(Decl {
-                kind: DeclKind::Var {
-                    spec: TypeSpec::simple(BaseType::Integer),
-                    attrs: Vec::new(),
-                    entities: moved
-                        .iter()
-                        .map(|e| Entity {
-                            name: selected[&key(&e.name)].var.clone(),
-                            dims: None,
-                            init: None,
-                            span: e.span,
-                        })
-                        .collect(),
-                },
-                span: d.span,
-            });
-        }
-        if !kept.is_empty() {
-            decls.push(Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs: attrs.clone(),
-                    entities: kept,
-                },
-                span: d.span,
-            });
-        }
-    }
-    unit.decls = decls;
+            .map(|e| Entity {
+                name: selected[&key(&e.name)].var.clone(),
+                dims: None,
+                init: None,
+                span: e.span,
+            })
+            .collect(),
+    });
     let mut start: Vec<Stmt> = selected
         .values()
         .map(|sel| {

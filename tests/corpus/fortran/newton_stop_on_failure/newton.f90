@@ -37,7 +37,7 @@ subroutine cubic_energy(a, b, e, maxit)
     write (*, '(a, 2g14.6)') 'cubic_energy: no iterations allowed for ', ab(1:2)
     stop
   end if
-  call newton_root(a*b, x, maxit)
+  call newton_root(ab(1)*ab(2), x, maxit)
   if (x < 0) stop 'cubic_energy: negative root'
   print *, 'root', x
   e = x**2 + sin(b*x)
