@@ -21,6 +21,10 @@
 //! block that could leave before (an EXIT or CYCLE there belongs to a loop of the
 //! block), and that nothing else writes; the cache is the
 //! SAVEd variables that only such blocks write.
+//!
+//! Likewise "warn once" flags (`self_deciding`): SAVEd variables read only by IFs that
+//! do nothing but set such flags (the warning they print is output, which derivative
+//! code drops), so a rerun that finds them changed computes the same.
 
 use std::collections::BTreeSet;
 
@@ -110,4 +114,86 @@ pub(crate) fn cached(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> 
         .map(key)
         .filter(|n| saved.contains(n) && !written_outside.contains(n))
         .collect()
+}
+
+/// The SAVEd variables of `unit` (keys) that only decide whether to set themselves (or
+/// one another): "warn once" flags, `IF (T > T_MAX .AND. .NOT. WARNED) THEN; WARNED =
+/// .TRUE.`, whose warning output the derivative code has already dropped. Their values
+/// change nothing else, so a rerun that sees them changed computes the same.
+pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut flags: BTreeSet<String> = saved.clone();
+    loop {
+        let before = flags.len();
+        let current = flags.clone();
+        visit::walk_stmts(&unit.body, &mut |s| {
+            let mut read = BTreeSet::new();
+            for e in visit::stmt_exprs(s) {
+                read.extend(visit::names_read(e).into_iter().map(key));
+            }
+            if let StmtKind::Assign { lhs, .. } = &s.kind
+                && let ExprKind::Index(_, subs) = &lhs.kind
+            {
+                for x in subs {
+                    read.extend(visit::names_read(x).into_iter().map(key));
+                }
+            }
+            let read: BTreeSet<String> = read.into_iter().filter(|n| current.contains(n)).collect();
+            if read.is_empty() {
+                return;
+            }
+            // Read by an IF that only sets such flags to constants: fine.
+            if let StmtKind::If {
+                arms, else_body, ..
+            } = &s.kind
+                && arms
+                    .iter()
+                    .map(|(_, b)| b)
+                    .chain(else_body.iter())
+                    .all(|b| b.iter().all(|x| sets_flag(x, &current)))
+            {
+                return;
+            }
+            for n in read {
+                flags.remove(&n);
+            }
+        });
+        if flags.len() == before {
+            break;
+        }
+    }
+    // Only what the body changes matters; what it also passes on or writes otherwise
+    // is not a flag.
+    let mut written_otherwise = BTreeSet::new();
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if sets_flag(s, &flags) {
+            return;
+        }
+        // A statement's own writes: those of the statements inside it are seen there.
+        if let StmtKind::Do { var, .. } = &s.kind {
+            written_otherwise.insert(key(var));
+        } else if visit::child_blocks(s).is_empty() {
+            written_otherwise.extend(
+                super::access::names_written_in(std::slice::from_ref(s))
+                    .into_iter()
+                    .map(key),
+            );
+        }
+    });
+    flags.retain(|f| !written_otherwise.contains(f));
+    flags
+}
+
+/// `flag = constant` of one of `flags`, or a statement doing nothing.
+fn sets_flag(s: &Stmt, flags: &BTreeSet<String>) -> bool {
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            matches!(&lhs.kind, ExprKind::Var(n) if flags.contains(&key(n)))
+                && matches!(
+                    rhs.kind,
+                    ExprKind::Logical(_) | ExprKind::Int(_) | ExprKind::Real(_)
+                )
+        }
+        StmtKind::Continue | StmtKind::Comment(_) => true,
+        _ => false,
+    }
 }

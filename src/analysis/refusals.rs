@@ -206,6 +206,8 @@ pub(super) fn rerun_state(
                 let saved = saved_locals(unit);
                 // A cache filled on the first call is what a rerun finds it.
                 let cached = super::first_call::cached(unit, &saved);
+                // So does a flag that only decides whether to set itself again.
+                let flags = super::first_call::self_deciding(unit, &saved);
                 // One refusal per procedure, naming all its variables.
                 let mut names: Vec<&str> = Vec::new();
                 for name in access::names_written(unit) {
@@ -214,6 +216,7 @@ pub(super) fn rerun_state(
                     if global
                         || !saved.contains(&k)
                         || cached.contains(&k)
+                        || flags.contains(&k)
                         || !used_beyond_update(unit, name)
                         || !reported.insert((v, k, String::new()))
                     {

@@ -39,6 +39,14 @@ C     for each step, and finds the cache as the first call left it.
       SUBROUTINE DAMP(N, X, C)
       INTEGER N, I
       DOUBLE PRECISION X(N), C, EPSMCH, WEIGHT, S
+      LOGICAL WARNED
+      SAVE WARNED
+      DATA WARNED /.FALSE./
+C     A warning given once only: the flag decides nothing but itself.
+      IF (C .GT. 0.25D0 .AND. .NOT. WARNED) THEN
+         WRITE (*, *) 'DAMP: strong damping ', C
+         WARNED = .TRUE.
+      END IF
       S = SQRT(EPSMCH())
       DO 30 I = 1, N
          X(I) = X(I) - C*WEIGHT(I)*X(I)/(ABS(X(I)) + S)
