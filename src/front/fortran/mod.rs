@@ -632,6 +632,7 @@ fn lower_impl(
             }
         }
     }
+    directives_once(&mut diags);
     // In source order: parsing and semantic problems interleaved as a reader meets them.
     diags.sort_by_key(|d| match &d.location {
         Some(crate::diag::Location::Span(span)) => span.lo,
@@ -785,6 +786,33 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
 /// the declaration it is about, a consequence, not news.
 fn is_semantic(code: &str) -> bool {
     code.starts_with("E03") || code == "E0421"
+}
+
+/// Preprocessor directives in a file that is not preprocessed are one error, at the
+/// first: the semantic errors that follow (both branches of an `#if` declaring the same
+/// name) are their consequences.
+fn directives_once(diags: &mut Vec<Diagnostic>) {
+    let is_directive = |d: &Diagnostic| {
+        d.code == "E0201"
+            && d.message
+                .starts_with("preprocessor directives are not supported")
+    };
+    if !diags.iter().any(is_directive) {
+        return;
+    }
+    let mut first = true;
+    diags.retain(|d| {
+        if is_directive(d) {
+            std::mem::replace(&mut first, false)
+        } else {
+            !d.code.starts_with("E03")
+        }
+    });
+    if let Some(d) = diags.iter_mut().find(|d| is_directive(d)) {
+        d.help = Some(
+            "name the file with a capital extension (`.F90`, `.F`): adgen then runs the C preprocessor on it, as gfortran does".to_string(),
+        );
+    }
 }
 
 /// The first name a message quotes in backticks.

@@ -1247,6 +1247,30 @@ fn lexing_errors_are_reported_once() {
     );
 }
 
+#[test]
+fn directives_in_a_file_not_preprocessed_are_one_error() {
+    // Both branches of the `#if` are read, so `wp` is declared twice: that is the
+    // directives' consequence, not news.
+    let text = "module kinds
+  implicit none
+#if VAR_TYPE == 1
+  integer, parameter :: wp = 8
+\
+        #endif
+#if VAR_TYPE == 0
+  integer, parameter :: wp = 4
+#endif
+end module kinds
+";
+    let d = errs(text);
+    assert_eq!(where_(text, &d), vec![("E0201", 3, 1)]);
+    assert!(
+        d[0].help.as_deref().is_some_and(|h| h.contains("`.F90`")),
+        "{:?}",
+        d[0].help
+    );
+}
+
 /// Lowers every `.f90` file under `$ADGEN_FRONT_CORPUS` and prints the diagnostics:
 /// `ADGEN_FRONT_CORPUS=dir cargo test corpus_dir -- --ignored --nocapture`.
 #[test]
