@@ -79,16 +79,16 @@ pub(crate) fn cached(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> 
     }
     // What the rest of the body writes, and what the blocks write besides lowering
     // their flags.
-    let outside: Vec<Stmt> = unit
-        .body
-        .iter()
-        .filter(|s| !blocks.iter().any(|b| std::ptr::eq(*b, *s)))
-        .cloned()
-        .collect();
-    let written_outside: BTreeSet<String> = super::access::names_written_in(&outside)
-        .into_iter()
-        .map(key)
-        .collect();
+    let is_block = |s: &Stmt| blocks.iter().any(|b| std::ptr::eq(*b, s));
+    let written_in = |keep: &dyn Fn(&Stmt) -> bool| -> BTreeSet<String> {
+        unit.body
+            .iter()
+            .filter(|s| keep(s))
+            .flat_map(|s| super::access::names_written_in(std::slice::from_ref(s)))
+            .map(key)
+            .collect()
+    };
+    let written_outside = written_in(&|s| !is_block(s));
     let mut flag_set_otherwise = false;
     for b in &blocks {
         visit::walk_stmts(std::slice::from_ref(*b), &mut |x| match &x.kind {
@@ -108,10 +108,8 @@ pub(crate) fn cached(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> 
     if flag_set_otherwise || flags.iter().any(|f| written_outside.contains(f)) {
         return BTreeSet::new();
     }
-    let inside: Vec<Stmt> = blocks.iter().map(|b| (*b).clone()).collect();
-    super::access::names_written_in(&inside)
+    written_in(&is_block)
         .into_iter()
-        .map(key)
         .filter(|n| saved.contains(n) && !written_outside.contains(n))
         .collect()
 }

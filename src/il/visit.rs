@@ -14,6 +14,18 @@ pub fn walk_stmts<'a, F: FnMut(&'a Stmt) + ?Sized>(block: &'a [Stmt], f: &mut F)
     }
 }
 
+/// Gives fresh ids to copied statements, their blocks included, so that statement ids
+/// stay unique.
+pub fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
+    for s in stmts {
+        s.id = super::StmtId(*next_id);
+        *next_id = next_id.saturating_add(1);
+        for block in child_blocks_mut(s) {
+            renumber(block, next_id);
+        }
+    }
+}
+
 /// The nested blocks of a statement, in source order.
 pub fn child_blocks(stmt: &Stmt) -> Vec<&[Stmt]> {
     match &stmt.kind {

@@ -560,29 +560,6 @@ fn has_switch_break(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// Gives fresh ids to copied statements (a case body repeated for fall-through), so that
-/// statement ids stay unique.
-fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
-    for s in stmts {
-        s.id = StmtId(*next_id);
-        *next_id += 1;
-        match &mut s.kind {
-            StmtKind::If {
-                arms, else_body, ..
-            } => {
-                for (_, body) in arms {
-                    renumber(body, next_id);
-                }
-                if let Some(body) = else_body {
-                    renumber(body, next_id);
-                }
-            }
-            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => renumber(body, next_id),
-            _ => {}
-        }
-    }
-}
-
 struct FnCx<'m, 'd> {
     map: &'m PosMap,
     diags: &'d mut Vec<Diagnostic>,

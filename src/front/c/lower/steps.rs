@@ -165,7 +165,7 @@ impl FnCx<'_, '_> {
     pub(super) fn stepped_test(&mut self, e: &Node<Expression>, at: CSpan) -> R<Vec<Stmt>> {
         let (cond, pre, post) = self.stepped_cond(e)?;
         let mut exit_body = post.clone();
-        renumber(&mut exit_body, self.next_id);
+        crate::il::visit::renumber(&mut exit_body, self.next_id);
         let exit = self.stmt(StmtKind::Exit { name: None }, at);
         exit_body.push(exit);
         let mut test = pre;

@@ -149,7 +149,7 @@ impl FnCx<'_, '_> {
                         .chain(std::iter::once(else_body.get_or_insert_with(Vec::new)))
                     {
                         let mut steps = post_steps.clone();
-                        renumber(&mut steps, self.next_id);
+                        crate::il::visit::renumber(&mut steps, self.next_id);
                         body.splice(0..0, steps);
                     }
                 }

@@ -74,7 +74,7 @@ impl FnCx<'_, '_> {
             while !segments[k].ends && k + 1 < segments.len() {
                 k += 1;
                 let mut copy = segments[k].body.clone();
-                renumber(&mut copy, self.next_id);
+                crate::il::visit::renumber(&mut copy, self.next_id);
                 body.extend(copy);
             }
             if has_switch_break(&body) {

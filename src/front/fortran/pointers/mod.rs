@@ -139,6 +139,7 @@ pub fn replace(
         // target depends on the path then gets a selector, and the unit is walked again.
         let families = selectors::Families::of(unit, &pointers, &is_association);
         let saved = selectors::saved_pointers(unit, &pointers);
+        let (lower_bounds, intent_in) = (declared_lower_bounds(unit), intent_in(unit));
         let mut selected: BTreeMap<String, selectors::Selector> = BTreeMap::new();
         let (body, error) = loop {
             let order: Vec<String> = selected.keys().cloned().collect();
@@ -180,8 +181,8 @@ pub fn replace(
                 );
             }
             let mut rewriter = Rewriter {
-                lower_bounds: declared_lower_bounds(unit),
-                intent_in: intent_in(unit),
+                lower_bounds: lower_bounds.clone(),
+                intent_in: intent_in.clone(),
                 pointers: &pointers,
                 selected: &selected,
                 order: &order,

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::selectors::{Selector, renumber, uses};
+use super::selectors::{Selector, uses};
 use super::{Association, CODE, associated_in, pointer_base, shifted};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{BinOp, Expr, ExprKind, Stmt, StmtId, StmtKind, key, visit};
@@ -433,7 +433,7 @@ impl Rewriter<'_> {
                 continue;
             }
             if c > 0 {
-                renumber(std::slice::from_mut(&mut copy), self.next_id);
+                visit::renumber(std::slice::from_mut(&mut copy), self.next_id);
             }
             // Only the pointers whose target differs between the copies are tested.
             let cond = pending

@@ -258,17 +258,6 @@ pub fn uses(
         .collect()
 }
 
-/// Fresh ids for a copy of statements.
-pub fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {
-    for s in stmts {
-        s.id = StmtId(*next_id);
-        *next_id = next_id.saturating_add(1);
-        for block in visit::child_blocks_mut(s) {
-            renumber(block, next_id);
-        }
-    }
-}
-
 /// Joint values of the selectors of `order` (indices into each one's candidates, 0 for
 /// no target).
 type States = BTreeSet<Vec<u8>>;

@@ -14,7 +14,7 @@ use super::constructs::push;
 use super::{FileParser, Frame, FrameKind};
 use crate::diag::Diagnostic;
 use crate::front::fortran::lexer::RawStmt;
-use crate::il::{Attr, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
+use crate::il::{Attr, DeclKind, Expr, ExprKind, StmtKind, Unit, key, visit};
 
 impl FileParser<'_> {
     /// `END BLOCK`: the innermost frame must be a BLOCK.
@@ -165,23 +165,15 @@ impl FileParser<'_> {
         unit.decls.extend(decls);
         // The BLOCK and END BLOCK lines' comments stay where they were.
         if let Some(text) = frame.comment {
-            push(frames, &mut unit.body, self.comment(text, frame.span));
+            let stmt = self.simple(StmtKind::Comment(text), frame.span, None, None);
+            push(frames, &mut unit.body, stmt);
         }
         for s in body {
             push(frames, &mut unit.body, s);
         }
         if let Some(text) = raw.comment.clone() {
-            push(frames, &mut unit.body, self.comment(text, raw.span));
-        }
-    }
-
-    fn comment(&mut self, text: String, span: crate::diag::Span) -> Stmt {
-        Stmt {
-            id: self.new_id(),
-            kind: StmtKind::Comment(text),
-            span,
-            label: None,
-            trailing_comment: None,
+            let stmt = self.simple(StmtKind::Comment(text), raw.span, None, None);
+            push(frames, &mut unit.body, stmt);
         }
     }
 }
