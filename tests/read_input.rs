@@ -1,7 +1,9 @@
 //! READ in the code to differentiate (issue 13): a root that no procedure calls reads its
-//! input once in both modes; the values read are inputs (zero derivatives, and the adjoint
-//! reads nothing again). The numbers are checked by the corpus program
-//! `read_coefficients`; here: where the READ stands in the adjoint, and the refusals.
+//! input once in both modes, and so does a procedure without derivatives that the adjoint
+//! never runs again (a set-up routine); the values read are inputs (zero derivatives, and
+//! the adjoint reads nothing again). The numbers are checked by the corpus programs
+//! `read_coefficients` and `setup_reads_parameters`; here: where the READ stands in the
+//! adjoint, and the refusals.
 
 use std::collections::BTreeSet;
 
@@ -85,4 +87,81 @@ fn a_read_in_a_procedure_a_root_calls_is_still_refused() {
         "{}",
         e.rendered
     );
+}
+
+fn file<'g>(g: &'g adgen::Generated, path: &str) -> &'g str {
+    &g.files
+        .iter()
+        .find(|f| f.path == path)
+        .expect(path)
+        .contents
+}
+
+const SET_UP: &str = "subroutine setup(c)\n  real(8), intent(out) :: c\n  \
+    character(len=8) :: line\n  line = '2.5'\n  read (line, *) c\nend subroutine setup\n";
+
+#[test]
+fn a_set_up_routine_without_derivatives_reads_once_and_the_adjoint_does_not_run_it_again() {
+    let text = format!(
+        "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+         real(8) :: c\n  call setup(c)\n  y = c*x\n  y = y*c\nend subroutine f\n{SET_UP}"
+    );
+    let g = run(&text, &[adgen::Mode::Tangent, adgen::Mode::Adjoint]).unwrap();
+    let (d, b) = (file(&g, "r_d.f90"), file(&g, "r_b.f90"));
+    assert!(d.contains("call setup(c)") && !d.contains("setup_d"), "{d}");
+    // Called once, as written; nothing saved for a rerun; the value read is a constant
+    // of the derivative (`xb = c*yb`, not `2*x*yb`).
+    assert_eq!(b.matches("call setup(c)").count(), 1, "{b}");
+    assert!(!b.contains("setup_b") && !b.contains("pushreal8(c)"), "{b}");
+    assert!(!b.contains("cb"), "{b}");
+}
+
+#[test]
+fn a_set_up_routine_that_overwrites_an_active_value_has_derivatives_and_is_refused() {
+    // `setup` must reset the derivative of `c`, so the adjoint would run it (and read)
+    // again.
+    let text = format!(
+        "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+         real(8) :: c\n  c = x\n  call setup(c)\n  y = c*x\nend subroutine f\n{SET_UP}"
+    );
+    let e = run(&text, &[adgen::Mode::Adjoint]).unwrap_err();
+    assert_eq!(e.diagnostics.len(), 1, "{}", e.rendered);
+    assert!(
+        e.rendered.contains("r.f90:13:3: error[E0513]")
+            && e.rendered.contains("`setup` has derivatives to compute"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn a_read_the_adjoint_would_run_again_is_refused_naming_the_procedure_that_reruns_it() {
+    let text = format!(
+        "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+         call g(x, y)\nend subroutine f\nsubroutine g(x, y)\n  real(8), intent(in) :: x\n  \
+         real(8), intent(out) :: y\n  real(8) :: c\n  call setup(c)\n  y = c*x\n\
+         end subroutine g\n{SET_UP}"
+    );
+    let e = run(&text, &[adgen::Mode::Adjoint]).unwrap_err();
+    assert_eq!(e.diagnostics.len(), 1, "{}", e.rendered);
+    assert!(
+        e.rendered.contains("r.f90:17:3: error[E0513]")
+            && e.rendered
+                .contains("the adjoint runs it a second time, as part of `g`"),
+        "{}",
+        e.rendered
+    );
+    // The tangent runs everything once.
+    run(&text, &[adgen::Mode::Tangent]).unwrap();
+}
+
+#[test]
+fn a_call_that_reaches_input_stays_in_the_forward_sweep_though_nothing_needs_its_values() {
+    let text = format!(
+        "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+         real(8) :: c\n  call setup(c)\n  y = x*x\nend subroutine f\n{SET_UP}"
+    );
+    let g = run(&text, &[adgen::Mode::Adjoint]).unwrap();
+    let b = file(&g, "r_b.f90");
+    assert_eq!(b.matches("call setup(c)").count(), 1, "{b}");
 }

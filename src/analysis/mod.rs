@@ -15,6 +15,7 @@ pub mod effects;
 pub mod fields;
 mod first_call;
 pub mod inout;
+mod input;
 mod refusals;
 pub mod summary;
 pub mod tbr;
@@ -75,6 +76,9 @@ pub struct Analyses {
     pub errors: Vec<crate::diag::Diagnostic>,
     /// The fields of derived types that keep derivatives (`fields.rs`).
     pub fields: fields::ActiveFields,
+    /// Per unit: it or a procedure it calls holds input (`input.rs`), so calls of it
+    /// stay in the adjoint's forward sweep.
+    pub reaches_input: Vec<bool>,
 }
 
 pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
@@ -279,9 +283,12 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
     // reaches is varied and useful everywhere (the naive model of §4.6), except the
     // variables of COMMON blocks that no unit varies: with a derivative, the routines
     // that fill them on their first call only (a SAVEd flag) could not be rerun.
+    // So are the procedures that reach input and have no active value: with
+    // derivatives, the adjoint would run them (and read) again (`input.rs`).
+    let reaches_input = input::reaches_input(ir);
     if request.disabled.contains("activity") {
         for (u, state) in units.iter_mut().enumerate() {
-            if state.has_context {
+            if state.has_context && !(reaches_input[u] && input::really_passive(state)) {
                 let uir = &ir.units[u];
                 let mut passive = uir.zones.empty_set();
                 for (g, &z) in uir.zones.globals.iter().enumerate() {
@@ -298,9 +305,16 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         if !state.has_context {
             continue;
         }
-        match request.black_box(&ir.units[u].unit.name) {
+        let name = &ir.units[u].unit.name;
+        match request.black_box(name) {
             Some(b) => black_box_arguments(&ir.units[u], state, b),
-            None => derivative_zones(&ir.units[u], state, &ever_varied),
+            None => {
+                let root = request
+                    .roots
+                    .iter()
+                    .any(|r| crate::il::key(&r.name) == crate::il::key(name));
+                derivative_zones(&ir.units[u], state, &ever_varied, root)
+            }
         }
     }
     // A variable passed where a callee expects a derivative needs derivative storage in
@@ -354,7 +368,9 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
-    errors.extend(rerun_state(ir, &units, request));
+    let (rerun_errors, rerun) = rerun_state(ir, &units, request);
+    errors.extend(rerun_errors);
+    errors.extend(input::rerun_input(ir, &units, request, &rerun));
     let mut warnings = inactive_root_variables(ir, &units, request);
     let summaries: Vec<Option<Summary>> = units.iter().map(|u| Some(u.summary.clone())).collect();
     for u in 0..n {
@@ -366,6 +382,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         warnings,
         errors,
         fields,
+        reaches_input,
     }
 }
 
@@ -427,7 +444,7 @@ fn black_box_arguments(uir: &UnitIr, state: &mut UnitAnalysis, b: &crate::reques
 
 /// Which zones of a unit get derivatives, which dummies get derivative arguments and
 /// whether the result is active.
-fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, ever_varied: &BitVec) {
+fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, ever_varied: &BitVec, root: bool) {
     let (Some(varied), Some(useful)) = (&state.varied, &state.useful) else {
         return;
     };
@@ -459,7 +476,14 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, ever_varied: &BitVec
             active.set(z, false);
             continue;
         }
-        if active[z] || (state.useful_out[k] && state.summary.writes[k]) {
+        // A dummy it overwrites while the caller needs the derivative after gets one
+        // to reset, unless no actual is varied when it is called: the derivative of such
+        // an actual is zero before the call and stays zero (so a set-up routine filling
+        // the caller's work arrays stays passive, and the adjoint does not re-run it).
+        // A root's dummies keep theirs: its user passes every dependent's derivative
+        // (INTERFACE.md §3).
+        let carried = state.varied_in[k] || root;
+        if active[z] || (state.useful_out[k] && state.summary.writes[k] && carried) {
             state.deriv_args.set(k, true);
         }
     }
@@ -532,6 +556,17 @@ fn node_effects(ir: &Ir, u: usize, summaries: &[Option<Summary>]) -> Vec<Vec<Def
                         .map(|(zone, component)| Def {
                             zone,
                             total: !uir.zones.zones[zone].shared && !component,
+                            diff_sources: Vec::new(),
+                        })
+                        .collect(),
+                    // What a READ (or an IOSTAT= specifier) sets is a value read: it
+                    // depends on nothing differentiably.
+                    crate::il::StmtKind::Io { writes, .. } => writes
+                        .iter()
+                        .filter_map(|w| lvalue_zone(w, &uir.zones))
+                        .map(|(zone, total)| Def {
+                            zone,
+                            total,
                             diff_sources: Vec::new(),
                         })
                         .collect(),

@@ -105,19 +105,21 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
 /// calling procedure does not declare, when the rerun also reads the value for anything
 /// but updating it (a call counter `n = n + 1` only ends up counting the reruns too:
 /// the primal values `f_b` leaves are unspecified, INTERFACE.md §4).
+/// Also returns, per unit, whether the adjoint may run it a second time.
 pub(super) fn rerun_state(
     ir: &Ir,
     units: &[UnitAnalysis],
     request: &Request,
-) -> Vec<crate::diag::Diagnostic> {
+) -> (Vec<crate::diag::Diagnostic>, Vec<bool>) {
     use crate::il::key;
     let mut out = Vec::new();
+    let mut rerun_checked = vec![false; ir.units.len()];
     if !request
         .roots
         .iter()
         .any(|r| r.modes.contains(&crate::request::Mode::Adjoint))
     {
-        return out;
+        return (out, rerun_checked);
     }
     let mut reported = std::collections::BTreeSet::new();
     // For each procedure, the globals it or a procedure it calls reads for something
@@ -130,7 +132,6 @@ pub(super) fn rerun_state(
             .filter_map(|s| s.global.as_ref().map(access::global_key))
             .collect()
     });
-    let mut rerun_checked = vec![false; ir.units.len()];
     for (u, state) in units.iter().enumerate() {
         if !state.is_differentiated() {
             continue;
@@ -261,7 +262,7 @@ pub(super) fn rerun_state(
             }
         }
     }
-    out
+    (out, rerun_checked)
 }
 
 /// Whether `unit` reads `name` in a statement that does not assign it (a condition, a

@@ -48,6 +48,9 @@ pub struct Switches {
     pub diff_liveness: bool,
     pub tbr: bool,
     pub snapshot: bool,
+    /// Per node: the statement runs in the forward sweep whatever it writes (a call that
+    /// reaches input, which must run once as in the primal).
+    pub kept: Vec<bool>,
 }
 
 pub fn plan(
@@ -60,21 +63,26 @@ pub fn plan(
     let n = uir.flow.len();
     let n_zones = uir.zones.len();
     let constructs = Constructs::of(&uir.unit.body, uir);
-    // STOP (and the error messages kept before it) runs in the forward sweep wherever
-    // the primal would run it: present, with what it and its tests read live.
+    // STOP (and the error messages kept before it) and READ run in the forward sweep
+    // wherever the primal would run them: present, with what they and their tests read
+    // live.
     let stops: Vec<bool> = uir
         .flow
         .nodes
         .iter()
         .map(|k| matches!(k, NodeKind::Simple(s) if matches!(s.kind, StmtKind::Io { .. })))
         .collect();
+    // So do calls that reach a READ; what they read is live as for a kept construct's
+    // test (not a use of an adjoint: a passive call has none, and nothing is saved for
+    // it).
+    let kept = |node: usize| switches.kept.get(node).is_some_and(|k| *k);
     // Copied only when a STOP adds to them (the copy is one set per node).
     let mut uses = std::borrow::Cow::Borrowed(&adjoints.uses[..]);
     for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
         uses.to_mut()[node] |= &accesses[node].reads;
     }
     let uses = &*uses;
-    let mut live_control = vec![!switches.diff_liveness; n];
+    let mut live_control: Vec<bool> = (0..n).map(|i| !switches.diff_liveness || kept(i)).collect();
     let mut live_constructs = BTreeSet::new();
     let mut present;
     let mut diff_live_after;
@@ -91,6 +99,9 @@ pub fn plan(
         for (node, _) in stops.iter().enumerate().filter(|(_, s)| **s) {
             present[node] = true;
         }
+        for node in (0..n).filter(|&i| kept(i)) {
+            present[node] = true;
+        }
         diff_live_after = solution.after;
         if !switches.diff_liveness {
             present = vec![true; n];
@@ -101,7 +112,7 @@ pub fn plan(
             &uir.flow.control_of,
             !switches.diff_liveness,
         );
-        let mut control = vec![false; n];
+        let mut control: Vec<bool> = (0..n).map(kept).collect();
         for id in &live {
             for &node in uir
                 .flow

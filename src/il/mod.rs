@@ -544,6 +544,28 @@ pub struct Stmt {
 }
 
 impl Stmt {
+    /// An input statement: one that sets variables other than implied-DO indices (READ,
+    /// INQUIRE, or a specifier such as IOSTAT=). Derivative code cannot run it twice.
+    pub fn is_input(&self) -> bool {
+        let StmtKind::Io { text, writes, .. } = &self.kind else {
+            return false;
+        };
+        if writes.is_empty() {
+            return false;
+        }
+        let lower = text.to_ascii_lowercase();
+        let word: String = lower
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        matches!(word.as_str(), "read" | "inquire")
+            || ["iostat", "iomsg", "size"].iter().any(|k| {
+                lower
+                    .match_indices(k)
+                    .any(|(i, _)| lower[i + k.len()..].trim_start().starts_with('='))
+            })
+    }
+
     /// A statement made by a transformation.
     pub fn generated(kind: StmtKind) -> Stmt {
         Stmt {

@@ -72,7 +72,7 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
         return Err(deferred);
     }
     let program = sizes::from_callers(program, request);
-    let program = io::strip(program, request)?;
+    let program = io::strip(program, request);
     let program = restructure::restructure(program)?;
     let program = scalarize::scalarize(program)?;
     Ok(normalize::normalize(program))

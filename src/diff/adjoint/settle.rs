@@ -178,8 +178,26 @@ fn make_plan(
         diff_liveness: !disabled.contains("diff-liveness"),
         tbr: !disabled.contains("tbr"),
         snapshot: !disabled.contains("snapshot"),
+        kept: calls_reaching_input(ug),
     };
     plan::plan(ug.uir, accesses, adjoints, &switches, live_at_exit)
+}
+
+/// Per flow node: a call of a procedure that reads input, directly or not.
+fn calls_reaching_input(ug: &UnitGen) -> Vec<bool> {
+    let ir = ug.ctx.ir;
+    let reaches = &ug.ctx.analyses.reaches_input;
+    ug.uir
+        .flow
+        .nodes
+        .iter()
+        .map(|k| match k {
+            crate::ir::flow::NodeKind::Simple(s) => crate::analysis::effects::call_site(s)
+                .and_then(|site| ir.index_of(site.callee))
+                .is_some_and(|c| reaches[c]),
+            _ => false,
+        })
+        .collect()
 }
 
 /// Writes each statement's derivative instruction alone to learn `use(I')`; returns, by
