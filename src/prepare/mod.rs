@@ -4,8 +4,9 @@
 //! 0. [`reached`] keeps the Fortran procedures the roots reach (and every module and
 //!    C unit but the stand-ins of C functions the front-end refused): a construct adgen
 //!    cannot rewrite or lower in a procedure no root calls never blocks a root.
-//! 1. [`io::strip`] drops input/output statements from what gets differentiated (the
-//!    derivative computes, it does not print) and refuses input where a root reaches.
+//! 1. [`io::strip`] drops output statements from what gets differentiated (the
+//!    derivative computes, it does not print); a procedure holding input is kept as
+//!    written, for the analyses to judge (`analysis::input`).
 //! 2. [`restructure::restructure`] turns jumps (GO TO, arithmetic IF, computed GO TO,
 //!    SELECT CASE) into structured IF, DO, EXIT and RETURN, which the adjoint reverses
 //!    (seeds/000 §4.4, §5.5).
