@@ -68,6 +68,24 @@ fn scalar_read_before_set() {
     assert!(!warnings_of(&clean, "f", &["x"], &["y"]).contains("W0301"));
 }
 
+/// A READ sets its implied DO's index and a count it reads first before it subscripts
+/// with them: neither is used before it is set (W0303 was said of both).
+#[test]
+fn a_read_subscripting_with_what_it_sets_reads_nothing_unset() {
+    let text = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+                character(len=20) :: line\n  integer :: i, k, m(3)\n  line = '2 4 5'\n  \
+                read (line, *) k, (m(i), i = 1, k)\n  y = x*m(1)\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(!w.contains("W030"), "{w}");
+    // A subscript the statement does not set is still read.
+    let unset = text.replace("(m(i), i = 1, k)", "m(i)");
+    let w = warnings_of(&unset, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f90:7:3: warning[W0303]: `i` is used before it is set"),
+        "{w}"
+    );
+}
+
 #[test]
 fn same_variable_passed_twice() {
     let text = "subroutine g(a, b)\n  real(8), intent(in) :: a\n  real(8), intent(inout) :: b\n  \
@@ -942,7 +960,7 @@ fn allocatable_components_refused_where_adgen_cannot_follow_them() {
         &["f"],
     );
     assert!(
-        e.contains("w.f90:11:16: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is allocated in a loop or a branch, or more than once"),
+        e.contains("w.f90:11:16: error[E0414]: the ALLOCATABLE component `f%h` of the dummy argument `f` is allocated in a loop, in some branches of an IF but not all, or more than once"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
@@ -1013,13 +1031,31 @@ fn allocations_for_the_caller_adgen_cannot_follow_are_one_error_each() {
         ),
         (
             "    allocate(w(n))\n    w = x\n    allocate(w(n))\n",
-            "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in a loop or a branch, or more than once",
+            "w.f90:10:5: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in a loop, in some branches of an IF but not all, or more than once",
         ),
         (
-            "    call fill(w, n, x)\n",
-            "w.f90:8:5: error[E0414]: the ALLOCATABLE dummy argument `w` is passed here to a procedure that allocates it",
+            "    if (n > 1) then\n      call fill(w, n, x)\n    end if\n",
+            "w.f90:9:7: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in a loop, in some branches of an IF but not all, or more than once",
+        ),
+        (
+            "    if (n > 1) then\n      w(1) = x\n      call fill(w, n, x)\n    else\n      allocate(w(n))\n    end if\n",
+            "w.f90:10:7: error[E0414]: the ALLOCATABLE dummy argument `w` is allocated in a loop, in some branches of an IF but not all, or more than once",
         ),
     ];
+    // Allocated through a call, or in every branch of an IF: followed.
+    for body in [
+        "    call fill(w, n, x)\n",
+        "    if (n > 1) then\n      call fill(w, n, x)\n    else\n      allocate(w(1))\n      w = x\n    end if\n",
+    ] {
+        let text = format!("{head}{body}{tail}");
+        let input = adgen::SourceInput::new("w.f90", &text);
+        let r = adgen::differentiate(&[input], &request("make", &["x"], &["w"]));
+        assert!(
+            r.is_ok(),
+            "{body}\n{}",
+            r.err().map(|e| e.rendered).unwrap_or_default()
+        );
+    }
     // Freed for good, or freed and allocated again: the caller passes it allocated.
     let inout = head.replace("intent(out) :: w(:)", "intent(inout) :: w(:)");
     let freeing = [

@@ -262,11 +262,26 @@ fn node_in_out(ir: &Ir, uir: &UnitIr, kind: &NodeKind, summaries: &[Option<Summa
                 },
                 None,
             ) => {
+                // A variable the statement sets whole before it subscripts or bounds with
+                // it (an implied DO's index, a count read first:
+                // `read (u, *) n, (a(i), i = 1, n)`) is not read from before the statement.
+                let mut subscripts = uir.zones.empty_set();
                 for e in read_exprs {
-                    reads_into(e, uir, &mut io.reads);
+                    reads_into(e, uir, &mut subscripts);
                 }
                 for e in writes {
-                    subscripts_into(e, uir, &mut io.reads);
+                    subscripts_into(e, uir, &mut subscripts);
+                }
+                for e in writes {
+                    if let (true, Some(z)) = (
+                        whole_variable(e),
+                        e.base_name().and_then(|n| uir.zones.get(n)),
+                    ) {
+                        subscripts.set(z, false);
+                    }
+                }
+                io.reads |= &subscripts;
+                for e in writes {
                     write(&mut io, e, true);
                 }
             }

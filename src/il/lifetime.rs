@@ -363,19 +363,35 @@ fn by_call<'u>(
     unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
     which: ArgumentAllocation,
 ) -> Vec<String> {
+    call_allocations(s, unit_of, 0)
+        .into_iter()
+        .filter(|(_, w)| *w == which)
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Finds a procedure's unit by name.
+type UnitOf<'f, 'u> = dyn Fn(&str) -> Option<&'u super::Unit> + 'f;
+
+/// How deep [`call_allocations`] follows calls (recursion stops it there).
+const CALL_DEPTH: usize = 8;
+
+/// The caller's arrays whose allocation the CALL `s` changes, with what it does to each:
+/// the actual (`u`, or `p%h` for a component of an actual structure `p`) of each dummy
+/// the callee allocates or frees, itself or through the procedures it calls.
+fn call_allocations<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+    depth: usize,
+) -> Vec<(String, ArgumentAllocation)> {
     let StmtKind::Call { name, args } = &s.kind else {
         return Vec::new();
     };
     let Some(callee) = unit_of(name) else {
         return Vec::new();
     };
-    let allocated: Vec<String> = callee
-        .argument_allocations()
-        .into_iter()
-        .filter(|(_, w)| *w == which)
-        .map(|(n, _)| n)
-        .collect();
-    if allocated.is_empty() {
+    let changed = allocations(callee, Some(unit_of), depth + 1);
+    if changed.is_empty() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -390,7 +406,7 @@ fn by_call<'u>(
         let super::ExprKind::Var(actual) = &arg.value.kind else {
             continue;
         };
-        for item in &allocated {
+        for (item, what) in &changed {
             let (base, rest) = match item.split_once('%') {
                 Some((b, r)) => (b, Some(r)),
                 None => (item.as_str(), None),
@@ -398,10 +414,11 @@ fn by_call<'u>(
             if key(base) != key(formal) {
                 continue;
             }
-            out.push(match rest {
+            let name = match rest {
                 Some(r) => format!("{actual}%{r}"),
                 None => actual.clone(),
-            });
+            };
+            out.push((name, *what));
         }
     }
     out
@@ -430,41 +447,76 @@ impl super::Unit {
     /// structures (`f%h`) this procedure allocates or frees, as its statements name them
     /// (`heap_items`), and what it does with each.
     pub fn argument_allocations(&self) -> Vec<(String, ArgumentAllocation)> {
-        // Per name: allocated, freed, and whether the first event frees it.
-        let mut seen: Vec<(String, bool, bool, bool)> = Vec::new();
-        visit::walk_stmts(&self.body, &mut |s| {
-            let (allocated, freed) = heap_items(s);
-            let tagged = allocated
-                .into_iter()
-                .map(|e| (e, false))
-                .chain(freed.into_iter().map(|e| (e, true)));
-            for (item, frees) in tagged {
-                let Some(name) = item.base_name() else {
-                    continue;
+        allocations(self, None, 0)
+    }
+
+    /// As [`Unit::argument_allocations`], counting also what the procedures it calls
+    /// (found by `unit_of`) do with the dummies it passes them, at any depth: a set-up
+    /// routine that allocates its structure's field through a helper allocates it too.
+    pub fn argument_allocations_through<'u>(
+        &self,
+        unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+    ) -> Vec<(String, ArgumentAllocation)> {
+        allocations(self, Some(unit_of), 0)
+    }
+}
+
+/// [`Unit::argument_allocations`], following calls through `unit_of` when given, up to
+/// [`CALL_DEPTH`].
+fn allocations<'u>(
+    unit: &super::Unit,
+    unit_of: Option<&UnitOf<'_, 'u>>,
+    depth: usize,
+) -> Vec<(String, ArgumentAllocation)> {
+    // Per name: allocated, freed, and whether the first event frees it.
+    let mut seen: Vec<(String, bool, bool, bool)> = Vec::new();
+    let mut note = |name: &str, frees: bool| {
+        let base = name.split('%').next().unwrap_or(name);
+        if !unit.args.iter().any(|a| key(a) == key(base)) {
+            return;
+        }
+        match seen.iter_mut().find(|(o, ..)| key(o) == key(name)) {
+            Some(entry) => {
+                entry.1 |= !frees;
+                entry.2 |= frees;
+            }
+            None => seen.push((name.to_string(), !frees, frees, frees)),
+        }
+    };
+    visit::walk_stmts(&unit.body, &mut |s| {
+        let (allocated, freed) = heap_items(s);
+        let tagged = allocated
+            .into_iter()
+            .map(|e| (e, false))
+            .chain(freed.into_iter().map(|e| (e, true)));
+        for (item, frees) in tagged {
+            if let Some(name) = item.base_name() {
+                note(name, frees);
+            }
+        }
+        if let Some(unit_of) = unit_of.filter(|_| depth < CALL_DEPTH) {
+            for (name, what) in call_allocations(s, unit_of, depth) {
+                let events: &[bool] = match what {
+                    ArgumentAllocation::Allocates => &[false],
+                    ArgumentAllocation::Frees => &[true],
+                    ArgumentAllocation::Reallocates => &[true, false],
+                    ArgumentAllocation::AllocatesThenFrees => &[false, true],
                 };
-                let base = name.split('%').next().unwrap_or(name);
-                if !self.args.iter().any(|a| key(a) == key(base)) {
-                    continue;
-                }
-                match seen.iter_mut().find(|(o, ..)| key(o) == key(name)) {
-                    Some(entry) => {
-                        entry.1 |= !frees;
-                        entry.2 |= frees;
-                    }
-                    None => seen.push((name.to_string(), !frees, frees, frees)),
+                for &frees in events {
+                    note(&name, frees);
                 }
             }
-        });
-        seen.into_iter()
-            .map(|(name, allocated, freed, first_frees)| {
-                let what = match (allocated, freed, first_frees) {
-                    (true, false, _) => ArgumentAllocation::Allocates,
-                    (false, _, _) => ArgumentAllocation::Frees,
-                    (true, true, true) => ArgumentAllocation::Reallocates,
-                    (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
-                };
-                (name, what)
-            })
-            .collect()
-    }
+        }
+    });
+    seen.into_iter()
+        .map(|(name, allocated, freed, first_frees)| {
+            let what = match (allocated, freed, first_frees) {
+                (true, false, _) => ArgumentAllocation::Allocates,
+                (false, _, _) => ArgumentAllocation::Frees,
+                (true, true, true) => ArgumentAllocation::Reallocates,
+                (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
+            };
+            (name, what)
+        })
+        .collect()
 }

@@ -20,7 +20,7 @@
 //! Allocating and then freeing a dummy, freeing an INTENT(OUT) one, or passing one on
 //! to a procedure that allocates or frees it is refused (E0414).
 
-use super::alloc::{first_allocation, uses_name};
+use super::alloc::uses_name;
 use super::*;
 use crate::il::UnOp;
 use crate::il::lifetime::ArgumentAllocation;
@@ -85,12 +85,6 @@ pub(super) fn allocated_for_caller(
             by_call = Some(s.span);
         }
     });
-    if let Some(at) = by_call {
-        return Err(refuse(
-            at,
-            "is passed here to a procedure that allocates it",
-        ));
-    }
     let mut freed_by_call = None;
     crate::il::visit::walk_stmts(body, &mut |s| {
         if freed_by_call.is_none() && call_frees(s, name, program) {
@@ -106,11 +100,17 @@ pub(super) fn allocated_for_caller(
         .get(base)
         .is_some_and(|s| s.intent == Some(crate::il::Intent::Out));
     let what = unit
-        .argument_allocations()
+        .argument_allocations_through(&|n| program.unit(n))
         .into_iter()
         .find(|(n, _)| key(n) == key(name))
         .map(|(_, w)| w);
     if let Some(freed) = first_deallocation(body, name) {
+        if let Some(at) = by_call {
+            return Err(refuse(
+                at,
+                "is passed here to a procedure that allocates it, and freed in this one",
+            ));
+        }
         // Freed: the caller passes it allocated.
         if intent_out {
             return Err(refuse(
@@ -130,23 +130,29 @@ pub(super) fn allocated_for_caller(
             },
         };
     }
-    let top = top_level(body, name, false);
-    let Some(first) = first_allocation(body, name, false) else {
-        if intent_out && !name.contains('%') {
+    // Allocated for the caller: once on every path, by an ALLOCATE, by a CALL of a
+    // procedure that allocates it for its own caller, or by an IF each of whose
+    // branches does one of these.
+    let at = match allocation_site(body, name, program) {
+        Ok(Some(at)) => at,
+        Ok(None) => {
+            if intent_out && !name.contains('%') {
+                return Err(refuse(
+                    span,
+                    "is INTENT(OUT), so freed on entry, but never allocated here: its caller would get it unallocated",
+                ));
+            }
+            return Ok(None);
+        }
+        Err(at) => {
             return Err(refuse(
-                span,
-                "is INTENT(OUT), so freed on entry, but never allocated here: its caller would get it unallocated",
+                at,
+                "is allocated in a loop, in some branches of an IF but not all, or more than once",
             ));
         }
-        return Ok(None);
     };
-    let [at] = top.as_slice() else {
-        return Err(refuse(
-            first,
-            "is allocated in a loop or a branch, or more than once",
-        ));
-    };
-    let before = &body[..*at];
+    let before = &body[..at];
+    let first = body[at].span;
     if uses_name(before, name) {
         return Err(refuse(first, "is used before this ALLOCATE"));
     }
@@ -157,6 +163,88 @@ pub(super) fn allocated_for_caller(
         ));
     }
     Ok(Some(ArgumentAllocation::Allocates))
+}
+
+/// The index of the statement of `body` that allocates `name` on every path through it
+/// (`allocates_always`), `None` when nothing in it allocates `name`; `Err` with the place
+/// of an allocation that is not of this form (in a loop, in some branches only, twice).
+fn allocation_site(
+    body: &[Stmt],
+    name: &str,
+    program: &crate::il::UnitIndex,
+) -> Result<Option<usize>, Span> {
+    let mut found = None;
+    for (i, s) in body.iter().enumerate() {
+        if allocates_always(s, name, program)? {
+            if found.is_some() {
+                return Err(s.span);
+            }
+            found = Some(i);
+        }
+    }
+    Ok(found)
+}
+
+/// Whether `s` allocates `name` on every path through it: an ALLOCATE of it, a CALL that
+/// allocates it, or an IF with an ELSE each of whose branches allocates it once, before
+/// any other use of it there and with no jump before; false when `s` does not allocate
+/// it at all; `Err` as for [`allocation_site`].
+fn allocates_always(s: &Stmt, name: &str, program: &crate::il::UnitIndex) -> Result<bool, Span> {
+    let names_it = |items: &[Expr]| {
+        items
+            .iter()
+            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
+    };
+    match &s.kind {
+        StmtKind::Allocate(items) if names_it(items) => Ok(true),
+        StmtKind::Call { .. } if call_allocates(s, name, program) => Ok(true),
+        StmtKind::If {
+            arms, else_body, ..
+        } => {
+            let branches = arms
+                .iter()
+                .map(|(_, b)| b.as_slice())
+                .chain(else_body.as_deref());
+            let (mut some, mut all) = (false, else_body.is_some());
+            for branch in branches {
+                match allocation_site(branch, name, program)? {
+                    Some(i) => {
+                        let before = &branch[..i];
+                        if uses_name(before, name) || first_jump(before).is_some() {
+                            return Err(branch[i].span);
+                        }
+                        some = true;
+                    }
+                    None => all = false,
+                }
+            }
+            match (some, all) {
+                (false, _) => Ok(false),
+                (true, true) => Ok(true),
+                (true, false) => {
+                    Err(first_allocation_in(std::slice::from_ref(s), name, program)
+                        .unwrap_or(s.span))
+                }
+            }
+        }
+        _ => match first_allocation_in(std::slice::from_ref(s), name, program) {
+            Some(at) => Err(at),
+            None => Ok(false),
+        },
+    }
+}
+
+/// The first ALLOCATE of `name`, or CALL that allocates it, among `stmts` at any depth.
+fn first_allocation_in(stmts: &[Stmt], name: &str, program: &crate::il::UnitIndex) -> Option<Span> {
+    let mut found = None;
+    crate::il::visit::walk_stmts(stmts, &mut |x| {
+        let direct = matches!(&x.kind, StmtKind::Allocate(items)
+            if items.iter().any(|e| e.base_name().is_some_and(|n| key(n) == key(name))));
+        if direct || call_allocates(x, name, program) {
+            found.get_or_insert(x.span);
+        }
+    });
+    found
 }
 
 /// A dummy the procedure frees for good (a `finalize`): once, at the top level, with no
