@@ -387,8 +387,16 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
             match ug.dref(actual) {
                 Some(d) => args.push(d),
                 None if formal_is_array => {
-                    ug.error(super::array_expression_argument(callee, k, actual.span));
-                    return;
+                    match ug.zero_array_argument(actual, &callee.args[k], formal_ty) {
+                        Some((temp, zero)) => {
+                            out.push(zero);
+                            args.push(Expr::var(temp));
+                        }
+                        None => {
+                            ug.error(super::array_expression_argument(callee, k, actual.span));
+                            return;
+                        }
+                    }
                 }
                 None => {
                     let terms = linearize(actual, &ug.leaf_info(s));

@@ -115,3 +115,48 @@ impl UnitGen<'_, '_> {
         out
     }
 }
+
+impl UnitGen<'_, '_> {
+    /// A zero derivative for an array without one passed where the callee expects one
+    /// (a PARAMETER table such as the coefficients of a polynomial the callee also
+    /// evaluates for active ones, a passive work array): a zeroed temporary shaped as the
+    /// actual, named after the dummy `formal`. `None` when the actual is not a whole
+    /// array of explicit shape (then E0505).
+    pub fn zero_array_argument(
+        &mut self,
+        actual: &Expr,
+        formal: &str,
+        ty: ScalarType,
+    ) -> Option<(String, Stmt)> {
+        let ExprKind::Var(name) = &actual.kind else {
+            return None;
+        };
+        let sym = self.unit.symbols.get(name)?;
+        let explicit = sym
+            .dims
+            .iter()
+            .all(|d| matches!(d.upper, crate::il::Bound::Expr(_)));
+        if !sym.is_array() || !explicit {
+            return None;
+        }
+        // A module's array may have bounds written with names this unit does not see:
+        // its own bounds say the same.
+        let dims = if sym.global.is_some() {
+            (1..=sym.dims.len())
+                .map(|k| {
+                    let of = |op| Expr::intrinsic(op, vec![Expr::var(name), Expr::int(k as i64)]);
+                    crate::il::DimSpec {
+                        lower: Some(of(crate::il::Intrinsic::Lbound)),
+                        upper: crate::il::Bound::Expr(of(crate::il::Intrinsic::Ubound)),
+                    }
+                })
+                .collect()
+        } else {
+            sym.dims.clone()
+        };
+        let base = self.derivative_name_of(formal);
+        let temp = self.temp_array(&base, crate::il::TypeSpec::of(ty), dims);
+        let zero = assign(Expr::var(&temp), self.zero(ty));
+        Some((temp, zero))
+    }
+}

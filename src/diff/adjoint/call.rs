@@ -259,12 +259,25 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 continue;
             }
             if formal.is_some_and(|f| f.is_array()) {
-                self.ug.error(crate::diff::array_expression_argument(
-                    callee,
-                    k,
-                    actual.span,
-                ));
-                return Vec::new();
+                // A passive array: its adjoint is thrown away.
+                match self
+                    .ug
+                    .zero_array_argument(actual, &callee.args[k], formal_ty)
+                {
+                    Some((temp, zero)) => {
+                        before.push(zero);
+                        args.push(Expr::var(temp));
+                        continue;
+                    }
+                    None => {
+                        self.ug.error(crate::diff::array_expression_argument(
+                            callee,
+                            k,
+                            actual.span,
+                        ));
+                        return Vec::new();
+                    }
+                }
             }
             let temp = self.ug.temp(
                 &self.ug.derivative_name_of(&format!("arg{}", k + 1)),
