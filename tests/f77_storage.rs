@@ -244,6 +244,20 @@ fn state_a_rerun_would_change_is_refused() {
         r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
         "{r}"
     );
+    // A count that decides only whether to call a report (output, dropped) is accepted
+    // (the corpus runs it); one that decides a call changing a value is refused.
+    let report = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      INTEGER N\n      SAVE N\n      \
+                DATA N /0/\n      N = N + 1\n      IF (N .EQ. 1) CALL SHOW(A, B)\n      B = 2.0D0 * A\n      \
+                END\n\n      SUBROUTINE SHOW(A, B)\n      DOUBLE PRECISION A, B\n      \
+                WRITE (*, *) A, B\n      END\n";
+    run("t.f", report).expect("a count deciding output only differentiates");
+    let changing = report.replace("WRITE (*, *) A, B\n", "B = A\n");
+    let r = refused("t.f", &changing);
+    assert!(
+        r.contains("t.f:6:7: error[E0514]: `N` keeps its value between calls of `G`"),
+        "{r}"
+    );
     // A cache filled on the first call (DLAMCH's pattern) is what a rerun finds: accepted
     // (the corpus runs it). But a flag the block may raise again (DLAMC2's warning
     // path) could make a rerun fill it again: refused, once for all its variables.

@@ -22,9 +22,12 @@
 //! block), and that nothing else writes; the cache is the
 //! SAVEd variables that only such blocks write.
 //!
-//! Likewise "warn once" flags (`self_deciding`): SAVEd variables read only by IFs that
-//! do nothing but set such flags (the warning they print is output, which derivative
-//! code drops), so a rerun that finds them changed computes the same.
+//! Likewise "warn once" flags and call counters (`self_deciding`): SAVEd variables
+//! read only by IFs that do nothing but set or count such variables and call
+//! procedures that change nothing (the warning they print, the data a first call
+//! reports, are output, which derivative code drops; crystal_qed's `ncall` decides only
+//! whether to print its input), and otherwise only counted (`n = n + 1`), so a rerun
+//! that finds them changed computes the same.
 
 use std::collections::BTreeSet;
 
@@ -118,7 +121,13 @@ pub(crate) fn cached(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> 
 /// one another): "warn once" flags, `IF (T > T_MAX .AND. .NOT. WARNED) THEN; WARNED =
 /// .TRUE.`, whose warning output the derivative code has already dropped. Their values
 /// change nothing else, so a rerun that sees them changed computes the same.
-pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<String> {
+/// `inert` says of a procedure that calling it changes nothing (it writes no argument
+/// and no global, and reads no input).
+pub(crate) fn self_deciding(
+    unit: &Unit,
+    saved: &BTreeSet<String>,
+    inert: &dyn Fn(&str) -> bool,
+) -> BTreeSet<String> {
     let mut flags: BTreeSet<String> = saved.clone();
     loop {
         let before = flags.len();
@@ -136,7 +145,7 @@ pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<S
                 }
             }
             let read: BTreeSet<String> = read.into_iter().filter(|n| current.contains(n)).collect();
-            if read.is_empty() {
+            if read.is_empty() || counts(s, &current) {
                 return;
             }
             // Read by an IF that only sets such flags to constants: fine.
@@ -147,7 +156,7 @@ pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<S
                     .iter()
                     .map(|(_, b)| b)
                     .chain(else_body.iter())
-                    .all(|b| b.iter().all(|x| sets_flag(x, &current)))
+                    .all(|b| b.iter().all(|x| sets_flag(x, &current, inert)))
             {
                 return;
             }
@@ -163,7 +172,7 @@ pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<S
     // is not a flag.
     let mut written_otherwise = BTreeSet::new();
     visit::walk_stmts(&unit.body, &mut |s| {
-        if sets_flag(s, &flags) {
+        if sets_flag(s, &flags, inert) {
             return;
         }
         // A statement's own writes: those of the statements inside it are seen there.
@@ -181,17 +190,40 @@ pub(crate) fn self_deciding(unit: &Unit, saved: &BTreeSet<String>) -> BTreeSet<S
     flags
 }
 
-/// `flag = constant` of one of `flags`, or a statement doing nothing.
-fn sets_flag(s: &Stmt, flags: &BTreeSet<String>) -> bool {
+/// `flag = constant` or a count `flag = flag + 1` of one of `flags`, a call of a
+/// procedure that changes nothing, or a statement doing nothing.
+fn sets_flag(s: &Stmt, flags: &BTreeSet<String>, inert: &dyn Fn(&str) -> bool) -> bool {
     match &s.kind {
         StmtKind::Assign { lhs, rhs } => {
-            matches!(&lhs.kind, ExprKind::Var(n) if flags.contains(&key(n)))
-                && matches!(
-                    rhs.kind,
-                    ExprKind::Logical(_) | ExprKind::Int(_) | ExprKind::Real(_)
-                )
+            counts(s, flags)
+                || matches!(&lhs.kind, ExprKind::Var(n) if flags.contains(&key(n)))
+                    && matches!(
+                        rhs.kind,
+                        ExprKind::Logical(_) | ExprKind::Int(_) | ExprKind::Real(_)
+                    )
         }
+        StmtKind::Call { name, .. } => inert(name),
         StmtKind::Continue | StmtKind::Comment(_) => true,
         _ => false,
     }
+}
+
+/// `n = n + k` or `n = n - k` (`k` a constant) of one of `flags`.
+fn counts(s: &Stmt, flags: &BTreeSet<String>) -> bool {
+    let StmtKind::Assign { lhs, rhs } = &s.kind else {
+        return false;
+    };
+    let ExprKind::Var(n) = &lhs.kind else {
+        return false;
+    };
+    let same = |e: &crate::il::Expr| matches!(&e.kind, ExprKind::Var(m) if key(m) == key(n));
+    let constant = |e: &crate::il::Expr| matches!(e.kind, ExprKind::Int(_));
+    flags.contains(&key(n))
+        && match &rhs.kind {
+            ExprKind::Binary(crate::il::BinOp::Add, a, b) => {
+                (same(a) && constant(b)) || (constant(a) && same(b))
+            }
+            ExprKind::Binary(crate::il::BinOp::Sub, a, b) => same(a) && constant(b),
+            _ => false,
+        }
 }

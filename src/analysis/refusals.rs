@@ -114,6 +114,13 @@ pub(super) fn rerun_state(
     use crate::il::key;
     let mut out = Vec::new();
     let mut rerun_checked = vec![false; ir.units.len()];
+    // A procedure whose call changes nothing: it writes no argument and no global, and
+    // reads no input (an output routine, once its output is dropped).
+    let reaches_input = super::input::reaches_input(ir);
+    let inert = |name: &str| {
+        ir.index_of(name)
+            .is_some_and(|c| !units[c].summary.writes.any() && !reaches_input[c])
+    };
     if !request
         .roots
         .iter()
@@ -208,7 +215,7 @@ pub(super) fn rerun_state(
                 // A cache filled on the first call is what a rerun finds it.
                 let cached = super::first_call::cached(unit, &saved);
                 // So does a flag that only decides whether to set itself again.
-                let flags = super::first_call::self_deciding(unit, &saved);
+                let flags = super::first_call::self_deciding(unit, &saved, &inert);
                 // One refusal per procedure, naming all its variables.
                 let mut names: Vec<&str> = Vec::new();
                 for name in access::names_written(unit) {

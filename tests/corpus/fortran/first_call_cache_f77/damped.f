@@ -37,20 +37,31 @@ C     for each step, and finds the cache as the first call left it.
       END
 
       SUBROUTINE DAMP(N, X, C)
-      INTEGER N, I
+      INTEGER N, I, NCALL
       DOUBLE PRECISION X(N), C, EPSMCH, WEIGHT, S
       LOGICAL WARNED
-      SAVE WARNED
-      DATA WARNED /.FALSE./
+      SAVE WARNED, NCALL
+      DATA WARNED /.FALSE./, NCALL /0/
 C     A warning given once only: the flag decides nothing but itself.
       IF (C .GT. 0.25D0 .AND. .NOT. WARNED) THEN
          WRITE (*, *) 'DAMP: strong damping ', C
          WARNED = .TRUE.
       END IF
+C     A call counter that decides only whether to report the data.
+      NCALL = NCALL + 1
+      IF (NCALL .EQ. 1) CALL REPORT(N, C)
       S = SQRT(EPSMCH())
       DO 30 I = 1, N
          X(I) = X(I) - C*WEIGHT(I)*X(I)/(ABS(X(I)) + S)
    30 CONTINUE
+      RETURN
+      END
+
+      SUBROUTINE REPORT(N, C)
+      INTEGER N
+      DOUBLE PRECISION C
+      WRITE (*, 100) N, C
+  100 FORMAT (' DAMP: ', I4, ' points, damping ', F8.4)
       RETURN
       END
 
