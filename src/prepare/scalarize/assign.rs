@@ -80,35 +80,47 @@ impl Scalarizer<'_> {
         let mut body = Vec::new();
         let target = self.element(lhs, &offsets, rank, &mut body)?;
         let value = self.element(rhs, &offsets, rank, &mut body)?;
-        let reversed = match self.loop_directions(&target, &body, &value, &ldims, rhs.span) {
-            Ok(r) => r,
-            Err(alias) => {
-                // No loop order reads every element before it is overwritten: through a
-                // temporary array, when its extents can size a local array.
-                let Some(tmp) = self.temporary_like(lhs, &ldims)? else {
-                    return Err(alias);
-                };
-                let index: Vec<Expr> = offsets
-                    .iter()
-                    .map(|o| simplify(&Expr::binary(BinOp::Add, o.clone(), Expr::int(1))))
-                    .collect();
-                let tmp_elem = Expr::new(ExprKind::Index(tmp, index));
-                body.push(self.assign(tmp_elem.clone(), value));
-                let fill = self.guarded(guard, &offsets, body)?;
-                let copy = vec![self.assign(target, tmp_elem)];
-                let copy = self.guarded(guard, &offsets, copy)?;
-                let mut out = std::mem::take(&mut self.before);
-                for nest in [fill, copy] {
-                    let mut nest = nest;
-                    for k in 0..rank {
-                        let l = self.do_loop(&vars[k], &ldims[k], false, nest);
-                        nest = vec![l];
+        let reversed =
+            match self.loop_directions(&target, &body, &value, &ldims, rhs.span) {
+                Ok(r) => r,
+                Err(alias) => {
+                    // No loop order reads every element before it is overwritten: through a
+                    // temporary array, when its extents can size a local array.
+                    let Some((tmp, allocatable)) =
+                        self.temporary_or_allocatable(lhs, &ldims, true)?
+                    else {
+                        return Err(alias);
+                    };
+                    let index: Vec<Expr> = offsets
+                        .iter()
+                        .map(|o| simplify(&Expr::binary(BinOp::Add, o.clone(), Expr::int(1))))
+                        .collect();
+                    let tmp_elem = Expr::new(ExprKind::Index(tmp.clone(), index));
+                    body.push(self.assign(tmp_elem.clone(), value));
+                    let fill = self.guarded(guard, &offsets, body)?;
+                    let copy = vec![self.assign(target, tmp_elem)];
+                    let copy = self.guarded(guard, &offsets, copy)?;
+                    let mut out = std::mem::take(&mut self.before);
+                    let shape: Vec<Expr> = ldims.iter().map(LoopDim::extent).collect();
+                    if allocatable {
+                        out.push(self.new_stmt(StmtKind::Allocate(vec![Expr::new(
+                            ExprKind::Index(tmp.clone(), shape),
+                        )])));
                     }
-                    out.extend(nest);
+                    for nest in [fill, copy] {
+                        let mut nest = nest;
+                        for k in 0..rank {
+                            let l = self.do_loop(&vars[k], &ldims[k], false, nest);
+                            nest = vec![l];
+                        }
+                        out.extend(nest);
+                    }
+                    if allocatable {
+                        out.push(self.new_stmt(StmtKind::Deallocate(vec![Expr::var(&tmp)])));
+                    }
+                    return Ok(out);
                 }
-                return Ok(out);
-            }
-        };
+            };
         body.push(self.assign(target, value));
         let body = self.guarded(guard, &offsets, body)?;
         let mut nest = body;
@@ -147,16 +159,38 @@ impl Scalarizer<'_> {
     /// A new local array `tmp(ext1, ext2, ...)` with the shape of `lhs`, when every
     /// extent is a constant or depends only on dummy arguments the unit never assigns
     /// (so that it can be declared as an automatic array).
+    /// A temporary array shaped as the loop dimensions: an automatic array when their
+    /// extents are specification expressions, else an ALLOCATABLE one (`allocatable`
+    /// true), which the caller allocates with [`LoopDim::extent`]s just before it fills
+    /// it and frees just after it copies it, nothing the extents read being assigned
+    /// between (`mhd_control`'s band solver shifts `a(i,1:je) = a(i,1+js:js+je)` by a
+    /// `js` it computes).
     pub(super) fn temporary_like(&mut self, lhs: &Expr, ldims: &[LoopDim]) -> R<Option<String>> {
+        Ok(self
+            .temporary_or_allocatable(lhs, ldims, false)?
+            .map(|(t, _)| t))
+    }
+
+    /// [`Scalarizer::temporary_like`], ALLOCATABLE when `may_allocate` allows it.
+    pub(super) fn temporary_or_allocatable(
+        &mut self,
+        lhs: &Expr,
+        ldims: &[LoopDim],
+        may_allocate: bool,
+    ) -> R<Option<(String, bool)>> {
         let mut dims = Vec::new();
+        let allocatable = !ldims.iter().all(|d| self.is_specification(&d.extent()));
+        if allocatable && !may_allocate {
+            return Ok(None);
+        }
         for d in ldims {
-            let extent = d.extent();
-            if !self.is_specification(&extent) {
-                return Ok(None);
-            }
             dims.push(DimSpec {
                 lower: None,
-                upper: Bound::Expr(extent),
+                upper: if allocatable {
+                    Bound::Colon
+                } else {
+                    Bound::Expr(d.extent())
+                },
             });
         }
         let ty = self.type_of(lhs);
@@ -166,7 +200,7 @@ impl Scalarizer<'_> {
             .unwrap_or("tmp".into());
         let name = self.namer.fresh(&base);
         self.add_local(&name, ty, dims);
-        Ok(Some(name))
+        Ok(Some((name, allocatable)))
     }
 
     pub(super) fn is_specification(&self, e: &Expr) -> bool {

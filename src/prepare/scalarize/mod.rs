@@ -309,10 +309,16 @@ fn scalarize_unit(
     }
     for symbol in sc.new_locals {
         let dims = (!symbol.dims.is_empty()).then(|| symbol.dims.clone());
+        // A temporary whose extents the procedure computes is ALLOCATABLE.
+        let attrs = if symbol.is_local_allocatable() {
+            vec![crate::il::Attr::Allocatable]
+        } else {
+            Vec::new()
+        };
         unit.decls.push(Decl {
             kind: DeclKind::Var {
                 spec: symbol.type_spec.clone(),
-                attrs: Vec::new(),
+                attrs,
                 entities: vec![Entity {
                     name: symbol.name.clone(),
                     dims,
