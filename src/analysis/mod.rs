@@ -368,7 +368,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
-    let (rerun_errors, rerun) = rerun_state(ir, &units, request);
+    let (rerun_errors, rerun) = rerun_state(ir, &units, request, &reaches_input);
     errors.extend(rerun_errors);
     errors.extend(input::rerun_input(ir, &units, request, &rerun));
     let mut warnings = inactive_root_variables(ir, &units, request);

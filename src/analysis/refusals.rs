@@ -106,17 +106,18 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
 /// but updating it (a call counter `n = n + 1` only ends up counting the reruns too:
 /// the primal values `f_b` leaves are unspecified, INTERFACE.md §4).
 /// Also returns, per unit, whether the adjoint may run it a second time.
+/// `reaches_input` says which procedures hold input, themselves or in their callees.
 pub(super) fn rerun_state(
     ir: &Ir,
     units: &[UnitAnalysis],
     request: &Request,
+    reaches_input: &[bool],
 ) -> (Vec<crate::diag::Diagnostic>, Vec<bool>) {
     use crate::il::key;
     let mut out = Vec::new();
     let mut rerun_checked = vec![false; ir.units.len()];
     // A procedure whose call changes nothing: it writes no argument and no global, and
     // reads no input (an output routine, once its output is dropped).
-    let reaches_input = super::input::reaches_input(ir);
     let inert = |name: &str| {
         ir.index_of(name)
             .is_some_and(|c| !units[c].summary.writes.any() && !reaches_input[c])

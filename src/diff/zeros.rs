@@ -114,9 +114,7 @@ impl UnitGen<'_, '_> {
         }
         out
     }
-}
 
-impl UnitGen<'_, '_> {
     /// A zero derivative for an array without one passed where the callee expects one
     /// (a PARAMETER table such as the coefficients of a polynomial the callee also
     /// evaluates for active ones, a passive work array): a zeroed temporary shaped as the

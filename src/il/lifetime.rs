@@ -363,7 +363,7 @@ fn by_call<'u>(
     unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
     which: ArgumentAllocation,
 ) -> Vec<String> {
-    call_allocations(s, unit_of, 0)
+    call_allocations(s, unit_of, &mut Memo::new())
         .into_iter()
         .filter(|(_, w)| *w == which)
         .map(|(n, _)| n)
@@ -373,16 +373,17 @@ fn by_call<'u>(
 /// Finds a procedure's unit by name.
 type UnitOf<'f, 'u> = dyn Fn(&str) -> Option<&'u super::Unit> + 'f;
 
-/// How deep [`call_allocations`] follows calls (recursion stops it there).
-const CALL_DEPTH: usize = 8;
+/// What each procedure followed so far does with its dummies' allocation, by key; a
+/// procedure being followed (a recursive call) counts as doing nothing.
+type Memo = std::collections::BTreeMap<String, Vec<(String, ArgumentAllocation)>>;
 
 /// The caller's arrays whose allocation the CALL `s` changes, with what it does to each:
 /// the actual (`u`, or `p%h` for a component of an actual structure `p`) of each dummy
 /// the callee allocates or frees, itself or through the procedures it calls.
 fn call_allocations<'u>(
     s: &Stmt,
-    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
-    depth: usize,
+    unit_of: &UnitOf<'_, 'u>,
+    memo: &mut Memo,
 ) -> Vec<(String, ArgumentAllocation)> {
     let StmtKind::Call { name, args } = &s.kind else {
         return Vec::new();
@@ -390,7 +391,28 @@ fn call_allocations<'u>(
     let Some(callee) = unit_of(name) else {
         return Vec::new();
     };
-    let changed = allocations(callee, Some(unit_of), depth + 1);
+    // Only an ALLOCATABLE dummy, or a structure (which may have ALLOCATABLE
+    // components), can have its allocation changed: other calls are not followed, so
+    // that a deep call tree of array routines costs one look at each call.
+    let may_change = callee.args.iter().any(|a| {
+        callee.declares_allocatable(a)
+            || callee
+                .symbols
+                .get(a)
+                .is_some_and(|s| s.ty == super::ScalarType::Derived)
+    });
+    if !may_change {
+        return Vec::new();
+    }
+    let changed = match memo.get(key(name).as_str()) {
+        Some(known) => known.clone(),
+        None => {
+            memo.insert(key(name), Vec::new());
+            let found = allocations(callee, Some(unit_of), memo);
+            memo.insert(key(name), found.clone());
+            found
+        }
+    };
     if changed.is_empty() {
         return Vec::new();
     }
@@ -447,7 +469,7 @@ impl super::Unit {
     /// structures (`f%h`) this procedure allocates or frees, as its statements name them
     /// (`heap_items`), and what it does with each.
     pub fn argument_allocations(&self) -> Vec<(String, ArgumentAllocation)> {
-        allocations(self, None, 0)
+        allocations(self, None, &mut Memo::new())
     }
 
     /// As [`Unit::argument_allocations`], counting also what the procedures it calls
@@ -455,18 +477,20 @@ impl super::Unit {
     /// routine that allocates its structure's field through a helper allocates it too.
     pub fn argument_allocations_through<'u>(
         &self,
-        unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+        unit_of: &UnitOf<'_, 'u>,
     ) -> Vec<(String, ArgumentAllocation)> {
-        allocations(self, Some(unit_of), 0)
+        let mut memo = Memo::new();
+        memo.insert(key(&self.name), Vec::new());
+        allocations(self, Some(unit_of), &mut memo)
     }
 }
 
-/// [`Unit::argument_allocations`], following calls through `unit_of` when given, up to
-/// [`CALL_DEPTH`].
+/// [`Unit::argument_allocations`], following calls through `unit_of` when given, each
+/// procedure once (`memo`).
 fn allocations<'u>(
     unit: &super::Unit,
     unit_of: Option<&UnitOf<'_, 'u>>,
-    depth: usize,
+    memo: &mut Memo,
 ) -> Vec<(String, ArgumentAllocation)> {
     // Per name: allocated, freed, and whether the first event frees it.
     let mut seen: Vec<(String, bool, bool, bool)> = Vec::new();
@@ -494,8 +518,8 @@ fn allocations<'u>(
                 note(name, frees);
             }
         }
-        if let Some(unit_of) = unit_of.filter(|_| depth < CALL_DEPTH) {
-            for (name, what) in call_allocations(s, unit_of, depth) {
+        if let Some(unit_of) = unit_of {
+            for (name, what) in call_allocations(s, unit_of, memo) {
                 let events: &[bool] = match what {
                     ArgumentAllocation::Allocates => &[false],
                     ArgumentAllocation::Frees => &[true],
