@@ -87,6 +87,11 @@ fn a_read_in_a_procedure_a_root_calls_is_still_refused() {
         "{}",
         e.rendered
     );
+    // The tangent runs it once: the value read is a constant of the derivative.
+    let g = run(text, &[adgen::Mode::Tangent]).unwrap();
+    let d = file(&g, "r_d.f90");
+    assert_eq!(d.matches("read (*, *) c").count(), 1, "{d}");
+    assert!(d.contains("yd = c*xd"), "{d}");
 }
 
 fn file<'g>(g: &'g adgen::Generated, path: &str) -> &'g str {

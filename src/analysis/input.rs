@@ -3,7 +3,8 @@
 //! procedure that holds input (a READ, or a statement setting variables through `IOSTAT=`
 //! and the like) as written, and this check decides once activity is known (E0513).
 //!
-//! Such a procedure runs once when it is
+//! Such a procedure runs once when no root asks for an adjoint (the tangent runs every
+//! statement once, a READ into an active variable zeroing its derivative), or when it is
 //! - a root that no procedure a root reaches calls: the adjoint's forward sweep runs it
 //!   once, its backward sweep not at all; or
 //! - a procedure without derivatives that the adjoint never runs a second time: no
@@ -32,6 +33,11 @@ pub(super) fn rerun_input(
     rerun: &[bool],
 ) -> Vec<Diagnostic> {
     let n = ir.units.len();
+    // The tangent runs every statement once: only the adjoint runs code again.
+    let adjoint = request
+        .roots
+        .iter()
+        .any(|r| r.modes.contains(&crate::request::Mode::Adjoint));
     let called =
         |u: usize| (0..n).any(|v| units[v].has_context && ir.call_graph.callees(v).contains(&u));
     let mut out = Vec::new();
@@ -50,7 +56,7 @@ pub(super) fn rerun_input(
         if root && !called(u) {
             continue;
         }
-        let why = if state.is_differentiated() {
+        let why = if state.is_differentiated() && adjoint {
             format!("`{}` has derivatives to compute", unit.name)
         } else if rerun[u] {
             match rerunning_caller(ir, units, rerun, u) {
