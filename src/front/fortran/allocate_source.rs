@@ -5,8 +5,10 @@
 //! adds the assignment `w = x` after the ALLOCATE. What the rest of adgen then sees is
 //! an ALLOCATE with explicit bounds, as if the user had written it so.
 //!
-//! `x` must be an array this unit declares (a local, a dummy), named whole; any other
-//! source is one refusal (E0404), which says how to write it.
+//! `x` must be an array this unit declares (a local, a dummy), named whole, or an
+//! elementwise expression of such arrays and scalars (`source=2*x`: bounds `1:size(x, k)`,
+//! as Fortran gives an expression); any other source is one refusal (E0404), which says
+//! how to write it.
 
 use std::collections::BTreeMap;
 
@@ -76,12 +78,14 @@ fn block(
             out.push(s);
             continue;
         };
-        let rank = match &from.kind {
-            ExprKind::Var(x) => ranks.get(&key(x)).copied(),
-            _ => None,
+        // A whole array keeps its bounds; an elementwise expression of arrays has
+        // lower bounds 1 and the extents of its arrays (`source=2*x`).
+        let (array, whole) = match &from.kind {
+            ExprKind::Var(x) => (Some(x.as_str()), true),
+            _ => (elementwise_array(from, ranks), false),
         };
-        let (ExprKind::Var(w), ExprKind::Var(x), Some(rank)) = (&item.kind, &from.kind, rank)
-        else {
+        let rank = array.and_then(|x| ranks.get(&key(x)).copied());
+        let (ExprKind::Var(w), Some(x), Some(rank)) = (&item.kind, array, rank) else {
             let word = if *copies { "SOURCE" } else { "MOLD" };
             diags.push(
                 Diagnostic::error(
@@ -98,9 +102,14 @@ fn block(
         // As the parser gives `w(l:u)` (semantic analysis makes it a reference).
         let subs = (1..=rank)
             .map(|k| {
+                let (lower, upper) = if whole {
+                    (bound(Intrinsic::Lbound, k), bound(Intrinsic::Ubound, k))
+                } else {
+                    (Expr::int(1), bound(Intrinsic::Size, k))
+                };
                 crate::il::Arg::positional(Expr::new(ExprKind::Range {
-                    lower: Some(Box::new(bound(Intrinsic::Lbound, k))),
-                    upper: Some(Box::new(bound(Intrinsic::Ubound, k))),
+                    lower: Some(Box::new(lower)),
+                    upper: Some(Box::new(upper)),
                     stride: None,
                 }))
             })
@@ -130,4 +139,26 @@ fn block(
         }
     }
     out
+}
+
+/// The first whole array of an elementwise expression (operators, parentheses, scalars
+/// and whole arrays this unit declares), which gives its shape; `None` for anything else
+/// (a function call, a section, a constructor).
+fn elementwise_array<'e>(e: &'e Expr, ranks: &BTreeMap<String, usize>) -> Option<&'e str> {
+    fn walk<'e>(e: &'e Expr, ranks: &BTreeMap<String, usize>, first: &mut Option<&'e str>) -> bool {
+        match &e.kind {
+            ExprKind::Var(n) => {
+                if ranks.contains_key(&key(n)) && first.is_none() {
+                    *first = Some(n);
+                }
+                true
+            }
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) => true,
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) => walk(x, ranks, first),
+            ExprKind::Binary(_, a, b) => walk(a, ranks, first) && walk(b, ranks, first),
+            _ => false,
+        }
+    }
+    let mut first = None;
+    walk(e, ranks, &mut first).then_some(first).flatten()
 }

@@ -5,7 +5,7 @@
 ! allocated by a subroutine inside the time loop and freed there, and a copy routine
 ! that allocates its INTENT(OUT) result under an `if (.not. allocated(...))` guard;
 ! clean-up routines free a component and an array for good; ALLOCATE with SOURCE=
-! and MOLD= of an array a subroutine allocated.
+! and MOLD= of an array a subroutine allocated, and with SOURCE= of an expression.
 module diffuse_setup
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -84,7 +84,7 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
   real(dp), intent(out) :: total, probe
   type(rod) :: r, half
   real(dp), allocatable :: w(:), q(:)
-  real(dp), allocatable :: wcopy(:), wgrad(:)
+  real(dp), allocatable :: wcopy(:), wgrad(:), wmix(:)
   real(dp) :: ends
   integer :: it, i
   r%n = n
@@ -113,6 +113,9 @@ subroutine diffuse_run(n, nsteps, a, kappa, total, probe)
     wgrad(i) = wcopy(i)*(wcopy(i) - wcopy(i - 1))
   end do
   probe = probe + wgrad(n)*wcopy(0)
-  deallocate(wcopy, wgrad)
+  ! SOURCE= of an expression: bounds from 1, its values.
+  allocate(wmix, source=0.5_dp*wcopy*wgrad + w)
+  probe = probe + wmix(1)*wmix(n + 2)
+  deallocate(wcopy, wgrad, wmix)
   call drop(w)
 end subroutine diffuse_run
