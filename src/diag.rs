@@ -167,6 +167,19 @@ impl Diagnostic {
             help: None,
         }
     }
+    /// A semantic error (E03xx, and E0421 about the subscripts of a component): beside a
+    /// refusal of the declaration it is about, a consequence, not news.
+    pub fn is_semantic(&self) -> bool {
+        self.code.starts_with("E03") || self.code == "E0421"
+    }
+    /// What makes two reports the same (code, place, message): each is said once.
+    pub fn identity(&self) -> (&'static str, String, String) {
+        (
+            self.code,
+            format!("{:?}", self.location),
+            self.message.clone(),
+        )
+    }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,

@@ -363,6 +363,18 @@ impl BlackBox {
 }
 
 impl Request {
+    /// The root request of procedure `name`, if it is a root.
+    pub fn root(&self, name: &str) -> Option<&RootRequest> {
+        self.roots
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Some root asks for derivatives in `mode`.
+    pub fn asks(&self, mode: Mode) -> bool {
+        self.roots.iter().any(|r| r.modes.contains(&mode))
+    }
+
     /// The black-box entry of procedure `name`.
     pub fn black_box(&self, name: &str) -> Option<&BlackBox> {
         self.black_boxes

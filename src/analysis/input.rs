@@ -20,7 +20,6 @@
 
 use super::UnitAnalysis;
 use crate::diag::Diagnostic;
-use crate::il::key;
 use crate::ir::Ir;
 use crate::request::Request;
 
@@ -34,10 +33,7 @@ pub(super) fn rerun_input(
 ) -> Vec<Diagnostic> {
     let n = ir.units.len();
     // The tangent runs every statement once: only the adjoint runs code again.
-    let adjoint = request
-        .roots
-        .iter()
-        .any(|r| r.modes.contains(&crate::request::Mode::Adjoint));
+    let adjoint = request.asks(crate::request::Mode::Adjoint);
     let called =
         |u: usize| (0..n).any(|v| units[v].has_context && ir.call_graph.callees(v).contains(&u));
     let mut out = Vec::new();
@@ -46,14 +42,10 @@ pub(super) fn rerun_input(
             continue;
         }
         let unit = ir.units[u].unit;
-        let Some(first) = first_input(&unit.body) else {
+        let Some(first) = crate::il::visit::first_input(&unit.body) else {
             continue;
         };
-        let root = request
-            .roots
-            .iter()
-            .any(|r| key(&r.name) == key(&unit.name));
-        if root && !called(u) {
+        if request.root(&unit.name).is_some() && !called(u) {
             continue;
         }
         let why = if state.is_differentiated() && adjoint {
@@ -90,21 +82,6 @@ pub(super) fn rerun_input(
     out
 }
 
-/// The first input statement of a body, in source order.
-fn first_input(body: &[crate::il::Stmt]) -> Option<&crate::il::Stmt> {
-    for s in body {
-        if s.is_input() {
-            return Some(s);
-        }
-        for child in crate::il::visit::child_blocks(s) {
-            if let Some(found) = first_input(child) {
-                return Some(found);
-            }
-        }
-    }
-    None
-}
-
 /// The procedure with derivatives whose second run (in the adjoint) runs `u`: up the
 /// callers the adjoint re-runs.
 fn rerunning_caller(ir: &Ir, units: &[UnitAnalysis], rerun: &[bool], u: usize) -> Option<usize> {
@@ -137,20 +114,13 @@ pub(super) fn really_passive(state: &UnitAnalysis) -> bool {
 
 /// Per unit: it, or a procedure it calls (directly or not), holds input.
 pub(super) fn reaches_input(ir: &Ir) -> Vec<bool> {
-    let n = ir.units.len();
-    let mut out: Vec<bool> = (0..n)
-        .map(|u| first_input(&ir.units[u].unit.body).is_some())
-        .collect();
-    loop {
-        let mut changed = false;
-        for u in 0..n {
-            if !out[u] && ir.call_graph.callees(u).iter().any(|&c| out[c]) {
-                out[u] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            return out;
-        }
-    }
+    super::access::call_closure(ir, |u| {
+        crate::il::visit::first_input(&ir.units[u].unit.body)
+            .map(|_| ())
+            .into_iter()
+            .collect()
+    })
+    .iter()
+    .map(|s| !s.is_empty())
+    .collect()
 }

@@ -309,10 +309,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         match request.black_box(name) {
             Some(b) => black_box_arguments(&ir.units[u], state, b),
             None => {
-                let root = request
-                    .roots
-                    .iter()
-                    .any(|r| crate::il::key(&r.name) == crate::il::key(name));
+                let root = request.root(name).is_some();
                 derivative_zones(&ir.units[u], state, &ever_varied, root)
             }
         }

@@ -122,11 +122,7 @@ pub(super) fn rerun_state(
         ir.index_of(name)
             .is_some_and(|c| !units[c].summary.writes.any() && !reaches_input[c])
     };
-    if !request
-        .roots
-        .iter()
-        .any(|r| r.modes.contains(&crate::request::Mode::Adjoint))
-    {
+    if !request.asks(crate::request::Mode::Adjoint) {
         return (out, rerun_checked);
     }
     let mut reported = std::collections::BTreeSet::new();

@@ -203,7 +203,7 @@ pub fn differentiate_by_mode(
     // tangent-then-adjoint order.
     let mut named = Vec::new();
     for mode in [Mode::Tangent, Mode::Adjoint] {
-        if !request.roots.iter().any(|r| r.modes.contains(&mode)) {
+        if !request.asks(mode) {
             continue;
         }
         let unit_names = naming::derivative_unit_names(ir, analyses, request, mode, &mut taken);
@@ -577,11 +577,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 deriv_names.insert(key(&s.name), d);
             }
         }
-        let root = ctx
-            .request
-            .roots
-            .iter()
-            .find(|r| key(&r.name) == key(&unit.name));
+        let root = ctx.request.root(&unit.name);
         UnitGen {
             ctx,
             uir,

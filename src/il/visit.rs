@@ -14,6 +14,18 @@ pub fn walk_stmts<'a, F: FnMut(&'a Stmt) + ?Sized>(block: &'a [Stmt], f: &mut F)
     }
 }
 
+/// The first input statement of `block` ([`Stmt::is_input`]: a READ, or a statement
+/// setting variables through IOSTAT= and the like), in source order.
+pub fn first_input(block: &[Stmt]) -> Option<&Stmt> {
+    let mut found = None;
+    walk_stmts(block, &mut |s: &Stmt| {
+        if found.is_none() && s.is_input() {
+            found = Some(s);
+        }
+    });
+    found
+}
+
 /// Gives fresh ids to copied statements, their blocks included, so that statement ids
 /// stay unique.
 pub fn renumber(stmts: &mut [Stmt], next_id: &mut u32) {

@@ -37,7 +37,7 @@ pub fn strip(program: Program, request: &Request) -> Program {
     for file in &mut out.files {
         for unit in &mut file.units {
             // Input is judged once the analyses know what runs twice.
-            if has_input(&unit.body) {
+            if crate::il::visit::first_input(&unit.body).is_some() {
                 continue;
             }
             let reached = reachable.contains(crate::il::key_ref(&unit.name).as_ref());
@@ -104,13 +104,6 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool) {
         }
         i += 1;
     }
-}
-
-/// Does `body` hold an input statement?
-pub fn has_input(body: &[Stmt]) -> bool {
-    let mut found = false;
-    crate::il::visit::walk_stmts(body, &mut |s| found |= s.is_input());
-    found
 }
 
 /// An output statement that names a FORMAT by its label (`WRITE (6, 100) X`,

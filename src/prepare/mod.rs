@@ -55,17 +55,15 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     let mut said = std::collections::BTreeSet::new();
     for u in program.units() {
         for d in &u.deferred {
-            // E0421 (subscripts of a component) is semantic: beside a refusal, its
-            // consequence.
             let refusal =
-                (d.code.starts_with("E04") && d.code != "E0421") || d.code.starts_with("E06");
-            if refusal && said.insert((d.code, d.message.clone(), format!("{:?}", d.location))) {
+                (d.code.starts_with("E04") || d.code.starts_with("E06")) && !d.is_semantic();
+            if refusal && said.insert(d.identity()) {
                 deferred.push(d.clone());
             }
         }
     }
     for d in refused_module_entities(&program) {
-        if said.insert((d.code, d.message.clone(), format!("{:?}", d.location))) {
+        if said.insert(d.identity()) {
             deferred.push(d);
         }
     }

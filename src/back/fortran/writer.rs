@@ -159,7 +159,7 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
         // when none keeps the line legal (a long product printed without blanks), just
         // after a `*` or `/` operator.
         let bytes = rest.as_bytes();
-        let spaced = (start + 1..=limit.min(rest.len() - 1))
+        let candidate = (start + 1..=limit.min(rest.len() - 1))
             .rev()
             .find(|&i| breakable(i) && (bytes[i] == b' ' || bytes[i - 1] == b','));
         let after_operator = |i: usize| {
@@ -174,7 +174,6 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
         let operator = (start + 2..=(MAX_COLUMNS - 2).min(rest.len() - 1))
             .rev()
             .find(|&i| breakable(i) && after_operator(i));
-        let candidate = spaced;
         // A long string literal may be cut inside, continuing with `&` on both sides;
         // that is preferred to a break that would leave most of the line empty.
         // Inside a literal, a cut just after one of its blanks reads best.

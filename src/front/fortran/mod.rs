@@ -626,7 +626,7 @@ fn lower_impl(
                 .drain(..)
                 .chain(u.deferred_entities.drain(..).map(|(_, d)| d))
             {
-                if said.insert((d.code, format!("{:?}", d.location), d.message.clone())) {
+                if said.insert(d.identity()) {
                     diags.push(d);
                 }
             }
@@ -733,14 +733,14 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
         // The name, or a component of it (`obj%arr`), quoted in the message.
         let message = d.message.to_ascii_lowercase();
         let quoted = refused.iter().find(|(n, _)| {
-            is_semantic(d.code)
+            d.is_semantic()
                 && (message.contains(&format!("`{n}`")) || message.contains(&format!("`{n}%")))
         });
         let at = holder(units, &d);
         // Or, for a semantic error that quotes only a component (`arr` has 0
         // dimensions), a refused name the procedure uses.
         let cause = quoted.or_else(|| {
-            let u = at.filter(|_| is_semantic(d.code))?;
+            let u = at.filter(|_| d.is_semantic())?;
             let named = il::visit::referenced_names(&units[u].body);
             refused.iter().find(|(n, _)| named.contains(n))
         });
@@ -765,7 +765,7 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     *diags = Vec::with_capacity(kept.len());
     for d in kept {
         match holder(units, &d)
-            .filter(|&u| is_semantic(d.code) && d.code != "E0312" && !units[u].deferred.is_empty())
+            .filter(|&u| d.is_semantic() && d.code != "E0312" && !units[u].deferred.is_empty())
         {
             // One error per unsupported construct: a semantic error about a name that a
             // refusal of the same procedure names (`the function `f` has no type`, after
@@ -780,12 +780,6 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
             None => diags.push(d),
         }
     }
-}
-
-/// A semantic error (E03xx, and E0421's subscripts of a component): after a refusal of
-/// the declaration it is about, a consequence, not news.
-fn is_semantic(code: &str) -> bool {
-    code.starts_with("E03") || code == "E0421"
 }
 
 /// Preprocessor directives in a file that is not preprocessed are one error, at the

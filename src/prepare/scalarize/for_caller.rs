@@ -254,7 +254,7 @@ fn freed_for_caller(
     name: &str,
     refuse: &dyn Fn(Span, &str) -> Diagnostic,
 ) -> Result<Option<ArgumentAllocation>, Diagnostic> {
-    let top = top_level(body, name, true);
+    let top = top_level_frees(body, name);
     let first = first_deallocation(body, name).unwrap_or_default();
     let [at] = top.as_slice() else {
         return Err(refuse(
@@ -274,19 +274,13 @@ fn freed_for_caller(
     Ok(Some(ArgumentAllocation::Frees))
 }
 
-/// The indices of the top-level ALLOCATEs (DEALLOCATEs, with `freed`) naming `name`.
-fn top_level(body: &[Stmt], name: &str, freed: bool) -> Vec<usize> {
-    let names_item = |items: &[Expr]| {
-        items
-            .iter()
-            .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-    };
+/// The indices of the top-level DEALLOCATEs naming `name`.
+fn top_level_frees(body: &[Stmt], name: &str) -> Vec<usize> {
     body.iter()
         .enumerate()
-        .filter(|(_, s)| match &s.kind {
-            StmtKind::Allocate(items) => !freed && names_item(items),
-            StmtKind::Deallocate(items) => freed && names_item(items),
-            _ => false,
+        .filter(|(_, s)| {
+            matches!(&s.kind, StmtKind::Deallocate(items)
+                if items.iter().any(|e| e.base_name().is_some_and(|n| key(n) == key(name))))
         })
         .map(|(i, _)| i)
         .collect()
