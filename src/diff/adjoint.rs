@@ -78,21 +78,28 @@ pub fn record_restored(ug: &UnitGen, unsaved: &BTreeSet<String>) -> BTreeSet<Str
 /// The adjoint of a scalar argument whose derivative passes through the procedure
 /// unchanged (`v = v + 1`) is given back as it came, and nothing would reference it:
 /// `vb = vb` says so, and keeps compilers from calling the argument unused (the tangent
-/// writes the same `vd = vd`).
+/// writes the same `vd = vd`). So does `if (allocated(wb)) wb = wb` for an ALLOCATABLE
+/// array whose only use is to be allocated here for the caller (its values flow nowhere).
 fn pass_through(ug: &UnitGen, body: &mut Vec<Stmt>, referenced: &mut BTreeSet<String>) {
     let mut kept = Vec::new();
     for a in &ug.unit.args {
         let Some(d) = ug.deriv_name(a) else {
             continue;
         };
-        let scalar = ug
-            .unit
-            .symbols
-            .get(a)
-            .is_some_and(|s| !s.is_array() && s.ty != ScalarType::Derived);
-        if scalar && !ug.unit.is_optional(a) && !referenced.contains(crate::il::key_ref(d).as_ref())
-        {
+        if ug.unit.is_optional(a) || referenced.contains(crate::il::key_ref(d).as_ref()) {
+            continue;
+        }
+        let Some(sym) = ug.unit.symbols.get(a) else {
+            continue;
+        };
+        if !sym.is_array() && sym.ty != ScalarType::Derived {
             kept.push(super::assign(Expr::var(d), Expr::var(d)));
+            referenced.insert(key(d));
+        } else if sym.is_array() && ug.unit.declares_allocatable(a) {
+            kept.push(super::heap::if_then(
+                super::heap::allocated(d),
+                vec![super::assign(Expr::var(d), Expr::var(d))],
+            ));
             referenced.insert(key(d));
         }
     }

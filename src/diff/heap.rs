@@ -443,6 +443,25 @@ fn not_allocated(name: &str) -> Expr {
 
 /// `allocated(a)`.
 pub(crate) fn allocated(name: &str) -> Expr {
+    allocated_spelled(name, "allocated")
+}
+
+/// `allocated(a)` of the primal array `a` of `ug`'s unit: `associated(a)` when the
+/// compiler sees it declared POINTER (`il::Symbol::pointer`).
+pub(crate) fn primal_allocated(ug: &UnitGen, name: &str) -> Expr {
+    let pointer = ug.unit.symbols.get(name).is_some_and(|s| s.pointer);
+    allocated_spelled(name, if pointer { "associated" } else { "allocated" })
+}
+
+/// `if (allocated(a)) deallocate(a)` of the primal array `a` (`primal_allocated`).
+pub(crate) fn free_primal_if_allocated(ug: &UnitGen, name: &str) -> Stmt {
+    if_then(
+        primal_allocated(ug, name),
+        vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(name)]))],
+    )
+}
+
+fn allocated_spelled(name: &str, spelling: &str) -> Expr {
     Expr::new(ExprKind::Intrinsic {
         op: crate::il::Intrinsic::Passive(crate::il::PassiveIntrinsic {
             result: crate::il::ScalarResult::Logical,
@@ -450,7 +469,7 @@ pub(crate) fn allocated(name: &str) -> Expr {
             reduction: false,
         }),
         args: vec![crate::il::Arg::positional(Expr::var(name))],
-        spelling: Some("allocated".into()),
+        spelling: Some(spelling.into()),
     })
 }
 

@@ -157,7 +157,12 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
             parts.push(Decl {
                 kind: DeclKind::Var {
                     spec: ctx.derivative_spec(spec),
-                    attrs: attrs.clone(),
+                    // The derivative of an owning pointer is ALLOCATABLE (it is adgen's).
+                    attrs: attrs
+                        .iter()
+                        .filter(|a| !matches!(a, Attr::Pointer))
+                        .cloned()
+                        .collect(),
                     entities,
                 },
                 span: c.span,

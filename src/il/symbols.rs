@@ -59,6 +59,10 @@ pub struct Symbol {
     /// association: the module and the name it has there. Such a variable is not local
     /// storage of the unit; its zone is the program's global one.
     pub global: Option<super::GlobalRef>,
+    /// Declared POINTER in the source, and read as ALLOCATABLE: an array that owns its
+    /// memory (a Fortran 90 component, module variable or dummy). Code that tests its
+    /// allocation asks ASSOCIATED, as the declaration the compiler sees requires.
+    pub pointer: bool,
 }
 
 impl Symbol {
@@ -76,6 +80,7 @@ impl Symbol {
             implicit: false,
             span: Span::default(),
             global: None,
+            pointer: false,
         }
     }
     pub fn is_array(&self) -> bool {

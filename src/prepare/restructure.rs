@@ -494,6 +494,7 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
             implicit: false,
             span: Span::default(),
             global: None,
+            pointer: false,
         });
     }
 }

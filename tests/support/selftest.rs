@@ -47,6 +47,7 @@ fn symbol(name: &str, ty: ScalarType, dims: Vec<DimSpec>, intent: Option<Intent>
         implicit: false,
         span: Span::default(),
         global: None,
+        pointer: false,
     }
 }
 

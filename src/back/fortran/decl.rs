@@ -178,7 +178,16 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
             entities,
         } => {
             let mut out = write_type_spec(spec);
-            for attr in attrs.iter().filter(|a| !matches!(a, Attr::RowPointers)) {
+            // POINTER with ALLOCATABLE: a pointer the IL reads as ALLOCATABLE
+            // (`front::fortran::pointers::allocatable`), declared as the source did.
+            let pointer = attrs.iter().any(|a| matches!(a, Attr::Pointer));
+            let hidden = |a: &Attr| match a {
+                Attr::RowPointers => true,
+                Attr::Allocatable => pointer,
+                _ => false,
+            };
+            let shown = |a: &&Attr| !hidden(a);
+            for attr in attrs.iter().filter(shown) {
                 out.push_str(", ");
                 out.push_str(&attr_text(attr));
             }

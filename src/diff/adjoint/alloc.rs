@@ -137,7 +137,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             out.extend(
                 names
                     .iter()
-                    .map(|n| crate::diff::heap::free_if_allocated(n)),
+                    .map(|n| crate::diff::heap::free_primal_if_allocated(self.ug, n)),
             );
         }
         out.extend(bwd);
@@ -145,7 +145,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if let Some(d) = self.ug.deriv_ref_name(name) {
                 out.push(crate::diff::heap::free_if_allocated(&d));
             }
-            out.push(crate::diff::heap::free_if_allocated(name));
+            out.push(crate::diff::heap::free_primal_if_allocated(self.ug, name));
         }
         out
     }
@@ -189,7 +189,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let (push, pop, temps) = self.taped_bounds(name, rank);
             pushes.extend(push);
             let mut out = pop;
-            out.push(crate::diff::heap::free_if_allocated(name));
+            out.push(crate::diff::heap::free_primal_if_allocated(self.ug, name));
             out.push(Stmt::generated(StmtKind::Allocate(vec![
                 crate::diff::heap::item_with(name, &temps),
             ])));

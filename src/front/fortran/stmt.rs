@@ -252,6 +252,54 @@ pub struct StmtParser<'a> {
 }
 
 impl StmtParser<'_> {
+    /// `p => target` of a pointer this file declares: an assignment the unit's pointer
+    /// pass recognizes by its left side's span (`pointers`), and replaces. `x => null()`
+    /// of any other pointer (a module's, a dummy's, a component `s%x`) is its NULLIFY,
+    /// which `pointers` and `sema` follow where the pointer is read as ALLOCATABLE.
+    fn pointer_assignment(&self, c: &mut Cursor, name: String) -> PResult<StmtKind> {
+        let word_span = c.here();
+        let declared = self
+            .pointers
+            .borrow()
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(&name));
+        if declared && c.nth(1) == Some(&TokKind::Arrow) {
+            c.bump();
+            c.bump();
+            let target = parse_expr(c)?;
+            c.expect_end()?;
+            self.pointer_assignments.borrow_mut().insert(word_span);
+            return Ok(StmtKind::Assign {
+                lhs: Expr {
+                    kind: crate::il::ExprKind::Var(name),
+                    span: word_span,
+                },
+                rhs: target,
+            });
+        }
+        let start = c.pos;
+        if let Ok(lhs) = parse_expr(c)
+            && matches!(lhs.kind, crate::il::ExprKind::Var(_))
+            && c.eat(&TokKind::Arrow)
+            && c.eat_kw("null")
+            && c.eat(&TokKind::LParen)
+            && c.eat(&TokKind::RParen)
+            && c.at_end()
+        {
+            return Ok(StmtKind::Call {
+                name: "nullify".to_string(),
+                args: vec![crate::il::Arg::positional(lhs)],
+            });
+        }
+        c.pos = start;
+        Err(Diagnostic::error(
+            "E0401",
+            "unsupported statement: pointer assignment (`=>`) is not supported yet",
+        )
+        .at(word_span)
+        .with_help("use the target itself, or an array section, instead of a pointer"))
+    }
+
     /// The text that spans of `file` index: the file's own or an included one.
     pub fn source_of(&self, file: FileId) -> &str {
         self.included
@@ -276,6 +324,11 @@ impl StmtParser<'_> {
         if c.ident_at(0).is_some() && c.nth(1) == Some(&TokKind::Colon) {
             construct = c.ident_at(0).map(str::to_string);
             c.pos += 2;
+        }
+        if construct.is_none()
+            && let Some(name) = pointer_assignment(c)
+        {
+            return self.pointer_assignment(c, name).map(Line::Action);
         }
         if construct.is_none() && assignment_shape(c) {
             return Ok(Line::Action(self.assignment(c)?));
@@ -312,35 +365,6 @@ impl StmtParser<'_> {
             self.refused.borrow_mut().extend(refused);
             self.pointers.borrow_mut().extend(pointers);
             return Ok(Line::Decl(decl));
-        }
-        if let Some(name) = pointer_assignment(c) {
-            let declared = self
-                .pointers
-                .borrow()
-                .iter()
-                .any(|p| p.eq_ignore_ascii_case(&name));
-            // `p => target` of a declared pointer: an assignment the unit's pointer pass
-            // recognizes by its left side's span (`pointers`), and replaces.
-            if declared && c.nth(1) == Some(&TokKind::Arrow) {
-                c.bump();
-                c.bump();
-                let target = parse_expr(c)?;
-                c.expect_end()?;
-                self.pointer_assignments.borrow_mut().insert(word_span);
-                return Ok(Line::Action(StmtKind::Assign {
-                    lhs: Expr {
-                        kind: crate::il::ExprKind::Var(name),
-                        span: word_span,
-                    },
-                    rhs: target,
-                }));
-            }
-            return Err(Diagnostic::error(
-                "E0401",
-                "unsupported statement: pointer assignment (`=>`) is not supported yet",
-            )
-            .at(word_span)
-            .with_help("use the target itself, or an array section, instead of a pointer"));
         }
         c.bump();
         let line = match lower.as_str() {

@@ -1629,17 +1629,23 @@ fn a_refused_attribute_is_one_error_and_target_is_kept() {
         out.contains("y = y + x(i)") && !out.contains("pointer") && !out.contains("=>"),
         "{out}"
     );
-    // A local pointer only ever ALLOCATEd is an ALLOCATABLE array; ASSOCIATED of it asks
-    // ALLOCATED. One declared beside it and associated stays a pointer until replaced.
+    // A local pointer only ever ALLOCATEd is read as an ALLOCATABLE array (ASSOCIATED of
+    // it asks ALLOCATED), and still declared and tested as the source does. One declared
+    // beside it and associated stays a pointer until replaced.
     let text = "subroutine s(n, x, y)\n  integer n\n  real(8), target :: x(n)\n  real(8) y\n  real(8), pointer :: w(:), p(:)\n  p => x\n  allocate(w(n))\n  w = 2*p\n  y = 0\n  if (associated(w)) y = sum(w)\n  deallocate(w)\nend\n";
-    let out = crate::back::fortran::write_unit(&ok(text).units[0]);
+    let file = ok(text);
+    let out = crate::back::fortran::write_unit(&file.units[0]);
     assert!(
-        out.contains("real(8), allocatable :: w(:)")
-            && out.contains("if (allocated(w)) y = sum(w)")
+        out.contains("real(8), pointer :: w(:)")
+            && !out.contains("allocatable")
+            && out.contains("if (associated(w)) y = sum(w)")
             && out.contains("w = 2*x")
-            && !out.contains("pointer"),
+            && !out.contains("p(:)")
+            && !out.contains("=>"),
         "{out}"
     );
+    assert!(file.units[0].symbols.get("w").is_some_and(|w| w.pointer));
+    assert!(file.units[0].declares_allocatable("w"));
     // A POINTER dummy is refused once, where it is declared; its pointer assignment is
     // part of the same refusal.
     let text = "subroutine s(n, x, p)\n  implicit none\n  integer n\n  real(8), target :: x(n)\n  real(8), pointer :: p(:)\n  p => x\nend\n";

@@ -37,11 +37,11 @@ fn split_block(
         let parts = match &s.kind {
             StmtKind::Assign { lhs, rhs } => match split(lhs, rhs, symbols) {
                 Ok(parts) => parts,
-                Err(message) => {
+                Err((message, help)) => {
                     errors.push(
                         Diagnostic::error("E0414", message)
                             .at(s.span)
-                            .with_help("assign the constructor to a temporary of the type first, then the temporary to the variable"),
+                            .with_help(help),
                     );
                     None
                 }
@@ -70,8 +70,16 @@ fn split_block(
 
 type Parts = Option<Vec<(Expr, Expr)>>;
 
+/// Why a whole derived-type assignment is refused, and what to write instead.
+type Refusal = (String, &'static str);
+
+const TEMPORARY: &str =
+    "assign the constructor to a temporary of the type first, then the temporary to the variable";
+
 /// The component assignments of `lhs = rhs`, when it assigns a whole derived-type value.
-fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, String> {
+/// A POINTER component (`il::Symbol::pointer`, read as ALLOCATABLE) is refused: the
+/// assignment makes it share the other's memory, where ALLOCATABLE would copy it.
+fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, Refusal> {
     let Some((l, lsubs)) = whole(lhs, symbols) else {
         return Ok(None);
     };
@@ -87,8 +95,9 @@ fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, String>
                 .iter()
                 .any(|n| key(n).split('%').next() == Some(&key(&l)))
         }) {
-            return Err(format!(
-                "the structure constructor reads `{l}`, the variable it assigns"
+            return Err((
+                format!("the structure constructor reads `{l}`, the variable it assigns"),
+                TEMPORARY,
             ));
         }
         let prefix = l.len() + 1;
@@ -102,11 +111,15 @@ fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, String>
             match split(&target, &v.value, symbols)? {
                 Some(parts) => out.extend(parts),
                 None if c.ty == ScalarType::Derived => {
-                    return Err(format!(
-                        "component `{}` of the structure constructor is of derived type",
-                        &c.name[prefix..]
+                    return Err((
+                        format!(
+                            "component `{}` of the structure constructor is of derived type",
+                            &c.name[prefix..]
+                        ),
+                        TEMPORARY,
                     ));
                 }
+                None if c.pointer => return Err(shares(&c.name[prefix..])),
                 None => out.push((target, v.value.clone())),
             }
         }
@@ -125,6 +138,9 @@ fn split(lhs: &Expr, rhs: &Expr, symbols: &SymbolTable) -> Result<Parts, String>
     for leaf in symbols.components_of(&l) {
         if leaf.ty == ScalarType::Derived {
             continue;
+        }
+        if leaf.pointer {
+            return Err(shares(&leaf.name[l.len() + 1..]));
         }
         let suffix = &leaf.name[l.len()..];
         let Some(other) = symbols.get(&format!("{r}{suffix}")) else {
@@ -178,4 +194,14 @@ fn reference(leaf: &str, subs: Option<&[Expr]>, rank: usize) -> Expr {
             Expr::new(ExprKind::Index(leaf.to_string(), all))
         }
     }
+}
+
+/// The refusal of a structure assignment that associates the POINTER component `c`.
+fn shares(c: &str) -> Refusal {
+    (
+        format!(
+            "this assignment makes the POINTER component `{c}` point at the memory of the value assigned; adgen reads `{c}` as an array that owns its memory, so it cannot follow the sharing"
+        ),
+        "copy the component's values instead (`dst%x(:) = src%x(:)`), or pass the structure itself where the shared array is meant",
+    )
 }

@@ -378,6 +378,7 @@ fn unallocated_test(cond: &Expr) -> Option<&str> {
     }
 }
 
+/// The array `x` of a test `allocated(x)` (`associated(x)` of an owning pointer).
 fn allocated_of(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Paren(x) => allocated_of(x),
@@ -385,7 +386,11 @@ fn allocated_of(e: &Expr) -> Option<&str> {
             args,
             spelling: Some(s),
             ..
-        } if s.eq_ignore_ascii_case("allocated") && args.len() == 1 => args[0].value.base_name(),
+        } if (s.eq_ignore_ascii_case("allocated") || s.eq_ignore_ascii_case("associated"))
+            && args.len() == 1 =>
+        {
+            args[0].value.base_name()
+        }
         _ => None,
     }
 }

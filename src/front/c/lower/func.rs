@@ -576,6 +576,7 @@ impl FnCx<'_, '_> {
                 implicit: false,
                 span: unit_span,
                 global: None,
+                pointer: false,
             });
         }
         Ok(il::Unit {
@@ -703,6 +704,7 @@ impl FnCx<'_, '_> {
             implicit: false,
             span,
             global: None,
+            pointer: false,
         });
         for p in parts {
             self.symbols.insert(p);

@@ -357,6 +357,7 @@ pub(super) fn component_symbols(
                 module: g.module.clone(),
                 name: name.clone(),
             }),
+            pointer: false,
         });
         component_symbols(&name, f.ty, structs, global, span, out);
     }
@@ -387,6 +388,7 @@ pub(super) fn global_symbols(g: &GlobalVar, module: &str, structs: &Structs) -> 
         implicit: false,
         span: g.span,
         global: Some(global.clone()),
+        pointer: false,
     }];
     let mut parts = Vec::new();
     component_symbols(&g.name, g.ty, structs, Some(&global), g.span, &mut parts);

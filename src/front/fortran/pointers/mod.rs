@@ -37,6 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diag::{Diagnostic, Span};
 use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
 
+mod allocatable;
 mod rewriter;
 mod selectors;
 
@@ -55,6 +56,24 @@ struct Association {
 /// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
 /// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
 pub fn replace(
+    units: &mut [Unit],
+    marked: &BTreeSet<Span>,
+    next_id: &mut u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    allocatable::convert(units, marked);
+    for unit in units.iter_mut() {
+        allocatable::split_nullify(&mut unit.body, next_id);
+    }
+    replace_locals(units, marked, next_id, diags);
+    for unit in units.iter_mut() {
+        allocatable::free_nullified(unit, next_id);
+    }
+}
+
+/// Replaces the local pointers of every procedure of `units` by their targets, or
+/// declares them ALLOCATABLE when they only get their memory from ALLOCATE.
+fn replace_locals(
     units: &mut [Unit],
     marked: &BTreeSet<Span>,
     next_id: &mut u32,
@@ -125,6 +144,7 @@ pub fn replace(
         let allocated = allocated_pointers(unit, &pointers, marked);
         if !allocated.is_empty() {
             make_allocatable(unit, &allocated);
+            allocatable::nullify_owners(unit, &allocated, marked);
             pointers.retain(|p| !allocated.contains(p));
         }
         if pointers.is_empty() {
@@ -274,7 +294,17 @@ fn allocated_pointers(
         StmtKind::Allocate(items) => {
             allocated.extend(items.iter().filter_map(name_of));
         }
-        StmtKind::Assign { lhs, .. } if marked.contains(&lhs.span) => {
+        // Passed whole to a procedure that allocates it (a POINTER dummy that owns
+        // its memory, `allocatable`): a pointer never associated gets memory no other way.
+        StmtKind::Call { name, args } if !name.eq_ignore_ascii_case("nullify") => {
+            allocated.extend(args.iter().filter_map(|a| match &a.value.kind {
+                ExprKind::Var(n) => Some(key(n)),
+                _ => None,
+            }));
+        }
+        StmtKind::Assign { lhs, rhs }
+            if marked.contains(&lhs.span) && !allocatable::is_null(rhs) =>
+        {
             associated.extend(name_of(lhs));
         }
         _ => {}
@@ -339,17 +369,13 @@ pub(super) fn split_pointer_decls(
     unit.decls = decls;
 }
 
-/// Declares `names` ALLOCATABLE instead of POINTER (a declaration that also declares
-/// other pointers is split), and asks ALLOCATED where the body asks ASSOCIATED of them.
+/// Declares `names` ALLOCATABLE beside POINTER, which `sema` reads as an owning
+/// pointer array and the back-end prints as the source did (a declaration that also
+/// declares other pointers is split); ASSOCIATED of them is ALLOCATED (`sema`).
 fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
     split_pointer_decls(unit, names, false, &|spec, attrs, moved| {
-        let attrs = attrs
-            .iter()
-            .map(|a| match a {
-                Attr::Pointer => Attr::Allocatable,
-                other => other.clone(),
-            })
-            .collect();
+        let mut attrs: Vec<Attr> = attrs.to_vec();
+        attrs.push(Attr::Allocatable);
         // `=> null()`: an ALLOCATABLE starts unallocated.
         let entities = moved
             .into_iter()
@@ -359,19 +385,6 @@ fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
             spec: spec.clone(),
             attrs,
             entities,
-        }
-    });
-    visit::walk_stmts_mut(&mut unit.body, &mut |s| {
-        for e in visit::stmt_exprs_mut(s) {
-            visit::walk_expr_mut_post(e, &mut |x| {
-                if let ExprKind::Call(f, args) = &mut x.kind
-                    && f.eq_ignore_ascii_case("associated")
-                    && args.len() == 1
-                    && matches!(&args[0].value.kind, ExprKind::Var(n) if names.contains(&key(n)))
-                {
-                    *f = "allocated".to_string();
-                }
-            });
         }
     });
 }

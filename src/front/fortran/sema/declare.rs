@@ -117,19 +117,24 @@ impl Sema<'_> {
                 let mut intent = None;
                 let mut parameter = false;
                 let mut external = false;
+                // POINTER with ALLOCATABLE: an owning pointer array, read as ALLOCATABLE
+                // (`pointers::allocatable`).
+                let owner = attrs.iter().any(|a| matches!(a, Attr::Allocatable));
                 for attr in attrs {
                     match attr {
                         Attr::Dimension(d) => attr_dims = Some(d.clone()),
                         Attr::Intent(i) => intent = Some(*i),
                         Attr::Parameter => parameter = true,
                         Attr::External => external = true,
+                        Attr::Pointer if owner => {}
                         Attr::Pointer => {
-                            // Those of local variables are gone (`pointers`).
+                            // Local aliases are gone, and owning arrays carry
+                            // ALLOCATABLE too (`pointers`).
                             self.error(
                                 "E0405",
-                                "the POINTER attribute is not supported yet here: only on local variables of a procedure (replaced by their targets)".to_string(),
+                                "this POINTER is not supported yet: adgen follows local pointers used as aliases, and POINTER arrays of intrinsic type that own their memory (given by ALLOCATE, never the pointer of a `=>`)".to_string(),
                                 span,
-                            ).help = Some("pass or use the target itself instead of a pointer".to_string());
+                            ).help = Some("pass or use the target itself instead of a pointer, or declare the array ALLOCATABLE".to_string());
                         }
                         Attr::Intrinsic
                         | Attr::Save
@@ -162,6 +167,9 @@ impl Sema<'_> {
                     }
                     if external {
                         self.infos[i].external = true;
+                    }
+                    if owner && attrs.iter().any(|a| matches!(a, Attr::Pointer)) {
+                        self.infos[i].pointer = true;
                     }
                     if parameter && let Some(init) = &entity.init {
                         self.set_constant(i, init, entity.span);
@@ -340,15 +348,19 @@ impl Sema<'_> {
                 _ => None,
             });
             let allocatable = attrs.iter().any(|a| matches!(a, Attr::Allocatable));
-            if let Some(a) = attrs
-                .iter()
-                .find(|a| !matches!(a, Attr::Dimension(_) | Attr::Allocatable))
-            {
-                self.error(
-                    "E0405",
-                    format!("the attribute {a:?} on a component is not supported yet"),
-                    c.span,
-                );
+            // POINTER with ALLOCATABLE: an owning pointer array (`pointers::allocatable`).
+            let pointer = allocatable && attrs.iter().any(|a| matches!(a, Attr::Pointer));
+            let supported = |a: &Attr| match a {
+                Attr::Dimension(_) | Attr::Allocatable => true,
+                Attr::Pointer => pointer,
+                _ => false,
+            };
+            if let Some(a) = attrs.iter().find(|a| !supported(a)) {
+                let message = match a {
+                    Attr::Pointer => "this POINTER component is not supported yet: adgen follows POINTER components that are arrays of intrinsic type with deferred shape (`real, pointer :: x(:)`), read as ALLOCATABLE".to_string(),
+                    _ => format!("the attribute {a:?} on a component is not supported yet"),
+                };
+                self.error("E0405", message, c.span);
             }
             let spec = match ty {
                 ScalarType::Real(_) | ScalarType::Integer(_) if spec.kind.is_some() => {
@@ -392,6 +404,7 @@ impl Sema<'_> {
                     ty,
                     dims,
                     allocatable,
+                    pointer,
                 });
             }
         }
@@ -476,6 +489,7 @@ impl Sema<'_> {
             let j = self.get_or_create(&leaf, span);
             self.infos[j].spec = Some(c.spec.clone());
             self.infos[j].ty = Some(c.ty);
+            self.infos[j].pointer = c.pointer;
             let base = path.split('%').next().unwrap_or(path);
             let outer = self.lookup(base).and_then(|b| self.infos[b].dims.clone());
             if c.allocatable && outer.is_some() {

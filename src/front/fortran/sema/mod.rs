@@ -54,6 +54,8 @@ struct Info {
     import: Import,
     /// For an entity of a module: the module and its name there.
     global: Option<GlobalRef>,
+    /// Declared POINTER, read as ALLOCATABLE (`front::fortran::pointers::allocatable`).
+    pointer: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -148,6 +150,7 @@ impl Info {
             generic: false,
             import: Import::Local,
             global: None,
+            pointer: false,
         }
     }
 }
@@ -197,6 +200,8 @@ pub struct Component {
     pub dims: Option<Vec<DimSpec>>,
     /// ALLOCATABLE (deferred shape): allocated with the variable it belongs to.
     pub allocatable: bool,
+    /// Declared POINTER, read as ALLOCATABLE (`front::fortran::pointers::allocatable`).
+    pub pointer: bool,
 }
 
 fn default_implicit() -> Vec<Option<(TypeSpec, ScalarType)>> {
@@ -713,6 +718,7 @@ impl Sema<'_> {
                 } else {
                     info.global.clone()
                 },
+                pointer: info.pointer,
             });
         }
         table

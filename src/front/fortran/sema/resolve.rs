@@ -377,6 +377,11 @@ impl Sema<'_> {
                 return ExprKind::Call(name, args);
             }
         }
+        if existing.is_none()
+            && let Some(kind) = self.associated_of_owner(&name, &mut args)
+        {
+            return kind;
+        }
         let external = existing.is_some_and(|i| self.infos[i].external);
         let dummy = existing.is_some_and(|i| self.infos[i].arg_index.is_some());
         if !external && !dummy {
@@ -482,6 +487,43 @@ impl Sema<'_> {
     /// `name(args)` is a substring of character variable `i`: `task(1:2)` of a scalar,
     /// `names(k, 2:)` of an element (il::Symbol::is_substring: the subscripts, then one
     /// range of characters).
+    /// `associated(p)` of a pointer array read as ALLOCATABLE (`pointers::allocatable`;
+    /// a local one is declared ALLOCATABLE outright): the test ALLOCATED makes, spelled
+    /// ASSOCIATED where the compiler sees a POINTER declaration.
+    fn associated_of_owner(&mut self, name: &str, args: &mut [Arg]) -> Option<ExprKind> {
+        if !name.eq_ignore_ascii_case("associated") {
+            return None;
+        }
+        let [arg] = args else {
+            return None;
+        };
+        let ExprKind::Var(p) = &arg.value.kind else {
+            return None;
+        };
+        let i = self.lookup(p)?;
+        let deferred = self.infos[i].dims.as_ref().is_some_and(|d| {
+            !d.is_empty() && d.iter().all(|b| matches!(b.upper, crate::il::Bound::Colon))
+        });
+        if arg.keyword.is_some() || !deferred {
+            return None;
+        }
+        let spelling = if self.infos[i].pointer {
+            "associated"
+        } else {
+            "allocated"
+        };
+        let intr = intrinsics::lookup("allocated")?;
+        let mut args = args.to_vec();
+        for a in &mut args {
+            self.resolve_expr(&mut a.value, false);
+        }
+        Some(ExprKind::Intrinsic {
+            op: intr.op,
+            args,
+            spelling: Some(spelling.into()),
+        })
+    }
+
     fn is_substring(&self, i: usize, args: &[Arg]) -> bool {
         let info = &self.infos[i];
         let rank = info.dims.as_ref().map_or(0, |d| d.len());

@@ -16,24 +16,23 @@ impl StmtParser<'_> {
                 c.expect_end()?;
                 StmtKind::Call { name, args }
             }
-            // `NULLIFY(p, q)` of the unit's pointers: kept as a call that
-            // `front::fortran::pointers` takes for `=> null()`.
+            // `NULLIFY(p, s%q)`: kept as a call, which `front::fortran::pointers` takes
+            // for `=> null()` of a pointer it replaces by its targets, and `sema` for
+            // freeing a pointer read as ALLOCATABLE.
             "nullify" => {
                 let at = c.here();
                 let (args, _) = parse_args(c)?;
                 c.expect_end()?;
-                let declared = |a: &crate::il::Arg| {
-                    a.keyword.is_none()
-                        && matches!(&a.value.kind, crate::il::ExprKind::Var(n)
-                            if self.pointers.borrow().iter().any(|p| p.eq_ignore_ascii_case(n)))
+                let variable = |a: &crate::il::Arg| {
+                    a.keyword.is_none() && matches!(&a.value.kind, crate::il::ExprKind::Var(_))
                 };
-                if !args.iter().all(declared) {
+                if args.is_empty() || !args.iter().all(variable) {
                     return Err(Diagnostic::error(
                         "E0401",
-                        "unsupported statement: NULLIFY of something other than a pointer this procedure declares",
+                        "unsupported statement: NULLIFY of something other than a pointer variable or component",
                     )
                     .at(at)
-                    .with_help("NULLIFY is followed only for the procedure's own POINTER variables"));
+                    .with_help("NULLIFY is followed only for POINTER variables and components, named whole"));
                 }
                 StmtKind::Call {
                     name: "nullify".to_string(),
