@@ -1214,3 +1214,80 @@ fn allocate_with_a_source_of_unknown_shape_says_how_to_write_it() {
     let ok = text.replace("source=x(2:n)", "source=x");
     assert_eq!(warnings_of(&ok, "run", &["x"], &["y"]), "");
 }
+
+/// A module array whose allocation a reached procedure changes (by ALLOCATE or
+/// DEALLOCATE, POINTER or ALLOCATABLE, or through a CALL to a procedure that allocates
+/// its dummy) is refused once, at the first place: the pairing rules and the backward
+/// sweep's re-creation of freed arrays follow local arrays and dummies only. Before, the
+/// tangent zeroed the unallocated derivative, and an ALLOCATE was called array syntax.
+#[test]
+fn a_module_array_allocated_by_a_reached_procedure_is_one_error() {
+    let text = "module arr
+  implicit none
+  double precision, allocatable :: xs(:)
+  double precision, pointer :: ws(:)
+contains
+  subroutine initial_array(x, n)
+    double precision, allocatable, intent(inout) :: x(:)
+    integer, intent(in) :: n
+    allocate(x(n))
+  end subroutine initial_array
+  subroutine gen_mesh(n, dl)
+    integer, intent(in) :: n
+    double precision, intent(in) :: dl
+    integer :: i
+    call initial_array(xs, n)
+    do i = 1, n
+      xs(i) = (i - 1)*dl
+    end do
+  end subroutine gen_mesh
+  subroutine set_weights(n)
+    integer, intent(in) :: n
+    allocate(ws(n))
+    ws = 1.0d0/n
+  end subroutine set_weights
+end module arr
+subroutine total(n, dl, s)
+  use arr
+  implicit none
+  integer, intent(in) :: n
+  double precision, intent(in) :: dl
+  double precision, intent(out) :: s
+  call gen_mesh(n, dl)
+  s = sum(xs**2)
+  deallocate(xs)
+end subroutine total
+subroutine weighted(n, dl, s)
+  use arr
+  implicit none
+  integer, intent(in) :: n
+  double precision, intent(in) :: dl
+  double precision, intent(out) :: s
+  call set_weights(n)
+  s = dl*sum(ws)
+  deallocate(ws)
+end subroutine weighted
+subroutine reads(n, dl, s)
+  use arr
+  implicit none
+  integer, intent(in) :: n
+  double precision, intent(in) :: dl
+  double precision, intent(out) :: s
+  s = dl*sum(ws(1:n))
+end subroutine reads
+";
+    let e = errors_of(text, "total", &["dl"], &["s"]);
+    assert!(
+        e.contains("w.f90:15:5: error[E0545]: the module array `xs` is allocated or freed here"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let e = errors_of(text, "weighted", &["dl"], &["s"]);
+    assert!(
+        e.contains("w.f90:22:14: error[E0545]: the module array `ws` is allocated or freed here"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // Allocated by the driver, a module array (POINTER or not) is read and written.
+    assert_eq!(warnings_of(text, "reads", &["dl"], &["s"]), "");
+}

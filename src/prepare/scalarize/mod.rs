@@ -79,6 +79,16 @@ pub fn scalarize(program: Program) -> Result<Program, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
+    {
+        let index = program.index();
+        let mut seen = BTreeSet::new();
+        for unit in program.units() {
+            alloc::module_allocations(unit, &index, &mut seen, &mut diags);
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
     // The units to change are changed in copies, while the program is read for the
     // procedures they call; a unit with neither array syntax nor a derived-type
     // variable is left as it is.

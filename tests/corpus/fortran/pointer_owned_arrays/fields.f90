@@ -50,7 +50,8 @@ contains
   end subroutine smooth
 end module fields_mod
 
-! Three steps of a nonlinear flux, each followed by a smoothing pass.
+! Three steps of a nonlinear flux, each followed by a smoothing pass; the energy of each
+! cell in a local POINTER array (an automatic array once read as ALLOCATABLE).
 subroutine pointer_fields_run(n, u0, k, wl, e)
   use fields_mod
   implicit none
@@ -58,6 +59,7 @@ subroutine pointer_fields_run(n, u0, k, wl, e)
   double precision, intent(in) :: u0(n), k, wl
   double precision, intent(out) :: e
   type(field) :: f
+  double precision, pointer :: cell_e(:)
   integer :: i, step
   call field_new(f, n)
   f%u = u0
@@ -73,6 +75,9 @@ subroutine pointer_fields_run(n, u0, k, wl, e)
     end do
     call smooth(f%u, n, wl, 0.5d0*wl)
   end do
-  e = sum(f%u**2)
+  allocate(cell_e(n))
+  cell_e = f%u**2
+  e = sum(cell_e)
+  deallocate(cell_e)
   call field_free(f)
 end subroutine pointer_fields_run
