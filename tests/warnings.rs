@@ -698,7 +698,9 @@ end module args
     // undeclared `gain`.
     let e = errors_of(text, "rot", &["x"], &["y"]);
     assert!(
-        e.contains("w.f90:3:3: error[E0405]: a derived type (TYPE/CLASS) is not supported yet"),
+        e.contains(
+            "w.f90:3:3: error[E0405]: a polymorphic declaration (CLASS) is not supported yet"
+        ),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
@@ -1290,4 +1292,49 @@ end subroutine reads
     assert_eq!(e.matches("error[").count(), 1, "{e}");
     // Allocated by the driver, a module array (POINTER or not) is read and written.
     assert_eq!(warnings_of(text, "reads", &["dl"], &["s"]), "");
+}
+
+/// A type with type-bound procedures (CONTAINS in its definition) is one refusal, at
+/// its TYPE line, for the procedures that use the type; before, its bindings and END
+/// TYPE were four errors for every root.
+#[test]
+fn a_type_bound_procedure_part_is_one_error_for_the_users_of_the_type() {
+    let text = "module shapes
+  implicit none
+  type box
+    real(8) :: w, h
+  contains
+    procedure, nopass :: area
+    generic :: size => area
+    final :: drop
+  end type box
+contains
+  real(8) function area(w, h)
+    real(8), intent(in) :: w, h
+    area = w*h
+  end function area
+  subroutine drop(b)
+    type(box) :: b
+    b%w = 0
+  end subroutine drop
+  subroutine plain(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = area(x, 2*x)
+  end subroutine plain
+  subroutine uses(b, x, y)
+    type(box), intent(in) :: b
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x*b%w
+  end subroutine uses
+end module shapes
+";
+    assert_eq!(warnings_of(text, "plain", &["x"], &["y"]), "");
+    let e = errors_of(text, "uses", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:3:3: error[E0405]: type-bound procedures (CONTAINS in type `box`) are not supported yet"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
 }

@@ -56,11 +56,18 @@ pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec>
             spec.type_name = Some(name);
             return Ok(spec);
         }
+        "class" => {
+            return Err(unsupported(
+                span,
+                "a polymorphic declaration (CLASS)",
+                "declare it TYPE(name) where no type extends that type, and call type-bound procedures as the module procedures they name",
+            ));
+        }
         _ => {
             return Err(unsupported(
                 span,
-                "a derived type (TYPE/CLASS)",
-                "adgen handles INTEGER, REAL, DOUBLE PRECISION, LOGICAL and CHARACTER",
+                "this type",
+                "adgen handles INTEGER, REAL, DOUBLE PRECISION, COMPLEX, LOGICAL, CHARACTER and TYPE(name)",
             ));
         }
     };

@@ -468,6 +468,21 @@ impl FileParser<'_> {
                     self.pos += 1;
                     return out;
                 }
+                // A type-bound procedure part, up to END TYPE: one refusal, at the
+                // TYPE line, which blocks only the procedures that use the type.
+                Ok(Line::Contains) if self.type_bound_part_end().is_some() => {
+                    let end = self.type_bound_part_end().unwrap_or(self.pos);
+                    self.error(
+                        "E0405",
+                        format!("type-bound procedures (CONTAINS in type `{name}`) are not supported yet"),
+                        header,
+                    );
+                    if let Some(d) = self.diags.last_mut() {
+                        d.help = Some("call the module procedures themselves, with the object as an argument (`call times(a, x, y)` for `call a%times(x, y)`)".to_string());
+                    }
+                    self.pos = end + 1;
+                    return out;
+                }
                 Ok(
                     Line::Contains
                     | Line::Header(_)
@@ -505,6 +520,34 @@ impl FileParser<'_> {
         }
         missing_end(self);
         out
+    }
+}
+
+impl FileParser<'_> {
+    /// The index of the END TYPE that closes the type-bound procedure part starting at
+    /// the CONTAINS at `self.pos`: only PROCEDURE, GENERIC and FINAL bindings (and
+    /// PRIVATE) between. `None` when something else comes first (END TYPE is missing).
+    fn type_bound_part_end(&self) -> Option<usize> {
+        let mut k = self.pos + 1;
+        while let Some(item) = self.items.get(k) {
+            if let Item::Stmt(raw) = item {
+                let first = raw.toks.first().and_then(|t| match &t.kind {
+                    TokKind::Ident(w) => Some(w.to_ascii_lowercase()),
+                    _ => None,
+                });
+                match first.as_deref() {
+                    Some("procedure" | "generic" | "final" | "private") => {}
+                    Some("end" | "endtype") => {
+                        return matches!(self.stmts.classify(raw),
+                            Ok(Line::EndOther(what)) if what == "TYPE")
+                        .then_some(k);
+                    }
+                    _ => return None,
+                }
+            }
+            k += 1;
+        }
+        None
     }
 }
 
