@@ -1338,3 +1338,34 @@ end module shapes
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// A procedure that USEs a module the sources lack blocks only the roots that reach it,
+/// with one error: the names it would have brought (`mpivar%glob_id`) are not declared,
+/// but that is the same problem. Before, every root of the file got all of them.
+#[test]
+fn a_missing_module_blocks_only_the_procedure_that_uses_it() {
+    let text = "module tools
+  implicit none
+contains
+  subroutine scale(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = 3*x
+  end subroutine scale
+  subroutine dump(x, y)
+    use mpi_omp
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x
+    write (*, *) mpivar%glob_id, x
+  end subroutine dump
+end module tools
+";
+    assert_eq!(warnings_of(text, "scale", &["x"], &["y"]), "");
+    let e = errors_of(text, "dump", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:10:5: error[E0313]: module `mpi_omp` is not defined in the sources"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}

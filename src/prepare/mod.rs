@@ -47,16 +47,19 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     // (a copy's calls are what the roots reach).
     let program = specialize::specialize(program);
     let program = reached(program, request);
-    // A reached procedure's refusals: its unsupported constructs (E04xx). The semantic
-    // errors found beside them are their consequences and are not repeated.
+    // A reached procedure's refusals: its unsupported constructs (E04xx), and a module it
+    // USEs that the sources lack (E0313). The semantic errors found beside them are
+    // their consequences and are not repeated.
     // The C front-end's (E06xx) wait in the stand-in of a function it could not lower.
     // Each is said once, however many units repeat it.
     let mut deferred: Vec<Diagnostic> = Vec::new();
     let mut said = std::collections::BTreeSet::new();
     for u in program.units() {
         for d in &u.deferred {
-            let refusal =
-                (d.code.starts_with("E04") || d.code.starts_with("E06")) && !d.is_semantic();
+            // (E0313: a procedure that USEs a module the sources lack.)
+            let refusal = ((d.code.starts_with("E04") || d.code.starts_with("E06"))
+                && !d.is_semantic())
+                || d.code == "E0313";
             if refusal && said.insert(d.identity()) {
                 deferred.push(d.clone());
             }

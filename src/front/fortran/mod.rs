@@ -702,6 +702,14 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
     };
     let mut kept = Vec::with_capacity(diags.len());
     for d in diags.drain(..) {
+        // A USE of a module the sources lack blocks only the procedure that has it (and
+        // the semantic errors about the names it would have brought go with it, below).
+        if d.code == "E0313"
+            && let Some(u) = holder(units, &d)
+        {
+            units[u].deferred.push(d);
+            continue;
+        }
         if !DEFERRED.contains(&d.code) {
             kept.push(d);
             continue;
