@@ -79,6 +79,9 @@ impl Scalarizer<'_> {
                     && dummies.iter().any(|d| key(d) == key(n))
                 {
                     match actual(n) {
+                        // A name needs no parentheses (and `size(y)` of a dummy `y` is
+                        // then a specification expression the temporary can take).
+                        Some(v) if matches!(v.kind, ExprKind::Var(_)) => *x = v,
                         Some(v) => *x = paren(v),
                         None => missing = Some(n.clone()),
                     }
@@ -95,7 +98,7 @@ impl Scalarizer<'_> {
                     "declare the result with explicit bounds, e.g. `real :: f(n)`",
                 ));
             };
-            let hi = substitute(upper);
+            let hi = self.declared_size(substitute(upper));
             let extent = match &d.lower {
                 None => hi,
                 Some(lo) => Expr::binary(
@@ -114,6 +117,44 @@ impl Scalarizer<'_> {
             ));
         }
         Ok(Some(out))
+    }
+
+    /// `e` with each `size(a)` (`size(a, k)`) replaced by the extent of `a` here: a
+    /// result declared `x(size(b))` called with a local `y(n)` has extent `n`, and called
+    /// with `w*y` the extent of `w`, which a temporary can take.
+    fn declared_size(&self, mut e: Expr) -> Expr {
+        crate::il::visit::walk_expr_mut_post(&mut e, &mut |x| {
+            // A result's declaration keeps SIZE as written: a call of the intrinsic.
+            let args = match &x.kind {
+                ExprKind::Call(f, args)
+                    if f.eq_ignore_ascii_case("size") && !self.symbols.contains(f) =>
+                {
+                    args
+                }
+                ExprKind::Intrinsic {
+                    op: Intrinsic::Size,
+                    args,
+                    ..
+                } => args,
+                _ => return,
+            };
+            let (Some(array), dim) = (args.first(), args.get(1)) else {
+                return;
+            };
+            let Ok(dims) = self.dims_of(&array.value) else {
+                return;
+            };
+            let k = match dim.map(|d| &d.value.kind) {
+                None if dims.len() == 1 => 0,
+                Some(ExprKind::Int(text)) => match text.parse::<usize>() {
+                    Ok(k) if k >= 1 && k <= dims.len() => k - 1,
+                    _ => return,
+                },
+                _ => return,
+            };
+            *x = simplify(&dims[k].extent());
+        });
+        e
     }
 
     /// The element at `offsets` of the call `e` of an array-valued function: the call

@@ -1,7 +1,8 @@
 ! Functions that return arrays, as modern ODE codes write them: the right-hand side of
 ! a damped oscillator returns its vector, a Runge-Kutta increment is an internal
 ! function of the integrator, and both are called inside array expressions, as actual
-! arguments and with keywords.
+! arguments and with keywords. A damping of any vector sizes its result by its argument
+! (`w(size(v))`), called with a variable and with an expression.
 module oscillator
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -13,6 +14,12 @@ contains
     dydt(1) = y(2)
     dydt(2) = -omega**2 * y(1) - 0.1_dp * y(2) + 0.01_dp * sin(t)
   end function rhs
+
+  function damped(v) result(w)
+    real(dp), intent(in) :: v(:)
+    real(dp) :: w(size(v))
+    w = v/(1.0_dp + v**2)
+  end function damped
 
   function norm2_of(v) result(s)
     real(dp), intent(in) :: v(:)
@@ -33,6 +40,7 @@ contains
       y = y + increment(t, y)
       t = t + h
       energy = energy + h * norm2_of(rhs(t, y, m, omega=omega))
+      energy = energy + 0.1_dp * h * sum(damped(y)) + h * norm2_of(damped(0.5_dp * y))
     end do
   contains
     function increment(t0, y0) result(dy)
