@@ -1369,3 +1369,51 @@ end module tools
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// A local pointer replaced by its target cannot be passed to a POINTER dummy whose
+/// allocation the callee changes: the original changes the pointer's association and
+/// leaves the target alone. One that the callee only reads and writes can.
+#[test]
+fn an_alias_passed_to_a_procedure_that_allocates_its_pointer_dummy_is_one_error() {
+    let text = "module rm
+  implicit none
+  type box
+    double precision, pointer :: x(:) => null()
+  end type box
+contains
+  subroutine renew(w, n)
+    double precision, pointer :: w(:)
+    integer, intent(in) :: n
+    allocate(w(n))
+    w = 1.0d0
+  end subroutine renew
+  subroutine scale2(w)
+    double precision, pointer :: w(:)
+    w = 2*w
+  end subroutine scale2
+  subroutine run(n, a, e)
+    integer, intent(in) :: n
+    double precision, intent(in) :: a
+    double precision, intent(out) :: e
+    type(box) :: b
+    double precision, pointer :: p(:)
+    allocate(b%x(n))
+    b%x = a
+    p => b%x
+    call scale2(p)
+    e = sum(b%x)
+    call renew(p, n)
+    e = e + sum(p)
+    deallocate(b%x)
+  end subroutine run
+end module rm
+";
+    let e = errors_of(text, "run", &["a"], &["e"]);
+    assert!(
+        e.contains("w.f90:28:5: error[E0401]: the pointer `p` is passed to `renew`, which allocates or frees its POINTER dummy"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let text = text.replace("    call renew(p, n)\n", "");
+    assert_eq!(warnings_of(&text, "run", &["a"], &["e"]), "");
+}

@@ -88,9 +88,11 @@
 //! local structures allocatable; an array of such a type is refused (E0405).
 //!
 //! Pointers (`pointers`): a local POINTER used as an alias is replaced by its target
-//! before `sema`, and one only ever given memory by ALLOCATE is declared ALLOCATABLE;
-//! a use whose target adgen cannot know statically (a buffer swapped across loop
-//! iterations, an association in one branch, ...) is E0401; POINTER dummies, module
+//! before `sema` (a target that depends on the path is followed by a selector; what
+//! cannot be followed is E0401). A POINTER array that owns its memory (given by
+//! ALLOCATE, never the pointer of a `=>`: a component, a module variable, a dummy or a
+//! local) is declared ALLOCATABLE beside POINTER: `sema` reads it as ALLOCATABLE
+//! (`il::Symbol::pointer`), the back-end prints POINTER. Other POINTER dummies, module
 //! variables and components are E0405.
 //!
 //! ALLOCATE with SOURCE= or MOLD= of an array the unit declares (`allocate_source`) is

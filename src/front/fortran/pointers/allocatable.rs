@@ -22,7 +22,7 @@
 //! - a POINTER dummy INTENT(IN) may still have its elements defined (the intent is of
 //!   its association): it loses the INTENT(IN) an ALLOCATABLE would forbid that for.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Span;
 use crate::il::{Attr, BaseType, Bound, Decl, DeclKind, Expr, ExprKind, Intent, Stmt, StmtKind};
@@ -405,4 +405,38 @@ fn drop_initializing_nullify(body: &mut Vec<Stmt>, fresh: &BTreeSet<String>) {
         i += 1;
         !dropped.contains(&(i - 1))
     });
+}
+
+/// The procedures of `units` (keys) that ALLOCATE, DEALLOCATE or NULLIFY one of their
+/// POINTER dummies, with the dummies' positions (`rewriter::Rewriter::reassociating`).
+pub(super) fn reassociating(units: &[Unit]) -> BTreeMap<String, BTreeSet<usize>> {
+    let mut out = BTreeMap::new();
+    for unit in units.iter().filter(|u| u.is_procedure()) {
+        let pointers = owning_pointers(&unit.decls, &|_| true);
+        let mut positions = BTreeSet::new();
+        visit::walk_stmts(&unit.body, &mut |s| {
+            let items: Vec<&Expr> = match &s.kind {
+                StmtKind::Allocate(items) | StmtKind::Deallocate(items) => items.iter().collect(),
+                StmtKind::Call { name, args } if name.eq_ignore_ascii_case("nullify") => {
+                    args.iter().map(|a| &a.value).collect()
+                }
+                _ => Vec::new(),
+            };
+            for e in items {
+                let (ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _)) = &e.kind
+                else {
+                    continue;
+                };
+                if let Some(k) = unit.args.iter().position(|a| key(a) == key(n))
+                    && pointers.contains(&key(n))
+                {
+                    positions.insert(k);
+                }
+            }
+        });
+        if !positions.is_empty() {
+            out.insert(key(&unit.name), positions);
+        }
+    }
+    out
 }

@@ -24,12 +24,15 @@
 //! - the pointer is not used before its first association (or after `=> null()` or
 //!   NULLIFY); ASSOCIATED of it where it is associated is true.
 //!
-//! A local pointer that only ever gets its memory from ALLOCATE (never `=>`) is an
-//! ALLOCATABLE array written the Fortran 90 way: it is declared ALLOCATABLE instead
-//! (ASSOCIATED of it becomes ALLOCATED).
+//! A local pointer that only ever gets its memory from ALLOCATE, or from a procedure it
+//! is passed to (never `=>`), is an ALLOCATABLE array written the Fortran 90 way: it is
+//! declared ALLOCATABLE beside its POINTER (ASSOCIATED of it asks ALLOCATED). So are
+//! the owning POINTER components, module variables and dummies (`allocatable`); a
+//! local pointer replaced by its target is not passed to a procedure of the file that
+//! allocates or frees its POINTER dummy (E0401).
 //!
 //! A pointer to a section has lower bound 1: `p(i)` of `p => a(lo:hi)` is
-//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. POINTER
+//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. Other POINTER
 //! dummies, module variables and components stay refused (E0405, by `sema`).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,6 +101,7 @@ fn replace_locals(
     if hosts.is_empty() {
         return;
     }
+    let reassociating = allocatable::reassociating(units);
     let mut taken = selectors::names_of(units);
     // What internal procedures refer to, by host: a host's pointer they use by host
     // association cannot be replaced in the host alone.
@@ -208,6 +212,7 @@ fn replace_locals(
                 order: &order,
                 states: &states,
                 next_id,
+                reassociating: &reassociating,
                 current: BTreeMap::new(),
                 assumed: BTreeSet::new(),
                 unknown: BTreeMap::new(),

@@ -39,6 +39,10 @@ pub(super) struct Rewriter<'p> {
     pub assumed: BTreeSet<String>,
     /// Why a pointer has no association known here, when it had one (keys).
     pub unknown: BTreeMap<String, &'static str>,
+    /// The procedures of the file (keys) that allocate, free or NULLIFY a POINTER
+    /// dummy, with its positions: a pointer replaced by its target cannot be passed
+    /// there (the callee would change the target's allocation, not the pointer's).
+    pub reassociating: &'p BTreeMap<String, BTreeSet<usize>>,
     /// The first refusal: the rest of the procedure is left as it is.
     pub error: Option<Diagnostic>,
     /// The pointer of that refusal when it was refused because its target depends on
@@ -149,6 +153,30 @@ impl Rewriter<'_> {
         assignment
     }
 
+    /// Refuses passing a pointer of this unit, whole, to a POINTER dummy whose
+    /// allocation the callee changes (`reassociating`).
+    fn check_reassociated(&mut self, s: &Stmt) {
+        let StmtKind::Call { name, args } = &s.kind else {
+            return;
+        };
+        let Some(positions) = self.reassociating.get(&key(name)) else {
+            return;
+        };
+        for (k, a) in args.iter().enumerate() {
+            if let (None, ExprKind::Var(p)) = (&a.keyword, &a.value.kind)
+                && positions.contains(&k)
+                && self.pointers.contains(&key(p))
+            {
+                self.fail(
+                    s.span,
+                    format!("the pointer `{p}` is passed to `{name}`, which allocates or frees its POINTER dummy: that would change `{p}`'s association, and adgen replaces `{p}` by its target"),
+                    "pass the target itself, or a POINTER that owns its memory (given by ALLOCATE, never associated with `=>`)",
+                );
+                return;
+            }
+        }
+    }
+
     /// Refuses a statement that changes what a target's subscripts read.
     fn check_writes(&mut self, s: &Stmt) {
         // The statement's own writes: those of the statements inside it are checked
@@ -256,6 +284,8 @@ impl Rewriter<'_> {
         // A DO WHILE condition is evaluated again after each pass of the body: the
         // pointers its body associates are unknown there too.
         let (saved, saved_unknown) = (self.current.clone(), self.unknown.clone());
+        // Before the pointers are replaced: the actual arguments still name them.
+        self.check_reassociated(&s);
         if let StmtKind::DoWhile { body, .. } = &s.kind {
             for p in associated_in(body, is_association) {
                 self.current.remove(&p);
