@@ -168,65 +168,41 @@ pub(super) fn nullify_owners(unit: &mut Unit, owners: &BTreeSet<String>, marked:
 }
 
 /// `decls` with the POINTER entities named in `owners` (keys) declared ALLOCATABLE
-/// instead, in a declaration of their own after the others' (the others keep theirs),
-/// without their `=> null()`; `dummies`: they lose INTENT(IN).
+/// too, in a declaration of their own after the others' (the others keep theirs)
+/// (`owned`); `dummies`: they lose INTENT(IN).
 fn split(decls: Vec<Decl>, owners: &BTreeSet<String>, dummies: bool) -> Vec<Decl> {
     if owners.is_empty() {
         return decls;
     }
-    let mut out = Vec::with_capacity(decls.len());
-    for d in decls {
-        let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-        else {
-            out.push(d);
-            continue;
-        };
-        if !attrs.iter().any(|a| matches!(a, Attr::Pointer))
-            || !entities.iter().any(|e| owners.contains(&key(&e.name)))
-        {
-            out.push(d);
-            continue;
-        }
-        let (moved, kept): (Vec<_>, Vec<_>) = entities
-            .iter()
-            .cloned()
-            .partition(|e| owners.contains(&key(&e.name)));
-        if !kept.is_empty() {
-            out.push(Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs: attrs.clone(),
-                    entities: kept,
-                },
-                span: d.span,
-            });
-        }
-        // POINTER stays beside ALLOCATABLE: the compiler sees the user's declaration
-        // (`sema` reads the pair as an owning pointer, the back-end prints POINTER).
-        let mut attrs: Vec<Attr> = attrs
-            .iter()
-            .filter(|a| !(dummies && matches!(a, Attr::Intent(Intent::In))))
-            .cloned()
-            .collect();
-        attrs.push(Attr::Allocatable);
-        let entities = moved
+    super::split_pointer_decls_in(decls, owners, false, &|spec, attrs, moved| {
+        owned(spec, attrs, moved, dummies)
+    })
+}
+
+/// The declaration of owning pointers `moved`: POINTER stays beside ALLOCATABLE (the
+/// compiler sees the user's declaration; `sema` reads the pair as an owning pointer,
+/// the back-end prints POINTER), without `=> null()` (an ALLOCATABLE starts
+/// unallocated); `dummy`: without INTENT(IN), which is of a pointer's association only.
+pub(super) fn owned(
+    spec: &crate::il::TypeSpec,
+    attrs: &[Attr],
+    moved: Vec<crate::il::Entity>,
+    dummy: bool,
+) -> DeclKind {
+    let mut attrs: Vec<Attr> = attrs
+        .iter()
+        .filter(|a| !(dummy && matches!(a, Attr::Intent(Intent::In))))
+        .cloned()
+        .collect();
+    attrs.push(Attr::Allocatable);
+    DeclKind::Var {
+        spec: spec.clone(),
+        attrs,
+        entities: moved
             .into_iter()
             .map(|e| crate::il::Entity { init: None, ..e })
-            .collect();
-        out.push(Decl {
-            kind: DeclKind::Var {
-                spec: spec.clone(),
-                attrs,
-                entities,
-            },
-            span: d.span,
-        });
+            .collect(),
     }
-    out
 }
 
 /// `NULLIFY(p, q)` as one NULLIFY per pointer, in every block of `body`: the pointers

@@ -334,19 +334,32 @@ pub(super) fn split_pointer_decls(
     first: bool,
     make: &MakeDecl<'_>,
 ) {
-    let mut decls = Vec::with_capacity(unit.decls.len());
-    for d in std::mem::take(&mut unit.decls) {
+    unit.decls = split_pointer_decls_in(std::mem::take(&mut unit.decls), names, first, make);
+}
+
+/// [`split_pointer_decls`] of a list of declarations (a type's components, an
+/// interface body's).
+pub(super) fn split_pointer_decls_in(
+    decls: Vec<crate::il::Decl>,
+    names: &BTreeSet<String>,
+    first: bool,
+    make: &MakeDecl<'_>,
+) -> Vec<crate::il::Decl> {
+    let mut out = Vec::with_capacity(decls.len());
+    for d in decls {
         let DeclKind::Var {
             spec,
             attrs,
             entities,
         } = &d.kind
         else {
-            decls.push(d);
+            out.push(d);
             continue;
         };
-        if !attrs.iter().any(|a| matches!(a, Attr::Pointer)) {
-            decls.push(d);
+        if !attrs.iter().any(|a| matches!(a, Attr::Pointer))
+            || !entities.iter().any(|e| names.contains(&key(&e.name)))
+        {
+            out.push(d);
             continue;
         }
         let (moved, kept): (Vec<_>, Vec<_>) = entities
@@ -361,17 +374,17 @@ pub(super) fn split_pointer_decls(
             },
             span: d.span,
         });
-        let moved = (!moved.is_empty()).then(|| crate::il::Decl {
+        let moved = crate::il::Decl {
             kind: make(spec, attrs, moved),
             span: d.span,
-        });
+        };
         if first {
-            decls.extend(moved.into_iter().chain(kept));
+            out.extend(std::iter::once(moved).chain(kept));
         } else {
-            decls.extend(kept.into_iter().chain(moved));
+            out.extend(kept.into_iter().chain(std::iter::once(moved)));
         }
     }
-    unit.decls = decls;
+    out
 }
 
 /// Declares `names` ALLOCATABLE beside POINTER, which `sema` reads as an owning
@@ -379,18 +392,7 @@ pub(super) fn split_pointer_decls(
 /// declares other pointers is split); ASSOCIATED of them is ALLOCATED (`sema`).
 fn make_allocatable(unit: &mut Unit, names: &BTreeSet<String>) {
     split_pointer_decls(unit, names, false, &|spec, attrs, moved| {
-        let mut attrs: Vec<Attr> = attrs.to_vec();
-        attrs.push(Attr::Allocatable);
-        // `=> null()`: an ALLOCATABLE starts unallocated.
-        let entities = moved
-            .into_iter()
-            .map(|e| crate::il::Entity { init: None, ..e })
-            .collect();
-        DeclKind::Var {
-            spec: spec.clone(),
-            attrs,
-            entities,
-        }
+        allocatable::owned(spec, attrs, moved, false)
     });
 }
 
