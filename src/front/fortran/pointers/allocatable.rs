@@ -16,9 +16,10 @@
 //! - a module variable or dummy that is the pointer of a `p => target` statement is not
 //!   an owner: it stays a pointer (refused). A component can be the pointer of no
 //!   supported `=>`;
-//! - `p => null()` and NULLIFY of such a pointer become `sema`'s: freed if allocated
-//!   (a pointer left pointing at memory no one frees would be a leak, an ALLOCATABLE
-//!   cannot be), and ASSOCIATED of it is ALLOCATED;
+//! - `p => null()` and NULLIFY of such a pointer free it if it is allocated (a pointer
+//!   left pointing at memory no one frees would be a leak, an ALLOCATABLE cannot be),
+//!   or go where they only start it (`free_nullified`); `sema` reads ASSOCIATED of it
+//!   as ALLOCATED, spelled as written;
 //! - a POINTER dummy INTENT(IN) may still have its elements defined (the intent is of
 //!   its association): it loses the INTENT(IN) an ALLOCATABLE would forbid that for.
 

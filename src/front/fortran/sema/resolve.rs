@@ -378,7 +378,7 @@ impl Sema<'_> {
             }
         }
         if existing.is_none()
-            && let Some(kind) = self.associated_of_owner(&name, &mut args)
+            && let Some(kind) = self.associated_of_owner(&name, &args)
         {
             return kind;
         }
@@ -487,10 +487,9 @@ impl Sema<'_> {
     /// `name(args)` is a substring of character variable `i`: `task(1:2)` of a scalar,
     /// `names(k, 2:)` of an element (il::Symbol::is_substring: the subscripts, then one
     /// range of characters).
-    /// `associated(p)` of a pointer array read as ALLOCATABLE (`pointers::allocatable`;
-    /// a local one is declared ALLOCATABLE outright): the test ALLOCATED makes, spelled
-    /// ASSOCIATED where the compiler sees a POINTER declaration.
-    fn associated_of_owner(&mut self, name: &str, args: &mut [Arg]) -> Option<ExprKind> {
+    /// `associated(p)` of a pointer array read as ALLOCATABLE (`pointers`): the test
+    /// ALLOCATED makes, spelled ASSOCIATED where the compiler sees a POINTER declaration.
+    fn associated_of_owner(&mut self, name: &str, args: &[Arg]) -> Option<ExprKind> {
         if !name.eq_ignore_ascii_case("associated") {
             return None;
         }
