@@ -418,12 +418,18 @@ impl Sema<'_> {
                 };
             }
             if existing.is_none() && intrinsics::is_other_intrinsic(&name) {
+                // ASSOCIATED of a pointer array that owns its memory is taken above.
+                let help = if name.eq_ignore_ascii_case("associated") {
+                    "adgen follows pointers that own their memory (ASSOCIATED of one asks whether it is allocated) and local aliases; compare the targets' indices instead of the associations"
+                } else {
+                    "rewrite it with DO loops and the supported intrinsics"
+                };
                 self.error(
                     "E0407",
                     format!("the intrinsic `{name}` is not supported yet"),
                     span,
                 )
-                .help = Some("rewrite it with DO loops and the supported intrinsics".to_string());
+                .help = Some(help.to_string());
                 return ExprKind::Call(name, args);
             }
         }
