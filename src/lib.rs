@@ -82,6 +82,14 @@ impl Failure {
     }
 }
 
+/// Whether a procedure of `file` USEs a module that no file lowered so far defines
+/// (E0313, kept with the procedure: `front::fortran`).
+fn uses_missing_module(file: &il::File) -> bool {
+    file.units
+        .iter()
+        .any(|u| u.deferred.iter().any(|d| d.code == "E0313"))
+}
+
 /// Parses every source into one [`il::Program`].
 pub fn parse_sources(
     inputs: &[SourceInput],
@@ -102,13 +110,18 @@ pub fn parse_sources(
         .collect();
     context.first_include_id = sources.files().count() as u32;
     // Files are lowered in the manifest's order, except that a file using a module
-    // another file defines waits for it: rounds until every file is lowered or no
-    // file waiting for a module could be lowered (then their errors are the answer).
+    // another file defines waits for it: rounds until every file is lowered or a round
+    // lowers no more (then the last errors are the answer). A file that failed for
+    // another reason is tried again too while the rounds progress: its errors may come
+    // from a module whose own file was still waiting (its kinds unknown). A file whose
+    // procedure uses a module no file defined yet (E0313, kept with that procedure)
+    // waits as well, and is taken as it is at the end.
     let mut waiting: Vec<usize> = (0..inputs.len()).collect();
     loop {
-        let mut deferred = Vec::new();
+        let mut again = Vec::new();
         let mut last_errors = Vec::new();
-        let before = waiting.len();
+        let mut parked = Vec::new();
+        let mut progressed = false;
         for &k in &waiting {
             let (id, input) = (ids[k], &inputs[k]);
             context.include_search = input
@@ -132,19 +145,26 @@ pub fn parse_sources(
                 &input.path,
                 &mut next_stmt_id,
             ) {
-                Ok(file) => program.files.push(file),
-                Err(diags) if diags.iter().any(|d| d.code == "E0313") => {
-                    deferred.push(k);
+                Ok(file) if uses_missing_module(&file) => {
+                    again.push(k);
+                    parked.push(file);
+                }
+                Ok(file) => {
+                    program.files.push(file);
+                    progressed = true;
+                }
+                Err(diags) => {
+                    again.push(k);
                     last_errors.push(diags);
                 }
-                Err(diags) => errors.extend(diags),
             }
         }
-        if deferred.is_empty() || deferred.len() == before {
+        if again.is_empty() || !progressed {
+            program.files.extend(parked);
             errors.extend(last_errors.into_iter().flatten());
             break;
         }
-        waiting = deferred;
+        waiting = again;
     }
     // The files INCLUDE lines read, under the ids their spans carry.
     for file in std::mem::take(&mut context.included) {

@@ -1417,3 +1417,67 @@ end module rm
     let text = text.replace("    call renew(p, n)\n", "");
     assert_eq!(warnings_of(&text, "run", &["a"], &["e"]), "");
 }
+
+/// Files are lowered in the manifest's order, a file waiting for the modules of later
+/// ones. A module whose own module comes from a later file (`const` uses `precision`,
+/// which renames `iso_fortran_env`'s kinds) was seen half-made by the files using it:
+/// every `real(dp)` was an error (51 in a real Saint-Venant code). And a procedure that
+/// USEs a module of a later file is not refused for it.
+#[test]
+fn modules_defined_in_later_files_are_waited_for() {
+    let precision = "module precision
+  use, intrinsic :: iso_fortran_env, di => int32, dp => real64
+  implicit none
+end module precision
+";
+    let constants = "module const
+  use precision
+  implicit none
+  real(kind=dp), parameter :: two = 2.0_dp
+end module const
+";
+    let root = "subroutine sq(x, y)
+  use const
+  implicit none
+  real(dp), intent(in) :: x
+  real(dp), intent(out) :: y
+  integer(kind=di) :: k
+  k = 2
+  y = two*x**k
+end subroutine sq
+";
+    let differentiate = |inputs: &[adgen::SourceInput]| match adgen::differentiate(
+        inputs,
+        &request("sq", &["x"], &["y"]),
+    ) {
+        Ok(out) => assert_eq!(out.warnings, ""),
+        Err(e) => panic!("{}", e.rendered),
+    };
+    differentiate(&[
+        adgen::SourceInput::new("a_const.f90", constants),
+        adgen::SourceInput::new("b_precision.f90", precision),
+        adgen::SourceInput::new("c_sq.f90", root),
+    ]);
+    let root = "subroutine sq(x, y)
+  implicit none
+  real(8), intent(in) :: x
+  real(8), intent(out) :: y
+  y = x + late(x)
+contains
+  real(8) function late(z)
+    use later
+    real(8), intent(in) :: z
+    late = z*gain
+  end function late
+end subroutine sq
+";
+    let later = "module later
+  implicit none
+  real(8), parameter :: gain = 3.0d0
+end module later
+";
+    differentiate(&[
+        adgen::SourceInput::new("a_sq.f90", root),
+        adgen::SourceInput::new("b_later.f90", later),
+    ]);
+}
