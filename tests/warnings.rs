@@ -1481,3 +1481,58 @@ end module later
         adgen::SourceInput::new("b_later.f90", later),
     ]);
 }
+
+/// A module's POINTER array that its own file only allocates is read as ALLOCATABLE;
+/// associated with `=>` in another file (refused there), it may alias other data: every
+/// procedure a root reaches that names it is blocked by that refusal, not only the one
+/// that associates it (which no root may reach).
+#[test]
+fn a_module_pointer_associated_in_another_file_blocks_its_users() {
+    let state = "module state
+  implicit none
+  double precision, pointer :: u(:) => null()
+  double precision, target :: storage(10)
+end module state
+";
+    let setup = "subroutine bind()
+  use state
+  implicit none
+  u => storage(1:5)
+end subroutine bind
+";
+    let roots = "subroutine uses_u(x, y)
+  use state
+  implicit none
+  double precision, intent(in) :: x
+  double precision, intent(out) :: y
+  u(1) = x
+  storage(1) = 2*x
+  y = u(1)
+end subroutine uses_u
+subroutine plain(x, y)
+  implicit none
+  double precision, intent(in) :: x
+  double precision, intent(out) :: y
+  y = 3*x
+end subroutine plain
+";
+    let inputs = [
+        adgen::SourceInput::new("a_state.f90", state),
+        adgen::SourceInput::new("b_setup.f90", setup),
+        adgen::SourceInput::new("c_roots.f90", roots),
+    ];
+    let mut req = request("uses_u", &["x"], &["y"]);
+    req.roots[0].modes = BTreeSet::from([adgen::Mode::Tangent]);
+    let e = adgen::differentiate(&inputs, &req)
+        .expect_err("refused")
+        .rendered;
+    assert!(
+        e.contains("b_setup.f90:4:3: error[E0401]: unsupported statement: pointer assignment (`=>`) of `u` is not supported yet"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    match adgen::differentiate(&inputs, &request("plain", &["x"], &["y"])) {
+        Ok(out) => assert_eq!(out.warnings, ""),
+        Err(e) => panic!("{}", e.rendered),
+    }
+}

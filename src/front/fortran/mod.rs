@@ -148,6 +148,7 @@ mod lexer;
 mod lift;
 mod pointers;
 pub use lift::rename_across_files as rename_internal_across_files;
+pub use pointers::associated_in_other_files as pointers_associated_in_other_files;
 mod preprocess;
 mod sema;
 mod stmt;

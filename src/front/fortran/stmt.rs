@@ -294,7 +294,9 @@ impl StmtParser<'_> {
         c.pos = start;
         Err(Diagnostic::error(
             "E0401",
-            "unsupported statement: pointer assignment (`=>`) is not supported yet",
+            format!(
+                "unsupported statement: pointer assignment (`=>`) of `{name}` is not supported yet"
+            ),
         )
         .at(word_span)
         .with_help("use the target itself, or an array section, instead of a pointer"))

@@ -417,3 +417,39 @@ pub(super) fn reassociating(units: &[Unit]) -> BTreeMap<String, BTreeSet<usize>>
     }
     out
 }
+
+/// The pointer assignments a file refused (E0401, `stmt`) of a module variable another
+/// file declares as an owning pointer: the module's file read it as ALLOCATABLE without
+/// seeing them, so its own file is told. Each becomes a refusal of the module variable
+/// (`il::Unit::deferred_entities`): every procedure a root reaches that names the
+/// variable is blocked by it, not only the procedure that associates it.
+pub fn associated_in_other_files(program: &mut crate::il::Program) {
+    const PREFIX: &str = "unsupported statement: pointer assignment (`=>`) of `";
+    let refused: Vec<(String, crate::diag::Diagnostic)> = program
+        .units()
+        .flat_map(|u| u.deferred.iter())
+        .filter_map(|d| {
+            let rest = d.message.strip_prefix(PREFIX)?;
+            let name = rest.split('`').next()?;
+            Some((key(name), d.clone()))
+        })
+        .collect();
+    if refused.is_empty() {
+        return;
+    }
+    for file in &mut program.files {
+        for unit in file.units.iter_mut().filter(|u| u.is_module()) {
+            for (name, d) in &refused {
+                let owner = unit.decls.iter().any(|decl| {
+                    matches!(&decl.kind, DeclKind::Var { attrs, entities, .. }
+                        if attrs.iter().any(|a| matches!(a, Attr::Pointer))
+                            && attrs.iter().any(|a| matches!(a, Attr::Allocatable))
+                            && entities.iter().any(|e| key(&e.name) == *name))
+                });
+                if owner {
+                    unit.deferred_entities.push((vec![name.clone()], d.clone()));
+                }
+            }
+        }
+    }
+}

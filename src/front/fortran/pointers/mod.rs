@@ -41,6 +41,8 @@ use crate::diag::{Diagnostic, Span};
 use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
 
 mod allocatable;
+
+pub use allocatable::associated_in_other_files;
 mod rewriter;
 mod selectors;
 
