@@ -251,25 +251,29 @@ pub(super) fn module_allocations(
     let unit_of = |n: &str| program.unit(n);
     crate::il::visit::walk_stmts(&unit.body, &mut |s| {
         let (allocated, freed) = crate::il::lifetime::heap_items(s);
-        let mut names: Vec<(String, Span)> = allocated
+        // (name, place, whether only a real one counts)
+        let mut names: Vec<(String, Span, bool)> = allocated
             .iter()
             .chain(&freed)
-            .filter_map(|e| e.base_name().map(|n| (n.to_string(), e.span)))
+            .filter_map(|e| e.base_name().map(|n| (n.to_string(), e.span, false)))
             .collect();
+        // Through a call, an array that carries no derivative (an integer index array)
+        // is the callee's business, as it always was.
         if matches!(s.kind, StmtKind::Call { .. }) {
             for n in crate::il::lifetime::allocated_by_call(s, &unit_of)
                 .into_iter()
                 .chain(crate::il::lifetime::freed_by_call(s, &unit_of))
                 .chain(crate::il::lifetime::reallocated_by_call(s, &unit_of))
             {
-                names.push((n, s.span));
+                names.push((n, s.span, true));
             }
         }
-        for (name, span) in names {
+        for (name, span, real_only) in names {
             let Some(global) = unit
                 .symbols
                 .get(&name)
                 .filter(|sym| !name.contains('%') && sym.is_module_variable() && sym.is_array())
+                .filter(|sym| !real_only || sym.ty.is_differentiable())
                 .and_then(|sym| sym.global.as_ref())
             else {
                 continue;
