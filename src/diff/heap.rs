@@ -455,8 +455,13 @@ pub(crate) fn primal_allocated(ug: &UnitGen, name: &str) -> Expr {
 
 /// `if (allocated(a)) deallocate(a)` of the primal array `a` (`primal_allocated`).
 pub(crate) fn free_primal_if_allocated(ug: &UnitGen, name: &str) -> Stmt {
+    free_when(primal_allocated(ug, name), name)
+}
+
+/// `if (test) deallocate(a)`.
+fn free_when(test: Expr, name: &str) -> Stmt {
     if_then(
-        primal_allocated(ug, name),
+        test,
         vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(name)]))],
     )
 }
@@ -485,10 +490,7 @@ pub(crate) fn if_then(cond: Expr, body: Vec<Stmt>) -> Stmt {
 
 /// `if (allocated(a)) deallocate(a)`.
 pub(crate) fn free_if_allocated(name: &str) -> Stmt {
-    if_then(
-        allocated(name),
-        vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(name)]))],
-    )
+    free_when(allocated(name), name)
 }
 
 /// The tangent of ALLOCATE / DEALLOCATE: the derivative buffer beside the primal.

@@ -292,14 +292,7 @@ impl StmtParser<'_> {
             });
         }
         c.pos = start;
-        Err(Diagnostic::error(
-            "E0401",
-            format!(
-                "unsupported statement: pointer assignment (`=>`) of `{name}` is not supported yet"
-            ),
-        )
-        .at(word_span)
-        .with_help("use the target itself, or an array section, instead of a pointer"))
+        Err(super::pointers::foreign_association(&name, word_span))
     }
 
     /// The text that spans of `file` index: the file's own or an included one.

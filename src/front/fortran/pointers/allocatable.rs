@@ -117,7 +117,6 @@ fn owning_pointers(decls: &[Decl], wanted: &dyn Fn(&str) -> bool) -> BTreeSet<St
 /// component of the types it defines, and the pointer dummies of its interface bodies;
 /// `x => null()` of an owner becomes its NULLIFY.
 fn convert_unit(unit: &mut Unit, owners: &BTreeSet<String>, marked: &BTreeSet<Span>) {
-    let dummies: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
     let mut decls = Vec::with_capacity(unit.decls.len());
     for mut d in std::mem::take(&mut unit.decls) {
         match &mut d.kind {
@@ -144,8 +143,8 @@ fn convert_unit(unit: &mut Unit, owners: &BTreeSet<String>, marked: &BTreeSet<Sp
             _ => decls.push(d),
         }
     }
-    let is_dummy = !dummies.is_empty();
-    unit.decls = split(decls, owners, is_dummy);
+    // A procedure's owners are its dummies (`convert`).
+    unit.decls = split(decls, owners, unit.is_procedure());
     nullify_owners(unit, owners, marked);
 }
 
@@ -290,41 +289,27 @@ pub(super) fn free_nullified(unit: &mut Unit, next_id: &mut u32) {
 }
 
 /// The ALLOCATABLE locals of `unit` (keys) that start unallocated on every call: not
-/// dummies, not the result, not SAVEd.
+/// dummies, not the result, not SAVEd (`selectors::saved_pointers`).
 fn fresh_locals(unit: &Unit) -> BTreeSet<String> {
-    if !unit.is_procedure()
-        || unit
-            .decls
-            .iter()
-            .any(|d| matches!(&d.kind, DeclKind::Save(names) if names.is_empty()))
-    {
+    if !unit.is_procedure() {
         return BTreeSet::new();
     }
-    let saved: BTreeSet<String> = unit
-        .decls
-        .iter()
-        .filter_map(|d| match &d.kind {
-            DeclKind::Save(names) => Some(names.iter().map(|n| key(n))),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    let mut out = BTreeSet::new();
+    let mut locals = BTreeSet::new();
     for d in &unit.decls {
         if let DeclKind::Var {
             attrs, entities, ..
         } = &d.kind
             && attrs.iter().any(|a| matches!(a, Attr::Allocatable))
-            && !attrs.iter().any(|a| matches!(a, Attr::Save))
         {
-            out.extend(entities.iter().map(|e| key(&e.name)).filter(|n| {
-                !saved.contains(n)
-                    && !unit.args.iter().any(|a| key(a) == *n)
+            locals.extend(entities.iter().map(|e| key(&e.name)).filter(|n| {
+                !unit.args.iter().any(|a| key(a) == *n)
                     && unit.result.as_ref().is_none_or(|r| key(r) != *n)
             }));
         }
     }
-    out
+    let saved = super::selectors::saved_pointers(unit, &locals);
+    locals.retain(|n| !saved.contains(n));
+    locals
 }
 
 /// Takes away a NULLIFY at the top level of `body` that initializes its pointer: the
@@ -361,8 +346,7 @@ fn drop_initializing_nullify(body: &mut Vec<Stmt>, fresh: &BTreeSet<String>) {
         };
         let allocation = |t: &Stmt| {
             matches!(&t.kind, StmtKind::Allocate(items)
-                if items.iter().any(|e| matches!(&e.kind,
-                    ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) if key(n) == name)))
+                if items.iter().any(|e| super::item_name(e).as_ref() == Some(&name)))
         };
         let named = |t: &Stmt| {
             let mut found = allocation(t);
@@ -399,13 +383,9 @@ pub(super) fn reassociating(units: &[Unit]) -> BTreeMap<String, BTreeSet<usize>>
                 }
                 _ => Vec::new(),
             };
-            for e in items {
-                let (ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _)) = &e.kind
-                else {
-                    continue;
-                };
-                if let Some(k) = unit.args.iter().position(|a| key(a) == key(n))
-                    && pointers.contains(&key(n))
+            for n in items.into_iter().filter_map(super::item_name) {
+                if let Some(k) = unit.args.iter().position(|a| key(a) == n)
+                    && pointers.contains(&n)
                 {
                     positions.insert(k);
                 }
@@ -418,18 +398,30 @@ pub(super) fn reassociating(units: &[Unit]) -> BTreeMap<String, BTreeSet<usize>>
     out
 }
 
+const FOREIGN_ASSOCIATION: &str = "unsupported statement: pointer assignment (`=>`) of `";
+
+/// The refusal of `name => target` where `name` is not a pointer the file declares
+/// (a module's of another file, a component): read back by `associated_in_other_files`.
+pub fn foreign_association(name: &str, span: Span) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::error(
+        "E0401",
+        format!("{FOREIGN_ASSOCIATION}{name}` is not supported yet"),
+    )
+    .at(span)
+    .with_help("use the target itself, or an array section, instead of a pointer")
+}
+
 /// The pointer assignments a file refused (E0401, `stmt`) of a module variable another
 /// file declares as an owning pointer: the module's file read it as ALLOCATABLE without
 /// seeing them, so its own file is told. Each becomes a refusal of the module variable
 /// (`il::Unit::deferred_entities`): every procedure a root reaches that names the
 /// variable is blocked by it, not only the procedure that associates it.
 pub fn associated_in_other_files(program: &mut crate::il::Program) {
-    const PREFIX: &str = "unsupported statement: pointer assignment (`=>`) of `";
     let refused: Vec<(String, crate::diag::Diagnostic)> = program
         .units()
         .flat_map(|u| u.deferred.iter())
         .filter_map(|d| {
-            let rest = d.message.strip_prefix(PREFIX)?;
+            let rest = d.message.strip_prefix(FOREIGN_ASSOCIATION)?;
             let name = rest.split('`').next()?;
             Some((key(name), d.clone()))
         })

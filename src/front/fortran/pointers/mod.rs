@@ -42,7 +42,7 @@ use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key
 
 mod allocatable;
 
-pub use allocatable::associated_in_other_files;
+pub use allocatable::{associated_in_other_files, foreign_association};
 mod rewriter;
 mod selectors;
 
@@ -291,10 +291,7 @@ fn allocated_pointers(
     pointers: &BTreeSet<String>,
     marked: &BTreeSet<Span>,
 ) -> BTreeSet<String> {
-    let name_of = |e: &Expr| match &e.kind {
-        ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => Some(key(n)),
-        _ => None,
-    };
+    let name_of = item_name;
     let mut allocated = BTreeSet::new();
     let mut associated = BTreeSet::new();
     visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
@@ -320,6 +317,15 @@ fn allocated_pointers(
         .into_iter()
         .filter(|n| pointers.contains(n) && !associated.contains(n))
         .collect()
+}
+
+/// The array (key) an item of ALLOCATE, DEALLOCATE or NULLIFY names: `p`, `p(n)`, or
+/// `p(n)` still read as a call before `sema`.
+fn item_name(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) => Some(key(n)),
+        _ => None,
+    }
 }
 
 /// The declaration of some of a POINTER declaration's entities, from its type and

@@ -463,15 +463,19 @@ impl FileParser<'_> {
                 self.pos += 1;
                 continue;
             }
-            match self.stmts.classify(&raw) {
+            let line = self.stmts.classify(&raw);
+            let bound_end = matches!(line, Ok(Line::Contains))
+                .then(|| self.type_bound_part_end())
+                .flatten();
+            match line {
                 Ok(Line::EndOther(what)) if what == "TYPE" => {
                     self.pos += 1;
                     return out;
                 }
                 // A type-bound procedure part, up to END TYPE: one refusal, at the
                 // TYPE line, which blocks only the procedures that use the type.
-                Ok(Line::Contains) if self.type_bound_part_end().is_some() => {
-                    let end = self.type_bound_part_end().unwrap_or(self.pos);
+                Ok(Line::Contains) if bound_end.is_some() => {
+                    let end = bound_end.expect("checked by the guard");
                     self.error(
                         "E0405",
                         format!("type-bound procedures (CONTAINS in type `{name}`) are not supported yet"),
