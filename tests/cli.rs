@@ -293,6 +293,45 @@ fn independent_that_is_not_an_argument() {
     );
 }
 
+/// The component paths of a root's structures (INTERFACE.md §1): each wrong one is one
+/// error at its entry, all in one run, and a right one (`s%u`, a module variable's
+/// `g%k`) is taken.
+#[test]
+fn component_paths_are_checked_at_their_entries() {
+    let source = "module m\n  type t\n    real(8) :: u(2), k\n    integer :: n\n  end type t\n  \
+                  type(t) :: g\ncontains\n  subroutine f(s, x, y)\n    type(t), intent(inout) :: s\n    \
+                  real(8), intent(in) :: x\n    real(8), intent(out) :: y\n    \
+                  y = s%k*sum(s%u)*x*s%n + g%k\n  end subroutine f\nend module m\n";
+    let manifest = "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\n\
+                    independents = [\"s%w\", \"s%u%z\", \"x%a\", \"s%n\", \"q%u\", \"s%k\", \"g%k\"]\n\
+                    dependents = [\"y\"]\n";
+    let dir = project(manifest);
+    std::fs::write(dir.path().join("src/f.f90"), source).unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "stderr:\n{text}");
+    for expected in [
+        "ad.toml:4:17: error[E0130]: `s` has no component `w`",
+        "ad.toml:4:24: error[E0130]: `s%u` is not a structure, so it has no component `z`",
+        "ad.toml:4:33: error[E0130]: `x` is not a structure, so it has no component `a`",
+        "ad.toml:4:40: error[E0122]: independent `s%n` of root `f` is not real",
+        "ad.toml:4:47: error[E0121]: independent `q%u` of root `f` is not one of its arguments",
+    ] {
+        assert!(text.contains(expected), "`{expected}` not in:\n{text}");
+    }
+    assert_eq!(text.matches("error[").count(), 5, "{text}");
+    assert!(!text.contains("s%k`") && !text.contains("g%k`"), "{text}");
+
+    // The right ones alone: accepted, both active (a module variable's path too).
+    let manifest = "sources = [\"src/*.f90\"]\n[[root]]\nname = \"f\"\n\
+                    independents = [\"s%k\", \"g%k\"]\ndependents = [\"y\"]\n";
+    std::fs::write(dir.path().join("ad.toml"), manifest).unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "stderr:\n{text}");
+    assert!(!text.contains("W0201"), "{text}");
+}
+
 /// A warning about one independent is located at its entry in the list.
 #[test]
 fn inactive_independent_is_located_at_its_entry() {

@@ -27,7 +27,7 @@ use bitvec::vec::BitVec;
 use crate::il::Program;
 use crate::il::bind_actuals;
 use crate::ir::flow::{EXIT, NodeKind};
-use crate::ir::{Ir, UnitIr, ZoneSet};
+use crate::ir::{Ir, RootSlot, UnitIr, ZoneSet};
 use crate::request::Request;
 use dataflow::{Solution, solve};
 use effects::{Def, call_site, diff_uses, lvalue_zone};
@@ -147,25 +147,23 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         };
         let unit = ir.units[r].unit;
         units[r].has_context = true;
-        for name in &root.independents {
-            if let Some(k) = unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
-                units[r].varied_in.set(k, true);
-            } else if let Some(g) = ir.global_of(r, name) {
-                units[r].varied_in.set(global_slot(&ir.units[r], g), true);
-            }
-        }
-        for name in &root.dependents {
-            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
-                Some(k) => units[r].useful_out.set(k, true),
-                None if ir.global_of(r, name).is_some() => {
-                    let g = ir.global_of(r, name).unwrap_or_default();
-                    units[r].useful_out.set(global_slot(&ir.units[r], g), true);
-                }
-                None => {
-                    let slot = unit.args.len();
-                    if unit.is_function() {
-                        units[r].useful_out.set(slot, true);
-                    }
+        // A component path (`s%u`) seeds its whole variable, the atom of the analyses;
+        // `fields` keeps the component's derivative, and the generated root takes the
+        // other components' derivatives as zero.
+        for (dependent, names) in [(false, &root.independents), (true, &root.dependents)] {
+            for name in names {
+                let Some(v) = ir.root_variable(r, name, dependent) else {
+                    continue;
+                };
+                let slot = match v.slot {
+                    RootSlot::Arg(k) => k,
+                    RootSlot::Global(g) => global_slot(&ir.units[r], g),
+                    RootSlot::Result => unit.args.len(),
+                };
+                if dependent {
+                    units[r].useful_out.set(slot, true);
+                } else {
+                    units[r].varied_in.set(slot, true);
                 }
             }
         }
@@ -368,12 +366,12 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
     let (rerun_errors, rerun) = rerun_state(ir, &units, request, &reaches_input);
     errors.extend(rerun_errors);
     errors.extend(input::rerun_input(ir, &units, request, &rerun));
-    let mut warnings = inactive_root_variables(ir, &units, request);
+    let fields = fields::varied_fields(program, ir, &units, request);
+    let mut warnings = inactive_root_variables(ir, &units, &fields, request);
     let summaries: Vec<Option<Summary>> = units.iter().map(|u| Some(u.summary.clone())).collect();
     for u in 0..n {
         warnings.extend(inout::diagnostics(ir, u, &units, &summaries, &mut errors));
     }
-    let fields = fields::varied_fields(program, ir, &units, request);
     Analyses {
         units,
         warnings,

@@ -335,6 +335,7 @@ pub(crate) fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet
 pub(super) fn inactive_root_variables(
     ir: &Ir,
     units: &[UnitAnalysis],
+    fields: &super::fields::ActiveFields,
     request: &Request,
 ) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
@@ -359,24 +360,34 @@ pub(super) fn inactive_root_variables(
             .with_help("check the data flow, or drop it from the manifest");
             out.push(d.at_origin(root.entry_origin(what == "dependent", name)));
         };
-        let global_active = |name: &str| {
-            ir.global_of(r, name)
-                .and_then(|g| ir.units[r].zones.globals.get(g))
+        let global_active = |g: usize| {
+            ir.units[r]
+                .zones
+                .globals
+                .get(g)
                 .is_some_and(|&z| state.deriv_zones[z])
         };
-        for name in &root.independents {
-            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
-                Some(k) => check(name, "independent", state.deriv_args[k]),
-                None => check(name, "independent", global_active(name)),
-            }
-        }
-        for name in &root.dependents {
-            match unit.args.iter().position(|a| a.eq_ignore_ascii_case(name)) {
-                Some(k) => check(name, "dependent", state.deriv_args[k]),
-                None if ir.global_of(r, name).is_some() => {
-                    check(name, "dependent", global_active(name))
-                }
-                None => check(name, "dependent", state.result_active),
+        for (dependent, names) in [(false, &root.independents), (true, &root.dependents)] {
+            let what = if dependent {
+                "dependent"
+            } else {
+                "independent"
+            };
+            for name in names {
+                let Some(v) = ir.root_variable(r, name, dependent) else {
+                    continue;
+                };
+                let active = match v.slot {
+                    RootSlot::Arg(k) => state.deriv_args[k],
+                    RootSlot::Global(g) => global_active(g),
+                    RootSlot::Result => state.result_active,
+                };
+                // A component the derivative type does not keep has no derivative.
+                let kept = v
+                    .path
+                    .as_ref()
+                    .is_none_or(|p| fields.keeps_path(&unit.symbols, p));
+                check(name, what, active && kept);
             }
         }
     }

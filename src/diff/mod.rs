@@ -864,6 +864,31 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         self.root
             .is_some_and(|r| r.dependents.iter().any(|i| key(i) == key(name)))
     }
+    /// The component paths under variable `base` that the root names as independents
+    /// (or dependents) instead of the whole variable (`s%u`, INTERFACE.md §1); empty
+    /// for non-roots and for variables named whole or not at all. A function's result
+    /// may be named by the function's name.
+    pub fn root_paths(&self, base: &str, dependent: bool) -> Vec<String> {
+        let Some(root) = self.root else {
+            return Vec::new();
+        };
+        let names = if dependent {
+            &root.dependents
+        } else {
+            &root.independents
+        };
+        let is_result = self.unit.is_function()
+            && key(self.unit.result.as_deref().unwrap_or(&self.unit.name)) == key(base);
+        names
+            .iter()
+            .filter_map(|n| {
+                let (b, rest) = crate::ir::roots::split_path(n);
+                let same = key(b) == key(base)
+                    || (dependent && is_result && key(b) == key(&self.unit.name));
+                Some(format!("{base}{}", rest.filter(|_| same)?))
+            })
+            .collect()
+    }
 }
 
 /// `spec, attrs :: name(dims)`.

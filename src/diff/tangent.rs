@@ -7,6 +7,8 @@
 //! variable whose derivative is still needed resets that derivative (the explicit-zero
 //! form of §4.6); [`super::implicit_zero`] then removes the resets nothing reads.
 
+use std::collections::BTreeSet;
+
 use crate::diag::Diagnostic;
 use crate::il::{
     BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind, TypeSpec, UnOp, Unit, UnitKind, key,
@@ -19,8 +21,10 @@ use crate::il::bind_actuals;
 
 pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
     let unit = ug.unit;
-    let (mut body, zeroed) = entry_zeroing(ug);
+    let (mut body, zeroed, outputs) = entry_zeroing(ug);
+    let entry = body.len();
     body.extend(block(ug, &unit.body));
+    drop_unread_output_zeroing(&mut body, entry, &outputs);
     let mut args = ug.derivative_args();
     let (kind, result) = match &unit.result {
         Some(r) if ug.ua.result_active => {
@@ -67,15 +71,23 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
 
 /// Zero derivatives that become active without being computed: locals, and a root's
 /// derivative arguments that are not independents (their content is meaningless).
-fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
+/// Also returns the derivatives of the INTENT(OUT) dummies it zeroes, by key.
+fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>, BTreeSet<String>) {
     let mut stmts = Vec::new();
     let mut zeroed = Vec::new();
+    let mut outputs = BTreeSet::new();
     let unit = ug.unit;
     // Module variables: their derivative is zero on entry unless the calling context
     // says they are varied there.
     for (name, d, varied_in, _) in ug.active_globals() {
         if !varied_in {
             stmts.extend(global_zeroing(ug, &name, &d));
+            continue;
+        }
+        // A root's structure of which only some components are independents.
+        let paths = ug.root_paths(&name, false);
+        if !paths.is_empty() {
+            stmts.extend(ug.zero_on_entry_except(Expr::var(d), &name, &paths));
         }
     }
     for symbol in unit.symbols.iter() {
@@ -89,15 +101,33 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
         if unit.symbols.is_kept_allocatable(&symbol.name) {
             continue;
         }
+        // The components outside the paths the root names as independents (`s%u`).
+        let kept = ug.root_paths(&symbol.name, false);
         if symbol.is_dummy() {
-            // INTENT(OUT) dummies have no meaningful value, hence no derivative, on entry.
-            if ug.root.is_none()
-                || ug.is_independent(&symbol.name)
-                || symbol.intent == Some(crate::il::Intent::Out)
-            {
+            if ug.root.is_none() || ug.is_independent(&symbol.name) {
                 continue;
             }
-            zeroed.push(symbol.name.clone());
+            // INTENT(OUT) dummies have no meaningful value, hence no derivative, on
+            // entry, but the caller's derivative may be anything: the root may pass it
+            // to a callee's derivative before any statement sets it (its primal set by
+            // a call that computes no derivative). Zeroed where it can be (what is not
+            // read before it is set loses the zeroing again: `implicit_zero`).
+            if symbol.intent == Some(crate::il::Intent::Out) {
+                if zeroable_output(unit, symbol) {
+                    stmts.extend(ug.zero_on_entry(Expr::var(&d), &symbol.name));
+                    outputs.insert(key(&d));
+                }
+                continue;
+            }
+            // Its derivative is no longer INTENT(IN), unless a path names every
+            // component that has one.
+            if kept.is_empty()
+                || !ug
+                    .zero_on_entry_except(Expr::var(&d), &symbol.name, &kept)
+                    .is_empty()
+            {
+                zeroed.push(symbol.name.clone());
+            }
         }
         if symbol
             .dims
@@ -131,9 +161,57 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>) {
             );
             continue;
         }
-        stmts.extend(ug.zero_on_entry(Expr::var(d), &symbol.name));
+        stmts.extend(ug.zero_on_entry_except(Expr::var(d), &symbol.name, &kept));
     }
-    (stmts, zeroed)
+    (stmts, zeroed, outputs)
+}
+
+/// Removes the zeroing on entry (the first `entry` statements of `body`) of the
+/// derivatives of INTENT(OUT) dummies (`outputs`) that the rest of the body never
+/// reads: a derivative only ever assigned (`yd(i) = ...`) holds the caller's garbage
+/// only where the primal output is left undefined too.
+fn drop_unread_output_zeroing(body: &mut Vec<Stmt>, entry: usize, outputs: &BTreeSet<String>) {
+    if outputs.is_empty() {
+        return;
+    }
+    let base = |n: &str| key(n.split('%').next().unwrap_or(n));
+    let mut read = BTreeSet::new();
+    crate::il::visit::walk_stmts(&body[entry..], &mut |s| {
+        for e in crate::il::visit::stmt_exprs(s) {
+            read.extend(crate::il::visit::names_read(e).into_iter().map(base));
+        }
+    });
+    let mut k = 0;
+    body.retain(|s| {
+        k += 1;
+        let zeroes = |lhs: &Expr| lhs.base_name().map(base);
+        match &s.kind {
+            StmtKind::Assign { lhs, .. } if k <= entry => {
+                zeroes(lhs).is_none_or(|d| !outputs.contains(&d) || read.contains(&d))
+            }
+            _ => true,
+        }
+    });
+}
+
+/// The INTENT(OUT) dummy `symbol`'s storage is there on entry, with a known size: not
+/// ALLOCATABLE (INTENT(OUT) has freed it), POINTER, OPTIONAL or assumed-size, nor a
+/// structure with ALLOCATABLE components.
+fn zeroable_output(unit: &crate::il::Unit, symbol: &crate::il::Symbol) -> bool {
+    let sized = |s: &crate::il::Symbol| {
+        !s.pointer
+            && s.dims
+                .iter()
+                .all(|d| matches!(d.upper, crate::il::Bound::Expr(_)))
+    };
+    let assumed_shape = symbol
+        .dims
+        .iter()
+        .all(|d| matches!(d.upper, crate::il::Bound::Colon));
+    (sized(symbol) || (assumed_shape && !unit.declares_allocatable(&symbol.name)))
+        && !symbol.pointer
+        && !unit.is_optional(&symbol.name)
+        && unit.symbols.components_of(&symbol.name).all(sized)
 }
 
 /// `d = 0` for the derivative `d` of module variable `name` (seen or not by the unit).

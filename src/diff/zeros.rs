@@ -9,16 +9,23 @@ impl UnitGen<'_, '_> {
     /// `d = 0` for the derivative `d` of variable `primal`; for a derived-type variable,
     /// one assignment per real component (`sd%x = 0`).
     pub fn zero_into(&self, d: Expr, primal: &str) -> Vec<Stmt> {
-        self.zero_parts(d, primal, false)
+        self.zero_parts(d, primal, false, &[])
     }
 
     /// [`UnitGen::zero_into`] on entry to the unit: the ALLOCATABLE components of a
     /// local structure are not allocated yet (`diff::heap` zeroes them when they are).
     pub fn zero_on_entry(&self, d: Expr, primal: &str) -> Vec<Stmt> {
-        self.zero_parts(d, primal, true)
+        self.zero_parts(d, primal, true, &[])
     }
 
-    fn zero_parts(&self, d: Expr, primal: &str, entry: bool) -> Vec<Stmt> {
+    /// [`UnitGen::zero_on_entry`] of the components of structure `primal` outside the
+    /// component paths `kept` (`s%u`, as [`UnitGen::root_paths`] gives them): a root's
+    /// structure of which the manifest names only some components.
+    pub fn zero_on_entry_except(&self, d: Expr, primal: &str, kept: &[String]) -> Vec<Stmt> {
+        self.zero_parts(d, primal, true, kept)
+    }
+
+    fn zero_parts(&self, d: Expr, primal: &str, entry: bool, kept: &[String]) -> Vec<Stmt> {
         let Some(sym) = self.unit.symbols.get(primal) else {
             return vec![assign(d, self.zero_of(primal))];
         };
@@ -34,6 +41,7 @@ impl UnitGen<'_, '_> {
         components
             .filter(|s| s.ty.carries_values())
             .filter(|s| !entry || !self.unit.symbols.is_kept_allocatable(&s.name))
+            .filter(|s| !kept.iter().any(|p| under_path(&s.name, p)))
             .filter_map(|s| {
                 let dn = self.deriv_ref_name(&s.name)?;
                 let at = subs
@@ -157,4 +165,10 @@ impl UnitGen<'_, '_> {
         let zero = assign(Expr::var(&temp), self.zero(ty));
         Some((temp, zero))
     }
+}
+
+/// Component `name` is path `path` or one of its components (`s%a%u` under `s%a`).
+fn under_path(name: &str, path: &str) -> bool {
+    let (name, path) = (crate::il::key(name), crate::il::key(path));
+    name == path || name.strip_prefix(&path).is_some_and(|r| r.starts_with('%'))
 }

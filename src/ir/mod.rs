@@ -1,25 +1,23 @@
 //! The IR built over the IL: call graph, flow graphs and zones (seeds/000 §3, §5.1), and
-//! the check that every root of the request exists with the arguments it names: its
-//! independents and dependents are dummy arguments, the function's result, or variables
-//! of a module the root sees (INTERFACE.md §1; E0120 unknown root, E0121 unknown name,
-//! E0122 not real, E0123/E0124 against the INTENT, E0125 a variable of a COMMON block
-//! that cannot carry derivatives, E0126 an
-//! internal procedure).
+//! the check that every root of the request exists with the variables it names
+//! (`roots`).
 
 pub mod callgraph;
 pub mod commons;
 pub mod flow;
+pub mod roots;
 pub mod zones;
 
 use std::collections::BTreeMap;
 
-use crate::diag::{Diagnostic, suggest};
+use crate::diag::Diagnostic;
 use crate::il::visit::called_names;
 use crate::il::{self, Unit, key};
-use crate::request::{Request, RootRequest};
+use crate::request::Request;
 
 pub use callgraph::CallGraph;
 pub use flow::{FlowGraph, NodeId, NodeKind};
+pub use roots::{RootSlot, RootVariable};
 pub use zones::{GlobalInfo, ZoneId, ZoneSet, Zones};
 
 /// One unit with its zones and flow graph.
@@ -163,178 +161,5 @@ impl<'p> Ir<'p> {
     /// The COMMON block of global module `module` (`/name/`).
     pub fn common(&self, module: &str) -> Option<&commons::CommonBlock<'p>> {
         self.commons.iter().find(|b| key(&b.module) == key(module))
-    }
-
-    fn check_root(&self, root: &RootRequest) -> Vec<Diagnostic> {
-        let locate = |d: Diagnostic| d.at_origin(root.origin.as_ref());
-        let Some(index) = self.index_of(&root.name) else {
-            let names = self.units.iter().map(|u| u.unit.name.as_str());
-            let mut d = Diagnostic::error(
-                "E0120",
-                format!("root `{}` is not defined in any source", root.name),
-            );
-            d = match suggest(&root.name, names) {
-                Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None => d.with_help("check the root's name and the `sources` globs"),
-            };
-            return vec![locate(d)];
-        };
-        let unit = self.units[index].unit;
-        if let Some(host) = &unit.internal_of {
-            return vec![locate(
-                Diagnostic::error(
-                    "E0126",
-                    format!(
-                        "root `{}` is an internal procedure of `{host}`: only `{host}` can call it",
-                        root.name
-                    ),
-                )
-                .with_help(format!(
-                    "name `{host}` as the root, or move `{}` out of `{host}` (into a module, or after its END)",
-                    root.name
-                )),
-            )];
-        }
-        let mut errors = Vec::new();
-        let mut candidates: Vec<&str> = unit.args.iter().map(String::as_str).collect();
-        for (what, names) in [
-            ("independent", &root.independents),
-            ("dependent", &root.dependents),
-        ] {
-            if what == "dependent" {
-                candidates.extend(unit.result.as_deref());
-                candidates.push(unit.name.as_str());
-            }
-            for name in names {
-                // Each problem at the list entry that names the variable.
-                let locate =
-                    |d: Diagnostic| d.at_origin(root.entry_origin(what == "dependent", name));
-                if let Some(d) = self.global_root_variable(index, what, name, &root.name) {
-                    errors.extend(d.map(locate));
-                    continue;
-                }
-                let is_arg = unit.args.iter().any(|a| a.eq_ignore_ascii_case(name));
-                let is_result = what == "dependent"
-                    && (unit
-                        .result
-                        .as_deref()
-                        .is_some_and(|r| r.eq_ignore_ascii_case(name))
-                        || (unit.is_function() && unit.name.eq_ignore_ascii_case(name)));
-                if !is_arg && !is_result {
-                    let mut d = Diagnostic::error(
-                        "E0121",
-                        format!(
-                            "{what} `{name}` of root `{}` is not one of its arguments",
-                            root.name
-                        ),
-                    );
-                    d = match suggest(name, candidates.iter().copied()) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None => {
-                            d.with_help(format!("`{}` takes ({})", unit.name, unit.args.join(", ")))
-                        }
-                    };
-                    errors.push(locate(d));
-                    continue;
-                }
-                let symbol = if is_result {
-                    unit.result.as_deref().and_then(|r| unit.symbols.get(r))
-                } else {
-                    unit.symbols.get(name)
-                };
-                if let Some(s) = symbol {
-                    if !s.ty.is_differentiable() {
-                        errors.push(locate(
-                            Diagnostic::error(
-                                "E0122",
-                                format!(
-                                    "{what} `{name}` of root `{}` is not real, so it has no \
-                                     derivative",
-                                    root.name
-                                ),
-                            )
-                            .with_help(
-                                "only REAL (any kind) variables can be independent or dependent",
-                            ),
-                        ));
-                    }
-                    if what == "independent" && s.intent == Some(il::Intent::Out) {
-                        errors.push(locate(
-                            Diagnostic::error(
-                                "E0123",
-                                format!(
-                                    "independent `{name}` of root `{}` is INTENT(OUT), so it is \
-                                     not an input",
-                                    root.name
-                                ),
-                            )
-                            .with_help(
-                                "independents must be inputs; name it as a dependent instead",
-                            ),
-                        ));
-                    }
-                    if what == "dependent" && s.intent == Some(il::Intent::In) {
-                        errors.push(locate(
-                            Diagnostic::error(
-                                "E0124",
-                                format!(
-                                    "dependent `{name}` of root `{}` is INTENT(IN), so it is \
-                                     not an output",
-                                    root.name
-                                ),
-                            )
-                            .with_help("dependents must be outputs of the root"),
-                        ));
-                    }
-                }
-            }
-        }
-        errors
-    }
-
-    /// For an independent or dependent `name` of a root that is not one of its arguments:
-    /// `Some` when it is a variable of a module the root sees (INTERFACE.md §1), with the
-    /// problem if it cannot be one (not real; a COMMON variable); `None` otherwise.
-    fn global_root_variable(
-        &self,
-        u: usize,
-        what: &str,
-        name: &str,
-        root: &str,
-    ) -> Option<Option<Diagnostic>> {
-        let unit = self.units[u].unit;
-        if unit.args.iter().any(|a| a.eq_ignore_ascii_case(name)) {
-            return None;
-        }
-        let sym = unit.symbols.get(name).filter(|s| s.is_variable())?;
-        let g = sym.global.as_ref()?;
-        if let Some(refusal) = self.common(&g.module).and_then(|b| b.refusal.as_ref()) {
-            return Some(Some(
-                Diagnostic::error(
-                    "E0125",
-                    format!(
-                        "{what} `{name}` of root `{root}` is in COMMON {}, which cannot \
-                         carry derivatives: {refusal}",
-                        g.module
-                    ),
-                )
-                .with_help(
-                    "declare the block with the same variables everywhere (an INCLUDE \
-                     file), or pass the variable to the root as an argument",
-                ),
-            ));
-        }
-        if !sym.ty.is_differentiable() {
-            return Some(Some(
-                Diagnostic::error(
-                    "E0122",
-                    format!(
-                        "{what} `{name}` of root `{root}` is not real, so it has no derivative"
-                    ),
-                )
-                .with_help("only REAL (any kind) variables can be independent or dependent"),
-            ));
-        }
-        Some(None)
     }
 }

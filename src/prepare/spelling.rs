@@ -3,6 +3,7 @@
 //! become the IL's marked `X` before anything looks it up; a name written in the
 //! manifest exactly as in the source finds its procedure and its argument, and one
 //! that differs only by case still finds them when nothing else matches (as before).
+//! A component path written with C's dot (`s.u`) becomes the IL's `s%u`.
 
 use std::borrow::Cow;
 
@@ -21,12 +22,27 @@ pub fn spell_request<'r>(request: &'r Request, program: &Program) -> Cow<'r, Req
     let all_c =
         !program.files.is_empty() && program.files.iter().all(|f| f.language == Language::C);
     let cased_boxes = all_c && !request.black_boxes.is_empty();
-    if marked.is_empty() && !cased_boxes {
+    // A component path may be written as C writes it (`s.u`); the IL's is `s%u`.
+    let dotted = request.roots.iter().any(|r| {
+        r.independents
+            .iter()
+            .chain(&r.dependents)
+            .any(|n| n.contains('.'))
+    });
+    if marked.is_empty() && !cased_boxes && !dotted {
         return Cow::Borrowed(request);
     }
     let unit_of = |name: &str| marked.iter().copied().find(|u| spelled(&u.name) == name);
     let mut out = request.clone();
     for root in &mut out.roots {
+        for name in root
+            .independents
+            .iter_mut()
+            .chain(root.dependents.iter_mut())
+            .chain(root.entry_origins.iter_mut().map(|(_, n, _)| n))
+        {
+            *name = name.replace('.', "%");
+        }
         let Some(u) = unit_of(&root.name) else {
             continue;
         };

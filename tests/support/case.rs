@@ -493,7 +493,7 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
         |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let manifest = config::parse_manifest(&read("ad.toml")?, dir)?;
     let mut check = config::parse_check(&read("check.toml")?)?;
-    check.contract = std::env::var_os("ADGEN_CORPUS_CONTRACT").is_some();
+    check.contract |= std::env::var_os("ADGEN_CORPUS_CONTRACT").is_some();
     let mut sources = Vec::new();
     for path in &manifest.sources {
         sources.push(SourceInput {

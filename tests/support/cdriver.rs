@@ -16,7 +16,7 @@ use adgen::il::calls::{Pass, param_kinds};
 use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
 use super::config::{CheckConfig, RootSpec, Value};
-use super::driver::{Component, DerivativeChecks, StructArg, Types, struct_args};
+use super::driver::{Component, DerivativeChecks, StructArg, Types, covers, struct_args};
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -159,7 +159,7 @@ fn expand(
     path: &str,
     tname: &str,
     input_only: bool,
-    roles: (bool, bool),
+    roles: (&BTreeSet<String>, &BTreeSet<String>),
     depth: usize,
 ) -> Result<(), String> {
     let info = types
@@ -211,8 +211,8 @@ fn expand(
             pass: Pass::Ref,
             input_only,
             is_result: false,
-            independent: roles.0 && real,
-            dependent: roles.1 && real,
+            independent: covers(roles.0, &format!("{parent}{p}")) && real,
+            dependent: covers(roles.1, &format!("{parent}{p}")) && real,
             parent: Some(parent.to_string()),
             path: p,
             arr: !c.dims.is_empty(),
@@ -412,7 +412,7 @@ fn slots(
                 "",
                 &t,
                 sym.intent == Some(adgen::il::Intent::In),
-                (indep.contains(&key(arg)), dep.contains(&key(arg))),
+                (&indep, &dep),
                 0,
             )?;
             continue;
@@ -502,6 +502,7 @@ fn slots(
         if !out.iter().any(|s| {
             s.key == k
                 || s.parent.as_deref().map(key) == Some(k.clone())
+                || covers(&BTreeSet::from([k.clone()]), &s.key)
                 || (s.is_result && k == key(&unit.name))
         }) {
             return Err(format!("`{name}` is not an argument or the result"));
@@ -983,10 +984,17 @@ pub fn derivative_driver(
         b.push_str(&restore(&slots));
         zero(&mut b, 'b');
         if check.contract {
-            for s in indeps
-                .iter()
-                .filter(|s| s.pass == Pass::Value && !s.dependent && s.parent.is_none())
-            {
+            // INTERFACE.md §4: the adjoints of input-only independents passed by value
+            // are overwritten; those of the members of a struct that are not
+            // dependents (the struct is not, or a path names other members) weigh
+            // nothing, whatever they hold. (The adjoint of an array behind a pointer of
+            // unknown size is added to: W0501.)
+            for s in reals.iter().filter(|s| {
+                !s.dependent
+                    && !s.is_result
+                    && ((s.pass == Pass::Value && s.independent && s.parent.is_none())
+                        || (s.parent.is_some() && s.in_b))
+            }) {
                 writeln!(b, "  {}{} = 7.0;", s.each(), s.dv('b')).unwrap();
             }
         }

@@ -74,7 +74,8 @@ pub struct CheckConfig {
     pub link: Vec<String>,
     /// Also check INTERFACE.md §4's promises on derivative arguments: garbage in the
     /// tangent derivatives of non-independents and in the adjoints of input-only
-    /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`.
+    /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`, or
+    /// for one program by `contract = true`.
     pub contract: bool,
     /// Build the C program (its sources, the generated ones, the driver) with
     /// AddressSanitizer and UBSan: a leak, a double free or an access out of bounds
@@ -317,6 +318,7 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
                 }
             }
             "sanitize" => cfg.sanitize = value.as_bool().ok_or_else(bad)?,
+            "contract" => cfg.contract = value.as_bool().ok_or_else(bad)?,
             "timeout" => cfg.timeout_secs = value.as_integer().ok_or_else(bad)? as u64,
             "extent" | "row_length" => {
                 let t = value.as_table().ok_or_else(bad)?;

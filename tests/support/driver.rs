@@ -243,6 +243,16 @@ fn key(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
+/// Member `member` (`s%a%u`, or C's `s.a.u`) is named by `names` (keys): whole, or by
+/// the path of one of its enclosing components (`s%a`), or by its own (INTERFACE.md §1).
+pub(super) fn covers(names: &BTreeSet<String>, member: &str) -> bool {
+    let member = key(member).replace('.', "%");
+    names.iter().any(|n| {
+        let n = n.replace('.', "%");
+        member == n || member.strip_prefix(&n).is_some_and(|r| r.starts_with('%'))
+    })
+}
+
 /// The components of `var` (of type `tname`) as slots, recursively.
 #[allow(clippy::too_many_arguments)]
 fn expand(
@@ -252,8 +262,7 @@ fn expand(
     var: &str,
     tname: &str,
     intent: Option<Intent>,
-    independent: bool,
-    dependent: bool,
+    roles: (&BTreeSet<String>, &BTreeSet<String>),
     depth: usize,
 ) -> Result<(), String> {
     let info = types
@@ -271,17 +280,7 @@ fn expand(
                 ));
             }
             let t = c.type_name.clone().unwrap_or_default();
-            expand(
-                out,
-                types,
-                parent,
-                &v,
-                &t,
-                intent,
-                independent,
-                dependent,
-                depth + 1,
-            )?;
+            expand(out, types, parent, &v, &t, intent, roles, depth + 1)?;
             continue;
         }
         if c.dims.iter().any(|d| !matches!(d.upper, Bound::Expr(_))) {
@@ -289,6 +288,7 @@ fn expand(
                 "the driver cannot fill the deferred-shape component `{v}`"
             ));
         }
+        let (independent, dependent) = (covers(roles.0, &v), covers(roles.1, &v));
         out.push(Slot {
             key: key(&v),
             var: v,
@@ -344,17 +344,7 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
                 ));
             }
             let t = sym.type_spec.type_name.clone().unwrap_or_default();
-            expand(
-                &mut out,
-                types,
-                arg,
-                arg,
-                &t,
-                sym.intent,
-                indep.contains(&key(arg)),
-                dep.contains(&key(arg)),
-                0,
-            )?;
+            expand(&mut out, types, arg, arg, &t, sym.intent, (&indep, &dep), 0)?;
             continue;
         }
         out.push(Slot {
@@ -398,6 +388,7 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
         let known = out.iter().any(|s| {
             s.key == k
                 || s.parent.as_deref().map(key) == Some(k.clone())
+                || covers(&BTreeSet::from([k.clone()]), &s.key)
                 || (s.is_result && k == key(&unit.name))
         });
         if !known {
@@ -1304,14 +1295,24 @@ pub fn derivative_driver(
         zero_derivatives(&mut b, 'b');
         if check.contract {
             // INTERFACE.md §4: the adjoints of input-only independents are overwritten,
-            // not accumulated.
+            // not accumulated; those of what is not a dependent (a variable, or the
+            // components of a structure a path does not name) weigh nothing, whatever
+            // they hold.
             // An inactive independent has no adjoint argument: its driver variable keeps
-            // the zero it was given, which is its gradient.
+            // the zero it was given, which is its gradient. (adgen adds to the adjoint
+            // of an assumed-size array, W0501: `horner_poly` and `tridiag_thomas` fail
+            // this check, as the warning says.)
             let passed = differentiated(sig, &slots);
-            for s in indeps
+            for s in real_slots
                 .iter()
-                .filter(|s| s.intent == Some(Intent::In) && !s.dependent)
-                .filter(|s| passed.contains(&s.key))
+                .filter(|s| !s.dependent && !s.is_result)
+                .filter(|s| !s.dvar_of('b').starts_with("adg_z_"))
+                .filter(|s| {
+                    passed.contains(&s.key)
+                        || s.parent
+                            .as_deref()
+                            .is_some_and(|p| passed.contains(&key(p)))
+                })
             {
                 writeln!(b, "  {} = 7.0", s.dvar_of('b')).unwrap();
             }

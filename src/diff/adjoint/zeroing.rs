@@ -15,6 +15,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         for (name, d, _, useful_out) in self.ug.active_globals() {
             if !useful_out {
                 out.extend(crate::diff::tangent::global_zeroing(self.ug, &name, &d));
+                continue;
+            }
+            // A root's structure of which only some components are dependents.
+            let paths = self.ug.root_paths(&name, true);
+            if !paths.is_empty() {
+                out.extend(self.ug.zero_on_entry_except(Expr::var(d), &name, &paths));
             }
         }
         for symbol in unit.symbols.iter() {
@@ -29,6 +35,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if is_weight_arg && (self.ug.root.is_none() || self.is_root_dependent(&symbol.name)) {
                 continue;
             }
+            // The components outside the paths the root names as dependents (`s%u`).
+            let kept = if is_weight_arg {
+                self.ug.root_paths(&symbol.name, true)
+            } else {
+                Vec::new()
+            };
             // Allocated (and zeroed) where the forward sweep freed its primal.
             if unit.symbols.is_kept_allocatable(&symbol.name) {
                 continue;
@@ -44,7 +56,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 });
                 continue;
             }
-            out.extend(self.ug.zero_on_entry(Expr::var(d), &symbol.name));
+            out.extend(
+                self.ug
+                    .zero_on_entry_except(Expr::var(d), &symbol.name, &kept),
+            );
         }
         out
     }
@@ -69,7 +84,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if symbol.dims.iter().any(|d| matches!(d.upper, Bound::Star)) {
                 continue;
             }
-            out.extend(self.ug.zero_on_entry(Expr::var(d), &symbol.name));
+            // The components outside the paths the root names as independents.
+            let kept = self.ug.root_paths(&symbol.name, false);
+            out.extend(
+                self.ug
+                    .zero_on_entry_except(Expr::var(d), &symbol.name, &kept),
+            );
         }
         out
     }
