@@ -23,6 +23,7 @@ fn main() {
             dir: std::path::Path::new(p).parent().map(|d| d.to_path_buf()),
             include_dirs: Vec::new(),
             fixed_line_length: None,
+            preprocessor: Default::default(),
         })
         .collect();
     let req = adgen::Request {

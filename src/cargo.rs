@@ -248,6 +248,11 @@ impl Build {
                 }
                 None => {}
             }
+            // The manifest's preprocessor settings, as it read the sources.
+            if loaded.preprocessor.all {
+                cmd.arg("-cpp");
+            }
+            cmd.args(loaded.preprocessor.defines.iter().map(|d| format!("-D{d}")));
             cmd.args(&prefix_maps)
                 .args(&tools.fortran_flags)
                 .args(&self.flags)
@@ -266,6 +271,13 @@ impl Build {
                 .includes(&include_dirs)
                 .flags(&prefix_maps)
                 .pic(true);
+            for d in &loaded.preprocessor.defines {
+                let (name, value) = match d.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (d.as_str(), None),
+                };
+                cc.define(name, value);
+            }
             if let Some(compiler) = &tools.c_compiler {
                 cc.compiler(compiler);
             }

@@ -45,7 +45,9 @@ pub mod tapenade;
 pub use cargo::{Build, BuildError};
 pub use diag::{Diagnostic, Diagnostics, SourceMap};
 pub use explain::explain;
-pub use request::{GeneratedFile, Mode, Request, RootRequest, SizeExpr, SizeHint, SourceInput};
+pub use request::{
+    GeneratedFile, Mode, Preprocessor, Request, RootRequest, SizeExpr, SizeHint, SourceInput,
+};
 
 use diag::FileId;
 
@@ -131,6 +133,7 @@ pub fn parse_sources(
                 .cloned()
                 .collect();
             context.fixed_line_length = input.fixed_line_length;
+            context.preprocessor = input.preprocessor.clone();
             context.include_display_dir = input.dir.as_ref().map(|_| {
                 input
                     .path

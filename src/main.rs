@@ -46,6 +46,8 @@ The manifest (ad.toml; paths relative to it, every key but `sources` and `root` 
 
   sources = [\"src/*.f90\", \"../lib/*.c\"] # globs, each one's matches sorted
   include-dirs = [\"include\"]            # searched for INCLUDE and #include \"...\"
+  preprocess = true                     # the C preprocessor on every Fortran source (-cpp)
+  defines = [\"WITH_TIDES\", \"NX=64\"]     # its -D options (Fortran and C)
 
   [options]                             # defaults for every root
   modes = [\"tangent\", \"adjoint\"]
@@ -548,6 +550,7 @@ fn run_tapenade(run: Box<tapenade::Run>) -> u8 {
                 }),
                 include_dirs: Vec::new(),
                 fixed_line_length: None,
+                preprocessor: Default::default(),
             }),
             Err(e) => {
                 let d = Diagnostic::error(

@@ -74,6 +74,8 @@ pub const E_EMPTY: &str = "E0116";
 pub const E_READ_SOURCE: &str = "E0117";
 /// `fixed-line-length` neither a column count from 72 nor `"none"`.
 pub const E_LINE_LENGTH: &str = "E0127";
+/// A `defines` entry that is not `NAME` or `NAME=VALUE`.
+pub const E_DEFINE: &str = "E0131";
 
 /// Mode names the manifest accepts; the last two are not implemented yet.
 pub const MODE_NAMES: [&str; 4] = ["tangent", "adjoint", "tangent-vector", "adjoint-vector"];
@@ -99,6 +101,8 @@ pub struct RawManifest {
     pub include_dirs: Option<Vec<Spanned<String>>>,
     pub max_directions: Option<Spanned<i64>>,
     pub fixed_line_length: Option<Spanned<LineLength>>,
+    pub preprocess: Option<bool>,
+    pub defines: Option<Vec<Spanned<String>>>,
     pub options: Option<IgnoredAny>,
     pub root: Option<IgnoredAny>,
     pub sizes: Option<IgnoredAny>,
@@ -156,6 +160,8 @@ pub struct LoadedManifest {
     pub max_directions: Option<u32>,
     /// `fixed-line-length`, when given (`usize::MAX` for `"none"`).
     pub fixed_line_length: Option<usize>,
+    /// `preprocess` and `defines`.
+    pub preprocessor: crate::request::Preprocessor,
 }
 
 /// Maps a mode name to a [`Mode`]; `Err` holds the diagnostic's code and message.
@@ -232,6 +238,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
                 dir: abs.parent().map(Path::to_path_buf),
                 include_dirs: checked.include_dirs.clone(),
                 fixed_line_length: checked.fixed_line_length,
+                preprocessor: checked.preprocessor.clone(),
             }),
             Err(e) => read_errors.push(Diagnostic::error(
                 E_READ_SOURCE,
@@ -265,6 +272,7 @@ fn load_inner(manifest_path: &Path, check_roots: bool) -> Result<LoadedManifest,
         glob_dirs: checked.glob_dirs,
         max_directions: checked.max_directions,
         fixed_line_length: checked.fixed_line_length,
+        preprocessor: checked.preprocessor,
     })
 }
 
@@ -397,6 +405,7 @@ struct Checked {
     glob_dirs: Vec<PathBuf>,
     max_directions: Option<u32>,
     fixed_line_length: Option<usize>,
+    preprocessor: crate::request::Preprocessor,
 }
 
 struct Checker<'a> {
@@ -538,6 +547,28 @@ impl<'a> Checker<'a> {
             }
         }
 
+        // The C preprocessor.
+        let mut defines = Vec::new();
+        for d in top.defines.iter().flatten() {
+            let (name, _) = d.get_ref().split_once('=').unwrap_or((d.get_ref(), ""));
+            if check_identifier(name).is_err() {
+                self.error(
+                    E_DEFINE,
+                    d.span(),
+                    format!(
+                        "`defines` entry `{}` is not `NAME` or `NAME=VALUE` (as the preprocessor's `-D`)",
+                        d.get_ref()
+                    ),
+                );
+            } else {
+                defines.push(d.get_ref().clone());
+            }
+        }
+        let preprocessor = crate::request::Preprocessor {
+            all: top.preprocess.unwrap_or(false),
+            defines,
+        };
+
         // Options.
         let options: RawOptions = match document.get("options") {
             None => RawOptions::default(),
@@ -650,6 +681,7 @@ impl<'a> Checker<'a> {
             glob_dirs: std::mem::take(&mut self.glob_dirs),
             max_directions,
             fixed_line_length,
+            preprocessor,
         })
     }
 

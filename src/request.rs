@@ -397,6 +397,18 @@ pub struct SourceInput {
     /// The last column of fixed-form statements (the manifest's `fixed-line-length`;
     /// `None`: 72, `usize::MAX`: no limit).
     pub fixed_line_length: Option<usize>,
+    /// The manifest's `preprocess` and `defines`.
+    pub preprocessor: Preprocessor,
+}
+
+/// How the C preprocessor reads the sources: the manifest's `preprocess = true` runs it
+/// on every Fortran source, as gfortran's `-cpp` (else only on `.F`, `.F90`, `.fpp`,
+/// ...), and `defines` are its `-D` options, for Fortran and C sources alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preprocessor {
+    pub all: bool,
+    /// `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
 }
 
 impl SourceInput {
@@ -408,6 +420,7 @@ impl SourceInput {
             dir: None,
             include_dirs: Vec::new(),
             fixed_line_length: None,
+            preprocessor: Preprocessor::default(),
         }
     }
 }

@@ -915,3 +915,86 @@ fn a_matrix_of_row_pointers_is_sized_by_rows_and_row_length() {
     assert_eq!(text.matches("error[").count(), 1, "{text}");
     assert!(text.contains("m.c:3:"), "{text}");
 }
+
+/// A `.f90` source written for `gfortran -cpp` (model codes select their physics with
+/// `#ifdef` and `#if`): `preprocess = true` reads it as gfortran does, with the
+/// manifest's `defines` as `-D`; the derivative is that of the branches kept, compiled
+/// and checked against the exact derivative. Without `preprocess`, one error says what
+/// to add; a malformed define is an error at its entry.
+#[test]
+fn preprocess_and_defines_select_the_branches() {
+    let source = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n\
+#ifdef CUBIC\n  y = x**3\n#else\n  y = x**2\n#endif\n\
+#if SCALE == 2\n  y = 2*y\n#endif\nend subroutine f\n";
+    let manifest = |extra: &str| {
+        format!(
+            "sources = [\"src/*.f90\"]\n{extra}\n[[root]]\nname = \"f\"\n\
+             independents = [\"x\"]\ndependents = [\"y\"]\n"
+        )
+    };
+    // Not preprocessed: one error, with the key to add.
+    let dir = project(&manifest(""));
+    std::fs::write(dir.path().join("src/f.f90"), source).unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[E0201]"), "{text}");
+    assert!(text.contains("`preprocess = true`"), "{text}");
+
+    // A define that is not NAME or NAME=VALUE.
+    std::fs::write(
+        dir.path().join("ad.toml"),
+        manifest("preprocess = true\ndefines = [\"CUBIC\", \"2X=1\"]"),
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff"]);
+    let text = stderr(&output);
+    assert!(
+        text.contains("ad.toml:3:21: error[E0131]: `defines` entry `2X=1`"),
+        "{text}"
+    );
+
+    // Both branches chosen by the defines: y = 2*x**3, dy/dx = 6*x**2.
+    std::fs::write(
+        dir.path().join("ad.toml"),
+        manifest("preprocess = true\ndefines = [\"CUBIC\", \"SCALE=2\"]"),
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff", "--modes", "tangent"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = dir.path().join("adgen-out");
+    let tangent = std::fs::read_to_string(out.join("src/f_d.f90")).unwrap();
+    assert!(
+        tangent.contains("y = x**3") && !tangent.contains("y = x**2"),
+        "{tangent}"
+    );
+    assert!(tangent.contains("y = 2*y"), "{tangent}");
+    std::fs::write(
+        dir.path().join("main.f90"),
+        "program main\n  real(8) :: x, xd, y, yd\n  x = 1.5d0\n  xd = 1d0\n  \
+         call f_d(x, xd, y, yd)\n  print '(2es24.16)', y, yd\nend program main\n",
+    )
+    .unwrap();
+    let built = Command::new("gfortran")
+        .current_dir(dir.path())
+        .args(["-Wall", "-cpp", "-DCUBIC", "-DSCALE=2", "src/f.f90"])
+        .arg("adgen-out/src/f_d.f90")
+        .args(["main.f90", "-o", "main"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let run = Command::new(dir.path().join("main")).output().unwrap();
+    let printed = String::from_utf8_lossy(&run.stdout);
+    let values: Vec<f64> = printed
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        (values[0] - 2.0 * 1.5f64.powi(3)).abs() < 1e-12,
+        "{printed}"
+    );
+    assert!(
+        (values[1] - 6.0 * 1.5f64.powi(2)).abs() < 1e-12,
+        "{printed}"
+    );
+}

@@ -26,6 +26,8 @@ pub struct Context {
     pub c_header_functions: std::collections::BTreeSet<String>,
     /// The last column of the current source's fixed-form statements (`None`: 72).
     pub fixed_line_length: Option<usize>,
+    /// The manifest's `preprocess` and `defines`, for the current source.
+    pub preprocessor: crate::request::Preprocessor,
 }
 
 /// Lowers one source file on its own (no module of another file visible).
@@ -57,6 +59,7 @@ pub fn lower_source_in(
             included,
             first_include_id,
             c_header_functions,
+            preprocessor,
             ..
         } = context;
         // The source's directory comes first in `include_search` when there is one.
@@ -74,6 +77,7 @@ pub fn lower_source_in(
         let mut headers = c::Headers {
             dir,
             include_dirs,
+            defines: &preprocessor.defines,
             display_dir: include_display_dir.as_deref(),
             register: &mut register,
             lowered: c_header_functions,
@@ -82,10 +86,12 @@ pub fn lower_source_in(
     }
     // As gfortran reads them: upper-case extensions (and `.fpp`) ask for the C
     // preprocessor; `.f`, `.for`, `.ftn`, `.fpp` are fixed form.
-    let preprocessed = matches!(
-        ext,
-        "F" | "FOR" | "FTN" | "fpp" | "FPP" | "F90" | "F95" | "F03" | "F08"
-    );
+    // The manifest's `preprocess = true` asks for it everywhere, as gfortran's `-cpp`.
+    let preprocessed = context.preprocessor.all
+        || matches!(
+            ext,
+            "F" | "FOR" | "FTN" | "fpp" | "FPP" | "F90" | "F95" | "F03" | "F08"
+        );
     let form = match ext.to_ascii_lowercase().as_str() {
         "f90" | "f95" | "f03" | "f08" => SourceForm::Free,
         "f" | "for" | "ftn" | "fpp" => SourceForm::Fixed(context.fixed_line_length.unwrap_or(72)),
@@ -108,6 +114,7 @@ pub fn lower_source_in(
         include_display_dir,
         included,
         first_include_id,
+        preprocessor,
         ..
     } = context;
     let mut resolve = |name: &str| -> Result<(FileId, String), String> {
@@ -144,6 +151,7 @@ pub fn lower_source_in(
             source,
             path,
             form,
+            &preprocessor.defines,
             next_stmt_id,
             modules,
             &mut resolve,

@@ -502,6 +502,7 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
             dir: Some(dir.to_path_buf()),
             include_dirs: Vec::new(),
             fixed_line_length: manifest.fixed_line_length,
+            preprocessor: Default::default(),
         });
     }
     Ok((manifest, check, sources))

@@ -379,6 +379,8 @@ pub struct Headers<'a> {
     pub dir: Option<&'a std::path::Path>,
     /// The manifest's `include-dirs` (`-I`).
     pub include_dirs: &'a [std::path::PathBuf],
+    /// The manifest's `defines` (`-D`).
+    pub defines: &'a [String],
     /// How to name a header found next to the source in diagnostics: the source's
     /// directory as given (relative).
     pub display_dir: Option<&'a str>,
@@ -424,6 +426,9 @@ fn preprocess(text: &str, headers: &Headers) -> Result<String, String> {
     for dir in headers.include_dirs {
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
         command.arg(format!("-I{}", dir.display()));
+    }
+    for d in headers.defines {
+        command.arg(format!("-D{d}"));
     }
     command.arg("-");
     if let Some(dir) = headers.dir.filter(|d| d.is_dir()) {

@@ -535,6 +535,7 @@ fn static_globals_derivatives_need_are_refused() {
         dir: None,
         include_dirs: Vec::new(),
         fixed_line_length: None,
+        preprocessor: Default::default(),
     }];
     let request = crate::Request {
         roots: vec![crate::RootRequest {
@@ -980,6 +981,7 @@ fn lower_in_dir(files: &[(&str, &str)]) -> Result<crate::il::Program, String> {
         dir: Some(dir.path().to_path_buf()),
         include_dirs: vec![dir.path().join("inc")],
         fixed_line_length: None,
+        preprocessor: Default::default(),
     };
     let mut map = SourceMap::default();
     crate::parse_sources(&[input], &mut map)

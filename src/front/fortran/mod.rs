@@ -198,17 +198,20 @@ pub fn lower_file(
 /// registers it (diagnostics point into it) and its text, or why it cannot.
 pub type IncludeResolver<'r> = dyn FnMut(&str) -> Result<(FileId, String), String> + 'r;
 
-/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`): see `preprocess`.
+/// Parses and lowers a file for the C preprocessor (`.F`, `.F90`, or any with the
+/// manifest's `preprocess = true`), with the manifest's `defines`: see `preprocess`.
+#[allow(clippy::too_many_arguments)]
 pub fn lower_preprocessed(
     id: FileId,
     source: &SourceFile,
     path: &str,
     form: SourceForm,
+    defines: &[String],
     next_stmt_id: &mut u32,
     modules: &mut Modules,
     resolve: &mut IncludeResolver,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    match preprocess::apply_with_includes(id, &source.text, form)? {
+    match preprocess::apply_with_includes(id, &source.text, form, defines)? {
         (None, _) => {
             lower_file_with_includes(id, source, path, form, next_stmt_id, modules, resolve)
         }
@@ -815,7 +818,7 @@ fn directives_once(diags: &mut Vec<Diagnostic>) {
     });
     if let Some(d) = diags.iter_mut().find(|d| is_directive(d)) {
         d.help = Some(
-            "name the file with a capital extension (`.F90`, `.F`): adgen then runs the C preprocessor on it, as gfortran does".to_string(),
+            "set `preprocess = true` in ad.toml (as gfortran's `-cpp`; `defines = [\"NAME\"]` for its `-D`), or name the file with a capital extension (`.F90`, `.F`): adgen then runs the C preprocessor on it".to_string(),
         );
     }
 }

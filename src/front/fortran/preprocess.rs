@@ -62,7 +62,7 @@ pub fn apply(
     text: &str,
     form: SourceForm,
 ) -> Result<Option<String>, Vec<Diagnostic>> {
-    apply_with_includes(file, text, form).map(|(t, _)| t)
+    apply_with_includes(file, text, form, &[]).map(|(t, _)| t)
 }
 
 /// What the preprocessor leaves of a file for the front-end.
@@ -77,6 +77,7 @@ pub fn apply_with_includes(
     file: FileId,
     text: &str,
     form: SourceForm,
+    defines: &[String],
 ) -> Result<Preprocessed, Vec<Diagnostic>> {
     let lines = line_ranges(text);
     let mut errors = Vec::new();
@@ -124,7 +125,7 @@ pub fn apply_with_includes(
     if !any_directive {
         return Ok((None, Vec::new()));
     }
-    let output = run_preprocessor(file, &for_cpp, form)?;
+    let output = run_preprocessor(file, &for_cpp, form, defines)?;
     let survivors = surviving_lines(&output);
     let kept_includes: Vec<(u32, String)> = includes
         .into_iter()
@@ -177,7 +178,12 @@ pub fn apply_with_includes(
     Ok((Some(text), kept_includes))
 }
 
-fn run_preprocessor(file: FileId, text: &str, form: SourceForm) -> Result<String, Vec<Diagnostic>> {
+fn run_preprocessor(
+    file: FileId,
+    text: &str,
+    form: SourceForm,
+    defines: &[String],
+) -> Result<String, Vec<Diagnostic>> {
     let language = match form {
         SourceForm::Fixed(_) => "f77-cpp-input",
         SourceForm::Free => "f95-cpp-input",
@@ -185,7 +191,9 @@ fn run_preprocessor(file: FileId, text: &str, form: SourceForm) -> Result<String
     let at_start = Span::new(file, 0, 0);
     let fail = |code: &'static str, msg: String| vec![Diagnostic::error(code, msg).at(at_start)];
     let mut child = Command::new(PREPROCESSOR)
-        .args(["-E", "-cpp", "-x", language, "-"])
+        .args(["-E", "-cpp", "-x", language])
+        .args(defines.iter().map(|d| format!("-D{d}")))
+        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -290,7 +298,8 @@ mod tests {
             return;
         }
         let text = "      X = 1\n#include \"a.h\"\n#ifdef NOT_DEFINED\n#include \"b.h\"\n#endif\n      Y = 2\n";
-        let (out, includes) = apply_with_includes(FileId(0), text, SourceForm::Fixed(72)).unwrap();
+        let (out, includes) =
+            apply_with_includes(FileId(0), text, SourceForm::Fixed(72), &[]).unwrap();
         assert_eq!(includes, vec![(12, "a.h".to_string())]);
         let out = out.unwrap();
         assert_eq!(out.len(), text.len());
