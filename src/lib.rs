@@ -243,10 +243,13 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     let request = &*prepare::spelling::spell_request(request, &program);
     // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
     // expressions: the program the rest reads (the parsed one is not kept).
-    let program = match prepare::prepare(program, request) {
+    let mut program = match prepare::prepare(program, request) {
         Ok(p) => p,
         Err(d) => return Err(fail(&sources, d)),
     };
+    // `$AD` directives said; OpenMP in comments said, then left out of the derivatives.
+    let directive_warnings = prepare::directives::check(&program);
+    prepare::directives::strip_openmp(&mut program);
     let ir = match ir::Ir::build(&program, request) {
         Ok(ir) => ir,
         Err(d) => return Err(fail(&sources, d)),
@@ -303,7 +306,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
     files.append(&mut printed);
     let mut warnings = front_warnings;
-    warnings.extend(prepare::directives::check(&program));
+    warnings.extend(directive_warnings);
     warnings.extend(prepare::black_box::unused(&program, request));
     warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());

@@ -4,11 +4,14 @@
 //! stores or recomputes), so each one found is a warning that says so, never silently
 //! ignored, and a directive adgen does not know (a misspelling) is a warning of its own.
 //!
+//! OpenMP in comments (`!$omp` directives, `!$ ` lines compiled only with OpenMP) is
+//! read as a compiler without OpenMP reads it, and said (W0403, W0404).
+//!
 //! The check reads the comments the front-ends keep in the IL (text after the comment
 //! marker), so it knows no source language.
 
 use crate::diag::{Diagnostic, Span, suggest};
-use crate::il::{DeclKind, Program, StmtKind, Unit, visit};
+use crate::il::{DeclKind, Program, Stmt, StmtKind, Unit, visit};
 
 /// Tapenade's directives, as INTERFACE.md §6 lists them, with what adgen does instead.
 const KNOWN: [(&str, &str); 7] = [
@@ -63,11 +66,50 @@ fn check_unit(unit: &Unit, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+    let mut openmp_said = false;
     visit::walk_stmts(&unit.body, &mut |s| {
         if let StmtKind::Comment(text) = &s.kind {
             directive(text, s.span, out);
+            openmp(text, s.span, &unit.name, &mut openmp_said, out);
         }
     });
+}
+
+/// OpenMP in a comment: a directive (`!$omp parallel do`: W0403, once per procedure),
+/// or a line compiled only with OpenMP (`!$ n = omp_get_num_threads()`: W0404, each).
+/// adgen reads both as comments, as a compiler without OpenMP does, and writes neither
+/// into the derivatives.
+fn openmp(text: &str, span: Span, unit: &str, said: &mut bool, out: &mut Vec<Diagnostic>) {
+    let Some(rest) = text.strip_prefix('$') else {
+        return;
+    };
+    if rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("omp")) {
+        if !std::mem::replace(said, true) {
+            out.push(
+                Diagnostic::warning(
+                    "W0403",
+                    format!(
+                        "OpenMP directives are not carried into the derivatives of `{unit}`: \
+                         their loops run serially there"
+                    ),
+                )
+                .at(span)
+                .with_help("the derivatives are right; only the original runs in parallel"),
+            );
+        }
+    } else if rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
+        out.push(
+            Diagnostic::warning(
+                "W0404",
+                "a line compiled only with OpenMP (`!$ ...`) is read as a comment: the \
+                 derivatives do without it",
+            )
+            .at(span)
+            .with_help(
+                "if it changes values the derivatives depend on, write it as a plain statement",
+            ),
+        );
+    }
 }
 
 /// The directive of one comment's text, if it holds one (`$AD NAME args`).
@@ -123,5 +165,32 @@ fn directive(text: &str, span: Span, out: &mut Vec<Diagnostic>) {
                 },
             ),
         ),
+    }
+}
+
+/// Removes the OpenMP of the comments (directives, lines compiled only with OpenMP) from
+/// every procedure, after [`check`] said so: kept, a directive would apply to whatever
+/// derivative statement follows it (a push between a parallel loop and its END, an
+/// adjoint loop whose increments race), and the primal loop's index would be undefined
+/// where the adjoint reads it.
+pub fn strip_openmp(program: &mut Program) {
+    fn is_openmp(text: &str) -> bool {
+        text.strip_prefix('$').is_some_and(|rest| {
+            rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("omp"))
+                || (rest.starts_with([' ', '\t']) && !rest.trim().is_empty())
+        })
+    }
+    fn strip(block: &mut Vec<Stmt>) {
+        block.retain(|s| !matches!(&s.kind, StmtKind::Comment(t) if is_openmp(t)));
+        for s in block.iter_mut() {
+            for inner in visit::child_blocks_mut(s) {
+                strip(inner);
+            }
+        }
+    }
+    for unit in program.files.iter_mut().flat_map(|f| f.units.iter_mut()) {
+        unit.decls
+            .retain(|d| !matches!(&d.kind, DeclKind::Comment(t) if is_openmp(t)));
+        strip(&mut unit.body);
     }
 }

@@ -569,7 +569,7 @@ pub fn lower_file(
             ]);
         }
     };
-    let mut diags = Vec::new();
+    let mut diags: Vec<Diagnostic> = openmp_pragma(&source.text, id).into_iter().collect();
     let units = lower::lower_unit(
         &parse.unit,
         &map,
@@ -594,6 +594,36 @@ pub fn lower_file(
             warnings: diags,
         })
     }
+}
+
+/// W0403 at the file's first `#pragma omp`: the preprocessor passes the pragmas on, the
+/// parser drops them, and the derivatives do without them (their loops run serially),
+/// as the Fortran front-end says of `!$omp` directives.
+fn openmp_pragma(text: &str, id: FileId) -> Option<Diagnostic> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let words: Vec<&str> = line
+            .trim_start()
+            .trim_start_matches('#')
+            .split_whitespace()
+            .take(2)
+            .collect();
+        if line.trim_start().starts_with('#') && words == ["pragma", "omp"] {
+            let lo = offset + (line.len() - line.trim_start().len());
+            let hi = offset + line.trim_end().len();
+            return Some(
+                Diagnostic::warning(
+                    "W0403",
+                    "OpenMP pragmas are not carried into the derivatives of this file: their \
+                     loops run serially there",
+                )
+                .at(Span::new(id, lo, hi))
+                .with_help("the derivatives are right; only the original runs in parallel"),
+            );
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// Diagnostics from the preprocessor's `file:line:col: error: message` lines: located in

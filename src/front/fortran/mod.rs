@@ -385,11 +385,12 @@ fn module_procedures(module: &str, after: &[il::Unit]) -> Vec<sema::ModuleProced
 }
 
 /// The named constants of the intrinsic modules adgen knows, ISO_C_BINDING and
-/// ISO_FORTRAN_ENV (as gfortran gives them on the platforms adgen targets), so that
+/// ISO_FORTRAN_ENV (as gfortran gives them on the platforms adgen targets), and the
+/// interfaces of OMP_LIB's common procedures, so that
 /// `use, intrinsic :: iso_fortran_env, only: dp => real64` and `real(c_double)` resolve.
 /// Each is lowered from its text once per set of modules; the generated code names the
 /// compiler's own module.
-pub const INTRINSIC_MODULES: [(&str, &str); 3] = [
+pub const INTRINSIC_MODULES: [(&str, &str); 4] = [
     (
         "iso_c_binding",
         "module iso_c_binding
@@ -425,6 +426,35 @@ end module iso_fortran_env
         "ieee_arithmetic",
         "module ieee_arithmetic
 end module ieee_arithmetic
+",
+    ),
+    // The OpenMP runtime library (`use omp_lib`, for timing and thread counts): its
+    // procedures take and give no real value a derivative could flow through.
+    (
+        "omp_lib",
+        "module omp_lib
+  integer, parameter :: omp_lock_kind = 8, omp_nest_lock_kind = 8, omp_sched_kind = 4
+  integer, parameter :: openmp_version = 201511
+  interface
+    integer function omp_get_thread_num()
+    end function omp_get_thread_num
+    integer function omp_get_num_threads()
+    end function omp_get_num_threads
+    integer function omp_get_max_threads()
+    end function omp_get_max_threads
+    integer function omp_get_num_procs()
+    end function omp_get_num_procs
+    logical function omp_in_parallel()
+    end function omp_in_parallel
+    double precision function omp_get_wtime()
+    end function omp_get_wtime
+    double precision function omp_get_wtick()
+    end function omp_get_wtick
+    subroutine omp_set_num_threads(n)
+      integer, intent(in) :: n
+    end subroutine omp_set_num_threads
+  end interface
+end module omp_lib
 ",
     ),
 ];
