@@ -8,8 +8,13 @@
 //! and adjoint are compiled with `-fopenmp` and run on two threads: tangent against
 //! central differences, adjoint against tangent.
 
-use std::path::Path;
-use std::process::Command;
+#[allow(dead_code)]
+#[path = "support/toolchain.rs"]
+mod toolchain;
+
+#[allow(dead_code)]
+#[path = "support/hand_driver.rs"]
+mod hand_driver;
 
 const HEAT: &str = "\
 ! Explicit heat steps on OpenMP threads, timed with omp_get_wtime.
@@ -75,118 +80,28 @@ program driver
 end program driver
 ";
 
-fn request() -> adgen::Request {
-    adgen::Request {
-        roots: vec![adgen::RootRequest {
-            name: "heat".to_string(),
-            independents: vec!["k".to_string(), "u".to_string()],
-            dependents: vec!["u".to_string(), "energy".to_string()],
-            modes: [adgen::Mode::Tangent, adgen::Mode::Adjoint].into(),
-            origin: None,
-            entry_origins: Vec::new(),
-        }],
-        sizes: Vec::new(),
-        black_boxes: Vec::new(),
-        checkpoint_calls: true,
-        naming: Default::default(),
-        layout: Default::default(),
-        option_warnings: Vec::new(),
-        disabled: Default::default(),
-    }
-}
-
-fn compile(dir: &Path, source: &str, objects: &mut Vec<String>) {
-    let fc = std::env::var("FC").unwrap_or_else(|_| "gfortran".to_string());
-    let object = format!("{source}.o");
-    let c = source.ends_with(".c");
-    let compiler = if c {
-        std::env::var("CC").unwrap_or_else(|_| "gcc".to_string())
-    } else {
-        fc
-    };
-    let mut cmd = Command::new(&compiler);
-    cmd.current_dir(dir).args(["-c", "-Wall", "-O1"]);
-    if !c {
-        cmd.arg("-fopenmp");
-    }
-    let out = cmd
-        .args([source, "-o", &object])
-        .output()
-        .unwrap_or_else(|e| panic!("{compiler} runs: {e}"));
-    assert!(
-        out.status.success(),
-        "{compiler} {source}:\n{}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(dir.join(source)).unwrap_or_default()
-    );
-    objects.push(object);
-}
-
 #[test]
 fn openmp_sources_differentiate_and_their_derivatives_run_on_threads() {
-    let g = adgen::differentiate(&[adgen::SourceInput::new("heat.f90", HEAT)], &request())
-        .unwrap_or_else(|f| panic!("{f}"));
+    let request = hand_driver::request("heat", &["k", "u"], &["u", "energy"]);
+    let g = hand_driver::check_with(HEAT, DRIVER, &request, 3, &["-fopenmp"]);
     assert!(g.warnings.contains("warning[W0403]"), "{}", g.warnings);
     assert!(
-        g.warnings.contains("heat.f90:13:1: warning[W0404]"),
+        g.warnings.contains("model.f90:13:1: warning[W0404]"),
         "{}",
         g.warnings
     );
     assert_eq!(g.warnings.matches("W0403").count(), 1, "{}", g.warnings);
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("heat.f90"), HEAT).unwrap();
-    std::fs::write(d.join("driver.f90"), DRIVER).unwrap();
-    let mut order = Vec::new();
-    for f in &g.files {
-        std::fs::write(d.join(&f.path), &f.contents).unwrap();
-        if !f.path.ends_with(".h") {
-            order.push(f.path.clone());
-        }
-        if f.path.ends_with(".f90") && !f.path.starts_with("adgen_runtime") {
-            assert!(
-                !f.contents.to_ascii_lowercase().contains("$omp"),
-                "{}",
-                f.contents
-            );
-        }
+    for f in g
+        .files
+        .iter()
+        .filter(|f| !f.path.starts_with("adgen_runtime"))
+    {
+        assert!(
+            !f.contents.to_ascii_lowercase().contains("$omp"),
+            "{}",
+            f.contents
+        );
     }
-    let mut objects = Vec::new();
-    compile(d, "heat.f90", &mut objects);
-    order.sort_by_key(|p| !p.starts_with("adgen_runtime"));
-    for s in &order {
-        compile(d, s, &mut objects);
-    }
-    compile(d, "driver.f90", &mut objects);
-    let out = Command::new("gfortran")
-        .current_dir(d)
-        .arg("-fopenmp")
-        .args(&objects)
-        .args(["-o", "driver"])
-        .output()
-        .expect("gfortran links");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(d.join("driver"))
-        .env("OMP_NUM_THREADS", "2")
-        .output()
-        .expect("driver runs");
-    let text = String::from_utf8_lossy(&run.stdout).to_string();
-    assert!(run.status.success(), "{text}");
-    for line in text.lines() {
-        let v: Vec<f64> = line
-            .split_whitespace()
-            .skip(1)
-            .map(|x| x.parse().expect("a number"))
-            .collect();
-        let err = (v[0] - v[1]).abs() / v[0].abs().max(v[1].abs()).max(1e-12);
-        let bound = if line.starts_with("dot") { 1e-12 } else { 1e-7 };
-        assert!(err < bound, "{line}: relative error {err:e}\n{text}");
-    }
-    assert_eq!(text.lines().count(), 3, "{text}");
 }
 
 /// A C loop under `#pragma omp parallel for`: the pragma is said (W0403), once.
@@ -195,10 +110,7 @@ fn openmp_pragmas_in_c_are_said() {
     let text = "void f(int n, const double *x, double *y)\n{\n    int i;\n\
                 #pragma omp parallel for\n    for (i = 0; i < n; i++)\n        y[i] = x[i] * x[i];\n\
                 #pragma omp parallel for\n    for (i = 0; i < n; i++)\n        y[i] += x[i];\n}\n";
-    let mut request = request();
-    request.roots[0].name = "f".to_string();
-    request.roots[0].independents = vec!["x".to_string()];
-    request.roots[0].dependents = vec!["y".to_string()];
+    let mut request = hand_driver::request("f", &["x"], &["y"]);
     request.sizes = vec![
         adgen::SizeHint {
             procedure: "f".to_string(),

@@ -110,8 +110,8 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>, BTreeSet<String>)
             // INTENT(OUT) dummies have no meaningful value, hence no derivative, on
             // entry, but the caller's derivative may be anything: the root may pass it
             // to a callee's derivative before any statement sets it (its primal set by
-            // a call that computes no derivative). Zeroed where it can be (what is not
-            // read before it is set loses the zeroing again: `implicit_zero`).
+            // a call that computes no derivative). Zeroed where it can be; a derivative
+            // the body never reads loses the zeroing again (`drop_unread_output_zeroing`).
             if symbol.intent == Some(crate::il::Intent::Out) {
                 if zeroable_output(unit, symbol) {
                     stmts.extend(ug.zero_on_entry(Expr::var(&d), &symbol.name));

@@ -44,14 +44,32 @@ fn build(d: &Path, source: &str, flags: &[&str], objects: &mut Vec<PathBuf>) {
 /// (gfortran `-Wall -Werror`) and `driver`, runs the driver and checks its `lines`
 /// lines.
 pub fn check(model: &str, driver: &str, request: &adgen::Request, lines: usize) {
+    check_with(model, driver, request, lines, &[]);
+}
+
+/// [`check`] with `flags` added to every Fortran compilation and to the link
+/// (`-fopenmp`); returns what adgen generated, for the caller to look at.
+pub fn check_with(
+    model: &str,
+    driver: &str,
+    request: &adgen::Request,
+    lines: usize,
+    flags: &[&str],
+) -> adgen::Generated {
     let generated = adgen::differentiate(&[adgen::SourceInput::new("model.f90", model)], request)
         .unwrap_or_else(|f| panic!("adgen refused the model:\n{f}"));
+    let with = |base: &[&'static str]| -> Vec<String> {
+        base.iter().chain(flags).map(|f| f.to_string()).collect()
+    };
+    let (generated_fflags, driver_fflags) = (with(GENERATED_FFLAGS), with(DRIVER_FFLAGS));
+    let generated_fflags: Vec<&str> = generated_fflags.iter().map(String::as_str).collect();
+    let driver_fflags: Vec<&str> = driver_fflags.iter().map(String::as_str).collect();
     let dir = tempfile::tempdir().expect("temporary directory");
     let d = dir.path();
     std::fs::write(d.join("model.f90"), model).unwrap();
     std::fs::write(d.join("driver.f90"), driver).unwrap();
     let mut objects = Vec::new();
-    build(d, "model.f90", GENERATED_FFLAGS, &mut objects);
+    build(d, "model.f90", &generated_fflags, &mut objects);
     for f in &generated.files {
         std::fs::write(d.join(&f.path), &f.contents).unwrap();
     }
@@ -62,12 +80,12 @@ pub fn check(model: &str, driver: &str, request: &adgen::Request, lines: usize) 
         if toolchain::is_c(path) {
             build(d, path, CFLAGS, &mut objects);
         } else if toolchain::is_fortran(path) {
-            build(d, path, GENERATED_FFLAGS, &mut objects);
+            build(d, path, &generated_fflags, &mut objects);
         }
     }
-    build(d, "driver.f90", DRIVER_FFLAGS, &mut objects);
+    build(d, "driver.f90", &driver_fflags, &mut objects);
     let exe = d.join("driver");
-    let link = toolchain::link(&objects, &exe, d, &[]);
+    let link = toolchain::link(&objects, &exe, d, flags);
     assert!(link.success, "{}", link.report());
     let run = toolchain::run(&exe, &[], d, Duration::from_secs(60));
     assert!(run.success, "{}", run.report());
@@ -86,4 +104,5 @@ pub fn check(model: &str, driver: &str, request: &adgen::Request, lines: usize) 
         assert!(err < bound, "{line}: relative error {err:e}\n{text}");
     }
     assert_eq!(text.lines().count(), lines, "{text}");
+    generated
 }

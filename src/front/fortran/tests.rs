@@ -1464,6 +1464,21 @@ fn subscripted_scalars_and_statement_functions() {
     let text = "subroutine s(a)\n  real a\n  a(1) = 2\n  f(x) = x**2\nend\n";
     let d = errs(text);
     assert_eq!(where_(text, &d), vec![("E0309", 3, 3), ("E0401", 4, 3)]);
+    // Under IMPLICIT NONE a statement function is declared too: an undeclared name
+    // assigned with subscripts is an array the code forgot to declare.
+    let text = "subroutine s(a)\n  implicit none\n  real a\n  g(1) = a\n  g(2) = a\nend\n";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![("E0301", 4, 3)],
+        "{}",
+        render(text, &d)
+    );
+    assert!(
+        d[0].message.contains("`g` is not declared"),
+        "{}",
+        render(text, &d)
+    );
 }
 
 #[test]

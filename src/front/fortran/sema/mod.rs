@@ -648,7 +648,7 @@ impl Sema<'_> {
         }
     }
 
-    fn undeclared(&mut self, name: &str, span: Span) {
+    pub(super) fn undeclared(&mut self, name: &str, span: Span) {
         if self.reported.insert(key(name)) {
             self.error(
                 "E0301",

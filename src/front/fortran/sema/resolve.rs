@@ -621,6 +621,16 @@ impl Sema<'_> {
                     .help = Some(format!("declare `{name}` with bounds, e.g. `{name}(n)`"));
                     return false;
                 }
+                // Under IMPLICIT NONE a statement function is declared too: an
+                // undeclared name is just that (an array the code forgot to declare).
+                let undeclared = self.implicit_none
+                    && info.is_none_or(|info| info.spec.is_none() && !info.external);
+                if !is_array && undeclared {
+                    // Once, at its first use, as for every undeclared name.
+                    let first = info.map_or(span, |info| info.span);
+                    self.undeclared(&name, first);
+                    return false;
+                }
                 if !is_array {
                     self.error(
                         "E0401",
