@@ -98,6 +98,7 @@ function(add_ad_library name)
 
   # What adgen reads and writes, learned once now.
   _adgen_query(_sources "${_manifest}" "${_out}" --list-sources)
+  _adgen_query(_compile_options "${_manifest}" "${_out}" --list-compile-options)
   _adgen_query(_outputs "${_manifest}" "${_out}" --list-outputs ${_mode_args})
   # A new root or mode changes the outputs: configure again when the manifest changes.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_manifest}")
@@ -154,6 +155,14 @@ function(add_ad_library name)
     "$<$<COMPILE_LANG_AND_ID:C,GNU,Clang,AppleClang>:${_maps}>"
     "$<$<COMPILE_LANG_AND_ID:C,GNU>:-gno-record-gcc-switches>"
     "$<$<COMPILE_LANG_AND_ID:Fortran,GNU>:${_maps};-gno-record-gcc-switches>")
+  # The manifest's `preprocess` and `defines`: the sources compile as adgen read them.
+  foreach(_option IN LISTS _compile_options)
+    if(_option STREQUAL "-cpp")
+      set_target_properties(${name} PROPERTIES Fortran_PREPROCESS ON)
+    elseif(_option MATCHES "^-D(.+)$")
+      target_compile_definitions(${name} PRIVATE "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
   set_property(TARGET ${name} PROPERTY ADGEN_OUTPUT_DIR "${_out}")
   set_property(TARGET ${name} PROPERTY ADGEN_MANIFEST "${_manifest}")
 endfunction()

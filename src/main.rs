@@ -113,6 +113,11 @@ enum Command {
         /// `adgen-outputs.txt` first) and write nothing.
         #[arg(long)]
         list_outputs: bool,
+        /// Print the compiler options the manifest's sources are read with (`-cpp` for
+        /// `preprocess = true`, `-DNAME` for each of `defines`), one per line, and write
+        /// nothing: for build systems that compile the sources.
+        #[arg(long, conflicts_with_all = ["list_outputs", "list_sources"])]
+        list_compile_options: bool,
         /// Print nothing but diagnostics (no summary).
         #[arg(short, long, conflicts_with = "verbose")]
         quiet: bool,
@@ -150,6 +155,7 @@ struct DiffOptions {
     modes: Vec<String>,
     list_sources: bool,
     list_outputs: bool,
+    list_compile_options: bool,
     quiet: bool,
     verbose: bool,
 }
@@ -210,6 +216,7 @@ fn run(args: &[OsString]) -> u8 {
             modes,
             list_sources,
             list_outputs,
+            list_compile_options,
             quiet,
             verbose,
         } => {
@@ -218,6 +225,7 @@ fn run(args: &[OsString]) -> u8 {
                 modes,
                 list_sources,
                 list_outputs,
+                list_compile_options,
                 quiet,
                 verbose,
             };
@@ -283,6 +291,15 @@ fn run_diff(manifest_path: &Path, out_dir: &Path, options: &DiffOptions) -> u8 {
     if options.list_sources {
         for source in &loaded.source_files {
             println!("{}", slash(source));
+        }
+        return SUCCESS;
+    }
+    if options.list_compile_options {
+        if loaded.preprocessor.all {
+            println!("-cpp");
+        }
+        for d in &loaded.preprocessor.defines {
+            println!("-D{d}");
         }
         return SUCCESS;
     }

@@ -1,7 +1,8 @@
 //! The CMake package (`cmake/adgenConfig.cmake`) end to end: the CMake template
 //! (`template-project/cmake/`) configures, builds and passes `ctest` with Ninja and with
 //! Unix Makefiles; a no-change rebuild does not run adgen; touching the Fortran source, a
-//! file in an include directory or the manifest does. Each test works on a copy of the template in a temporary directory.
+//! file in an include directory or the manifest does; the manifest's `preprocess` and
+//! `defines` reach the compilation of the sources. Each test works on a copy of the template in a temporary directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -78,10 +79,21 @@ fn template_with(generator: &str) {
     // An include directory: a change in it must rerun adgen (through the DEPFILE).
     std::fs::create_dir_all(source.join("include")).unwrap();
     std::fs::write(source.join("include/constants.inc"), "! constants\n").unwrap();
+    // The manifest's `preprocess` and `defines` reach the compilation of the user's
+    // source (a source compiled without them stops at its `#error`).
     let manifest = std::fs::read_to_string(source.join("ad.toml")).unwrap();
     std::fs::write(
         source.join("ad.toml"),
-        format!("include-dirs = [\"include\"]\n{manifest}"),
+        format!(
+            "include-dirs = [\"include\"]\npreprocess = true\ndefines = [\"ADGEN_TEMPLATE=1\"]\n\
+             {manifest}"
+        ),
+    )
+    .unwrap();
+    let model = std::fs::read_to_string(source.join("src/rosenbrock.f90")).unwrap();
+    std::fs::write(
+        source.join("src/rosenbrock.f90"),
+        format!("#if ADGEN_TEMPLATE != 1\n#error \"compiled without the manifest's defines\"\n#endif\n{model}"),
     )
     .unwrap();
     let adgen = env!("CARGO_BIN_EXE_adgen");
