@@ -101,31 +101,30 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>, BTreeSet<String>)
         if unit.symbols.is_kept_allocatable(&symbol.name) {
             continue;
         }
+        // A dummy of a non-root is its caller's business; an independent is seeded.
+        if symbol.is_dummy() && (ug.root.is_none() || ug.is_independent(&symbol.name)) {
+            continue;
+        }
         // The components outside the paths the root names as independents (`s%u`).
         let kept = ug.root_paths(&symbol.name, false);
+        let zeroing = ug.zero_on_entry_except(Expr::var(&d), &symbol.name, &kept);
         if symbol.is_dummy() {
-            if ug.root.is_none() || ug.is_independent(&symbol.name) {
-                continue;
-            }
             // INTENT(OUT) dummies have no meaningful value, hence no derivative, on
             // entry, but the caller's derivative may be anything: the root may pass it
             // to a callee's derivative before any statement sets it (its primal set by
             // a call that computes no derivative). Zeroed where it can be; a derivative
             // the body never reads loses the zeroing again (`drop_unread_output_zeroing`).
             if symbol.intent == Some(crate::il::Intent::Out) {
+                // (No path names part of it: an independent is an input, E0123.)
                 if zeroable_output(unit, symbol) {
-                    stmts.extend(ug.zero_on_entry(Expr::var(&d), &symbol.name));
+                    stmts.extend(zeroing);
                     outputs.insert(key(&d));
                 }
                 continue;
             }
             // Its derivative is no longer INTENT(IN), unless a path names every
             // component that has one.
-            if kept.is_empty()
-                || !ug
-                    .zero_on_entry_except(Expr::var(&d), &symbol.name, &kept)
-                    .is_empty()
-            {
+            if kept.is_empty() || !zeroing.is_empty() {
                 zeroed.push(symbol.name.clone());
             }
         }
@@ -161,7 +160,7 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>, BTreeSet<String>)
             );
             continue;
         }
-        stmts.extend(ug.zero_on_entry_except(Expr::var(d), &symbol.name, &kept));
+        stmts.extend(zeroing);
     }
     (stmts, zeroed, outputs)
 }

@@ -80,11 +80,10 @@ fn check_unit(unit: &Unit, out: &mut Vec<Diagnostic>) {
 /// adgen reads both as comments, as a compiler without OpenMP does, and writes neither
 /// into the derivatives.
 fn openmp(text: &str, span: Span, unit: &str, said: &mut bool, out: &mut Vec<Diagnostic>) {
-    let Some(rest) = text.strip_prefix('$') else {
-        return;
-    };
-    if rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("omp")) {
-        if !std::mem::replace(said, true) {
+    match openmp_kind(text) {
+        None => {}
+        Some(OpenMp::Directive) if std::mem::replace(said, true) => {}
+        Some(OpenMp::Directive) => {
             out.push(
                 Diagnostic::warning(
                     "W0403",
@@ -97,8 +96,7 @@ fn openmp(text: &str, span: Span, unit: &str, said: &mut bool, out: &mut Vec<Dia
                 .with_help("the derivatives are right; only the original runs in parallel"),
             );
         }
-    } else if rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
-        out.push(
+        Some(OpenMp::Conditional) => out.push(
             Diagnostic::warning(
                 "W0404",
                 "a line compiled only with OpenMP (`!$ ...`) is read as a comment: the \
@@ -108,7 +106,26 @@ fn openmp(text: &str, span: Span, unit: &str, said: &mut bool, out: &mut Vec<Dia
             .with_help(
                 "if it changes values the derivatives depend on, write it as a plain statement",
             ),
-        );
+        ),
+    }
+}
+
+/// What OpenMP a comment's text (after the comment marker) holds.
+enum OpenMp {
+    /// `$omp ...`: a directive.
+    Directive,
+    /// `$ statement`: a line compiled only with OpenMP.
+    Conditional,
+}
+
+fn openmp_kind(text: &str) -> Option<OpenMp> {
+    let rest = text.strip_prefix('$')?;
+    if rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("omp")) {
+        Some(OpenMp::Directive)
+    } else if rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
+        Some(OpenMp::Conditional)
+    } else {
+        None
     }
 }
 
@@ -175,10 +192,7 @@ fn directive(text: &str, span: Span, out: &mut Vec<Diagnostic>) {
 /// where the adjoint reads it.
 pub fn strip_openmp(program: &mut Program) {
     fn is_openmp(text: &str) -> bool {
-        text.strip_prefix('$').is_some_and(|rest| {
-            rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("omp"))
-                || (rest.starts_with([' ', '\t']) && !rest.trim().is_empty())
-        })
+        openmp_kind(text).is_some()
     }
     fn strip(block: &mut Vec<Stmt>) {
         block.retain(|s| !matches!(&s.kind, StmtKind::Comment(t) if is_openmp(t)));
