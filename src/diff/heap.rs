@@ -261,14 +261,58 @@ pub(crate) fn array_tape_type(ty: ScalarType) -> Option<crate::il::TapeType> {
     crate::il::TapeType::of(ty).filter(|t| *t != crate::il::TapeType::Boolean)
 }
 
-/// The caller's arrays the CALL `s` allocates (`il::lifetime::allocated_by_call`).
+/// The caller's arrays the CALL `s` allocates (`il::lifetime::allocated_by_call`), and
+/// the module arrays it allocates (`il::heap_globals`).
 pub(crate) fn allocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    crate::il::lifetime::allocated_by_call(s, &|n| ug.ctx.procedures.unit(n))
+    let mut out = crate::il::lifetime::allocated_by_call(s, &|n| ug.ctx.procedures.unit(n));
+    out.extend(globals_by_call(
+        ug.unit,
+        s,
+        &|n| ug.ctx.procedures.unit(n),
+        Allocation::Allocates,
+    ));
+    out
 }
 
-/// The caller's arrays the CALL `s` frees for good (`il::lifetime::freed_by_call`).
+/// The caller's arrays the CALL `s` frees for good (`il::lifetime::freed_by_call`), and
+/// the module arrays it frees.
 pub(crate) fn freed_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    crate::il::lifetime::freed_by_call(s, &|n| ug.ctx.procedures.unit(n))
+    let mut out = crate::il::lifetime::freed_by_call(s, &|n| ug.ctx.procedures.unit(n));
+    out.extend(globals_by_call(
+        ug.unit,
+        s,
+        &|n| ug.ctx.procedures.unit(n),
+        Allocation::Frees,
+    ));
+    out
+}
+
+/// The module arrays the CALL `s` allocates and frees again: they have no values before
+/// the call, nor after it.
+pub(crate) fn transient_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
+    globals_by_call(
+        ug.unit,
+        s,
+        &|n| ug.ctx.procedures.unit(n),
+        Allocation::AllocatesThenFrees,
+    )
+}
+
+type Allocation = crate::il::lifetime::ArgumentAllocation;
+
+/// The module arrays (as `unit` names them) whose allocation the CALL `s` changes as
+/// `which` says.
+fn globals_by_call<'u>(
+    unit: &crate::il::Unit,
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u crate::il::Unit>,
+    which: Allocation,
+) -> Vec<String> {
+    crate::il::heap_globals::changed_by_call(unit, s, unit_of)
+        .into_iter()
+        .filter(|(_, w)| *w == which)
+        .map(|(n, _)| n)
+        .collect()
 }
 
 /// Some CALL of this unit frees its array `name` for good.
@@ -305,6 +349,14 @@ impl CallHeap {
                 .extend(keys(crate::il::lifetime::freed_by_call(s, unit_of)));
             out.reallocated
                 .extend(keys(crate::il::lifetime::reallocated_by_call(s, unit_of)));
+            for (name, what) in crate::il::heap_globals::changed_by_call(unit, s, unit_of) {
+                match what {
+                    Allocation::Allocates => out.allocated.insert(key(&name)),
+                    Allocation::Frees => out.freed.insert(key(&name)),
+                    Allocation::Reallocates => out.reallocated.insert(key(&name)),
+                    Allocation::AllocatesThenFrees => false,
+                };
+            }
         });
         out
     }
@@ -323,7 +375,14 @@ pub(crate) fn derivatives_freed_after_call(ug: &UnitGen, names: &[String]) -> Ve
 /// The caller's arrays the CALL `s` frees and allocates again
 /// (`il::lifetime::reallocated_by_call`).
 pub(crate) fn reallocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    crate::il::lifetime::reallocated_by_call(s, &|n| ug.ctx.procedures.unit(n))
+    let mut out = crate::il::lifetime::reallocated_by_call(s, &|n| ug.ctx.procedures.unit(n));
+    out.extend(globals_by_call(
+        ug.unit,
+        s,
+        &|n| ug.ctx.procedures.unit(n),
+        Allocation::Reallocates,
+    ));
+    out
 }
 
 /// An array whose bounds no ALLOCATE of this unit gives for sure: one a CALL allocates
@@ -333,6 +392,7 @@ pub(crate) fn reallocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
 pub(crate) fn bounds_on_tape(ug: &UnitGen, name: &str) -> bool {
     let k = key(name);
     ug.unit.symbols.argument_allocation(name).is_some()
+        || ug.unit.symbols.is_heap_global(name)
         || ug.call_heap.allocated.contains(&k)
         || ug.call_heap.reallocated.contains(&k)
 }

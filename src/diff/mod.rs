@@ -716,6 +716,23 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             .get(&info.name)
     }
 
+    /// Whether this unit changes the allocation of module array `name`, itself or through
+    /// the procedures it calls (`il::heap_globals`): its derivative may be unallocated
+    /// on entry or on exit.
+    pub fn changes_allocation(&self, name: &str) -> bool {
+        let Some(z) = self.uir.zones.get(name) else {
+            return false;
+        };
+        let Some(g) = self.uir.zones.globals.iter().position(|&x| x == z) else {
+            return false;
+        };
+        let k = self.ctx.ir.globals[g].global.key();
+        self.unit
+            .symbols
+            .global_allocations()
+            .any(|(other, _)| *other == k)
+    }
+
     /// The variable a component path belongs to (`s` for `s%x`), or the symbol itself.
     pub fn owner<'s>(&'s self, symbol: &'s crate::il::Symbol) -> &'s crate::il::Symbol {
         match symbol.name.split_once('%') {

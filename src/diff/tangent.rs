@@ -215,6 +215,18 @@ fn zeroable_output(unit: &crate::il::Unit, symbol: &crate::il::Symbol) -> bool {
 
 /// `d = 0` for the derivative `d` of module variable `name` (seen or not by the unit).
 pub(crate) fn global_zeroing(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
+    let zeroing = global_zeroing_of(ug, name, d);
+    // A module array whose allocation this unit changes may be unallocated here.
+    if ug.changes_allocation(name) && !zeroing.is_empty() {
+        return vec![crate::diff::heap::if_then(
+            crate::diff::heap::allocated(d),
+            zeroing,
+        )];
+    }
+    zeroing
+}
+
+fn global_zeroing_of(ug: &UnitGen, name: &str, d: &str) -> Vec<Stmt> {
     if ug.unit.symbols.get(name).is_some() {
         return ug.zero_into(Expr::var(d), name);
     }

@@ -16,6 +16,7 @@
 
 pub mod calls;
 pub mod fold;
+pub mod heap_globals;
 pub mod intrinsic;
 pub mod lifetime;
 pub mod names;

@@ -126,6 +126,12 @@ pub struct SymbolTable {
     /// allocates for its caller, or frees and allocates again, by key
     /// (`prepare::scalarize::for_caller`).
     argument_allocations: BTreeMap<String, super::lifetime::ArgumentAllocation>,
+    /// The module arrays whose allocation this procedure changes, itself or through the
+    /// procedures it calls, by global key (`il::lifetime::global_allocations`).
+    global_allocations: BTreeMap<(String, String), super::lifetime::ArgumentAllocation>,
+    /// The module arrays (keys of their names here) this procedure allocates or frees
+    /// with its own statements: kept allocatable, as locals are.
+    heap_globals: std::collections::BTreeSet<String>,
 }
 
 impl SymbolTable {
@@ -167,13 +173,19 @@ impl SymbolTable {
     /// An ALLOCATABLE array this unit allocates and frees itself: a local (not a dummy,
     /// a module's or a COMMON's) or an ALLOCATABLE component of a local structure
     /// (`f%h` of `type(field) :: f`); or a dummy (or a dummy's component) the procedure
-    /// allocates for its caller. The other components of a dummy structure are the
-    /// caller's.
+    /// allocates for its caller; or a module array the procedure allocates or frees
+    /// (`is_heap_global`). The other components of a dummy structure are the caller's.
     pub fn is_kept_allocatable(&self, name: &str) -> bool {
         let Some(sym) = self.get(name) else {
             return false;
         };
         if self.argument_allocation(name).is_some() {
+            return true;
+        }
+        if self
+            .heap_globals
+            .contains(crate::il::key_ref(name).as_ref())
+        {
             return true;
         }
         let base = name.split('%').next().unwrap_or(name);
@@ -197,6 +209,30 @@ impl SymbolTable {
         self.argument_allocations
             .get(crate::il::key_ref(name).as_ref())
             .copied()
+    }
+    /// Records what this procedure does with the allocation of module arrays, itself or
+    /// through its callees (by global key), and which of them its own statements
+    /// allocate or free (by their names here).
+    pub fn mark_global_allocations(
+        &mut self,
+        changes: Vec<((String, String), super::lifetime::ArgumentAllocation)>,
+        direct: impl IntoIterator<Item = String>,
+    ) {
+        self.global_allocations = changes.into_iter().collect();
+        self.heap_globals = direct.into_iter().map(|n| key(&n)).collect();
+    }
+    /// What this procedure does with the allocation of module arrays, itself or through
+    /// the procedures it calls, by global key (module, name).
+    pub fn global_allocations(
+        &self,
+    ) -> impl Iterator<Item = (&(String, String), super::lifetime::ArgumentAllocation)> {
+        self.global_allocations.iter().map(|(k, w)| (k, *w))
+    }
+    /// Whether `name` is a module array this procedure allocates or frees with its own
+    /// statements.
+    pub fn is_heap_global(&self, name: &str) -> bool {
+        self.heap_globals
+            .contains(crate::il::key_ref(name).as_ref())
     }
     /// Whether this procedure allocates its dummy `name` for its caller (which passes
     /// it unallocated).

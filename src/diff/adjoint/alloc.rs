@@ -24,6 +24,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     let Some(name) = item.base_name().filter(|n| kept(n)) else {
                         continue;
                     };
+                    // A module array: the backward sweep leaves it, and its adjoint, as
+                    // they were before the ALLOCATE, for the caller (`diff::heap`).
+                    if unit.symbols.is_heap_global(name) {
+                        freed.extend(self.ug.deriv_ref_name(name).map(Expr::var));
+                        freed.push(Expr::var(name));
+                        continue;
+                    }
                     // Allocated for the caller, which frees it and its adjoint
                     // (`free_call_allocations`); a root leaves them to its user.
                     if unit.symbols.is_allocated_argument(name) {
@@ -281,7 +288,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let (push, pop, temps) = self.taped_bounds(name, rank);
         fwd.extend(push);
         bwd.extend(pop);
-        let dummy = self.ug.unit.symbols.argument_allocation(name).is_some();
+        let dummy = self.ug.unit.symbols.argument_allocation(name).is_some()
+            || self.ug.unit.symbols.is_heap_global(name);
         if tape_ty.is_some() || dummy {
             let item = crate::diff::heap::item_with(name, &temps);
             bwd.push(Stmt::generated(StmtKind::Allocate(vec![item])));

@@ -51,7 +51,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         parts: Option<&BTreeSet<String>>,
     ) -> Vec<(Stmt, Stmt)> {
         // An array the statement (a CALL) allocates has no values before it.
-        let fresh = crate::diff::heap::allocated_by_call(self.ug, s);
+        let mut fresh = crate::diff::heap::allocated_by_call(self.ug, s);
+        fresh.extend(crate::diff::heap::transient_by_call(self.ug, s));
         let is_fresh = |n: &str| fresh.iter().any(|f| key(f) == key(n));
         if matches!(&target.kind, ExprKind::Var(n) if is_fresh(n)) {
             return Vec::new();

@@ -236,64 +236,6 @@ pub(super) fn allocatables_to_automatic(
     Ok(kept)
 }
 
-/// Module arrays whose allocation the unit changes (ALLOCATE, DEALLOCATE, MOVE_ALLOC,
-/// or a CALL that allocates or frees the dummy it is passed to): refused, once per
-/// array (`seen`, keys), where it first happens. Their derivatives are module
-/// variables too, which the driver allocates beside the primal before the root runs
-/// (`diff::modules`); the pairing rules and the backward sweep's re-creation of freed
-/// arrays (`diff::heap`) follow local arrays and dummies only.
-pub(super) fn module_allocations(
-    unit: &Unit,
-    program: &crate::il::UnitIndex,
-    seen: &mut BTreeSet<(String, String)>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let unit_of = |n: &str| program.unit(n);
-    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
-        let (allocated, freed) = crate::il::lifetime::heap_items(s);
-        // (name, place, whether only a real one counts)
-        let mut names: Vec<(String, Span, bool)> = allocated
-            .iter()
-            .chain(&freed)
-            .filter_map(|e| e.base_name().map(|n| (n.to_string(), e.span, false)))
-            .collect();
-        // Through a call, an array that carries no derivative (an integer index array)
-        // is the callee's business, as it always was.
-        if matches!(s.kind, StmtKind::Call { .. }) {
-            for n in crate::il::lifetime::allocated_by_call(s, &unit_of)
-                .into_iter()
-                .chain(crate::il::lifetime::freed_by_call(s, &unit_of))
-                .chain(crate::il::lifetime::reallocated_by_call(s, &unit_of))
-            {
-                names.push((n, s.span, true));
-            }
-        }
-        for (name, span, real_only) in names {
-            let Some(global) = unit
-                .symbols
-                .get(&name)
-                .filter(|sym| !name.contains('%') && sym.is_module_variable() && sym.is_array())
-                .filter(|sym| !real_only || sym.ty.is_differentiable())
-                .and_then(|sym| sym.global.as_ref())
-            else {
-                continue;
-            };
-            if seen.insert(global.key()) {
-                diags.push(
-                    Diagnostic::error(
-                        LIFETIME,
-                        format!(
-                            "the module array `{name}` is allocated or freed here, in a procedure a root reaches: adgen follows the allocation of local arrays and dummies, not yet that of module arrays"
-                        ),
-                    )
-                    .at(span)
-                    .with_help("allocate it before the root runs (in the driver, or in a set-up procedure the root does not call) and free it after; the driver allocates its derivative in the derivative module alike"),
-                );
-            }
-        }
-    });
-}
-
 /// The ALLOCATABLE components of structures: those of a local structure are kept
 /// allocatable, under the pairing rules of the arrays kept allocatable (allocated here or
 /// by a procedure called with the structure); those of a dummy are the caller's, which

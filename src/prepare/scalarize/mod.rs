@@ -46,6 +46,7 @@ mod elemental;
 mod for_caller;
 mod implied_do;
 mod logical;
+mod module_heap;
 mod move_alloc;
 mod pack;
 pub(super) mod shape;
@@ -79,13 +80,7 @@ pub fn scalarize(program: Program) -> Result<Program, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
-    {
-        let index = program.index();
-        let mut seen = BTreeSet::new();
-        for unit in program.units() {
-            alloc::module_allocations(unit, &index, &mut seen, &mut diags);
-        }
-    }
+    diags.extend(module_heap::mark(&mut program));
     if !diags.is_empty() {
         return Err(diags);
     }
