@@ -395,7 +395,7 @@ mod adjoint {
                 host: None,
                 bind: None,
                 recursive: false,
-                generic_calls: Default::default(),
+                source_calls: Default::default(),
                 deferred: Vec::new(),
                 deferred_entities: Vec::new(),
                 internal_of: None,

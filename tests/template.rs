@@ -182,6 +182,31 @@ fn build_script_compiles_and_links_fortran() {
     );
 }
 
+/// `preprocess = true` and `defines` reach the compilers of the user's own sources, as
+/// they reached adgen's reading of them: a `.f90` with `#ifdef` compiles (gfortran
+/// refuses it without `-cpp`), and the branch the define selects is the one linked and
+/// differentiated.
+#[test]
+fn build_script_preprocesses_with_the_manifest_defines() {
+    let dir = fixture(
+        "sources = [\"src/fortran/*.f90\"]\npreprocess = true\ndefines = [\"SCALE=2\"]\n\n\
+         [[root]]\nname = \"square\"\nindependents = [\"x\"]\ndependents = [\"y\"]\n",
+    );
+    std::fs::write(
+        dir.path().join("src/fortran/square.f90"),
+        "subroutine square(x, y)\n  implicit none\n  \
+         real(8), intent(in) :: x\n  real(8), intent(out) :: y\n\
+         #ifdef SCALE\n  y = 2 * x * x\n#else\n  y = x * x\n#endif\n\
+         end subroutine square\n",
+    )
+    .unwrap();
+    let output = run_fixture(dir.path());
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("square(3) = 18"), "{}", show(&output));
+    assert!(stdout.contains("dsquare(3) = 12"), "{}", show(&output));
+}
+
 /// A C-only manifest needs no Fortran compiler: with `FC` naming one that does not exist,
 /// the crate builds, links no libgfortran and runs.
 #[test]

@@ -174,7 +174,7 @@ fn interface_body(u: &Unit) -> Unit {
         decls,
         body: Vec::new(),
         leading_comments: Vec::new(),
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

@@ -12,7 +12,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
     Unit {
         bind: None,
         recursive: false,
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,
@@ -170,6 +170,7 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
         }
         out.push(Decl {
             kind: DeclKind::TypeDef {
+                bindings: Vec::new(),
                 name: ctx.type_names[&key(name)].clone(),
                 components: parts,
                 header: None,

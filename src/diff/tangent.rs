@@ -59,7 +59,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         host: ug.ctx.derivative_host(unit),
         bind: ug.derivative_bind(),
         recursive: unit.recursive,
-        generic_calls: unit.generic_calls.clone(),
+        source_calls: unit.source_calls.clone(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

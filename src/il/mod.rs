@@ -196,11 +196,12 @@ pub struct Unit {
     pub bind: Option<BindC>,
     /// `RECURSIVE` in the header (recursion is analysed on the call graph's cycles).
     pub recursive: bool,
-    /// Calls this unit writes through a generic name (`norm(x)` for the specific
-    /// `norm_vec`): key of the specific → the generic as this unit spells it. The IL calls
-    /// the specific (analyses and derivatives need it); the back-end prints the generic
-    /// name again for the calls of the primal.
-    pub generic_calls: std::collections::BTreeMap<String, String>,
+    /// Calls this unit writes other than by the specific's name: through a generic name
+    /// (`norm(x)` for the specific `norm_vec`) or a type-bound procedure (`call
+    /// m%advance(dt)` for `advance_model(m, dt)`): key of the specific → how the source
+    /// wrote it. The IL calls the specific (analyses and derivatives need it); the
+    /// back-end prints the primal's calls as the source wrote them.
+    pub source_calls: std::collections::BTreeMap<String, SourceCall>,
     /// Constructs of this procedure that adgen does not support (E04xx), found while
     /// reading it: reported only if a root reaches the procedure (`prepare::reached`),
     /// so one unsupported line in an uncalled procedure blocks no root.
@@ -305,7 +306,7 @@ impl Unit {
             host: None,
             bind: None,
             recursive: false,
-            generic_calls: Default::default(),
+            source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
             internal_of: None,
@@ -368,6 +369,46 @@ pub struct Decl {
     pub span: Span,
 }
 
+/// How the source wrote a call the IL makes to a specific procedure
+/// (`Unit::source_calls`).
+#[derive(Clone, Debug)]
+pub enum SourceCall {
+    /// Through a generic name, as this unit spells it.
+    Generic(String),
+    /// Through a type-bound procedure: `object%binding(...)`, the object being the
+    /// argument at `pass`, or, for a NOPASS binding, `object`.
+    Bound {
+        binding: String,
+        pass: Option<usize>,
+        object: Option<Expr>,
+    },
+}
+
+/// A binding of a type-bound procedure part (`PROCEDURE :: advance => advance_model`),
+/// or another statement of it (FINAL, PRIVATE), printed back as `text`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    /// The binding name (empty for a FINAL or PRIVATE statement).
+    pub name: String,
+    /// The procedure it names, for a specific binding.
+    pub specific: Option<String>,
+    pub pass: BindingPass,
+    /// The statement as the source wrote it.
+    pub text: String,
+    pub span: Span,
+}
+
+/// Which argument of the specific a binding passes the object as.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BindingPass {
+    /// The first (the default, PASS without a name).
+    First,
+    /// PASS(name).
+    Named(String),
+    /// NOPASS.
+    NoPass,
+}
+
 #[derive(Clone, Debug)]
 pub enum DeclKind {
     /// `USE module [, ONLY: names]`, with renames `local => remote` (in the ONLY list or
@@ -411,6 +452,8 @@ pub enum DeclKind {
         name: String,
         components: Vec<Decl>,
         header: Option<String>,
+        /// The type-bound procedure part, after CONTAINS.
+        bindings: Vec<Binding>,
     },
     /// `PRIVATE` / `PUBLIC` in a module, for the listed names or (empty list) the
     /// module's default.

@@ -35,6 +35,9 @@ pub struct TypeSpec {
     pub char_len: Option<String>,
     /// For `TYPE(name)`: the derived type's name.
     pub type_name: Option<String>,
+    /// Written `CLASS(name)`: a polymorphic dummy, read as `TYPE(name)` (no type of an
+    /// accepted program extends another) and printed back as written.
+    pub polymorphic: bool,
 }
 
 impl TypeSpec {
@@ -46,6 +49,7 @@ impl TypeSpec {
             star: None,
             char_len: None,
             type_name: None,
+            polymorphic: false,
         }
     }
     /// `real(kind)` with a literal kind: used for variables the differentiator creates.

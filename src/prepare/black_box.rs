@@ -92,7 +92,7 @@ pub fn apply(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
             unit.body.clear();
             unit.external = true;
             unit.deferred.clear();
-            unit.generic_calls.clear();
+            unit.source_calls.clear();
             continue;
         }
         match stub(&out, b) {

@@ -112,6 +112,7 @@ pub fn collect_types(program: &Program) -> Types {
                 name,
                 components,
                 header,
+                ..
             } = &decl.kind
             else {
                 continue;

@@ -78,7 +78,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         host: None,
         bind: None,
         recursive: false,
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

@@ -69,6 +69,7 @@ impl Env {
                         name,
                         components,
                         header,
+                        ..
                     } => {
                         let mut fields = Vec::new();
                         for c in components {

@@ -16,7 +16,8 @@ pub(crate) fn write_type_spec(spec: &TypeSpec) -> String {
         BaseType::Complex => "complex",
         BaseType::DoubleComplex => "double complex",
         BaseType::Derived => {
-            return format!("type({})", spec.type_name.as_deref().unwrap_or("?"));
+            let word = if spec.polymorphic { "class" } else { "type" };
+            return format!("{word}({})", spec.type_name.as_deref().unwrap_or("?"));
         }
     };
     let mut out = base.to_string();

@@ -269,7 +269,7 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
             name: Some(u.name.clone()),
         }),
         recursive: false,
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

@@ -85,7 +85,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         host: None,
         bind: None,
         recursive: false,
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

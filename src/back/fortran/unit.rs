@@ -28,10 +28,10 @@ pub(crate) fn internal_count(units: &[Unit]) -> usize {
 /// Writes a unit with its internal procedures after its CONTAINS.
 pub(crate) fn write_host(w: &mut Writer, unit: &Unit, internal: &[Unit]) {
     let renamed;
-    let unit = if unit.generic_calls.is_empty() {
+    let unit = if unit.source_calls.is_empty() {
         unit
     } else {
-        renamed = with_generic_names(unit);
+        renamed = with_source_names(unit);
         &renamed
     };
     let _arrays = super::ranks::Scope::enter(unit);
@@ -133,12 +133,23 @@ pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
     match &decl.kind {
         DeclKind::Comment(text) => w.comment(text),
         DeclKind::TypeDef {
-            name, components, ..
+            name,
+            components,
+            bindings,
+            ..
         } => {
             w.line(None, &format!("type {name}"), None);
             w.push();
             for c in components {
                 write_decl(w, c);
+            }
+            if !bindings.is_empty() {
+                w.pop();
+                w.line(None, "contains", None);
+                w.push();
+                for b in bindings {
+                    w.line(None, &b.text, None);
+                }
             }
             w.pop();
             w.line(None, &format!("end type {name}"), None);
@@ -188,24 +199,38 @@ pub(crate) fn write_decl(w: &mut Writer, decl: &Decl) {
     }
 }
 
-/// `unit` with its calls of specifics that the source wrote through a generic name
-/// (`il::Unit::generic_calls`) named by the generic again.
-fn with_generic_names(unit: &Unit) -> Unit {
+/// `unit` with its calls of specifics that the source wrote through a generic name or
+/// a type-bound procedure (`il::Unit::source_calls`) written so again.
+fn with_source_names(unit: &Unit) -> Unit {
+    use crate::il::SourceCall;
     let mut unit = unit.clone();
-    let map = std::mem::take(&mut unit.generic_calls);
-    let rename = |name: &mut String| {
-        if let Some(g) = map.get(crate::il::key_ref(name).as_ref()) {
-            *name = g.clone();
+    let map = std::mem::take(&mut unit.source_calls);
+    let respell = |name: &mut String, args: &mut Vec<crate::il::Arg>| match map
+        .get(crate::il::key_ref(name).as_ref())
+    {
+        Some(SourceCall::Generic(g)) => *name = g.clone(),
+        Some(SourceCall::Bound {
+            binding,
+            pass,
+            object,
+        }) => {
+            let object = match (pass, object) {
+                (Some(k), _) if *k < args.len() => args.remove(*k).value,
+                (None, Some(o)) => o.clone(),
+                _ => return,
+            };
+            *name = format!("{}%{binding}", super::expr::write_expr(&object));
         }
+        None => {}
     };
     crate::il::visit::walk_stmts_mut(&mut unit.body, &mut |s| {
-        if let crate::il::StmtKind::Call { name, .. } = &mut s.kind {
-            rename(name);
+        if let crate::il::StmtKind::Call { name, args } = &mut s.kind {
+            respell(name, args);
         }
         for e in crate::il::visit::stmt_exprs_mut(s) {
             crate::il::visit::walk_expr_mut_post(e, &mut |e| {
-                if let crate::il::ExprKind::Call(name, _) = &mut e.kind {
-                    rename(name);
+                if let crate::il::ExprKind::Call(name, args) = &mut e.kind {
+                    respell(name, args);
                 }
             });
         }

@@ -5,6 +5,12 @@
 //! adds the assignment `w = x` after the ALLOCATE. What the rest of adgen then sees is
 //! an ALLOCATE with explicit bounds, as if the user had written it so.
 //!
+//! `allocate(w(n), stat=ierr)` (and DEALLOCATE): the parser drops the STAT= (and
+//! ERRMSG=), and `expand_status` sets the status variable to zero after the statement:
+//! the code adgen reads and writes stops where an allocation fails, so wherever it goes
+//! on the status is zero, as the program's own test of it (`if (ierr /= 0) stop`)
+//! expects.
+//!
 //! `x` must be an array this unit declares (a local, a dummy), named whole, or an
 //! elementwise expression of such arrays and scalars (`source=2*x`: bounds `1:size(x, k)`,
 //! as Fortran gives an expression); any other source is one refusal (E0404), which says
@@ -29,6 +35,54 @@ pub fn expand(
         let ranks = declared_ranks(unit);
         let body = std::mem::take(&mut unit.body);
         unit.body = block(body, sourced, &ranks, next_id, diags);
+    }
+}
+
+/// Sets the STAT= variable of each ALLOCATE and DEALLOCATE that had one (found by the
+/// span of its first item) to zero after the statement.
+pub fn expand_status(units: &mut [Unit], status: &BTreeMap<Span, Expr>, next_id: &mut u32) {
+    if status.is_empty() {
+        return;
+    }
+    fn block(stmts: Vec<Stmt>, status: &BTreeMap<Span, Expr>, next_id: &mut u32) -> Vec<Stmt> {
+        let mut out = Vec::with_capacity(stmts.len());
+        for mut s in stmts {
+            for child in visit::child_blocks_mut(&mut s) {
+                let b = std::mem::take(child);
+                *child = block(b, status, next_id);
+            }
+            let stat = match &s.kind {
+                StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+                    items.first().and_then(|i| status.get(&i.span)).cloned()
+                }
+                _ => None,
+            };
+            let span = s.span;
+            out.push(s);
+            if let Some(stat) = stat {
+                let zero = Expr {
+                    kind: ExprKind::Int("0".to_string()),
+                    span,
+                };
+                let id = StmtId(*next_id);
+                *next_id = next_id.saturating_add(1);
+                out.push(Stmt {
+                    id,
+                    kind: StmtKind::Assign {
+                        lhs: stat,
+                        rhs: zero,
+                    },
+                    span,
+                    label: None,
+                    trailing_comment: None,
+                });
+            }
+        }
+        out
+    }
+    for unit in units.iter_mut() {
+        let body = std::mem::take(&mut unit.body);
+        unit.body = block(body, status, next_id);
     }
 }
 

@@ -56,12 +56,23 @@ pub fn parse_type_spec(c: &mut Cursor, implicit_stmt: bool) -> PResult<TypeSpec>
             spec.type_name = Some(name);
             return Ok(spec);
         }
+        // CLASS(name): read as TYPE(name), since no type of an accepted program extends
+        // another; CLASS(*) has no declared type to read.
         "class" => {
-            return Err(unsupported(
-                span,
-                "a polymorphic declaration (CLASS)",
-                "declare it TYPE(name) where no type extends that type, and call type-bound procedures as the module procedures they name",
-            ));
+            c.expect(&TokKind::LParen, "`(` after CLASS")?;
+            if c.is(&TokKind::Star) {
+                return Err(unsupported(
+                    span,
+                    "an unlimited polymorphic declaration (CLASS(*))",
+                    "declare it with the type it holds",
+                ));
+            }
+            let (name, _) = c.expect_ident("a derived type's name")?;
+            c.expect(&TokKind::RParen, "`)` after the type's name")?;
+            let mut spec = TypeSpec::simple(BaseType::Derived);
+            spec.type_name = Some(name);
+            spec.polymorphic = true;
+            return Ok(spec);
         }
         _ => {
             return Err(unsupported(

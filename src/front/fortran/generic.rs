@@ -5,7 +5,7 @@
 //!
 //! The IL then calls the specific: the call graph, the analyses and the derivatives see
 //! the procedure that runs (`norm_vec_d` is the derivative of that call). The unit
-//! records the generic's spelling ([`il::Unit::generic_calls`]) so that the back-end
+//! records the generic's spelling ([`il::Unit::source_calls`]) so that the back-end
 //! prints the primal's calls as the source wrote them.
 //!
 //! A call that no specific takes, or that two take, is E0429, with the specifics listed.
@@ -139,7 +139,8 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
                     unit.symbols.insert(sym);
                 }
                 // A defined operator prints back as the operator (`(a + b)`).
-                unit.generic_calls.insert(k, generic);
+                unit.source_calls
+                    .insert(k, il::SourceCall::Generic(generic));
             }
         }
     }

@@ -87,6 +87,12 @@
 //! like any other, with deferred bounds: `prepare::scalarize::alloc` keeps those of
 //! local structures allocatable; an array of such a type is refused (E0405).
 //!
+//! Type-bound procedures (`unit::bindings`, `sema::bindings`): a type's specific
+//! bindings, FINAL and PRIVATE are kept with the type; a call through a binding is a
+//! call of the procedure it names, the object passed as PASS says, printed back through
+//! the binding (`il::Unit::source_calls`). `CLASS(t)` is read as `TYPE(t)`, refused
+//! where a type of the sources extends `t` (`polymorphic_across_files`).
+//!
 //! Pointers (`pointers`): a local POINTER used as an alias is replaced by its target
 //! before `sema` (a target that depends on the path is followed by a selector; what
 //! cannot be followed is E0401). A POINTER array that owns its memory (given by
@@ -149,6 +155,7 @@ mod lift;
 mod pointers;
 pub use lift::rename_across_files as rename_internal_across_files;
 pub use pointers::associated_in_other_files as pointers_associated_in_other_files;
+pub use unit::polymorphic_across_files;
 mod preprocess;
 mod sema;
 mod stmt;
@@ -555,6 +562,7 @@ fn lower_impl(
             pointers: Default::default(),
             pointer_assignments: Default::default(),
             sourced: Default::default(),
+            status: Default::default(),
         },
         items,
         pos: 0,
@@ -566,6 +574,11 @@ fn lower_impl(
         internal: Vec::new(),
     };
     let mut units = parser.units();
+    allocate_source::expand_status(
+        &mut units,
+        &parser.stmts.status.borrow(),
+        &mut parser.next_id,
+    );
     allocate_source::expand(
         &mut units,
         &parser.stmts.sourced.borrow(),

@@ -249,6 +249,10 @@ pub struct StmtParser<'a> {
     /// span of the item `w`, whether it copies (SOURCE=) and the array `x`, which
     /// `front::fortran::allocate_source` turns into bounds (and an assignment).
     pub sourced: std::cell::RefCell<std::collections::BTreeMap<Span, (bool, Expr)>>,
+    /// `allocate(w(n), stat=ierr)` and DEALLOCATE alike, parsed without the STAT=: by
+    /// the span of the first item, the variable, which `allocate_source::expand_status`
+    /// sets to zero after the statement.
+    pub status: std::cell::RefCell<std::collections::BTreeMap<Span, Expr>>,
 }
 
 impl StmtParser<'_> {
@@ -423,12 +427,18 @@ impl StmtParser<'_> {
                 while c.eat(&TokKind::Comma) {
                     let (attr, span) = c.expect_ident("a type attribute")?;
                     if !matches!(attr.to_ascii_lowercase().as_str(), "public" | "private") {
+                        // EXTENDS names its parent: a CLASS(parent) dummy elsewhere may
+                        // then hold this type (`polymorphic_across_files`).
+                        let mut shown = attr.to_ascii_uppercase();
+                        if attr.eq_ignore_ascii_case("extends")
+                            && c.eat(&TokKind::LParen)
+                            && let Ok((parent, _)) = c.expect_ident("the parent type")
+                        {
+                            shown = format!("{shown}({parent})");
+                        }
                         return Err(Diagnostic::error(
                             "E0405",
-                            format!(
-                                "the type attribute {} is not supported yet",
-                                attr.to_ascii_uppercase()
-                            ),
+                            format!("the type attribute {shown} is not supported yet"),
                         )
                         .at(span)
                         .with_help("remove it; adgen handles plain derived types"));

@@ -2343,3 +2343,30 @@ end subroutine
     );
     assert!(printed.contains("double complex :: d"), "{printed}");
 }
+
+/// STAT= and ERRMSG= of ALLOCATE and DEALLOCATE: the status is set to zero after the
+/// statement (the code stops where an allocation fails), the message dropped; refused
+/// before (E0404).
+#[test]
+fn allocation_status_is_zero_after_the_statement() {
+    let text = "\
+subroutine s(n, x)
+  integer n, ierr
+  character(len=80) msg
+  real(8) x(n)
+  real(8), allocatable :: w(:)
+  allocate(w(n), stat=ierr, errmsg=msg)
+  if (ierr /= 0) stop 'no memory'
+  w = x
+  x = 2*w
+  deallocate(w, stat=ierr)
+end subroutine
+";
+    let file = ok(text);
+    let printed = crate::back::fortran::write_unit(&file.units[0]);
+    assert!(
+        printed.contains("allocate(w(n))\n  ierr = 0\n  if (ierr /= 0) stop 'no memory'"),
+        "{printed}"
+    );
+    assert!(printed.contains("deallocate(w)\n  ierr = 0\n"), "{printed}");
+}

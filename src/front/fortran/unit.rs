@@ -2,6 +2,8 @@
 //! → [`Unit`]s with declarations and nested statement blocks (names not resolved
 //! yet; `sema.rs` does that).
 
+mod bindings;
+pub use bindings::polymorphic_across_files;
 mod block;
 mod constructs;
 mod module;
@@ -357,7 +359,7 @@ impl FileParser<'_> {
             elemental: header.elemental,
             specialization: None,
             external: false,
-            generic_calls: Default::default(),
+            source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
             internal_of: None,

@@ -594,7 +594,7 @@ impl FnCx<'_, '_> {
             host: None,
             bind: None,
             recursive: false,
-            generic_calls: Default::default(),
+            source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
             internal_of: None,

@@ -428,6 +428,7 @@ pub(super) fn module_unit(
             .collect();
         decls.push(Decl {
             kind: DeclKind::TypeDef {
+                bindings: Vec::new(),
                 name: s.name.clone(),
                 components,
                 header: map.header_of(s.at).map(str::to_string),
@@ -478,7 +479,7 @@ pub(super) fn module_unit(
         host: None,
         bind: None,
         recursive: false,
-        generic_calls: Default::default(),
+        source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
         internal_of: None,

@@ -242,8 +242,14 @@ impl Sema<'_> {
                 self.infos[i].external = true;
             }
             DeclKind::TypeDef {
-                name, components, ..
-            } => self.define_type(name, components, span),
+                name,
+                components,
+                bindings,
+                ..
+            } => {
+                self.define_type(name, components, span);
+                self.bind_procedures(name, bindings);
+            }
             DeclKind::Generic { name, bodies, .. } => {
                 let i = self.local(name, span);
                 if self.infos[i].external || self.infos[i].spec.is_some() {
@@ -411,7 +417,13 @@ impl Sema<'_> {
         if self.types.contains_key(crate::il::key_ref(name).as_ref()) {
             self.error("E0307", format!("type `{name}` is defined twice"), span);
         }
-        self.types.insert(key(name), TypeInfo { components: list });
+        self.types.insert(
+            key(name),
+            TypeInfo {
+                components: list,
+                bindings: Vec::new(),
+            },
+        );
     }
 
     /// The bounds of an array component are constant expressions, often of the module's

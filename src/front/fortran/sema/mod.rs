@@ -11,6 +11,7 @@
 //! (constant expressions and kinds) and `resolve.rs` (name resolution in expressions
 //! and statements).
 
+mod bindings;
 mod components;
 mod constructor;
 mod declare;
@@ -91,6 +92,8 @@ pub type Modules = BTreeMap<String, ModuleScope>;
 #[derive(Clone, Debug)]
 pub struct ModuleProcedure {
     pub name: String,
+    /// Its dummy arguments, in order.
+    pub args: Vec<String>,
     /// The result type of a function, `None` for a subroutine.
     pub result_type: Option<TypeSpec>,
     /// The dimensions of an array-valued function's result, in its own dummies' names.
@@ -123,6 +126,7 @@ impl ModuleProcedure {
         }
         ModuleProcedure {
             name: u.name.clone(),
+            args: u.args.clone(),
             result_type: u.result.as_ref().and(result_type),
             result_dims,
             span: u.span,
@@ -180,6 +184,8 @@ struct Sema<'d> {
     /// Interfaces a `PROCEDURE(iface)` declaration may name (abstract interfaces and
     /// interface bodies), by key.
     interfaces: BTreeMap<String, Interface>,
+    /// Calls written through type-bound procedures: key of the specific → how.
+    source_calls: BTreeMap<String, crate::il::SourceCall>,
 }
 
 /// An interface: the type of its function result (`None` for a subroutine).
@@ -189,6 +195,18 @@ type Interface = Option<(TypeSpec, ScalarType)>;
 #[derive(Clone, Debug)]
 pub struct TypeInfo {
     pub components: Vec<Component>,
+    /// Its type-bound procedures (`bindings`).
+    bindings: Vec<BoundProcedure>,
+}
+
+/// A specific binding of a type, as calls through it need it: the procedure, the
+/// position of the object among its arguments (`None`: NOPASS), and what the module
+/// that defines the type knows of the procedure (for units that do not see it).
+#[derive(Clone, Debug)]
+struct BoundProcedure {
+    binding: crate::il::Binding,
+    pass: Option<usize>,
+    info: Option<Info>,
 }
 
 #[derive(Clone, Debug)]
@@ -287,6 +305,7 @@ fn analyze_unit(
         result_renamed_from: unit.explicit_result.then(|| unit.name.clone()),
         types: BTreeMap::new(),
         interfaces: BTreeMap::new(),
+        source_calls: BTreeMap::new(),
     };
     sema.header(unit);
     let mut decls = std::mem::take(&mut unit.decls);
@@ -375,6 +394,7 @@ fn analyze_unit(
     sema.check_untyped_names();
     sema.check_variable_and_function();
     unit.body = body;
+    unit.source_calls.append(&mut sema.source_calls);
     unit.symbols = sema.symbols();
     let module = scope?;
     if unit.is_module() {
@@ -387,6 +407,7 @@ fn analyze_unit(
             }
         }
         sema.declare_procedures(procedures);
+        sema.resolve_bindings(procedures);
     }
     let infos = sema
         .infos

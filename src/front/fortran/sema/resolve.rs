@@ -276,6 +276,11 @@ impl Sema<'_> {
         mut args: Vec<Arg>,
         span: Span,
     ) -> ExprKind {
+        if name.contains('%')
+            && let Some(specific) = self.bound_call(&name, &mut args, span)
+        {
+            return self.resolve_call(specific, args, span);
+        }
         if name.contains('%') && !self.element_component(&name, &mut args, span) {
             return ExprKind::Call(name, args);
         }
@@ -742,6 +747,11 @@ impl Sema<'_> {
                 self.resolve_block(body);
             }
             StmtKind::Call { name, args } => {
+                if name.contains('%')
+                    && let Some(specific) = self.bound_call(name, args, span)
+                {
+                    *name = specific;
+                }
                 let name = name.clone();
                 if let Some(i) = self.lookup(&name) {
                     let info = &self.infos[i];

@@ -7,12 +7,24 @@ impl StmtParser<'_> {
     pub fn action_keyword(&self, c: &mut Cursor, lower: &str) -> PResult<Option<StmtKind>> {
         let kind = match lower {
             "call" => {
-                let (name, _) = c.expect_ident("the name of the subroutine to call")?;
-                let args = if c.is(&TokKind::LParen) {
+                let start = c.pos;
+                let (mut name, _) = c.expect_ident("the name of the subroutine to call")?;
+                let mut args = if c.is(&TokKind::LParen) {
                     parse_args(c)?.0
                 } else {
                     Vec::new()
                 };
+                // Through a type-bound procedure: `call m%advance(dt)`, `call
+                // cells(i)%update()`; `sema` finds the procedure.
+                if c.is(&TokKind::Percent) {
+                    c.pos = start;
+                    let designator = crate::front::fortran::expr::parse_expr(c)?;
+                    (name, args) = match designator.kind {
+                        crate::il::ExprKind::Var(n) => (n, Vec::new()),
+                        crate::il::ExprKind::Call(n, a) => (n, a),
+                        _ => return Err(c.expected("a subroutine or a type-bound procedure")),
+                    };
+                }
                 c.expect_end()?;
                 StmtKind::Call { name, args }
             }
@@ -54,6 +66,24 @@ impl StmtParser<'_> {
                         .borrow_mut()
                         .insert(item.value.span, (kw == "source", from.value.clone()));
                     return Ok(Some(StmtKind::Allocate(vec![item.value.clone()])));
+                }
+                // STAT= and ERRMSG=: adgen's code stops where an allocation fails, so
+                // the status is zero wherever it goes on (set after the statement,
+                // `allocate_source::expand_status`) and the message is never written.
+                let mut args = args;
+                let mut status = None;
+                args.retain(
+                    |a| match a.keyword.as_deref().map(str::to_ascii_lowercase) {
+                        Some(k) if k == "stat" => {
+                            status = Some(a.value.clone());
+                            false
+                        }
+                        Some(k) => k != "errmsg",
+                        None => true,
+                    },
+                );
+                if let (Some(stat), Some(first)) = (status, args.first()) {
+                    self.status.borrow_mut().insert(first.value.span, stat);
                 }
                 if let Some(kw) = args.iter().find_map(|a| a.keyword.clone()) {
                     let named = |a: &crate::il::Arg| match &a.value.kind {

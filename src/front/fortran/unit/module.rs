@@ -268,7 +268,7 @@ impl FileParser<'_> {
             host: None,
             bind: None,
             recursive: false,
-            generic_calls: Default::default(),
+            source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
             internal_of: None,
@@ -353,12 +353,13 @@ impl FileParser<'_> {
                 }
                 Line::TypeDef(type_name) if !in_contains => {
                     self.pos += 1;
-                    let components = self.type_components(&type_name, raw.span);
+                    let (components, bindings) = self.type_components(&type_name, raw.span);
                     module.decls.push(Decl {
                         kind: DeclKind::TypeDef {
                             name: type_name,
                             components,
                             header: None,
+                            bindings,
                         },
                         span: raw.span,
                     });
@@ -428,11 +429,16 @@ impl FileParser<'_> {
         out
     }
 
-    /// The component declarations of a derived type, up to its END TYPE. A statement
-    /// that cannot be inside a type (CONTAINS, a procedure or unit header, an END of
-    /// something else) means END TYPE is missing: one error at the TYPE line, and the
-    /// type ends there, so what follows is parsed as if it were present (no cascade).
-    pub(super) fn type_components(&mut self, name: &str, header: Span) -> Vec<Decl> {
+    /// The component declarations of a derived type, up to its END TYPE, and its
+    /// type-bound procedure part (`bindings`). A statement that cannot be inside a type
+    /// (CONTAINS, a procedure or unit header, an END of something else) means END TYPE
+    /// is missing: one error at the TYPE line, and the type ends there, so what follows
+    /// is parsed as if it were present (no cascade).
+    pub(super) fn type_components(
+        &mut self,
+        name: &str,
+        header: Span,
+    ) -> (Vec<Decl>, Vec<crate::il::Binding>) {
         let mut out = Vec::new();
         let missing_end = |this: &mut Self| {
             this.diags.push(
@@ -470,22 +476,36 @@ impl FileParser<'_> {
             match line {
                 Ok(Line::EndOther(what)) if what == "TYPE" => {
                     self.pos += 1;
-                    return out;
+                    return (out, Vec::new());
                 }
-                // A type-bound procedure part, up to END TYPE: one refusal, at the
-                // TYPE line, which blocks only the procedures that use the type.
+                // A type-bound procedure part, up to END TYPE. What adgen does not
+                // take is one refusal, at the TYPE line, which blocks only the
+                // procedures that use the type.
                 Ok(Line::Contains) if bound_end.is_some() => {
                     let end = bound_end.expect("checked by the guard");
-                    self.error(
-                        "E0405",
-                        format!("type-bound procedures (CONTAINS in type `{name}`) are not supported yet"),
-                        header,
-                    );
-                    if let Some(d) = self.diags.last_mut() {
-                        d.help = Some("call the module procedures themselves, with the object as an argument (`call times(a, x, y)` for `call a%times(x, y)`)".to_string());
+                    let mut bindings = Vec::new();
+                    for k in self.pos + 1..end {
+                        let Some(Item::Stmt(raw)) = self.items.get(k) else {
+                            continue;
+                        };
+                        match super::bindings::binding_stmt(&raw.toks, raw.span) {
+                            Ok(found) => bindings.extend(found),
+                            Err(what) => {
+                                self.error(
+                                    "E0405",
+                                    format!("{what} (in type `{name}`) are not supported yet"),
+                                    header,
+                                );
+                                if let Some(d) = self.diags.last_mut() {
+                                    d.help = Some("call the module procedures themselves, with the object as an argument (`call times(a, x, y)` for `call a%times(x, y)`)".to_string());
+                                }
+                                bindings.clear();
+                                break;
+                            }
+                        }
                     }
                     self.pos = end + 1;
-                    return out;
+                    return (out, bindings);
                 }
                 Ok(
                     Line::Contains
@@ -498,7 +518,7 @@ impl FileParser<'_> {
                     | Line::EndOther(_),
                 ) => {
                     missing_end(self);
-                    return out;
+                    return (out, Vec::new());
                 }
                 Ok(Line::Decl(kind @ DeclKind::Var { .. })) => {
                     self.pos += 1;
@@ -523,7 +543,7 @@ impl FileParser<'_> {
             }
         }
         missing_end(self);
-        out
+        (out, Vec::new())
     }
 }
 

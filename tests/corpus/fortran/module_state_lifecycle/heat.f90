@@ -3,8 +3,9 @@
 ! advanced by a time step that allocates and frees its own module work array (a
 ! POINTER that owns its memory, as Fortran 90 code writes it), refined
 ! half way by a regrid that frees the state and allocates it again twice as fine, and
-! released by a finalisation routine that reads the state one last time. The root runs
-! them all.
+! released by a finalisation routine that reads the state one last time; two of the
+! ALLOCATE and DEALLOCATE statements ask for a STAT= and test it. The root runs them
+! all.
 module heat_state
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -34,8 +35,9 @@ contains
 
   subroutine heat_step(kappa)
     real(dp), intent(in) :: kappa
-    integer :: i
-    allocate(flux(ncell + 1))
+    integer :: i, ierr
+    allocate(flux(ncell + 1), stat=ierr)
+    if (ierr /= 0) stop 'heat_step: no memory for the fluxes'
     do i = 1, ncell + 1
       flux(i) = kappa*cond(i)*(temp(i) - temp(i - 1))*temp(i)
     end do
@@ -66,8 +68,10 @@ contains
 
   subroutine heat_finish(energy)
     real(dp), intent(out) :: energy
+    integer :: i
     energy = sum(temp(1:ncell)**2) + cond(1)*temp(ncell)
-    deallocate(temp, cond)
+    deallocate(temp, cond, stat=i)
+    if (i /= 0) stop 'heat_finish: not allocated'
   end subroutine heat_finish
 
   subroutine simulate(n, nsteps, amp, kappa, energy)
