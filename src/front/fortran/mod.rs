@@ -574,11 +574,7 @@ fn lower_impl(
         internal: Vec::new(),
     };
     let mut units = parser.units();
-    allocate_source::expand_status(
-        &mut units,
-        &parser.stmts.status.borrow(),
-        &mut parser.next_id,
-    );
+    allocate_source::expand_status(&mut units, &parser.stmts.status.borrow(), parser.next_id);
     allocate_source::expand(
         &mut units,
         &parser.stmts.sourced.borrow(),
