@@ -230,9 +230,12 @@ pub fn write_manifest(
                 .map(|e| e.path())
                 .filter(|p| p.is_file())
                 .filter(|p| {
-                    p.extension()
-                        .and_then(|e| e.to_str())
-                        .is_some_and(|e| matches!(e, "f90" | "f" | "F90" | "F" | "f95" | "c"))
+                    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                        matches!(
+                            e,
+                            "f90" | "f95" | "f03" | "f08" | "f" | "for" | "F90" | "F" | "c"
+                        )
+                    })
                 })
                 .map(|p| p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p))
                 .collect();

@@ -20,8 +20,9 @@ use crate::Generated;
 /// Name of the list of files to compile, relative to the output directory.
 pub const OUTPUTS_LIST: &str = "adgen-outputs.txt";
 
-/// Extensions of the files listed in [`OUTPUTS_LIST`]: everything a compiler takes.
-pub const COMPILED_EXTENSIONS: [&str; 4] = ["c", "f90", "f", "F90"];
+/// Extensions of the files listed in [`OUTPUTS_LIST`]: everything a compiler takes (the
+/// derivatives of a Fortran source keep its free-form extension, `back::files`).
+pub const COMPILED_EXTENSIONS: [&str; 7] = ["c", "f90", "f95", "f03", "f08", "f", "F90"];
 
 /// True when `path` names a file to compile (C or Fortran).
 pub fn is_compiled(path: &str) -> bool {
@@ -239,5 +240,18 @@ mod tests {
                 read(&two.path().join("o"), p)
             );
         }
+    }
+
+    /// The derivatives of a `.f03` source are `.f03` files, and are compiled: listed
+    /// (they were left out, and CMake's add_ad_library did not build them).
+    #[test]
+    fn every_fortran_extension_is_listed() {
+        let g = generated(&[
+            ("p_d.f03", "d"),
+            ("q_b.f08", "b"),
+            ("r.f95", "r"),
+            ("notes.txt", "n"),
+        ]);
+        assert_eq!(outputs_list(&g), "p_d.f03\nq_b.f08\nr.f95\n");
     }
 }

@@ -106,8 +106,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 
     /// An element `q(i)` of an array of derived type, saved component by component
-    /// (`q%x(i)`, `q%y(i)` in the struct-of-arrays view) when every component that holds
-    /// values is a scalar; `None` for anything else.
+    /// (`q%x(i)`, `q%y(i)` in the struct-of-arrays view); an array component whole, as
+    /// the section `q%v(i, :)` (the element's `q(i)%v`, contiguous), of `size` elements.
+    /// `None` for anything else.
     fn save_element_components(&mut self, target: &Expr, s: &Stmt) -> Option<Vec<(Stmt, Stmt)>> {
         let ExprKind::Index(name, subs) = &target.kind else {
             return None;
@@ -117,21 +118,46 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return None;
         }
         let leaves = self.value_components(name);
-        if leaves.iter().any(|(_, rank)| *rank != subs.len()) {
+        if leaves.iter().any(|(_, rank)| *rank < subs.len()) {
             return None;
         }
-        Some(
-            leaves
-                .into_iter()
-                .filter_map(|(l, _)| {
-                    let element = Expr {
-                        kind: ExprKind::Index(l, subs.clone()),
-                        span: target.span,
-                    };
-                    self.save(&element, s)
+        let mut out = Vec::new();
+        for (l, rank) in leaves {
+            let mut at = subs.clone();
+            at.extend((subs.len()..rank).map(|_| {
+                Expr::new(ExprKind::Range {
+                    lower: None,
+                    upper: None,
+                    stride: None,
                 })
-                .collect(),
-        )
+            }));
+            let element = Expr {
+                kind: ExprKind::Index(l.clone(), at),
+                span: target.span,
+            };
+            if rank == subs.len() {
+                out.extend(self.save(&element, s));
+                continue;
+            }
+            let ty = self
+                .ug
+                .unit
+                .symbols
+                .get(&l)
+                .and_then(|c| crate::diff::heap::array_tape_type(c.ty));
+            let Some(ty) = ty else {
+                // No whole-array stack for its type: said as for a whole variable.
+                out.extend(self.save(&Expr::var(name), s));
+                continue;
+            };
+            self.ug.uses_runtime = true;
+            let size = Expr::intrinsic(crate::il::Intrinsic::Size, vec![element.clone()]);
+            out.push((
+                tape(Tape::array(TapeOp::Push, ty, element.clone(), size.clone())),
+                tape(Tape::array(TapeOp::Pop, ty, element, size)),
+            ));
+        }
+        Some(out)
     }
 
     /// Push and pop of a scalar or an array element.

@@ -3,7 +3,8 @@
 ! function, a PASS(s) binding whose object is not the first argument, a FINAL
 ! procedure, CLASS(swarm) passed-object dummies, and calls through the bindings from
 ! the module itself and from another module that does not see the procedures, on a
-! scalar and on an element of an array of swarms.
+! scalar and on the elements of an array of swarms (whose array components the adjoint
+! saves whole before the call overwrites them).
 module particles
   implicit none
   private
@@ -73,6 +74,9 @@ contains
     do it = 1, nsteps
       call s%advance(0.1_dp)
       call s%kick(0.05_dp)
+      do k = 1, 2
+        call pair(k)%advance(0.05_dp)
+      end do
     end do
     energy = s%kinetic() + s%force(s%x(2), 1.0_dp) + pair(2)%kinetic()
   end subroutine run
