@@ -925,7 +925,7 @@ fn a_matrix_of_row_pointers_is_sized_by_rows_and_row_length() {
 fn preprocess_and_defines_select_the_branches() {
     let source = "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n\
 #ifdef CUBIC\n  y = x**3\n#else\n  y = x**2\n#endif\n\
-#if SCALE == 2\n  y = 2*y\n#endif\nend subroutine f\n";
+#if SCALE == 2\n  y = 2*y\n#endif\n  y = y + SHIFT*x\nend subroutine f\n";
     let manifest = |extra: &str| {
         format!(
             "sources = [\"src/*.f90\"]\n{extra}\n[[root]]\nname = \"f\"\n\
@@ -954,14 +954,20 @@ fn preprocess_and_defines_select_the_branches() {
         "{text}"
     );
 
-    // Both branches chosen by the defines: y = 2*x**3, dy/dx = 6*x**2.
+    // Both branches chosen by the defines, and a macro read as it expands (W0405):
+    // y = 2*x**3 + 0.5*x, dy/dx = 6*x**2 + 0.5.
     std::fs::write(
         dir.path().join("ad.toml"),
-        manifest("preprocess = true\ndefines = [\"CUBIC\", \"SCALE=2\"]"),
+        manifest("preprocess = true\ndefines = [\"CUBIC\", \"SCALE=2\", \"SHIFT=0.5d0\"]"),
     )
     .unwrap();
     let output = adgen(dir.path(), &["diff", "--modes", "tangent"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("src/f.f90:12:1: warning[W0405]"),
+        "{}",
+        stderr(&output)
+    );
     let out = dir.path().join("adgen-out");
     let tangent = std::fs::read_to_string(out.join("src/f_d.f90")).unwrap();
     assert!(
@@ -969,6 +975,7 @@ fn preprocess_and_defines_select_the_branches() {
         "{tangent}"
     );
     assert!(tangent.contains("y = 2*y"), "{tangent}");
+    assert!(tangent.contains("0.5d0*x"), "{tangent}");
     std::fs::write(
         dir.path().join("main.f90"),
         "program main\n  real(8) :: x, xd, y, yd\n  x = 1.5d0\n  xd = 1d0\n  \
@@ -977,7 +984,14 @@ fn preprocess_and_defines_select_the_branches() {
     .unwrap();
     let built = Command::new("gfortran")
         .current_dir(dir.path())
-        .args(["-Wall", "-cpp", "-DCUBIC", "-DSCALE=2", "src/f.f90"])
+        .args([
+            "-Wall",
+            "-cpp",
+            "-DCUBIC",
+            "-DSCALE=2",
+            "-DSHIFT=0.5d0",
+            "src/f.f90",
+        ])
         .arg("adgen-out/src/f_d.f90")
         .args(["main.f90", "-o", "main"])
         .output()
@@ -990,11 +1004,11 @@ fn preprocess_and_defines_select_the_branches() {
         .map(|v| v.parse().unwrap())
         .collect();
     assert!(
-        (values[0] - 2.0 * 1.5f64.powi(3)).abs() < 1e-12,
+        (values[0] - (2.0 * 1.5f64.powi(3) + 0.75)).abs() < 1e-12,
         "{printed}"
     );
     assert!(
-        (values[1] - 6.0 * 1.5f64.powi(2)).abs() < 1e-12,
+        (values[1] - (6.0 * 1.5f64.powi(2) + 0.5)).abs() < 1e-12,
         "{printed}"
     );
 }

@@ -129,7 +129,7 @@
 //!   block outside a unit / CONTAINS in a procedure, E0404 unsupported expression
 //!   (components of elements of array components `a(i)%b(j)%x`, ...), E0405 unsupported type or attribute, E0406 unsupported procedure prefix
 //!   or suffix (ELEMENTAL, a BIND other than `BIND(C[, NAME="c_name"])`), E0407 unsupported intrinsic, E0408
-//!   a malformed `#include`, E0409 a line changed by macro expansion, E0412 an included
+//!   a malformed `#include`, E0409 a line macro expansion makes longer, E0412 an included
 //!   file that cannot be found or read, or INCLUDEs nested too deep. Before differentiation: E0410 a jump
 //!   `prepare::restructure` cannot make structured, E0411 a statement function of another
 //!   type, E0414 array syntax `prepare::scalarize` cannot turn into loops, E0545 an
@@ -219,16 +219,18 @@ pub fn lower_preprocessed(
     resolve: &mut IncludeResolver,
 ) -> Result<il::File, Vec<Diagnostic>> {
     match preprocess::apply_with_includes(id, &source.text, form, defines)? {
-        (None, _) => {
+        (None, _, _) => {
             lower_file_with_includes(id, source, path, form, next_stmt_id, modules, resolve)
         }
-        (Some(text), includes) => {
+        (Some(text), includes, warnings) => {
             let kept = SourceFile::new(source.display_path.clone(), text);
             let mut files = Files {
                 resolve,
                 cpp_includes: &includes,
             };
-            lower_impl(id, &kept, path, form, next_stmt_id, modules, &mut files)
+            let mut file = lower_impl(id, &kept, path, form, next_stmt_id, modules, &mut files)?;
+            file.warnings.splice(0..0, warnings);
+            Ok(file)
         }
     }
 }

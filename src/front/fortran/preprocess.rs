@@ -4,10 +4,11 @@
 //! so the preprocessed text is used only to learn *which lines survive*: a line the
 //! preprocessor drops (a directive, a branch of `#if` not taken, a line whose macros
 //! expand to nothing) is blanked in place; a line it keeps unchanged is kept; a line it
-//! changes (a macro expanded inside) is refused with its location (E0409), since the
-//! output would no longer say what the source says. Offsets never move, so line and
-//! column numbers are the original ones. A file without any directive is not
-//! preprocessed at all.
+//! changes (a macro expanded inside, `y = SCALE*x`) is read as it expands, padded with
+//! blanks to its length, and said (W0405: the derivatives show the expansion); one
+//! whose expansion is longer than the line is refused with its location (E0409).
+//! Offsets never move, so line and column numbers are the original ones. A file
+//! without any directive is not preprocessed at all.
 //!
 //! `#include "file"` (or `<file>`) in a branch the preprocessor keeps is read like a
 //! Fortran INCLUDE line (same search path, same source form, spans into that file): the
@@ -15,7 +16,8 @@
 //! macros the included file defines are not visible to the including file's `#if`s
 //! (a directive inside an included file is refused by the lexer).
 //!
-//! Codes: E0408 a malformed `#include`, E0409 a line changed by macro expansion, E0902
+//! Codes: E0408 a malformed `#include`, E0409 a line macro expansion makes longer, W0405
+//! a line read as macro expansion changes it, E0902
 //! the preprocessor could not be run, E0903 the preprocessor reported an error.
 
 use std::io::Write as _;
@@ -62,11 +64,12 @@ pub fn apply(
     text: &str,
     form: SourceForm,
 ) -> Result<Option<String>, Vec<Diagnostic>> {
-    apply_with_includes(file, text, form, &[]).map(|(t, _)| t)
+    apply_with_includes(file, text, form, &[]).map(|(t, _, _)| t)
 }
 
-/// What the preprocessor leaves of a file for the front-end.
-pub type Preprocessed = (Option<String>, Vec<(u32, String)>);
+/// What the preprocessor leaves of a file for the front-end: its text (`None` when it
+/// needs no preprocessing), the `#include` lines kept, and the warnings (W0405).
+pub type Preprocessed = (Option<String>, Vec<(u32, String)>, Vec<Diagnostic>);
 
 /// Placeholder the preprocessor sees instead of an `#include` line.
 const INCLUDE_MARK: &str = "!@adgen-include@";
@@ -123,7 +126,7 @@ pub fn apply_with_includes(
         return Err(errors);
     }
     if !any_directive {
-        return Ok((None, Vec::new()));
+        return Ok((None, Vec::new(), Vec::new()));
     }
     let output = run_preprocessor(file, &for_cpp, form, defines)?;
     let survivors = surviving_lines(&output);
@@ -137,6 +140,7 @@ pub fn apply_with_includes(
         .map(|(_, lo, name)| (lo, name))
         .collect();
     let mut out = text.as_bytes().to_vec();
+    let mut warnings = Vec::new();
     for (index, &(lo, hi)) in lines.iter().enumerate() {
         let original = text[lo..hi].trim_end();
         let kept = survivors
@@ -155,11 +159,28 @@ pub fn apply_with_includes(
             for b in &mut out[lo..hi] {
                 *b = b' ';
             }
+        } else if kept != original && kept.is_ascii() && kept.len() <= hi - lo {
+            // Read as it expands, in the same bytes: offsets do not move.
+            let expanded = kept.as_bytes();
+            out[lo..lo + expanded.len()].copy_from_slice(expanded);
+            for b in &mut out[lo + expanded.len()..hi] {
+                *b = b' ';
+            }
+            warnings.push(
+                Diagnostic::warning(
+                    "W0405",
+                    format!(
+                        "the preprocessor expands a macro in this line: adgen reads it, and the derivatives show it, as `{}`",
+                        kept.trim()
+                    ),
+                )
+                .at(Span::new(file, lo, hi)),
+            );
         } else if kept != original {
             errors.push(
                 Diagnostic::error(
                     "E0409",
-                    "the preprocessor changes this line (a macro is expanded in it): adgen keeps the text as written",
+                    "the preprocessor makes this line longer (a macro is expanded in it): adgen reads a line in the place the source gives it",
                 )
                 .at(Span::new(file, lo, hi))
                 .with_help(format!(
@@ -175,7 +196,7 @@ pub fn apply_with_includes(
     // Whole lines of whole characters were replaced by blanks: still UTF-8.
     let text =
         String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into());
-    Ok((Some(text), kept_includes))
+    Ok((Some(text), kept_includes, warnings))
 }
 
 fn run_preprocessor(
@@ -298,7 +319,7 @@ mod tests {
             return;
         }
         let text = "      X = 1\n#include \"a.h\"\n#ifdef NOT_DEFINED\n#include \"b.h\"\n#endif\n      Y = 2\n";
-        let (out, includes) =
+        let (out, includes, _) =
             apply_with_includes(FileId(0), text, SourceForm::Fixed(72), &[]).unwrap();
         assert_eq!(includes, vec![(12, "a.h".to_string())]);
         let out = out.unwrap();
@@ -336,17 +357,31 @@ mod tests {
         assert!(!out.contains("GONE"));
     }
 
+    /// A line a macro changes is read as it expands, in place (W0405); one the
+    /// expansion makes longer is refused at its line (E0409).
     #[test]
-    fn expanded_macro_is_refused_at_its_line() {
+    fn expanded_macros_are_read_in_place_or_refused_when_longer() {
         if !have_gfortran() {
             return;
         }
-        let text = "#define NN 3\n      X = 1\n      Y = NN\n";
+        let text = "#define NN 3\n      X = 1\n      Y = NN*X\n";
+        let (out, _, warnings) =
+            apply_with_includes(FileId(0), text, SourceForm::Free, &[]).unwrap();
+        let out = out.unwrap();
+        assert_eq!(out.len(), text.len());
+        assert!(out.contains("      Y = 3*X \n"), "{out:?}");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].code, "W0405");
+        assert_eq!(
+            warnings[0].location,
+            Some(crate::diag::Location::Span(Span::new(FileId(0), 25, 39)))
+        );
+        let text = "#define NN (1 + 2)\n      X = 1\n      Y = NN\n";
         let err = apply(FileId(0), text, SourceForm::Free).unwrap_err();
         assert_eq!(err[0].code, "E0409");
         assert_eq!(
             err[0].location,
-            Some(crate::diag::Location::Span(Span::new(FileId(0), 25, 37)))
+            Some(crate::diag::Location::Span(Span::new(FileId(0), 31, 43)))
         );
     }
 }
