@@ -435,7 +435,7 @@ pub(crate) fn item_with(name: &str, bounds: &[(Expr, Expr)]) -> Expr {
 pub(crate) fn derivatives_after_call(ug: &mut UnitGen, names: &[String]) -> Vec<Stmt> {
     let mut out = Vec::new();
     for name in names {
-        let Some(sym) = ug.unit.symbols.get(name) else {
+        let Some(sym) = ug.symbol_or_global(name) else {
             continue;
         };
         let (ty, rank) = (sym.ty, sym.rank());
@@ -462,7 +462,7 @@ pub(crate) fn derivatives_after_reallocation(ug: &mut UnitGen, names: &[String])
     for name in names {
         let (Some(d), Some(rank)) = (
             ug.deriv_ref_name(name),
-            ug.unit.symbols.get(name).map(|s| s.rank()),
+            ug.symbol_or_global(name).map(|s| s.rank()),
         ) else {
             continue;
         };
@@ -509,7 +509,7 @@ pub(crate) fn allocated(name: &str) -> Expr {
 /// `allocated(a)` of the primal array `a` of `ug`'s unit: `associated(a)` when the
 /// compiler sees it declared POINTER (`il::Symbol::pointer`).
 pub(crate) fn primal_allocated(ug: &UnitGen, name: &str) -> Expr {
-    let pointer = ug.unit.symbols.get(name).is_some_and(|s| s.pointer);
+    let pointer = ug.symbol_or_global(name).is_some_and(|s| s.pointer);
     allocated_spelled(name, if pointer { "associated" } else { "allocated" })
 }
 

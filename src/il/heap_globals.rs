@@ -165,8 +165,8 @@ pub fn global_allocations(
 /// The caller's names of the module arrays whose allocation the CALL `s` of `caller`
 /// changes, with what it does to each (from the callee's recorded
 /// `SymbolTable::global_allocations`), those it allocates and frees again included. A
-/// module array the caller does not see is left out (`prepare::scalarize` refuses a
-/// call that changes one).
+/// module array the caller does not see goes by its module's name for it, which the
+/// derivative code imports.
 pub fn changed_by_call<'u>(
     caller: &Unit,
     s: &Stmt,
@@ -180,11 +180,13 @@ pub fn changed_by_call<'u>(
     };
     let mut out = Vec::new();
     for (g, what) in callee.symbols.global_allocations() {
-        if let Some(sym) = caller.symbols.iter().find(|sym| {
+        let seen = caller.symbols.iter().find(|sym| {
             sym.is_module_variable() && sym.global.as_ref().is_some_and(|x| x.key() == *g)
-        }) {
-            out.push((sym.name.clone(), what));
-        }
+        });
+        out.push((
+            seen.map_or_else(|| g.1.clone(), |sym| sym.name.clone()),
+            what,
+        ));
     }
     out
 }

@@ -190,7 +190,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // Per array, popped in the reverse order of the pushes.
         let mut per_name = Vec::new();
         for name in &names {
-            let Some(rank) = self.ug.unit.symbols.get(name).map(|sym| sym.rank()) else {
+            let Some(rank) = self.ug.symbol_or_global(name).map(|sym| sym.rank()) else {
                 continue;
             };
             let (push, pop, temps) = self.taped_bounds(name, rank);
@@ -201,7 +201,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 crate::diff::heap::item_with(name, &temps),
             ])));
             if let (false, Some(d)) = (runs_callee, self.ug.deriv_ref_name(name)) {
-                let ty = self.ug.unit.symbols.get(name).map(|sym| sym.ty);
+                let ty = self.ug.symbol_or_global(name).map(|sym| sym.ty);
                 out.push(crate::diff::heap::free_if_allocated(&d));
                 out.push(Stmt::generated(StmtKind::Allocate(vec![
                     crate::diff::heap::item_with(&d, &temps),
