@@ -1220,8 +1220,9 @@ fn allocate_with_a_source_of_unknown_shape_says_how_to_write_it() {
 /// A module array whose allocation a reached procedure changes (by ALLOCATE or
 /// DEALLOCATE, POINTER or ALLOCATABLE, or through a CALL to a procedure that allocates
 /// its dummy) is followed (`il::heap_globals`, `diff::heap`); refused before (E0545).
-/// A call that changes the allocation of a module array its caller cannot name is
-/// still one E0545, at the call: the caller's adjoint could not restore it.
+/// A caller that does not see the array names it as its module does; one with its own
+/// entity of that name cannot, and the call is one E0545: the caller's adjoint could
+/// not restore the array.
 #[test]
 fn a_module_array_allocated_by_a_reached_procedure_is_followed() {
     let text = "module arr
@@ -1282,7 +1283,8 @@ end subroutine reads
     assert_eq!(warnings_of(text, "weighted", &["dl"], &["s"]), "");
     // Allocated by the driver, a module array (POINTER or not) is read and written.
     assert_eq!(warnings_of(text, "reads", &["dl"], &["s"]), "");
-    // The caller does not use the module whose array the call allocates.
+    // The caller does not use the module whose array the call allocates: its
+    // derivatives import it. One with a local of the array's name cannot.
     let hidden = "module store
   implicit none
   double precision, allocatable :: g(:)
@@ -1307,9 +1309,14 @@ subroutine hidden(n, a, s)
   s = total_of()
 end subroutine hidden
 ";
-    let e = errors_of(hidden, "hidden", &["a"], &["s"]);
+    assert_eq!(warnings_of(hidden, "hidden", &["a"], &["s"]), "");
+    let shadowed = hidden.replace(
+        "  double precision, intent(out) :: s\n  call fill",
+        "  double precision, intent(out) :: s\n  double precision :: g\n  g = 1\n  call fill",
+    );
+    let e = errors_of(&shadowed, "hidden", &["a"], &["s"]);
     assert!(
-        e.contains("w.f90:21:3: error[E0545]: `fill` allocates the module array `g` of module `store`, which `hidden` does not use"),
+        e.contains("w.f90:23:3: error[E0545]: `fill` allocates the module array `g` of module `store`, which `hidden` cannot name"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");

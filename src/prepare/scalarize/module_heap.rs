@@ -4,9 +4,10 @@
 //! of each (a caller restores that before re-running the call in the backward sweep,
 //! `diff::heap`).
 //!
-//! A call that changes the allocation of a module array its caller cannot name (the
-//! caller neither uses the module nor names the array) is refused (E0545): the caller's
-//! adjoint could not restore it.
+//! A caller that does not see a module array its callee allocates or frees names it as
+//! its module does (the derivative code imports it); one that declares another entity
+//! of that name cannot, and the call is refused (E0545): the caller's adjoint could not
+//! restore the array's allocation.
 
 use super::*;
 use crate::il::heap_globals::{self, Memo};
@@ -73,7 +74,10 @@ fn unseen<'u>(
                         .as_ref()
                         .is_some_and(|g| g.key() == (module.clone(), array.clone()))
             });
-            if seen || !reported.insert((module.clone(), array.clone())) {
+            // Not seen, the array is imported under its module's name, unless the
+            // caller has an entity of that name.
+            let hidden = !seen && unit.symbols.get(&array).is_some();
+            if !hidden || !reported.insert((module.clone(), array.clone())) {
                 continue;
             }
             let verb = match what {
@@ -85,12 +89,12 @@ fn unseen<'u>(
                 Diagnostic::error(
                     LIFETIME,
                     format!(
-                        "`{name}` {verb} the module array `{array}` of module `{module}`, which `{}` does not use: its adjoint could not restore that allocation before re-running the call",
+                        "`{name}` {verb} the module array `{array}` of module `{module}`, which `{}` cannot name (it has its own `{array}`): its adjoint could not restore that allocation before re-running the call",
                         unit.name
                     ),
                 )
                 .at(span)
-                .with_help(format!("use the module's array in `{}` (`use {module}, only: {array}`)", unit.name)),
+                .with_help(format!("rename the local `{array}` of `{}`, or use the module's array there under another name (`use {module}, only: {array}_m => {array}`)", unit.name)),
             );
         }
     }

@@ -88,11 +88,25 @@ contains
   end subroutine simulate
 end module heat_model
 
-! A caller that sees none of the model's arrays: the run allocates and frees them all,
-! so its adjoint saves none of them around the call.
+! Callers that see none of the model's arrays: `twice` calls a run that allocates and
+! frees them all (its adjoint saves none of them around the call); `phases` calls the
+! phases one by one, and its adjoint restores the arrays' allocation around each.
 module heat_outer
   implicit none
 contains
+  subroutine phases(n, nsteps, amp, kappa, e)
+    use heat_model, only: heat_init, heat_step, heat_finish
+    integer, intent(in) :: n, nsteps
+    real(8), intent(in) :: amp, kappa
+    real(8), intent(out) :: e
+    integer :: it
+    call heat_init(n, amp)
+    do it = 1, nsteps
+      call heat_step(kappa)
+    end do
+    call heat_finish(e)
+  end subroutine phases
+
   subroutine twice(n, nsteps, amp, kappa, e)
     use heat_model, only: simulate
     integer, intent(in) :: n, nsteps
