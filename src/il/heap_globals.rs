@@ -108,14 +108,6 @@ pub fn global_allocations(
         }
         None => seen.push((g, !frees, frees, frees)),
     };
-    let events = |what: ArgumentAllocation| -> &'static [bool] {
-        match what {
-            ArgumentAllocation::Allocates => &[false],
-            ArgumentAllocation::Frees => &[true],
-            ArgumentAllocation::Reallocates => &[true, false],
-            ArgumentAllocation::AllocatesThenFrees => &[false, true],
-        }
-    };
     let mut stmts: Vec<&Stmt> = Vec::new();
     visit::walk_stmts(&unit.body, &mut |s| stmts.push(s));
     for s in stmts {
@@ -131,7 +123,7 @@ pub fn global_allocations(
         }
         for (name, what) in changed_through_dummies(s, unit_of) {
             if let Some(g) = module_array(unit, &name) {
-                for &frees in events(what) {
+                for &frees in what.events() {
                     note(g.clone(), frees);
                 }
             }
@@ -140,7 +132,7 @@ pub fn global_allocations(
             && let Some(callee) = unit_of(name)
         {
             for (g, what) in global_allocations(callee, unit_of, memo) {
-                for &frees in events(what) {
+                for &frees in what.events() {
                     note(g.clone(), frees);
                 }
             }
@@ -149,13 +141,10 @@ pub fn global_allocations(
     let out: Vec<(GlobalKey, ArgumentAllocation)> = seen
         .into_iter()
         .map(|(g, allocated, freed, first_frees)| {
-            let what = match (allocated, freed, first_frees) {
-                (true, false, _) => ArgumentAllocation::Allocates,
-                (false, _, _) => ArgumentAllocation::Frees,
-                (true, true, true) => ArgumentAllocation::Reallocates,
-                (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
-            };
-            (g, what)
+            (
+                g,
+                ArgumentAllocation::of_events(allocated, freed, first_frees),
+            )
         })
         .collect();
     memo.insert(key(&unit.name), out.clone());

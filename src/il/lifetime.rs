@@ -464,6 +464,29 @@ pub enum ArgumentAllocation {
     AllocatesThenFrees,
 }
 
+impl ArgumentAllocation {
+    /// The events it stands for, in order: `true` frees, `false` allocates.
+    pub fn events(self) -> &'static [bool] {
+        match self {
+            ArgumentAllocation::Allocates => &[false],
+            ArgumentAllocation::Frees => &[true],
+            ArgumentAllocation::Reallocates => &[true, false],
+            ArgumentAllocation::AllocatesThenFrees => &[false, true],
+        }
+    }
+
+    /// From what a procedure does to an array: whether it allocates it, frees it, and
+    /// whether the first of those frees it.
+    pub fn of_events(allocated: bool, freed: bool, first_frees: bool) -> ArgumentAllocation {
+        match (allocated, freed, first_frees) {
+            (true, false, _) => ArgumentAllocation::Allocates,
+            (false, _, _) => ArgumentAllocation::Frees,
+            (true, true, true) => ArgumentAllocation::Reallocates,
+            (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
+        }
+    }
+}
+
 impl super::Unit {
     /// The ALLOCATABLE dummy arguments (`u`) and ALLOCATABLE components of dummy
     /// structures (`f%h`) this procedure allocates or frees, as its statements name them
@@ -520,13 +543,7 @@ fn allocations<'u>(
         }
         if let Some(unit_of) = unit_of {
             for (name, what) in call_allocations(s, unit_of, memo) {
-                let events: &[bool] = match what {
-                    ArgumentAllocation::Allocates => &[false],
-                    ArgumentAllocation::Frees => &[true],
-                    ArgumentAllocation::Reallocates => &[true, false],
-                    ArgumentAllocation::AllocatesThenFrees => &[false, true],
-                };
-                for &frees in events {
+                for &frees in what.events() {
                     note(&name, frees);
                 }
             }
@@ -534,13 +551,10 @@ fn allocations<'u>(
     });
     seen.into_iter()
         .map(|(name, allocated, freed, first_frees)| {
-            let what = match (allocated, freed, first_frees) {
-                (true, false, _) => ArgumentAllocation::Allocates,
-                (false, _, _) => ArgumentAllocation::Frees,
-                (true, true, true) => ArgumentAllocation::Reallocates,
-                (true, true, false) => ArgumentAllocation::AllocatesThenFrees,
-            };
-            (name, what)
+            (
+                name,
+                ArgumentAllocation::of_events(allocated, freed, first_frees),
+            )
         })
         .collect()
 }
