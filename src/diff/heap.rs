@@ -264,51 +264,38 @@ pub(crate) fn array_tape_type(ty: ScalarType) -> Option<crate::il::TapeType> {
 /// The caller's arrays the CALL `s` allocates (`il::lifetime::allocated_by_call`), and
 /// the module arrays it allocates (`il::heap_globals`).
 pub(crate) fn allocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    let mut out = crate::il::lifetime::allocated_by_call(s, &|n| ug.ctx.procedures.unit(n));
-    out.extend(globals_by_call(
-        ug.unit,
-        s,
-        &|n| ug.ctx.procedures.unit(n),
-        Allocation::Allocates,
-    ));
-    out
+    by_call(ug, s, Allocation::Allocates)
 }
 
 /// The caller's arrays the CALL `s` frees for good (`il::lifetime::freed_by_call`), and
 /// the module arrays it frees.
 pub(crate) fn freed_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    let mut out = crate::il::lifetime::freed_by_call(s, &|n| ug.ctx.procedures.unit(n));
-    out.extend(globals_by_call(
-        ug.unit,
-        s,
-        &|n| ug.ctx.procedures.unit(n),
-        Allocation::Frees,
-    ));
-    out
+    by_call(ug, s, Allocation::Frees)
 }
 
 /// The module arrays the CALL `s` allocates and frees again: they have no values before
-/// the call, nor after it.
+/// the call, nor after it. (A callee that does so to its dummy is refused.)
 pub(crate) fn transient_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    globals_by_call(
-        ug.unit,
-        s,
-        &|n| ug.ctx.procedures.unit(n),
-        Allocation::AllocatesThenFrees,
-    )
+    by_call(ug, s, Allocation::AllocatesThenFrees)
 }
 
 type Allocation = crate::il::lifetime::ArgumentAllocation;
 
-/// The module arrays (as `unit` names them) whose allocation the CALL `s` changes as
-/// `which` says.
-fn globals_by_call<'u>(
+/// What the CALL `s` of `unit` does to the allocation of its arrays: those it passes to
+/// the callee's dummies (`il::lifetime`), then the module arrays (`il::heap_globals`).
+fn changes_by_call<'u>(
     unit: &crate::il::Unit,
     s: &Stmt,
     unit_of: &dyn Fn(&str) -> Option<&'u crate::il::Unit>,
-    which: Allocation,
-) -> Vec<String> {
-    crate::il::heap_globals::changed_by_call(unit, s, unit_of)
+) -> Vec<(String, Allocation)> {
+    let mut out = crate::il::lifetime::changed_by_call(s, unit_of);
+    out.extend(crate::il::heap_globals::changed_by_call(unit, s, unit_of));
+    out
+}
+
+/// The arrays of this unit whose allocation the CALL `s` changes as `which` says.
+fn by_call(ug: &UnitGen, s: &Stmt, which: Allocation) -> Vec<String> {
+    changes_by_call(ug.unit, s, &|n| ug.ctx.procedures.unit(n))
         .into_iter()
         .filter(|(_, w)| *w == which)
         .map(|(n, _)| n)
@@ -342,14 +329,7 @@ impl CallHeap {
             if !matches!(s.kind, StmtKind::Call { .. }) {
                 return;
             }
-            let keys = |names: Vec<String>| names.into_iter().map(|n| key(&n));
-            out.allocated
-                .extend(keys(crate::il::lifetime::allocated_by_call(s, unit_of)));
-            out.freed
-                .extend(keys(crate::il::lifetime::freed_by_call(s, unit_of)));
-            out.reallocated
-                .extend(keys(crate::il::lifetime::reallocated_by_call(s, unit_of)));
-            for (name, what) in crate::il::heap_globals::changed_by_call(unit, s, unit_of) {
+            for (name, what) in changes_by_call(unit, s, unit_of) {
                 match what {
                     Allocation::Allocates => out.allocated.insert(key(&name)),
                     Allocation::Frees => out.freed.insert(key(&name)),
@@ -375,14 +355,7 @@ pub(crate) fn derivatives_freed_after_call(ug: &UnitGen, names: &[String]) -> Ve
 /// The caller's arrays the CALL `s` frees and allocates again
 /// (`il::lifetime::reallocated_by_call`).
 pub(crate) fn reallocated_by_call(ug: &UnitGen, s: &Stmt) -> Vec<String> {
-    let mut out = crate::il::lifetime::reallocated_by_call(s, &|n| ug.ctx.procedures.unit(n));
-    out.extend(globals_by_call(
-        ug.unit,
-        s,
-        &|n| ug.ctx.procedures.unit(n),
-        Allocation::Reallocates,
-    ));
-    out
+    by_call(ug, s, Allocation::Reallocates)
 }
 
 /// An array whose bounds no ALLOCATE of this unit gives for sure: one a CALL allocates

@@ -10,7 +10,7 @@
 //! restores what the call changes before re-running it in the backward sweep,
 //! `diff::heap`).
 
-use super::lifetime::{ArgumentAllocation, heap_items};
+use super::lifetime::{ArgumentAllocation, Events, heap_events};
 use super::{Stmt, StmtKind, Unit, key, visit};
 use std::collections::BTreeMap;
 
@@ -22,7 +22,7 @@ type UnitOf<'f, 'u> = dyn Fn(&str) -> Option<&'u Unit> + 'f;
 
 /// What each procedure followed so far does with module arrays; a procedure being
 /// followed (a recursive call) counts as doing nothing.
-pub type Memo = BTreeMap<String, Vec<(GlobalKey, ArgumentAllocation)>>;
+pub type Memo = BTreeMap<String, Summary>;
 
 /// The global key of `name` in `unit` when it is a module array (not a component).
 fn module_array(unit: &Unit, name: &str) -> Option<GlobalKey> {
@@ -35,118 +35,72 @@ fn module_array(unit: &Unit, name: &str) -> Option<GlobalKey> {
         .flatten()
 }
 
-/// The module arrays the statements of `unit` allocate or free themselves, as `unit`
-/// names them, in order of first appearance.
-pub fn direct(unit: &Unit, unit_of: &UnitOf<'_, '_>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    visit::walk_stmts(&unit.body, &mut |s| {
-        let (allocated, freed) = heap_items(s);
-        let mut names: Vec<String> = allocated
-            .iter()
-            .chain(&freed)
-            .filter_map(|e| e.base_name().map(str::to_string))
-            .collect();
-        names.extend(
-            changed_through_dummies(s, unit_of)
-                .into_iter()
-                .map(|(n, _)| n),
-        );
-        for n in names {
-            if module_array(unit, &n).is_some() && !out.iter().any(|o| key(o) == key(&n)) {
-                out.push(n);
-            }
-        }
-    });
-    out
+/// What one procedure does with module arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// What it does with the allocation of each, itself or through the procedures it
+    /// calls.
+    pub changes: Vec<(GlobalKey, ArgumentAllocation)>,
+    /// Those its own statements allocate or free, as it names them, in order of first
+    /// appearance.
+    pub direct: Vec<String>,
 }
 
-/// The actual arguments whose allocation the CALL `s` changes through its dummies.
-fn changed_through_dummies(
-    s: &Stmt,
-    unit_of: &UnitOf<'_, '_>,
-) -> Vec<(String, ArgumentAllocation)> {
-    if !matches!(s.kind, StmtKind::Call { .. }) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for (which, names) in [
-        (
-            ArgumentAllocation::Allocates,
-            super::lifetime::allocated_by_call(s, unit_of),
-        ),
-        (
-            ArgumentAllocation::Frees,
-            super::lifetime::freed_by_call(s, unit_of),
-        ),
-        (
-            ArgumentAllocation::Reallocates,
-            super::lifetime::reallocated_by_call(s, unit_of),
-        ),
-    ] {
-        out.extend(names.into_iter().map(|n| (n, which)));
-    }
-    out
-}
-
-/// What `unit` does with the allocation of each module array, itself or through the
-/// procedures it calls (found by `unit_of`), each procedure followed once (`memo`).
-pub fn global_allocations(
-    unit: &Unit,
-    unit_of: &UnitOf<'_, '_>,
-    memo: &mut Memo,
-) -> Vec<(GlobalKey, ArgumentAllocation)> {
+/// What `unit` does with module arrays ([`Summary`]), following the procedures it calls
+/// (found by `unit_of`), each procedure once (`memo`).
+pub fn summary(unit: &Unit, unit_of: &UnitOf<'_, '_>, memo: &mut Memo) -> Summary {
     if let Some(known) = memo.get(&key(&unit.name)) {
         return known.clone();
     }
-    memo.insert(key(&unit.name), Vec::new());
-    // Per array: allocated, freed, and whether the first event frees it.
-    let mut seen: Vec<(GlobalKey, bool, bool, bool)> = Vec::new();
-    let mut note = |g: GlobalKey, frees: bool| match seen.iter_mut().find(|(o, ..)| *o == g) {
-        Some(entry) => {
-            entry.1 |= !frees;
-            entry.2 |= frees;
+    memo.insert(key(&unit.name), Summary::default());
+    let mut events = Events::new();
+    let mut note = |g: GlobalKey, frees: bool| {
+        let same = g.clone();
+        events.note(g, frees, move |o: &GlobalKey| *o == same);
+    };
+    let mut direct: Vec<String> = Vec::new();
+    let mut found = |name: &str| -> Option<GlobalKey> {
+        let g = module_array(unit, name)?;
+        if !direct.iter().any(|o| key(o) == key(name)) {
+            direct.push(name.to_string());
         }
-        None => seen.push((g, !frees, frees, frees)),
+        Some(g)
     };
     let mut stmts: Vec<&Stmt> = Vec::new();
     visit::walk_stmts(&unit.body, &mut |s| stmts.push(s));
     for s in stmts {
-        let (allocated, freed) = heap_items(s);
-        let tagged = allocated
-            .into_iter()
-            .map(|e| (e, false))
-            .chain(freed.into_iter().map(|e| (e, true)));
-        for (item, frees) in tagged {
-            if let Some(g) = item.base_name().and_then(|n| module_array(unit, n)) {
+        for (item, frees) in heap_events(s) {
+            if let Some(g) = item.base_name().and_then(&mut found) {
                 note(g, frees);
             }
         }
-        for (name, what) in changed_through_dummies(s, unit_of) {
-            if let Some(g) = module_array(unit, &name) {
+        let StmtKind::Call { name, .. } = &s.kind else {
+            continue;
+        };
+        // Through the dummy an array is passed to (a callee that allocates and frees
+        // its dummy is refused for dummies already).
+        for (array, what) in super::lifetime::changed_by_call(s, unit_of) {
+            if what == ArgumentAllocation::AllocatesThenFrees {
+                continue;
+            }
+            if let Some(g) = found(&array) {
                 for &frees in what.events() {
                     note(g.clone(), frees);
                 }
             }
         }
-        if let StmtKind::Call { name, .. } = &s.kind
-            && let Some(callee) = unit_of(name)
-        {
-            for (g, what) in global_allocations(callee, unit_of, memo) {
+        if let Some(callee) = unit_of(name) {
+            for (g, what) in summary(callee, unit_of, memo).changes {
                 for &frees in what.events() {
                     note(g.clone(), frees);
                 }
             }
         }
     }
-    let out: Vec<(GlobalKey, ArgumentAllocation)> = seen
-        .into_iter()
-        .map(|(g, allocated, freed, first_frees)| {
-            (
-                g,
-                ArgumentAllocation::of_events(allocated, freed, first_frees),
-            )
-        })
-        .collect();
+    let out = Summary {
+        changes: events.changes(),
+        direct,
+    };
     memo.insert(key(&unit.name), out.clone());
     out
 }

@@ -363,11 +363,74 @@ fn by_call<'u>(
     unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
     which: ArgumentAllocation,
 ) -> Vec<String> {
-    call_allocations(s, unit_of, &mut Memo::new())
+    changed_by_call(s, unit_of)
         .into_iter()
         .filter(|(_, w)| *w == which)
         .map(|(n, _)| n)
         .collect()
+}
+
+/// The caller's arrays whose allocation a CALL changes through the callee's dummies,
+/// with what it does to each: [`allocated_by_call`], [`freed_by_call`] and
+/// [`reallocated_by_call`] (and the allocations the callee frees again) at once.
+pub fn changed_by_call<'u>(
+    s: &Stmt,
+    unit_of: &dyn Fn(&str) -> Option<&'u super::Unit>,
+) -> Vec<(String, ArgumentAllocation)> {
+    call_allocations(s, unit_of, &mut Memo::new())
+}
+
+/// The items a statement allocates (`false`) and frees (`true`), in that order
+/// ([`heap_items`]).
+pub fn heap_events(s: &Stmt) -> impl Iterator<Item = (&Expr, bool)> {
+    let (allocated, freed) = heap_items(s);
+    allocated
+        .into_iter()
+        .map(|e| (e, false))
+        .chain(freed.into_iter().map(|e| (e, true)))
+}
+
+/// The allocation events a procedure makes on each of its arrays, in statement order,
+/// summed up as the [`ArgumentAllocation`] they amount to.
+pub struct Events<K> {
+    /// Per array: allocated, freed, and whether the first event frees it.
+    seen: Vec<(K, bool, bool, bool)>,
+}
+
+impl<K> Events<K> {
+    pub fn new() -> Self {
+        Events { seen: Vec::new() }
+    }
+
+    /// An event on array `k` (`same` tells the array's entry): it frees, or allocates.
+    pub fn note(&mut self, k: K, frees: bool, same: impl Fn(&K) -> bool) {
+        match self.seen.iter_mut().find(|(o, ..)| same(o)) {
+            Some(entry) => {
+                entry.1 |= !frees;
+                entry.2 |= frees;
+            }
+            None => self.seen.push((k, !frees, frees, frees)),
+        }
+    }
+
+    /// What the events do to each array, in order of first event.
+    pub fn changes(self) -> Vec<(K, ArgumentAllocation)> {
+        self.seen
+            .into_iter()
+            .map(|(k, allocated, freed, first_frees)| {
+                (
+                    k,
+                    ArgumentAllocation::of_events(allocated, freed, first_frees),
+                )
+            })
+            .collect()
+    }
+}
+
+impl<K> Default for Events<K> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// Finds a procedure's unit by name.
@@ -515,28 +578,15 @@ fn allocations<'u>(
     unit_of: Option<&UnitOf<'_, 'u>>,
     memo: &mut Memo,
 ) -> Vec<(String, ArgumentAllocation)> {
-    // Per name: allocated, freed, and whether the first event frees it.
-    let mut seen: Vec<(String, bool, bool, bool)> = Vec::new();
+    let mut events = Events::new();
     let mut note = |name: &str, frees: bool| {
         let base = name.split('%').next().unwrap_or(name);
-        if !unit.args.iter().any(|a| key(a) == key(base)) {
-            return;
-        }
-        match seen.iter_mut().find(|(o, ..)| key(o) == key(name)) {
-            Some(entry) => {
-                entry.1 |= !frees;
-                entry.2 |= frees;
-            }
-            None => seen.push((name.to_string(), !frees, frees, frees)),
+        if unit.args.iter().any(|a| key(a) == key(base)) {
+            events.note(name.to_string(), frees, |o: &String| key(o) == key(name));
         }
     };
     visit::walk_stmts(&unit.body, &mut |s| {
-        let (allocated, freed) = heap_items(s);
-        let tagged = allocated
-            .into_iter()
-            .map(|e| (e, false))
-            .chain(freed.into_iter().map(|e| (e, true)));
-        for (item, frees) in tagged {
+        for (item, frees) in heap_events(s) {
             if let Some(name) = item.base_name() {
                 note(name, frees);
             }
@@ -549,12 +599,5 @@ fn allocations<'u>(
             }
         }
     });
-    seen.into_iter()
-        .map(|(name, allocated, freed, first_frees)| {
-            (
-                name,
-                ArgumentAllocation::of_events(allocated, freed, first_frees),
-            )
-        })
-        .collect()
+    events.changes()
 }

@@ -27,8 +27,8 @@ pub(super) fn mark(program: &mut Program) -> Vec<Diagnostic> {
         let mut memo = Memo::new();
         for (f, file) in program.files.iter().enumerate() {
             for (u, unit) in file.units.iter().enumerate() {
-                let changes = heap_globals::global_allocations(unit, &unit_of, &mut memo);
-                let direct = heap_globals::direct(unit, &unit_of);
+                let heap_globals::Summary { changes, direct } =
+                    heap_globals::summary(unit, &unit_of, &mut memo);
                 unseen(unit, &unit_of, &mut memo, &mut diags);
                 if !changes.is_empty() || !direct.is_empty() {
                     marks.push((f, u, changes, direct));
@@ -63,7 +63,7 @@ fn unseen<'u>(
         let Some(callee) = unit_of(&name) else {
             continue;
         };
-        for ((module, array), what) in heap_globals::global_allocations(callee, unit_of, memo) {
+        for ((module, array), what) in heap_globals::summary(callee, unit_of, memo).changes {
             if what == ArgumentAllocation::AllocatesThenFrees {
                 continue;
             }
