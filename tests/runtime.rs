@@ -11,6 +11,7 @@ use std::process::{Command, Output};
 const TAPE_TEST: &str = include_str!("../build-support/runtime/tests/tape_test.f90");
 const THREADS_TEST: &str = include_str!("../build-support/runtime/tests/threads_test.c");
 const UNDERFLOW_TEST: &str = include_str!("../build-support/runtime/tests/underflow_test.c");
+const BINOMIAL_TEST: &str = include_str!("../build-support/runtime/tests/binomial_test.c");
 const ADJOINT_DRIVER: &str = include_str!("../build-support/runtime/tests/adjoint_driver.f90");
 const CHECK_MODE_TEST: &str = include_str!("../build-support/runtime/tests/check_mode_test.c");
 
@@ -157,6 +158,31 @@ thread 2: wrong 0, peak 1800000, traffic 1800000, size 0
 main thread: peak 0, traffic 0
 "
     );
+}
+
+/// The binomial checkpointing schedule (`$AD BINOMIAL-CKP`), played on a simulated
+/// loop with snapshots on the real tape: every step turned once, last first, from the
+/// state before it; snapshots within the number asked; the fewest re-runs possible;
+/// schedules nested in a turn.
+#[test]
+fn binomial_schedule_reverses_every_step_with_the_fewest_reruns() {
+    if !have("gcc") {
+        eprintln!("gcc not found: skipping");
+        return;
+    }
+    let dir = runtime_dir("c99");
+    let path = dir.path();
+    write(path, "binomial_test.c", BINOMIAL_TEST);
+    let mut args = vec!["-std=c99"];
+    args.extend(C_FLAGS);
+    args.extend(["-I.", "binomial_test.c", "runtime_c.o", "-o", "binomial_test"]);
+    run_ok(path, "gcc", &args);
+    let stdout = run_ok(path, "./binomial_test", &[]);
+    assert!(stdout.contains("binomial schedule: all checks passed"), "{stdout}");
+    // Griewank and Walther's figures: 10 steps, 3 snapshots, 15 re-runs; 1000 steps,
+    // 10 snapshots, 3636.
+    assert!(stdout.contains("steps 10 snapshots 3: 15 steps re-run"), "{stdout}");
+    assert!(stdout.contains("steps 1000 snapshots 10: 3636 steps re-run"), "{stdout}");
 }
 
 #[test]

@@ -81,6 +81,7 @@ typedef struct {
     size_t *marks;   /* repeat marks, innermost last */
     size_t n_marks;
     size_t marks_capacity;
+    size_t floor;    /* the innermost mark, 0 without marks: pushing below it aborts */
 } adgen_tape;
 
 /* initial-exec: one instruction to reach the tape even when this file is compiled as
@@ -204,8 +205,9 @@ static void adgen_pop_entry(void *target, size_t bytes, int kind) {
 ADGEN_INLINE void adgen_push_entry(const void *source, size_t bytes, int kind) {
     adgen_tape *t = &tape;
     size_t size = t->size;
-    /* Fast path: no repeat marks, room left. */
-    if (t->n_marks == 0 && bytes <= t->capacity - size) {
+    /* Fast path: not below a repeat mark (binomial checkpointing pushes above its
+     * snapshots at full speed), room left. */
+    if (size >= t->floor && bytes <= t->capacity - size) {
         memcpy(t->data + size, source, bytes);
         size += bytes;
         t->size = size;
@@ -383,6 +385,7 @@ void adgen_start_repeat(void) {
         tape.marks_capacity = capacity;
     }
     tape.marks[tape.n_marks++] = tape.size;
+    tape.floor = tape.size;
 }
 
 void adgen_reset_repeat(void) {
@@ -397,7 +400,205 @@ void adgen_end_repeat(void) {
         adgen_fail("end_repeat without start_repeat", 0, 0);
     }
     tape.n_marks--;
+    tape.floor = tape.n_marks > 0 ? tape.marks[tape.n_marks - 1] : 0;
 }
+
+/* Binomial checkpointing of a loop (`$AD BINOMIAL-CKP`): the schedule of Griewank and
+ * Walther's binomial reversal ("Algorithm 799: revolve", ACM TOMS 26(1), 2000), told
+ * one action at a time. The generated backward sweep of the loop asks for the next
+ * action and does it, until ADGEN_BINOMIAL_DONE:
+ *   ADVANCE  run the steps [step, end_step) of the original loop, taping nothing;
+ *   TAKESHOT save the state before step `step` (a snapshot) and mark the tape;
+ *   RESTORE  put back the newest snapshot, keeping it;
+ *   FREE     drop the newest snapshot, putting its values back;
+ *   TURN     run step `step` with taping, then its adjoint.
+ * The snapshot of step 0 is taken before the schedule starts (by the forward sweep),
+ * and freed after it ends. With s snapshots besides it, n steps are reversed with each
+ * step run at most t + 1 times, t the least with C(s + 1 + t, t) >= n: the fewest
+ * re-runs any schedule of s + 1 snapshots can have. Schedules nest (a loop's step may
+ * call a procedure whose adjoint has a binomial loop of its own): each start opens a
+ * new one on a per-thread stack, and DONE closes it. */
+typedef struct {
+    int a, b;  /* the steps [a, b) to reverse; the state is that before step a */
+    int s;     /* snapshots free besides the one of step a (-1: a schedule's root) */
+    int phase; /* where the reversal of [a, b) is */
+    int m;     /* the split point, or the step being turned when s is 0 */
+} adgen_binomial_frame;
+
+typedef struct {
+    adgen_binomial_frame *frames;
+    size_t n, capacity;
+    int step, end_step; /* of the last action */
+} adgen_binomial_state;
+
+static ADGEN_THREAD_LOCAL adgen_binomial_state binomial;
+
+static void adgen_binomial_push(int a, int b, int s) {
+    adgen_binomial_frame *f;
+    if (binomial.n == binomial.capacity) {
+        size_t capacity = binomial.capacity ? 2 * binomial.capacity : 16;
+        adgen_binomial_frame *grown = (adgen_binomial_frame *)realloc(
+            binomial.frames, capacity * sizeof *grown);
+        if (grown == NULL) {
+            adgen_fail("out of memory for a checkpointing schedule", 0, 0);
+        }
+        binomial.frames = grown;
+        binomial.capacity = capacity;
+    }
+    f = &binomial.frames[binomial.n++];
+    f->a = a;
+    f->b = b;
+    f->s = s;
+    f->phase = 0;
+    f->m = 0;
+}
+
+/* C(c + t, c), the most steps c snapshots (the first one included) reverse with each
+ * step run at most t + 1 times; saturated at INT_MAX. */
+static long adgen_binomial_beta(int c, int t) {
+    double v = 1.0;
+    int i;
+    for (i = 1; i <= c; i++) {
+        v = v * (double)(t + i) / (double)i;
+        if (v > 2147483647.0) {
+            return 2147483647L;
+        }
+    }
+    return (long)(v + 0.5);
+}
+
+/* Where to take the next snapshot when reversing n >= 2 steps with s >= 1 snapshots
+ * free besides the first: after the first L steps, the rest being as long as the s
+ * snapshots can reverse with the same number of re-runs, and the first part as long as
+ * all s + 1 can with one re-run fewer. */
+static int adgen_binomial_split(int n, int s) {
+    int t = 0;
+    long l;
+    while (adgen_binomial_beta(s + 1, t) < n) {
+        t++;
+    }
+    l = (long)n - adgen_binomial_beta(s, t);
+    /* The first part is also long enough to need its t re-runs (else the rest would
+     * need more than t). */
+    if (t >= 2 && l < adgen_binomial_beta(s + 1, t - 2)) {
+        l = adgen_binomial_beta(s + 1, t - 2);
+    }
+    if (l < 1) {
+        l = 1;
+    }
+    if (l > n - 1) {
+        l = n - 1;
+    }
+    return (int)l;
+}
+
+void adgen_binomial_start(int steps, int snapshots) {
+    int free_snapshots = snapshots - 1;
+    if (snapshots <= 0) {
+        /* Not given: about log2(steps), a re-run or two per step. */
+        free_snapshots = 0;
+        while (free_snapshots < 30 && (1L << free_snapshots) < (long)steps) {
+            free_snapshots++;
+        }
+    }
+    adgen_binomial_push(0, steps < 0 ? 0 : steps, -1);
+    binomial.frames[binomial.n - 1].m = free_snapshots;
+}
+
+static int adgen_binomial_emit(int action, int step, int end_step) {
+    binomial.step = step;
+    binomial.end_step = end_step;
+    return action;
+}
+
+int adgen_binomial_next(void) {
+    for (;;) {
+        adgen_binomial_frame *f;
+        if (binomial.n == 0) {
+            adgen_fail("binomial_next without binomial_start", 0, 0);
+        }
+        f = &binomial.frames[binomial.n - 1];
+        if (f->s < 0) {
+            /* The root: put back the state before step 0, reverse every step, done. */
+            switch (f->phase) {
+            case 0:
+                f->phase = 1;
+                if (f->b > 0) {
+                    return adgen_binomial_emit(ADGEN_BINOMIAL_RESTORE, 0, 0);
+                }
+                break;
+            case 1: {
+                int steps = f->b, free_snapshots = f->m;
+                f->phase = 2;
+                if (steps > 0) {
+                    adgen_binomial_push(0, steps, free_snapshots);
+                }
+                break;
+            }
+            default:
+                binomial.n--;
+                return adgen_binomial_emit(ADGEN_BINOMIAL_DONE, 0, 0);
+            }
+            continue;
+        }
+        switch (f->phase) {
+        case 0:
+            if (f->b - f->a == 1) {
+                int a = f->a;
+                binomial.n--;
+                return adgen_binomial_emit(ADGEN_BINOMIAL_TURN, a, a + 1);
+            }
+            if (f->s == 0) {
+                /* No snapshot to spare: from the last step down, each step is reached
+                 * again from step a. */
+                f->m = f->b - 1;
+                f->phase = 11;
+                break;
+            }
+            f->m = f->a + adgen_binomial_split(f->b - f->a, f->s);
+            f->phase = 1;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_ADVANCE, f->a, f->m);
+        case 1:
+            f->phase = 2;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_TAKESHOT, f->m, f->m);
+        case 2: {
+            int m = f->m, b = f->b, s = f->s;
+            f->phase = 3;
+            adgen_binomial_push(m, b, s - 1);
+            break;
+        }
+        case 3:
+            f->phase = 4;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_FREE, f->m, f->m);
+        case 4:
+            f->phase = 0;
+            f->b = f->m;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_RESTORE, f->a, f->a);
+        case 11:
+            f->phase = 12;
+            if (f->m > f->a) {
+                return adgen_binomial_emit(ADGEN_BINOMIAL_ADVANCE, f->a, f->m);
+            }
+            break;
+        case 12: {
+            int k = f->m;
+            f->m--;
+            f->phase = 13;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_TURN, k, k + 1);
+        }
+        default: /* 13 */
+            if (f->m < f->a) {
+                binomial.n--;
+                break;
+            }
+            f->phase = 11;
+            return adgen_binomial_emit(ADGEN_BINOMIAL_RESTORE, f->a, f->a);
+        }
+    }
+}
+
+int adgen_binomial_step(void) { return binomial.step; }
+int adgen_binomial_end_step(void) { return binomial.end_step; }
 
 size_t adgen_tape_peak_bytes(void) { return tape.peak; }
 size_t adgen_tape_traffic_bytes(void) { return tape.traffic; }
@@ -418,4 +619,9 @@ void adgen_tape_release(void) {
     tape.capacity = 0;
     tape.marks = NULL;
     tape.marks_capacity = 0;
+    tape.floor = 0;
+    free(binomial.frames);
+    binomial.frames = NULL;
+    binomial.n = 0;
+    binomial.capacity = 0;
 }

@@ -29,6 +29,9 @@ module adgen_runtime
   public :: pushcharacter, popcharacter, lookcharacter
   public :: pushcharacterarray, popcharacterarray, lookcharacterarray
   public :: startrepeat, resetrepeat, endrepeat
+  public :: adgen_start_repeat, adgen_reset_repeat, adgen_end_repeat
+  public :: adgen_binomial_start, adgen_binomial_next, adgen_binomial_step, &
+      adgen_binomial_end_step
   public :: adgen_peak_bytes, adgen_traffic_bytes, adgen_size_bytes
   public :: adgen_reset_stats, adgen_release_tape
   public :: adgen_digamma
@@ -250,6 +253,25 @@ module adgen_runtime
     subroutine endrepeat() bind(C, name="adgen_end_repeat")
     end subroutine endrepeat
 
+    ! Binomial checkpointing of a loop (`$AD BINOMIAL-CKP`): the schedule's actions, one
+    ! at a time (adgen_runtime.c says which).
+    subroutine adgen_binomial_start(steps, snapshots) bind(C, name="adgen_binomial_start")
+      import :: c_int
+      integer(c_int), value :: steps, snapshots
+    end subroutine adgen_binomial_start
+    function adgen_binomial_next() bind(C, name="adgen_binomial_next") result(action)
+      import :: c_int
+      integer(c_int) :: action
+    end function adgen_binomial_next
+    function adgen_binomial_step() bind(C, name="adgen_binomial_step") result(step)
+      import :: c_int
+      integer(c_int) :: step
+    end function adgen_binomial_step
+    function adgen_binomial_end_step() bind(C, name="adgen_binomial_end_step") result(step)
+      import :: c_int
+      integer(c_int) :: step
+    end function adgen_binomial_end_step
+
     ! Statistics of the calling thread's tape, in bytes.
     function adgen_peak_bytes() bind(C, name="adgen_tape_peak_bytes") result(bytes)
       import :: c_size_t
@@ -386,6 +408,20 @@ contains
         - f * (1.0_c_double / 12 - f * (1.0_c_double / 120 - f * (1.0_c_double / 252 &
         - f * (1.0_c_double / 240 - f * (1.0_c_double / 132)))))
   end function adgen_digamma8
+
+  ! Repeated access under the C runtime's names, which generated code calls in every
+  ! language.
+  subroutine adgen_start_repeat()
+    call startrepeat()
+  end subroutine adgen_start_repeat
+
+  subroutine adgen_reset_repeat()
+    call resetrepeat()
+  end subroutine adgen_reset_repeat
+
+  subroutine adgen_end_repeat()
+    call endrepeat()
+  end subroutine adgen_end_repeat
 
   elemental function adgen_digamma4(x) result(psi)
     real(c_float), intent(in) :: x

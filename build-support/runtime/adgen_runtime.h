@@ -91,6 +91,23 @@ void adgen_start_repeat(void);
 void adgen_reset_repeat(void);
 void adgen_end_repeat(void);
 
+/* Binomial checkpointing of a loop of `steps` steps with `snapshots` snapshots (the
+ * first included; 0 or less: about log2(steps)). adgen_binomial_next gives the next
+ * action, adgen_binomial_step and adgen_binomial_end_step its steps (0-based); see
+ * adgen_runtime.c. Schedules nest, one per thread. */
+enum {
+    ADGEN_BINOMIAL_DONE = 0,
+    ADGEN_BINOMIAL_ADVANCE = 1,
+    ADGEN_BINOMIAL_TAKESHOT = 2,
+    ADGEN_BINOMIAL_RESTORE = 3,
+    ADGEN_BINOMIAL_FREE = 4,
+    ADGEN_BINOMIAL_TURN = 5
+};
+void adgen_binomial_start(int steps, int snapshots);
+int adgen_binomial_next(void);
+int adgen_binomial_step(void);
+int adgen_binomial_end_step(void);
+
 /* Statistics of the calling thread's tape, in bytes. */
 size_t adgen_tape_peak_bytes(void);    /* the largest the tape has been */
 size_t adgen_tape_traffic_bytes(void); /* bytes pushed so far */
