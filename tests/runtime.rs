@@ -175,14 +175,29 @@ fn binomial_schedule_reverses_every_step_with_the_fewest_reruns() {
     write(path, "binomial_test.c", BINOMIAL_TEST);
     let mut args = vec!["-std=c99"];
     args.extend(C_FLAGS);
-    args.extend(["-I.", "binomial_test.c", "runtime_c.o", "-o", "binomial_test"]);
+    args.extend([
+        "-I.",
+        "binomial_test.c",
+        "runtime_c.o",
+        "-o",
+        "binomial_test",
+    ]);
     run_ok(path, "gcc", &args);
     let stdout = run_ok(path, "./binomial_test", &[]);
-    assert!(stdout.contains("binomial schedule: all checks passed"), "{stdout}");
+    assert!(
+        stdout.contains("binomial schedule: all checks passed"),
+        "{stdout}"
+    );
     // Griewank and Walther's figures: 10 steps, 3 snapshots, 15 re-runs; 1000 steps,
     // 10 snapshots, 3636.
-    assert!(stdout.contains("steps 10 snapshots 3: 15 steps re-run"), "{stdout}");
-    assert!(stdout.contains("steps 1000 snapshots 10: 3636 steps re-run"), "{stdout}");
+    assert!(
+        stdout.contains("steps 10 snapshots 3: 15 steps re-run"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("steps 1000 snapshots 10: 3636 steps re-run"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -25,6 +25,7 @@
 
 mod alloc;
 mod assign;
+mod binomial;
 mod call;
 mod control;
 mod save;
@@ -305,12 +306,16 @@ struct Adj<'x, 'c, 'a> {
     temp_b: BTreeMap<ScalarType, String>,
     /// By node: an assignment's adjoint written ahead (`node_adjoints`), taken once.
     kept: Vec<Option<Vec<Stmt>>>,
+    /// The loops a `$AD BINOMIAL-CKP` directive stands before (`binomial`).
+    binomial: BTreeMap<StmtId, crate::il::directive::Directive>,
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     fn new(ug: &'x mut UnitGen<'c, 'a>, plan: Plan) -> Self {
         let jumps = Jumps::of(&ug.unit.body);
+        let binomial = crate::il::directive::targets(&ug.unit.body, "BINOMIAL-CKP");
         Adj {
+            binomial,
             ug,
             plan,
             unsaved: BTreeSet::new(),

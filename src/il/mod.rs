@@ -15,6 +15,7 @@
 //!   statements created by transformations carry [`StmtId::GENERATED`].
 
 pub mod calls;
+pub mod directive;
 pub mod fold;
 pub mod heap_globals;
 pub mod intrinsic;

@@ -1,5 +1,7 @@
 //! `$AD` directives in the sources (INTERFACE.md §6: Tapenade's spelling, in a comment
-//! line, `!$AD NOCHECKPOINT`, `/* $AD II-LOOP */`). adgen honours none of them yet; the
+//! line, `!$AD NOCHECKPOINT`, `/* $AD II-LOOP */`). adgen honours `BINOMIAL-CKP` before a
+//! DO loop (the adjoint reverses the loop from binomial snapshots:
+//! `diff::adjoint::binomial`, which says where it cannot); the others not yet: the
 //! derivatives it computes are right without them (they change only what the adjoint
 //! stores or recomputes), so each one found is a warning that says so, never silently
 //! ignored, and a directive adgen does not know (a misspelling) is a warning of its own.
@@ -8,10 +10,12 @@
 //! read as a compiler without OpenMP reads it, and said (W0403, W0404).
 //!
 //! The check reads the comments the front-ends keep in the IL (text after the comment
-//! marker), so it knows no source language.
+//! marker, `il::directive`), so it knows no source language.
 
 use crate::diag::{Diagnostic, Span, suggest};
-use crate::il::{DeclKind, Program, Stmt, StmtKind, Unit, visit};
+use std::collections::BTreeSet;
+
+use crate::il::{DeclKind, Program, Stmt, StmtKind, Unit, directive, visit};
 
 /// Tapenade's directives, as INTERFACE.md §6 lists them, with what adgen does instead.
 const KNOWN: [(&str, &str); 7] = [
@@ -29,7 +33,7 @@ const KNOWN: [(&str, &str); 7] = [
     ),
     (
         "BINOMIAL-CKP",
-        "the loop's adjoint stores every iteration instead of binomial snapshots",
+        "it applies to the DO loop right after it, and none follows",
     ),
     (
         "II-LOOP",
@@ -46,7 +50,8 @@ const KNOWN: [(&str, &str); 7] = [
 ];
 
 /// Warnings for every `$AD` directive of the program: W0401 for a known directive adgen
-/// does not honour yet, W0402 for one it does not know.
+/// does not honour yet (or, for BINOMIAL-CKP, that stands before no DO loop), W0402 for
+/// one it does not know.
 pub fn check(program: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for unit in program.units() {
@@ -56,6 +61,23 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
 }
 
 fn check_unit(unit: &Unit, out: &mut Vec<Diagnostic>) {
+    // BINOMIAL-CKP comments that stand before a DO loop: honoured by the adjoint.
+    let mut loops = BTreeSet::new();
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if matches!(s.kind, StmtKind::Do { .. }) {
+            loops.insert(s.id);
+        }
+    });
+    let honoured: BTreeSet<Span> = directive::targets(&unit.body, "BINOMIAL-CKP")
+        .into_iter()
+        .filter(|(id, _)| loops.contains(id))
+        .map(|(_, d)| d.span)
+        .collect();
+    let directive = |text: &str, span: Span, out: &mut Vec<Diagnostic>| {
+        if !honoured.contains(&span) {
+            directive(text, span, out);
+        }
+    };
     for text in &unit.leading_comments {
         directive(text, unit.span, out);
     }
@@ -131,25 +153,22 @@ fn openmp_kind(text: &str) -> Option<OpenMp> {
 
 /// The directive of one comment's text, if it holds one (`$AD NAME args`).
 fn directive(text: &str, span: Span, out: &mut Vec<Diagnostic>) {
-    let trimmed = text.trim_start();
-    let Some(rest) = trimmed
-        .get(..3)
-        .filter(|head| head.eq_ignore_ascii_case("$ad"))
-        .map(|_| &trimmed[3..])
-    else {
+    let Some(parsed) = directive::parse(text) else {
         return;
     };
-    // `$ADX` is not a directive; `$AD` must be followed by a blank.
-    if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
-        return;
-    }
-    let name = rest.split_whitespace().next().unwrap_or("");
-    let upper = name.to_ascii_uppercase();
+    let upper = parsed.name;
+    let name = text
+        .split_whitespace()
+        .find(|w| w.eq_ignore_ascii_case(&upper))
+        .unwrap_or(&upper);
     match KNOWN.iter().find(|(known, _)| *known == upper) {
         Some((known, instead)) => out.push(
             Diagnostic::warning(
                 "W0401",
-                format!("the directive `$AD {known}` is not honoured yet: {instead}"),
+                format!(
+                    "the directive `$AD {known}` is not honoured {}: {instead}",
+                    if *known == "BINOMIAL-CKP" { "here" } else { "yet" }
+                ),
             )
             .at(span)
             .with_help(if *known == "NODIFF" {

@@ -94,7 +94,10 @@ pub fn check_with(
         let v: Vec<f64> = line
             .split_whitespace()
             .skip(1)
-            .map(|x| x.parse().expect("a number"))
+            .map(|x| {
+                x.parse()
+                    .unwrap_or_else(|_| panic!("`{x}` is not a number: {line}\n{text}"))
+            })
             .collect();
         let half = v.len() / 2;
         let (a, b) = (&v[..half], &v[half..]);

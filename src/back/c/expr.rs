@@ -592,7 +592,14 @@ impl Cx<'_> {
                     .get(i)
                     .copied()
                     .unwrap_or_else(|| self.type_of(&a.value));
-                match kinds.get(i).copied().unwrap_or(Pass::Ref) {
+                // The bundled runtime's functions (`adgen_binomial_start`) take values;
+                // a procedure adgen has no source for, Fortran-style references.
+                let default = if callee.is_none() && name.starts_with("adgen_") {
+                    Pass::Value
+                } else {
+                    Pass::Ref
+                };
+                match kinds.get(i).copied().unwrap_or(default) {
                     // A struct passed by reference and passed on by value prints `(*p)`.
                     Pass::Value => self.expr(&a.value),
                     Pass::Ref | Pass::Array => self.address(&a.value, ty),

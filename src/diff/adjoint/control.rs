@@ -214,6 +214,38 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             (None, Some(e)) => e.clone(),
             (None, None) => Expr::int(1),
         };
+        if let Some(directive) = self.binomial.get(&s.id).cloned() {
+            let made = match self.binomial_refusal(s) {
+                Some(why) => Err(why),
+                None => self.binomial_loop(super::binomial::Parts {
+                    loop_stmt: s,
+                    directive: &directive,
+                    var: loop_var.as_deref().unwrap_or_default(),
+                    from: from_expr.clone(),
+                    step: step_expr.clone(),
+                    names: &names,
+                    f_body: f_body.clone(),
+                    b_body: b_body.clone(),
+                }),
+            };
+            match made {
+                Ok((f, mut b)) => {
+                    fwd.extend(f);
+                    b.extend(bwd_after);
+                    return (fwd, b);
+                }
+                Err(why) => self.ug.warnings.push(
+                    Diagnostic::warning(
+                        "W0401",
+                        format!(
+                            "the directive `$AD BINOMIAL-CKP` is not honoured on this loop: {why}; its adjoint stores every iteration"
+                        ),
+                    )
+                    .at(directive.span)
+                    .with_help("the derivatives are right without it; only the memory the adjoint takes differs"),
+                ),
+            }
+        }
         // Forward sweep.
         if let (Some(t), Some(e)) = (&names.from, start) {
             fwd.push(assign(Expr::var(t), e.clone()));
@@ -380,7 +412,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     /// The stack of a loop's saved bounds: the kind of its DO variable (`integer(8)`
     /// loops push 8-byte bounds), default integer otherwise.
-    fn bound_tape_type(&self, var: Option<&str>) -> TapeType {
+    pub(super) fn bound_tape_type(&self, var: Option<&str>) -> TapeType {
         match var
             .and_then(|v| self.ug.unit.symbols.get(v))
             .map(|sym| sym.ty)

@@ -1,0 +1,339 @@
+//! A DO loop after `$AD BINOMIAL-CKP [nsteps nsnaps [first]]` (INTERFACE.md §6;
+//! seeds/000 §4.10, checkpointing): its adjoint keeps one iteration's tape at a time
+//! instead of every iteration's, and re-runs iterations from a few snapshots of the
+//! state, as Griewank and Walther's binomial schedule says (the runtime's
+//! `adgen_binomial_next`, which gives the fewest re-runs for the snapshots allowed).
+//!
+//! Forward sweep: the state the loop changes is pushed (the snapshot of step 0, under
+//! a repeat mark), the loop runs as the original does (its forward sweep without the
+//! pushes), then the values it reads and does not change are pushed, then its bounds.
+//! Backward sweep: bounds and read values are popped, then each action of the schedule
+//! runs: ADVANCE re-runs steps without taping, TAKESHOT pushes a snapshot under a mark,
+//! RESTORE pops the newest and puts the mark back, FREE drops it, TURN runs one step's
+//! forward sweep and then its backward sweep (the code the loop's adjoint has without
+//! the directive). At the end the snapshot of step 0 is popped: the state the loop
+//! changed is given back as it was before it, as the plain adjoint gives back what its
+//! backward sweep reads.
+//!
+//! The state is what the loop writes (through its callees too) and a step may read
+//! before writing it, the values read are what the loop reads and never writes
+//! (`state`): the backward sweep re-runs the steps, so both must be as they were,
+//! whatever the code after the loop did to them.
+//! `nsnaps` (a literal or a variable) is how many snapshots may be held at once, the
+//! first included; without it the runtime takes about log2 of the steps. `nsteps` and
+//! `first` are not needed: the backward sweep knows the loop's bounds.
+//!
+//! Where the loop cannot be reversed this way (one W0401 says why) its adjoint is the
+//! plain one: early exits or jumps, labels, ALLOCATE or DEALLOCATE or calls that change
+//! an allocation, READ, optional dummies, module variables this unit cannot name, or a
+//! variable of the state adgen cannot save.
+
+mod state;
+
+use super::*;
+use crate::il::directive::Directive;
+
+/// The runtime's actions (`adgen_runtime.h`).
+const ADVANCE: i64 = 1;
+const TAKESHOT: i64 = 2;
+const RESTORE: i64 = 3;
+const FREE: i64 = 4;
+const TURN: i64 = 5;
+
+/// What the binomial adjoint of one loop is made of.
+pub(super) struct Parts<'s> {
+    pub loop_stmt: &'s Stmt,
+    pub directive: &'s Directive,
+    pub var: &'s str,
+    pub from: Expr,
+    pub step: Expr,
+    /// The temporaries of the bounds (`to` set: the loop saves its last index).
+    pub names: &'s LoopNames,
+    pub f_body: Vec<Stmt>,
+    pub b_body: Vec<Stmt>,
+}
+
+impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
+    /// Why the loop `s` after a BINOMIAL-CKP directive cannot be reversed from
+    /// snapshots, if it cannot.
+    pub(super) fn binomial_refusal(&self, s: &Stmt) -> Option<String> {
+        let StmtKind::Do { body, .. } = &s.kind else {
+            return Some("it is not a counted DO loop".into());
+        };
+        if self.jumps.n_codes(FrameKey::Loop(s.id)) > 0 {
+            return Some("the loop is left early (EXIT, CYCLE or RETURN)".into());
+        }
+        let mut why = None;
+        visit::walk_stmts(body, &mut |t| {
+            if why.is_some() {
+                return;
+            }
+            why = match &t.kind {
+                _ if t.label.is_some() => Some("a statement of the loop has a label".into()),
+                StmtKind::Goto { .. }
+                | StmtKind::ComputedGoto { .. }
+                | StmtKind::ArithmeticIf { .. }
+                | StmtKind::Return => Some("the loop's body jumps".into()),
+                StmtKind::Allocate(_) | StmtKind::Deallocate(_) => {
+                    Some("the loop allocates or frees arrays".into())
+                }
+                _ if t.is_input() => Some("the loop reads input".into()),
+                _ => None,
+            };
+            if why.is_none() && call_site(t).is_some() {
+                let changes = crate::diff::heap::allocated_by_call(self.ug, t).len()
+                    + crate::diff::heap::freed_by_call(self.ug, t).len()
+                    + crate::diff::heap::transient_by_call(self.ug, t).len()
+                    + crate::diff::heap::reallocated_by_call(self.ug, t).len();
+                if changes > 0 {
+                    why = Some("a call in the loop allocates or frees arrays".into());
+                }
+            }
+        });
+        why
+    }
+
+    /// The binomial adjoint of a loop, or why it cannot be made (nothing is left in the
+    /// generator then: the caller writes the plain adjoint).
+    pub(super) fn binomial_loop(&mut self, parts: Parts) -> Result<(Vec<Stmt>, Vec<Stmt>), String> {
+        let s = parts.loop_stmt;
+        let state::State {
+            snapshot: state,
+            inputs,
+            recomputed,
+        } = self.binomial_state(s)?;
+        // The snapshot and the values read, saved whole; a variable adgen cannot save
+        // gives up on the schedule, not the adjoint.
+        let errors = self.ug.errors.len();
+        let mut snapshot = Vec::new();
+        for name in &state {
+            snapshot.extend(self.save_all(&Expr::var(name), s, None));
+        }
+        let mut held = Vec::new();
+        for name in &inputs {
+            held.extend(self.save_all(&Expr::var(name), s, None));
+        }
+        if self.ug.errors.len() > errors {
+            let why = self.ug.errors[errors].message.clone();
+            self.ug.errors.truncate(errors);
+            return Err(format!("a value it needs cannot be saved ({why})"));
+        }
+        let snaps = self.binomial_snapshots(parts.directive)?;
+        // What each step computes again is left as the last step re-run left it.
+        for name in &recomputed {
+            self.unsaved.insert(key(name));
+        }
+        let names = parts.names;
+        let var = parts.var;
+        let to = names
+            .to
+            .clone()
+            .expect("a binomial loop saves its last index");
+        let pushes =
+            |list: &[(Stmt, Stmt)]| -> Vec<Stmt> { list.iter().map(|(p, _)| p.clone()).collect() };
+        let pops = |list: &[(Stmt, Stmt)]| -> Vec<Stmt> {
+            list.iter().rev().map(|(_, p)| p.clone()).collect()
+        };
+        let runtime = |name: &str| super::super::call(name, Vec::new());
+        let primal = primal_only(&parts.f_body);
+
+        // Forward sweep: the snapshot of step 0, the original loop, the values it read.
+        let mut fwd = vec![comment(
+            " The state before the loop: the snapshot binomial checkpointing starts from",
+        )];
+        fwd.extend(pushes(&snapshot));
+        fwd.push(runtime("adgen_start_repeat"));
+        if let (Some(t), StmtKind::Do { start, .. }) = (&names.from, &s.kind) {
+            fwd.push(assign(Expr::var(t), (**start).clone()));
+        }
+        if let (Some(t), StmtKind::Do { step: Some(e), .. }) = (&names.step, &s.kind) {
+            fwd.push(assign(Expr::var(t), (**e).clone()));
+        }
+        let mut plain = s.clone();
+        if let StmtKind::Do { start, step, .. } = &mut plain.kind {
+            if names.from.is_some() {
+                **start = parts.from.clone();
+            }
+            if names.step.is_some() {
+                *step = Some(Box::new(parts.step.clone()));
+            }
+        }
+        set_loop_body(&mut plain, primal.clone());
+        fwd.push(plain);
+        fwd.extend(pushes(&held));
+        fwd.extend(self.exit_pushes(
+            names,
+            Some(var),
+            match &s.kind {
+                StmtKind::Do { step, .. } => step.as_deref(),
+                _ => None,
+            },
+        ));
+
+        // Backward sweep.
+        let bound_ty = self.bound_tape_type(Some(var));
+        let mut bwd = vec![self.pop_int(&to, bound_ty)];
+        if let Some(t) = &names.step {
+            bwd.push(self.pop_int(t, bound_ty));
+        }
+        if let Some(t) = &names.from {
+            bwd.push(self.pop_int(t, bound_ty));
+        }
+        bwd.extend(pops(&held));
+        let steps = self.int_temp("ad_steps");
+        let action = self.int_temp("ad_action");
+        let first = self.int_temp("ad_first");
+        let last = self.int_temp("ad_last");
+        let k = self.int_temp("ad_k");
+        let unit_step = matches!(parts.step.kind, ExprKind::Int(ref t) if t == "1");
+        // ad_steps = (to - from)/step + 1
+        let span = Expr::binary(BinOp::Sub, Expr::var(&to), paren(&parts.from));
+        let count = if unit_step {
+            Expr::binary(BinOp::Add, span, Expr::int(1))
+        } else {
+            Expr::binary(
+                BinOp::Add,
+                Expr::binary(BinOp::Div, paren(&span), paren(&parts.step)),
+                Expr::int(1),
+            )
+        };
+        bwd.push(comment(
+            " Binomial checkpointing ($AD BINOMIAL-CKP): the steps run again from snapshots, \
+             each taped and reversed alone",
+        ));
+        // The runtime counts steps in default integers.
+        let count = if bound_ty == TapeType::Integer(8) {
+            Expr::intrinsic(crate::il::Intrinsic::Int, vec![count])
+        } else {
+            count
+        };
+        bwd.push(assign(Expr::var(&steps), count));
+        bwd.push(super::super::call(
+            "adgen_binomial_start",
+            vec![Expr::var(&steps), snaps],
+        ));
+        let next = || assign(Expr::var(&action), runtime_fn("adgen_binomial_next"));
+        bwd.push(next());
+        // The loop's variable at step `k` (0-based).
+        let index_at = |k: Expr| -> Stmt {
+            let offset = if unit_step {
+                k
+            } else {
+                Expr::binary(BinOp::Mul, k, paren(&parts.step))
+            };
+            assign(
+                Expr::var(var),
+                Expr::binary(BinOp::Add, parts.from.clone(), offset),
+            )
+        };
+        let mut advance = vec![index_at(Expr::var(&k))];
+        advance.extend(primal);
+        let mut turn = vec![
+            comment(" Step ad_first: its forward sweep, then its backward sweep"),
+            index_at(Expr::var(&first)),
+        ];
+        turn.extend(parts.f_body);
+        turn.extend(parts.b_body);
+        let mut takeshot = vec![comment(" A snapshot of the state before step ad_first")];
+        takeshot.extend(pushes(&snapshot));
+        takeshot.push(runtime("adgen_start_repeat"));
+        let mut restore = vec![comment(" Back to the newest snapshot, kept")];
+        restore.extend(pops(&snapshot));
+        restore.push(runtime("adgen_reset_repeat"));
+        let mut free = vec![
+            comment(" The newest snapshot is no longer needed"),
+            runtime("adgen_end_repeat"),
+        ];
+        free.extend(pops(&snapshot));
+        let is = |code: i64| Expr::binary(BinOp::Eq, Expr::var(&action), Expr::int(code));
+        let mut driver = vec![
+            assign(Expr::var(&first), runtime_fn("adgen_binomial_step")),
+            assign(
+                Expr::var(&last),
+                Expr::binary(
+                    BinOp::Sub,
+                    runtime_fn("adgen_binomial_end_step"),
+                    Expr::int(1),
+                ),
+            ),
+        ];
+        driver.push(if_chain(
+            vec![
+                (
+                    is(ADVANCE),
+                    vec![
+                        comment(" Steps ad_first to ad_last again, without taping"),
+                        do_loop(&k, Expr::var(&first), Expr::var(&last), None, advance),
+                    ],
+                ),
+                (is(TAKESHOT), takeshot),
+                (is(RESTORE), restore),
+                (is(FREE), free),
+                (is(TURN), turn),
+            ],
+            None,
+        ));
+        driver.push(next());
+        bwd.push(Stmt::generated(StmtKind::DoWhile {
+            cond: Expr::binary(BinOp::Ne, Expr::var(&action), Expr::int(0)),
+            body: driver,
+            name: None,
+        }));
+        bwd.push(comment(" The state before the loop, given back"));
+        bwd.push(runtime("adgen_end_repeat"));
+        bwd.extend(pops(&snapshot));
+        Ok((fwd, bwd))
+    }
+
+    /// The snapshots the directive allows (`nsnaps`, its second word): a literal or a
+    /// variable; 0 (the runtime chooses) when it says none.
+    fn binomial_snapshots(&self, d: &Directive) -> Result<Expr, String> {
+        let Some(word) = d.args.get(1) else {
+            return Ok(Expr::int(0));
+        };
+        if let Ok(n) = word.parse::<i64>() {
+            return Ok(Expr::int(n));
+        }
+        let is_name = word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        match self.ug.symbol_or_global(word) {
+            Some(sym) if is_name && matches!(sym.ty, ScalarType::Integer(_)) && !sym.is_array() => {
+                Ok(Expr::var(word))
+            }
+            _ => Err(format!(
+                "its number of snapshots `{word}` is neither an integer nor an integer variable"
+            )),
+        }
+    }
+}
+
+fn comment(text: &str) -> Stmt {
+    Stmt::generated(StmtKind::Comment(text.to_string()))
+}
+
+/// A runtime function called without arguments: `adgen_binomial_next()`.
+fn runtime_fn(name: &str) -> Expr {
+    Expr::new(ExprKind::Call(name.to_string(), Vec::new()))
+}
+
+/// The forward sweep of a loop's body without its pushes and repeat marks: the original
+/// computation, as the backward sweep re-runs it.
+fn primal_only(stmts: &[Stmt]) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        let bookkeeping = match &s.kind {
+            StmtKind::Tape(_) => true,
+            StmtKind::Call { name, .. } => name.starts_with("adgen_"),
+            _ => false,
+        };
+        if bookkeeping {
+            continue;
+        }
+        let mut s = s.clone();
+        for block in visit::child_blocks_mut(&mut s) {
+            *block = primal_only(block);
+        }
+        out.push(s);
+    }
+    out
+}
