@@ -5,8 +5,12 @@
 # R_a = T_adjoint/T_original and the adjoint's tape peak (adgen_tape_peak_bytes()).
 #
 # Usage:
-#   build-support/bench/run.sh [--generated DIR] [--instructions] [N [NSTEPS [SAMPLES]]]
+#   build-support/bench/run.sh [--generated DIR] [--instructions] [--binomial SNAPS]
+#                              [N [NSTEPS [SAMPLES]]]
 #
+# --binomial SNAPS differentiates the program with `!$AD BINOMIAL-CKP nsteps SNAPS`
+# before its time loop (a copy; 0: the runtime chooses the snapshots): the adjoint then
+# keeps one step's tape and SNAPS snapshots instead of every step's tape.
 # --instructions also counts the instructions of one call of each under valgrind's
 # callgrind (minus those of a run that makes no call) and prints their ratios, I_t and
 # I_a: exact and repeatable whatever else the machine runs, unlike times.
@@ -26,10 +30,12 @@ CFLAGS="${CFLAGS:--O2}"
 
 generated=""
 instructions=""
+binomial=""
 while [[ "${1:-}" == --* ]]; do
   case "$1" in
     --generated) generated="$(cd "$2" && pwd)"; shift 2 ;;
     --instructions) instructions=1; shift ;;
+    --binomial) binomial="$2"; shift 2 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 1 ;;
   esac
 done
@@ -40,6 +46,13 @@ samples="${3:-7}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/adgen-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
+if [[ -n "$binomial" ]]; then
+  mkdir "$work/case"
+  cp "$case_dir"/* "$work/case/"
+  sed -i "s/^  do step = 1, nsteps$/  !\$AD BINOMIAL-CKP nsteps $binomial\n&/" "$work/case/heat.f90"
+  grep -q 'BINOMIAL-CKP' "$work/case/heat.f90" || { echo "run.sh: no time loop found" >&2; exit 1; }
+  case_dir="$work/case"
+fi
 if [[ -z "$generated" ]]; then
   (cd "$repo" && cargo build --release --quiet --bin adgen)
   generated="$work/gen"
