@@ -14,7 +14,7 @@
 //! give it back (`Adj::unsaved`).
 
 use super::super::*;
-use crate::ir::{NodeKind, ZoneSet};
+use crate::ir::{NodeKind, ZoneId, ZoneSet};
 
 /// The flow nodes of each statement of a body.
 #[derive(Default)]
@@ -23,6 +23,13 @@ struct Nodes {
     cond: BTreeMap<(StmtId, usize), usize>,
     do_init: BTreeMap<StmtId, usize>,
     other: BTreeMap<StmtId, Vec<usize>>,
+    /// Whole variables a call passes to INTENT(OUT) dummies, by node: the callee
+    /// defines them before it reads them (Fortran says their values are undefined on
+    /// entry), so the call writes them whole.
+    out_actuals: BTreeMap<usize, Vec<ZoneId>>,
+    /// Arrays a DO nest fills whole, element by element (`a(:) = ...` as scalarized),
+    /// by the nest's outer loop.
+    fills: BTreeMap<StmtId, Vec<ZoneId>>,
 }
 
 /// What the loop's snapshot holds and what its re-runs read, by name.
@@ -82,6 +89,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             match kind {
                 NodeKind::Simple(t) => {
                     nodes.simple.insert(t.id, node);
+                    let outs = self.intent_out_actuals(t);
+                    if !outs.is_empty() {
+                        nodes.out_actuals.insert(node, outs);
+                    }
                 }
                 NodeKind::Cond(t, arm) => {
                     nodes.cond.insert((t.id, *arm), node);
@@ -96,6 +107,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             }
             read |= &accesses[node].reads;
         }
+        visit::walk_stmts(body, &mut |t| {
+            let filled: Vec<ZoneId> = self
+                .filled_whole(t)
+                .iter()
+                .filter_map(|n| self.ug.uir.zones.get(n))
+                .filter(|&z| !self.ug.uir.zones.zones[z].shared)
+                .collect();
+            if !filled.is_empty() {
+                nodes.fills.insert(t.id, filled);
+            }
+        });
         let mut exposed = ZoneSet::repeat(false, n_zones);
         let mut killed = ZoneSet::repeat(false, n_zones);
         exposed_reads(body, &nodes, &accesses, &mut killed, &mut exposed);
@@ -136,6 +158,120 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             list.push(zone.name.clone());
         }
         Ok(state)
+    }
+
+    /// The arrays the DO nest `t` assigns every element of: the innermost loop's
+    /// unconditional assignments `a(i, j) = ...` whose subscripts are the nest's
+    /// variables, dimension by dimension, each loop running over its dimension's
+    /// declared bounds with step 1.
+    fn filled_whole(&self, t: &Stmt) -> Vec<String> {
+        // The nest: loops each the only statement (comments aside) of the one outside.
+        let mut loops: Vec<(&str, &Expr, &Expr)> = Vec::new();
+        let mut at = t;
+        let innermost = loop {
+            let StmtKind::Do {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } = &at.kind
+            else {
+                return Vec::new();
+            };
+            if step
+                .as_deref()
+                .is_some_and(|e| !matches!(&e.kind, ExprKind::Int(v) if v == "1"))
+            {
+                return Vec::new();
+            }
+            loops.push((var, start, end));
+            let mut code = body
+                .iter()
+                .filter(|b| !matches!(b.kind, StmtKind::Comment(_)));
+            match (code.next(), code.next()) {
+                (Some(only), None) if matches!(only.kind, StmtKind::Do { .. }) => at = only,
+                _ => break body,
+            }
+        };
+        let covers = |name: &str, subs: &[Expr]| -> bool {
+            let Some(sym) = self.ug.unit.symbols.get(name) else {
+                return false;
+            };
+            if sym.dims.len() != subs.len() || subs.len() != loops.len() {
+                return false;
+            }
+            // Subscript d is the variable of the loop that runs over dimension d.
+            sym.dims.iter().zip(subs).all(|(dim, sub)| {
+                let ExprKind::Var(v) = &sub.kind else {
+                    return false;
+                };
+                let Some(&(_, start, end)) = loops.iter().find(|l| key(l.0) == key(v)) else {
+                    return false;
+                };
+                let lower = dim.lower.clone().unwrap_or_else(|| Expr::int(1));
+                let Bound::Expr(upper) = &dim.upper else {
+                    return false;
+                };
+                visit::expr_key(start) == visit::expr_key(&lower)
+                    && visit::expr_key(end) == visit::expr_key(upper)
+            })
+        };
+        // An element an early exit skips is not assigned.
+        let mut jumps = false;
+        visit::walk_stmts(innermost, &mut |b| {
+            jumps |= matches!(
+                b.kind,
+                StmtKind::Exit { .. }
+                    | StmtKind::Cycle { .. }
+                    | StmtKind::Return
+                    | StmtKind::Goto { .. }
+                    | StmtKind::ComputedGoto { .. }
+                    | StmtKind::ArithmeticIf { .. }
+            );
+        });
+        if jumps {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for b in innermost {
+            if let StmtKind::Assign { lhs, .. } = &b.kind
+                && let ExprKind::Index(name, subs) = &lhs.kind
+                && covers(name, subs)
+            {
+                out.push(name.clone());
+            }
+        }
+        out
+    }
+
+    /// The zones of the whole variables the call `t` passes to INTENT(OUT) dummies.
+    fn intent_out_actuals(&self, t: &Stmt) -> Vec<ZoneId> {
+        let Some(site) = call_site(t) else {
+            return Vec::new();
+        };
+        let Some((cu, _)) = self.ug.ctx.unit_analysis(site.callee) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
+            let (Some(actual), Some(formal)) = (actual, cu.unit.args.get(k)) else {
+                continue;
+            };
+            let is_out = cu
+                .unit
+                .symbols
+                .get(formal)
+                .is_some_and(|f| f.intent == Some(crate::il::Intent::Out));
+            if let (true, ExprKind::Var(name)) = (is_out, &actual.kind)
+                && let Some(z) = self.ug.uir.zones.get(name)
+                && !self.ug.uir.zones.zones[z].shared
+            {
+                out.push(z);
+            }
+        }
+        out
     }
 }
 
@@ -195,21 +331,36 @@ fn exposed_reads(
                         k.set(z, true);
                     }
                 }
-                // The body may run no time: only the DO variable is set after it.
-                let after = k.clone();
+                // The body may run no time: only the DO variable is set after it, and
+                // the arrays it fills whole (when it runs no time, they have no
+                // element).
+                let mut after = k.clone();
                 exposed_reads(body, nodes, accesses, &mut k, exposed);
                 for &n in nodes.other.get(&s.id).map(Vec::as_slice).unwrap_or(&[]) {
                     read(n, &after, exposed);
+                }
+                for &z in nodes.fills.get(&s.id).map(Vec::as_slice).unwrap_or(&[]) {
+                    after.set(z, true);
                 }
                 *killed = after;
             }
             _ => {
                 if let Some(&n) = nodes.simple.get(&s.id) {
-                    read(n, killed, exposed);
+                    // An INTENT(OUT) actual is not read by the call (`reads` holds it
+                    // as an argument).
+                    let outs = nodes.out_actuals.get(&n).map(Vec::as_slice).unwrap_or(&[]);
+                    let mut before = killed.clone();
+                    for &z in outs {
+                        before.set(z, true);
+                    }
+                    read(n, &before, exposed);
                     for &(z, whole) in &accesses[n].defs {
                         if whole {
                             killed.set(z, true);
                         }
+                    }
+                    for &z in outs {
+                        killed.set(z, true);
                     }
                 } else {
                     // Any other construct: what it reads is exposed, it kills nothing.
