@@ -2,7 +2,7 @@
 //! time loop reversed from binomial snapshots gives the gradient the plain adjoint
 //! gives, for every number of steps (none, one, two, many) and of snapshots (one, two,
 //! as many as the runtime chooses), with a schedule nested in a step (a callee's own
-//! binomial loop), a loop counted down by two in an `integer(8)` variable, and code
+//! binomial DO WHILE loop), a loop counted down by two in an `integer(8)` variable, and code
 //! after the loop that overwrites what the loop read; and its tape is smaller.
 
 #[allow(dead_code)]
@@ -20,19 +20,25 @@ module wave
   implicit none
   real(8) :: damping = 0.9d0
 contains
-  ! Three relaxation sweeps, in place: a loop of its own, checkpointed too.
+  ! Relaxation sweeps in place until the change is small or three have run: a DO
+  ! WHILE loop of its own, checkpointed too.
   subroutine relax(n, u, c)
     integer, intent(in) :: n
     real(8), intent(inout) :: u(n)
     real(8), intent(in) :: c
     integer :: sweep, i
-    real(8) :: left, centre
+    real(8) :: left, centre, change
+    sweep = 0
+    change = 1
     !$AD BINOMIAL-CKP 3 2
-    do sweep = 1, 3
+    do while (sweep < 3 .and. change > 1d-12)
+      sweep = sweep + 1
+      change = 0
       left = u(1)
       do i = 2, n - 1
         centre = u(i)
         u(i) = centre + c*(left - 2*centre + u(i + 1))
+        change = max(change, abs(u(i) - centre))
         left = centre
       end do
     end do

@@ -409,7 +409,7 @@ fn directives_are_reported_not_ignored() {
     assert!(
         w.contains(
             "w.f90:6:3: warning[W0401]: the directive `$AD BINOMIAL-CKP` is not honoured here: \
-             it applies to the DO loop right after it, and none follows"
+             it applies to the loop right after it, and none follows"
         ),
         "{w}"
     );

@@ -1,6 +1,6 @@
 //! `$AD` directives in the sources (INTERFACE.md §6: Tapenade's spelling, in a comment
 //! line, `!$AD NOCHECKPOINT`, `/* $AD II-LOOP */`). adgen honours `BINOMIAL-CKP` before a
-//! DO loop (the adjoint reverses the loop from binomial snapshots:
+//! loop (the adjoint reverses the loop from binomial snapshots:
 //! `diff::adjoint::binomial`, which says where it cannot); the others not yet: the
 //! derivatives it computes are right without them (they change only what the adjoint
 //! stores or recomputes), so each one found is a warning that says so, never silently
@@ -33,7 +33,7 @@ const KNOWN: [(&str, &str); 7] = [
     ),
     (
         "BINOMIAL-CKP",
-        "it applies to the DO loop right after it, and none follows",
+        "it applies to the loop right after it, and none follows",
     ),
     (
         "II-LOOP",
@@ -61,10 +61,10 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
 }
 
 fn check_unit(unit: &Unit, out: &mut Vec<Diagnostic>) {
-    // BINOMIAL-CKP comments that stand before a DO loop: honoured by the adjoint.
+    // BINOMIAL-CKP comments that stand before a loop: honoured by the adjoint.
     let mut loops = BTreeSet::new();
     visit::walk_stmts(&unit.body, &mut |s| {
-        if matches!(s.kind, StmtKind::Do { .. }) {
+        if matches!(s.kind, StmtKind::Do { .. } | StmtKind::DoWhile { .. }) {
             loops.insert(s.id);
         }
     });

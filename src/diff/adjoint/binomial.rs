@@ -1,4 +1,4 @@
-//! A DO loop after `$AD BINOMIAL-CKP [nsteps nsnaps [first]]` (INTERFACE.md §6;
+//! A DO or DO WHILE loop after `$AD BINOMIAL-CKP [nsteps nsnaps [first]]` (INTERFACE.md §6;
 //! seeds/000 §4.10, checkpointing): its adjoint keeps one iteration's tape at a time
 //! instead of every iteration's, and re-runs iterations from a few snapshots of the
 //! state, as Griewank and Walther's binomial schedule says (the runtime's
@@ -40,14 +40,24 @@ const RESTORE: i64 = 3;
 const FREE: i64 = 4;
 const TURN: i64 = 5;
 
+/// The runtime's repeat marks, which a binomial loop nested in another one's step puts
+/// on the tape: not part of the computation.
+const REPEAT_MARKS: [&str; 3] = [
+    "adgen_start_repeat",
+    "adgen_reset_repeat",
+    "adgen_end_repeat",
+];
+
 /// What the binomial adjoint of one loop is made of.
 pub(super) struct Parts<'s> {
     pub loop_stmt: &'s Stmt,
     pub directive: &'s Directive,
-    pub var: &'s str,
+    /// The DO variable (none for DO WHILE).
+    pub var: Option<&'s str>,
     pub from: Expr,
     pub step: Expr,
-    /// The temporaries of the bounds (`to` set: the loop saves its last index).
+    /// The temporaries of the bounds: `to` for a DO loop (its last index), `count` for
+    /// DO WHILE (its trip count).
     pub names: &'s LoopNames,
     pub f_body: Vec<Stmt>,
     pub b_body: Vec<Stmt>,
@@ -57,8 +67,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// Why the loop `s` after a BINOMIAL-CKP directive cannot be reversed from
     /// snapshots, if it cannot.
     pub(super) fn binomial_refusal(&self, s: &Stmt) -> Option<String> {
-        let StmtKind::Do { body, .. } = &s.kind else {
-            return Some("it is not a counted DO loop".into());
+        let (StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. }) = &s.kind else {
+            return Some("it is not a loop".into());
         };
         if self.jumps.n_codes(FrameKey::Loop(s.id)) > 0 {
             return Some("the loop is left early (EXIT, CYCLE or RETURN)".into());
@@ -125,10 +135,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let names = parts.names;
         let var = parts.var;
-        let to = names
-            .to
-            .clone()
-            .expect("a binomial loop saves its last index");
         let pushes =
             |list: &[(Stmt, Stmt)]| -> Vec<Stmt> { list.iter().map(|(p, _)| p.clone()).collect() };
         let pops = |list: &[(Stmt, Stmt)]| -> Vec<Stmt> {
@@ -149,6 +155,18 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if let (Some(t), StmtKind::Do { step: Some(e), .. }) = (&names.step, &s.kind) {
             fwd.push(assign(Expr::var(t), (**e).clone()));
         }
+        // A DO WHILE counts its steps.
+        let mut primal_steps = primal.clone();
+        if let Some(c) = &names.count {
+            fwd.push(assign(Expr::var(c), Expr::int(0)));
+            primal_steps.insert(
+                0,
+                assign(
+                    Expr::var(c),
+                    Expr::binary(BinOp::Add, Expr::var(c), Expr::int(1)),
+                ),
+            );
+        }
         let mut plain = s.clone();
         if let StmtKind::Do { start, step, .. } = &mut plain.kind {
             if names.from.is_some() {
@@ -158,12 +176,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 *step = Some(Box::new(parts.step.clone()));
             }
         }
-        set_loop_body(&mut plain, primal.clone());
+        set_loop_body(&mut plain, primal_steps);
         fwd.push(plain);
         fwd.extend(pushes(&held));
         fwd.extend(self.exit_pushes(
             names,
-            Some(var),
+            var,
             match &s.kind {
                 StmtKind::Do { step, .. } => step.as_deref(),
                 _ => None,
@@ -171,8 +189,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         ));
 
         // Backward sweep.
-        let bound_ty = self.bound_tape_type(Some(var));
-        let mut bwd = vec![self.pop_int(&to, bound_ty)];
+        let bound_ty = self.bound_tape_type(var);
+        let mut bwd = Vec::new();
+        if let Some(c) = &names.count {
+            bwd.push(self.pop_int(c, TapeType::Integer(4)));
+        } else if let Some(t) = &names.to {
+            bwd.push(self.pop_int(t, bound_ty));
+        }
         if let Some(t) = &names.step {
             bwd.push(self.pop_int(t, bound_ty));
         }
@@ -186,23 +209,29 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let last = self.int_temp("ad_last");
         let k = self.int_temp("ad_k");
         let unit_step = matches!(parts.step.kind, ExprKind::Int(ref t) if t == "1");
-        // ad_steps = (to - from)/step + 1
-        let span = Expr::binary(BinOp::Sub, Expr::var(&to), paren(&parts.from));
-        let count = if unit_step {
-            Expr::binary(BinOp::Add, span, Expr::int(1))
-        } else {
-            Expr::binary(
-                BinOp::Add,
-                Expr::binary(BinOp::Div, paren(&span), paren(&parts.step)),
-                Expr::int(1),
-            )
+        // ad_steps = (to - from)/step + 1, or the count of a DO WHILE.
+        let count = match (&names.count, &names.to) {
+            (Some(c), _) => Expr::var(c),
+            (None, Some(to)) => {
+                let span = Expr::binary(BinOp::Sub, Expr::var(to), paren(&parts.from));
+                if unit_step {
+                    Expr::binary(BinOp::Add, span, Expr::int(1))
+                } else {
+                    Expr::binary(
+                        BinOp::Add,
+                        Expr::binary(BinOp::Div, paren(&span), paren(&parts.step)),
+                        Expr::int(1),
+                    )
+                }
+            }
+            (None, None) => return Err("its trip count is not saved".into()),
         };
         bwd.push(comment(
             " Binomial checkpointing ($AD BINOMIAL-CKP): the steps run again from snapshots, \
              each taped and reversed alone",
         ));
         // The runtime counts steps in default integers.
-        let count = if bound_ty == TapeType::Integer(8) {
+        let count = if bound_ty == TapeType::Integer(8) && names.count.is_none() {
             Expr::intrinsic(crate::il::Intrinsic::Int, vec![count])
         } else {
             count
@@ -214,24 +243,26 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         ));
         let next = || assign(Expr::var(&action), runtime_fn("adgen_binomial_next"));
         bwd.push(next());
-        // The loop's variable at step `k` (0-based).
-        let index_at = |k: Expr| -> Stmt {
+        // The loop's variable at step `k` (0-based); a DO WHILE has none.
+        let index_at = |k: Expr| -> Option<Stmt> {
             let offset = if unit_step {
                 k
             } else {
                 Expr::binary(BinOp::Mul, k, paren(&parts.step))
             };
-            assign(
-                Expr::var(var),
-                Expr::binary(BinOp::Add, parts.from.clone(), offset),
-            )
+            var.map(|v| {
+                assign(
+                    Expr::var(v),
+                    Expr::binary(BinOp::Add, parts.from.clone(), offset),
+                )
+            })
         };
-        let mut advance = vec![index_at(Expr::var(&k))];
+        let mut advance: Vec<Stmt> = index_at(Expr::var(&k)).into_iter().collect();
         advance.extend(primal);
-        let mut turn = vec![
-            comment(" Step ad_first: its forward sweep, then its backward sweep"),
-            index_at(Expr::var(&first)),
-        ];
+        let mut turn = vec![comment(
+            " Step ad_first: its forward sweep, then its backward sweep",
+        )];
+        turn.extend(index_at(Expr::var(&first)));
         turn.extend(parts.f_body);
         turn.extend(parts.b_body);
         let mut takeshot = vec![comment(" A snapshot of the state before step ad_first")];
@@ -323,7 +354,7 @@ fn primal_only(stmts: &[Stmt]) -> Vec<Stmt> {
     for s in stmts {
         let bookkeeping = match &s.kind {
             StmtKind::Tape(_) => true,
-            StmtKind::Call { name, .. } => name.starts_with("adgen_"),
+            StmtKind::Call { name, .. } => REPEAT_MARKS.contains(&name.as_str()),
             _ => false,
         };
         if bookkeeping {

@@ -220,7 +220,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 None => self.binomial_loop(super::binomial::Parts {
                     loop_stmt: s,
                     directive: &directive,
-                    var: loop_var.as_deref().unwrap_or_default(),
+                    var: loop_var.as_deref(),
                     from: from_expr.clone(),
                     step: step_expr.clone(),
                     names: &names,

@@ -44,8 +44,10 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// The state and inputs of the loop `s` (a DO loop), or why there are none that
     /// adgen can save.
     pub(in crate::diff::adjoint) fn binomial_state(&self, s: &Stmt) -> Result<State, String> {
-        let StmtKind::Do { body, var, .. } = &s.kind else {
-            return Err("it is not a counted DO loop".into());
+        let (body, var) = match &s.kind {
+            StmtKind::Do { body, var, .. } => (body, Some(var)),
+            StmtKind::DoWhile { body, .. } => (body, None),
+            _ => return Err("it is not a loop".into()),
         };
         let mut ids = BTreeSet::new();
         visit::walk_stmts(body, &mut |t| {
@@ -69,7 +71,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 | NodeKind::WhileHead(t) => t,
                 _ => continue,
             };
-            if matches!(kind, NodeKind::DoInit(t) if t.id == s.id) {
+            if matches!(kind, NodeKind::DoInit(t) | NodeKind::WhileHead(t) if t.id == s.id) {
                 loop_node = Some(node);
             }
             // What the forward sweep runs: present statements, kept constructs.
@@ -136,7 +138,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             // loop needs saving among what it reads (the DO variable is set by each
             // re-run); among what it writes, what a step may read before writing it.
             let list = if !w {
-                if !elsewhere[z] || key(&zone.name) == key(var) {
+                if !elsewhere[z] || var.is_some_and(|v| key(&zone.name) == key(v)) {
                     continue;
                 }
                 &mut state.inputs
