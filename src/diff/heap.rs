@@ -603,3 +603,42 @@ pub(crate) fn allocation_at(body: &[Stmt], id: StmtId, name: &str) -> Option<Exp
 #[cfg(test)]
 #[path = "heap_tests.rs"]
 mod tests;
+
+/// At a root's boundary, the derivative `d` of a module array `name` whose allocation
+/// the root changes gets the array's allocation: allocated (zero) where the array is
+/// and the derivative is not (the caller, or the original code run before, allocated
+/// the array alone), freed where the array is not; an allocated derivative is zeroed
+/// unless it holds the caller's values (`keep`: an adjoint's weights). Used at the
+/// start of a root's tangent and of its adjoint's backward sweep.
+pub(crate) fn mirror_allocation(ug: &mut UnitGen, name: &str, d: &str, keep: bool) -> Stmt {
+    let Some(sym) = ug.symbol_or_global(name) else {
+        return Stmt::generated(StmtKind::Continue);
+    };
+    let (ty, rank) = (sym.ty, sym.rank());
+    let bounds = current_bounds(name, rank);
+    let zero = ug.zero(ty);
+    let mut make = vec![Stmt::generated(StmtKind::Allocate(vec![item_with(
+        d, &bounds,
+    )]))];
+    make.extend(zero_loops(ug, d, &bounds, zero.clone()));
+    let else_body = (!keep).then(|| zero_loops(ug, d, &bounds, zero));
+    let not = |e: Expr| Expr::new(ExprKind::Unary(crate::il::UnOp::Not, Box::new(e)));
+    let when_allocated = Stmt::generated(StmtKind::If {
+        logical_if: false,
+        arms: vec![(not(allocated(d)), make)],
+        else_body,
+        name: None,
+    });
+    Stmt::generated(StmtKind::If {
+        logical_if: false,
+        arms: vec![
+            (primal_allocated(ug, name), vec![when_allocated]),
+            (
+                allocated(d),
+                vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(d)]))],
+            ),
+        ],
+        else_body: None,
+        name: None,
+    })
+}

@@ -80,6 +80,16 @@ fn entry_zeroing(ug: &mut UnitGen) -> (Vec<Stmt>, Vec<String>, BTreeSet<String>)
     // Module variables: their derivative is zero on entry unless the calling context
     // says they are varied there.
     for (name, d, varied_in, _) in ug.active_globals() {
+        // A root that changes the allocation of a module array: the array may have
+        // been allocated without its derivative (by the original code, run first).
+        if ug.root.is_some()
+            && ug.changes_allocation(&name)
+            && !ug.is_independent(&name)
+            && ug.root_paths(&name, false).is_empty()
+        {
+            stmts.push(super::heap::mirror_allocation(ug, &name, &d, false));
+            continue;
+        }
         if !varied_in {
             stmts.extend(global_zeroing(ug, &name, &d));
             continue;

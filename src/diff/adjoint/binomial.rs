@@ -117,11 +117,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let errors = self.ug.errors.len();
         let mut snapshot = Vec::new();
         for name in &state {
-            snapshot.extend(self.save_all(&Expr::var(name), s, None));
+            snapshot.extend(self.save_whole(name, s));
         }
         let mut held = Vec::new();
         for name in &inputs {
-            held.extend(self.save_all(&Expr::var(name), s, None));
+            held.extend(self.save_whole(name, s));
         }
         if self.ug.errors.len() > errors {
             let why = self.ug.errors[errors].message.clone();
@@ -314,6 +314,35 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         bwd.push(runtime("adgen_end_repeat"));
         bwd.extend(pops(&snapshot));
         Ok((fwd, bwd))
+    }
+
+    /// Push and pop of the whole variable `name` as it is at the loop `s`; an array that
+    /// may not be allocated (ALLOCATABLE or POINTER) only when it is: the loop changes
+    /// no allocation, so the test has the same answer at the push and at the pop.
+    fn save_whole(&mut self, name: &str, s: &Stmt) -> Vec<(Stmt, Stmt)> {
+        let saves = self.save_all(&Expr::var(name), s, None);
+        let Some(sym) = self.ug.symbol_or_global(name) else {
+            return saves;
+        };
+        let deferred = sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon));
+        let owned = sym.global.is_some()
+            || sym.pointer
+            || sym.is_local_allocatable()
+            || self.ug.unit.declares_allocatable(name)
+            || self.ug.unit.symbols.is_kept_allocatable(name);
+        if !(sym.is_array() && deferred && owned) {
+            return saves;
+        }
+        let test = crate::diff::heap::primal_allocated(self.ug, name);
+        saves
+            .into_iter()
+            .map(|(push, pop)| {
+                (
+                    crate::diff::heap::if_then(test.clone(), vec![push]),
+                    crate::diff::heap::if_then(test.clone(), vec![pop]),
+                )
+            })
+            .collect()
     }
 
     /// The snapshots the directive allows (`nsnaps`, its second word): a literal or a

@@ -14,7 +14,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         // needs them after the call, else zero.
         for (name, d, _, useful_out) in self.ug.active_globals() {
             if self.ug.root.is_some() && self.ug.changes_allocation(&name) {
-                out.push(self.turn_allocation(&name, &d, useful_out));
+                out.push(crate::diff::heap::mirror_allocation(
+                    self.ug, &name, &d, useful_out,
+                ));
                 continue;
             }
             if !useful_out {
@@ -66,46 +68,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             );
         }
         out
-    }
-
-    /// Where a root's backward sweep starts, the adjoint of a module array whose
-    /// allocation the root changes has the array's allocation (`diff::heap`): one the
-    /// caller did not allocate (or allocated while the array is not) is allocated (or
-    /// freed), zero; a weight the caller allocated is kept, others are zeroed.
-    fn turn_allocation(&mut self, name: &str, d: &str, weight: bool) -> Stmt {
-        use crate::diff::heap::{allocated, current_bounds, item_with, zero_loops};
-        let Some(sym) = self.ug.symbol_or_global(name) else {
-            return Stmt::generated(StmtKind::Continue);
-        };
-        let (ty, rank) = (sym.ty, sym.rank());
-        let bounds = current_bounds(name, rank);
-        let zero = self.ug.zero(ty);
-        let mut make = vec![Stmt::generated(StmtKind::Allocate(vec![item_with(
-            d, &bounds,
-        )]))];
-        make.extend(zero_loops(self.ug, d, &bounds, zero.clone()));
-        let not = |e: Expr| Expr::new(ExprKind::Unary(crate::il::UnOp::Not, Box::new(e)));
-        let when_allocated = Stmt::generated(StmtKind::If {
-            logical_if: false,
-            arms: vec![(not(allocated(d)), make)],
-            else_body: (!weight).then(|| zero_loops(self.ug, d, &bounds, zero)),
-            name: None,
-        });
-        Stmt::generated(StmtKind::If {
-            logical_if: false,
-            arms: vec![
-                (
-                    crate::diff::heap::primal_allocated(self.ug, name),
-                    vec![when_allocated],
-                ),
-                (
-                    allocated(d),
-                    vec![Stmt::generated(StmtKind::Deallocate(vec![Expr::var(d)]))],
-                ),
-            ],
-            else_body: None,
-            name: None,
-        })
     }
 
     /// On exit of a root's adjoint, only the independents' adjoints mean something: the

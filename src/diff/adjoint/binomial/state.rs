@@ -148,11 +148,24 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 state.recomputed.push(zone.name.clone());
                 continue;
             };
+            // A module variable only the loop's callees see is saved under its
+            // module's name (`use m, only: u` in the derivative), unless this procedure
+            // has an entity of that name or it is in COMMON.
             if zone.hidden {
-                return Err(format!(
-                    "the loop's callees use a module variable this procedure does not see (`{}`)",
-                    zone.name
-                ));
+                let in_common = self
+                    .ug
+                    .uir
+                    .zones
+                    .globals
+                    .iter()
+                    .position(|&x| x == z)
+                    .is_none_or(|g| self.ug.ctx.ir.globals[g].global.module.starts_with('/'));
+                if in_common || self.ug.unit.symbols.get(&zone.name).is_some() {
+                    return Err(format!(
+                        "the loop's callees use a variable this procedure cannot name (`{}`)",
+                        zone.name
+                    ));
+                }
             }
             if self.ug.unit.is_optional(&zone.name) {
                 return Err(format!("the loop uses the optional dummy `{}`", zone.name));
