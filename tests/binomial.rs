@@ -3,7 +3,8 @@
 //! gives, for every number of steps (none, one, two, many) and of snapshots (one, two,
 //! as many as the runtime chooses), with a schedule nested in a step (a callee's own
 //! binomial DO WHILE loop), a loop counted down by two in an `integer(8)` variable, and code
-//! after the loop that overwrites what the loop read; and its tape is smaller.
+//! after the loop that overwrites what the loop read; and its tape is smaller. A
+//! `CHECKPOINT-START` / `CHECKPOINT-END` region inside the step is checkpointed too.
 
 #[allow(dead_code)]
 #[path = "support/toolchain.rs"]
@@ -58,9 +59,11 @@ contains
     !$AD BINOMIAL-CKP nsteps nsnap
     do t = 2*nsteps, 1, -2
       call relax(n, u, c)
+      !$AD CHECKPOINT-START
       do i = 1, n
         u(i) = u(i) + 0.1d0*sin(u(i))*c*growth
       end do
+      !$AD CHECKPOINT-END
       growth = growth*damping
       e = e + sum(u**2)/n
     end do
@@ -161,6 +164,15 @@ fn binomial_checkpointing_gives_the_plain_gradient_on_a_smaller_tape() {
             .matches("call adgen_binomial_start(")
             .count(),
         2,
+        "{}",
+        adjoint.contents
+    );
+    // And the region in the root's step (CHECKPOINT-START / CHECKPOINT-END) is run
+    // again from its snapshot.
+    assert!(
+        adjoint
+            .contents
+            .contains("The region ($AD CHECKPOINT-START), run again taping"),
         "{}",
         adjoint.contents
     );

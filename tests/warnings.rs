@@ -422,6 +422,30 @@ fn directives_are_reported_not_ignored() {
     );
     assert_eq!(w.matches("warning[W04").count(), 2, "{w}");
 
+    // A region opened and never closed in its block; one that leaves its loop.
+    let text = "subroutine f(n, x, y)\n  integer, intent(in) :: n\n  real(8), intent(in) :: x(n)\n  \
+                real(8), intent(out) :: y\n  integer :: i\n  y = 0\n  do i = 1, n\n    \
+                !$AD CHECKPOINT-START\n    if (x(i) < 0) exit\n    y = y + x(i)**2\n    \
+                !$AD CHECKPOINT-END\n  end do\n  !$AD CHECKPOINT-START\n  y = y*2\nend subroutine f\n";
+    let w = warnings_of(text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains(
+            "w.f90:8:5: warning[W0401]: the directive `$AD CHECKPOINT-START` is not honoured on \
+             this region: it leaves a loop around it (EXIT or CYCLE); its adjoint keeps the \
+             region's tape"
+        ),
+        "{w}"
+    );
+    assert!(
+        w.contains(
+            "w.f90:13:3: warning[W0401]: the directive `$AD CHECKPOINT-START` is not honoured \
+             here: it opens a region closed by the next CHECKPOINT-END of its block, and none \
+             follows"
+        ),
+        "{w}"
+    );
+    assert_eq!(w.matches("warning[W04").count(), 2, "{w}");
+
     let fixed = "      SUBROUTINE F(N, X, Y)\n      INTEGER N, I\n      DOUBLE PRECISION X(N), Y\n      \
                  Y = 0\nC$AD II-LOOP\n      DO 10 I = 1, N\n         Y = Y + X(I)**2\n   10 CONTINUE\n      END\n";
     let w = warnings_in("w.f", fixed, "f", &["x"], &["y"]);

@@ -28,6 +28,7 @@ mod assign;
 mod binomial;
 mod call;
 mod control;
+mod region;
 mod save;
 mod settle;
 mod zeroing;
@@ -499,6 +500,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     ) -> (Vec<Stmt>, Vec<Stmt>) {
         let coded = self.coded_frame();
         let mut fwd = Vec::with_capacity(room);
+        // CHECKPOINT-START / CHECKPOINT-END regions: one part each (`region`).
+        let regions = crate::il::directive::regions(stmts);
+        if !regions.is_empty() {
+            return self.block_with_regions(stmts, &regions, coded);
+        }
         if coded.is_none() {
             // The backward parts go into one vector in statement order, which is then
             // reversed in place, part by part: in a unit of 10^5 statements these are

@@ -67,6 +67,30 @@ fn collect(block: &[Stmt], name: &str, out: &mut BTreeMap<StmtId, Directive>) {
     }
 }
 
+/// The regions of one block that `CHECKPOINT-START` and `CHECKPOINT-END` comments
+/// enclose, by index of the two comments: each START with the next END of the block,
+/// when no other START comes between (regions do not nest).
+pub fn regions(block: &[Stmt]) -> Vec<(usize, usize)> {
+    let name_at = |i: usize| match &block[i].kind {
+        StmtKind::Comment(text) => parse(text).map(|d| d.name),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for i in 0..block.len() {
+        match name_at(i).as_deref() {
+            Some("CHECKPOINT-START") => open = Some(i),
+            Some("CHECKPOINT-END") => {
+                if let Some(start) = open.take() {
+                    out.push((start, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +133,16 @@ mod tests {
             [StmtId(3), StmtId(4)]
         );
         assert_eq!(found[&StmtId(3)].args, ["10", "3"]);
+        // Regions: a START with the next END; a START left open, or reopened, has none.
+        let block = vec![
+            comment("$AD CHECKPOINT-START"),
+            comment("$AD CHECKPOINT-START"),
+            comment(" x"),
+            comment("$AD CHECKPOINT-END"),
+            comment("$AD CHECKPOINT-END"),
+            comment("$AD CHECKPOINT-START"),
+        ];
+        assert_eq!(regions(&block), [(1, 3)]);
         // A directive at the end of its block stands before nothing.
         let trailing = vec![comment("$AD BINOMIAL-CKP")];
         assert!(targets(&trailing, "BINOMIAL-CKP").is_empty());

@@ -1,10 +1,12 @@
 //! `$AD` directives in the sources (INTERFACE.md §6: Tapenade's spelling, in a comment
 //! line, `!$AD NOCHECKPOINT`, `/* $AD II-LOOP */`). adgen honours `BINOMIAL-CKP` before a
 //! loop (the adjoint reverses the loop from binomial snapshots:
-//! `diff::adjoint::binomial`, which says where it cannot); the others not yet: the
-//! derivatives it computes are right without them (they change only what the adjoint
-//! stores or recomputes), so each one found is a warning that says so, never silently
-//! ignored, and a directive adgen does not know (a misspelling) is a warning of its own.
+//! `diff::adjoint::binomial`, which says where it cannot) and `CHECKPOINT-START` /
+//! `CHECKPOINT-END` around a region of one block (`diff::adjoint::region`); the others
+//! not yet: the derivatives it computes are right without them (they change only what
+//! the adjoint stores or recomputes), so each one found is a warning that says so, never
+//! silently ignored, and a directive adgen does not know (a misspelling) is a warning of
+//! its own.
 //!
 //! OpenMP in comments (`!$omp` directives, `!$ ` lines compiled only with OpenMP) is
 //! read as a compiler without OpenMP reads it, and said (W0403, W0404).
@@ -25,11 +27,11 @@ const KNOWN: [(&str, &str); 7] = [
     ),
     (
         "CHECKPOINT-START",
-        "the region is not checkpointed as a whole",
+        "it opens a region closed by the next CHECKPOINT-END of its block, and none follows",
     ),
     (
         "CHECKPOINT-END",
-        "the region is not checkpointed as a whole",
+        "it closes the region a CHECKPOINT-START opened before it in its block, and none did",
     ),
     (
         "BINOMIAL-CKP",
@@ -68,11 +70,25 @@ fn check_unit(unit: &Unit, out: &mut Vec<Diagnostic>) {
             loops.insert(s.id);
         }
     });
-    let honoured: BTreeSet<Span> = directive::targets(&unit.body, "BINOMIAL-CKP")
+    let mut honoured: BTreeSet<Span> = directive::targets(&unit.body, "BINOMIAL-CKP")
         .into_iter()
         .filter(|(id, _)| loops.contains(id))
         .map(|(_, d)| d.span)
         .collect();
+    // CHECKPOINT-START and CHECKPOINT-END paired in a block: a region the adjoint
+    // checkpoints (`diff::adjoint::region`).
+    fn paired(block: &[Stmt], out: &mut BTreeSet<Span>) {
+        for (start, end) in directive::regions(block) {
+            out.insert(block[start].span);
+            out.insert(block[end].span);
+        }
+        for s in block {
+            for inner in visit::child_blocks(s) {
+                paired(inner, out);
+            }
+        }
+    }
+    paired(&unit.body, &mut honoured);
     let directive = |text: &str, span: Span, out: &mut Vec<Diagnostic>| {
         if !honoured.contains(&span) {
             directive(text, span, out);
@@ -167,7 +183,11 @@ fn directive(text: &str, span: Span, out: &mut Vec<Diagnostic>) {
                 "W0401",
                 format!(
                     "the directive `$AD {known}` is not honoured {}: {instead}",
-                    if *known == "BINOMIAL-CKP" { "here" } else { "yet" }
+                    if matches!(*known, "BINOMIAL-CKP" | "CHECKPOINT-START" | "CHECKPOINT-END") {
+                        "here"
+                    } else {
+                        "yet"
+                    }
                 ),
             )
             .at(span)

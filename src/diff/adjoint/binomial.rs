@@ -28,7 +28,7 @@
 //! an allocation, READ, optional dummies, module variables this unit cannot name, or a
 //! variable of the state adgen cannot save.
 
-mod state;
+pub(super) mod state;
 
 use super::*;
 use crate::il::directive::Directive;
@@ -73,21 +73,28 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if self.jumps.n_codes(FrameKey::Loop(s.id)) > 0 {
             return Some("the loop is left early (EXIT, CYCLE or RETURN)".into());
         }
+        self.rerun_refusal(body)
+    }
+
+    /// Why code run again from a snapshot (a loop's step, a region) cannot be: it
+    /// jumps, has labels (they would be written twice), changes allocations, or reads
+    /// input (which cannot be read twice).
+    pub(super) fn rerun_refusal(&self, body: &[Stmt]) -> Option<String> {
         let mut why = None;
         visit::walk_stmts(body, &mut |t| {
             if why.is_some() {
                 return;
             }
             why = match &t.kind {
-                _ if t.label.is_some() => Some("a statement of the loop has a label".into()),
+                _ if t.label.is_some() => Some("a statement in it has a label".into()),
                 StmtKind::Goto { .. }
                 | StmtKind::ComputedGoto { .. }
                 | StmtKind::ArithmeticIf { .. }
-                | StmtKind::Return => Some("the loop's body jumps".into()),
+                | StmtKind::Return => Some("it jumps".into()),
                 StmtKind::Allocate(_) | StmtKind::Deallocate(_) => {
-                    Some("the loop allocates or frees arrays".into())
+                    Some("it allocates or frees arrays".into())
                 }
-                _ if t.is_input() => Some("the loop reads input".into()),
+                _ if t.is_input() => Some("it reads input".into()),
                 _ => None,
             };
             if why.is_none() && call_site(t).is_some() {
@@ -96,7 +103,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                     + crate::diff::heap::transient_by_call(self.ug, t).len()
                     + crate::diff::heap::reallocated_by_call(self.ug, t).len();
                 if changes > 0 {
-                    why = Some("a call in the loop allocates or frees arrays".into());
+                    why = Some("a call in it allocates or frees arrays".into());
                 }
             }
         });
@@ -319,7 +326,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// Push and pop of the whole variable `name` as it is at the loop `s`; an array that
     /// may not be allocated (ALLOCATABLE or POINTER) only when it is: the loop changes
     /// no allocation, so the test has the same answer at the push and at the pop.
-    fn save_whole(&mut self, name: &str, s: &Stmt) -> Vec<(Stmt, Stmt)> {
+    pub(super) fn save_whole(&mut self, name: &str, s: &Stmt) -> Vec<(Stmt, Stmt)> {
         let saves = self.save_all(&Expr::var(name), s, None);
         let Some(sym) = self.ug.symbol_or_global(name) else {
             return saves;
@@ -367,7 +374,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     }
 }
 
-fn comment(text: &str) -> Stmt {
+pub(super) fn comment(text: &str) -> Stmt {
     Stmt::generated(StmtKind::Comment(text.to_string()))
 }
 
@@ -378,7 +385,7 @@ fn runtime_fn(name: &str) -> Expr {
 
 /// The forward sweep of a loop's body without its pushes and repeat marks: the original
 /// computation, as the backward sweep re-runs it.
-fn primal_only(stmts: &[Stmt]) -> Vec<Stmt> {
+pub(super) fn primal_only(stmts: &[Stmt]) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(stmts.len());
     for s in stmts {
         let bookkeeping = match &s.kind {

@@ -44,11 +44,22 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// The state and inputs of the loop `s` (a DO loop), or why there are none that
     /// adgen can save.
     pub(in crate::diff::adjoint) fn binomial_state(&self, s: &Stmt) -> Result<State, String> {
-        let (body, var) = match &s.kind {
-            StmtKind::Do { body, var, .. } => (body, Some(var)),
-            StmtKind::DoWhile { body, .. } => (body, None),
-            _ => return Err("it is not a loop".into()),
-        };
+        match &s.kind {
+            StmtKind::Do { body, var, .. } => self.checkpoint_state(body, Some(var), Some(s.id)),
+            StmtKind::DoWhile { body, .. } => self.checkpoint_state(body, None, Some(s.id)),
+            _ => Err("it is not a loop".into()),
+        }
+    }
+
+    /// The state and inputs of code `body` that is re-run from a snapshot: a loop's body
+    /// (`var` its DO variable, `entry` the loop, whose entry tells what the backward
+    /// sweep before it reads), or a region (no entry: everything it writes is saved).
+    pub(in crate::diff::adjoint) fn checkpoint_state(
+        &self,
+        body: &[Stmt],
+        var: Option<&String>,
+        entry: Option<StmtId>,
+    ) -> Result<State, String> {
         let mut ids = BTreeSet::new();
         visit::walk_stmts(body, &mut |t| {
             ids.insert(t.id);
@@ -71,7 +82,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 | NodeKind::WhileHead(t) => t,
                 _ => continue,
             };
-            if matches!(kind, NodeKind::DoInit(t) | NodeKind::WhileHead(t) if t.id == s.id) {
+            if matches!(kind, NodeKind::DoInit(t) | NodeKind::WhileHead(t) if Some(t.id) == entry) {
                 loop_node = Some(node);
             }
             // What the forward sweep runs: present statements, kept constructs.

@@ -70,10 +70,37 @@ subroutine burgers_strided(n, nsteps, u0, visc, dt, u, energy)
   scale = 1
   !$AD BINOMIAL-CKP
   do step = 2 * nsteps, 1, -2
+    ! A checkpointed region inside each step.
+    !$AD CHECKPOINT-START
     call tendency(n, u, dx, f1)
     u = u + dt * scale * f1
+    !$AD CHECKPOINT-END
     scale = scale * 0.99_dp
   end do
   energy = sum(u**2) * dx
   scale = 0
 end subroutine burgers_strided
+
+! A checkpointed region in a procedure that may return early: its adjoint runs again
+! from a snapshot of what it writes, guarded as the region's statements are.
+subroutine smooth_energy(n, u0, w, total)
+  use burgers_params, only: dp
+  implicit none
+  integer, intent(in) :: n
+  real(dp), intent(in) :: u0(n), w
+  real(dp), intent(out) :: total
+  real(dp) :: tmp(n)
+  integer :: i
+  total = 0
+  if (n < 3) return
+  tmp = u0
+  !$AD CHECKPOINT-START
+  do i = 2, n - 1
+    tmp(i) = (u0(i - 1) + w * u0(i) + u0(i + 1)) / (2 + w)
+  end do
+  do i = 1, n
+    total = total + tmp(i)**2 * sin(tmp(i))
+  end do
+  !$AD CHECKPOINT-END
+  total = total * w
+end subroutine smooth_energy
