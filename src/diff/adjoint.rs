@@ -407,6 +407,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             fwd.extend(f);
             parts.push((s, b));
         }
+        let bwd = self.guarded_backward(parts, coded.as_ref());
+        (fwd, bwd)
+    }
+
+    /// The backward parts of a block's statements, in reverse order, each group of them
+    /// that ran after the same number of the frame's early exits guarded by that number.
+    fn guarded_backward(
+        &mut self,
+        parts: Vec<(&Stmt, Vec<Stmt>)>,
+        coded: Option<&(FrameKey, String)>,
+    ) -> Vec<Stmt> {
         let mut bwd = Vec::new();
         let mut group: Vec<Stmt> = Vec::new();
         let mut group_before = 0;
@@ -414,7 +425,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if b.is_empty() {
                 continue;
             }
-            let before = match &coded {
+            let before = match coded {
                 Some((frame, _)) => self.jumps.before_inside(*frame, s).0,
                 None => 0,
             };
@@ -427,7 +438,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if !group.is_empty() {
             bwd.extend(self.guard(group_before, group));
         }
-        (fwd, bwd)
+        bwd
     }
 
     /// Wraps statements that ran only when no early exit happened before them.

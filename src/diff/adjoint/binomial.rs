@@ -174,17 +174,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 ),
             );
         }
-        let mut plain = s.clone();
-        if let StmtKind::Do { start, step, .. } = &mut plain.kind {
-            if names.from.is_some() {
-                **start = parts.from.clone();
-            }
-            if names.step.is_some() {
-                *step = Some(Box::new(parts.step.clone()));
-            }
-        }
-        set_loop_body(&mut plain, primal_steps);
-        fwd.push(plain);
+        fwd.push(super::control::forward_loop(
+            s,
+            names,
+            &parts.from,
+            &parts.step,
+            primal_steps,
+        ));
         fwd.extend(pushes(&held));
         fwd.extend(self.exit_pushes(
             names,

@@ -267,17 +267,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if has_codes {
             f_loop_body.push(self.push_control(0));
         }
-        let mut f_loop = s.clone();
-        if let StmtKind::Do { start, step, .. } = &mut f_loop.kind {
-            if names.from.is_some() {
-                **start = from_expr.clone();
-            }
-            if names.step.is_some() {
-                *step = Some(Box::new(step_expr.clone()));
-            }
-        }
-        set_loop_body(&mut f_loop, f_loop_body);
-        fwd.push(f_loop);
+        fwd.push(forward_loop(s, &names, &from_expr, &step_expr, f_loop_body));
         fwd.extend(self.exit_pushes(&names, loop_var.as_deref(), step.map(|s| &**s)));
         // Backward sweep.
         let mut bwd = Vec::new();
@@ -470,4 +460,29 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         out
     }
+}
+
+/// The forward sweep's copy of the loop `s` with the body `body`, its start and step
+/// read from the temporaries that saved them (`names`), when there are any.
+pub(super) fn forward_loop(
+    s: &Stmt,
+    names: &LoopNames,
+    from: &Expr,
+    step: &Expr,
+    body: Vec<Stmt>,
+) -> Stmt {
+    let mut copy = s.clone();
+    if let StmtKind::Do {
+        start, step: by, ..
+    } = &mut copy.kind
+    {
+        if names.from.is_some() {
+            **start = from.clone();
+        }
+        if names.step.is_some() {
+            *by = Some(Box::new(step.clone()));
+        }
+    }
+    set_loop_body(&mut copy, body);
+    copy
 }

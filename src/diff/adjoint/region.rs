@@ -42,26 +42,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             parts.push((&stmts[i], b));
             i = next;
         }
-        let mut bwd = Vec::new();
-        let mut group: Vec<Stmt> = Vec::new();
-        let mut group_before = 0;
-        for (s, b) in parts.into_iter().rev() {
-            if b.is_empty() {
-                continue;
-            }
-            let before = match &coded {
-                Some((frame, _)) => self.jumps.before_inside(*frame, s).0,
-                None => 0,
-            };
-            if before != group_before && !group.is_empty() {
-                bwd.extend(self.guard(group_before, std::mem::take(&mut group)));
-            }
-            group_before = before;
-            group.extend(b);
-        }
-        if !group.is_empty() {
-            bwd.extend(self.guard(group_before, group));
-        }
+        let bwd = self.guarded_backward(parts, coded.as_ref());
         (fwd, bwd)
     }
 
