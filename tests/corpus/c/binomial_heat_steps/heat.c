@@ -1,7 +1,8 @@
 /* Explicit heat steps with a varying conductivity, run for nsteps steps; the cost is
  * the final energy plus a running sum of the boundary flux. The time loop asks for
  * binomial checkpointing (`$AD BINOMIAL-CKP`): the adjoint keeps one step's tape and
- * three snapshots at a time, and re-runs steps from them. */
+ * three snapshots at a time, and re-runs steps from them; inside a step, a region
+ * (`$AD CHECKPOINT-START` / `CHECKPOINT-END`) is run again from its own snapshot. */
 #include <math.h>
 
 static void step(int n, const double *k, double *u, double r) {
@@ -17,8 +18,10 @@ void heat(int n, int nsteps, const double *k, double *u, double *cost) {
   double flux = 0.0, r = 0.2;
   /* $AD BINOMIAL-CKP nsteps 3 */
   for (int t = 0; t < nsteps; t++) {
+    /* $AD CHECKPOINT-START */
     step(n, k, u, r);
     flux += k[1] * (u[1] - u[0]);
+    /* $AD CHECKPOINT-END */
     r = r * 0.999;
   }
   /* After the loop: the rate it read is overwritten. */
