@@ -29,6 +29,7 @@
 //! variable of the state adgen cannot save.
 
 pub(super) mod state;
+mod window;
 
 use super::*;
 use crate::il::directive::Directive;
@@ -118,13 +119,30 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             snapshot: state,
             inputs,
             recomputed,
+            needed_before,
         } = self.binomial_state(s)?;
+        let unit_step = matches!(parts.step.kind, ExprKind::Int(ref t) if t == "1");
+        // History arrays: a snapshot holds the slices the next steps read (`window`).
+        let body = match &s.kind {
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => body.as_slice(),
+            _ => &[],
+        };
+        let mut windows = Vec::new();
         // The snapshot and the values read, saved whole; a variable adgen cannot save
         // gives up on the schedule, not the adjoint.
         let errors = self.ug.errors.len();
         let mut snapshot = Vec::new();
         for name in &state {
-            snapshot.extend(self.save_whole(name, s));
+            let window = match parts.var {
+                Some(v) if unit_step && !needed_before.contains(name) => {
+                    self.history_window(body, name, v)
+                }
+                _ => None,
+            };
+            match window {
+                Some(w) => windows.push((name.clone(), w)),
+                None => snapshot.extend(self.save_whole(name, s)),
+            }
         }
         let mut held = Vec::new();
         for name in &inputs {
@@ -136,10 +154,32 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             return Err(format!("a value it needs cannot be saved ({why})"));
         }
         let snaps = self.binomial_snapshots(parts.directive)?;
-        // What each step computes again is left as the last step re-run left it.
-        for name in &recomputed {
+        // What each step computes again is left as the last step re-run left it, and so
+        // are the slices of a history array the snapshots do not hold.
+        for name in recomputed.iter().chain(windows.iter().map(|(n, _)| n)) {
             self.unsaved.insert(key(name));
         }
+        // The slices of the history arrays at a step (`at`): pushes, then pops.
+        let slices = |adj: &mut Self, at: &Expr| -> Result<(Vec<Stmt>, Vec<Stmt>), String> {
+            let mut push = Vec::new();
+            let mut pop = Vec::new();
+            for (name, w) in &windows {
+                let (p, q) = adj
+                    .save_window(name, *w, at)
+                    .ok_or_else(|| format!("the slices of `{name}` cannot be saved"))?;
+                push.extend(p);
+                pop.splice(0..0, q);
+            }
+            Ok((push, pop))
+        };
+        let first = self.int_temp("ad_first");
+        let at_first = if parts.var.is_some() {
+            Expr::binary(BinOp::Add, parts.from.clone(), Expr::var(&first))
+        } else {
+            Expr::int(0)
+        };
+        let (base_push, base_pop) = slices(self, &parts.from)?;
+        let (step_push, step_pop) = slices(self, &at_first)?;
         let names = parts.names;
         let var = parts.var;
         let pushes =
@@ -151,17 +191,19 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let primal = primal_only(&parts.f_body);
 
         // Forward sweep: the snapshot of step 0, the original loop, the values it read.
-        let mut fwd = vec![comment(
-            " The state before the loop: the snapshot binomial checkpointing starts from",
-        )];
-        fwd.extend(pushes(&snapshot));
-        fwd.push(runtime("adgen_start_repeat"));
+        let mut fwd = Vec::new();
         if let (Some(t), StmtKind::Do { start, .. }) = (&names.from, &s.kind) {
             fwd.push(assign(Expr::var(t), (**start).clone()));
         }
         if let (Some(t), StmtKind::Do { step: Some(e), .. }) = (&names.step, &s.kind) {
             fwd.push(assign(Expr::var(t), (**e).clone()));
         }
+        fwd.push(comment(
+            " The state before the loop: the snapshot binomial checkpointing starts from",
+        ));
+        fwd.extend(pushes(&snapshot));
+        fwd.extend(base_push);
+        fwd.push(runtime("adgen_start_repeat"));
         // A DO WHILE counts its steps.
         let mut primal_steps = primal.clone();
         if let Some(c) = &names.count {
@@ -208,10 +250,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         bwd.extend(pops(&held));
         let steps = self.int_temp("ad_steps");
         let action = self.int_temp("ad_action");
-        let first = self.int_temp("ad_first");
         let last = self.int_temp("ad_last");
         let k = self.int_temp("ad_k");
-        let unit_step = matches!(parts.step.kind, ExprKind::Int(ref t) if t == "1");
         // ad_steps = (to - from)/step + 1, or the count of a DO WHILE.
         let count = match (&names.count, &names.to) {
             (Some(c), _) => Expr::var(c),
@@ -270,14 +310,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         turn.extend(parts.b_body);
         let mut takeshot = vec![comment(" A snapshot of the state before step ad_first")];
         takeshot.extend(pushes(&snapshot));
+        takeshot.extend(step_push);
         takeshot.push(runtime("adgen_start_repeat"));
         let mut restore = vec![comment(" Back to the newest snapshot, kept")];
+        restore.extend(step_pop.iter().cloned());
         restore.extend(pops(&snapshot));
         restore.push(runtime("adgen_reset_repeat"));
         let mut free = vec![
             comment(" The newest snapshot is no longer needed"),
             runtime("adgen_end_repeat"),
         ];
+        free.extend(step_pop);
         free.extend(pops(&snapshot));
         let is = |code: i64| Expr::binary(BinOp::Eq, Expr::var(&action), Expr::int(code));
         let mut driver = vec![
@@ -315,6 +358,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }));
         bwd.push(comment(" The state before the loop, given back"));
         bwd.push(runtime("adgen_end_repeat"));
+        bwd.extend(base_pop);
         bwd.extend(pops(&snapshot));
         Ok((fwd, bwd))
     }

@@ -38,6 +38,9 @@ pub(in crate::diff::adjoint) struct State {
     pub(in crate::diff::adjoint) inputs: Vec<String>,
     /// Written by the loop and in neither list.
     pub(in crate::diff::adjoint) recomputed: Vec<String>,
+    /// The snapshot's variables the backward sweep before the loop reads: given back
+    /// whole.
+    pub(in crate::diff::adjoint) needed_before: BTreeSet<String>,
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
@@ -138,6 +141,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             snapshot: Vec::new(),
             inputs: Vec::new(),
             recomputed: Vec::new(),
+            needed_before: BTreeSet::new(),
         };
         for (z, zone) in self.ug.uir.zones.zones.iter().enumerate() {
             let (w, r) = (written[z], read[z]);
@@ -181,6 +185,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             if self.ug.unit.is_optional(&zone.name) {
                 return Err(format!("the loop uses the optional dummy `{}`", zone.name));
             }
+            if needed_before || self.plan.keep_all {
+                state.needed_before.insert(zone.name.clone());
+            }
             list.push(zone.name.clone());
         }
         Ok(state)
@@ -191,6 +198,17 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     /// variables, dimension by dimension, each loop running over its dimension's
     /// declared bounds with step 1.
     fn filled_whole(&self, t: &Stmt) -> Vec<String> {
+        self.nest_fills(t, None)
+    }
+
+    /// The arrays the DO nest `t` assigns every element of (`slice` none), or every
+    /// element of the slice whose last subscript is `var + w` (`slice` `(var, w)`: the
+    /// nest runs over the other dimensions).
+    pub(in crate::diff::adjoint) fn nest_fills(
+        &self,
+        t: &Stmt,
+        slice: Option<(&str, i64)>,
+    ) -> Vec<String> {
         // The nest: loops each the only statement (comments aside) of the one outside.
         let mut loops: Vec<(&str, &Expr, &Expr)> = Vec::new();
         let mut at = t;
@@ -225,11 +243,20 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             let Some(sym) = self.ug.unit.symbols.get(name) else {
                 return false;
             };
-            if sym.dims.len() != subs.len() || subs.len() != loops.len() {
+            let (dims, subs) = match slice {
+                None => (&sym.dims[..], subs),
+                Some((var, w)) => match subs.split_last() {
+                    Some((last, rest)) if super::window::step_offset(last, var) == Some(w) => {
+                        (&sym.dims[..sym.dims.len().saturating_sub(1)], rest)
+                    }
+                    _ => return false,
+                },
+            };
+            if dims.len() != subs.len() || subs.len() != loops.len() || sym.dims.is_empty() {
                 return false;
             }
             // Subscript d is the variable of the loop that runs over dimension d.
-            sym.dims.iter().zip(subs).all(|(dim, sub)| {
+            dims.iter().zip(subs).all(|(dim, sub)| {
                 let ExprKind::Var(v) = &sub.kind else {
                     return false;
                 };

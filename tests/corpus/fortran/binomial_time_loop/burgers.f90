@@ -104,3 +104,36 @@ subroutine smooth_energy(n, u0, w, total)
   !$AD CHECKPOINT-END
   total = total * w
 end subroutine smooth_energy
+
+! The whole trajectory kept in an array, one column per step: a snapshot holds the
+! column the next step reads, not the trajectory. The step is linear in the
+! trajectory, so its adjoint reads none of it (nothing else saves it), and the code
+! after the loop overwrites the column the first step reads.
+subroutine trajectory(n, nsteps, u0, dt, traj, final)
+  use burgers_params, only: dp
+  implicit none
+  integer, intent(in) :: n, nsteps
+  real(dp), intent(in) :: u0(n), dt
+  real(dp), intent(out) :: traj(n, 0:nsteps), final
+  real(dp) :: w
+  integer :: t, i
+  do i = 1, n
+    traj(i, 0) = u0(i)
+  end do
+  final = 0
+  !$AD BINOMIAL-CKP nsteps 3
+  do t = 1, nsteps
+    do i = 1, n
+      traj(i, t) = traj(i, t - 1) + dt * u0(modulo(i, n) + 1)
+    end do
+    do i = 1, n
+      w = traj(i, t - 1) + 1
+      final = final + w * w
+    end do
+  end do
+  do i = 1, n
+    traj(i, 0) = 0.5_dp * traj(i, 0)
+  end do
+  w = traj(1, 0) + 2
+  final = final + w * w
+end subroutine trajectory
