@@ -53,13 +53,11 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         whole = true;
                     }
                 }
-                StmtKind::Call { .. } => {}
-                StmtKind::Io { writes: w, .. } => {
+                StmtKind::Io { writes: w, .. }
                     if w.iter()
-                        .any(|e| e.base_name().is_some_and(|n| key(n) == key(name)))
-                    {
-                        whole = true;
-                    }
+                        .any(|e| e.base_name().is_some_and(|n| key(n) == key(name))) =>
+                {
+                    whole = true;
                 }
                 _ => {}
             }
