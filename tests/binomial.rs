@@ -27,11 +27,12 @@ contains
     integer, intent(in) :: n
     real(8), intent(inout) :: u(n)
     real(8), intent(in) :: c
-    integer :: sweep, i
+    integer :: sweep, i, snaps
     real(8) :: left, centre, change
     sweep = 0
     change = 1
-    !$AD BINOMIAL-CKP 3 2
+    snaps = 2
+    !$AD BINOMIAL-CKP 3 snaps
     do while (sweep < 3 .and. change > 1d-12)
       sweep = sweep + 1
       change = 0

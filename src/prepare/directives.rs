@@ -52,8 +52,9 @@ const KNOWN: [(&str, &str); 7] = [
 ];
 
 /// Warnings for every `$AD` directive of the program: W0401 for a known directive adgen
-/// does not honour yet (or, for BINOMIAL-CKP, that stands before no DO loop), W0402 for
-/// one it does not know.
+/// does not honour yet (or cannot where it stands: BINOMIAL-CKP before no loop,
+/// CHECKPOINT-START or -END without its pair in its block), W0402 for one it does not
+/// know.
 pub fn check(program: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for unit in program.units() {

@@ -279,7 +279,7 @@ fn node_adjoints(ug: &mut UnitGen) -> (plan::NodeAdjoints, Vec<Option<Vec<Stmt>>
     // it may hold (`$AD BINOMIAL-CKP nsteps nsnaps`), as the loop starts.
     let binomial = crate::il::directive::targets(&ug.unit.body, "BINOMIAL-CKP");
     for (node, kind) in ug.uir.flow.nodes.iter().enumerate() {
-        if let crate::ir::NodeKind::DoInit(s) = kind
+        if let crate::ir::NodeKind::DoInit(s) | crate::ir::NodeKind::WhileHead(s) = kind
             && let Some(d) = binomial.get(&s.id)
             && let Some(z) = d.args.get(1).and_then(|w| ug.uir.zones.get(w))
         {
