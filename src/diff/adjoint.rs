@@ -183,6 +183,9 @@ struct Adj<'x, 'c, 'a> {
     kept: Vec<Option<Vec<Stmt>>>,
     /// The loops a `$AD BINOMIAL-CKP` directive stands before (`binomial`).
     binomial: BTreeMap<StmtId, crate::il::directive::Directive>,
+    /// What each flow node reads and writes, found once when a checkpointed loop or
+    /// region first asks (`binomial::state`).
+    accesses: std::cell::OnceCell<Vec<crate::analysis::access::Access>>,
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
@@ -191,6 +194,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let binomial = crate::il::directive::targets(&ug.unit.body, "BINOMIAL-CKP");
         Adj {
             binomial,
+            accesses: std::cell::OnceCell::new(),
             ug,
             plan,
             unsaved: BTreeSet::new(),

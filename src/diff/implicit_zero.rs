@@ -124,15 +124,7 @@ pub fn fuse_reset_increments(stmts: &mut Vec<Stmt>, scalars: &Live) -> usize {
 fn leaves_block(s: &Stmt) -> bool {
     let mut jumps = false;
     visit::walk_stmts(std::slice::from_ref(s), &mut |t| {
-        jumps |= matches!(
-            t.kind,
-            StmtKind::Exit { .. }
-                | StmtKind::Cycle { .. }
-                | StmtKind::Return
-                | StmtKind::Goto { .. }
-                | StmtKind::ComputedGoto { .. }
-                | StmtKind::ArithmeticIf { .. }
-        ) || matches!(&t.kind, StmtKind::Io { stops: true, .. });
+        jumps |= t.kind.is_jump() || matches!(&t.kind, StmtKind::Io { stops: true, .. });
     });
     jumps
 }

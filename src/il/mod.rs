@@ -588,6 +588,22 @@ pub struct Stmt {
     pub trailing_comment: Option<Box<str>>,
 }
 
+impl StmtKind {
+    /// EXIT, CYCLE, RETURN or a GO TO of any form: the statement may leave the block it
+    /// is in.
+    pub fn is_jump(&self) -> bool {
+        matches!(
+            self,
+            StmtKind::Exit { .. }
+                | StmtKind::Cycle { .. }
+                | StmtKind::Return
+                | StmtKind::Goto { .. }
+                | StmtKind::ComputedGoto { .. }
+                | StmtKind::ArithmeticIf { .. }
+        )
+    }
+}
+
 impl Stmt {
     /// An input statement: one that sets variables other than implied-DO indices (READ,
     /// INQUIRE, or a specifier such as IOSTAT=). Derivative code cannot run it twice.

@@ -234,19 +234,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         ));
 
         // Backward sweep.
-        let bound_ty = self.bound_tape_type(var);
-        let mut bwd = Vec::new();
-        if let Some(c) = &names.count {
-            bwd.push(self.pop_int(c, TapeType::Integer(4)));
-        } else if let Some(t) = &names.to {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
-        if let Some(t) = &names.step {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
-        if let Some(t) = &names.from {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
+        let mut bwd = self.pop_bounds(names, var);
         bwd.extend(pops(&held));
         let steps = self.int_temp("ad_steps");
         let action = self.int_temp("ad_action");
@@ -274,7 +262,8 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
              each taped and reversed alone",
         ));
         // The runtime counts steps in default integers.
-        let count = if bound_ty == TapeType::Integer(8) && names.count.is_none() {
+        let long = self.bound_tape_type(var) == TapeType::Integer(8);
+        let count = if long && names.count.is_none() {
             Expr::intrinsic(crate::il::Intrinsic::Int, vec![count])
         } else {
             count

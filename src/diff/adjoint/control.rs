@@ -275,18 +275,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         if let Some(code) = &names.code {
             b_loop_body.push(self.pop_control(code));
         }
-        let bound_ty = self.bound_tape_type(loop_var.as_deref());
-        if let Some(c) = &names.count {
-            bwd.push(self.pop_int(c, TapeType::Integer(4)));
-        } else if let Some(t) = &names.to {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
-        if let Some(t) = &names.step {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
-        if let Some(t) = &names.from {
-            bwd.push(self.pop_int(t, bound_ty));
-        }
+        bwd.extend(self.pop_bounds(&names, loop_var.as_deref()));
         let b_loop = if let Some(c) = &names.count {
             let index = self.int_temp("ad_i");
             if let Some(v) = &loop_var {
@@ -391,6 +380,25 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 Expr::binary(BinOp::Sub, Expr::var(v), paren(&step)),
                 bound_ty,
             ));
+        }
+        out
+    }
+
+    /// The backward sweep's pops of what `exit_pushes` pushed: the trip count or last
+    /// index, the step, the start.
+    pub(super) fn pop_bounds(&mut self, names: &LoopNames, var: Option<&str>) -> Vec<Stmt> {
+        let bound_ty = self.bound_tape_type(var);
+        let mut out = Vec::new();
+        if let Some(c) = &names.count {
+            out.push(self.pop_int(c, TapeType::Integer(4)));
+        } else if let Some(t) = &names.to {
+            out.push(self.pop_int(t, bound_ty));
+        }
+        if let Some(t) = &names.step {
+            out.push(self.pop_int(t, bound_ty));
+        }
+        if let Some(t) = &names.from {
+            out.push(self.pop_int(t, bound_ty));
         }
         out
     }

@@ -274,16 +274,15 @@ fn node_adjoints(ug: &mut UnitGen) -> (plan::NodeAdjoints, Vec<Option<Vec<Stmt>>
             }
             adjoints.uses[node] = set;
         }
-    }
-    // A binomial loop's backward sweep reads the variable that says how many snapshots
-    // it may hold (`$AD BINOMIAL-CKP nsteps nsnaps`), as the loop starts.
-    let binomial = crate::il::directive::targets(&ug.unit.body, "BINOMIAL-CKP");
-    for (node, kind) in ug.uir.flow.nodes.iter().enumerate() {
-        if let crate::ir::NodeKind::DoInit(s) | crate::ir::NodeKind::WhileHead(s) = kind
-            && let Some(d) = binomial.get(&s.id)
-            && let Some(z) = d.args.get(1).and_then(|w| ug.uir.zones.get(w))
-        {
-            adjoints.uses[node].set(z, true);
+        // A binomial loop's backward sweep reads the variable that says how many
+        // snapshots it may hold (`$AD BINOMIAL-CKP nsteps nsnaps`), as the loop starts.
+        for (node, kind) in adj.ug.uir.flow.nodes.iter().enumerate() {
+            if let crate::ir::NodeKind::DoInit(s) | crate::ir::NodeKind::WhileHead(s) = kind
+                && let Some(d) = adj.binomial.get(&s.id)
+                && let Some(z) = d.args.get(1).and_then(|w| adj.ug.uir.zones.get(w))
+            {
+                adjoints.uses[node].set(z, true);
+            }
         }
     }
     saved.rewind(ug);

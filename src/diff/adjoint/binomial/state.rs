@@ -67,7 +67,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         visit::walk_stmts(body, &mut |t| {
             ids.insert(t.id);
         });
-        let accesses = crate::diff::plan::accesses(self.ug.ctx, self.ug.uir);
+        let accesses = self
+            .accesses
+            .get_or_init(|| crate::diff::plan::accesses(self.ug.ctx, self.ug.uir));
         let n_zones = self.ug.uir.zones.len();
         let mut written = ZoneSet::repeat(false, n_zones);
         let mut read = ZoneSet::repeat(false, n_zones);
@@ -136,7 +138,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         });
         let mut exposed = ZoneSet::repeat(false, n_zones);
         let mut killed = ZoneSet::repeat(false, n_zones);
-        exposed_reads(body, &nodes, &accesses, &mut killed, &mut exposed);
+        exposed_reads(body, &nodes, accesses, &mut killed, &mut exposed);
         let mut state = State {
             snapshot: Vec::new(),
             inputs: Vec::new(),
@@ -273,17 +275,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         };
         // An element an early exit skips is not assigned.
         let mut jumps = false;
-        visit::walk_stmts(innermost, &mut |b| {
-            jumps |= matches!(
-                b.kind,
-                StmtKind::Exit { .. }
-                    | StmtKind::Cycle { .. }
-                    | StmtKind::Return
-                    | StmtKind::Goto { .. }
-                    | StmtKind::ComputedGoto { .. }
-                    | StmtKind::ArithmeticIf { .. }
-            );
-        });
+        visit::walk_stmts(innermost, &mut |b| jumps |= b.kind.is_jump());
         if jumps {
             return Vec::new();
         }
@@ -304,24 +296,37 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         let Some(site) = call_site(t) else {
             return Vec::new();
         };
+        let intents = self.callee_intents(&site);
+        site.args
+            .iter()
+            .zip(intents)
+            .filter(|(_, intent)| *intent == Some(crate::il::Intent::Out))
+            .filter_map(|(a, _)| match &a.value.kind {
+                ExprKind::Var(name) => self.ug.uir.zones.get(name),
+                _ => None,
+            })
+            .filter(|&z| !self.ug.uir.zones.zones[z].shared)
+            .collect()
+    }
+
+    /// The INTENT of the dummy each actual argument of `site` is bound to (none where
+    /// unknown), keywords included (`il::bind_actuals`).
+    pub(in crate::diff::adjoint) fn callee_intents(
+        &self,
+        site: &crate::analysis::effects::CallSite,
+    ) -> Vec<Option<crate::il::Intent>> {
+        let mut out = vec![None; site.args.len()];
         let Some((cu, _)) = self.ug.ctx.unit_analysis(site.callee) else {
-            return Vec::new();
+            return out;
         };
-        let mut out = Vec::new();
-        for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
-            let (Some(actual), Some(formal)) = (actual, cu.unit.args.get(k)) else {
-                continue;
-            };
-            let is_out = cu
-                .unit
-                .symbols
-                .get(formal)
-                .is_some_and(|f| f.intent == Some(crate::il::Intent::Out));
-            if let (true, ExprKind::Var(name)) = (is_out, &actual.kind)
-                && let Some(z) = self.ug.uir.zones.get(name)
-                && !self.ug.uir.zones.zones[z].shared
+        for (formal, actual) in cu.unit.args.iter().zip(bind_actuals(cu.unit, site.args)) {
+            let Some(actual) = actual else { continue };
+            if let Some(k) = site
+                .args
+                .iter()
+                .position(|a| std::ptr::eq(&a.value, actual))
             {
-                out.push(z);
+                out[k] = cu.unit.symbols.get(formal).and_then(|f| f.intent);
             }
         }
         out

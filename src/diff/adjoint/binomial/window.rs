@@ -112,30 +112,6 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         Some((lo, w - 1))
     }
 
-    /// The INTENT of each dummy of the callee of `site`, by position of the actuals
-    /// (none where unknown).
-    fn callee_intents(
-        &self,
-        site: &crate::analysis::effects::CallSite,
-    ) -> Vec<Option<crate::il::Intent>> {
-        let Some((cu, _)) = self.ug.ctx.unit_analysis(site.callee) else {
-            return vec![None; site.args.len()];
-        };
-        // Positional actuals only: keywords would need matching.
-        if site.args.iter().any(|a| a.keyword.is_some()) {
-            return vec![None; site.args.len()];
-        }
-        (0..site.args.len())
-            .map(|k| {
-                cu.unit
-                    .args
-                    .get(k)
-                    .and_then(|f| cu.unit.symbols.get(f))
-                    .and_then(|f| f.intent)
-            })
-            .collect()
-    }
-
     /// Push and pop of the slices `lo..=hi` (offsets from the step `at`) of the history
     /// array `name`, element by element, those outside its bounds left out.
     pub(in crate::diff::adjoint) fn save_window(
