@@ -152,7 +152,7 @@ mod intrinsics;
 mod io;
 mod lexer;
 mod lift;
-mod pointers;
+pub(crate) mod pointers;
 pub use lift::rename_across_files as rename_internal_across_files;
 pub use pointers::associated_in_other_files as pointers_associated_in_other_files;
 pub use unit::polymorphic_across_files;
@@ -171,6 +171,7 @@ mod tests_structarr;
 use crate::diag::{Diagnostic, FileId, SourceFile};
 use crate::il;
 pub use sema::Modules;
+use std::collections::BTreeMap;
 
 /// The source form of a Fortran file, chosen by its extension.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -583,15 +584,21 @@ fn lower_impl(
         parser.next_id,
         &mut diags,
     );
-    pointers::replace(
+    let imported: BTreeMap<String, BTreeMap<String, pointers::Shuffler>> = modules
+        .iter()
+        .filter(|(_, m)| !m.shufflers.is_empty())
+        .map(|(k, m)| (k.clone(), m.shufflers.clone()))
+        .collect();
+    let mut shufflers = pointers::replace(
         &mut units,
         &parser.stmts.pointer_assignments.borrow(),
+        &imported,
         parser.next_id,
         &mut diags,
     );
     diags.append(&mut parser.diags);
     diags.append(&mut parser.stmts.refused.borrow_mut());
-    let mut names = std::collections::BTreeMap::new();
+    let mut names = BTreeMap::new();
     // Internal procedures of other hosts and other units: names an internal procedure
     // must not take.
     let taken_by = |units: &[il::Unit], host: usize| -> std::collections::BTreeSet<String> {
@@ -644,9 +651,12 @@ fn lower_impl(
                 &mut diags,
                 modules,
             );
-        } else if let Some(scope) =
+        } else if let Some(mut scope) =
             sema::analyze(&mut units[index], &spans, &mut diags, modules, &procedures)
         {
+            scope.shufflers = shufflers
+                .remove(&il::key(&units[index].name))
+                .unwrap_or_default();
             modules.insert(il::key(&units[index].name), scope);
         }
         for unit in &units[index..=index + internals] {

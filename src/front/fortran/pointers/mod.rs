@@ -32,8 +32,10 @@
 //! allocates or frees its POINTER dummy (E0401).
 //!
 //! A pointer to a section has lower bound 1: `p(i)` of `p => a(lo:hi)` is
-//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. Other POINTER
-//! dummies, module variables and components stay refused (E0405, by `sema`).
+//! `a(lo + i - 1)`; a pointer to a whole array keeps the array's bounds. A call of a
+//! subroutine that only exchanges its POINTER dummies' associations is first written
+//! into its caller (`shuffle`). Other POINTER dummies, module variables and components
+//! stay refused (E0405, by `sema`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,6 +47,9 @@ mod allocatable;
 pub use allocatable::{associated_in_other_files, foreign_association};
 mod rewriter;
 mod selectors;
+mod shuffle;
+
+pub use shuffle::Shuffler;
 
 use rewriter::Rewriter;
 
@@ -59,13 +64,29 @@ struct Association {
 }
 
 /// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
-/// of the pointers on the left of `=>` statements (`stmt::StmtParser`).
+/// of the pointers on the left of `=>` statements (`stmt::StmtParser`). `imported`: the
+/// shufflers of the modules analyzed before (`shuffle`), by module key. Returns the
+/// file's shufflers that are module procedures, by module key, for the files after.
 pub fn replace(
     units: &mut [Unit],
     marked: &BTreeSet<Span>,
+    imported: &BTreeMap<String, BTreeMap<String, Shuffler>>,
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
-) {
+) -> BTreeMap<String, BTreeMap<String, Shuffler>> {
+    let own = shuffle::find(units, marked);
+    let mut marked = marked.clone();
+    shuffle::inline(units, &own, imported, &mut marked, next_id);
+    let marked = &marked;
+    let mut by_module: BTreeMap<String, BTreeMap<String, Shuffler>> = BTreeMap::new();
+    for u in units.iter() {
+        if let (Some(host), Some(s)) = (&u.host, own.get(&key(&u.name))) {
+            by_module
+                .entry(key(host))
+                .or_default()
+                .insert(key(&u.name), s.clone());
+        }
+    }
     allocatable::convert(units, marked);
     for unit in units.iter_mut() {
         allocatable::split_nullify(&mut unit.body, next_id);
@@ -74,6 +95,7 @@ pub fn replace(
     for unit in units.iter_mut() {
         allocatable::free_nullified(unit, next_id);
     }
+    by_module
 }
 
 /// Replaces the local pointers of every procedure of `units` by their targets, or

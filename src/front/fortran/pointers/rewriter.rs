@@ -392,6 +392,24 @@ impl Rewriter<'_> {
                 combos.push(combo);
             }
         }
+        // A statement of no block that uses a pointer with no target in every state
+        // that reaches it (it may still be guarded by ASSOCIATED when it has blocks).
+        let states = self.states.get(&s.id).filter(|set| !set.is_empty());
+        if visit::child_blocks(&s).is_empty()
+            && let Some(states) = states
+            && let Some(p) = at
+                .iter()
+                .zip(pending)
+                .find(|(k, _)| states.iter().all(|state| state[**k] == 0))
+                .map(|(_, p)| p)
+        {
+            self.fail(
+                s.span,
+                format!("the pointer `{p}` is used where it is not associated (before its first `=>`, or after `=> null()`)"),
+                "associate it with `=>` before this use, or use the target itself",
+            );
+            return s;
+        }
         // An earlier call's target (a saved pointer) is refused before the walk.
         if combos.iter().any(|c| {
             c.iter()

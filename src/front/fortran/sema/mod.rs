@@ -76,6 +76,9 @@ pub struct ModuleScope {
     interfaces: BTreeMap<String, Interface>,
     implicit: Vec<Option<(TypeSpec, ScalarType)>>,
     implicit_none: bool,
+    /// Its procedures that only exchange the associations of their POINTER dummies
+    /// (`pointers::Shuffler`), by key: the units that use it inline their calls.
+    pub shufflers: BTreeMap<String, crate::front::fortran::pointers::Shuffler>,
 }
 
 impl ModuleScope {
@@ -435,6 +438,7 @@ fn analyze_unit(
         interfaces: sema.interfaces.clone(),
         implicit: sema.implicit.clone(),
         implicit_none: sema.implicit_none,
+        shufflers: BTreeMap::new(),
     })
 }
 
