@@ -45,6 +45,7 @@ use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key
 mod allocatable;
 
 pub use allocatable::{associated_in_other_files, foreign_association};
+mod owned;
 mod rewriter;
 mod selectors;
 mod shuffle;
@@ -77,6 +78,13 @@ pub fn replace(
     let own = shuffle::find(units, marked);
     let mut marked = marked.clone();
     shuffle::inline(units, &own, imported, &mut marked, next_id);
+    let mut taken = selectors::names_of(units);
+    for unit in units.iter_mut().filter(|u| u.is_procedure()) {
+        let mut pointers = local_pointers(unit);
+        let saved = selectors::saved_pointers(unit, &pointers);
+        pointers.retain(|p| !saved.contains(p));
+        owned::give_memory_names(unit, &pointers, &mut marked, &mut taken, next_id);
+    }
     let marked = &marked;
     let mut by_module: BTreeMap<String, BTreeMap<String, Shuffler>> = BTreeMap::new();
     for u in units.iter() {

@@ -295,6 +295,14 @@ impl Rewriter<'_> {
         for e in visit::stmt_exprs_mut(&mut s) {
             self.expr(e);
         }
+        // DEALLOCATE of a pointer frees the memory variable it has (`owned`).
+        if let StmtKind::Deallocate(items) = &mut s.kind {
+            for e in items.iter_mut() {
+                if matches!(&e.kind, ExprKind::Var(p) if self.pointers.contains(&key(p))) {
+                    self.expr(e);
+                }
+            }
+        }
         if matches!(s.kind, StmtKind::DoWhile { .. }) {
             self.current = saved;
             self.unknown = saved_unknown;

@@ -225,6 +225,8 @@ pub fn uses(
             // The written variable too (what the rewriter replaces).
             StmtKind::Assign { lhs, rhs } => vec![lhs, rhs],
             StmtKind::Call { name, .. } if name.eq_ignore_ascii_case("nullify") => Vec::new(),
+            // DEALLOCATE of a pointer frees its target (`owned`).
+            StmtKind::Deallocate(items) => items.iter().collect(),
             _ => visit::stmt_exprs(x),
         };
         for e in exprs {
