@@ -34,6 +34,8 @@ use crate::il::{Attr, Decl, DeclKind, Expr, ExprKind, Stmt, StmtId, StmtKind, Un
 pub struct Shuffler {
     /// Its name, as written.
     pub name: String,
+    /// The module it is a procedure of (key); `None` for an external subroutine.
+    pub host: Option<String>,
     /// Its dummies (keys), in order.
     pub args: Vec<String>,
     /// The declarations of its local pointers, one entity each (key → declaration).
@@ -124,21 +126,28 @@ fn shuffler(unit: &Unit, marked: &BTreeSet<Span>) -> Option<Shuffler> {
     }
     (associations > 0).then(|| Shuffler {
         name: unit.name.clone(),
+        host: unit.host.as_ref().map(|h| key(h)),
         args,
         locals,
         body: unit.body.clone(),
     })
 }
 
-/// The shufflers the procedures of `units` can call, by key: those of the file, and
-/// those of the modules they use (`imported`: module key → its shufflers).
+/// The shufflers `unit` can call, by key: the file's external ones and those of its own
+/// module, and those of the modules it (or its module) uses, of this file (`own`) or
+/// analyzed before (`imported`: module key → its shufflers).
 fn visible<'a>(
     unit: &Unit,
     units: &[Unit],
     own: &'a BTreeMap<String, Shuffler>,
     imported: &'a BTreeMap<String, BTreeMap<String, Shuffler>>,
 ) -> BTreeMap<String, &'a Shuffler> {
-    let mut out: BTreeMap<String, &Shuffler> = own.iter().map(|(k, s)| (k.clone(), s)).collect();
+    let home = unit.host.as_ref().map(|h| key(h));
+    let mut out: BTreeMap<String, &Shuffler> = own
+        .iter()
+        .filter(|(_, s)| s.host.is_none() || s.host == home)
+        .map(|(k, s)| (k.clone(), s))
+        .collect();
     // The unit's USE statements, and its host module's.
     let host = unit.host.as_ref().and_then(|h| {
         units
@@ -146,21 +155,26 @@ fn visible<'a>(
             .find(|u| u.is_module() && key(&u.name) == key(h))
     });
     for d in unit.decls.iter().chain(host.iter().flat_map(|h| &h.decls)) {
-        if let DeclKind::Use {
+        let DeclKind::Use {
             module,
             only,
             renames,
         } = &d.kind
-            && let Some(theirs) = imported.get(&key(module))
-        {
-            for (k, s) in theirs {
-                let renamed = renames.iter().any(|(a, b)| key(a) == *k || key(b) == *k);
-                let listed = only
-                    .as_ref()
-                    .is_none_or(|names| names.iter().any(|n| key(n) == *k));
-                if listed && !renamed {
-                    out.insert(k.clone(), s);
-                }
+        else {
+            continue;
+        };
+        let module = key(module);
+        let theirs = own
+            .iter()
+            .filter(|(_, s)| s.host.as_ref() == Some(&module))
+            .chain(imported.get(&module).into_iter().flatten());
+        for (k, s) in theirs {
+            let renamed = renames.iter().any(|(a, b)| key(a) == *k || key(b) == *k);
+            let listed = only
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| key(n) == *k));
+            if listed && !renamed {
+                out.insert(k.clone(), s);
             }
         }
     }
