@@ -78,12 +78,17 @@ pub fn replace(
     let own = shuffle::find(units, marked);
     let mut marked = marked.clone();
     shuffle::inline(units, &own, imported, &mut marked, next_id);
-    let mut taken = selectors::names_of(units);
-    for unit in units.iter_mut().filter(|u| u.is_procedure()) {
-        let mut pointers = local_pointers(unit);
-        let saved = selectors::saved_pointers(unit, &pointers);
+    // Most files declare no pointer: no names to collect then.
+    let mut taken = None;
+    for k in 0..units.len() {
+        let mut pointers = local_pointers(&units[k]);
+        if !units[k].is_procedure() || pointers.is_empty() {
+            continue;
+        }
+        let saved = selectors::saved_pointers(&units[k], &pointers);
         pointers.retain(|p| !saved.contains(p));
-        owned::give_memory_names(unit, &pointers, &mut marked, &mut taken, next_id);
+        let taken = taken.get_or_insert_with(|| selectors::names_of(units));
+        owned::give_memory_names(&mut units[k], &pointers, &mut marked, taken, next_id);
     }
     let marked = &marked;
     let mut by_module: BTreeMap<String, BTreeMap<String, Shuffler>> = BTreeMap::new();

@@ -19,39 +19,28 @@
 //! path), and DEALLOCATE of a pointer frees the variable it has then.
 //!
 //! Only a pointer allocated once, at the top level of its procedure (not in a loop or a
-//! branch), and associated only with other pointers of the procedure (or `null()`):
-//! otherwise the ALLOCATE would have to give new memory to a variable that already has
-//! some.
+//! branch: the ALLOCATE would have to give new memory to a variable that already has
+//! some), and associated with other pointers of the procedure or they with it (their
+//! families: `selectors::Families`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::selectors::Families;
 use crate::diag::Span;
 use crate::il::{Attr, Decl, DeclKind, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key, visit};
 
 /// Gives the owned memory of `unit`'s exchanging pointers (among `pointers`, keys) a
-/// variable of its own; returns those pointers (keys). `marked` gets the spans of the
-/// pointers on the left of the `=>` statements it writes.
+/// variable of its own. `marked` holds the spans of the pointers on the left of `=>`
+/// statements, and gets those of the statements it writes.
 pub(super) fn give_memory_names(
     unit: &mut Unit,
     pointers: &BTreeSet<String>,
     marked: &mut BTreeSet<Span>,
     taken: &mut BTreeSet<String>,
     next_id: &mut u32,
-) -> BTreeSet<String> {
-    let (candidates, family) = exchanging(unit, pointers, marked);
-    if candidates.is_empty() {
-        return candidates;
-    }
-    // One top-level ALLOCATE of each, nowhere else.
-    let mut top: BTreeMap<String, usize> = BTreeMap::new();
-    for s in &unit.body {
-        if let StmtKind::Allocate(items) = &s.kind {
-            for n in items.iter().filter_map(super::item_name) {
-                *top.entry(n).or_default() += 1;
-            }
-        }
-    }
-    let mut all: BTreeMap<String, usize> = BTreeMap::new();
+) {
+    // Every ALLOCATE item, and those of the top level.
+    let (mut all, mut top) = (BTreeMap::<String, usize>::new(), BTreeSet::new());
     visit::walk_stmts(&unit.body, &mut |s| {
         if let StmtKind::Allocate(items) = &s.kind {
             for n in items.iter().filter_map(super::item_name) {
@@ -59,12 +48,25 @@ pub(super) fn give_memory_names(
             }
         }
     });
-    let chosen: BTreeSet<String> = candidates
-        .into_iter()
-        .filter(|p| top.get(p) == Some(&1) && all.get(p) == Some(&1))
+    for s in &unit.body {
+        if let StmtKind::Allocate(items) = &s.kind {
+            top.extend(items.iter().filter_map(super::item_name));
+        }
+    }
+    let is_association = |s: &Stmt| {
+        matches!(&s.kind, StmtKind::Assign { lhs, .. }
+            if marked.contains(&lhs.span)
+                && matches!(&lhs.kind, ExprKind::Var(n) if pointers.contains(&key(n))))
+    };
+    let families = Families::of(unit, pointers, &is_association);
+    // Allocated once, at the top level, and exchanged with other pointers.
+    let chosen: BTreeSet<String> = pointers
+        .iter()
+        .filter(|p| all.get(*p) == Some(&1) && top.contains(*p) && families.joined(p))
+        .cloned()
         .collect();
     if chosen.is_empty() {
-        return chosen;
+        return;
     }
     let names: BTreeMap<String, String> = chosen
         .iter()
@@ -81,7 +83,7 @@ pub(super) fn give_memory_names(
         })
         .collect();
     declare(unit, &names);
-    free_families(&mut unit.body, &chosen, &family, &names);
+    free_families(&mut unit.body, &chosen, &families, &names);
     let body = std::mem::take(&mut unit.body);
     let mut out = Vec::with_capacity(body.len() + names.len());
     for s in body {
@@ -121,65 +123,6 @@ pub(super) fn give_memory_names(
         }
     }
     unit.body = out;
-    chosen
-}
-
-/// The local pointers (keys) that ALLOCATE gives memory and that are associated only
-/// with pointers of `pointers` or `null()`, with at least one such association; and the
-/// family of every pointer associated with another (key → its family's first pointer).
-fn exchanging(
-    unit: &Unit,
-    pointers: &BTreeSet<String>,
-    marked: &BTreeSet<Span>,
-) -> (BTreeSet<String>, BTreeMap<String, String>) {
-    let mut allocated = BTreeSet::new();
-    let mut pairs = Vec::new();
-    let mut elsewhere = BTreeSet::new();
-    visit::walk_stmts(&unit.body, &mut |s| match &s.kind {
-        StmtKind::Allocate(items) => allocated.extend(items.iter().filter_map(super::item_name)),
-        StmtKind::Assign { lhs, rhs } if marked.contains(&lhs.span) => {
-            let (Some(p), ExprKind::Var(q)) = (super::item_name(lhs), &rhs.kind) else {
-                if !super::allocatable::is_null(rhs) {
-                    elsewhere.extend(super::item_name(lhs));
-                }
-                return;
-            };
-            if pointers.contains(&key(q)) {
-                pairs.push((p, key(q)));
-            } else {
-                elsewhere.insert(p);
-            }
-        }
-        _ => {}
-    });
-    let mut family: BTreeMap<String, String> = BTreeMap::new();
-    fn root(family: &BTreeMap<String, String>, p: &str) -> String {
-        let mut at = p.to_string();
-        while let Some(up) = family.get(&at).filter(|up| **up != at) {
-            at = up.clone();
-        }
-        at
-    }
-    for (p, q) in &pairs {
-        let (a, b) = (root(&family, p), root(&family, q));
-        family.entry(a.clone()).or_insert(a.clone());
-        if a != b {
-            family.insert(b, a);
-        }
-    }
-    let family: BTreeMap<String, String> = pairs
-        .iter()
-        .flat_map(|(p, q)| [p.clone(), q.clone()])
-        .map(|p| {
-            let r = root(&family, &p);
-            (p, r)
-        })
-        .collect();
-    let exchanging = allocated
-        .into_iter()
-        .filter(|p| pointers.contains(p) && family.contains_key(p) && !elsewhere.contains(p))
-        .collect();
-    (exchanging, family)
 }
 
 /// A DEALLOCATE that frees every pointer of `chosen` in some family, and no other
@@ -188,42 +131,27 @@ fn exchanging(
 fn free_families(
     body: &mut [Stmt],
     chosen: &BTreeSet<String>,
-    family: &BTreeMap<String, String>,
+    families: &Families,
     names: &BTreeMap<String, String>,
 ) {
     for s in body.iter_mut() {
         for b in visit::child_blocks_mut(s) {
-            free_families(b, chosen, family, names);
+            free_families(b, chosen, families, names);
         }
         let StmtKind::Deallocate(items) = &mut s.kind else {
             continue;
         };
         let freed: BTreeSet<String> = items.iter().filter_map(super::item_name).collect();
-        let whole: BTreeSet<&String> = freed
-            .iter()
-            .filter_map(|p| family.get(p))
-            .filter(|f| {
-                let members: BTreeSet<&String> = family
-                    .iter()
-                    .filter(|(_, g)| g == f)
-                    .map(|(p, _)| p)
-                    .collect();
-                let owners: BTreeSet<&String> = members
-                    .iter()
-                    .copied()
-                    .filter(|p| chosen.contains(*p))
-                    .collect();
-                let named: BTreeSet<&String> = members
-                    .iter()
-                    .copied()
-                    .filter(|p| freed.contains(*p))
-                    .collect();
-                !owners.is_empty() && owners == named
-            })
-            .collect();
+        // Whether the DEALLOCATE frees exactly the owners of `p`'s family.
+        let whole = |p: &String| {
+            let members = families.members(p);
+            let owners: BTreeSet<&String> =
+                members.iter().filter(|q| chosen.contains(*q)).collect();
+            let named: BTreeSet<&String> = members.iter().filter(|q| freed.contains(*q)).collect();
+            !owners.is_empty() && owners == named
+        };
         for e in items.iter_mut() {
-            if let Some(p) = super::item_name(e)
-                && family.get(&p).is_some_and(|f| whole.contains(f))
+            if let Some(p) = super::item_name(e).filter(|p| chosen.contains(p) && whole(p))
                 && let ExprKind::Var(n) = &mut e.kind
             {
                 *n = names[&p].clone();

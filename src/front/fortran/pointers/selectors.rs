@@ -136,6 +136,12 @@ impl Families {
             .collect()
     }
 
+    /// Is `p` (key) in a family with other pointers (associated with one, or one with it)?
+    pub fn joined(&self, p: &str) -> bool {
+        let f = &self.family[p];
+        self.family.values().filter(|g| *g == f).count() > 1
+    }
+
     /// The selector for pointer `p` (key), named `var`, or why none can follow it.
     pub fn selector(&self, p: &str, var: String, saved: bool) -> Result<Selector, Diagnostic> {
         let f = &self.family[p];

@@ -199,11 +199,8 @@ pub fn inline(
         if !units[k].is_procedure() {
             continue;
         }
-        let callable: BTreeMap<String, Shuffler> = visible(&units[k], units, own, imported)
-            .into_iter()
-            .filter(|(name, _)| *name != key(&units[k].name))
-            .map(|(name, s)| (name, s.clone()))
-            .collect();
+        let mut callable = visible(&units[k], units, own, imported);
+        callable.remove(&key(&units[k].name));
         if callable.is_empty() {
             continue;
         }
@@ -232,7 +229,7 @@ pub fn inline(
 }
 
 struct Inliner<'a> {
-    callable: &'a BTreeMap<String, Shuffler>,
+    callable: &'a BTreeMap<String, &'a Shuffler>,
     /// The caller's local pointers (keys).
     locals: &'a BTreeSet<String>,
     taken: &'a mut BTreeSet<String>,
