@@ -71,15 +71,8 @@ pub(super) fn give_memory_names(
     let names: BTreeMap<String, String> = chosen
         .iter()
         .map(|p| {
-            let written = written_name(unit, p);
-            let mut name = format!("{written}_mem");
-            let mut k = 2;
-            while taken.contains(&key(&name)) {
-                name = format!("{written}_mem{k}");
-                k += 1;
-            }
-            taken.insert(key(&name));
-            (p.clone(), name)
+            let base = format!("{}_mem", written_name(unit, p));
+            (p.clone(), super::selectors::numbered(&base, taken))
         })
         .collect();
     declare(unit, &names);

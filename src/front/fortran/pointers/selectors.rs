@@ -163,10 +163,16 @@ impl Families {
 
 /// The name of the selector of pointer `p`: `p_target`, numbered when taken.
 pub fn selector_name(p: &str, taken: &mut BTreeSet<String>) -> String {
-    let mut name = format!("{p}_target");
+    numbered(&format!("{p}_target"), taken)
+}
+
+/// `base` if free, else `base2`, `base3`, ...; the name is then taken (keys in `taken`).
+/// The names every pointer pass writes (selectors, inlined locals, memory variables).
+pub fn numbered(base: &str, taken: &mut BTreeSet<String>) -> String {
+    let mut name = base.to_string();
     let mut k = 2;
     while taken.contains(&key(&name)) {
-        name = format!("{p}_target{k}");
+        name = format!("{base}{k}");
         k += 1;
     }
     taken.insert(key(&name));

@@ -286,7 +286,9 @@ impl Inliner<'_> {
             return None;
         }
         for (local, decl) in &callee.locals {
-            let fresh = fresh_name(local, &callee.name, self.taken);
+            // `tmp_swap` for local `tmp` of `swap`.
+            let base = format!("{local}_{}", callee.name.to_ascii_lowercase());
+            let fresh = super::selectors::numbered(&base, self.taken);
             bound.insert(local.clone(), fresh.clone());
             let mut decl = decl.clone();
             if let DeclKind::Var { entities, .. } = &mut decl.kind {
@@ -348,17 +350,4 @@ impl Inliner<'_> {
         }
         Some(out)
     }
-}
-
-/// `tmp_swap` for local `tmp` of shuffler `swap`, numbered when taken.
-fn fresh_name(local: &str, callee: &str, taken: &mut BTreeSet<String>) -> String {
-    let base = format!("{local}_{}", callee.to_ascii_lowercase());
-    let mut name = base.clone();
-    let mut k = 2;
-    while taken.contains(&key(&name)) {
-        name = format!("{base}{k}");
-        k += 1;
-    }
-    taken.insert(key(&name));
-    name
 }
