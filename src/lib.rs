@@ -180,7 +180,7 @@ pub fn parse_sources(
         front::fortran::rename_internal_across_files(&mut program);
         front::fortran::pointers_associated_in_other_files(&mut program);
         front::fortran::polymorphic_across_files(&mut program);
-        errors.extend(front::fortran::generic::resolve(&mut program));
+        front::fortran::generic::resolve(&mut program);
     }
     if errors.is_empty() {
         // Deferred to the units they are found in: said when a root reaches one.

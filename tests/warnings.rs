@@ -1421,7 +1421,7 @@ fn a_type_bound_procedure_part_is_one_error_for_the_users_of_the_type() {
     real(8) :: w, h
   contains
     procedure, nopass :: area
-    generic :: size => area
+    procedure(area), deferred, nopass :: size
     final :: drop
   end type box
 contains
@@ -1449,7 +1449,7 @@ end module shapes
     assert_eq!(warnings_of(text, "plain", &["x"], &["y"]), "");
     let e = errors_of(text, "uses", &["x"], &["y"]);
     assert!(
-        e.contains("w.f90:3:3: error[E0405]: generic type-bound procedures (in type `box`) are not supported yet"),
+        e.contains("w.f90:3:3: error[E0405]: type-bound procedures with an interface name (`PROCEDURE(iface)`) (in type `box`) are not supported yet"),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
@@ -1651,4 +1651,45 @@ end subroutine plain
         Ok(out) => assert_eq!(out.warnings, ""),
         Err(e) => panic!("{}", e.rendered),
     }
+}
+
+/// A call of a generic that no specific takes blocks only the roots that reach the
+/// procedure making it: one E0429 for those, nothing for the others (it was an error of
+/// the whole program before, whatever the roots).
+#[test]
+fn an_unresolvable_generic_call_blocks_only_the_roots_that_reach_it() {
+    let text = "module mags
+  implicit none
+  interface mag
+    module procedure mag_r, mag_v
+  end interface mag
+contains
+  real(8) function mag_r(x)
+    real(8), intent(in) :: x
+    mag_r = abs(x)
+  end function mag_r
+  real(8) function mag_v(x)
+    real(8), intent(in) :: x(:)
+    mag_v = sum(abs(x))
+  end function mag_v
+  subroutine good(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = mag(x)*x
+  end subroutine good
+  subroutine bad(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x
+    if (mag(.true.) > 0) y = 2*x
+  end subroutine bad
+end module mags
+";
+    assert_eq!(warnings_of(text, "good", &["x"], &["y"]), "");
+    let e = errors_of(text, "bad", &["x"], &["y"]);
+    assert!(
+        e.contains("w.f90:24:9: error[E0429]: no specific procedure of the generic `mag` takes these arguments"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
 }

@@ -393,6 +393,9 @@ pub struct Binding {
     pub name: String,
     /// The procedure it names, for a specific binding.
     pub specific: Option<String>,
+    /// For a GENERIC binding (`name` is then the generic spec: `norm`, `operator(+)`,
+    /// `assignment(=)`): the specific bindings it lists, as written.
+    pub generic: Vec<String>,
     pub pass: BindingPass,
     /// The statement as the source wrote it.
     pub text: String,

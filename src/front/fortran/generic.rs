@@ -64,11 +64,19 @@ fn operator_symbol(op: il::BinOp) -> Option<&'static str> {
     })
 }
 
-/// Resolves every call of a generic name in the program's Fortran procedures.
-pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
-    let mut errors = Vec::new();
+/// The generics of the program: by (owner, generic) keys, the generic's name as
+/// messages say it and its specifics.
+type Table = BTreeMap<(String, String), (String, Vec<Specific>)>;
+
+/// Resolves every call of a generic name in the program's Fortran procedures. A call
+/// that no specific (or more than one) takes is refused, E0429, with the procedure
+/// that makes it (`il::Unit::deferred`): it blocks only the roots that reach it.
+pub fn resolve(program: &mut il::Program) {
     // (owner, generic) keys → the specifics, computed from the program before rewriting.
-    let mut table: BTreeMap<(String, String), (String, Vec<Specific>)> = BTreeMap::new();
+    let mut table: Table = BTreeMap::new();
+    // (type, operator) keys → the specifics of the type's GENERIC bindings of operators
+    // and assignment: they go wherever a value of the type does.
+    let mut by_type: Table = BTreeMap::new();
     {
         let generics: Vec<Generic> = program
             .units()
@@ -97,54 +105,120 @@ pub fn resolve(program: &mut il::Program) -> Vec<Diagnostic> {
                 .collect();
             table.insert((key(&g.owner), key(&g.name)), (g.name.clone(), specifics));
         }
+        for (owner, type_name, binding, procedures) in bound_generics(program) {
+            let specifics: Vec<Specific> = procedures
+                .iter()
+                .filter_map(|p| module_procedure(program, &owner, p))
+                .collect();
+            if binding.contains('(') {
+                by_type.insert((key(&type_name), key(&binding)), (binding, specifics));
+            } else {
+                let name = crate::front::fortran::sema::bound_generic_name(&type_name, &binding);
+                table.insert((key(&owner), name), (binding, specifics));
+            }
+        }
     }
-    if table.is_empty() {
-        return errors;
+    if table.is_empty() && by_type.is_empty() {
+        return;
     }
+    let bound_operators = by_type.keys().any(|(_, op)| op.starts_with("operator("));
+    let bound_assignment = by_type.keys().any(|(_, op)| op == "assignment(=)");
     for file in &mut program.files {
         if file.language != il::Language::Fortran {
             continue;
         }
         for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
             let symbols = unit.symbols.clone();
+            let mut errors = Vec::new();
             let derived = symbols.iter().any(|s| s.ty == ScalarType::Derived);
             let mut resolver = Resolver {
                 table: &table,
+                by_type: &by_type,
                 unit_name: unit.name.clone(),
                 symbols: &symbols,
                 resolved: BTreeMap::new(),
                 errors: &mut errors,
-                operators: derived && symbols.iter().any(|s| s.name.starts_with("operator(")),
-                assignment: derived && symbols.get("assignment(=)").is_some(),
+                operators: derived
+                    && (bound_operators || symbols.iter().any(|s| s.name.starts_with("operator("))),
+                assignment: derived && (bound_assignment || symbols.get("assignment(=)").is_some()),
             };
             let mut body = std::mem::take(&mut unit.body);
             il::visit::walk_stmts_mut(&mut body, &mut |s| resolver.stmt(s));
             unit.body = body;
             let resolved = std::mem::take(&mut resolver.resolved);
             for (k, (generic, specific)) in resolved {
-                if unit.symbols.get(&specific.name).is_none()
-                    && let Some(mut sym) = unit.symbols.get(&generic).cloned()
-                {
-                    sym.name = specific.name.clone();
-                    sym.kind = SymbolKind::Procedure;
-                    if let Some(r) = &specific.result {
-                        sym.ty = r.ty;
-                        sym.type_spec = r.type_spec.clone();
-                        sym.implicit = false;
-                    }
-                    sym.global = specific.host.as_ref().map(|h| GlobalRef {
-                        module: h.clone(),
-                        name: specific.name.clone(),
-                    });
-                    unit.symbols.insert(sym);
+                if unit.symbols.get(&specific.name).is_none() {
+                    unit.symbols
+                        .insert(specific_symbol(unit.symbols.get(&generic), specific));
                 }
-                // A defined operator prints back as the operator (`(a + b)`).
-                unit.source_calls
-                    .insert(k, il::SourceCall::Generic(generic));
+                // A call through a GENERIC binding prints back through the binding
+                // (`sema::bindings`), a defined operator as the operator (`(a + b)`).
+                let source = match unit.source_calls.get(&key(&generic)) {
+                    Some(bound @ il::SourceCall::Bound { .. }) => bound.clone(),
+                    _ => il::SourceCall::Generic(generic),
+                };
+                unit.source_calls.insert(k, source);
+            }
+            // The GENERIC bindings' own names (`sema::bound_generic_name`): every call is
+            // now of a specific.
+            unit.source_calls.retain(|k, _| !k.contains('@'));
+            unit.deferred.append(&mut errors);
+        }
+    }
+}
+
+/// The symbol of a specific procedure that a unit calls through a generic: the
+/// generic's own (`generic`), when the unit has one (a module's generic, by use or
+/// host association), made the specific's; else (a type's GENERIC binding) from the
+/// specific alone.
+fn specific_symbol(generic: Option<&il::Symbol>, specific: &Specific) -> il::Symbol {
+    let mut sym = generic.cloned().unwrap_or_else(|| {
+        let (ty, spec) = specific.result.as_ref().map_or(
+            (ScalarType::Real(8), il::TypeSpec::of(ScalarType::Real(8))),
+            |r| (r.ty, r.type_spec.clone()),
+        );
+        il::Symbol::local(&specific.name, ty, spec, Vec::new())
+    });
+    sym.name = specific.name.clone();
+    sym.kind = SymbolKind::Procedure;
+    if let Some(r) = &specific.result {
+        sym.ty = r.ty;
+        sym.type_spec = r.type_spec.clone();
+        sym.implicit = false;
+    }
+    sym.global = specific.host.as_ref().map(|h| GlobalRef {
+        module: h.clone(),
+        name: specific.name.clone(),
+    });
+    sym
+}
+
+/// The GENERIC bindings of the program's derived types: (the module defining the type,
+/// the type, the generic spec as written, the procedures of the specific bindings it
+/// lists).
+fn bound_generics(program: &il::Program) -> Vec<(String, String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for u in program.units().filter(|u| u.is_module()) {
+        for d in &u.decls {
+            let DeclKind::TypeDef { name, bindings, .. } = &d.kind else {
+                continue;
+            };
+            for b in bindings.iter().filter(|b| !b.generic.is_empty()) {
+                let procedures = b
+                    .generic
+                    .iter()
+                    .filter_map(|listed| {
+                        bindings
+                            .iter()
+                            .find(|x| key(&x.name) == key(listed) && x.generic.is_empty())
+                            .and_then(|x| x.specific.clone())
+                    })
+                    .collect();
+                out.push((u.name.clone(), name.clone(), b.name.clone(), procedures));
             }
         }
     }
-    errors
+    out
 }
 
 /// The specific `name` of a generic declared in `owner`: a procedure of that module, or
@@ -202,7 +276,9 @@ fn is_optional(unit: &Unit, name: &str) -> bool {
 }
 
 struct Resolver<'a> {
-    table: &'a BTreeMap<(String, String), (String, Vec<Specific>)>,
+    table: &'a Table,
+    /// The types' GENERIC bindings of operators and assignment (`resolve`).
+    by_type: &'a Table,
     unit_name: String,
     symbols: &'a SymbolTable,
     /// Key of each specific called → (the generic as spelled here, the specific).
@@ -229,12 +305,17 @@ impl<'a> Resolver<'a> {
         // (else it is the intrinsic assignment): a call of that subroutine.
         if let StmtKind::Assign { lhs, rhs } = &s.kind
             && self.assignment
-            && let Some((_, specifics)) = self.generic("assignment(=)")
         {
             let args = vec![Arg::positional(lhs.clone()), Arg::positional(rhs.clone())];
             let actuals: Vec<(Option<String>, Actual)> =
                 args.iter().map(|a| (None, self.actual(&a.value))).collect();
-            let fitting: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+            let Some((_, specifics)) = self.candidates("assignment(=)", &actuals) else {
+                return;
+            };
+            let fitting: Vec<&Specific> = specifics
+                .into_iter()
+                .filter(|s| fits(s, &actuals))
+                .collect();
             if let [one] = fitting.as_slice() {
                 self.resolved
                     .insert(key(&one.name), ("assignment(=)".to_string(), *one));
@@ -272,7 +353,9 @@ impl<'a> Resolver<'a> {
             return;
         }
         let mut name = format!("operator({symbol})");
-        if self.generic(&name).is_none() {
+        let actuals: Vec<(Option<String>, Actual)> =
+            operands.iter().map(|x| (None, self.actual(x))).collect();
+        if self.candidates(&name, &actuals).is_none() {
             // Fortran has no intrinsic arithmetic on derived types.
             let type_name = operands
                 .iter()
@@ -285,7 +368,7 @@ impl<'a> Resolver<'a> {
                 )
                 .at(span)
                 .with_help(format!(
-                    "define it with `interface operator({symbol})` and its function, or use the module that does"
+                    "define it with `interface operator({symbol})` or a GENERIC binding of the type, and its function, or use the module that does"
                 )),
             );
             return;
@@ -311,15 +394,51 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// The specifics a call of generic `name` with `actuals` chooses among, and the
+    /// generic's name as messages say it: those of the generic the name has here, and,
+    /// for an operator or assignment, those of the GENERIC bindings of the derived
+    /// types of the actual arguments. `None` when there is no such generic.
+    fn candidates(
+        &self,
+        name: &str,
+        actuals: &[(Option<String>, Actual)],
+    ) -> Option<(String, Vec<&'a Specific>)> {
+        let mut found = self
+            .generic(name)
+            .map(|(generic, specifics)| (generic.clone(), specifics.iter().collect::<Vec<_>>()));
+        if name.contains('(') && !self.by_type.is_empty() {
+            for type_name in actuals.iter().filter_map(|(_, a)| a.type_name.as_ref()) {
+                if let Some((generic, specifics)) = self.by_type.get(&(key(type_name), key(name))) {
+                    let (_, list) = found.get_or_insert_with(|| (generic.clone(), Vec::new()));
+                    for s in specifics {
+                        if !list.iter().any(|x| key(&x.name) == key(&s.name)) {
+                            list.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
     fn call(&mut self, name: &mut String, args: &[Arg], span: crate::diag::Span) {
-        let Some((generic, specifics)) = self.generic(name) else {
+        // Most calls are of no generic: no argument types to compute then.
+        let bound = name.contains('(') && !self.by_type.is_empty();
+        if !bound && self.generic(name).is_none() {
             return;
-        };
+        }
         let actuals: Vec<(Option<String>, Actual)> = args
             .iter()
             .map(|a| (a.keyword.clone(), self.actual(&a.value)))
             .collect();
-        let mut fits: Vec<&Specific> = specifics.iter().filter(|s| fits(s, &actuals)).collect();
+        let Some((generic, specifics)) = self.candidates(name, &actuals) else {
+            return;
+        };
+        let mut fits: Vec<&Specific> = specifics
+            .iter()
+            .copied()
+            .filter(|s| fits(s, &actuals))
+            .collect();
         // A non-elemental specific that fits is taken before an elemental one (Fortran
         // 2018 §15.5.5.2).
         if fits.iter().any(|s| !s.elemental) {
@@ -369,17 +488,26 @@ impl<'a> Resolver<'a> {
             default_real: 4,
         };
         let ty = il::types::expr_type(e, &rules);
-        let type_name = match &e.kind {
-            ExprKind::Var(n) | ExprKind::Index(n, _) => self
-                .symbols
-                .get(n)
-                .and_then(|s| s.type_spec.type_name.as_ref().map(|t| key(t))),
-            _ => None,
-        };
+        let type_name = self.type_name(e);
         Actual {
             ty,
             type_name,
             rank: self.rank(e),
+        }
+    }
+
+    /// The name (key) of the derived type of `e`: a variable's, an element's, a
+    /// function result's (a specific already resolved, such as an operator's).
+    fn type_name(&self, e: &Expr) -> Option<String> {
+        let declared = |s: &il::Symbol| s.type_spec.type_name.as_ref().map(|t| key(t));
+        match &e.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => self.symbols.get(n).and_then(declared),
+            ExprKind::Call(n, _) => match self.resolved.get(crate::il::key_ref(n).as_ref()) {
+                Some((_, s)) => s.result.as_ref().and_then(declared),
+                None => self.symbols.get(n).and_then(declared),
+            },
+            ExprKind::Paren(x) => self.type_name(x),
+            _ => None,
         }
     }
 
@@ -443,6 +571,15 @@ impl<'a> Resolver<'a> {
             {
                 args_max(args)
             }
+            // An array-valued function: the rank of its result.
+            ExprKind::Call(n, _) => match self.resolved.get(crate::il::key_ref(n).as_ref()) {
+                Some((_, s)) => s.result.as_ref().map_or(0, |r| r.dims.len()),
+                None => self
+                    .symbols
+                    .get(n)
+                    .filter(|s| s.kind == SymbolKind::Procedure)
+                    .map_or(0, |s| s.dims.len()),
+            },
             _ => 0,
         }
     }

@@ -166,6 +166,8 @@ mod tests;
 #[cfg(test)]
 mod tests_fixed;
 #[cfg(test)]
+mod tests_generic_bindings;
+#[cfg(test)]
 mod tests_structarr;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};
@@ -803,10 +805,18 @@ fn defer_unsupported(units: &mut [il::Unit], diags: &mut Vec<Diagnostic>) {
         });
         let at = holder(units, &d);
         // Or, for a semantic error that quotes only a component (`arr` has 0
-        // dimensions), a refused name the procedure uses.
+        // dimensions) or a binding of a refused type (`.dot.` is not defined), a
+        // refused name the procedure uses: in its statements, or as the type of its
+        // variables.
         let cause = quoted.or_else(|| {
             let u = at.filter(|_| d.is_semantic())?;
-            let named = il::visit::referenced_names(&units[u].body);
+            let mut named = il::visit::referenced_names(&units[u].body);
+            named.extend(
+                units[u]
+                    .symbols
+                    .iter()
+                    .filter_map(|s| s.type_spec.type_name.as_ref().map(|t| il::key(t))),
+            );
             refused.iter().find(|(n, _)| named.contains(n))
         });
         match (at, cause) {

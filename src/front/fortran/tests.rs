@@ -1388,10 +1388,13 @@ end module g
         "{out}"
     );
     // No specific takes a logical; two specifics that take the same arguments.
+    // Refused with the procedure that makes the call: it blocks only the roots that
+    // reach it.
     let bad = text.replace("mag(3)", "mag(.true.)");
-    let errs = crate::parse_sources(&[crate::SourceInput::new("g.f90", &bad)], &mut map)
-        .expect_err("refused");
-    assert_eq!(where_(&bad, &errs), vec![("E0429", 23, 30)]);
+    let program = crate::parse_sources(&[crate::SourceInput::new("g.f90", &bad)], &mut map)
+        .expect("deferred");
+    let errs = &program.unit("use_it").expect("unit").deferred;
+    assert_eq!(where_(&bad, errs), vec![("E0429", 23, 30)]);
     let twice = text.replace("module procedure mag_i", "module procedure mag_i, mag_r8");
     let twice = twice.replace("module procedure mag_r8, mag_v", "module procedure mag_v");
     let ok = crate::parse_sources(&[crate::SourceInput::new("g.f90", &twice)], &mut map);
@@ -1401,9 +1404,13 @@ end module g
         "integer, intent(in) :: k\n    mag_i = abs(k)",
         "real(8), intent(in) :: x\n    mag_i = x",
     );
-    let errs = crate::parse_sources(&[crate::SourceInput::new("g.f90", &ambiguous)], &mut map)
-        .expect_err("refused");
-    assert!(errs.iter().all(|d| d.code == "E0429"), "{errs:?}");
+    let program = crate::parse_sources(&[crate::SourceInput::new("g.f90", &ambiguous)], &mut map)
+        .expect("deferred");
+    let errs = &program.unit("use_it").expect("unit").deferred;
+    assert!(
+        !errs.is_empty() && errs.iter().all(|d| d.code == "E0429"),
+        "{errs:?}"
+    );
 }
 
 #[test]
@@ -1643,6 +1650,19 @@ fn a_refused_attribute_is_one_error_and_target_is_kept() {
     assert!(
         out.contains("y = y + x(i)") && !out.contains("pointer") && !out.contains("=>"),
         "{out}"
+    );
+    // An I/O statement, kept as written, names the whole target instead; a pointer to
+    // part of a variable there is refused (deferred to the roots reaching `s`).
+    let printed = text.replace("  y = 0\n", "  y = 0\n  print *, 'p = ', p, size(p)\n");
+    let out = crate::back::fortran::write_unit(&ok(&printed).units[0]);
+    assert!(out.contains("print *, 'p = ', x, size(x)"), "{out}");
+    let part = printed.replace("p => x\n", "p => x(2:n)\n");
+    let d = errs(&part);
+    assert_eq!(
+        where_(&part, &d),
+        vec![("E0401", 10, 3)],
+        "{}",
+        render(&part, &d)
     );
     // A local pointer only ever ALLOCATEd is read as an ALLOCATABLE array (ASSOCIATED of
     // it asks ALLOCATED), and still declared and tested as the source does. One declared

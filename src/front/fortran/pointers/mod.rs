@@ -43,6 +43,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key, visit};
 
 mod allocatable;
+mod io_text;
 
 pub use allocatable::{associated_in_other_files, foreign_association};
 mod owned;

@@ -51,7 +51,7 @@ pub(super) struct Rewriter<'p> {
 }
 
 impl Rewriter<'_> {
-    fn fail(&mut self, span: Span, message: String, help: &str) {
+    pub(super) fn fail(&mut self, span: Span, message: String, help: &str) {
         self.error
             .get_or_insert_with(|| Diagnostic::error(CODE, message).at(span).with_help(help));
     }
@@ -292,6 +292,7 @@ impl Rewriter<'_> {
                 self.unknown.insert(p, ITERATION);
             }
         }
+        self.io_text(&mut s);
         for e in visit::stmt_exprs_mut(&mut s) {
             self.expr(e);
         }

@@ -19,7 +19,7 @@ impl Sema<'_> {
         };
         t.bindings = bindings
             .iter()
-            .filter(|b| b.specific.is_some())
+            .filter(|b| b.specific.is_some() || !b.generic.is_empty())
             .map(|b| BoundProcedure {
                 binding: b.clone(),
                 pass: None,
@@ -28,13 +28,17 @@ impl Sema<'_> {
             .collect();
     }
 
-    /// At the end of a module: each binding's procedure among the module's `procedures`,
-    /// the object's position among its dummies, and what the module knows of it.
-    pub(super) fn resolve_bindings(&mut self, procedures: &[ModuleProcedure]) {
+    /// At the end of module `module`: each binding's procedure among the module's
+    /// `procedures`, the object's position among its dummies, and what the module knows
+    /// of it.
+    pub(super) fn resolve_bindings(&mut self, procedures: &[ModuleProcedure], module: &str) {
         let mut types = std::mem::take(&mut self.types);
         for t in types.values_mut() {
+            if t.owner.is_none() && !t.bindings.is_empty() {
+                t.owner = Some(module.to_string());
+            }
             for b in &mut t.bindings {
-                if b.info.is_some() {
+                if b.info.is_some() || b.binding.specific.is_none() {
                     continue;
                 }
                 let specific = b.binding.specific.clone().unwrap_or_default();
@@ -55,6 +59,9 @@ impl Sema<'_> {
     /// For `object%binding(args)` (`name` is `object%binding`; `args` may start with the
     /// object's own subscripts, marked `%N`) where `binding` is a type-bound procedure of
     /// the object's type: the procedure's name, with `args` made its actual arguments.
+    /// For a GENERIC binding, the name of the generic that stands for it
+    /// ([`bound_generic_name`]), resolved with the other generics once every unit is
+    /// analyzed (`front::fortran::generic`).
     pub(super) fn bound_call(
         &mut self,
         name: &str,
@@ -66,14 +73,86 @@ impl Sema<'_> {
             .lookup(prefix)
             .and_then(|i| self.infos[i].spec.as_ref())
             .and_then(|s| s.type_name.clone())?;
-        let bound = self
-            .types
-            .get(crate::il::key_ref(&type_name).as_ref())?
+        let t = self.types.get(crate::il::key_ref(&type_name).as_ref())?;
+        let bound = t
             .bindings
             .iter()
             .find(|b| key(&b.binding.name) == key(binding))?
             .clone();
-        let specific = bound.binding.specific.clone()?;
+        // The procedure called, how the object is passed (the binding's PASS, and its
+        // position), and what a unit that does not see the procedure knows of it.
+        let (callee, pass_kind, pass, info) = if bound.binding.generic.is_empty() {
+            let specific = bound.binding.specific.clone()?;
+            (
+                specific,
+                bound.binding.pass.clone(),
+                bound.pass,
+                bound.info.clone(),
+            )
+        } else {
+            let listed: Vec<&BoundProcedure> = bound
+                .binding
+                .generic
+                .iter()
+                .filter_map(|b| {
+                    t.bindings
+                        .iter()
+                        .find(|x| key(&x.binding.name) == key(b) && x.binding.specific.is_some())
+                })
+                .collect();
+            let passes =
+                |x: &&BoundProcedure| (matches!(x.binding.pass, BindingPass::NoPass), x.pass);
+            let same = listed.windows(2).all(|w| passes(&w[0]) == passes(&w[1]));
+            if listed.len() != bound.binding.generic.len() || !same {
+                // Said once per procedure, at its first call through the binding.
+                if !self
+                    .reported
+                    .insert(format!("{}%{}", key(&type_name), key(binding)))
+                {
+                    return None;
+                }
+                let why = if same {
+                    "it lists a name that is not a specific binding of the type"
+                } else {
+                    "its specifics take the object as different arguments"
+                };
+                self.error(
+                    "E0405",
+                    format!("this call through the generic binding `{binding}` of type `{type_name}` is not supported yet: {why}"),
+                    span,
+                )
+                .help = Some("call the specific binding, or the procedure itself".to_string());
+                return None;
+            }
+            let first = listed.first()?;
+            let generic = bound_generic_name(&type_name, binding);
+            let mut info = Info::new(&generic, span);
+            info.external = true;
+            info.generic = true;
+            info.import = Import::Use;
+            info.global = t.owner.as_ref().map(|m| GlobalRef {
+                module: m.clone(),
+                name: generic.clone(),
+            });
+            // A function's result: its specifics' type (they differ in the arguments).
+            let result = |x: &&BoundProcedure| {
+                x.info.as_ref().map(|i| {
+                    let name = i
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.type_name.as_ref().map(|n| key(n)));
+                    (i.ty, name, i.dims.as_ref().map(Vec::len))
+                })
+            };
+            if let Some(specific_info) = &first.info
+                && listed.iter().all(|x| result(x) == result(first))
+            {
+                info.spec = specific_info.spec.clone();
+                info.ty = specific_info.ty;
+                info.dims = specific_info.dims.clone();
+            }
+            (generic, first.binding.pass.clone(), first.pass, Some(info))
+        };
         let outer = match args.first().and_then(|a| a.keyword.as_deref()) {
             Some(k) if k.starts_with('%') => k[1..].parse::<usize>().unwrap_or(0),
             _ => 0,
@@ -93,7 +172,7 @@ impl Sema<'_> {
                 span,
             }
         };
-        let pass = match (&bound.binding.pass, bound.pass) {
+        let pass = match (&pass_kind, pass) {
             (BindingPass::NoPass, _) => None,
             (_, Some(k)) if k <= args.len() && args.iter().take(k).all(|a| a.keyword.is_none()) => {
                 Some(k)
@@ -101,10 +180,10 @@ impl Sema<'_> {
             _ => {
                 self.error(
                     "E0405",
-                    format!("this call through the type-bound procedure `{binding}` of type `{type_name}` is not supported yet: adgen cannot place the object among the arguments of `{specific}`"),
+                    format!("this call through the type-bound procedure `{binding}` of type `{type_name}` is not supported yet: adgen cannot place the object among the arguments of `{callee}`"),
                     span,
                 )
-                .help = Some(format!("call `{specific}` itself, with the object as its argument"));
+                .help = Some(format!("call `{callee}` itself, with the object as its argument"));
                 return None;
             }
         };
@@ -113,21 +192,69 @@ impl Sema<'_> {
         }
         // A procedure this unit does not see (PRIVATE to its module, or left out of an
         // ONLY list) is known as its module knows it.
-        if self.lookup(&specific).is_none()
-            && let Some(mut info) = bound.info.clone()
+        if self.lookup(&callee).is_none()
+            && let Some(mut info) = info
         {
             info.import = Import::Use;
-            self.by_key.insert(key(&specific), self.infos.len());
+            self.by_key.insert(key(&callee), self.infos.len());
             self.infos.push(info);
         }
         self.source_calls.insert(
-            key(&specific),
+            key(&callee),
             SourceCall::Bound {
                 binding: binding.to_string(),
                 pass,
                 object: pass.is_none().then_some(object),
             },
         );
-        Some(specific)
+        Some(callee)
     }
+}
+
+impl Sema<'_> {
+    /// For `operator(.op.)`, when a type seen here has a GENERIC binding of it: the
+    /// result type its specifics share (`None` inside when they do not, or are not
+    /// known).
+    pub(super) fn bound_operator(&self, name: &str) -> Option<Option<(TypeSpec, ScalarType)>> {
+        let mut results = Vec::new();
+        let mut found = false;
+        for t in self.types.values() {
+            for b in t
+                .bindings
+                .iter()
+                .filter(|b| key(&b.binding.name) == key(name))
+            {
+                found = true;
+                for listed in &b.binding.generic {
+                    let result = t
+                        .bindings
+                        .iter()
+                        .find(|x| {
+                            key(&x.binding.name) == key(listed) && x.binding.specific.is_some()
+                        })
+                        .and_then(|x| x.info.as_ref())
+                        .and_then(|i| Some((i.spec.clone()?, i.ty?)));
+                    results.push(result);
+                }
+            }
+        }
+        if !found {
+            return None;
+        }
+        let first = results.first().cloned().flatten();
+        let same = results.iter().all(|r| {
+            r.as_ref()
+                .map(|(s, t)| (*t, s.type_name.as_ref().map(|n| key(n))))
+                == first
+                    .as_ref()
+                    .map(|(s, t)| (*t, s.type_name.as_ref().map(|n| key(n))))
+        });
+        Some(first.filter(|_| same))
+    }
+}
+
+/// The name of the generic that a GENERIC binding `binding` of type `type_name` is, in
+/// the module defining the type: no Fortran name can be spelled so (`t@norm`).
+pub fn bound_generic_name(type_name: &str, binding: &str) -> String {
+    format!("{}@{}", key(type_name), key(binding))
 }

@@ -422,6 +422,7 @@ impl Sema<'_> {
             TypeInfo {
                 components: list,
                 bindings: Vec::new(),
+                owner: None,
             },
         );
     }

@@ -12,6 +12,7 @@
 //! and statements).
 
 mod bindings;
+pub use bindings::bound_generic_name;
 mod components;
 mod constructor;
 mod declare;
@@ -198,8 +199,11 @@ type Interface = Option<(TypeSpec, ScalarType)>;
 #[derive(Clone, Debug)]
 pub struct TypeInfo {
     pub components: Vec<Component>,
-    /// Its type-bound procedures (`bindings`).
+    /// Its type-bound procedures (`bindings`): specific bindings, and GENERIC ones.
     bindings: Vec<BoundProcedure>,
+    /// The module that defines it (known at the module's end): its generic bindings
+    /// are generics of that module (`front::fortran::generic`).
+    owner: Option<String>,
 }
 
 /// A specific binding of a type, as calls through it need it: the procedure, the
@@ -410,7 +414,7 @@ fn analyze_unit(
             }
         }
         sema.declare_procedures(procedures);
-        sema.resolve_bindings(procedures);
+        sema.resolve_bindings(procedures, &unit.name);
     }
     let infos = sema
         .infos

@@ -461,6 +461,19 @@ impl Sema<'_> {
         };
         self.infos[i].used_proc = true;
         self.refuse_renamed_procedure(i, span);
+        // A named operator of a type's GENERIC binding (`a .dot. b`): resolved by the
+        // operands' types with the other generics (`front::fortran::generic`).
+        if !self.infos[i].generic
+            && name.starts_with("operator(")
+            && let Some(result) = self.bound_operator(&name)
+        {
+            self.infos[i].generic = true;
+            self.infos[i].external = true;
+            if let Some((spec, ty)) = result {
+                self.infos[i].spec = Some(spec);
+                self.infos[i].ty = Some(ty);
+            }
+        }
         if let Some(op) = name
             .strip_prefix("operator(")
             .and_then(|o| o.strip_suffix(')'))

@@ -3,8 +3,10 @@
 //! name [=> procedure]`, several per statement), FINAL and PRIVATE statements. A call
 //! through a binding (`call m%advance(dt)`, `e = m%energy()`) is a call of the
 //! procedure it names, with the object as the argument PASS says (`sema`); the type is
-//! printed back with its bindings. GENERIC bindings, DEFERRED ones and `PROCEDURE(iface)`
-//! are refused (E0405), at the TYPE line, for the procedures that use the type.
+//! printed back with its bindings. GENERIC bindings (a name, `OPERATOR(op)`,
+//! `ASSIGNMENT(=)` for specific bindings of the type) are resolved like generic
+//! interfaces (`front::fortran::generic`). DEFERRED bindings and `PROCEDURE(iface)` are
+//! refused (E0405), at the TYPE line, for the procedures that use the type.
 
 use super::*;
 use crate::front::fortran::lexer::{Tok, TokKind};
@@ -21,6 +23,7 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
         Ok(vec![Binding {
             name: String::new(),
             specific: None,
+            generic: Vec::new(),
             pass: BindingPass::First,
             text,
             span,
@@ -39,14 +42,14 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
                 .collect();
             return other(format!("final :: {}", names.join(", ")));
         }
-        "generic" => return Err("generic type-bound procedures".to_string()),
+        "generic" => return generic_stmt(toks, span).map(|b| vec![b]),
         "procedure" => {}
-        _ => return Err("this statement in a type-bound procedure part".to_string()),
+        _ => return Err("statements of this kind in a type-bound procedure part".to_string()),
     }
     let mut k = 1;
     if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::LParen)) {
         return Err(
-            "a type-bound procedure with an interface name (`PROCEDURE(iface)`)".to_string(),
+            "type-bound procedures with an interface name (`PROCEDURE(iface)`)".to_string(),
         );
     }
     // Attributes up to `::`.
@@ -55,7 +58,7 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
     while matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Comma)) {
         k += 1;
         let Some(attr) = toks.get(k).and_then(word) else {
-            return Err("this binding attribute".to_string());
+            return Err("binding attributes of this form".to_string());
         };
         k += 1;
         match attr.as_str() {
@@ -66,10 +69,10 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
             "pass" => {
                 if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::LParen)) {
                     let Some(TokKind::Ident(arg)) = toks.get(k + 1).map(|t| &t.kind) else {
-                        return Err("this PASS attribute".to_string());
+                        return Err("PASS attributes of this form".to_string());
                     };
                     if !matches!(toks.get(k + 2).map(|t| &t.kind), Some(TokKind::RParen)) {
-                        return Err("this PASS attribute".to_string());
+                        return Err("PASS attributes of this form".to_string());
                     }
                     pass = BindingPass::Named(arg.clone());
                     attrs.push(format!("pass({arg})"));
@@ -82,7 +85,7 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
             "deferred" => return Err("DEFERRED type-bound procedures".to_string()),
             _ => {
                 return Err(format!(
-                    "the binding attribute {}",
+                    "bindings with the attribute {}",
                     attr.to_ascii_uppercase()
                 ));
             }
@@ -98,13 +101,13 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
     let mut out = Vec::new();
     loop {
         let Some(TokKind::Ident(name)) = toks.get(k).map(|t| &t.kind) else {
-            return Err("this binding".to_string());
+            return Err("bindings of this form".to_string());
         };
         k += 1;
         let mut specific = name.clone();
         if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Arrow)) {
             let Some(TokKind::Ident(p)) = toks.get(k + 1).map(|t| &t.kind) else {
-                return Err("this binding".to_string());
+                return Err("bindings of this form".to_string());
             };
             specific = p.clone();
             k += 2;
@@ -117,6 +120,7 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
         out.push(Binding {
             name: name.clone(),
             specific: Some(specific),
+            generic: Vec::new(),
             pass: pass.clone(),
             text,
             span,
@@ -128,6 +132,85 @@ pub(super) fn binding_stmt(toks: &[Tok], span: Span) -> Result<Vec<Binding>, Str
         }
     }
     Ok(out)
+}
+
+/// `GENERIC [, access] :: spec => binding [, binding ...]`, the spec a name,
+/// `OPERATOR(op)` or `ASSIGNMENT(=)` (Fortran 2018 §7.5.5).
+fn generic_stmt(toks: &[Tok], span: Span) -> Result<Binding, String> {
+    let malformed = || "GENERIC statements of this form".to_string();
+    let mut k = 1;
+    let mut access = None;
+    if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Comma)) {
+        match toks.get(k + 1).map(|t| &t.kind) {
+            Some(TokKind::Ident(w))
+                if w.eq_ignore_ascii_case("public") || w.eq_ignore_ascii_case("private") =>
+            {
+                access = Some(w.to_ascii_lowercase());
+            }
+            _ => return Err(malformed()),
+        }
+        k += 2;
+    }
+    if !matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::DoubleColon)) {
+        return Err(malformed());
+    }
+    k += 1;
+    let Some(TokKind::Ident(word)) = toks.get(k).map(|t| &t.kind) else {
+        return Err(malformed());
+    };
+    k += 1;
+    let spec = if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::LParen))
+        && (word.eq_ignore_ascii_case("operator") || word.eq_ignore_ascii_case("assignment"))
+    {
+        let inner = match toks.get(k + 1).map(|t| &t.kind) {
+            Some(TokKind::Assign) if word.eq_ignore_ascii_case("assignment") => {
+                Some("=".to_string())
+            }
+            Some(op) if word.eq_ignore_ascii_case("operator") => {
+                crate::front::fortran::expr::operator_spelling(op)
+            }
+            _ => None,
+        };
+        let Some(op) = inner else {
+            return Err("GENERIC bindings of this operator".to_string());
+        };
+        if !matches!(toks.get(k + 2).map(|t| &t.kind), Some(TokKind::RParen)) {
+            return Err(malformed());
+        }
+        k += 3;
+        format!("{}({op})", word.to_ascii_lowercase())
+    } else {
+        word.clone()
+    };
+    if !matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Arrow)) {
+        return Err(malformed());
+    }
+    k += 1;
+    let mut listed = Vec::new();
+    loop {
+        let Some(TokKind::Ident(name)) = toks.get(k).map(|t| &t.kind) else {
+            return Err(malformed());
+        };
+        listed.push(name.clone());
+        k += 1;
+        match toks.get(k).map(|t| &t.kind) {
+            None | Some(TokKind::Newline | TokKind::Semi) => break,
+            Some(TokKind::Comma) => k += 1,
+            Some(_) => return Err(malformed()),
+        }
+    }
+    let head = match access {
+        Some(a) => format!("generic, {a}"),
+        None => "generic".to_string(),
+    };
+    Ok(Binding {
+        text: format!("{head} :: {spec} => {}", listed.join(", ")),
+        name: spec,
+        specific: None,
+        generic: listed,
+        pass: BindingPass::First,
+        span,
+    })
 }
 
 /// The start of the refusal of `TYPE, EXTENDS(parent)` (`stmt`), which names the parent.
