@@ -97,13 +97,18 @@ pub fn resolve(program: &mut il::Program) {
             })
             .collect();
         for g in &generics {
-            let specifics = g
+            let specifics: Vec<Specific> = g
                 .procedures
                 .iter()
                 .filter_map(|p| module_procedure(program, &g.owner, p))
                 .chain(g.bodies.iter().map(|b| signature(b, None)))
                 .collect();
-            table.insert((key(&g.owner), key(&g.name)), (g.name.clone(), specifics));
+            // Several INTERFACE blocks of one name extend one generic.
+            table
+                .entry((key(&g.owner), key(&g.name)))
+                .or_insert_with(|| (g.name.clone(), Vec::new()))
+                .1
+                .extend(specifics);
         }
         for (owner, type_name, binding, procedures) in bound_generics(program) {
             let specifics: Vec<Specific> = procedures

@@ -168,6 +168,8 @@ mod tests_fixed;
 #[cfg(test)]
 mod tests_generic_bindings;
 #[cfg(test)]
+mod tests_shufflers;
+#[cfg(test)]
 mod tests_structarr;
 
 use crate::diag::{Diagnostic, FileId, SourceFile};

@@ -92,13 +92,14 @@ pub fn replace(
         owned::give_memory_names(&mut units[k], &pointers, &mut marked, taken, next_id);
     }
     let marked = &marked;
+    // (Module procedures, and generic names of modules.)
     let mut by_module: BTreeMap<String, BTreeMap<String, Shuffler>> = BTreeMap::new();
-    for u in units.iter() {
-        if let (Some(host), Some(s)) = (&u.host, own.get(&key(&u.name))) {
+    for (k, s) in &own {
+        if let Some(host) = &s.host {
             by_module
-                .entry(key(host))
+                .entry(host.clone())
                 .or_default()
-                .insert(key(&u.name), s.clone());
+                .insert(k.clone(), s.clone());
         }
     }
     allocatable::convert(units, marked);

@@ -22,11 +22,18 @@
 //! A call whose actual arguments are not all local pointers of the caller (a module's
 //! pointer, a dummy, a component) is left as it is, and the callee's POINTER dummies
 //! are refused (E0405) for the roots that reach it.
+//!
+//! A shuffler may declare named constants for its kinds (`integer, parameter :: PREC =
+//! real64`): its local pointers, written into the caller, are replaced there like the
+//! caller's own, and their declarations go with them. A generic name whose specifics are shufflers for
+//! each rank (and maybe plain subroutines of other ranks: a library's `swap` for
+//! scalars and pointers alike) is a shuffler for the calls whose actual pointers have
+//! the rank of its shufflers' dummies, when those shufflers all associate alike.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Span;
-use crate::il::{Attr, Decl, DeclKind, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key};
+use crate::il::{Attr, Decl, DeclKind, Entity, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key};
 
 /// A subroutine whose statements only re-associate its POINTER dummies and local
 /// pointers among themselves (`=>`, `=> null()`, NULLIFY).
@@ -41,6 +48,12 @@ pub struct Shuffler {
     /// The declarations of its local pointers, one entity each (key → declaration).
     pub locals: BTreeMap<String, Decl>,
     pub body: Vec<Stmt>,
+    /// The ranks of its dummies, in order.
+    pub ranks: Vec<usize>,
+    /// For a generic name: its specifics that are shufflers (the fields above are the
+    /// first one's), and the ranks of the dummies of its other specifics.
+    pub specifics: Vec<Shuffler>,
+    pub others: Vec<Vec<usize>>,
 }
 
 /// The subroutines of `units` that are shufflers, by key; `marked` holds the spans of
@@ -50,13 +63,146 @@ pub fn find(units: &[Unit], marked: &BTreeSet<Span>) -> BTreeMap<String, Shuffle
         .iter()
         .filter_map(|u| u.internal_of.as_ref().map(|h| key(h)))
         .collect();
-    units
+    let mut found: BTreeMap<String, Shuffler> = units
         .iter()
         .filter(|u| u.is_procedure() && !u.is_function() && u.internal_of.is_none())
         .filter(|u| !hosts.contains(&key(&u.name)))
         .filter_map(|u| shuffler(u, marked))
         .map(|s| (key(&s.name), s))
+        .collect();
+    if found.is_empty() {
+        return found;
+    }
+    // Generic names of modules, their INTERFACE blocks merged.
+    for m in units.iter().filter(|u| u.is_module()) {
+        let mut generics: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+        for d in &m.decls {
+            if let DeclKind::Generic {
+                name,
+                procedures,
+                bodies,
+            } = &d.kind
+                && bodies.is_empty()
+            {
+                let entry = generics
+                    .entry(key(name))
+                    .or_insert_with(|| (name.clone(), Vec::new()));
+                entry.1.extend(procedures.iter().map(|p| key(p)));
+            }
+        }
+        for (k, (name, procedures)) in generics {
+            if found.contains_key(&k) {
+                continue;
+            }
+            let mut specifics = Vec::new();
+            let mut others = Vec::new();
+            for p in &procedures {
+                match found
+                    .get(p)
+                    .filter(|s| s.host.as_deref() == Some(&key(&m.name)))
+                {
+                    Some(s) => specifics.push(s.clone()),
+                    None => match units
+                        .iter()
+                        .find(|u| u.is_procedure() && key(&u.name) == *p && u.host.is_some())
+                    {
+                        Some(u) => others.push(dummy_ranks(u)),
+                        // A specific of another file: its ranks are not known here.
+                        None => {
+                            specifics.clear();
+                            break;
+                        }
+                    },
+                }
+            }
+            let Some(first) = specifics.first() else {
+                continue;
+            };
+            let mut generic = first.clone();
+            generic.name = name;
+            generic.specifics = specifics;
+            generic.others = others;
+            found.insert(k, generic);
+        }
+    }
+    found
+}
+
+/// The rank of each dummy of `unit`, in order.
+fn dummy_ranks(unit: &Unit) -> Vec<usize> {
+    unit.args
+        .iter()
+        .map(|a| declared(&unit.decls, a).map_or(0, |(_, _, e)| rank_of_entity(&e)))
         .collect()
+}
+
+/// The declaration of variable `name` among `decls`: its type, its attributes and its
+/// entity.
+fn declared(decls: &[Decl], name: &str) -> Option<(crate::il::TypeSpec, Vec<Attr>, Entity)> {
+    decls.iter().find_map(|d| match &d.kind {
+        DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } => entities
+            .iter()
+            .find(|e| key(&e.name) == key(name))
+            .map(|e| {
+                let mut e = e.clone();
+                if e.dims.is_none() {
+                    e.dims = attrs.iter().find_map(|a| match a {
+                        Attr::Dimension(d) => Some(d.clone()),
+                        _ => None,
+                    });
+                }
+                (spec.clone(), attrs.clone(), e)
+            }),
+        _ => None,
+    })
+}
+
+/// The rank of an entity whose dimensions `declared` completed.
+fn rank_of_entity(e: &Entity) -> usize {
+    e.dims.as_ref().map_or(0, Vec::len)
+}
+
+/// What a shuffler does, with its dummies by position and its locals by first
+/// appearance: two that do the same are interchangeable.
+fn program(s: &Shuffler) -> Vec<(String, String)> {
+    let mut locals: Vec<String> = Vec::new();
+    let mut role = |e: &Expr| -> String {
+        match &e.kind {
+            ExprKind::Var(n) => match s.args.iter().position(|a| *a == key(n)) {
+                Some(i) => format!("arg{i}"),
+                None => {
+                    let k = key(n);
+                    let i = locals.iter().position(|l| *l == k).unwrap_or_else(|| {
+                        locals.push(k);
+                        locals.len() - 1
+                    });
+                    format!("local{i}")
+                }
+            },
+            _ => "null".to_string(),
+        }
+    };
+    let mut out = Vec::new();
+    for t in &s.body {
+        match &t.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let l = role(lhs);
+                out.push((l, role(rhs)));
+            }
+            StmtKind::Call { args, .. } => {
+                for a in args {
+                    let l = role(&a.value);
+                    out.push((l, "null".to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn shuffler(unit: &Unit, marked: &BTreeSet<Span>) -> Option<Shuffler> {
@@ -68,6 +214,8 @@ fn shuffler(unit: &Unit, marked: &BTreeSet<Span>) -> Option<Shuffler> {
     let mut locals = BTreeMap::new();
     for d in &unit.decls {
         match &d.kind {
+            // Its kinds (`integer, parameter :: PREC = real64`).
+            DeclKind::Var { attrs, .. } if attrs.iter().any(|a| matches!(a, Attr::Parameter)) => {}
             DeclKind::Var {
                 spec,
                 attrs,
@@ -130,6 +278,9 @@ fn shuffler(unit: &Unit, marked: &BTreeSet<Span>) -> Option<Shuffler> {
         args,
         locals,
         body: unit.body.clone(),
+        ranks: dummy_ranks(unit),
+        specifics: Vec::new(),
+        others: Vec::new(),
     })
 }
 
@@ -209,6 +360,7 @@ pub fn inline(
         let mut taken = super::selectors::names_of(std::slice::from_ref(unit));
         let mut inliner = Inliner {
             callable: &callable,
+            caller_decls: &unit.decls,
             locals: &locals,
             taken: &mut taken,
             next_id,
@@ -230,6 +382,8 @@ pub fn inline(
 
 struct Inliner<'a> {
     callable: &'a BTreeMap<String, &'a Shuffler>,
+    /// The caller's declarations.
+    caller_decls: &'a [Decl],
     /// The caller's local pointers (keys).
     locals: &'a BTreeSet<String>,
     taken: &'a mut BTreeSet<String>,
@@ -256,12 +410,40 @@ impl Inliner<'_> {
         out
     }
 
+    /// The specific shuffler of generic `generic` that a call with `args` (positional,
+    /// the caller's pointers) calls: the one whose dummies have the actual pointers'
+    /// ranks, when no other specific has them and the shufflers that do associate alike.
+    fn specific<'s>(&self, generic: &'s Shuffler, args: &[crate::il::Arg]) -> Option<&'s Shuffler> {
+        let mut ranks = Vec::with_capacity(args.len());
+        for a in args {
+            let (None, ExprKind::Var(n)) = (&a.keyword, &a.value.kind) else {
+                return None;
+            };
+            let (_, _, e) = declared(self.caller_decls, n)?;
+            ranks.push(rank_of_entity(&e));
+        }
+        if generic.others.contains(&ranks) {
+            return None;
+        }
+        let fitting: Vec<&Shuffler> = generic
+            .specifics
+            .iter()
+            .filter(|s| s.ranks == ranks)
+            .collect();
+        let first = fitting.first()?;
+        let alike = fitting.iter().all(|s| program(s) == program(first));
+        alike.then_some(*first)
+    }
+
     /// The statements that replace `s` when it calls a shuffler on local pointers.
     fn expand(&mut self, s: &Stmt) -> Option<Vec<Stmt>> {
         let StmtKind::Call { name, args } = &s.kind else {
             return None;
         };
-        let callee = self.callable.get(&key(name))?;
+        let mut callee: &Shuffler = self.callable.get(&key(name))?;
+        if !callee.specifics.is_empty() {
+            callee = self.specific(callee, args)?;
+        }
         if s.label.is_some() || args.len() != callee.args.len() {
             return None;
         }
@@ -287,7 +469,7 @@ impl Inliner<'_> {
         }
         for (local, decl) in &callee.locals {
             // `tmp_swap` for local `tmp` of `swap`.
-            let base = format!("{local}_{}", callee.name.to_ascii_lowercase());
+            let base = format!("{local}_{}", name.to_ascii_lowercase());
             let fresh = super::selectors::numbered(&base, self.taken);
             bound.insert(local.clone(), fresh.clone());
             let mut decl = decl.clone();

@@ -252,7 +252,10 @@ impl Sema<'_> {
             }
             DeclKind::Generic { name, bodies, .. } => {
                 let i = self.local(name, span);
-                if self.infos[i].external || self.infos[i].spec.is_some() {
+                // A generic may be extended by several INTERFACE blocks of the same
+                // name (Fortran 2018 §15.4.3.4): their specifics add up.
+                let extended = self.infos[i].generic && self.infos[i].import == Import::Local;
+                if !extended && (self.infos[i].external || self.infos[i].spec.is_some()) {
                     self.duplicate(name, "generic interface", span);
                 }
                 self.infos[i].external = true;
