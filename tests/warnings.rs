@@ -1693,3 +1693,85 @@ end module mags
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
+
+/// An internal procedure that calls its host's procedure argument by host association
+/// is one refusal, for the roots that reach it (it was a false "`f` has no type" for
+/// every root of the file); a root elsewhere in the file is differentiated.
+#[test]
+fn an_internal_procedure_calling_the_hosts_procedure_argument_is_one_refusal() {
+    let text = "module quad
+  implicit none
+  abstract interface
+    real(8) function func(x)
+      real(8), intent(in) :: x
+    end function func
+  end interface
+contains
+  subroutine rule(f, a, b, s)
+    procedure(func) :: f
+    real(8), intent(in) :: a, b
+    real(8), intent(out) :: s
+    s = (b - a)*mid(0.5d0*(a + b))
+  contains
+    real(8) function mid(x)
+      real(8), intent(in) :: x
+      mid = f(x)
+    end function mid
+  end subroutine rule
+  real(8) function sq(x)
+    real(8), intent(in) :: x
+    sq = x*x
+  end function sq
+  subroutine area(a, b, s)
+    real(8), intent(in) :: a, b
+    real(8), intent(out) :: s
+    call rule(sq, a, b, s)
+  end subroutine area
+  subroutine other(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = sq(x)
+  end subroutine other
+end module quad
+";
+    assert_eq!(warnings_of(text, "other", &["x"], &["y"]), "");
+    let e = errors_of(text, "area", &["a"], &["s"]);
+    assert!(
+        e.contains(
+            "error[E0403]: internal procedure `mid` calls `f`, a procedure argument of its host"
+        ),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
+/// EXIT may leave a named BLOCK; an EXIT or CYCLE without a name inside such a block,
+/// of a loop around it, is refused where it is (running the block as a loop of its own
+/// would capture it).
+#[test]
+fn exit_of_a_named_block_and_its_one_refusal() {
+    let text = "subroutine f(n, x, y)
+  integer, intent(in) :: n
+  real(8), intent(in) :: x
+  real(8), intent(out) :: y
+  integer :: i
+  y = x
+  do i = 1, n
+    main: block
+      if (y > 10) exit main
+      y = 2*y
+      if (y > 5) cycle
+      y = y + x
+    end block main
+  end do
+end subroutine f
+";
+    let e = errors_of(text, "f", &["x"], &["y"]);
+    assert!(e.contains("w.f90:11:18: error[E0401]"), "{e}");
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let named = text
+        .replace("  do i = 1, n\n", "  steps: do i = 1, n\n")
+        .replace("cycle\n", "cycle steps\n")
+        .replace("  end do\n", "  end do steps\n");
+    assert_eq!(warnings_of(&named, "f", &["x"], &["y"]), "");
+}

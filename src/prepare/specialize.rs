@@ -69,6 +69,12 @@ pub fn specialize(program: Program) -> Program {
                     .collect();
                 let mut bind = |name: &str, args: &[Arg]| -> Option<(String, Vec<usize>)> {
                     let positions = dummies.get(crate::il::key_ref(name).as_ref())?;
+                    // An internal procedure's copy would be one its host's derivative
+                    // cannot call the primal of (the original is seen only in its host):
+                    // its call stays, refused where it touches active values (E0503).
+                    if callees[&key(name)].internal_of.is_some() {
+                        return None;
+                    }
                     let mut bound = Vec::new();
                     for &k in positions {
                         let a = args.get(k)?;

@@ -63,6 +63,7 @@ pub(super) fn lower_host(
     seen_from_host.insert(label.clone(), scope);
     let names: BTreeSet<String> = internals.iter().map(|u| key(&u.name)).collect();
     let mut needs: Vec<Needs> = Vec::new();
+    let mut deferred: Vec<(usize, Diagnostic)> = Vec::new();
     for (k, unit) in internals.iter().enumerate() {
         let mut copy = unit.clone();
         copy.host = Some(label.clone());
@@ -79,6 +80,7 @@ pub(super) fn lower_host(
             &others,
         );
         let mut need = Needs::default();
+        let mut refusal = None;
         // The symbol table holds every name the host shows: only those used count.
         let referenced = il::visit::referenced_names(&copy.body);
         let mut used = referenced.clone();
@@ -96,6 +98,16 @@ pub(super) fn lower_host(
                     _ if s.is_variable() => {
                         need.vars.insert(key(&s.name));
                     }
+                    // A procedure dummy of the host (`procedure(func) :: f`).
+                    SymbolKind::Procedure
+                        if refusal.is_none()
+                            && probe
+                                .symbols
+                                .get(&s.name)
+                                .is_some_and(|h| h.arg_index.is_some()) =>
+                    {
+                        refusal = Some(s.name.clone());
+                    }
                     _ => {}
                 }
             } else if g.module.starts_with('/') {
@@ -104,6 +116,23 @@ pub(super) fn lower_host(
         }
         need.calls = referenced.intersection(&names).cloned().collect();
         needs.push(need);
+        // One refusal, for the roots that reach it; the semantic errors about the name
+        // that follow (`f` has no type) are its consequences.
+        if let Some(f) = refusal {
+            let d = Diagnostic::error(
+                "E0403",
+                format!(
+                    "internal procedure `{}` calls `{f}`, a procedure argument of its host, by host association; this is not supported yet",
+                    unit.name
+                ),
+            )
+            .at(unit.span)
+            .with_help(format!("pass `{f}` to `{}` as an argument", unit.name));
+            deferred.push((k, d));
+        }
+    }
+    for (k, d) in deferred {
+        internals[k].deferred.push(d);
     }
     close_over_calls(&mut needs, internals);
     for need in &mut needs {

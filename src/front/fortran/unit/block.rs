@@ -162,6 +162,46 @@ impl FileParser<'_> {
                 }
             });
         }
+        // A block that EXIT leaves by name runs once as a loop of that name, which the
+        // EXIT leaves the same way: `main: do ... exit main ... exit main; end do main`.
+        if let Some(block_name) = frame.name.clone().filter(|n| exits(&body, n)) {
+            if let Some(span) = unnamed_jump(&body) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0401",
+                        format!("an EXIT or CYCLE without a name, of a loop around the BLOCK `{block_name}` that is itself left by EXIT, is not supported yet"),
+                    )
+                    .at(span)
+                    .with_help("name the loop and write its name after EXIT or CYCLE"),
+                );
+                return;
+            }
+            let mut leave = self.simple(
+                StmtKind::Exit {
+                    name: Some(block_name.clone()),
+                },
+                raw.span,
+                None,
+                None,
+            );
+            leave.trailing_comment = Some(format!("end block {block_name}").into());
+            body.push(leave);
+            let mut once = self.simple(
+                StmtKind::DoWhile {
+                    cond: Expr {
+                        kind: ExprKind::Logical(true),
+                        span: frame.span,
+                    },
+                    body,
+                    name: Some(block_name.clone()),
+                },
+                frame.span,
+                frame.label.clone(),
+                None,
+            );
+            once.trailing_comment = Some(format!("block {block_name}, run once").into());
+            body = vec![once];
+        }
         unit.decls.extend(decls);
         // The BLOCK and END BLOCK lines' comments stay where they were.
         if let Some(text) = frame.comment {
@@ -188,6 +228,36 @@ fn rename(e: &mut Expr, renames: &BTreeMap<String, String>) {
             }
         }
     });
+}
+
+/// Does an EXIT in `body` name `block`?
+fn exits(body: &[crate::il::Stmt], block: &str) -> bool {
+    let mut found = false;
+    visit::walk_stmts(body, &mut |s| {
+        if let StmtKind::Exit { name: Some(n) } = &s.kind {
+            found |= n.eq_ignore_ascii_case(block);
+        }
+    });
+    found
+}
+
+/// An EXIT or CYCLE without a name in `body` outside any loop of it (one of a loop
+/// around the block): where it is.
+fn unnamed_jump(body: &[crate::il::Stmt]) -> Option<crate::diag::Span> {
+    for s in body {
+        match &s.kind {
+            StmtKind::Exit { name: None } | StmtKind::Cycle { name: None } => return Some(s.span),
+            StmtKind::Do { .. } | StmtKind::DoWhile { .. } | StmtKind::Forall { .. } => {}
+            _ => {
+                for b in visit::child_blocks(s) {
+                    if let Some(span) = unnamed_jump(b) {
+                        return Some(span);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 fn names_any(e: &Expr, renames: &BTreeMap<String, String>) -> bool {

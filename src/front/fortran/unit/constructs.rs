@@ -432,10 +432,13 @@ impl FileParser<'_> {
         word: &str,
         span: Span,
     ) -> bool {
+        // EXIT may also leave a named BLOCK (Fortran 2008): `exit main` of `main: block`.
+        let exits_block = |f: &Frame| word == "EXIT" && matches!(f.kind, FrameKind::Block { .. });
         let ok = match name {
             None => frames.iter().any(Frame::is_loop),
             Some(n) => frames.iter().any(|f| {
-                f.is_loop() && f.name.as_deref().is_some_and(|m| m.eq_ignore_ascii_case(n))
+                (f.is_loop() || exits_block(f))
+                    && f.name.as_deref().is_some_and(|m| m.eq_ignore_ascii_case(n))
             }),
         };
         if !ok {
