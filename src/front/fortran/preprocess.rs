@@ -8,7 +8,7 @@
 //! blanks to its length, and said (W0405: the derivatives show the expansion); one
 //! whose expansion is longer than the line is refused with its location (E0409).
 //! Offsets never move, so line and column numbers are the original ones. A file
-//! without any directive is not preprocessed at all.
+//! without any directive, when the manifest defines no macro, is not preprocessed.
 //!
 //! `#include "file"` (or `<file>`) in a branch the preprocessor keeps is read like a
 //! Fortran INCLUDE line (same search path, same source form, spans into that file): the
@@ -125,7 +125,9 @@ pub fn apply_with_includes(
     if !errors.is_empty() {
         return Err(errors);
     }
-    if !any_directive {
+    // Macros given by the manifest (`defines`, gfortran's `-D`) expand in a file
+    // without any directive too.
+    if !any_directive && defines.is_empty() {
         return Ok((None, Vec::new(), Vec::new()));
     }
     let output = run_preprocessor(file, &for_cpp, form, defines)?;
@@ -300,6 +302,20 @@ mod tests {
             apply(FileId(0), "      X = 1\n", SourceForm::Fixed(72)),
             Ok(None)
         );
+    }
+
+    #[test]
+    fn manifest_macros_expand_in_a_file_without_directives() {
+        if !have_gfortran() {
+            return;
+        }
+        // buech/lattice-boltzmann's lb.f90: sizes given by the makefile's -DN=... only.
+        let text = "real(8) :: f(9, N, M)\n";
+        let defines = ["N=8".to_string(), "M=6".to_string()];
+        let (out, _, warnings) =
+            apply_with_includes(FileId(0), text, SourceForm::Free, &defines).unwrap();
+        assert_eq!(out.as_deref(), Some("real(8) :: f(9, 8, 6)\n"));
+        assert_eq!(warnings.len(), 1);
     }
 
     #[test]
