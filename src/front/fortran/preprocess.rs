@@ -5,7 +5,8 @@
 //! preprocessor drops (a directive, a branch of `#if` not taken, a line whose macros
 //! expand to nothing) is blanked in place; a line it keeps unchanged is kept; a line it
 //! changes (a macro expanded inside, `y = SCALE*x`) is read as it expands, padded with
-//! blanks to its length, and said (W0405: the derivatives show the expansion); one
+//! blanks to its length, and said (W0405, once per file, at the first such line: the
+//! derivatives show the expansion); one
 //! whose expansion is longer than the line is refused with its location (E0409).
 //! Offsets never move, so line and column numbers are the original ones. A file
 //! without any directive, when the manifest defines no macro, is not preprocessed.
@@ -143,6 +144,8 @@ pub fn apply_with_includes(
         .collect();
     let mut out = text.as_bytes().to_vec();
     let mut warnings = Vec::new();
+    // The lines a macro expands in: one warning, at the first, for the file.
+    let mut expanded_lines: Vec<(usize, usize, String)> = Vec::new();
     for (index, &(lo, hi)) in lines.iter().enumerate() {
         let original = text[lo..hi].trim_end();
         let kept = survivors
@@ -168,16 +171,7 @@ pub fn apply_with_includes(
             for b in &mut out[lo + expanded.len()..hi] {
                 *b = b' ';
             }
-            warnings.push(
-                Diagnostic::warning(
-                    "W0405",
-                    format!(
-                        "the preprocessor expands a macro in this line: adgen reads it, and the derivatives show it, as `{}`",
-                        kept.trim()
-                    ),
-                )
-                .at(Span::new(file, lo, hi)),
-            );
+            expanded_lines.push((lo, hi, kept.trim().to_string()));
         } else if kept != original {
             errors.push(
                 Diagnostic::error(
@@ -194,6 +188,22 @@ pub fn apply_with_includes(
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    if let Some((lo, hi, first)) = expanded_lines.first() {
+        let more = match expanded_lines.len() - 1 {
+            0 => String::new(),
+            1 => " (and in 1 more line of this file)".to_string(),
+            n => format!(" (and in {n} more lines of this file)"),
+        };
+        warnings.push(
+            Diagnostic::warning(
+                "W0405",
+                format!(
+                    "the preprocessor expands a macro in this line{more}: adgen reads it, and the derivatives show it, as `{first}`"
+                ),
+            )
+            .at(Span::new(file, *lo, *hi)),
+        );
     }
     // Whole lines of whole characters were replaced by blanks: still UTF-8.
     let text =
@@ -316,6 +326,18 @@ mod tests {
             apply_with_includes(FileId(0), text, SourceForm::Free, &defines).unwrap();
         assert_eq!(out.as_deref(), Some("real(8) :: f(9, 8, 6)\n"));
         assert_eq!(warnings.len(), 1);
+        // One warning for the file, however many lines expand.
+        let text = "real(8) :: f(9, N, M)\ninteger :: k = N\ninteger :: j = M\n";
+        let (_, _, warnings) =
+            apply_with_includes(FileId(0), text, SourceForm::Free, &defines).unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0]
+                .message
+                .contains("(and in 2 more lines of this file)"),
+            "{}",
+            warnings[0].message
+        );
     }
 
     #[test]
