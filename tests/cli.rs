@@ -1012,3 +1012,46 @@ fn preprocess_and_defines_select_the_branches() {
         "{printed}"
     );
 }
+
+/// A library written once and included per kind (jacobwilliams/quadpack's
+/// `quadpack_double.F90`: `#define MOD_INCLUDE` then `#include "quadpack_generic.F90"`,
+/// whose own `#ifndef MOD_INCLUDE` drops its MODULE lines): the included file's
+/// directives are the preprocessor's, with the macros defined where it is included. Its
+/// diagnostics point into it, at its own lines.
+#[test]
+fn an_included_file_with_directives_is_preprocessed_where_it_is_included() {
+    let manifest = "sources = [\"src/scale_double.F90\"]\n[[root]]\nname = \"scale2\"\n\
+                    independents = [\"x\"]\ndependents = [\"y\"]\n";
+    let dir = project(manifest);
+    std::fs::write(
+        dir.path().join("src/scale_double.F90"),
+        "module scale_double\n  implicit none\n  integer, parameter :: wp = kind(1.0d0)\n\
+         #define MOD_INCLUDE\n#include \"scale_generic.inc\"\nend module scale_double\n",
+    )
+    .unwrap();
+    let generic = "#ifndef MOD_INCLUDE\nmodule scale_generic\n  implicit none\n  \
+                   integer, parameter :: wp = kind(1.0)\n#endif\ncontains\n  \
+                   subroutine scale2(x, y)\n    real(wp), intent(in) :: x\n    \
+                   real(wp), intent(out) :: y\n    y = 3*x**2\n  end subroutine scale2\n\
+                   #ifndef MOD_INCLUDE\nend module scale_generic\n#endif\n";
+    std::fs::write(dir.path().join("src/scale_generic.inc"), generic).unwrap();
+    let output = adgen(dir.path(), &["diff", "--modes", "tangent"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let tangent =
+        std::fs::read_to_string(dir.path().join("adgen-out/src/scale_double_d.f90")).unwrap();
+    assert!(tangent.contains("subroutine scale2_d"), "{tangent}");
+    assert!(!tangent.contains("scale_generic"), "{tangent}");
+    // An error in the included file is said at its line there.
+    std::fs::write(
+        dir.path().join("src/scale_generic.inc"),
+        generic.replace("y = 3*x**2", "y = 3*z**2"),
+    )
+    .unwrap();
+    let output = adgen(dir.path(), &["diff", "--modes", "tangent"]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("scale_generic.inc:10:11: error[E0301]"),
+        "{text}"
+    );
+}

@@ -148,6 +148,8 @@ mod decl;
 mod expr;
 mod fixed;
 pub mod generic;
+mod includes;
+use includes::{Files, expand_includes, splice_cpp_includes};
 mod intrinsics;
 mod io;
 mod lexer;
@@ -223,7 +225,9 @@ pub fn lower_preprocessed(
     modules: &mut Modules,
     resolve: &mut IncludeResolver,
 ) -> Result<il::File, Vec<Diagnostic>> {
-    match preprocess::apply_with_includes(id, &source.text, form, defines)? {
+    let mut read = |name: &str| resolve(name).ok();
+    let preprocessed = preprocess::apply_with_includes(id, &source.text, form, defines, &mut read)?;
+    match preprocessed {
         (None, _, _) => {
             lower_file_with_includes(id, source, path, form, next_stmt_id, modules, resolve)
         }
@@ -238,143 +242,6 @@ pub fn lower_preprocessed(
             Ok(file)
         }
     }
-}
-
-/// Where included files come from: INCLUDE lines and the `#include` lines the
-/// preprocessor kept (offset of the line, file name).
-struct Files<'a, 'r> {
-    resolve: &'a mut IncludeResolver<'r>,
-    cpp_includes: &'a [(u32, String)],
-}
-
-/// How deep INCLUDE lines may nest (an included file including itself stops here).
-const MAX_INCLUDE_DEPTH: usize = 16;
-
-/// Replaces each `INCLUDE 'name'` line by the statements of the file it names, read in
-/// the including file's source form; their spans point into that file.
-fn expand_includes(
-    items: Vec<lexer::Item>,
-    form: SourceForm,
-    resolve: &mut IncludeResolver,
-    diags: &mut Vec<Diagnostic>,
-    texts: &mut Vec<(FileId, String)>,
-    depth: usize,
-) -> Vec<lexer::Item> {
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        let name = match &item {
-            lexer::Item::Stmt(raw) => match raw.toks.as_slice() {
-                [
-                    lexer::Tok {
-                        kind: lexer::TokKind::Ident(word),
-                        ..
-                    },
-                    lexer::Tok {
-                        kind: lexer::TokKind::Str(name),
-                        ..
-                    },
-                ] if word.eq_ignore_ascii_case("include") => Some((name.clone(), raw.span)),
-                _ => None,
-            },
-            lexer::Item::Comment { .. } => None,
-        };
-        let Some((name, span)) = name else {
-            out.push(item);
-            continue;
-        };
-        out.extend(include_file(
-            &name, span, form, resolve, diags, texts, depth,
-        ));
-    }
-    out
-}
-
-/// The statements of the file `name` (an INCLUDE at `span`), its own INCLUDEs expanded.
-fn include_file(
-    name: &str,
-    span: crate::diag::Span,
-    form: SourceForm,
-    resolve: &mut IncludeResolver,
-    diags: &mut Vec<Diagnostic>,
-    texts: &mut Vec<(FileId, String)>,
-    depth: usize,
-) -> Vec<lexer::Item> {
-    {
-        if depth >= MAX_INCLUDE_DEPTH {
-            diags.push(
-                Diagnostic::error(
-                    "E0412",
-                    format!("INCLUDE '{name}' nests more than {MAX_INCLUDE_DEPTH} files deep"),
-                )
-                .at(span)
-                .with_help("an included file probably includes itself"),
-            );
-            return Vec::new();
-        }
-        match resolve(name) {
-            Ok((fid, text)) => {
-                let (text, pads) = match form {
-                    SourceForm::Free => (text, Vec::new()),
-                    SourceForm::Fixed(last) => {
-                        fixed::to_free_form_with_pads(fid, &text, last, diags)
-                    }
-                };
-                let toks = lexer::lex_with_pads(fid, &text, &pads, diags);
-                let inner = lexer::split(toks);
-                texts.push((fid, text));
-                expand_includes(inner, form, resolve, diags, texts, depth + 1)
-            }
-            Err(why) => {
-                diags.push(
-                    Diagnostic::error("E0412", format!("cannot include '{name}': {why}"))
-                        .at(span)
-                        .with_help(
-                            "put the file next to the source that includes it, or list its directory in the manifest's `include-dirs`",
-                        ),
-                );
-                Vec::new()
-            }
-        }
-    }
-}
-
-/// Puts the statements of each `#include` the preprocessor kept where its line was.
-fn splice_cpp_includes(
-    id: FileId,
-    items: Vec<lexer::Item>,
-    form: SourceForm,
-    files: &mut Files,
-    diags: &mut Vec<Diagnostic>,
-    texts: &mut Vec<(FileId, String)>,
-) -> Vec<lexer::Item> {
-    let mut pending = files.cpp_includes.iter().peekable();
-    let mut out = Vec::with_capacity(items.len());
-    let mut splice = |out: &mut Vec<lexer::Item>, lo: u32, name: &str| {
-        let span = crate::diag::Span::new(id, lo as usize, lo as usize + 1);
-        out.extend(include_file(
-            name,
-            span,
-            form,
-            files.resolve,
-            diags,
-            texts,
-            1,
-        ));
-    };
-    for item in items {
-        let lo = match &item {
-            lexer::Item::Comment { span, .. } => span.lo,
-            lexer::Item::Stmt(raw) => raw.span.lo,
-        };
-        while let Some((at, name)) = pending.next_if(|(at, _)| *at < lo) {
-            splice(&mut out, *at, name);
-        }
-        out.push(item);
-    }
-    for (at, name) in pending {
-        splice(&mut out, *at, name);
-    }
-    out
 }
 
 /// The procedures of module `module` (the units after it with it as host), as its own

@@ -13,9 +13,12 @@
 //!
 //! `#include "file"` (or `<file>`) in a branch the preprocessor keeps is read like a
 //! Fortran INCLUDE line (same search path, same source form, spans into that file): the
-//! preprocessor itself sees a placeholder comment, so it needs no include path, and
-//! macros the included file defines are not visible to the including file's `#if`s
-//! (a directive inside an included file is refused by the lexer).
+//! preprocessor itself sees a placeholder comment, so it needs no include path. An
+//! included file with directives of its own is given to the preprocessor in place,
+//! under a name of its own (`#line 1 "@adgen-included-K"`), so that the macros defined
+//! before the `#include` choose its branches and those it defines hold after it; its
+//! lines are then kept, blanked or expanded like the including file's (an `#include`
+//! inside it is the preprocessor's own, which has no include path).
 //!
 //! Codes: E0408 a malformed `#include`, E0409 a line macro expansion makes longer, W0405
 //! a line read as macro expansion changes it, E0902
@@ -65,29 +68,43 @@ pub fn apply(
     text: &str,
     form: SourceForm,
 ) -> Result<Option<String>, Vec<Diagnostic>> {
-    apply_with_includes(file, text, form, &[]).map(|(t, _, _)| t)
+    apply_with_includes(file, text, form, &[], &mut |_| None).map(|(t, _, _)| t)
 }
 
 /// What the preprocessor leaves of a file for the front-end: its text (`None` when it
 /// needs no preprocessing), the `#include` lines kept, and the warnings (W0405).
-pub type Preprocessed = (Option<String>, Vec<(u32, String)>, Vec<Diagnostic>);
+pub type Preprocessed = (Option<String>, Vec<KeptInclude>, Vec<Diagnostic>);
+
+/// An `#include` line the preprocessor keeps: its offset, the file it names, and that
+/// file when found (its id, and its text: as the preprocessor leaves it when it has
+/// directives of its own).
+pub type KeptInclude = (u32, String, Option<(FileId, String)>);
+
+/// Reads the file an `#include` names: its id and text (`None`: not found).
+pub type ReadInclude<'r> = dyn FnMut(&str) -> Option<(FileId, String)> + 'r;
 
 /// Placeholder the preprocessor sees instead of an `#include` line.
 const INCLUDE_MARK: &str = "!@adgen-include@";
 
-/// [`apply`], with the `#include` lines the preprocessor keeps: (offset of the line, the
-/// file named), in order.
+/// [`apply`], with the `#include` lines the preprocessor keeps, in order. An included
+/// file that has directives of its own (`read` finds it) is preprocessed where it is
+/// included, with the macros defined there (a generic library included once per kind:
+/// `#define MOD_INCLUDE` then `#include "quadpack_generic.F90"`, whose `#ifndef
+/// MOD_INCLUDE` drops its own MODULE lines).
 pub fn apply_with_includes(
     file: FileId,
     text: &str,
     form: SourceForm,
     defines: &[String],
+    read: &mut ReadInclude,
 ) -> Result<Preprocessed, Vec<Diagnostic>> {
     let lines = line_ranges(text);
     let mut errors = Vec::new();
     let mut any_directive = false;
-    // (line index, offset, name) of each #include, and the text cpp reads.
-    let mut includes: Vec<(usize, u32, String)> = Vec::new();
+    // (line index, offset, name, the file read, whether its text goes to cpp) of each
+    // #include, and the text cpp reads.
+    type Include = (usize, u32, String, Option<(FileId, String)>, bool);
+    let mut includes: Vec<Include> = Vec::new();
     let mut for_cpp = String::with_capacity(text.len());
     let mut last = 0;
     for (index, &(lo, hi)) in lines.iter().enumerate() {
@@ -110,10 +127,24 @@ pub fn apply_with_includes(
             };
             match name {
                 Some(name) if !name.is_empty() => {
-                    includes.push((index, lo as u32, name.to_string()));
                     for_cpp.push_str(&text[last..lo]);
                     for_cpp.push_str(INCLUDE_MARK);
                     last = hi;
+                    // Its own directives are the preprocessor's too, at this place.
+                    let found = read(name);
+                    let directives = found.as_ref().is_some_and(|(_, t)| {
+                        line_ranges(t).iter().any(|&(a, b)| is_directive(&t[a..b]))
+                    });
+                    if let Some((_, included)) = found.as_ref().filter(|_| directives) {
+                        let k = includes.len();
+                        for_cpp.push_str(&format!("\n#line 1 \"{}{k}\"\n", INCLUDED));
+                        for_cpp.push_str(included);
+                        if !included.ends_with('\n') {
+                            for_cpp.push('\n');
+                        }
+                        for_cpp.push_str(&format!("#line {} \"<stdin>\"", index + 2));
+                    }
+                    includes.push((index, lo as u32, name.to_string(), found, directives));
                 }
                 _ => errors.push(
                     Diagnostic::error("E0408", "expected `#include \"file\"`")
@@ -132,18 +163,49 @@ pub fn apply_with_includes(
         return Ok((None, Vec::new(), Vec::new()));
     }
     let output = run_preprocessor(file, &for_cpp, form, defines)?;
-    let survivors = surviving_lines(&output);
-    let kept_includes: Vec<(u32, String)> = includes
-        .into_iter()
-        .filter(|(index, _, _)| {
-            survivors
-                .get(&(index + 1))
-                .is_some_and(|s| s.contains(INCLUDE_MARK))
-        })
-        .map(|(_, lo, name)| (lo, name))
-        .collect();
-    let mut out = text.as_bytes().to_vec();
+    let mut by_file = surviving_lines(&output);
+    let survivors = by_file.remove("<stdin>").unwrap_or_default();
     let mut warnings = Vec::new();
+    let mut kept_includes: Vec<KeptInclude> = Vec::new();
+    for (k, (index, lo, name, found, directives)) in includes.into_iter().enumerate() {
+        if !survivors
+            .get(&(index + 1))
+            .is_some_and(|s| s.contains(INCLUDE_MARK))
+        {
+            continue;
+        }
+        let processed = match found {
+            Some((id, included)) if directives => {
+                let lines = by_file
+                    .remove(&format!("{INCLUDED}{k}"))
+                    .unwrap_or_default();
+                let processed = keep_surviving(id, &included, form, &lines, &mut warnings)?;
+                Some((id, processed))
+            }
+            other => other,
+        };
+        kept_includes.push((lo, name, processed));
+    }
+    let text = keep_surviving(file, text, form, &survivors, &mut warnings)?;
+    Ok((Some(text), kept_includes, warnings))
+}
+
+/// The name under which the text of the `k`-th `#include` goes to the preprocessor.
+const INCLUDED: &str = "@adgen-included-";
+
+/// `text` with the lines the preprocessor drops blanked and those it changes read as
+/// they expand (`survivors`: its output for each 1-based line of `text`); one warning
+/// (W0405) for the expanded lines, refusals (E0409) for those that grow.
+fn keep_surviving(
+    file: FileId,
+    text: &str,
+    form: SourceForm,
+    survivors: &std::collections::BTreeMap<usize, String>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<String, Vec<Diagnostic>> {
+    let lines = line_ranges(text);
+    let mut errors = Vec::new();
+    let mut out = text.as_bytes().to_vec();
     // The lines a macro expands in: one warning, at the first, for the file.
     let mut expanded_lines: Vec<(usize, usize, String)> = Vec::new();
     for (index, &(lo, hi)) in lines.iter().enumerate() {
@@ -206,9 +268,7 @@ pub fn apply_with_includes(
         );
     }
     // Whole lines of whole characters were replaced by blanks: still UTF-8.
-    let text =
-        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into());
-    Ok((Some(text), kept_includes, warnings))
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
 }
 
 fn run_preprocessor(
@@ -261,29 +321,39 @@ fn run_preprocessor(
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
-/// The preprocessed text of each 1-based line of standard input, read from the line
+/// The preprocessed text of each 1-based line of standard input (`<stdin>`) and of the
+/// included texts given to it (`@adgen-included-K`), by file, read from the line
 /// markers (`# 12 "<stdin>"`) of the preprocessor's output.
-fn surviving_lines(output: &str) -> std::collections::BTreeMap<usize, String> {
-    let mut lines = std::collections::BTreeMap::new();
+fn surviving_lines(
+    output: &str,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<usize, String>> {
+    let mut files: std::collections::BTreeMap<String, std::collections::BTreeMap<usize, String>> =
+        std::collections::BTreeMap::new();
     let mut line = 1usize;
-    let mut in_input = true;
+    let mut current = Some("<stdin>".to_string());
     for text in output.lines() {
         if let Some(rest) = text.strip_prefix("# ") {
             let mut parts = rest.splitn(2, ' ');
             if let (Some(number), Some(name)) = (parts.next(), parts.next())
                 && let Ok(number) = number.parse::<usize>()
             {
-                in_input = name.starts_with("\"<stdin>\"");
+                let name = name.trim_start_matches('"');
+                let name = name.split('"').next().unwrap_or_default();
+                current =
+                    (name == "<stdin>" || name.starts_with(INCLUDED)).then(|| name.to_string());
                 line = number;
                 continue;
             }
         }
-        if in_input {
-            lines.insert(line, text.to_string());
+        if let Some(name) = &current {
+            files
+                .entry(name.clone())
+                .or_default()
+                .insert(line, text.to_string());
         }
         line += 1;
     }
-    lines
+    files
 }
 
 #[cfg(test)]
@@ -300,7 +370,7 @@ mod tests {
     #[test]
     fn markers_give_original_line_numbers() {
         let out = "# 1 \"<stdin>\"\n# 1 \"<built-in>\"\n# 1 \"<stdin>\"\n\n      X = 1\n# 7 \"<stdin>\"\n      Y = 3\n";
-        let lines = surviving_lines(out);
+        let lines = &surviving_lines(out)["<stdin>"];
         assert_eq!(lines.get(&2).map(String::as_str), Some("      X = 1"));
         assert_eq!(lines.get(&7).map(String::as_str), Some("      Y = 3"));
         assert!(!lines.contains_key(&3));
@@ -323,13 +393,15 @@ mod tests {
         let text = "real(8) :: f(9, N, M)\n";
         let defines = ["N=8".to_string(), "M=6".to_string()];
         let (out, _, warnings) =
-            apply_with_includes(FileId(0), text, SourceForm::Free, &defines).unwrap();
+            apply_with_includes(FileId(0), text, SourceForm::Free, &defines, &mut |_| None)
+                .unwrap();
         assert_eq!(out.as_deref(), Some("real(8) :: f(9, 8, 6)\n"));
         assert_eq!(warnings.len(), 1);
         // One warning for the file, however many lines expand.
         let text = "real(8) :: f(9, N, M)\ninteger :: k = N\ninteger :: j = M\n";
         let (_, _, warnings) =
-            apply_with_includes(FileId(0), text, SourceForm::Free, &defines).unwrap();
+            apply_with_includes(FileId(0), text, SourceForm::Free, &defines, &mut |_| None)
+                .unwrap();
         assert_eq!(warnings.len(), 1);
         assert!(
             warnings[0]
@@ -358,8 +430,9 @@ mod tests {
         }
         let text = "      X = 1\n#include \"a.h\"\n#ifdef NOT_DEFINED\n#include \"b.h\"\n#endif\n      Y = 2\n";
         let (out, includes, _) =
-            apply_with_includes(FileId(0), text, SourceForm::Fixed(72), &[]).unwrap();
-        assert_eq!(includes, vec![(12, "a.h".to_string())]);
+            apply_with_includes(FileId(0), text, SourceForm::Fixed(72), &[], &mut |_| None)
+                .unwrap();
+        assert_eq!(includes, vec![(12, "a.h".to_string(), None)]);
         let out = out.unwrap();
         assert_eq!(out.len(), text.len());
         assert!(out.lines().nth(1).unwrap().trim().is_empty());
@@ -404,7 +477,7 @@ mod tests {
         }
         let text = "#define NN 3\n      X = 1\n      Y = NN*X\n";
         let (out, _, warnings) =
-            apply_with_includes(FileId(0), text, SourceForm::Free, &[]).unwrap();
+            apply_with_includes(FileId(0), text, SourceForm::Free, &[], &mut |_| None).unwrap();
         let out = out.unwrap();
         assert_eq!(out.len(), text.len());
         assert!(out.contains("      Y = 3*X \n"), "{out:?}");
