@@ -8,8 +8,9 @@ use crate::il::{ExprKind, Stmt, StmtKind, key, visit};
 
 impl Rewriter<'_> {
     /// An I/O statement is printed back as its source text: a pointer it names is
-    /// written there as the whole variable it is associated with (`print *, old`); a
-    /// pointer to part of a variable is refused (the text is the source's).
+    /// written there as the whole variable or component it is associated with (`print
+    /// *, old`, `print *, s%h`); a pointer to an element or a section is refused (the
+    /// text is the source's).
     pub(super) fn io_text(&mut self, s: &mut Stmt) {
         let StmtKind::Io { text, reads, .. } = &mut s.kind else {
             return;
@@ -27,7 +28,7 @@ impl Rewriter<'_> {
         }
         for p in named {
             match self.current.get(&p).map(|a| &a.target.kind) {
-                Some(ExprKind::Var(t)) if !t.contains('%') => {
+                Some(ExprKind::Var(t)) => {
                     *text = rename_in_text(text, &p, t);
                 }
                 // Not associated here: the walk refuses the use itself.
@@ -35,7 +36,7 @@ impl Rewriter<'_> {
                 Some(_) => {
                     self.fail(
                         s.span,
-                        format!("the pointer `{p}` is written by this I/O statement, which adgen keeps as the source wrote it, but `{p}` is associated with part of a variable here"),
+                        format!("the pointer `{p}` is written by this I/O statement, which adgen keeps as the source wrote it, but `{p}` is associated with an element or a section here"),
                         "write the target itself in the statement",
                     );
                     return;

@@ -25,15 +25,16 @@
 //!
 //! A shuffler may declare named constants for its kinds (`integer, parameter :: PREC =
 //! real64`): its local pointers, written into the caller, are replaced there like the
-//! caller's own, and their declarations go with them. A generic name whose specifics are shufflers for
-//! each rank (and maybe plain subroutines of other ranks: a library's `swap` for
-//! scalars and pointers alike) is a shuffler for the calls whose actual pointers have
-//! the rank of its shufflers' dummies, when those shufflers all associate alike.
+//! caller's own, and their declarations go with them. A generic name whose specifics
+//! are shufflers for each rank (and maybe plain subroutines of other ranks: a library's
+//! `swap` for scalars and pointers alike) is a shuffler for the calls whose actual
+//! pointers have the rank of its shufflers' dummies, when those shufflers all associate
+//! alike and no other specific takes that rank.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Span;
-use crate::il::{Attr, Decl, DeclKind, Entity, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key};
+use crate::il::{Attr, Decl, DeclKind, Expr, ExprKind, Stmt, StmtId, StmtKind, Unit, key};
 
 /// A subroutine whose statements only re-associate its POINTER dummies and local
 /// pointers among themselves (`=>`, `=> null()`, NULLIFY).
@@ -132,38 +133,28 @@ pub fn find(units: &[Unit], marked: &BTreeSet<Span>) -> BTreeMap<String, Shuffle
 fn dummy_ranks(unit: &Unit) -> Vec<usize> {
     unit.args
         .iter()
-        .map(|a| declared(&unit.decls, a).map_or(0, |(_, _, e)| rank_of_entity(&e)))
+        .map(|a| declared_rank(&unit.decls, a).unwrap_or(0))
         .collect()
 }
 
-/// The declaration of variable `name` among `decls`: its type, its attributes and its
-/// entity.
-fn declared(decls: &[Decl], name: &str) -> Option<(crate::il::TypeSpec, Vec<Attr>, Entity)> {
+/// The rank of variable `name` as `decls` declare it (its entity's dimensions, or the
+/// declaration's DIMENSION).
+fn declared_rank(decls: &[Decl], name: &str) -> Option<usize> {
     decls.iter().find_map(|d| match &d.kind {
         DeclKind::Var {
-            spec,
-            attrs,
-            entities,
+            attrs, entities, ..
         } => entities
             .iter()
             .find(|e| key(&e.name) == key(name))
             .map(|e| {
-                let mut e = e.clone();
-                if e.dims.is_none() {
-                    e.dims = attrs.iter().find_map(|a| match a {
-                        Attr::Dimension(d) => Some(d.clone()),
-                        _ => None,
-                    });
-                }
-                (spec.clone(), attrs.clone(), e)
+                let attr = attrs.iter().find_map(|a| match a {
+                    Attr::Dimension(d) => Some(d.len()),
+                    _ => None,
+                });
+                e.dims.as_ref().map(Vec::len).or(attr).unwrap_or(0)
             }),
         _ => None,
     })
-}
-
-/// The rank of an entity whose dimensions `declared` completed.
-fn rank_of_entity(e: &Entity) -> usize {
-    e.dims.as_ref().map_or(0, Vec::len)
 }
 
 /// What a shuffler does, with its dummies by position and its locals by first
@@ -419,8 +410,7 @@ impl Inliner<'_> {
             let (None, ExprKind::Var(n)) = (&a.keyword, &a.value.kind) else {
                 return None;
             };
-            let (_, _, e) = declared(self.caller_decls, n)?;
-            ranks.push(rank_of_entity(&e));
+            ranks.push(declared_rank(self.caller_decls, n)?);
         }
         if generic.others.contains(&ranks) {
             return None;

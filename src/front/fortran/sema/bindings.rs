@@ -125,13 +125,23 @@ impl Sema<'_> {
                 return None;
             }
             let first = listed.first()?;
+            // Known once the module defining the type is analyzed, which comes first.
+            let Some(owner) = t.owner.clone() else {
+                self.error(
+                    "E0405",
+                    format!("this call through the generic binding `{binding}` of type `{type_name}` is not supported yet: the type is not defined in a module"),
+                    span,
+                )
+                .help = Some("define the type in a module".to_string());
+                return None;
+            };
             let generic = bound_generic_name(&type_name, binding);
             let mut info = Info::new(&generic, span);
             info.external = true;
             info.generic = true;
             info.import = Import::Use;
-            info.global = t.owner.as_ref().map(|m| GlobalRef {
-                module: m.clone(),
+            info.global = Some(GlobalRef {
+                module: owner,
                 name: generic.clone(),
             });
             // A function's result: its specifics' type (they differ in the arguments).
@@ -209,9 +219,7 @@ impl Sema<'_> {
         );
         Some(callee)
     }
-}
 
-impl Sema<'_> {
     /// For `operator(.op.)`, when a type seen here has a GENERIC binding of it: the
     /// result type its specifics share (`None` inside when they do not, or are not
     /// known).
