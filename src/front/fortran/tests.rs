@@ -111,7 +111,7 @@ fn errs(text: &str) -> Vec<Diagnostic> {
 }
 
 /// (code, line, col) of every diagnostic.
-fn where_(text: &str, diags: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
+pub(super) fn where_(text: &str, diags: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
     let source = SourceFile::new("t.f90", text);
     diags
         .iter()

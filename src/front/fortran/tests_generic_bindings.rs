@@ -2,7 +2,8 @@
 //! and assignment resolved by the operands' types wherever the type goes, printed back
 //! as written; what adgen refuses.
 
-use crate::diag::{Diagnostic, Location, SourceFile};
+use super::tests::where_;
+use crate::diag::Diagnostic;
 
 const TEXT: &str = "\
 module pts
@@ -67,22 +68,7 @@ end module use_pts
 
 fn parse(text: &str) -> Result<crate::il::Program, Vec<Diagnostic>> {
     let mut map = crate::diag::SourceMap::default();
-    crate::parse_sources(&[crate::SourceInput::new("g.f90", text)], &mut map)
-}
-
-/// (code, line, col) of each diagnostic.
-fn where_(text: &str, diags: &[Diagnostic]) -> Vec<(&'static str, usize, usize)> {
-    let source = SourceFile::new("g.f90", text);
-    diags
-        .iter()
-        .map(|d| match &d.location {
-            Some(Location::Span(s)) => {
-                let (l, c) = source.line_col(s.lo);
-                (d.code, l, c)
-            }
-            _ => (d.code, 0, 0),
-        })
-        .collect()
+    crate::parse_sources(&[crate::SourceInput::new("t.f90", text)], &mut map)
 }
 
 #[test]
