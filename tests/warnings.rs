@@ -1775,3 +1775,49 @@ end subroutine f
         .replace("  end do\n", "  end do steps\n");
     assert_eq!(warnings_of(&named, "f", &["x"], &["y"]), "");
 }
+
+/// SELECT TYPE is one refusal for the roots that reach it, its inside skipped to its
+/// own END SELECT (a SELECT CASE inside it included); before, a procedure with one
+/// failed every root of the program with a cascade of errors about its inside.
+#[test]
+fn select_type_is_one_refusal_for_the_roots_that_reach_it() {
+    let text = "module m
+  implicit none
+contains
+  subroutine show(a, k)
+    class(*), intent(in) :: a
+    integer, intent(in) :: k
+    select type (a)
+    type is (real(8))
+      select case (k)
+      case (1)
+        print *, a
+      end select
+    class default
+      print *, k
+    end select
+    print *, 'done'
+  end subroutine show
+  subroutine f(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x*x
+  end subroutine f
+  subroutine g(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    y = x*x
+    call show(y, 1)
+  end subroutine g
+end module m
+";
+    assert_eq!(warnings_of(text, "f", &["x"], &["y"]), "");
+    let e = errors_of(text, "g", &["x"], &["y"]);
+    assert!(
+        e.contains(
+            "w.f90:7:5: error[E0401]: unsupported statement: SELECT TYPE is not supported yet"
+        ),
+        "{e}"
+    );
+    assert!(!e.contains("E0202") && !e.contains("E0301"), "{e}");
+}

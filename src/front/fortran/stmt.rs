@@ -505,6 +505,20 @@ impl StmtParser<'_> {
                 self.select(c, construct)?
             }
             "selectcase" => self.select(c, construct)?,
+            // SELECT TYPE (and SELECT RANK): one refusal, its inside skipped.
+            "select" if c.is_kw("type") || c.is_kw("rank") => {
+                let what = if c.is_kw("type") {
+                    "SELECT TYPE"
+                } else {
+                    "SELECT RANK"
+                };
+                return Err(Diagnostic::error(
+                    "E0401",
+                    format!("unsupported statement: {what} is not supported yet"),
+                )
+                .at(word_span)
+                .with_help("give each case its own procedure, called where the type is known"));
+            }
             "case" => self.case(c)?,
             "endselect" => Line::EndSelect {
                 name: self.opt_name(c)?,
@@ -848,6 +862,17 @@ fn leading_words(raw: &RawStmt) -> (Vec<String>, usize) {
     (words, start)
 }
 
+/// Whether `raw` opens a SELECT construct of any kind (CASE, TYPE, RANK): an END SELECT
+/// inside a skipped SELECT TYPE may close one of those.
+pub fn opens_select(raw: &RawStmt) -> bool {
+    let (words, _) = leading_words(raw);
+    match words.as_slice() {
+        [first, ..] if first == "selectcase" => true,
+        [first, second] => first == "select" && matches!(second.as_str(), "case" | "type" | "rank"),
+        _ => false,
+    }
+}
+
 /// If `raw` opens a block construct adgen does not support (ASSOCIATE, a derived TYPE
 /// definition, ENUM), the word its END repeats.
 pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
@@ -856,6 +881,7 @@ pub fn unsupported_construct(raw: &RawStmt) -> Option<&'static str> {
     let toks = &raw.toks[start..];
     match first {
         "associate" => Some("associate"),
+        "select" if words.get(1).is_some_and(|w| w == "type" || w == "rank") => Some("select"),
         "type" if toks.get(1).map(|t| &t.kind) != Some(&TokKind::LParen) => Some("type"),
         "enum" => Some("enum"),
         _ => None,

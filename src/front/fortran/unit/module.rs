@@ -185,7 +185,9 @@ impl FileParser<'_> {
         let mut depth = 1usize;
         while let Some(item) = self.items.get(self.pos) {
             if let Item::Stmt(raw) = item {
-                if stmt::unsupported_construct(raw) == Some(what) {
+                if stmt::unsupported_construct(raw) == Some(what)
+                    || (what == "select" && stmt::opens_select(raw))
+                {
                     depth += 1;
                 } else if stmt::is_end_of(raw, what) {
                     depth -= 1;
