@@ -58,10 +58,17 @@ impl Context<'_> {
     /// gfortran's `-ffixed-line-length-N`.
     fn original_flags(&self) -> Vec<String> {
         let length = self.sources.first().and_then(|s| s.fixed_line_length);
+        // The manifest's preprocessing (`-cpp`, `-D`), as its build would compile them.
+        let cpp = self
+            .sources
+            .first()
+            .map(|s| config::cpp_flags(&s.preprocessor))
+            .unwrap_or_default();
         toolchain::ORIGINAL_FFLAGS
             .iter()
             .map(|f| f.to_string())
             .chain(toolchain::fixed_line_length_flag(length))
+            .chain(cpp)
             .collect()
     }
     fn fail(&self, stage: &str, detail: impl Into<String>) -> Failure {
@@ -502,7 +509,7 @@ pub fn load(dir: &Path) -> Result<(Manifest, CheckConfig, Vec<SourceInput>), Str
             dir: Some(dir.to_path_buf()),
             include_dirs: Vec::new(),
             fixed_line_length: manifest.fixed_line_length,
-            preprocessor: Default::default(),
+            preprocessor: manifest.preprocessor.clone(),
         });
     }
     Ok((manifest, check, sources))

@@ -45,6 +45,26 @@ pub struct Manifest {
     pub fixed_line_length: Option<usize>,
     /// `[black-box.PROCEDURE]` tables, as adgen's own manifest loader reads them.
     pub black_boxes: Vec<adgen::request::BlackBox>,
+    /// `preprocess` and `defines`: how the C preprocessor reads the sources.
+    pub preprocessor: adgen::request::Preprocessor,
+}
+
+impl Manifest {
+    /// gfortran's flags for the preprocessing the manifest asks for.
+    pub fn preprocessor_flags(&self) -> Vec<String> {
+        cpp_flags(&self.preprocessor)
+    }
+}
+
+/// gfortran's flags for a manifest's preprocessing: `-cpp` and a `-D` per define (none
+/// when it asks for none).
+pub fn cpp_flags(p: &adgen::request::Preprocessor) -> Vec<String> {
+    if !p.all && p.defines.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once("-cpp".to_string())
+        .chain(p.defines.iter().map(|d| format!("-D{d}")))
+        .collect()
 }
 
 /// A value given for a non-real dummy argument.
@@ -201,6 +221,10 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
                 .black_boxes
         }
     };
+    let preprocessor = adgen::request::Preprocessor {
+        all: matches!(table.get("preprocess"), Some(toml::Value::Boolean(true))),
+        defines: string_list(table.get("defines"), "defines")?,
+    };
     let mut roots = Vec::new();
     let root_tables = match table.get("root") {
         Some(toml::Value::Array(a)) => a.clone(),
@@ -248,6 +272,7 @@ pub fn parse_manifest(text: &str, dir: &Path) -> Result<Manifest, String> {
         sizes,
         fixed_line_length,
         black_boxes,
+        preprocessor,
     })
 }
 
