@@ -198,7 +198,7 @@ fn check_well_formed(
         extra.extend(support::toolchain::fixed_line_length_flag(
             manifest.fixed_line_length,
         ));
-        extra.extend(manifest.preprocessor_flags());
+        extra.extend(support::config::cpp_flags(&manifest.preprocessor));
         for src in &sources {
             // A mixed program's sources of the other language are checked as such.
             let o = match (lang, support::toolchain::is_c(&src.path)) {

@@ -49,13 +49,6 @@ pub struct Manifest {
     pub preprocessor: adgen::request::Preprocessor,
 }
 
-impl Manifest {
-    /// gfortran's flags for the preprocessing the manifest asks for.
-    pub fn preprocessor_flags(&self) -> Vec<String> {
-        cpp_flags(&self.preprocessor)
-    }
-}
-
 /// gfortran's flags for a manifest's preprocessing: `-cpp` and a `-D` per define (none
 /// when it asks for none).
 pub fn cpp_flags(p: &adgen::request::Preprocessor) -> Vec<String> {

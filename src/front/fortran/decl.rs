@@ -3,7 +3,7 @@
 
 use super::cursor::{Cursor, PResult};
 use super::expr::parse_expr;
-use super::lexer::TokKind;
+use super::lexer::{Tok, TokKind};
 use crate::diag::Diagnostic;
 use crate::il::{Attr, BaseType, Bound, DeclKind, DimSpec, Entity, ImplicitRule, Intent, TypeSpec};
 
@@ -607,19 +607,28 @@ pub fn parse_access(c: &mut Cursor, public: bool) -> PResult<DeclKind> {
 /// when `word` is neither or no `(` follows, `Some(Err)` for an operator adgen does not
 /// define.
 fn generic_spec(c: &mut Cursor, word: &str) -> Option<Result<String, ()>> {
-    if !c.is(&TokKind::LParen) {
+    let spec = generic_spec_at(c.toks, c.pos, word);
+    if let Some(Ok(_)) = spec {
+        c.pos += 3;
+    }
+    spec
+}
+
+/// [`generic_spec`] on tokens, `(` at `at`; the spec takes three tokens.
+pub(super) fn generic_spec_at(toks: &[Tok], at: usize, word: &str) -> Option<Result<String, ()>> {
+    let kind = |k: usize| toks.get(at + k).map(|t| &t.kind);
+    if kind(0) != Some(&TokKind::LParen) {
         return None;
     }
     let inner = if word.eq_ignore_ascii_case("operator") {
-        c.nth(1).and_then(super::expr::operator_spelling)
+        kind(1).and_then(super::expr::operator_spelling)
     } else if word.eq_ignore_ascii_case("assignment") {
-        (c.nth(1) == Some(&TokKind::Assign)).then(|| "=".to_string())
+        (kind(1) == Some(&TokKind::Assign)).then(|| "=".to_string())
     } else {
         return None;
     };
-    match (inner, c.nth(2)) {
+    match (inner, kind(2)) {
         (Some(op), Some(TokKind::RParen)) => {
-            c.pos += 3;
             Some(Ok(format!("{}({op})", word.to_ascii_lowercase())))
         }
         _ => Some(Err(())),

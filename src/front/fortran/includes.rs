@@ -64,41 +64,37 @@ fn include_file(
     texts: &mut Vec<(FileId, String)>,
     depth: usize,
 ) -> Vec<lexer::Item> {
-    {
-        if depth >= MAX_INCLUDE_DEPTH {
-            diags.push(
-                Diagnostic::error(
-                    "E0412",
-                    format!("INCLUDE '{name}' nests more than {MAX_INCLUDE_DEPTH} files deep"),
-                )
-                .at(span)
-                .with_help("an included file probably includes itself"),
-            );
-            return Vec::new();
+    if depth >= MAX_INCLUDE_DEPTH {
+        diags.push(
+            Diagnostic::error(
+                "E0412",
+                format!("INCLUDE '{name}' nests more than {MAX_INCLUDE_DEPTH} files deep"),
+            )
+            .at(span)
+            .with_help("an included file probably includes itself"),
+        );
+        return Vec::new();
+    }
+    match resolve(name) {
+        Ok((fid, text)) => {
+            let (text, pads) = match form {
+                SourceForm::Free => (text, Vec::new()),
+                SourceForm::Fixed(last) => fixed::to_free_form_with_pads(fid, &text, last, diags),
+            };
+            let toks = lexer::lex_with_pads(fid, &text, &pads, diags);
+            let inner = lexer::split(toks);
+            texts.push((fid, text));
+            expand_includes(inner, form, resolve, diags, texts, depth + 1)
         }
-        match resolve(name) {
-            Ok((fid, text)) => {
-                let (text, pads) = match form {
-                    SourceForm::Free => (text, Vec::new()),
-                    SourceForm::Fixed(last) => {
-                        fixed::to_free_form_with_pads(fid, &text, last, diags)
-                    }
-                };
-                let toks = lexer::lex_with_pads(fid, &text, &pads, diags);
-                let inner = lexer::split(toks);
-                texts.push((fid, text));
-                expand_includes(inner, form, resolve, diags, texts, depth + 1)
-            }
-            Err(why) => {
-                diags.push(
-                    Diagnostic::error("E0412", format!("cannot include '{name}': {why}"))
-                        .at(span)
-                        .with_help(
-                            "put the file next to the source that includes it, or list its directory in the manifest's `include-dirs`",
-                        ),
-                );
-                Vec::new()
-            }
+        Err(why) => {
+            diags.push(
+                Diagnostic::error("E0412", format!("cannot include '{name}': {why}"))
+                    .at(span)
+                    .with_help(
+                        "put the file next to the source that includes it, or list its directory in the manifest's `include-dirs`",
+                    ),
+            );
+            Vec::new()
         }
     }
 }

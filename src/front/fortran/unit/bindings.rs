@@ -159,28 +159,13 @@ fn generic_stmt(toks: &[Tok], span: Span) -> Result<Binding, String> {
         return Err(malformed());
     };
     k += 1;
-    let spec = if matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::LParen))
-        && (word.eq_ignore_ascii_case("operator") || word.eq_ignore_ascii_case("assignment"))
-    {
-        let inner = match toks.get(k + 1).map(|t| &t.kind) {
-            Some(TokKind::Assign) if word.eq_ignore_ascii_case("assignment") => {
-                Some("=".to_string())
-            }
-            Some(op) if word.eq_ignore_ascii_case("operator") => {
-                crate::front::fortran::expr::operator_spelling(op)
-            }
-            _ => None,
-        };
-        let Some(op) = inner else {
-            return Err("GENERIC bindings of this operator".to_string());
-        };
-        if !matches!(toks.get(k + 2).map(|t| &t.kind), Some(TokKind::RParen)) {
-            return Err(malformed());
+    let spec = match crate::front::fortran::decl::generic_spec_at(toks, k, word) {
+        Some(Ok(spec)) => {
+            k += 3;
+            spec
         }
-        k += 3;
-        format!("{}({op})", word.to_ascii_lowercase())
-    } else {
-        word.clone()
+        Some(Err(())) => return Err("GENERIC bindings of this operator".to_string()),
+        None => word.clone(),
     };
     if !matches!(toks.get(k).map(|t| &t.kind), Some(TokKind::Arrow)) {
         return Err(malformed());
