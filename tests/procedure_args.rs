@@ -144,3 +144,44 @@ fn a_copy_that_needs_a_private_name_is_refused_not_miscompiled() {
         failure.rendered
     );
 }
+
+/// The same, with a model that reads a module variable the root sets from an
+/// independent: the refusal inside `euler` would never come (`f(y)` is not called with
+/// an active argument when only `rate` is active), and the derivative through `rate`
+/// would be silently zero. The call that stays unspecialized is refused itself (E0503),
+/// saying which PRIVATE name stopped the copy.
+#[test]
+fn an_unspecialized_call_of_a_model_using_module_variables_is_refused() {
+    let text = TWO_MODULES
+        .replace(
+            "  real(8) :: weight = 1d0\n",
+            "  real(8), private :: weight = 1d0\n",
+        )
+        .replace(
+            "module model\n  implicit none\n",
+            "module model\n  implicit none\n  real(8) :: rate = 1d0\n",
+        )
+        .replace("dy = -y*y", "dy = -rate*y")
+        .replace("subroutine run(h, y)", "subroutine run(h, r, y)")
+        .replace(
+            "    call euler(decay, 20, h, y)\n",
+            "    real(8), intent(in) :: r\n    rate = r\n    call euler(decay, 20, h, y)\n",
+        );
+    let failure = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", &text)],
+        &request("run", &["r"], &["y"]),
+    )
+    .unwrap_err();
+    let codes: Vec<_> = failure.errors().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0503"], "{}", failure.rendered);
+    assert!(
+        failure.rendered.contains(
+            "adgen cannot make a copy of `euler` specialized to `decay` (the copy, in the \
+             caller's module, would need `weight`, PRIVATE in `integ`), and `decay` uses `rate`"
+        ) && failure
+            .rendered
+            .contains("help: make `weight` PUBLIC in `integ`"),
+        "{}",
+        failure.rendered
+    );
+}

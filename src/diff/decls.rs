@@ -351,3 +351,20 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         }
     }
 }
+
+/// `spec, attrs :: name(dims)`.
+pub fn var_decl(spec: TypeSpec, attrs: Vec<Attr>, name: &str, dims: &[il::DimSpec]) -> Decl {
+    Decl {
+        kind: DeclKind::Var {
+            spec,
+            attrs,
+            entities: vec![Entity {
+                name: name.to_string(),
+                dims: (!dims.is_empty()).then(|| dims.to_vec()),
+                init: None,
+                span: Span::default(),
+            }],
+        },
+        span: Span::default(),
+    }
+}

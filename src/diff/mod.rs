@@ -9,12 +9,14 @@ pub mod adjoint;
 mod call_diagnostics;
 pub mod commons;
 mod decls;
+pub use decls::var_decl;
 pub mod heap;
 pub mod implicit_zero;
 mod interfaces;
 mod internal;
 mod modules;
 mod naming;
+mod private_copies;
 pub use call_diagnostics::{array_expression_argument, missing_argument};
 mod runtime_use;
 pub(crate) use runtime_use::use_runtime_module;
@@ -28,8 +30,8 @@ mod unsized_args;
 mod zeros;
 
 use modules::{
-    copy_private_procedures, derivative_globals, derivative_module, derivative_types,
-    file_static_globals, global_derivative_names, modules_used_by_derivatives, original_uses,
+    derivative_globals, derivative_module, derivative_types, file_static_globals,
+    global_derivative_names, modules_used_by_derivatives, original_uses,
     types_used_by_derivative_types,
 };
 pub use unsized_args::Unsized;
@@ -383,7 +385,7 @@ pub fn differentiate_by_mode(
                 }
             }
             hosts.nest_internal_procedures(program, &mut units);
-            copy_private_procedures(&ctx, &mut units, &mut errors);
+            private_copies::copy_private_procedures(&ctx, &mut units, &mut errors);
             if file.language.file_is_module() {
                 errors.extend(file_static_globals(&ctx, &units));
             }
@@ -905,23 +907,6 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 Some(format!("{base}{}", rest.filter(|_| same)?))
             })
             .collect()
-    }
-}
-
-/// `spec, attrs :: name(dims)`.
-pub fn var_decl(spec: TypeSpec, attrs: Vec<Attr>, name: &str, dims: &[il::DimSpec]) -> Decl {
-    Decl {
-        kind: DeclKind::Var {
-            spec,
-            attrs,
-            entities: vec![Entity {
-                name: name.to_string(),
-                dims: (!dims.is_empty()).then(|| dims.to_vec()),
-                init: None,
-                span: Span::default(),
-            }],
-        },
-        span: Span::default(),
     }
 }
 

@@ -1,8 +1,8 @@
 //! The modules of derivative code: for each original module whose
 //! variables or types are active, a derivative module that uses it and declares the
-//! derivatives of its globals and the derivative types; the constants, types and private
-//! procedures derivative code needs copied or made reachable, or refused (E0512, E0516)
-//! where the compilers could not reach them.
+//! derivatives of its globals and the derivative types; the `static` C globals
+//! derivative code needs refused (E0516) where the compilers could not reach them (for
+//! the PRIVATE entities of modules, see `private_copies`).
 
 use super::*;
 
@@ -181,152 +181,6 @@ pub(super) fn derivative_types(ctx: &Ctx, module: &Unit) -> Vec<Decl> {
     out
 }
 
-/// Derivative code of a module's procedures lives in another module, which sees only
-/// the original's PUBLIC names. A PRIVATE procedure of the original that derivative
-/// code calls (a passive helper, or a primal recomputed in the adjoint) is copied into
-/// the derivative module, as a private procedure of its own; a PRIVATE module variable
-/// or type it needs is refused, with the name.
-pub(super) fn copy_private_procedures(
-    ctx: &Ctx,
-    units: &mut Vec<Unit>,
-    errors: &mut Vec<Diagnostic>,
-) {
-    let mut m = 0;
-    while m < units.len() {
-        if !units[m].is_module() {
-            m += 1;
-            continue;
-        }
-        let dname = key(&units[m].name);
-        let Some(original) = ctx.program.units().filter(|u| u.is_module()).find(|u| {
-            ctx.module_names
-                .get(crate::il::key_ref(&u.name).as_ref())
-                .map(|d| key(d))
-                == Some(dname.clone())
-        }) else {
-            m += 1;
-            continue;
-        };
-        let end = units[m + 1..]
-            .iter()
-            .position(|u| u.host.as_ref().is_none_or(|h| key(h) != dname))
-            .map_or(units.len(), |p| m + 1 + p);
-        let mut copies: Vec<Unit> = Vec::new();
-        let mut seen = std::collections::BTreeSet::new();
-        let mut pending: Vec<std::collections::BTreeSet<String>> =
-            units[m + 1..end].iter().map(unit_names).collect();
-        let mut constants: Vec<(usize, Decl)> = Vec::new();
-        while let Some(names) = pending.pop() {
-            for name in names {
-                if !seen.insert(name.clone()) {
-                    continue;
-                }
-                let procedure = ctx.program.procedures().find(|p| {
-                    key(&p.name) == name
-                        && p.host
-                            .as_ref()
-                            .is_some_and(|h| key(h) == key(&original.name))
-                });
-                // An internal procedure lifted out of its host is no procedure of the
-                // module: like a PRIVATE one, derivative code gets its own copy.
-                let internal = procedure.is_some_and(|p| p.internal_of.is_some());
-                if !internal && !original.is_private(&name) {
-                    continue;
-                }
-                if let Some(p) = procedure {
-                    let mut copy = p.clone();
-                    copy.host = Some(units[m].name.clone());
-                    pending.push(unit_names(&copy));
-                    copies.push(copy);
-                } else if let Some(sym) = original.symbols.get(&name) {
-                    if sym.kind == il::SymbolKind::Constant {
-                        if let Some((at, decl)) = constant_decl(original, &name) {
-                            pending.push(il::visit::decls_names(std::slice::from_ref(&decl)));
-                            constants.push((at, decl));
-                        }
-                    } else if sym.is_variable() && !is_file_module(ctx, original) {
-                        errors.push(
-                            Diagnostic::error(
-                                "E0512",
-                                format!(
-                                    "derivative code needs `{}`, which is PRIVATE in module `{}`",
-                                    sym.name, original.name
-                                ),
-                            )
-                            .at(if sym.span == Span::default() {
-                                original.span
-                            } else {
-                                sym.span
-                            })
-                            .with_help(format!(
-                                "make `{}` PUBLIC: derivative modules see only the public \
-                                 names of `{}`",
-                                sym.name, original.name
-                            )),
-                        );
-                    }
-                }
-            }
-        }
-        // Constants in the original's order: each after those it is defined from.
-        constants.sort_by_key(|(at, _)| *at);
-        let at = units[m]
-            .decls
-            .iter()
-            .position(|d| matches!(d.kind, DeclKind::Implicit(_)))
-            .map_or(units[m].decls.len(), |p| p + 1);
-        for (i, (_, d)) in constants.into_iter().enumerate() {
-            units[m].decls.insert(at + i, d);
-        }
-        let n = copies.len();
-        for (i, c) in copies.into_iter().enumerate() {
-            units.insert(end + i, c);
-        }
-        m = end + n;
-    }
-}
-
-/// Names (keys) a unit refers to, in its body and in its declarations.
-fn unit_names(u: &Unit) -> std::collections::BTreeSet<String> {
-    let mut names = il::visit::referenced_names(&u.body);
-    names.extend(il::visit::decls_names(&u.decls));
-    names
-}
-
-/// The declaration of named constant `name` of `module`, alone (`real(dp), parameter ::
-/// c = ...`), with its position among the module's declarations.
-fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
-    module.decls.iter().enumerate().find_map(|(at, d)| {
-        let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-        else {
-            return None;
-        };
-        let e = entities.iter().find(|e| key(&e.name) == name)?;
-        let parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
-        parameter.then(|| {
-            (
-                at,
-                Decl {
-                    kind: DeclKind::Var {
-                        spec: spec.clone(),
-                        attrs: attrs
-                            .iter()
-                            .filter(|a| !matches!(a, Attr::Private | Attr::Public))
-                            .cloned()
-                            .collect(),
-                        entities: vec![e.clone()],
-                    },
-                    span: d.span,
-                },
-            )
-        })
-    })
-}
-
 /// The original module's own USE declarations: what it imports is private to it when
 /// it is PRIVATE by default, and its derivative module needs the same names (kinds,
 /// types, constants).
@@ -485,7 +339,7 @@ pub(super) fn modules_used_by_derivatives(
 
 /// Is `module` the pseudo-module of a file that is its own module (its structs and
 /// globals; [`il::Language::file_is_module`])?
-fn is_file_module(ctx: &Ctx, module: &Unit) -> bool {
+pub(super) fn is_file_module(ctx: &Ctx, module: &Unit) -> bool {
     ctx.program
         .files
         .iter()

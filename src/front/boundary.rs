@@ -101,6 +101,10 @@ fn problems_of(
             for b in bodies {
                 check_binding_name(b, out);
                 interfaces.insert(key(&b.name), b);
+                // The interface of a procedure dummy: what is passed is checked where.
+                if u.args.iter().any(|a| key(a) == key(&b.name)) {
+                    continue;
+                }
                 if let Some(c) = c_units.get(crate::il::key_ref(&b.name).as_ref()) {
                     if b.bind.is_none() {
                         out.push(
@@ -117,7 +121,8 @@ fn problems_of(
                         continue;
                     }
                     check_interface(b, b, Some(c), out);
-                } else if !f_units.contains_key(crate::il::key_ref(&b.name).as_ref())
+                } else if b.bind.is_some()
+                    && !f_units.contains_key(crate::il::key_ref(&b.name).as_ref())
                     && carries_reals(b)
                 {
                     // No source: its derivative would be taken as zero.
@@ -407,6 +412,27 @@ mod tests {
             "call rhs(n, real(a), y, f)",
         );
         assert_eq!(errors(&[("root.f90", &f), ("rhs.c", C_RHS)])[0].0, "E0415");
+    }
+
+    /// An interface body without BIND(C) is a Fortran procedure's (a procedure dummy's,
+    /// an external routine's whose source is missing: refused at the call that needs its
+    /// derivative, E0503), never taken for a C function without its source.
+    #[test]
+    fn an_interface_body_without_bind_c_is_not_taken_for_a_c_function() {
+        let dummy = "subroutine root(g, n, y)\n  interface\n    function g(x) result(z)\n      \
+            real(8), intent(in) :: x\n      real(8) :: z\n    end function g\n  end interface\n  \
+            integer :: n\n  real(8) :: y(n)\n  y = g(y(1))\nend subroutine root\n";
+        let (r, _) = parse(&[("root.f90", dummy)]);
+        let program = r.expect("accepted");
+        assert!(program.units().all(|u| u.deferred.is_empty()));
+        let external = dummy
+            .replace("subroutine root(g, n, y)", "subroutine root(n, y)")
+            .replace("function g(x) result(z)", "function h(x) result(z)")
+            .replace("end function g", "end function h")
+            .replace("y = g(y(1))", "y = h(y(1))");
+        let (r, _) = parse(&[("root.f90", &external)]);
+        let program = r.expect("accepted");
+        assert!(program.units().all(|u| u.deferred.is_empty()));
     }
 
     #[test]

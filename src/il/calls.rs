@@ -73,8 +73,8 @@ pub fn spec_type(spec: &TypeSpec) -> ScalarType {
 
 impl Unit {
     /// Removes the declarations of the procedures `names` (keys) as external: EXTERNAL
-    /// statements and attributes, PROCEDURE(iface) declarations; a declaration left
-    /// empty goes.
+    /// statements and attributes, PROCEDURE(iface) declarations, interface bodies; a
+    /// declaration left empty goes.
     pub fn drop_external_declarations(&mut self, names: &BTreeSet<String>) {
         let gone = |n: &String| names.contains(super::key_ref(n).as_ref());
         for d in &mut self.decls {
@@ -87,11 +87,13 @@ impl Unit {
                 } if attrs.iter().any(|a| matches!(a, super::Attr::External)) => {
                     entities.retain(|e| !gone(&e.name))
                 }
+                DeclKind::Interface(bodies) => bodies.retain(|b| !gone(&b.name)),
                 _ => {}
             }
         }
         self.decls.retain(|d| match &d.kind {
             DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => !list.is_empty(),
+            DeclKind::Interface(bodies) => !bodies.is_empty(),
             DeclKind::Var { entities, .. } => !entities.is_empty(),
             _ => true,
         });

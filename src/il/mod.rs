@@ -222,14 +222,27 @@ pub struct Unit {
     /// element (`prepare::scalarize` writes the loops). Its derivatives are ordinary
     /// procedures, called once per element.
     pub elemental: bool,
-    /// A copy of procedure `original` specialized to the procedures passed for its
-    /// procedure dummies (`prepare::specialize`): (original's name, (position among the
-    /// original's dummies, procedure) for each dummy it no longer has). Derivative code
-    /// calls its primal as the original, with the procedures put back.
-    pub specialization: Option<(String, Vec<(usize, String)>)>,
+    /// A copy of a procedure specialized to the procedures passed for its procedure
+    /// dummies (`prepare::specialize`).
+    pub specialization: Option<Specialization>,
     /// Known by its interface alone (a black box, a C function declared by prototype):
     /// generated code declares it and links to the user's, never defines it.
     pub external: bool,
+}
+
+/// What a specialized copy ([`Unit::specialization`]) stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Specialization {
+    /// The procedure it is a copy of.
+    pub original: String,
+    /// (position among the original's dummies, procedure) for each dummy it no longer
+    /// has. Derivative code calls its primal as the original, with the procedures put
+    /// back.
+    pub bound: Vec<(usize, String)>,
+    /// The original is a PRIVATE procedure of another module than the copy's
+    /// (`prepare::relocate`): it cannot be called where the copy's derivatives are,
+    /// which carry the copy's primal instead (`diff::private_copies`).
+    pub lent: bool,
 }
 
 /// `BIND(C [, NAME="..."])` of a procedure.

@@ -30,6 +30,7 @@ pub mod scalarize;
 pub mod sizes;
 pub mod specialize;
 pub mod spelling;
+mod unspecialized;
 
 use crate::diag::Diagnostic;
 use crate::il::Program;
@@ -45,7 +46,8 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     let program = black_box::apply(program, request)?;
     // Procedure arguments: a copy of the callee per procedure passed, before the reach
     // (a copy's calls are what the roots reach).
-    let program = specialize::specialize(program);
+    let mut program = specialize::specialize(program);
+    unspecialized::refuse(&mut program);
     let program = reached(program, request);
     // A reached procedure's refusals: its unsupported constructs (E04xx), and a module it
     // USEs that the sources lack (E0313). The semantic errors found beside them are
@@ -59,7 +61,8 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
             // (E0313: a procedure that USEs a module the sources lack.)
             let refusal = ((d.code.starts_with("E04") || d.code.starts_with("E06"))
                 && !d.is_semantic())
-                || d.code == "E0313";
+                || d.code == "E0313"
+                || d.code == "E0503";
             if refusal && said.insert(d.identity()) {
                 deferred.push(d.clone());
             }

@@ -18,11 +18,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::il::{DeclKind, SymbolKind, Unit, key, visit};
 
 /// A copy's place: the module it becomes a procedure of (`None`: beside the callee), and
-/// the `use` statements it needs there (module → local names).
+/// the `use` statements it needs there (module → (local, remote) names).
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Placement {
     pub host: Option<String>,
-    pub uses: BTreeMap<String, BTreeSet<String>>,
+    pub uses: BTreeMap<String, BTreeSet<(String, String)>>,
 }
 
 /// The place of the copy of `callee` that calls `procs` (procedure names, with the
@@ -50,13 +50,15 @@ pub fn placement(
         (Some(_), Some(h)) => Some(h.to_string()),
         (Some(_), None) => return None,
     };
-    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut uses: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
     for (p, m) in procs {
         if let Some(m) = m
             .as_deref()
             .filter(|m| host.as_deref().is_none_or(|h| !same(h, m)))
         {
-            uses.entry(m.to_string()).or_default().insert(p.clone());
+            uses.entry(m.to_string())
+                .or_default()
+                .insert((p.clone(), p.clone()));
         }
     }
     if let Some(h) = &host {
@@ -81,30 +83,44 @@ pub fn placement(
                 // An intrinsic or an external procedure: no module to use.
                 continue;
             }
-            if global.name != symbol.name {
-                // Renamed on import: not reachable under its own name.
-                return None;
-            }
+            // Renamed on import (`wp => real64`): imported so again.
             uses.entry(global.module.clone())
                 .or_default()
-                .insert(global.name.clone());
+                .insert((symbol.name.clone(), global.name.clone()));
         }
         for t in type_names(callee) {
             let Some(m) = defining_module(modules, &t) else {
                 continue;
             };
             if !same(&m.name, h) {
-                uses.entry(m.name.clone()).or_default().insert(t);
+                uses.entry(m.name.clone())
+                    .or_default()
+                    .insert((t.clone(), t));
             }
         }
     }
-    // Every name must be public where it is taken from.
-    for (m, names) in &uses {
-        let module = modules.iter().find(|u| same(&u.name, m))?;
-        if names.iter().any(|n| module.is_private(n)) {
-            return None;
+    // Every name must be public where it is taken from, but for the module's PRIVATE
+    // constants and procedures: derivative code gets its own copies of those
+    // (`diff::private_copies`), so they are not imported. (An intrinsic module has no
+    // unit: all its names are public.)
+    for (m, names) in &mut uses {
+        let Some(module) = modules.iter().find(|u| same(&u.name, m)) else {
+            continue;
+        };
+        let mut private = Vec::new();
+        for (n, remote) in names.iter().filter(|(_, remote)| module.is_private(remote)) {
+            let kind = module.symbols.get(remote).map(|s| s.kind);
+            let procedure = procedures
+                .get(crate::il::key_ref(remote).as_ref())
+                .is_some_and(|(h, _)| h.as_deref().is_some_and(|h| same(h, m)));
+            if !procedure && kind != Some(SymbolKind::Constant) {
+                return None;
+            }
+            private.push(n.clone());
         }
+        names.retain(|(n, _)| !private.contains(n));
     }
+    uses.retain(|_, names| !names.is_empty());
     Some(Placement { host, uses })
 }
 
@@ -116,8 +132,12 @@ pub fn use_decls(placement: &Placement) -> Vec<crate::il::Decl> {
         .map(|(module, names)| crate::il::Decl {
             kind: DeclKind::Use {
                 module: module.clone(),
-                only: Some(names.iter().cloned().collect()),
-                renames: Vec::new(),
+                only: Some(names.iter().map(|(local, _)| local.clone()).collect()),
+                renames: names
+                    .iter()
+                    .filter(|(local, remote)| key(local) != key(remote))
+                    .cloned()
+                    .collect(),
             },
             span: crate::diag::Span::default(),
         })

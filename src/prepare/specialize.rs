@@ -164,6 +164,13 @@ pub fn specialize(program: Program) -> Program {
             // procedure, with the USE statements of what it took from its own.
             let mut at = (f, pos + 1);
             if let Some(host) = &spec.2.host {
+                let home = out.files[f].units[pos].host.clone();
+                if let (Some(home), Some(s)) = (home, copy.specialization.as_mut()) {
+                    s.lent = key(&home) != key(host)
+                        && modules
+                            .iter()
+                            .any(|m| key(&m.name) == key(&home) && m.is_private(&s.original));
+                }
                 copy.host = Some(host.clone());
                 let last = out.files.iter().enumerate().find_map(|(f, file)| {
                     file.units
@@ -361,7 +368,11 @@ fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
         symbols.insert(s);
     }
     u.symbols = symbols;
-    u.specialization = Some((original.name.clone(), bound.to_vec()));
+    u.specialization = Some(crate::il::Specialization {
+        original: original.name.clone(),
+        bound: bound.to_vec(),
+        lent: false,
+    });
     u
 }
 
@@ -377,9 +388,14 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
         let Some(copy) = program.unit(name) else {
             return;
         };
-        let Some((original, bound)) = copy.specialization.clone() else {
+        let Some(spec) = &copy.specialization else {
             return;
         };
+        // A PRIVATE original of another module: derivative code has the copy's primal.
+        if spec.lent {
+            return;
+        }
+        let (original, bound) = (spec.original.clone(), spec.bound.clone());
         if copy.host.is_some() {
             in_modules.insert(key(&original));
         }

@@ -148,6 +148,7 @@ mod decl;
 mod expr;
 mod fixed;
 pub mod generic;
+mod imported_bodies;
 mod includes;
 use includes::{Files, expand_includes, splice_cpp_includes};
 mod intrinsics;
@@ -494,18 +495,39 @@ fn lower_impl(
             .count();
         // Interface bodies first: the unit takes the types of its C functions from them.
         for unit in &mut units[index..=index + internals] {
+            // What an interface body with IMPORT may take from the unit.
+            let host = unit.host.clone();
+            let lendable: Vec<il::Decl> = unit
+                .decls
+                .iter()
+                .filter(|d| matches!(d.kind, il::DeclKind::Use { .. } | il::DeclKind::Var { .. }))
+                .cloned()
+                .collect();
             for decl in &mut unit.decls {
                 if let il::DeclKind::Interface(bodies) | il::DeclKind::Generic { bodies, .. } =
                     &mut decl.kind
                 {
                     for body in bodies {
-                        sema::analyze(body, &Default::default(), &mut diags, modules, &[]);
+                        imported_bodies::analyze(
+                            body,
+                            host.as_deref(),
+                            &lendable,
+                            &mut diags,
+                            modules,
+                        );
                     }
                 } else if let il::DeclKind::AbstractInterface(bodies) = &mut decl.kind {
                     // Only for their result types (`PROCEDURE(iface)`); what an abstract
                     // body declares is the compiler's to check, never adgen's refusal.
                     for body in bodies {
-                        sema::analyze(body, &Default::default(), &mut Vec::new(), modules, &[]);
+                        let mut ignored = Vec::new();
+                        imported_bodies::analyze(
+                            body,
+                            host.as_deref(),
+                            &lendable,
+                            &mut ignored,
+                            modules,
+                        );
                     }
                 }
             }

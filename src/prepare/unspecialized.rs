@@ -1,0 +1,155 @@
+//! Calls that still pass a procedure by name once specialization is done (`specialize`
+//! could not make the copy: the procedure passed by keyword, an internal procedure, a
+//! copy that would need a PRIVATE variable or type of the callee's module). The callee
+//! calls its procedure dummy, which the analyses cannot see through: a procedure
+//! argument called with active values is refused there (E0503), but what the procedure
+//! passed reads and writes in modules and COMMON blocks (`y = exp(-k*x)` with `k` set
+//! by the root from an independent) would be lost without a word, and the derivative
+//! silently wrong. Such a call is refused instead (E0503, when a root reaches it), with
+//! why the copy could not be made.
+
+use std::collections::BTreeSet;
+
+use crate::diag::Diagnostic;
+use crate::il::{Arg, ExprKind, Program, StmtKind, Unit, key, visit};
+
+/// Defers E0503 onto each procedure of `program` with such a call.
+pub fn refuse(program: &mut Program) {
+    let mut found: Vec<(usize, usize, Diagnostic)> = Vec::new();
+    for (f, file) in program.files.iter().enumerate() {
+        for (u, unit) in file.units.iter().enumerate() {
+            if !unit.is_procedure() {
+                continue;
+            }
+            let mut said = BTreeSet::new();
+            visit::walk_stmts(&unit.body, &mut |s| {
+                let mut calls: Vec<(&String, &Vec<Arg>)> = Vec::new();
+                if let StmtKind::Call { name, args } = &s.kind {
+                    calls.push((name, args));
+                }
+                for e in visit::stmt_exprs(s) {
+                    visit::walk_expr(e, &mut |x| {
+                        if let ExprKind::Call(name, args) = &x.kind {
+                            calls.push((name, args));
+                        }
+                    });
+                }
+                for (name, args) in calls {
+                    let Some(d) = check_call(program, unit, name, args) else {
+                        continue;
+                    };
+                    if said.insert((key(name), d.message.clone())) {
+                        found.push((f, u, d.at(s.span)));
+                    }
+                }
+            });
+        }
+    }
+    for (f, u, d) in found {
+        program.files[f].units[u].deferred.push(d);
+    }
+}
+
+/// E0503 for a call of `callee` from `caller` that passes a procedure of the sources
+/// that uses module or COMMON variables, if there is one.
+fn check_call(program: &Program, caller: &Unit, callee: &str, args: &[Arg]) -> Option<Diagnostic> {
+    let target = program.unit(callee)?;
+    let dummies = super::specialize::procedure_dummies(target);
+    for &k in &dummies {
+        let Some(a) = args.get(k) else { continue };
+        let ExprKind::Var(p) = &a.value.kind else {
+            continue;
+        };
+        if caller.args.iter().any(|d| key(d) == key(p)) {
+            // The caller's own procedure dummy: resolved where the caller is copied,
+            // refused where it cannot be (a root's own, E0503 in the differentiator).
+            continue;
+        }
+        let Some(passed) = program.unit(p) else {
+            continue;
+        };
+        let Some(variable) = global_used(program, passed) else {
+            continue;
+        };
+        let why = if a.keyword.is_some() {
+            (
+                "it is passed by keyword".to_string(),
+                format!("pass `{p}` by position"),
+            )
+        } else if target.internal_of.is_some() || passed.internal_of.is_some() {
+            (
+                "an internal procedure is involved".to_string(),
+                format!("make `{callee}` and `{p}` module procedures or external ones"),
+            )
+        } else if let Some((name, module)) = private_variable(program, target) {
+            (
+                format!(
+                    "the copy, in the caller's module, would need `{name}`, PRIVATE in `{module}`"
+                ),
+                format!("make `{name}` PUBLIC in `{module}`"),
+            )
+        } else {
+            (
+                "the copy has no module that sees both".to_string(),
+                format!("call `{callee}` from a module procedure"),
+            )
+        };
+        return Some(
+            Diagnostic::error(
+                "E0503",
+                format!(
+                    "adgen cannot make a copy of `{callee}` specialized to `{p}` ({}), and \
+                     `{p}` uses `{variable}`: the derivative would miss what it reads and \
+                     writes there",
+                    why.0
+                ),
+            )
+            .with_help(why.1),
+        );
+    }
+    None
+}
+
+/// A module or COMMON variable that `unit` or a procedure it calls (at any depth) uses.
+fn global_used(program: &Program, unit: &Unit) -> Option<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut pending = vec![unit];
+    while let Some(u) = pending.pop() {
+        if !seen.insert(key(&u.name)) {
+            continue;
+        }
+        // (A symbol table holds every name of the host module: those the body uses.)
+        let used = visit::referenced_names(&u.body);
+        let found = used.iter().filter_map(|n| u.symbols.get(n)).find(|s| {
+            s.is_variable()
+                && s.global
+                    .as_ref()
+                    .is_some_and(|g| !g.module.starts_with('#'))
+        });
+        if let Some(s) = found {
+            return Some(s.name.clone());
+        }
+        for c in visit::called_names(u) {
+            if let Some(next) = program.unit(&c) {
+                pending.push(next);
+            }
+        }
+    }
+    None
+}
+
+/// A variable that `unit` uses and that its module keeps PRIVATE, with the module.
+fn private_variable(program: &Program, unit: &Unit) -> Option<(String, String)> {
+    let module = program.module(unit.host.as_deref()?)?;
+    let used = visit::referenced_names(&unit.body);
+    used.iter()
+        .filter_map(|n| unit.symbols.get(n))
+        .find(|s| {
+            s.is_variable()
+                && s.global
+                    .as_ref()
+                    .is_some_and(|g| key(&g.module) == key(&module.name))
+                && module.is_private(&s.name)
+        })
+        .map(|s| (s.name.clone(), module.name.clone()))
+}
