@@ -535,9 +535,17 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         );
         let mut deriv_names = BTreeMap::new();
         // Module variables have one derivative, in the derivative module.
+        // (Not under the name of a local that hides it: `integer :: k` in a procedure
+        // of the module of an active `k` has no derivative.)
         for (g, &z) in uir.zones.globals.iter().enumerate() {
-            if let (true, Some(d)) = (ua.deriv_zones[z], &ctx.global_names[g]) {
-                deriv_names.insert(key(&uir.zones.zones[z].name), d.clone());
+            let name = &uir.zones.zones[z].name;
+            let hidden = unit.symbols.get(name).is_some_and(|s| {
+                s.global
+                    .as_ref()
+                    .is_none_or(|r| r.key() != ctx.ir.globals[g].global.key())
+            });
+            if let (true, false, Some(d)) = (ua.deriv_zones[z], hidden, &ctx.global_names[g]) {
+                deriv_names.insert(key(name), d.clone());
             }
         }
         // Other variables, COMMON ones included (always passive, E0511: a derivative of

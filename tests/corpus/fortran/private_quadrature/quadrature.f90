@@ -3,7 +3,8 @@
 ! drivers calling PRIVATE workers that take the integrand on, a PRIVATE helper
 ! function, a PRIVATE passive routine (sorting the panels' error estimates). A model of
 ! another module integrates its own function with it: the specialized copies of the
-! workers move into the model's module and need what the library keeps PRIVATE.
+! workers move into the model's module and need what the library keeps PRIVATE (and
+! their local `k` hides the model's active `k` there).
 module quad
   use, intrinsic :: iso_fortran_env, only: wp => real64
   implicit none
@@ -33,11 +34,11 @@ contains
     real(wp), intent(out) :: r
     integer, intent(out) :: worst
     real(wp) :: h, s, e(n)
-    integer :: i, order(n)
+    integer :: k, order(n)
     h = (b - a)/n
     r = 0.0_wp
-    do i = 1, n
-      call panel(f, a + (i - 1)*h, h, s, e(i))
+    do k = 1, n
+      call panel(f, a + (k - 1)*h, h, s, e(k))
       r = r + s
     end do
     call rank(n, e, order)
