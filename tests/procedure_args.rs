@@ -185,3 +185,46 @@ fn an_unspecialized_call_of_a_model_using_module_variables_is_refused() {
         failure.rendered
     );
 }
+
+/// An internal procedure passed to an integrator reads its host's variables (lifted,
+/// they are extra arguments the integrator cannot pass): never specialized, its call is
+/// refused rather than differentiated as if `kk` played no part. The same procedure
+/// without host variables is not refused for it.
+#[test]
+fn an_internal_procedure_using_its_host_passed_on_is_refused() {
+    let text = "module quad\n  implicit none\ncontains\n  subroutine integrate(f, a, b, n, r)\n    \
+        real(8), external :: f\n    real(8), intent(in) :: a, b\n    integer, intent(in) :: n\n    \
+        real(8), intent(out) :: r\n    integer :: i\n    real(8) :: h\n    h = (b - a)/n\n    \
+        r = 0\n    do i = 1, n\n      r = r + h*f(a + (i - 0.5d0)*h)\n    end do\n  \
+        end subroutine integrate\nend module quad\n\
+        subroutine cost(kk, x0, r)\n  use quad\n  implicit none\n  real(8), intent(in) :: kk, x0\n  \
+        real(8), intent(out) :: r\n  call integrate(g, x0, 1d0, 10, r)\ncontains\n  \
+        real(8) function g(x)\n    real(8), intent(in) :: x\n    g = exp(-kk*x)\n  \
+        end function g\nend subroutine cost\n";
+    let failure = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", text)],
+        &request("cost", &["kk", "x0"], &["r"]),
+    )
+    .unwrap_err();
+    let codes: Vec<_> = failure.errors().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0503"], "{}", failure.rendered);
+    assert!(
+        failure
+            .rendered
+            .contains("`g` uses the variables of its host `cost`"),
+        "{}",
+        failure.rendered
+    );
+    // (Here nothing active reaches `f`: an active `x0` would be E0503 in `integrate`,
+    // which is never specialized to an internal procedure.)
+    let pure = text.replace("g = exp(-kk*x)", "g = exp(-x)");
+    let r = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", &pure)],
+        &request("cost", &["kk"], &["r"]),
+    );
+    assert!(
+        r.is_ok(),
+        "{}",
+        r.err().map(|f| f.rendered).unwrap_or_default()
+    );
+}

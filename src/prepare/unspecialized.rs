@@ -4,8 +4,8 @@
 //! calls its procedure dummy, which the analyses cannot see through: a procedure
 //! argument called with active values is refused there (E0503), but what the procedure
 //! passed reads and writes in modules and COMMON blocks (`y = exp(-k*x)` with `k` set
-//! by the root from an independent) would be lost without a word, and the derivative
-//! silently wrong. Such a call is refused instead (E0503, when a root reaches it), with
+//! by the root from an independent), or in its host if it is an internal procedure,
+//! would be lost without a word, and the derivative silently wrong. Such a call is refused instead (E0503, when a root reaches it), with
 //! why the copy could not be made.
 
 use std::collections::BTreeSet;
@@ -68,7 +68,16 @@ fn check_call(program: &Program, caller: &Unit, callee: &str, args: &[Arg]) -> O
         let Some(passed) = program.unit(p) else {
             continue;
         };
-        let Some(variable) = global_used(program, passed) else {
+        // An internal procedure sees its host's variables (lifted, they are extra
+        // arguments the call cannot pass): a hidden dependence like a module variable's.
+        let hidden = match &passed.internal_of {
+            Some(host) if takes_host_variables(target, k, passed) => {
+                Some(format!("the variables of its host `{host}`"))
+            }
+            Some(_) => None,
+            None => global_used(program, passed).map(|v| format!("`{v}`")),
+        };
+        let Some(variable) = hidden else {
             continue;
         };
         let why = if a.keyword.is_some() {
@@ -99,7 +108,7 @@ fn check_call(program: &Program, caller: &Unit, callee: &str, args: &[Arg]) -> O
                 "E0503",
                 format!(
                     "adgen cannot make a copy of `{callee}` specialized to `{p}` ({}), and \
-                     `{p}` uses `{variable}`: the derivative would miss what it reads and \
+                     `{p}` uses {variable}: the derivative would miss what it reads and \
                      writes there",
                     why.0
                 ),
@@ -152,4 +161,29 @@ fn private_variable(program: &Program, unit: &Unit) -> Option<(String, String)> 
                 && module.is_private(&s.name)
         })
         .map(|s| (s.name.clone(), module.name.clone()))
+}
+
+/// Does internal procedure `passed`, lifted, take more arguments than `target` passes
+/// its procedure dummy `k` (the host variables it uses, `lift`)? Yes when `target` never
+/// calls the dummy itself (it passes it on): not known, so taken as so.
+fn takes_host_variables(target: &Unit, k: usize, passed: &Unit) -> bool {
+    let dummy = key(&target.args[k]);
+    let mut counts: Vec<usize> = Vec::new();
+    visit::walk_stmts(&target.body, &mut |s| {
+        if let StmtKind::Call { name, args } = &s.kind
+            && key(name) == dummy
+        {
+            counts.push(args.len());
+        }
+        for e in visit::stmt_exprs(s) {
+            visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(name, args) = &x.kind
+                    && key(name) == dummy
+                {
+                    counts.push(args.len());
+                }
+            });
+        }
+    });
+    counts.is_empty() || counts.iter().any(|&n| passed.args.len() > n)
 }
