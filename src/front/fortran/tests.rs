@@ -2390,3 +2390,19 @@ end subroutine
     );
     assert!(printed.contains("deallocate(w)\n  ierr = 0\n"), "{printed}");
 }
+
+/// A BLOCK's variable beside one of the procedure's own is renamed, in the I/O text
+/// too (printed back as the source wrote it): `print *, t` of the block's `t` writes
+/// `t_1`, a format keyword named like it stays.
+#[test]
+fn io_of_a_renamed_block_variable_is_renamed_in_its_text() {
+    let text = "subroutine s(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  \
+        real(8) :: t, fmt\n  t = x\n  block\n    real(8) :: t, fmt\n    t = 2*x\n    \
+        fmt = t\n    print *, 't = ', t\n    write(*, fmt='(f8.3)') fmt\n  end block\n  \
+        y = t\n  write(*, *) t, fmt\nend subroutine s\n";
+    let file = lower(text).expect("accepted");
+    let out = crate::back::fortran::write_unit(&file.units[0]);
+    assert!(out.contains("print *, 't = ', t_1\n"), "{out}");
+    assert!(out.contains("write(*, fmt='(f8.3)') fmt_1\n"), "{out}");
+    assert!(out.contains("write(*, *) t, fmt\n"), "{out}");
+}

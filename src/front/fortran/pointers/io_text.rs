@@ -48,14 +48,31 @@ impl Rewriter<'_> {
 
 /// `text` (a statement as the source wrote it) with the name `from` (a key) written as
 /// `to` wherever it is a whole name: not inside a character literal, not part of a
-/// longer name, not a component (after `%`).
-pub(super) fn rename_in_text(text: &str, from: &str, to: &str) -> String {
+/// longer name, not a component (after `%`), not a control keyword (`fmt=` of
+/// `write(*, fmt=fmt) x`).
+pub(in crate::front::fortran) fn rename_in_text(text: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let chars: Vec<char> = text.chars().collect();
     let mut k = 0;
     let mut after_percent = false;
+    // Parenthesis depth, and whether the group open at depth 1 is the control list.
+    let mut depth = 0usize;
+    let mut control = false;
+    let mut words_before = 0;
+    let mut groups = 0;
     while k < chars.len() {
         let c = chars[k];
+        match c {
+            '(' => {
+                depth += 1;
+                if depth == 1 {
+                    control = groups == 0 && words_before == 1;
+                    groups += 1;
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
         if c == '\'' || c == '"' {
             // A character literal, doubled quotes included.
             let start = k;
@@ -81,10 +98,21 @@ pub(super) fn rename_in_text(text: &str, from: &str, to: &str) -> String {
                 k += 1;
             }
             let word: String = chars[start..k].iter().collect();
-            if !after_percent && word.eq_ignore_ascii_case(from) {
+            // In the control list (the statement's first parenthesized group, right
+            // after its keyword), `word=` is a specifier.
+            let mut rest = chars[k..].iter().filter(|c| !c.is_whitespace());
+            let keyword = control
+                && depth == 1
+                && rest.next() == Some(&'=')
+                && rest.next() != Some(&'=')
+                && IO_KEYWORDS.contains(&word.to_ascii_lowercase().as_str());
+            if !after_percent && !keyword && word.eq_ignore_ascii_case(from) {
                 out.push_str(to);
             } else {
                 out.push_str(&word);
+            }
+            if depth == 0 {
+                words_before += 1;
             }
             after_percent = false;
             continue;
@@ -97,6 +125,45 @@ pub(super) fn rename_in_text(text: &str, from: &str, to: &str) -> String {
     }
     out
 }
+
+/// The keywords of I/O control lists (Fortran 2018 §12.6.2, §12.5.6, §12.9): before
+/// `=`, never a variable's name.
+const IO_KEYWORDS: &[&str] = &[
+    "unit",
+    "fmt",
+    "nml",
+    "advance",
+    "asynchronous",
+    "blank",
+    "decimal",
+    "delim",
+    "end",
+    "eor",
+    "err",
+    "id",
+    "iomsg",
+    "iostat",
+    "pad",
+    "pos",
+    "rec",
+    "round",
+    "sign",
+    "size",
+    "file",
+    "status",
+    "access",
+    "form",
+    "recl",
+    "action",
+    "position",
+    "newunit",
+    "encoding",
+    "exist",
+    "opened",
+    "number",
+    "named",
+    "name",
+];
 
 #[cfg(test)]
 mod tests {
@@ -111,6 +178,19 @@ mod tests {
         assert_eq!(
             rename_in_text("write(*, \"(a)\") \"it's p\"\"\", p", "p", "q"),
             "write(*, \"(a)\") \"it's p\"\"\", q"
+        );
+        // A control keyword stays; its value and an implied-DO variable are renamed.
+        assert_eq!(
+            rename_in_text(
+                "write(unit=unit, fmt=fmt) (a(unit), unit = 1, n)",
+                "unit",
+                "u_1"
+            ),
+            "write(unit=u_1, fmt=fmt) (a(u_1), u_1 = 1, n)"
+        );
+        assert_eq!(
+            rename_in_text("if (fmt == 1) print *, fmt", "fmt", "f"),
+            "if (f == 1) print *, f"
         );
     }
 }

@@ -46,6 +46,7 @@ mod allocatable;
 mod io_text;
 
 pub use allocatable::{associated_in_other_files, foreign_association};
+pub(in crate::front::fortran) use io_text::rename_in_text;
 mod owned;
 mod rewriter;
 mod selectors;

@@ -4,9 +4,9 @@
 //! usual reason for a BLOCK: a local `z` beside the procedure's own `z`) is renamed
 //! `z_1` (the first free number) inside the block. What the block's scope would change
 //! is refused (E0401), each where it is: an initialized variable (saved between entries),
-//! an ALLOCATABLE one (freed at END BLOCK), a declaration other than a type
-//! declaration, and input/output naming a renamed variable (its text is kept as
-//! written).
+//! an ALLOCATABLE one (freed at END BLOCK), and a declaration other than a type
+//! declaration. Input/output statements, printed back as the source wrote them, are
+//! renamed in their text.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,6 +14,7 @@ use super::constructs::push;
 use super::{FileParser, Frame, FrameKind};
 use crate::diag::Diagnostic;
 use crate::front::fortran::lexer::RawStmt;
+use crate::front::fortran::pointers::rename_in_text;
 use crate::il::{Attr, DeclKind, Expr, ExprKind, StmtKind, Unit, key, visit};
 
 impl FileParser<'_> {
@@ -57,6 +58,12 @@ impl FileParser<'_> {
             .iter()
             .map(|n| key(n))
             .collect();
+        // (Its declared names too: a variable it uses only after the block.)
+        for d in &unit.decls {
+            if let DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) = &d.kind {
+                taken.extend(entities.iter().map(|e| key(&e.name)));
+            }
+        }
         taken.extend(unit.args.iter().map(|a| key(a)));
         taken.insert(key(&unit.name));
         taken.extend(visit::referenced_names(&unit.body));
@@ -64,6 +71,11 @@ impl FileParser<'_> {
             taken.extend(visit::referenced_names(&f.body));
             if let FrameKind::Block { decls } = &f.kind {
                 taken.extend(visit::decls_names(decls).iter().map(|n| key(n)));
+                for d in decls {
+                    if let DeclKind::Var { entities, .. } = &d.kind {
+                        taken.extend(entities.iter().map(|e| key(&e.name)));
+                    }
+                }
             }
         }
         let own: BTreeSet<String> = visit::decls_names(&decls).iter().map(|n| key(n)).collect();
@@ -114,25 +126,6 @@ impl FileParser<'_> {
             }
         }
         if !renames.is_empty() {
-            let mut io = None;
-            visit::walk_stmts(&body, &mut |s| {
-                if let StmtKind::Io { reads, writes, .. } = &s.kind
-                    && reads.iter().chain(writes).any(|e| names_any(e, &renames))
-                {
-                    io.get_or_insert(s.span);
-                }
-            });
-            if let Some(span) = io {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0401",
-                        "input or output of a variable this BLOCK declares beside one of the procedure's own is not supported yet",
-                    )
-                    .at(span)
-                    .with_help("give the block's variable a name of its own"),
-                );
-                return;
-            }
             for d in &mut decls {
                 if let DeclKind::Var { entities, .. } = &mut d.kind {
                     for e in entities {
@@ -159,6 +152,12 @@ impl FileParser<'_> {
                 }
                 if let StmtKind::Allocate(items) | StmtKind::Deallocate(items) = &mut s.kind {
                     items.iter_mut().for_each(|e| rename(e, &renames));
+                }
+                // An I/O statement is printed back as the source wrote it: renamed there.
+                if let StmtKind::Io { text, .. } = &mut s.kind {
+                    for (from, to) in &renames {
+                        *text = rename_in_text(text, from, to);
+                    }
                 }
             });
         }
@@ -258,14 +257,4 @@ fn unnamed_jump(body: &[crate::il::Stmt]) -> Option<crate::diag::Span> {
         }
     }
     None
-}
-
-fn names_any(e: &Expr, renames: &BTreeMap<String, String>) -> bool {
-    let mut found = false;
-    visit::walk_expr(e, &mut |x| {
-        if let ExprKind::Var(n) | ExprKind::Index(n, _) | ExprKind::Call(n, _) = &x.kind {
-            found |= renames.contains_key(&key(n.split('%').next().unwrap_or(n)));
-        }
-    });
-    found
 }
