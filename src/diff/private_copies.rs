@@ -368,10 +368,15 @@ fn use_decls(uses: BTreeMap<String, BTreeSet<(String, String)>>) -> Vec<Decl> {
         .collect()
 }
 
-/// Records the module of each name `unit` took from a module (by host or use
-/// association, under its own name).
+/// Records the module of each name `unit` refers to and took from a module (by host or
+/// use association, under its own name). (Its symbol table also holds the names it
+/// could see and does not use, PRIVATE ones of used modules included.)
 fn note_owners(unit: &Unit, owners: &mut BTreeMap<String, String>) {
+    let used = names_in(unit);
     for s in unit.symbols.iter() {
+        if !used.contains(&key(&s.name)) {
+            continue;
+        }
         if let Some(g) = &s.global
             && key(&g.name) == key(&s.name)
             && !g.module.starts_with(['/', '#'])

@@ -5,8 +5,8 @@
 //! argument called with active values is refused there (E0503), but what the procedure
 //! passed reads and writes in modules and COMMON blocks (`y = exp(-k*x)` with `k` set
 //! by the root from an independent), or in its host if it is an internal procedure,
-//! would be lost without a word, and the derivative silently wrong. Such a call is refused instead (E0503, when a root reaches it), with
-//! why the copy could not be made.
+//! would be lost without a word, and the derivative silently wrong. Such a call is
+//! refused instead (E0503, when a root reaches it), with why the copy could not be made.
 
 use std::collections::BTreeSet;
 

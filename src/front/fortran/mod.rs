@@ -495,12 +495,23 @@ fn lower_impl(
             .count();
         // Interface bodies first: the unit takes the types of its C functions from them.
         for unit in &mut units[index..=index + internals] {
-            // What an interface body with IMPORT may take from the unit.
+            // What an interface body with IMPORT may take from the unit (when it has
+            // interface bodies).
             let host = unit.host.clone();
+            let bodies = unit.decls.iter().any(|d| {
+                matches!(
+                    d.kind,
+                    il::DeclKind::Interface(_)
+                        | il::DeclKind::Generic { .. }
+                        | il::DeclKind::AbstractInterface(_)
+                )
+            });
             let lendable: Vec<il::Decl> = unit
                 .decls
                 .iter()
-                .filter(|d| matches!(d.kind, il::DeclKind::Use { .. } | il::DeclKind::Var { .. }))
+                .filter(|d| {
+                    bodies && matches!(d.kind, il::DeclKind::Use { .. } | il::DeclKind::Var { .. })
+                })
                 .cloned()
                 .collect();
             for decl in &mut unit.decls {
