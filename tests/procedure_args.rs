@@ -228,3 +228,62 @@ fn an_internal_procedure_using_its_host_passed_on_is_refused() {
         r.err().map(|f| f.rendered).unwrap_or_default()
     );
 }
+
+/// Derivative code gets copies of what other modules keep PRIVATE only for the names
+/// its procedures refer to: a local `n` of `scale` is not `quad`'s PRIVATE `n` (which
+/// every symbol table of `model` also holds, seen through `use quad`), and is no E0512.
+#[test]
+fn a_local_named_like_another_modules_private_variable_is_not_refused() {
+    let text = "module quad\n\
+  implicit none\n\
+  private\n\
+  public :: integrate\n\
+  integer :: n = 0\n\
+contains\n\
+  subroutine integrate(f, a, b, r)\n\
+    real(8), external :: f\n\
+    real(8), intent(in) :: a, b\n\
+    real(8), intent(out) :: r\n\
+    n = n + 1\n\
+    r = (b - a)*f((a + b)/2)\n\
+  end subroutine integrate\n\
+end module quad\n\
+\n\
+module model\n\
+  use quad\n\
+  implicit none\n\
+  real(8) :: k = 1d0\n\
+contains\n\
+  real(8) function g(x)\n\
+    real(8), intent(in) :: x\n\
+    g = exp(-k*x)\n\
+  end function g\n\
+\n\
+  subroutine scale(x, y)\n\
+    real(8), intent(in) :: x\n\
+    real(8), intent(out) :: y\n\
+    integer :: n\n\
+    y = 0\n\
+    do n = 1, 3\n\
+      y = y + x\n\
+    end do\n\
+  end subroutine scale\n\
+\n\
+  subroutine cost(kk, r)\n\
+    real(8), intent(in) :: kk\n\
+    real(8), intent(out) :: r\n\
+    k = kk\n\
+    call scale(kk, r)\n\
+  end subroutine cost\n\
+end module model\n\
+";
+    let r = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", text)],
+        &request("cost", &["kk"], &["r"]),
+    );
+    assert!(
+        r.is_ok(),
+        "{}",
+        r.err().map(|f| f.rendered).unwrap_or_default()
+    );
+}
