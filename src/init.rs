@@ -5,8 +5,13 @@
 //! and those it may write as dependents, with the function result: from INTENT where
 //! the source declares it (every C parameter has one: by value or `const` is IN), else
 //! from what the body does with the argument (read in an expression, assigned, passed to
-//! a call, which may do either). A procedure with no real input or no real output is
-//! listed commented out. The text is deterministic: sources and roots in source order.
+//! a call, which may do either). A procedure without real arguments works on module or
+//! COMMON variables (INTERFACE.md §1): those it reads before writing them (itself or in
+//! what it calls, statements in order) are proposed as independents, those it writes as
+//! dependents. A procedure with no real input or no real output is listed commented
+//! out. Sources with preprocessor directives are read as gfortran's `-cpp` reads them,
+//! and the manifest says `preprocess = true`. The text is deterministic: sources and
+//! roots in source order.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -55,7 +60,12 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
             if called.contains(crate::il::key_ref(&unit.name).as_ref()) {
                 continue;
             }
-            let (independents, dependents) = roles(unit);
+            let (mut independents, mut dependents) = roles(unit);
+            // A root without real arguments works on module or COMMON variables
+            // (INTERFACE.md §1): those it and its callees read and write.
+            if independents.is_empty() && dependents.is_empty() {
+                (independents, dependents) = global_roles(&program, unit);
+            }
             let line = sources.get(unit.span.file).line_col(unit.span.lo).0;
             // Names as the user wrote them (C's capitals lose their marks).
             let spelled = |n: &String| crate::il::names::spelled(n).into_owned();
@@ -133,9 +143,81 @@ fn roles(unit: &Unit) -> (Vec<String>, Vec<String>) {
     (independents, dependents)
 }
 
+/// The real module and COMMON variables that `unit` and the procedures it calls, at any
+/// depth, read before they write them (independents) and write (dependents), by their
+/// names in their modules, in the order first met. Statements are taken in their order,
+/// a callee where it is first called.
+fn global_roles(program: &crate::il::Program, unit: &Unit) -> (Vec<String>, Vec<String>) {
+    let mut roles = GlobalRoles::default();
+    roles.visit(program, unit);
+    (roles.independents, roles.dependents)
+}
+
+#[derive(Default)]
+struct GlobalRoles {
+    written: std::collections::BTreeSet<String>,
+    independents: Vec<String>,
+    dependents: Vec<String>,
+    visited: std::collections::BTreeSet<String>,
+}
+
+impl GlobalRoles {
+    fn visit(&mut self, program: &crate::il::Program, u: &Unit) {
+        if !self.visited.insert(key(&u.name)) {
+            return;
+        }
+        // A real module or COMMON variable, by its name in its module.
+        let global = |n: &str| -> Option<String> {
+            let s = u.symbols.get(n.split('%').next().unwrap_or(n))?;
+            let g = s.global.as_ref()?;
+            let real = matches!(s.ty, ScalarType::Real(_) | ScalarType::Derived);
+            (real && s.is_variable() && !g.module.starts_with('#')).then(|| g.name.clone())
+        };
+        visit::walk_stmts(&u.body, &mut |s| {
+            for e in visit::stmt_exprs(s) {
+                for n in visit::names_read(e) {
+                    if let Some(g) = global(n)
+                        && !self.written.contains(&key(&g))
+                        && !self.independents.iter().any(|o| key(o) == key(&g))
+                    {
+                        self.independents.push(g);
+                    }
+                }
+            }
+            let mut callees: Vec<String> = Vec::new();
+            if let StmtKind::Call { name, .. } = &s.kind {
+                callees.push(name.clone());
+            }
+            for e in visit::stmt_exprs(s) {
+                visit::walk_expr(e, &mut |x| {
+                    if let crate::il::ExprKind::Call(name, _) = &x.kind {
+                        callees.push(name.clone());
+                    }
+                });
+            }
+            for c in callees {
+                if let Some(callee) = program.unit(&c) {
+                    self.visit(program, callee);
+                }
+            }
+            let target = match &s.kind {
+                StmtKind::Assign { lhs, .. } => lhs.base_name().map(str::to_string),
+                StmtKind::Do { var, .. } => Some(var.clone()),
+                _ => None,
+            };
+            if let Some(g) = target.as_deref().and_then(global) {
+                self.written.insert(key(&g));
+                if !self.dependents.iter().any(|o| key(o) == key(&g)) {
+                    self.dependents.push(g);
+                }
+            }
+        });
+    }
+}
+
 /// The commented `ad.toml` text: `source_paths` as the manifest lists them (relative
 /// to it), the proposals as `[[root]]` tables.
-pub fn manifest_text(source_paths: &[String], proposals: &[Proposal]) -> String {
+pub fn manifest_text(source_paths: &[String], proposals: &[Proposal], preprocess: bool) -> String {
     let mut t = String::new();
     t.push_str(
         "# ad.toml, written by `adgen init`: what adgen differentiates. Edit it: keep the\n\
@@ -146,6 +228,12 @@ pub fn manifest_text(source_paths: &[String], proposals: &[Proposal]) -> String 
     t.push_str("# Paths are relative to this file; globs are allowed (\"src/*.f90\").\n");
     let quoted: Vec<String> = source_paths.iter().map(|p| toml_string(p)).collect();
     writeln!(t, "sources = [{}]", quoted.join(", ")).unwrap();
+    if preprocess {
+        t.push_str(
+            "# Some sources have preprocessor directives: read as gfortran's -cpp reads them\n\
+             # (`defines = [\"NAME\"]` for its -D options).\npreprocess = true\n",
+        );
+    }
     t.push_str(
         "\n[options]\nmodes = [\"tangent\", \"adjoint\"]   # or one of them; a root may override it\n",
     );
@@ -274,11 +362,26 @@ pub fn write_manifest(
         inputs.push(input);
         listed.push(relative);
     }
+    // Sources with preprocessor directives (`#ifdef DBG` in a `.f95`) are read as
+    // gfortran's `-cpp` reads them, and the manifest says so.
+    let mut preprocess = false;
     let proposals = match proposals(&inputs) {
         Ok(p) => p,
+        Err(failure)
+            if failure
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "E0201" && d.message.starts_with("preprocessor directives")) =>
+        {
+            preprocess = true;
+            for input in &mut inputs {
+                input.preprocessor.all = true;
+            }
+            proposals(&inputs).map_err(|f| f.rendered)?
+        }
         Err(failure) => return Err(failure.rendered),
     };
-    let text = manifest_text(&listed, &proposals);
+    let text = manifest_text(&listed, &proposals, preprocess);
     if let Err(e) = std::fs::write(manifest_path, text) {
         let d = Diagnostic::error(
             E_INIT,
@@ -344,7 +447,7 @@ mod tests {
         assert_eq!(p[1].independents, ["X"]);
         assert_eq!(p[1].dependents, ["Norm2"]);
         assert_eq!(p[1].signature, "Norm2(n, X)");
-        let text = manifest_text(&["m.f90".into(), "f.c".into()], &p);
+        let text = manifest_text(&["m.f90".into(), "f.c".into()], &p, false);
         assert!(text.contains("sources = [\"m.f90\", \"f.c\"]\n"), "{text}");
         assert!(
             text.contains(

@@ -671,6 +671,38 @@ fn init_writes_a_manifest_that_differentiates_the_template() {
     assert!(config.join("adgen-out/_parent/src/heat_b.f90").is_file());
 }
 
+/// A model kept in module variables, with a debugging `#ifdef` in a `.f95` (as Kämpf's
+/// shallow-water model is written): `adgen init` reads it as gfortran's -cpp would and
+/// says so in the manifest (`preprocess = true`), and proposes for a root without
+/// arguments the module variables it reads before writing and those it writes; the
+/// manifest it writes differentiates as it is.
+#[test]
+fn init_reads_directives_and_proposes_module_variables_for_a_root_without_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("model.f95"),
+        "module state\n  real :: eta(10), etan(10), dt = 0.1, work\nend module state\n\
+         module steps\n  use state\ncontains\n  subroutine step\n    integer :: k\n    \
+         do k = 2, 9\n      work = eta(k+1) - eta(k-1)\n      etan(k) = eta(k) - dt*work\n\
+         #ifdef DBG\n      print *, k, etan(k)\n#endif\n    end do\n  end subroutine step\n\
+         end module steps\n",
+    )
+    .unwrap();
+    let init = adgen(dir.path(), &["init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let manifest = std::fs::read_to_string(dir.path().join("ad.toml")).unwrap();
+    assert!(manifest.contains("\npreprocess = true\n"), "{manifest}");
+    assert!(
+        manifest.contains(
+            "[[root]]\nname = \"step\"\nindependents = [\"eta\", \"dt\"]\n\
+             dependents = [\"work\", \"etan\"]\n"
+        ),
+        "{manifest}"
+    );
+    let diff = adgen(dir.path(), &["diff"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+}
+
 /// A TOML syntax error is one error at its cause: a missing `]` is reported at the `[`
 /// it leaves open (the parser's own report was seven errors, from the next line on).
 #[test]
