@@ -8,8 +8,8 @@
 //! a call, which may do either). A procedure without real arguments works on module or
 //! COMMON variables (INTERFACE.md §1): those it reads before writing them (itself or in
 //! what it calls, statements in order) are proposed as independents, those it writes as
-//! dependents. A procedure with no real input or no real output is listed commented
-//! out. Sources with preprocessor directives are read as gfortran's `-cpp` reads them,
+//! dependents. A procedure with no real input or no real output, or with procedure
+//! arguments (adgen differentiates those through a caller), is listed commented out. Sources with preprocessor directives are read as gfortran's `-cpp` reads them,
 //! and the manifest says `preprocess = true`. The text is deterministic: sources and
 //! roots in source order.
 
@@ -31,6 +31,17 @@ pub struct Proposal {
     pub signature: String,
     pub independents: Vec<String>,
     pub dependents: Vec<String>,
+    /// It takes procedure arguments: no root (adgen differentiates a procedure argument
+    /// through a caller that passes a procedure by name), listed commented out.
+    pub takes_procedures: bool,
+}
+
+impl Proposal {
+    /// Written as a root (else commented out): it has real inputs and outputs and takes
+    /// no procedure argument.
+    pub fn usable(&self) -> bool {
+        !self.independents.is_empty() && !self.dependents.is_empty() && !self.takes_procedures
+    }
 }
 
 /// The roots `adgen init` proposes for `inputs`, in source order.
@@ -76,6 +87,7 @@ pub fn proposals(inputs: &[SourceInput]) -> Result<Vec<Proposal>, Failure> {
                 signature: spelled(&format!("{}({})", unit.name, unit.args.join(", "))),
                 independents: independents.iter().map(spelled).collect(),
                 dependents: dependents.iter().map(spelled).collect(),
+                takes_procedures: !crate::prepare::specialize::procedure_dummies(unit).is_empty(),
             });
         }
     }
@@ -244,11 +256,16 @@ pub fn manifest_text(source_paths: &[String], proposals: &[Proposal], preprocess
         );
     }
     for p in proposals {
-        let usable = !p.independents.is_empty() && !p.dependents.is_empty();
+        let usable = p.usable();
         let c = if usable { "" } else { "# " };
         t.push('\n');
         writeln!(t, "# {} in {}:{}", p.signature, p.path, p.line).unwrap();
-        if !usable {
+        if p.takes_procedures {
+            t.push_str(
+                "# (takes procedure arguments: differentiate a procedure that calls it with a\n\
+                 # procedure by name instead)\n",
+            );
+        } else if !usable {
             writeln!(
                 t,
                 "# (no real {} found: complete the lists to differentiate it)",
@@ -292,8 +309,8 @@ fn render(d: &Diagnostic) -> String {
 
 /// `adgen init`: proposes roots from `sources` (default: the Fortran and C files of the
 /// current directory and of `src/`) and writes the manifest at `manifest_path`, never
-/// over an existing one unless `force`. Returns the numbers of roots and sources, or the
-/// rendered diagnostics.
+/// over an existing one unless `force`. Returns the numbers of roots (those not commented
+/// out) and sources, or the rendered diagnostics.
 pub fn write_manifest(
     sources: &[PathBuf],
     manifest_path: &Path,
@@ -389,7 +406,10 @@ pub fn write_manifest(
         );
         return Err(render(&d));
     }
-    Ok((proposals.len(), listed.len()))
+    Ok((
+        proposals.iter().filter(|p| p.usable()).count(),
+        listed.len(),
+    ))
 }
 
 /// `path` relative to `dir`, `/`-separated (with `..` where it lies outside).
@@ -458,5 +478,30 @@ mod tests {
         );
         let parsed: toml::Table = text.parse().unwrap();
         assert_eq!(parsed["root"].as_array().unwrap().len(), 2);
+    }
+
+    /// A library's integrator takes the model as a procedure argument: no root of its
+    /// own (E0503 if it were), listed commented out with why; the model is one.
+    #[test]
+    fn a_procedure_taking_procedures_is_listed_commented_out() {
+        let f = SourceInput::new(
+            "q.f90",
+            "subroutine integrate(f, a, b, r)\n  real(8), external :: f\n  \
+             real(8), intent(in) :: a, b\n  real(8), intent(out) :: r\n  \
+             r = (b - a)*f((a + b)/2)\nend subroutine integrate\n\
+             real(8) function model(x)\n  real(8), intent(in) :: x\n  model = x*x\n\
+             end function model\n",
+        );
+        let p = proposals(&[f]).unwrap();
+        assert!(p[0].takes_procedures && !p[0].usable());
+        assert!(p[1].usable());
+        let text = manifest_text(&["q.f90".into()], &p, false);
+        assert!(
+            text.contains(
+                "# (takes procedure arguments: differentiate a procedure that calls it with a\n\
+                 # procedure by name instead)\n# [[root]]\n# name = \"integrate\"\n"
+            ),
+            "{text}"
+        );
     }
 }
