@@ -184,6 +184,29 @@ fn an_unspecialized_call_of_a_model_using_module_variables_is_refused() {
         "{}",
         failure.rendered
     );
+    // The procedure passed by keyword, out of order (`weight` public): never
+    // specialized, refused the same way.
+    let keyword = text
+        .replace(
+            "  real(8), private :: weight = 1d0\n",
+            "  real(8) :: weight = 1d0\n",
+        )
+        .replace(
+            "call euler(decay, 20, h, y)",
+            "call euler(n=20, h=h, y=y, f=decay)",
+        );
+    let failure = adgen::differentiate(
+        &[adgen::SourceInput::new("m.f90", &keyword)],
+        &request("run", &["r"], &["y"]),
+    )
+    .unwrap_err();
+    assert!(
+        failure
+            .rendered
+            .contains("specialized to `decay` (it is passed by keyword)"),
+        "{}",
+        failure.rendered
+    );
 }
 
 /// An internal procedure passed to an integrator reads its host's variables (lifted,

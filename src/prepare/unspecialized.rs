@@ -56,7 +56,15 @@ fn check_call(program: &Program, caller: &Unit, callee: &str, args: &[Arg]) -> O
     let target = program.unit(callee)?;
     let dummies = super::specialize::procedure_dummies(target);
     for &k in &dummies {
-        let Some(a) = args.get(k) else { continue };
+        // The actual for dummy `k`: by its keyword, else at its position.
+        let by_keyword = args.iter().find(|a| {
+            a.keyword
+                .as_deref()
+                .is_some_and(|kw| key(kw) == key(&target.args[k]))
+        });
+        let Some(a) = by_keyword.or_else(|| args.get(k).filter(|a| a.keyword.is_none())) else {
+            continue;
+        };
         let ExprKind::Var(p) = &a.value.kind else {
             continue;
         };
