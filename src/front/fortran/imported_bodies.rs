@@ -139,10 +139,17 @@ fn lent_decls(
                 .map(|m| m.names())
                 .unwrap_or_default(),
         };
-        let only: Vec<String> = visible
+        let mut only: Vec<String> = visible
             .into_iter()
             .filter(|n| wanted.contains(&key(n)))
             .collect();
+        // A rename of a USE without ONLY (`use m, x_local => x`) is listed under its
+        // local name, as in `only: x_local => x`.
+        for (local, _) in &renames {
+            if !only.iter().any(|n| key(n) == key(local)) {
+                only.push(local.clone());
+            }
+        }
         if only.is_empty() && renames.is_empty() {
             continue;
         }
@@ -213,11 +220,11 @@ end module kinds
 
 module quad
   use kinds
-  use, intrinsic :: iso_fortran_env, only: wp => real64
   implicit none
   integer, parameter :: n = 3
 contains
   subroutine simpson(f, a, b, r)
+    use, intrinsic :: iso_fortran_env, wp => real64
     integer, parameter :: ik = kind(1)
     interface
       function f(x) result(y)
@@ -251,9 +258,9 @@ end module quad
             .expect("an interface body")
     }
 
-    /// A host module's USE (also renamed), its constant and the procedure's own constant
-    /// are known in the body: its kinds and bounds evaluate, and the body prints back as
-    /// written (nothing lent is left in it).
+    /// A host module's USE, its constant, the procedure's own USE (renamed, without
+    /// ONLY) and its own constant are known in the body: its kinds and bounds evaluate,
+    /// and the body prints back as written (nothing lent is left in it).
     #[test]
     fn imported_names_are_known_in_the_body_and_left_out_of_it() {
         let program = parse(TEXT).expect("parses");
