@@ -8,13 +8,23 @@
 //! would be lost without a word, and the derivative silently wrong. Such a call is
 //! refused instead (E0503, when a root reaches it), with why the copy could not be made.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Diagnostic;
 use crate::il::{Arg, ExprKind, Program, StmtKind, Unit, key, visit};
 
 /// Defers E0503 onto each procedure of `program` with such a call.
 pub fn refuse(program: &mut Program) {
+    // The procedures that call a procedure dummy, with those dummies' positions: only
+    // calls of these can pass a procedure on (found once, not per call).
+    let dummies: BTreeMap<String, Vec<usize>> = program
+        .procedures()
+        .map(|u| (key(&u.name), super::specialize::procedure_dummies(u)))
+        .filter(|(_, d)| !d.is_empty())
+        .collect();
+    if dummies.is_empty() {
+        return;
+    }
     let mut found: Vec<(usize, usize, Diagnostic)> = Vec::new();
     for (f, file) in program.files.iter().enumerate() {
         for (u, unit) in file.units.iter().enumerate() {
@@ -35,7 +45,10 @@ pub fn refuse(program: &mut Program) {
                     });
                 }
                 for (name, args) in calls {
-                    let Some(d) = check_call(program, unit, name, args) else {
+                    let Some(positions) = dummies.get(crate::il::key_ref(name).as_ref()) else {
+                        continue;
+                    };
+                    let Some(d) = check_call(program, unit, name, positions, args) else {
                         continue;
                     };
                     if said.insert((key(name), d.message.clone())) {
@@ -50,12 +63,18 @@ pub fn refuse(program: &mut Program) {
     }
 }
 
-/// E0503 for a call of `callee` from `caller` that passes a procedure of the sources
-/// that uses module or COMMON variables, if there is one.
-fn check_call(program: &Program, caller: &Unit, callee: &str, args: &[Arg]) -> Option<Diagnostic> {
+/// E0503 for a call of `callee` (whose procedure dummies are at `dummies`) from
+/// `caller` that passes a procedure of the sources that uses module or COMMON variables,
+/// if there is one.
+fn check_call(
+    program: &Program,
+    caller: &Unit,
+    callee: &str,
+    dummies: &[usize],
+    args: &[Arg],
+) -> Option<Diagnostic> {
     let target = program.unit(callee)?;
-    let dummies = super::specialize::procedure_dummies(target);
-    for &k in &dummies {
+    for &k in dummies {
         // The actual for dummy `k`: by its keyword, else at its position.
         let by_keyword = args.iter().find(|a| {
             a.keyword
