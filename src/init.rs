@@ -196,21 +196,10 @@ impl GlobalRoles {
                     }
                 }
             }
-            let mut callees: Vec<String> = Vec::new();
-            if let StmtKind::Call { name, .. } = &s.kind {
-                callees.push(name.clone());
-            }
-            for e in visit::stmt_exprs(s) {
-                visit::walk_expr(e, &mut |x| {
-                    if let crate::il::ExprKind::Call(name, _) = &x.kind {
-                        callees.push(name.clone());
-                    }
-                });
-            }
-            for c in callees {
-                if let Some(callee) = program.unit(&c) {
-                    self.visit(program, callee);
-                }
+            let mut callees: Vec<&Unit> = Vec::new();
+            visit::stmt_calls(s, &mut |name, _| callees.extend(program.unit(name)));
+            for callee in callees {
+                self.visit(program, callee);
             }
             let target = match &s.kind {
                 StmtKind::Assign { lhs, .. } => lhs.base_name().map(str::to_string),

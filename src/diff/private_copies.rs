@@ -466,32 +466,10 @@ fn unit_names(u: &Unit) -> BTreeSet<String> {
 /// c = ...`), with its position among the module's declarations.
 fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
     module.decls.iter().enumerate().find_map(|(at, d)| {
-        let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-        else {
+        if !d.is_constants() {
             return None;
-        };
-        let e = entities.iter().find(|e| key(&e.name) == name)?;
-        let parameter = attrs.iter().any(|a| matches!(a, Attr::Parameter));
-        parameter.then(|| {
-            (
-                at,
-                Decl {
-                    kind: DeclKind::Var {
-                        spec: spec.clone(),
-                        attrs: attrs
-                            .iter()
-                            .filter(|a| !matches!(a, Attr::Private | Attr::Public))
-                            .cloned()
-                            .collect(),
-                        entities: vec![e.clone()],
-                    },
-                    span: d.span,
-                },
-            )
-        })
+        }
+        d.restricted(|e| key(&e.name) == name, d.span)
+            .map(|one| (at, one))
     })
 }

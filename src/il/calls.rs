@@ -1,6 +1,7 @@
 //! How a procedure's arguments are passed and what its variables are, read from its
 //! declarations: what a caller in another language, a binding or a back-end needs to call
-//! it, and which actual argument is bound to which dummy.
+//! it, and which actual argument is bound to which dummy; and declarations restricted to
+//! some of their entities, to copy elsewhere.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -282,4 +283,44 @@ pub fn bind_actuals<'a>(callee: &Unit, args: &'a [Arg]) -> Vec<Option<&'a Expr>>
         }
     }
     bound
+}
+
+impl super::Decl {
+    /// This type declaration with only the entities `keep` accepts and without its
+    /// access attribute (PUBLIC, PRIVATE), at `span`: a declaration to copy elsewhere
+    /// (`real(dp), parameter :: c = ...`). `None` when it is no type declaration or
+    /// keeps no entity.
+    pub fn restricted(
+        &self,
+        keep: impl Fn(&super::Entity) -> bool,
+        span: crate::diag::Span,
+    ) -> Option<super::Decl> {
+        let DeclKind::Var {
+            spec,
+            attrs,
+            entities,
+        } = &self.kind
+        else {
+            return None;
+        };
+        let entities: Vec<super::Entity> = entities.iter().filter(|e| keep(e)).cloned().collect();
+        (!entities.is_empty()).then(|| super::Decl {
+            kind: DeclKind::Var {
+                spec: spec.clone(),
+                attrs: attrs
+                    .iter()
+                    .filter(|a| !matches!(a, Attr::Private | Attr::Public))
+                    .cloned()
+                    .collect(),
+                entities,
+            },
+            span,
+        })
+    }
+
+    /// Is it a type declaration with the PARAMETER attribute (named constants)?
+    pub fn is_constants(&self) -> bool {
+        matches!(&self.kind, DeclKind::Var { attrs, .. }
+            if attrs.iter().any(|a| matches!(a, Attr::Parameter)))
+    }
 }

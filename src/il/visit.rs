@@ -639,6 +639,21 @@ pub fn for_each_referenced_name<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a str
     });
 }
 
+/// `f(name, args)` for each call a statement makes itself (not those of nested blocks):
+/// a CALL statement, and the function references in its expressions.
+pub fn stmt_calls<'s>(stmt: &'s Stmt, f: &mut impl FnMut(&'s str, &'s [super::Arg])) {
+    if let StmtKind::Call { name, args } = &stmt.kind {
+        f(name, args);
+    }
+    for e in stmt_exprs(stmt) {
+        walk_expr(e, &mut |x| {
+            if let ExprKind::Call(name, args) = &x.kind {
+                f(name, args);
+            }
+        });
+    }
+}
+
 /// Names of the procedures a unit calls (subroutines and functions), with repetitions.
 pub fn called_names(unit: &super::Unit) -> Vec<String> {
     let mut names = Vec::new();

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Diagnostic;
-use crate::il::{Arg, ExprKind, Program, StmtKind, Unit, key, visit};
+use crate::il::{Arg, ExprKind, GlobalRef, Program, Symbol, Unit, key, visit};
 
 /// Defers E0503 onto each procedure of `program` with such a call.
 pub fn refuse(program: &mut Program) {
@@ -33,28 +33,17 @@ pub fn refuse(program: &mut Program) {
             }
             let mut said = BTreeSet::new();
             visit::walk_stmts(&unit.body, &mut |s| {
-                let mut calls: Vec<(&String, &Vec<Arg>)> = Vec::new();
-                if let StmtKind::Call { name, args } = &s.kind {
-                    calls.push((name, args));
-                }
-                for e in visit::stmt_exprs(s) {
-                    visit::walk_expr(e, &mut |x| {
-                        if let ExprKind::Call(name, args) = &x.kind {
-                            calls.push((name, args));
-                        }
-                    });
-                }
-                for (name, args) in calls {
+                visit::stmt_calls(s, &mut |name, args| {
                     let Some(positions) = dummies.get(crate::il::key_ref(name).as_ref()) else {
-                        continue;
+                        return;
                     };
                     let Some(d) = check_call(program, unit, name, positions, args) else {
-                        continue;
+                        return;
                     };
                     if said.insert((key(name), d.message.clone())) {
                         found.push((f, u, d.at(s.span)));
                     }
-                }
+                });
             });
         }
     }
@@ -154,15 +143,7 @@ fn global_used(program: &Program, unit: &Unit) -> Option<String> {
         if !seen.insert(key(&u.name)) {
             continue;
         }
-        // (A symbol table holds every name of the host module: those the body uses.)
-        let used = visit::referenced_names(&u.body);
-        let found = used.iter().filter_map(|n| u.symbols.get(n)).find(|s| {
-            s.is_variable()
-                && s.global
-                    .as_ref()
-                    .is_some_and(|g| !g.module.starts_with('#'))
-        });
-        if let Some(s) = found {
+        if let Some((s, _)) = used_globals(u).find(|(_, g)| !g.module.starts_with('#')) {
             return Some(s.name.clone());
         }
         for c in visit::called_names(u) {
@@ -177,17 +158,19 @@ fn global_used(program: &Program, unit: &Unit) -> Option<String> {
 /// A variable that `unit` uses and that its module keeps PRIVATE, with the module.
 fn private_variable(program: &Program, unit: &Unit) -> Option<(String, String)> {
     let module = program.module(unit.host.as_deref()?)?;
-    let used = visit::referenced_names(&unit.body);
-    used.iter()
-        .filter_map(|n| unit.symbols.get(n))
-        .find(|s| {
-            s.is_variable()
-                && s.global
-                    .as_ref()
-                    .is_some_and(|g| key(&g.module) == key(&module.name))
-                && module.is_private(&s.name)
-        })
-        .map(|s| (s.name.clone(), module.name.clone()))
+    used_globals(unit)
+        .find(|(s, g)| key(&g.module) == key(&module.name) && module.is_private(&s.name))
+        .map(|(s, _)| (s.name.clone(), module.name.clone()))
+}
+
+/// The module and COMMON variables `unit`'s body uses, with where they live. (Its symbol
+/// table also holds the names of its host module that it does not use.)
+fn used_globals(unit: &Unit) -> impl Iterator<Item = (&Symbol, &GlobalRef)> {
+    visit::referenced_names(&unit.body)
+        .into_iter()
+        .filter_map(|n| unit.symbols.get(&n))
+        .filter(|s| s.is_variable())
+        .filter_map(|s| Some((s, s.global.as_ref()?)))
 }
 
 /// Does internal procedure `passed`, lifted, take more arguments than `target` passes
@@ -197,20 +180,11 @@ fn takes_host_variables(target: &Unit, k: usize, passed: &Unit) -> bool {
     let dummy = key(&target.args[k]);
     let mut counts: Vec<usize> = Vec::new();
     visit::walk_stmts(&target.body, &mut |s| {
-        if let StmtKind::Call { name, args } = &s.kind
-            && key(name) == dummy
-        {
-            counts.push(args.len());
-        }
-        for e in visit::stmt_exprs(s) {
-            visit::walk_expr(e, &mut |x| {
-                if let ExprKind::Call(name, args) = &x.kind
-                    && key(name) == dummy
-                {
-                    counts.push(args.len());
-                }
-            });
-        }
+        visit::stmt_calls(s, &mut |name, args| {
+            if key(name) == dummy {
+                counts.push(args.len());
+            }
+        });
     });
     counts.is_empty() || counts.iter().any(|&n| passed.args.len() > n)
 }

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use super::sema::{self, Modules};
 use crate::diag::Diagnostic;
-use crate::il::{self, Attr, Decl, DeclKind, key};
+use crate::il::{self, Decl, DeclKind, key};
 
 /// Analyzes interface body `body` of a unit whose host module is `host` and whose
 /// declarations are `decls` (see the module doc).
@@ -75,10 +75,7 @@ fn lent_decls(
 ) -> Vec<Decl> {
     let constants: Vec<(&Decl, &il::Entity)> = decls
         .iter()
-        .filter(|d| {
-            matches!(&d.kind, DeclKind::Var { attrs, .. }
-                if attrs.iter().any(|a| matches!(a, Attr::Parameter)))
-        })
+        .filter(|d| d.is_constants())
         .flat_map(|d| match &d.kind {
             DeclKind::Var { entities, .. } => entities.iter().map(move |e| (d, e)).collect(),
             _ => Vec::new(),
@@ -89,16 +86,8 @@ fn lent_decls(
         let before = wanted.len();
         for (d, e) in &constants {
             if all || wanted.contains(&key(&e.name)) {
-                let one = Decl {
-                    kind: match &d.kind {
-                        DeclKind::Var { spec, attrs, .. } => DeclKind::Var {
-                            spec: spec.clone(),
-                            attrs: attrs.clone(),
-                            entities: vec![(*e).clone()],
-                        },
-                        _ => unreachable!("constants are variable declarations"),
-                    },
-                    span,
+                let Some(one) = d.restricted(|x| key(&x.name) == key(&e.name), span) else {
+                    continue;
                 };
                 wanted.extend(il::visit::decls_names(std::slice::from_ref(&one)));
                 if let DeclKind::Var { spec, .. } = &one.kind {
@@ -162,38 +151,12 @@ fn lent_decls(
             span,
         });
     }
-    for d in decls {
-        let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-        else {
-            continue;
-        };
-        if !attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
-            continue;
-        }
-        let entities: Vec<il::Entity> = entities
+    out.extend(
+        decls
             .iter()
-            .filter(|e| all || wanted.contains(&key(&e.name)))
-            .cloned()
-            .collect();
-        if !entities.is_empty() {
-            out.push(Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs: attrs
-                        .iter()
-                        .filter(|a| !matches!(a, Attr::Public | Attr::Private))
-                        .cloned()
-                        .collect(),
-                    entities,
-                },
-                span,
-            });
-        }
-    }
+            .filter(|d| d.is_constants())
+            .filter_map(|d| d.restricted(|e| all || wanted.contains(&key(&e.name)), span)),
+    );
     out
 }
 
