@@ -51,7 +51,7 @@ pub(super) fn copy_private_procedures(
             .position(|u| u.host.as_ref().is_none_or(|h| key(h) != dname))
             .map_or(units.len(), |p| m + 1 + p);
         let mut copier = Copier::new(ctx, original, &units[m].name);
-        let mut pending: Vec<BTreeSet<String>> = units[m + 1..end].iter().map(unit_names).collect();
+        let mut pending: Vec<BTreeSet<String>> = units[m + 1..end].iter().map(names_in).collect();
         while let Some(names) = pending.pop() {
             for name in names {
                 copier.need(&name, &mut pending, errors);
@@ -194,7 +194,7 @@ impl<'c> Copier<'c> {
                 self.import_into(&mut copy, owner, errors);
             }
             note_owners(p, &mut self.owners);
-            pending.push(unit_names(&copy));
+            pending.push(names_in(&copy));
             self.copies.push(copy);
             return;
         }

@@ -74,10 +74,18 @@ pub fn spec_type(spec: &TypeSpec) -> ScalarType {
 
 impl Unit {
     /// Removes the declarations of the procedures `names` (keys) as external: EXTERNAL
-    /// statements and attributes, PROCEDURE(iface) declarations, interface bodies; a
-    /// declaration left empty goes.
+    /// statements and attributes (and the type of a name an EXTERNAL statement lists),
+    /// PROCEDURE(iface) declarations, interface bodies; a declaration left empty goes.
     pub fn drop_external_declarations(&mut self, names: &BTreeSet<String>) {
         let gone = |n: &String| names.contains(super::key_ref(n).as_ref());
+        let external: BTreeSet<String> = self
+            .decls
+            .iter()
+            .flat_map(|d| match &d.kind {
+                DeclKind::External(list) => list.iter().map(|n| key(n)).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         for d in &mut self.decls {
             match &mut d.kind {
                 DeclKind::External(list) | DeclKind::Procedure { names: list, .. } => {
@@ -85,8 +93,13 @@ impl Unit {
                 }
                 DeclKind::Var {
                     attrs, entities, ..
-                } if attrs.iter().any(|a| matches!(a, super::Attr::External)) => {
-                    entities.retain(|e| !gone(&e.name))
+                } => {
+                    let typed_external = attrs.iter().any(|a| matches!(a, super::Attr::External));
+                    entities.retain(|e| {
+                        !(gone(&e.name)
+                            && (typed_external
+                                || external.contains(super::key_ref(&e.name).as_ref())))
+                    })
                 }
                 DeclKind::Interface(bodies) => bodies.retain(|b| !gone(&b.name)),
                 _ => {}

@@ -4,7 +4,8 @@
 //!
 //! Tapenade differentiates the callee per calling context; adgen's copy `heun_decay`
 //! must call `decay`, so it goes where `decay` is seen:
-//! - an external callee stays external, and its copy says `use model, only: decay`;
+//! - an external callee stays external, and its copy says `use model, only: decay`
+//!   (placed after module `model`, in its file);
 //! - a module procedure's copy becomes a procedure of the caller's module, with `use`
 //!   statements for every name it took from its own module by host association
 //!   (`use integ, only: rate`, `use kinds, only: dp`) and for the procedures passed.

@@ -9,6 +9,15 @@
 //! the original with the procedures put back ([`Unit::specialization`]), so that only
 //! derivatives are generated.
 //!
+//! Internal procedures (lifted by the front-end, the host's procedure dummies they call
+//! passed as arguments) are specialized where a copy of their host calls them: the copy
+//! `simpson_g`'s call `step(..., g)` makes `step_g`, internal to `simpson_g` and *lent*
+//! ([`crate::il::Specialization::lent`]: outside its host the original has no name, so
+//! derivative code carries the copy's primal). The copy of an external procedure takes
+//! copies of its other internal procedures along (`weight_g`, internal to `trap_g`).
+//! An external copy that uses a module of the program goes after it, in its file, so
+//! that its derivative file compiles after the module's.
+//!
 //! A procedure argument that is a dummy of the caller is resolved when the caller is
 //! specialized; one that stays unresolved (a root's own) keeps its call as written,
 //! which the differentiator refuses where it touches active values (E0503).
@@ -27,14 +36,23 @@ const MAX_ROUNDS: usize = 16;
 /// arguments to drop.
 type Binder<'a> = dyn FnMut(&str, &[Arg]) -> Option<(String, Vec<usize>)> + 'a;
 
-/// A specialization: the callee (key), the procedure at each position it binds, and
-/// where the copy lives.
-type Spec = (String, Vec<(usize, String)>, Placement);
+/// A specialization: the callee (key), the procedure at each position it binds, where
+/// the copy lives, and for an internal procedure the host copy it is internal to.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Spec {
+    callee: String,
+    bound: Vec<(usize, String)>,
+    place: Placement,
+    within: Option<String>,
+}
 
 pub fn specialize(program: Program) -> Program {
     let mut out = program;
     let mut namer = Namer::new(out.units().map(|u| u.name.as_str()));
     let mut copies: BTreeMap<Spec, String> = BTreeMap::new();
+    // For the copy of an external procedure (key): the copies of its internal procedures
+    // (original key → copy name).
+    let mut companions: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
         let dummies: BTreeMap<String, Vec<usize>> = out
             .procedures()
@@ -61,6 +79,9 @@ pub fn specialize(program: Program) -> Program {
         for file in &mut out.files {
             for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
                 let caller_host = unit.host.clone();
+                // The copy of an internal procedure is internal to the caller's host: the
+                // caller itself (the host, or its copy) or the host of a sibling.
+                let caller_within = unit.internal_of.clone().unwrap_or(unit.name.clone());
                 let own: BTreeSet<String> = dummies
                     .get(crate::il::key_ref(&unit.name).as_ref())
                     .into_iter()
@@ -69,12 +90,6 @@ pub fn specialize(program: Program) -> Program {
                     .collect();
                 let mut bind = |name: &str, args: &[Arg]| -> Option<(String, Vec<usize>)> {
                     let positions = dummies.get(crate::il::key_ref(name).as_ref())?;
-                    // An internal procedure's copy would be one its host's derivative
-                    // cannot call the primal of (the original is seen only in its host):
-                    // its call stays, refused where it touches active values (E0503).
-                    if callees[&key(name)].internal_of.is_some() {
-                        return None;
-                    }
                     let mut bound = Vec::new();
                     for &k in positions {
                         let a = args.get(k)?;
@@ -114,12 +129,18 @@ pub fn specialize(program: Program) -> Program {
                         caller_host.as_deref(),
                         &procs,
                     )?;
-                    let spec = (key(name), bound, place);
+                    let internal = callees[&key(name)].internal_of.is_some();
+                    let spec = Spec {
+                        callee: key(name),
+                        bound,
+                        place,
+                        within: internal.then(|| caller_within.clone()),
+                    };
                     let copy = match copies.get(&spec) {
                         Some(c) => c.clone(),
                         None => {
                             let base = spec
-                                .1
+                                .bound
                                 .iter()
                                 .fold(name.to_string(), |acc, (_, p)| format!("{acc}_{p}"));
                             let c = namer.fresh(&base);
@@ -141,7 +162,7 @@ pub fn specialize(program: Program) -> Program {
             let found = out.files.iter().enumerate().find_map(|(f, file)| {
                 file.units
                     .iter()
-                    .position(|u| u.is_procedure() && key(&u.name) == spec.0)
+                    .position(|u| u.is_procedure() && key(&u.name) == spec.callee)
                     .map(|p| (f, p))
             });
             let Some((f, pos)) = found else { continue };
@@ -149,7 +170,7 @@ pub fn specialize(program: Program) -> Program {
             // declaration as the dummy's (`procedure(rhs) :: decay`) would make it an
             // external procedure there.
             let module_procedures: BTreeSet<String> = spec
-                .1
+                .bound
                 .iter()
                 .filter(|(_, p)| {
                     out_units
@@ -158,15 +179,49 @@ pub fn specialize(program: Program) -> Program {
                 })
                 .map(|(_, p)| key(p))
                 .collect();
-            let mut copy = specialized(&out.files[f].units[pos], &copy_name, &spec.1);
+            let mut copy = specialized(&out.files[f].units[pos], &copy_name, &spec.bound);
             copy.drop_external_declarations(&module_procedures);
+            let internals = if spec.within.is_none() && copy.host.is_none() {
+                let suffix: Vec<&str> = spec.bound.iter().map(|(_, p)| p.as_str()).collect();
+                let (units, renames) = internal_copies(
+                    &out.files[f].units[pos + 1..],
+                    &spec.callee,
+                    &copy_name,
+                    &suffix.join("_"),
+                    &mut namer,
+                );
+                companions.insert(key(&copy_name), renames);
+                units
+            } else {
+                Vec::new()
+            };
+            let renames = spec.within.as_deref().unwrap_or(&copy_name).to_string();
+            if let Some(renames) = companions.get(&key(&renames)) {
+                rename_calls(&mut copy.body, renames);
+            }
             // Moved to the caller's module (relocate): after that module's last
             // procedure, with the USE statements of what it took from its own.
-            let mut at = (f, pos + 1);
-            if let Some(host) = &spec.2.host {
+            // After the callee and its internal procedures.
+            let internal = out.files[f].units[pos + 1..]
+                .iter()
+                .take_while(|u| {
+                    u.internal_of
+                        .as_deref()
+                        .is_some_and(|h| key(h) == spec.callee)
+                })
+                .count();
+            let mut at = (f, pos + 1 + internal);
+            if let Some(within) = &spec.within {
+                // Seen only in its host: derivative code carries the copy's primal.
+                copy.internal_of = Some(within.clone());
+                if let Some(s) = copy.specialization.as_mut() {
+                    s.lent = true;
+                }
+            }
+            if let Some(host) = &spec.place.host {
                 let home = out.files[f].units[pos].host.clone();
                 if let (Some(home), Some(s)) = (home, copy.specialization.as_mut()) {
-                    s.lent = key(&home) != key(host)
+                    s.lent |= key(&home) != key(host)
                         && modules
                             .iter()
                             .any(|m| key(&m.name) == key(&home) && m.is_private(&s.original));
@@ -183,13 +238,101 @@ pub fn specialize(program: Program) -> Program {
                 });
                 at = last.unwrap_or(at);
             }
-            let mut decls = use_decls(&spec.2);
+            if let Some(within) = &spec.within {
+                // After its host copy and the copies already internal to it.
+                let after_host = out.files.iter().enumerate().find_map(|(f, file)| {
+                    let h = file
+                        .units
+                        .iter()
+                        .position(|u| u.is_procedure() && key(&u.name) == key(within))?;
+                    let n = file.units[h + 1..]
+                        .iter()
+                        .take_while(|u| {
+                            u.internal_of
+                                .as_deref()
+                                .is_some_and(|i| key(i) == key(within))
+                        })
+                        .count();
+                    Some((f, h + 1 + n))
+                });
+                at = after_host.unwrap_or(at);
+            } else if spec.place.host.is_none() {
+                // An external copy that uses a module of the program comes after it, in
+                // its file (the last such file): its derivative then uses that module's
+                // derivative module from the same file.
+                let after = (0..out.files.len())
+                    .rev()
+                    .map(|g| (g, after_modules(&out.files[g].units, &spec.place)))
+                    .find(|&(_, p)| p > 0);
+                if let Some((g, p)) = after {
+                    at = if g == at.0 { (g, at.1.max(p)) } else { (g, p) };
+                }
+            }
+            let mut decls = use_decls(&spec.place);
             decls.append(&mut copy.decls);
             copy.decls = decls;
             out.files[at.0].units.insert(at.1, copy);
+            for (i, c) in internals.into_iter().enumerate() {
+                out.files[at.0].units.insert(at.1 + 1 + i, c);
+            }
         }
     }
     out
+}
+
+/// The copies, internal to `copy_name` (the copy of external procedure `host`, a key),
+/// of the internal procedures of `host` among `after` (the units after it) that take no
+/// procedure argument (those are specialized where the copy calls them), named
+/// `name_suffix`, with their calls of each other renamed; and the renames.
+fn internal_copies(
+    after: &[Unit],
+    host: &str,
+    copy_name: &str,
+    suffix: &str,
+    namer: &mut Namer,
+) -> (Vec<Unit>, BTreeMap<String, String>) {
+    let internals: Vec<&Unit> = after
+        .iter()
+        .take_while(|u| u.internal_of.as_deref().is_some_and(|h| key(h) == host))
+        .filter(|u| procedure_dummies(u).is_empty())
+        .collect();
+    let renames: BTreeMap<String, String> = internals
+        .iter()
+        .map(|u| (key(&u.name), namer.fresh(&format!("{}_{suffix}", u.name))))
+        .collect();
+    let units = internals
+        .into_iter()
+        .map(|u| {
+            let mut c = u.clone();
+            if c.result.as_deref().is_some_and(|r| key(r) == key(&u.name)) {
+                c.explicit_result = true;
+            }
+            c.name = renames[&key(&u.name)].clone();
+            c.internal_of = Some(copy_name.to_string());
+            rename_calls(&mut c.body, &renames);
+            c
+        })
+        .collect();
+    (units, renames)
+}
+
+/// Renames the calls in `body` of the procedures `renames` names (keys → new names).
+fn rename_calls(body: &mut [Stmt], renames: &BTreeMap<String, String>) {
+    for_each_call_mut(body, &mut |name, _| {
+        if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
+            *name = n.clone();
+        }
+    });
+}
+
+/// The position after the last unit of the modules of `units` that `place` uses (0 when
+/// it uses none of them).
+fn after_modules(units: &[Unit], place: &Placement) -> usize {
+    let used = |m: &str| place.uses.keys().any(|u| key(u) == key(m));
+    units
+        .iter()
+        .rposition(|u| (u.is_module() && used(&u.name)) || u.host.as_deref().is_some_and(used))
+        .map_or(0, |p| p + 1)
 }
 
 /// The positions of the dummies that `unit` calls (procedure arguments).
@@ -258,6 +401,13 @@ fn clash_resolvable(callee: &Unit, k: usize, p: &str) -> bool {
 fn specialized(original: &Unit, name: &str, bound: &[(usize, String)]) -> Unit {
     let mut u = original.clone();
     u.name = name.to_string();
+    // A result named after the function keeps its name, in a RESULT clause.
+    if u.result
+        .as_deref()
+        .is_some_and(|r| key(r) == key(&original.name))
+    {
+        u.explicit_result = true;
+    }
     // A local with the name of a procedure passed is renamed first.
     for (k, p) in bound {
         if key(&original.args[*k]) != key(p) && u.symbols.get(p).is_some() {
@@ -457,14 +607,14 @@ pub fn unspecialize_calls(unit: &mut Unit, program: &crate::il::UnitIndex) {
     }
 }
 
-/// `name` is a plain local of `u` that [`rename_local`] can rename: not a dummy, result,
-/// global or derived-type variable, in a unit without COMMON, DATA or EQUIVALENCE.
+/// `name` is a plain local of `u` that [`rename_local`] can rename: not a dummy, global
+/// or derived-type variable, in a unit without COMMON, DATA or EQUIVALENCE. (A result
+/// is renamed in its RESULT clause.)
 fn renamable(u: &Unit, name: &str) -> bool {
     let plain = u.symbols.get(name).is_some_and(|s| {
         s.is_variable()
             && s.global.is_none()
             && !s.is_dummy()
-            && !s.is_result
             && s.ty != crate::il::ScalarType::Derived
     });
     plain
@@ -534,5 +684,9 @@ fn rename_local(u: &mut Unit, from: &str, to: &str) -> bool {
         symbols.insert(s);
     }
     u.symbols = symbols;
+    if let Some(r) = u.result.as_mut().filter(|r| key(r) == k) {
+        *r = to.to_string();
+        u.explicit_result = true;
+    }
     true
 }

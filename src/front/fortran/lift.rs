@@ -8,6 +8,11 @@
 //!   dummy arguments, appended after its own in the host's declaration order, declared
 //!   as the host declares them (type, dimensions, ALLOCATABLE, OPTIONAL, TARGET; INTENT
 //!   only when IN). The variables their bounds read come too;
+//! - the host's procedure dummies it calls or passes on (`f` of `subroutine
+//!   simpson(f, ...)` in QUADPACK's internal `adaptive_simpson_step`) become extra
+//!   arguments after those, declared as the host declares them (PROCEDURE(iface),
+//!   EXTERNAL with its type, an interface body; EXTERNAL when the host only calls it),
+//!   so that `prepare::specialize` copies the internal procedure with its host;
 //! - every call (in the host and in the siblings) passes them, by name;
 //! - the host's named constants it uses are declared again in it; its USE statements and
 //!   IMPLICIT rules are copied (a USE renames away the names the internal procedure
@@ -40,6 +45,14 @@ struct Needs {
     commons: BTreeSet<String>,
     /// Siblings it calls (keys).
     calls: BTreeSet<String>,
+    /// Procedure dummies of the host it calls or passes on (keys): extra arguments too.
+    procedures: BTreeSet<String>,
+}
+
+impl Needs {
+    fn size(&self) -> usize {
+        self.vars.len() + self.constants.len() + self.commons.len() + self.procedures.len()
+    }
 }
 
 /// Lowers `units[0]`, a procedure, and `units[1..]`, its internal procedures, analysing
@@ -63,7 +76,6 @@ pub(super) fn lower_host(
     seen_from_host.insert(label.clone(), scope);
     let names: BTreeSet<String> = internals.iter().map(|u| key(&u.name)).collect();
     let mut needs: Vec<Needs> = Vec::new();
-    let mut deferred: Vec<(usize, Diagnostic)> = Vec::new();
     for (k, unit) in internals.iter().enumerate() {
         let mut copy = unit.clone();
         copy.host = Some(label.clone());
@@ -80,7 +92,6 @@ pub(super) fn lower_host(
             &others,
         );
         let mut need = Needs::default();
-        let mut refusal = None;
         // The symbol table holds every name the host shows: only those used count.
         let referenced = il::visit::referenced_names(&copy.body);
         let mut used = referenced.clone();
@@ -100,13 +111,12 @@ pub(super) fn lower_host(
                     }
                     // A procedure dummy of the host (`procedure(func) :: f`).
                     SymbolKind::Procedure
-                        if refusal.is_none()
-                            && probe
-                                .symbols
-                                .get(&s.name)
-                                .is_some_and(|h| h.arg_index.is_some()) =>
+                        if probe
+                            .symbols
+                            .get(&s.name)
+                            .is_some_and(|h| h.arg_index.is_some()) =>
                     {
-                        refusal = Some(s.name.clone());
+                        need.procedures.insert(key(&s.name));
                     }
                     _ => {}
                 }
@@ -116,38 +126,27 @@ pub(super) fn lower_host(
         }
         need.calls = referenced.intersection(&names).cloned().collect();
         needs.push(need);
-        // One refusal, for the roots that reach it; the semantic errors about the name
-        // that follow (`f` has no type) are its consequences.
-        if let Some(f) = refusal {
-            let d = Diagnostic::error(
-                "E0403",
-                format!(
-                    "internal procedure `{}` calls `{f}`, a procedure argument of its host, by host association; this is not supported yet",
-                    unit.name
-                ),
-            )
-            .at(unit.span)
-            .with_help(format!("pass `{f}` to `{}` as an argument", unit.name));
-            deferred.push((k, d));
-        }
-    }
-    for (k, d) in deferred {
-        internals[k].deferred.push(d);
     }
     close_over_calls(&mut needs, internals);
     for need in &mut needs {
         close_over_declarations(need, &probe);
     }
-    // The extra arguments, in the host's declaration order, as the host spells them.
+    // The extra arguments, in the host's declaration order, as the host spells them:
+    // its variables, then its procedure dummies in its argument order.
     let extra: Vec<Vec<String>> = needs
         .iter()
         .map(|n| {
-            probe
+            let vars = probe
                 .symbols
                 .iter()
                 .filter(|s| n.vars.contains(crate::il::key_ref(&s.name).as_ref()))
-                .map(|s| s.name.clone())
-                .collect()
+                .map(|s| s.name.clone());
+            let procedures = probe
+                .args
+                .iter()
+                .filter(|a| n.procedures.contains(crate::il::key_ref(a).as_ref()))
+                .cloned();
+            vars.chain(procedures).collect()
         })
         .collect();
     let by_name: BTreeMap<String, Vec<String>> = internals
@@ -274,17 +273,19 @@ fn close_over_calls(needs: &mut [Needs], internals: &[Unit]) {
                 .filter_map(|c| index.get(c).copied())
                 .collect();
             for j in calls {
-                let (vars, constants, commons) = (
+                let (vars, constants, commons, procedures) = (
                     needs[j].vars.clone(),
                     needs[j].constants.clone(),
                     needs[j].commons.clone(),
+                    needs[j].procedures.clone(),
                 );
                 let n = &mut needs[k];
-                let before = n.vars.len() + n.constants.len() + n.commons.len();
+                let before = n.size();
                 n.vars.extend(vars);
                 n.constants.extend(constants);
                 n.commons.extend(commons);
-                changed |= n.vars.len() + n.constants.len() + n.commons.len() != before;
+                n.procedures.extend(procedures);
+                changed |= n.size() != before;
             }
         }
         if !changed {
@@ -300,7 +301,10 @@ fn close_over_declarations(need: &mut Needs, host: &Unit) {
         let mut read = BTreeSet::new();
         for s in host.symbols.iter() {
             let k = key(&s.name);
-            if !need.vars.contains(&k) && !need.constants.contains(&k) {
+            if !need.vars.contains(&k)
+                && !need.constants.contains(&k)
+                && !need.procedures.contains(&k)
+            {
                 continue;
             }
             for d in &s.dims {
@@ -469,7 +473,11 @@ fn add_host_declarations(
         more.extend(common_declarations(host, block));
     }
     for name in extra {
-        more.extend(declaration_of(host, name, false));
+        if need.procedures.contains(crate::il::key_ref(name).as_ref()) {
+            more.extend(procedure_declarations(host, name));
+        } else {
+            more.extend(declaration_of(host, name, false));
+        }
     }
     let split = unit
         .decls
@@ -493,6 +501,54 @@ fn add_host_declarations(
     unit.decls.extend(more);
     unit.decls.extend(rest);
     unit.args.extend(extra.iter().cloned());
+}
+
+/// The host's declarations of its procedure dummy `name`, restricted to it: its
+/// PROCEDURE, EXTERNAL or interface body, and its type (`external f; real(8) f`). A
+/// dummy the host only calls, undeclared, is declared EXTERNAL.
+fn procedure_declarations(host: &Unit, name: &str) -> Vec<Decl> {
+    let is = |n: &String| key(n) == key(name);
+    let mut out = Vec::new();
+    let mut external = false;
+    for d in &host.decls {
+        let kind = match &d.kind {
+            DeclKind::Procedure {
+                interface,
+                attrs,
+                names,
+            } if names.iter().any(is) => DeclKind::Procedure {
+                interface: interface.clone(),
+                attrs: attrs.clone(),
+                names: vec![name.to_string()],
+            },
+            DeclKind::External(names) if names.iter().any(is) => {
+                DeclKind::External(vec![name.to_string()])
+            }
+            DeclKind::Interface(bodies) if bodies.iter().any(|b| is(&b.name)) => {
+                DeclKind::Interface(bodies.iter().filter(|b| is(&b.name)).cloned().collect())
+            }
+            DeclKind::Var { attrs, .. } => {
+                if let Some(decl) = d.restricted(|e| is(&e.name), d.span) {
+                    external |= attrs.iter().any(|a| matches!(a, Attr::External));
+                    out.push(decl);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        external = true;
+        out.push(Decl { kind, span: d.span });
+    }
+    if !external {
+        out.insert(
+            0,
+            Decl {
+                kind: DeclKind::External(vec![name.to_string()]),
+                span: host.span,
+            },
+        );
+    }
+    out
 }
 
 /// The host's COMMON block `block` (`/name/`), with a type declaration per member.
