@@ -284,6 +284,51 @@ pub fn signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
 
 /// The actual argument bound to each dummy of `callee` (keywords resolved), by position.
 /// Missing actuals are `None`. Actuals beyond the dummies are ignored.
+/// Whether actuals `a` (for dummy `i` of `callee`) and `b` (for dummy `j`) are the
+/// partition of a work array FORTRAN 77 codes use (`call solve(work(iq), n, work)`): the
+/// whole array where the dummy is an explicit-shape or assumed-size array (its first
+/// elements, by sequence association) and an element of it other than the first, which
+/// starts another part. Taken as distinct, as two different elements are.
+pub fn work_array_parts(callee: &Unit, i: usize, a: &Expr, j: usize, b: &Expr) -> bool {
+    let literal = |e: &Expr| match &e.kind {
+        ExprKind::Int(t) => t.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    let part = |k: usize, whole: &Expr, element: &Expr| {
+        let (ExprKind::Var(w), ExprKind::Index(e, subs)) = (&whole.kind, &element.kind) else {
+            return false;
+        };
+        let Some(dummy) = callee.args.get(k).and_then(|d| callee.symbols.get(d)) else {
+            return false;
+        };
+        let sequence = !dummy.dims.is_empty()
+            && dummy
+                .dims
+                .iter()
+                .all(|d| !matches!(d.upper, super::Bound::Colon));
+        // An element the dummy's part reaches, when both are known (`call g(w, w(3))`
+        // with `a(3)`): the first element, or a literal within the dummy's extent.
+        let within = match (dummy.dims.as_slice(), subs.as_slice()) {
+            ([d], [x]) => literal(x).is_some_and(|at| {
+                let lower = d.lower.as_ref().map_or(Some(1), literal);
+                let upper = match &d.upper {
+                    super::Bound::Expr(u) => literal(u),
+                    _ => None,
+                };
+                at == 1 || matches!((lower, upper), (Some(l), Some(u)) if at <= u - l + 1)
+            }),
+            _ => subs.iter().all(|x| literal(x) == Some(1)),
+        };
+        key(w) == key(e)
+            && sequence
+            && !within
+            && subs
+                .iter()
+                .all(|x| !matches!(x.kind, ExprKind::Range { .. }))
+    };
+    part(i, a, b) || part(j, b, a)
+}
+
 pub fn bind_actuals<'a>(callee: &Unit, args: &'a [Arg]) -> Vec<Option<&'a Expr>> {
     let mut bound = vec![None; callee.args.len()];
     for (i, arg) in args.iter().enumerate() {

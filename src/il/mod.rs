@@ -27,7 +27,7 @@ pub mod tape;
 pub mod types;
 pub mod visit;
 
-pub use calls::{Pass, bind_actuals, signature};
+pub use calls::{Pass, bind_actuals, signature, work_array_parts};
 pub use intrinsic::{Intrinsic, PassiveIntrinsic, ScalarResult};
 pub use symbols::{GlobalRef, Intent, Symbol, SymbolKind, SymbolTable};
 pub use tape::{Tape, TapeOp, TapeType};

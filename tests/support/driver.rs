@@ -835,7 +835,8 @@ pub fn primal_driver(
     ));
     out.push_str("  implicit none\n");
     out.push_str(&setup.decls);
-    if needs_interface(&slots) {
+    // A module procedure (and its derivatives) has its interface by use association.
+    if needs_interface(&slots) && unit.host.is_none() {
         out.push_str(&root_interface(unit, &slots, print)?);
     } else {
         out.push_str(&externals(unit, &slots, std::slice::from_ref(&unit.name))?);
@@ -1058,7 +1059,7 @@ pub fn derivative_driver(
     .unwrap();
     let mut ext_names = vec![unit.name.clone()];
     ext_names.extend(tangent.map(|s| s.unit.clone()));
-    if needs_interface(&slots) {
+    if needs_interface(&slots) && unit.host.is_none() {
         let mut procs = vec![(
             unit.name.clone(),
             slots

@@ -267,6 +267,9 @@ pub(super) fn aliasing(
         for (i, a) in actuals.iter().enumerate() {
             for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                 let (Some(a), Some(b)) = (a, b) else { continue };
+                if crate::il::work_array_parts(callee, i, a, j, b) {
+                    continue;
+                }
                 let Some((name, other)) = overlap(a, b, uir) else {
                     continue;
                 };

@@ -193,6 +193,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 let (Some(na), Some(nb)) = (a.base_name(), b.base_name()) else {
                     continue;
                 };
+                if crate::il::work_array_parts(callee, i, a, j, b) {
+                    continue;
+                }
                 let whole =
                     matches!(a.kind, ExprKind::Var(_)) || matches!(b.kind, ExprKind::Var(_));
                 let same = na.eq_ignore_ascii_case(nb)

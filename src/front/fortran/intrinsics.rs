@@ -140,6 +140,8 @@ fn passive(lower: &str) -> Option<IntrinsicInfo> {
         "repeat" => (Character, false, 2, 2),
         "new_line" => (Character, true, 1, 1),
         "huge" | "tiny" | "epsilon" => (OfArgument, true, 1, 1),
+        // The gap between neighbouring numbers at the argument: piecewise constant.
+        "spacing" => (OfArgument, false, 1, 1),
         // Truncation and rounding to a whole number of the argument's type: piecewise
         // constant, so no derivative (as INT, NINT and FLOOR).
         "aint" | "anint" | "dint" | "dnint" => (OfArgument, false, 1, 2),

@@ -162,12 +162,10 @@ impl Lexer<'_, '_> {
                 b'.' if self.at(lo + 1).is_ascii_digit() => self.number(),
                 b'.' => self.dot(),
                 b'a'..=b'z' | b'A'..=b'Z' => {
-                    let mut i = lo;
-                    while i < self.bytes.len() && is_ident_char(self.bytes[i]) {
-                        i += 1;
-                    }
+                    let mut name = String::new();
+                    let i = self.run_of(lo, &mut name, is_ident_char);
                     self.pos = i;
-                    self.push(TokKind::Ident(self.text[lo..i].to_string()), lo, i);
+                    self.push(TokKind::Ident(name), lo, i);
                 }
                 _ => self.punct(),
             }
@@ -316,17 +314,14 @@ impl Lexer<'_, '_> {
 
     fn number(&mut self) {
         let lo = self.pos;
-        let mut i = lo;
+        let mut text = String::new();
+        let digit = |b: u8| b.is_ascii_digit();
         let mut real = false;
-        while self.at(i).is_ascii_digit() {
-            i += 1;
-        }
+        let mut i = self.run_of(lo, &mut text, digit);
         if self.at(i) == b'.' && self.dot_word_at(i + 1).is_none() {
             real = true;
-            i += 1;
-            while self.at(i).is_ascii_digit() {
-                i += 1;
-            }
+            text.push('.');
+            i = self.run_of(i + 1, &mut text, digit);
         }
         if matches!(self.at(i), b'e' | b'E' | b'd' | b'D') {
             let digit_at = if matches!(self.at(i + 1), b'+' | b'-') {
@@ -336,26 +331,55 @@ impl Lexer<'_, '_> {
             };
             if self.at(digit_at).is_ascii_digit() {
                 real = true;
-                i = digit_at;
-                while self.at(i).is_ascii_digit() {
-                    i += 1;
-                }
+                text.push_str(&self.text[i..digit_at]);
+                i = self.run_of(digit_at, &mut text, digit);
             }
         }
         if self.at(i) == b'_' && is_ident_char(self.at(i + 1)) {
-            i += 1;
-            while is_ident_char(self.at(i)) {
-                i += 1;
-            }
+            i = self.run_of(i, &mut text, is_ident_char);
         }
         self.pos = i;
-        let text = self.text[lo..i].to_string();
         let kind = if real {
             TokKind::Real(text)
         } else {
             TokKind::Int(text)
         };
         self.push(kind, lo, i);
+    }
+
+    /// From `i`, the bytes `accept` takes, appended to `text`, also across the end of a
+    /// line when the token is split there (`...0.18343&` then `&4249...`: the line ends in
+    /// `&` right after it and the next one starts with `&` right before the rest, F2018
+    /// 6.3.2.4); where the run ends.
+    fn run_of(&self, mut i: usize, text: &mut String, accept: impl Fn(u8) -> bool) -> usize {
+        loop {
+            let start = i;
+            while i < self.bytes.len() && accept(self.bytes[i]) {
+                i += 1;
+            }
+            text.push_str(&self.text[start..i]);
+            match self.split_token_resumes(i) {
+                Some(k) if i > start && accept(self.at(k)) => i = k,
+                _ => return i,
+            }
+        }
+    }
+
+    /// At `i`, an `&` that ends its line (nothing after it, not even a comment) and
+    /// whose continued line starts with `&`: where the continued text resumes.
+    fn split_token_resumes(&self, i: usize) -> Option<usize> {
+        if self.at(i) != b'&' {
+            return None;
+        }
+        let mut j = i + 1;
+        while matches!(self.at(j), b' ' | b'\t' | b'\r') {
+            j += 1;
+        }
+        if self.at(j) != b'\n' {
+            return None;
+        }
+        let k = self.skip_to_continued_line(j);
+        (k > j + 1 && self.at(k - 1) == b'&').then_some(k)
     }
 
     fn dot(&mut self) {
@@ -561,6 +585,44 @@ mod tests {
                 DotOp("and".into()),
                 DotOp("not".into()),
                 Ident("b".into()),
+                Newline
+            ]
+        );
+    }
+
+    /// A token split across lines (`&` ends the first, `&` starts the next): one token;
+    /// a blank before the `&`, or a comment after it, ends the token there.
+    #[test]
+    fn tokens_split_across_lines() {
+        use TokKind::*;
+        assert_eq!(
+            kinds("x = 0.12&\n   &34_w&\n&p + po&\n  &ly(1)"),
+            vec![
+                Ident("x".into()),
+                Assign,
+                Real("0.1234_wp".into()),
+                Plus,
+                Ident("poly".into()),
+                LParen,
+                Int("1".into()),
+                RParen,
+                Newline
+            ]
+        );
+        assert_eq!(
+            kinds("x = a &\n &b + c&  ! note\n &d"),
+            vec![
+                Ident("x".into()),
+                Assign,
+                Ident("a".into()),
+                Ident("b".into()),
+                Plus,
+                Ident("c".into()),
+                Comment {
+                    text: " note".into(),
+                    own_line: false
+                },
+                Ident("d".into()),
                 Newline
             ]
         );

@@ -401,6 +401,7 @@ impl Sema<'_> {
                 if let Some(i) = existing {
                     self.infos[i].used_intrinsic = true;
                 }
+                drop_kind_argument(intr.op, &mut args);
                 // ANY, ALL: MASK and DIM; COUNT also KIND (its DIM form is scalarized).
                 if args.len() < intr.min_args || args.len() > intr.max_args {
                     self.error(
@@ -883,5 +884,29 @@ impl Sema<'_> {
             )
             .help = Some(format!("declare `{var}` as `integer :: {var}`"));
         }
+    }
+}
+
+/// The KIND argument of SIZE, LBOUND, UBOUND and SHAPE (`size(a, 1, kind=ip)`) goes: it
+/// sets only the integer kind of the result, whose value the program uses as a count.
+fn drop_kind_argument(op: crate::il::Intrinsic, args: &mut Vec<crate::il::Arg>) {
+    use crate::il::Intrinsic::{Lbound, Shape, Size, Ubound};
+    let position = match op {
+        Size | Lbound | Ubound => 2,
+        Shape => 1,
+        _ => return,
+    };
+    match args.iter().position(|a| {
+        a.keyword
+            .as_deref()
+            .is_some_and(|k| k.eq_ignore_ascii_case("kind"))
+    }) {
+        Some(k) => {
+            args.remove(k);
+        }
+        None if args.len() > position && args[position].keyword.is_none() => {
+            args.remove(position);
+        }
+        None => {}
     }
 }
