@@ -160,6 +160,7 @@ pub use lift::rename_across_files as rename_internal_across_files;
 pub use pointers::associated_in_other_files as pointers_associated_in_other_files;
 pub use unit::polymorphic_across_files;
 mod preprocess;
+mod salvage;
 mod sema;
 mod stmt;
 mod unit;

@@ -317,6 +317,11 @@ impl StmtParser<'_> {
         self.line(&mut c)
     }
 
+    /// See [`super::salvage::salvaged_declaration`].
+    pub fn salvaged_declaration(&self, raw: &RawStmt) -> Option<crate::il::DeclKind> {
+        super::salvage::salvaged_declaration(raw, self.source_of(raw.span.file))
+    }
+
     fn line(&self, c: &mut Cursor) -> PResult<Line> {
         // Construct name: `name: do ...`.
         let mut construct = None;

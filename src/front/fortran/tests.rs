@@ -2406,3 +2406,39 @@ fn io_of_a_renamed_block_variable_is_renamed_in_its_text() {
     assert!(out.contains("write(*, fmt='(f8.3)') fmt_1\n"), "{out}");
     assert!(out.contains("write(*, *) t, fmt\n"), "{out}");
 }
+
+/// A type declaration with a syntax error (a malformed value, an unclosed character
+/// constant) is one error: its names are still declared, with its type, so their uses
+/// raise no "not declared" after it (they did, once per name).
+#[test]
+fn a_malformed_declaration_is_one_error() {
+    let text = "\
+module m
+  implicit none
+  real(8), parameter :: c = 1.0 2.0
+  character(len=4) :: tag = 'abc
+  real(8) :: s
+contains
+  subroutine f(x, y)
+    real(8), intent(in) :: x
+    real(8), intent(out) :: y
+    real(8) :: t, u = 1.0 3
+    double precision w(2) 4
+    t = c*x + u + w(1)
+    y = t + c
+    s = y
+    print *, tag
+  end subroutine f
+end module m
+";
+    let d = errs(text);
+    assert_eq!(
+        where_(text, &d),
+        vec![
+            ("E0202", 3, 33),
+            ("E0204", 4, 29),
+            ("E0202", 10, 27),
+            ("E0202", 11, 27)
+        ]
+    );
+}

@@ -409,6 +409,12 @@ impl FileParser<'_> {
                 Ok(line) => line,
                 Err(d) => {
                     self.diags.push(d);
+                    if let Some(kind) = self.stmts.salvaged_declaration(&raw) {
+                        unit.decls.push(crate::il::Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
                     self.pos += 1;
                     // A refused statement still ends the `DO label` loops it labels.
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
@@ -418,6 +424,12 @@ impl FileParser<'_> {
             };
             match line {
                 Line::Broken => {
+                    if let Some(kind) = self.stmts.salvaged_declaration(&raw) {
+                        unit.decls.push(crate::il::Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
                     self.pos += 1;
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                 }

@@ -319,11 +319,20 @@ impl FileParser<'_> {
                 Err(d) => {
                     // An unsupported declaration of the specification part (a COMPLEX
                     // constant): it blocks only the procedures that use its names.
-                    let names = declared_names(&raw);
+                    let names = super::super::salvage::declared_names(&raw);
                     if !in_contains && d.code.starts_with("E040") && !names.is_empty() {
                         module.deferred_entities.push((names, d));
                     } else {
                         self.diags.push(d);
+                        // Its names declared anyway: no "not declared" after this error.
+                        if let Some(kind) = self.stmts.salvaged_declaration(&raw)
+                            && !in_contains
+                        {
+                            module.decls.push(Decl {
+                                kind,
+                                span: raw.span,
+                            });
+                        }
                     }
                     self.pos += 1;
                     if stmt::looks_like_header(&raw) {
@@ -335,7 +344,17 @@ impl FileParser<'_> {
                 }
             };
             match line {
-                Line::Broken => self.pos += 1,
+                Line::Broken => {
+                    if let Some(kind) = self.stmts.salvaged_declaration(&raw)
+                        && !in_contains
+                    {
+                        module.decls.push(Decl {
+                            kind,
+                            span: raw.span,
+                        });
+                    }
+                    self.pos += 1
+                }
                 Line::Decl(kind) if !in_contains => {
                     self.pos += 1;
                     module.decls.push(Decl {
@@ -575,30 +594,6 @@ impl FileParser<'_> {
         }
         None
     }
-}
-
-/// The names a declaration statement `spec [, attrs] :: a [= v], b(n), ...` declares:
-/// the identifiers after `::` that start an entity.
-fn declared_names(raw: &RawStmt) -> Vec<String> {
-    let Some(start) = raw.toks.iter().position(|t| t.kind == TokKind::DoubleColon) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut expect_name = true;
-    for t in &raw.toks[start + 1..] {
-        match &t.kind {
-            TokKind::LParen => depth += 1,
-            TokKind::RParen => depth = depth.saturating_sub(1),
-            TokKind::Comma if depth == 0 => expect_name = true,
-            TokKind::Ident(n) if expect_name && depth == 0 => {
-                out.push(n.clone());
-                expect_name = false;
-            }
-            _ => expect_name = false,
-        }
-    }
-    out
 }
 
 /// The name written at token `i` of a statement (an identifier, as the parser checked).
