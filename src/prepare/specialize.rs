@@ -195,14 +195,13 @@ pub fn specialize(program: Program) -> Program {
             } else {
                 Vec::new()
             };
-            let renames = spec.within.as_deref().unwrap_or(&copy_name).to_string();
-            if let Some(renames) = companions.get(&key(&renames)) {
+            // Its calls of the host's internal procedures go to their copies.
+            let host_copy = key(spec.within.as_deref().unwrap_or(&copy_name));
+            if let Some(renames) = companions.get(&host_copy) {
                 rename_calls(&mut copy.body, renames);
             }
-            // Moved to the caller's module (relocate): after that module's last
-            // procedure, with the USE statements of what it took from its own.
             // After the callee and its internal procedures.
-            let internal = out.files[f].units[pos + 1..]
+            let own_internals = out.files[f].units[pos + 1..]
                 .iter()
                 .take_while(|u| {
                     u.internal_of
@@ -210,7 +209,7 @@ pub fn specialize(program: Program) -> Program {
                         .is_some_and(|h| key(h) == spec.callee)
                 })
                 .count();
-            let mut at = (f, pos + 1 + internal);
+            let mut at = (f, pos + 1 + own_internals);
             if let Some(within) = &spec.within {
                 // Seen only in its host: derivative code carries the copy's primal.
                 copy.internal_of = Some(within.clone());
@@ -218,6 +217,8 @@ pub fn specialize(program: Program) -> Program {
                     s.lent = true;
                 }
             }
+            // Moved to the caller's module (relocate): after that module's last
+            // procedure, with the USE statements of what it took from its own.
             if let Some(host) = &spec.place.host {
                 let home = out.files[f].units[pos].host.clone();
                 if let (Some(home), Some(s)) = (home, copy.specialization.as_mut()) {

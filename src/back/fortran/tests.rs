@@ -800,6 +800,44 @@ fn long_products_without_blanks_break_after_an_operator() {
 }
 
 #[test]
+fn constants_longer_than_a_line_are_split_inside_the_token() {
+    let digits = format!("0.{}_wp", "18343464249564980493".repeat(15));
+    let stmt = assign(
+        var("x1"),
+        Expr::new(ExprKind::Real(crate::il::RealLit {
+            value: "0.18343464249564980493".into(),
+            kind: 8,
+            spelling: Some(digits.clone().into()),
+        })),
+    );
+    let text = write_stmt(&stmt, 1);
+    assert!(text.lines().count() > 2, "{text}");
+    assert!(text.lines().all(|l| l.len() <= 132), "{text}");
+    // Inside the constant, a line ends in `&` right after a digit and the next begins
+    // with `&` right before the rest: Fortran joins them with nothing in between.
+    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+    assert_eq!(lines[0], "x1 = &", "{text}");
+    assert!(
+        lines[1..lines.len() - 1]
+            .iter()
+            .all(|l| l.ends_with(|c: char| c.is_ascii_digit() || c == '&'))
+    );
+    let joined: String = lines[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let l = if i > 0 {
+                l.strip_prefix('&').expect("token continuation")
+            } else {
+                l
+            };
+            l.strip_suffix('&').unwrap_or(l).to_string()
+        })
+        .collect();
+    assert_eq!(joined, digits);
+}
+
+#[test]
 fn long_strings_are_split_inside_the_literal() {
     let message = "x".repeat(150) + "'quoted'";
     let stmt = call(

@@ -193,38 +193,47 @@ pub(crate) fn split_line(line: &str, code_start: usize, cont_indent: usize) -> V
         };
         // Where the break falls in `rest`, the piece before it, and whether the next
         // line continues a literal (then it starts with `&`).
-        let (cut, head, tail_quote) = match (candidate, string_cut) {
-            (_, Some(i)) if cut_in_string => (i, rest[..i].to_string() + "&", in_string[i]),
-            (Some(i), _) => (i, rest[..i].trim_end().to_string() + " &", None),
+        let too_long = prefix.len() + remaining.len() > MAX_COLUMNS;
+        // A token longer than a line (a constant with 300 digits): cut inside it, the
+        // next line starting with `&` right before the rest (F2018 6.3.2.4).
+        let token_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+        let token_cut = (start + 1..=(MAX_COLUMNS - 2).min(rest.len() - 1))
+            .rev()
+            .find(|&i| breakable(i) && token_char(bytes[i - 1]) && token_char(bytes[i]));
+        // (cut, head, the quote of a literal the next line continues, whether the next
+        // line continues a token: then it starts with `&`.)
+        let (cut, head, tail_quote, split) = match (candidate, string_cut) {
+            (_, Some(i)) if cut_in_string => (i, rest[..i].to_string() + "&", in_string[i], true),
+            (Some(i), _) => (i, rest[..i].trim_end().to_string() + " &", None, false),
             (None, _) => {
                 // No place before the limit: take the first one that keeps the line
                 // legal, else leave the line whole.
                 match (limit + 1..rest.len().min(MAX_COLUMNS - 1))
                     .find(|&i| breakable(i) && rest.as_bytes()[i] == b' ')
                 {
-                    Some(i) => (i, rest[..i].trim_end().to_string() + " &", None),
+                    Some(i) => (i, rest[..i].trim_end().to_string() + " &", None, false),
                     // Whole, the line would be too long for the compiler.
-                    None => match operator.filter(|_| prefix.len() + remaining.len() > MAX_COLUMNS)
-                    {
-                        Some(i) => (i, rest[..i].to_string() + " &", None),
-                        None => break,
+                    None => match (operator.filter(|_| too_long), token_cut) {
+                        (Some(i), _) => (i, rest[..i].to_string() + " &", None, false),
+                        (None, Some(i)) if too_long => (i, rest[..i].to_string() + "&", None, true),
+                        _ => break,
                     },
                 }
             }
         };
         // The cut lies after the prefix (it is past `start`, which is past the prefix).
         let mut next_offset = offset + (cut - prefix.len());
-        if tail_quote.is_none() {
+        if !split {
             next_offset += line[next_offset..].len() - line[next_offset..].trim_start().len();
         }
-        if tail_quote.is_none() && next_offset == line.len() {
+        if !split && next_offset == line.len() {
             break;
         }
         pieces.push(head);
         prefix.clear();
         push_spaces(&mut prefix, cont_indent);
         start = prefix.len();
-        if tail_quote.is_some() {
+        if split {
             prefix.push('&');
         }
         offset = next_offset;

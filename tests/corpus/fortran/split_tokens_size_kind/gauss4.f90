@@ -1,7 +1,8 @@
 ! Constants written with more digits than a line holds, the token split across lines
 ! (`&` ending one line, `&` starting the next, as bspline-fortran writes its Gauss
 ! abscissae), a name split the same way, SIZE with a KIND argument and SPACING (which has
-! no derivative).
+! no derivative). The derivative code prints a local constant longer than a line split
+! the same way, and keeps the local its value inquires about (`radix(z)`).
 module gauss4
   use, intrinsic :: iso_fortran_env, only: wp => real64, ip => int64
   implicit none
@@ -18,14 +19,18 @@ contains
     real(wp), intent(in) :: c(:), a, b
     real(wp), intent(out) :: r
     integer(ip) :: n
-    real(wp) :: h, m
+    real(wp) :: h, m, z
+    real(wp), parameter :: log2 = log10(real(radix(z), wp))
+    real(wp), parameter :: third = 0.33333333333333333333333333333333333333333333333333&
+        &33333333333333333333333333333333333333333333333333333333333333333333333333333333&
+        &33333333333333333333333333333333333333333333333333333333333333333333333333333333_wp
     n = size(c, 1, kind=ip)
     h = (b - a)/2
     m = (a + b)/2
     r = h*(w1*(poly(m - x1*h) + poly(m + x1*h)) + w2*(poly(m - x2*h) + po&
         &ly(m + x2*h)))
     ! Nudged off the upper bound, as bspline-fortran does before extrapolating.
-    r = r + (b - 2*spacing(b))*0.01_wp
+    r = r + (b - 2*spacing(b))*0.01_wp + third*log2*a
   contains
     real(wp) function poly(x)
       real(wp), intent(in) :: x
