@@ -282,8 +282,6 @@ pub fn signature(unit: &Unit) -> (Vec<(ScalarType, Pass)>, Option<ScalarType>) {
     (params, ret)
 }
 
-/// The actual argument bound to each dummy of `callee` (keywords resolved), by position.
-/// Missing actuals are `None`. Actuals beyond the dummies are ignored.
 /// Whether actuals `a` (for dummy `i` of `callee`) and `b` (for dummy `j`) are the
 /// partition of a work array FORTRAN 77 codes use (`call solve(work(iq), n, work)`): the
 /// whole array where the dummy is an explicit-shape or assumed-size array (its first
@@ -329,6 +327,8 @@ pub fn work_array_parts(callee: &Unit, i: usize, a: &Expr, j: usize, b: &Expr) -
     part(i, a, b) || part(j, b, a)
 }
 
+/// The actual argument bound to each dummy of `callee` (keywords resolved), by position.
+/// Missing actuals are `None`. Actuals beyond the dummies are ignored.
 pub fn bind_actuals<'a>(callee: &Unit, args: &'a [Arg]) -> Vec<Option<&'a Expr>> {
     let mut bound = vec![None; callee.args.len()];
     for (i, arg) in args.iter().enumerate() {
