@@ -28,18 +28,11 @@ impl Problem for Varied<'_> {
         super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, input: &ZoneSet) -> ZoneSet {
-        // A node may define a zone several times (a call writing parts of one work array
-        // through several arguments): varied after it when one definition makes it so,
-        // or when none overwrites it whole and it was varied before.
-        let mut zones: std::collections::BTreeMap<usize, (bool, bool)> = Default::default();
-        for def in &self.effects[node] {
-            let (total, reached) = zones.entry(def.zone).or_default();
-            *total |= def.total;
-            *reached |= def.diff_sources.iter().any(|&u| input[u]);
-        }
         let mut out = input.clone();
-        for (zone, (total, reached)) in zones {
-            out.set(zone, reached || (!total && input[zone]));
+        for def in &self.effects[node] {
+            let kept = !def.total && input[def.zone];
+            let reached = def.diff_sources.iter().any(|&u| input[u]);
+            out.set(def.zone, kept || reached);
         }
         out
     }

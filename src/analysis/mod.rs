@@ -584,7 +584,30 @@ fn node_effects(ir: &Ir, u: usize, summaries: &[Option<Summary>]) -> Vec<Vec<Def
             },
             _ => Vec::new(),
         })
+        .map(one_def_per_zone)
         .collect()
+}
+
+/// A node's writes with one definition per zone. A call may write several parts of one
+/// zone (a work array passed as `work(1)` and `work(iq)`): the zone's definition is
+/// total when one of them is, and depends on what each of them reads. (The analyses
+/// apply a node's definitions one after the other: the last of several would win.)
+fn one_def_per_zone(defs: Vec<Def>) -> Vec<Def> {
+    let mut out: Vec<Def> = Vec::with_capacity(defs.len());
+    for d in defs {
+        match out.iter_mut().find(|o| o.zone == d.zone) {
+            Some(o) => {
+                o.total |= d.total;
+                for u in d.diff_sources {
+                    if !o.diff_sources.contains(&u) {
+                        o.diff_sources.push(u);
+                    }
+                }
+            }
+            None => out.push(d),
+        }
+    }
+    out
 }
 
 fn call_effects(

@@ -163,27 +163,18 @@ impl Problem for DiffDep<'_> {
         super::dataflow::union_into(into, from)
     }
     fn transfer(&self, node: NodeId, input: &Self::State) -> Self::State {
-        // A zone defined several times by the node (parts of one work array written
-        // through several arguments of a call) depends on what each definition reads,
-        // and keeps its dependences unless one of them overwrites it whole.
-        let mut zones: std::collections::BTreeMap<usize, (bool, Vec<usize>)> = Default::default();
-        for def in &self.effects[node] {
-            let (total, sources) = zones.entry(def.zone).or_default();
-            *total |= def.total;
-            sources.extend(def.diff_sources.iter().copied());
-        }
         let mut out = input.clone();
         let mut row = BitVec::repeat(false, self.n_slots);
-        for (zone, (total, sources)) in zones {
-            if total {
+        for def in &self.effects[node] {
+            if def.total {
                 row.fill(false);
             } else {
-                row.copy_from_bitslice(&input[self.row(zone)]);
+                row.copy_from_bitslice(&input[self.row(def.zone)]);
             }
-            for u in sources {
+            for &u in &def.diff_sources {
                 row |= &input[self.row(u)];
             }
-            out[self.row(zone)].copy_from_bitslice(&row);
+            out[self.row(def.zone)].copy_from_bitslice(&row);
         }
         out
     }

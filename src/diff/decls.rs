@@ -69,31 +69,22 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         // What kept declarations read (a constant's value, `radix(x)` of a local `x`; a
         // kept array's bounds) is kept too.
         loop {
+            let kept: Vec<Decl> = self
+                .unit
+                .decls
+                .iter()
+                .filter_map(|d| {
+                    d.restricted(
+                        |e| match self.unit.symbols.get(&e.name) {
+                            Some(s) if s.kind == il::SymbolKind::Constant => true,
+                            _ => referenced.contains(crate::il::key_ref(&e.name).as_ref()),
+                        },
+                        d.span,
+                    )
+                })
+                .collect();
             let before = referenced.len();
-            for d in &self.unit.decls {
-                let DeclKind::Var { entities, .. } = &d.kind else {
-                    continue;
-                };
-                for e in entities {
-                    let kept = match self.unit.symbols.get(&e.name) {
-                        Some(s) if s.kind == il::SymbolKind::Constant => true,
-                        _ => referenced.contains(crate::il::key_ref(&e.name).as_ref()),
-                    };
-                    if !kept {
-                        continue;
-                    }
-                    let bounds = e.dims.iter().flatten().flat_map(|d| {
-                        let upper = match &d.upper {
-                            il::Bound::Expr(u) => Some(u),
-                            _ => None,
-                        };
-                        d.lower.iter().chain(upper)
-                    });
-                    for x in bounds.chain(e.init.iter()) {
-                        referenced.extend(il::visit::names_read(x).into_iter().map(key));
-                    }
-                }
-            }
+            referenced.extend(il::visit::decls_names(&kept));
             if referenced.len() == before {
                 break;
             }

@@ -710,3 +710,34 @@ pub fn decls_names(decls: &[super::Decl]) -> std::collections::BTreeSet<String> 
     }
     names
 }
+
+/// Renames the calls in `body` of the procedures `renames` names (keys → new names);
+/// with `vars`, also the references that are variables before analysis.
+pub fn rename_calls(
+    body: &mut [Stmt],
+    renames: &std::collections::BTreeMap<String, String>,
+    vars: bool,
+) {
+    walk_stmts_mut(body, &mut |s| {
+        if let StmtKind::Call { name, .. } = &mut s.kind
+            && let Some(n) = renames.get(super::key_ref(name).as_ref())
+        {
+            *name = n.clone();
+        }
+        for e in stmt_exprs_mut(s) {
+            walk_expr_mut_post(e, &mut |x| match &mut x.kind {
+                ExprKind::Call(name, _) => {
+                    if let Some(n) = renames.get(super::key_ref(name).as_ref()) {
+                        *name = n.clone();
+                    }
+                }
+                ExprKind::Var(name) if vars => {
+                    if let Some(n) = renames.get(super::key_ref(name).as_ref()) {
+                        *name = n.clone();
+                    }
+                }
+                _ => {}
+            });
+        }
+    });
+}

@@ -198,7 +198,7 @@ pub fn specialize(program: Program) -> Program {
             // Its calls of the host's internal procedures go to their copies.
             let host_copy = key(spec.within.as_deref().unwrap_or(&copy_name));
             if let Some(renames) = companions.get(&host_copy) {
-                rename_calls(&mut copy.body, renames);
+                visit::rename_calls(&mut copy.body, renames, false);
             }
             // After the callee and its internal procedures.
             let own_internals = out.files[f].units[pos + 1..]
@@ -310,20 +310,11 @@ fn internal_copies(
             }
             c.name = renames[&key(&u.name)].clone();
             c.internal_of = Some(copy_name.to_string());
-            rename_calls(&mut c.body, &renames);
+            visit::rename_calls(&mut c.body, &renames, false);
             c
         })
         .collect();
     (units, renames)
-}
-
-/// Renames the calls in `body` of the procedures `renames` names (keys → new names).
-fn rename_calls(body: &mut [Stmt], renames: &BTreeMap<String, String>) {
-    for_each_call_mut(body, &mut |name, _| {
-        if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
-            *name = n.clone();
-        }
-    });
 }
 
 /// The position after the last unit of the modules of `units` that `place` uses (0 when

@@ -219,37 +219,10 @@ fn rename_clashes(host: &mut Unit, internals: &mut [Unit], taken: &BTreeSet<Stri
         return;
     }
     // Before analysis a function's call may still look like a variable.
-    rename_calls(&mut host.body, &renames, true);
+    il::visit::rename_calls(&mut host.body, &renames, true);
     for u in internals.iter_mut() {
-        rename_calls(&mut u.body, &renames, true);
+        il::visit::rename_calls(&mut u.body, &renames, true);
     }
-}
-
-/// Renames the calls in `body` of the procedures `renames` names (keys → new names);
-/// with `vars`, also the references that are variables before analysis.
-fn rename_calls(body: &mut [il::Stmt], renames: &BTreeMap<String, String>, vars: bool) {
-    il::visit::walk_stmts_mut(body, &mut |s| {
-        if let StmtKind::Call { name, .. } = &mut s.kind
-            && let Some(n) = renames.get(crate::il::key_ref(name).as_ref())
-        {
-            *name = n.clone();
-        }
-        for e in il::visit::stmt_exprs_mut(s) {
-            il::visit::walk_expr_mut_post(e, &mut |x| match &mut x.kind {
-                ExprKind::Call(name, _) => {
-                    if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
-                        *name = n.clone();
-                    }
-                }
-                ExprKind::Var(name) if vars => {
-                    if let Some(n) = renames.get(crate::il::key_ref(name).as_ref()) {
-                        *name = n.clone();
-                    }
-                }
-                _ => {}
-            });
-        }
-    });
 }
 
 /// The internal procedures as their host and siblings see them: names and result types.
@@ -660,7 +633,7 @@ pub fn rename_across_files(program: &mut il::Program) {
                 let in_scope = key(&u.name) == *host
                     || u.internal_of.as_deref().map(key).as_deref() == Some(host.as_str());
                 if in_scope {
-                    rename_calls(&mut u.body, &map, false);
+                    il::visit::rename_calls(&mut u.body, &map, false);
                 }
             }
         }

@@ -317,9 +317,16 @@ impl StmtParser<'_> {
         self.line(&mut c)
     }
 
-    /// See [`super::salvage::salvaged_declaration`].
-    pub fn salvaged_declaration(&self, raw: &RawStmt) -> Option<crate::il::DeclKind> {
-        super::salvage::salvaged_declaration(raw, self.source_of(raw.span.file))
+    /// Appends to `decls` what a statement with a syntax error still declares
+    /// ([`super::salvage::salvaged_declaration`]).
+    pub fn salvage_into(&self, raw: &RawStmt, decls: &mut Vec<crate::il::Decl>) {
+        if let Some(kind) = super::salvage::salvaged_declaration(raw, self.source_of(raw.span.file))
+        {
+            decls.push(crate::il::Decl {
+                kind,
+                span: raw.span,
+            });
+        }
     }
 
     fn line(&self, c: &mut Cursor) -> PResult<Line> {

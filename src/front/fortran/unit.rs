@@ -409,12 +409,7 @@ impl FileParser<'_> {
                 Ok(line) => line,
                 Err(d) => {
                     self.diags.push(d);
-                    if let Some(kind) = self.stmts.salvaged_declaration(&raw) {
-                        unit.decls.push(crate::il::Decl {
-                            kind,
-                            span: raw.span,
-                        });
-                    }
+                    self.stmts.salvage_into(&raw, &mut unit.decls);
                     self.pos += 1;
                     // A refused statement still ends the `DO label` loops it labels.
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
@@ -424,12 +419,7 @@ impl FileParser<'_> {
             };
             match line {
                 Line::Broken => {
-                    if let Some(kind) = self.stmts.salvaged_declaration(&raw) {
-                        unit.decls.push(crate::il::Decl {
-                            kind,
-                            span: raw.span,
-                        });
-                    }
+                    self.stmts.salvage_into(&raw, &mut unit.decls);
                     self.pos += 1;
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                 }

@@ -325,13 +325,8 @@ impl FileParser<'_> {
                     } else {
                         self.diags.push(d);
                         // Its names declared anyway: no "not declared" after this error.
-                        if let Some(kind) = self.stmts.salvaged_declaration(&raw)
-                            && !in_contains
-                        {
-                            module.decls.push(Decl {
-                                kind,
-                                span: raw.span,
-                            });
+                        if !in_contains {
+                            self.stmts.salvage_into(&raw, &mut module.decls);
                         }
                     }
                     self.pos += 1;
@@ -345,13 +340,8 @@ impl FileParser<'_> {
             };
             match line {
                 Line::Broken => {
-                    if let Some(kind) = self.stmts.salvaged_declaration(&raw)
-                        && !in_contains
-                    {
-                        module.decls.push(Decl {
-                            kind,
-                            span: raw.span,
-                        });
+                    if !in_contains {
+                        self.stmts.salvage_into(&raw, &mut module.decls);
                     }
                     self.pos += 1
                 }
