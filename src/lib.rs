@@ -179,6 +179,7 @@ pub fn parse_sources(
     if errors.is_empty() {
         front::fortran::rename_internal_across_files(&mut program);
         front::fortran::pointers_associated_in_other_files(&mut program);
+        front::fortran::module_pointers_refused_everywhere(&mut program);
         front::fortran::polymorphic_across_files(&mut program);
         front::fortran::generic::resolve(&mut program);
     }

@@ -439,6 +439,7 @@ mod adjoint {
                 source_calls: Default::default(),
                 deferred: Vec::new(),
                 deferred_entities: Vec::new(),
+                followed_pointers: Vec::new(),
                 internal_of: None,
                 elemental: false,
                 specialization: None,

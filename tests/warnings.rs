@@ -746,8 +746,10 @@ end module args
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");
-    // A module's POINTER variable associated with `=>` blocks only the procedure that
-    // names it (one that only owns its memory is read as ALLOCATABLE).
+    // A module's POINTER variable associated with `=>` with a TARGET of its module is
+    // followed (one that only owns its memory is read as ALLOCATABLE); associated
+    // with anything else anywhere, it blocks every procedure that names it, and only
+    // those.
     let text = text
         .replace(
             "  class(*), allocatable :: gain\n",
@@ -763,9 +765,20 @@ end module args
         );
     let w = warnings_of(&text, "scale", &["x"], &["y"]);
     assert!(!w.contains("error"), "{w}");
+    let w = warnings_of(&text, "keep", &["x"], &["y"]);
+    assert!(!w.contains("error"), "{w}");
+    let text = text.replace(
+        "end module args",
+        "  subroutine part()\n    cache => store(2:3)\n  end subroutine part\nend module args",
+    );
+    let w = warnings_of(&text, "scale", &["x"], &["y"]);
+    assert!(!w.contains("error"), "{w}");
     let e = errors_of(&text, "keep", &["x"], &["y"]);
+    let line = text.lines().position(|l| l.contains("store(2:3)")).unwrap() + 1;
     assert!(
-        e.contains("w.f90:4:3: error[E0405]: this POINTER is not supported yet"),
+        e.contains(&format!(
+            "w.f90:{line}:5: error[E0401]: adgen follows the module's pointer `cache` among its module's TARGET variables of its type and rank (`store`)"
+        )),
         "{e}"
     );
     assert_eq!(e.matches("error[").count(), 1, "{e}");

@@ -177,6 +177,7 @@ fn interface_body(u: &Unit) -> Unit {
         source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         ..u.clone()

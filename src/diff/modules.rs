@@ -15,6 +15,7 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
         source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         specialization: None,

@@ -62,6 +62,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
         source_calls: unit.source_calls.clone(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         specialization: None,

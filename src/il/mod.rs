@@ -31,7 +31,7 @@ pub use calls::{Pass, bind_actuals, signature, work_array_parts};
 pub use intrinsic::{Intrinsic, PassiveIntrinsic, ScalarResult};
 pub use symbols::{GlobalRef, Intent, Symbol, SymbolKind, SymbolTable};
 pub use tape::{Tape, TapeOp, TapeType};
-pub use types::{BaseType, ScalarType, TypeSpec};
+pub use types::{Association, BaseType, ScalarType, TypeSpec};
 
 use std::collections::BTreeMap;
 
@@ -212,6 +212,11 @@ pub struct Unit {
     /// constant). Only a procedure a root reaches that uses one of those names (or a
     /// type containing one) is blocked by it.
     pub deferred_entities: Vec<(Vec<String>, crate::diag::Diagnostic)>,
+    /// For a procedure: the modules' POINTER variables (keys) its statements used,
+    /// which the front-end wrote as uses of their targets
+    /// (`front::fortran::pointers::module`). A refusal of such a pointer blocks it,
+    /// though it no longer names the pointer.
+    pub followed_pointers: Vec<String>,
     /// For an internal procedure (after CONTAINS in a procedure): its host procedure.
     /// The front-end lifts it out of the host: the host variables it uses became extra
     /// dummy arguments, appended after its own, and every call passes them, so that it
@@ -323,6 +328,7 @@ impl Unit {
             source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
+            followed_pointers: Vec::new(),
             internal_of: None,
             elemental: false,
             specialization: None,
@@ -564,6 +570,14 @@ pub enum Attr {
     Pointer,
     /// A rank-2 dummy of row pointers, each row its own memory (C `double **a`).
     RowPointers,
+    /// On a module's integer variable that stands for a POINTER of that module which
+    /// procedures associate with `=>` (`front::fortran::pointers::module`): its value is
+    /// which of `candidates` (whole variables of the module, in order, from 1) the
+    /// pointer is associated with, 0 for none. The IL reads and sets it like any
+    /// integer; the back-end prints it as the pointer itself (a read as the target
+    /// ASSOCIATED asks, a value set as `pointer => target`), so the original program and
+    /// the derivatives share the one association.
+    Association(Box<Association>),
 }
 
 /// One declared name with its own array spec and initial value.

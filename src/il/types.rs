@@ -274,3 +274,15 @@ pub fn promote(a: ScalarType, b: ScalarType) -> ScalarType {
         (x, _) => x,
     }
 }
+
+/// What an integer variable with [`super::Attr::Association`] stands for.
+#[derive(Clone, Debug)]
+pub struct Association {
+    /// The pointer, as declared.
+    pub pointer: String,
+    /// Its possible targets, as declared; value k stands for `candidates[k - 1]`.
+    pub candidates: Vec<String>,
+    /// The pointer's declaration in its module (its entity alone), which the module
+    /// printed again has in place of the integer's.
+    pub declaration: Box<super::Decl>,
+}

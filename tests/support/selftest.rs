@@ -81,6 +81,7 @@ fn unit(kind: UnitKind, name: &str, args: Vec<Symbol>, result: Option<Symbol>) -
         source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         specialization: None,

@@ -95,17 +95,24 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Pointer => "pointer".to_string(),
         // C's alone (the C front-end's `double **`); Fortran has no such dummy.
         Attr::RowPointers => String::new(),
+        // The pointer itself is what the source declares (`associations`).
+        Attr::Association(_) => String::new(),
     }
 }
 
 /// `x(n) = init`.
 fn entity_text(entity: &Entity) -> String {
+    entity_text_of(entity, false)
+}
+
+/// A POINTER's initialization is an association: `p => null()`.
+fn entity_text_of(entity: &Entity, pointer: bool) -> String {
     let mut out = entity.name.clone();
     if let Some(dims) = &entity.dims {
         out.push_str(&write_dims(dims));
     }
     if let Some(init) = &entity.init {
-        out.push_str(" = ");
+        out.push_str(if pointer { " => " } else { " = " });
         out.push_str(&write_expr(init));
     }
     out
@@ -183,7 +190,7 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
             // (`front::fortran::pointers::allocatable`), declared as the source did.
             let pointer = attrs.iter().any(|a| matches!(a, Attr::Pointer));
             let hidden = |a: &Attr| match a {
-                Attr::RowPointers => true,
+                Attr::RowPointers | Attr::Association(_) => true,
                 Attr::Allocatable => pointer,
                 _ => false,
             };
@@ -192,7 +199,10 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
                 out.push_str(", ");
                 out.push_str(&attr_text(attr));
             }
-            let entities: Vec<String> = entities.iter().map(entity_text).collect();
+            let entities: Vec<String> = entities
+                .iter()
+                .map(|e| entity_text_of(e, pointer))
+                .collect();
             format!("{out} :: {}", entities.join(", "))
         }
         DeclKind::Parameter(pairs) => {

@@ -10,6 +10,7 @@
 //! - [`decl`]: type specs, array specs, declarations;
 //! - [`stmt`]: statements; [`unit`]: procedures.
 
+mod associations;
 mod decl;
 mod expr;
 mod ranks;
@@ -126,12 +127,24 @@ pub fn write_file_among(file: &il::File, program: &il::Program, siblings: &[&il:
         .flat_map(|f| f.units.iter())
         .map(|u| (il::key(&u.name), u))
         .collect();
-    if c_units.is_empty() {
+    let associations = associations::of(
+        std::iter::once(file)
+            .chain(siblings.iter().copied())
+            .chain(&program.files)
+            .flat_map(|f| f.units.iter())
+            .filter(|u| u.is_module()),
+    );
+    if c_units.is_empty() && associations.is_empty() {
         return write_file(file);
     }
     let mut file = file.clone();
-    for unit in file.units.iter_mut().filter(|u| u.is_procedure()) {
-        add_c_interfaces(unit, &c_units);
+    for unit in file.units.iter_mut() {
+        if !associations.is_empty() {
+            associations::lower(unit, &associations);
+        }
+        if unit.is_procedure() {
+            add_c_interfaces(unit, &c_units);
+        }
     }
     write_file(&file)
 }
@@ -272,6 +285,7 @@ fn c_interface_body(u: &il::Unit) -> il::Unit {
         source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         specialization: None,

@@ -88,6 +88,7 @@ fn unit(kind: UnitKind, name: &str, args: &[&str], decls: Vec<Decl>, body: Vec<S
         source_calls: Default::default(),
         deferred: Vec::new(),
         deferred_entities: Vec::new(),
+        followed_pointers: Vec::new(),
         internal_of: None,
         elemental: false,
         specialization: None,

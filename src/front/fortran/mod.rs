@@ -158,6 +158,7 @@ mod lift;
 pub(crate) mod pointers;
 pub use lift::rename_across_files as rename_internal_across_files;
 pub use pointers::associated_in_other_files as pointers_associated_in_other_files;
+pub use pointers::module_pointers_refused_everywhere;
 pub use unit::polymorphic_across_files;
 mod preprocess;
 mod salvage;
@@ -437,6 +438,7 @@ fn lower_impl(
             refused: Default::default(),
             pointers: Default::default(),
             pointer_assignments: Default::default(),
+            foreign_assignments: Default::default(),
             sourced: Default::default(),
             status: Default::default(),
         },
@@ -462,10 +464,19 @@ fn lower_impl(
         .filter(|(_, m)| !m.shufflers.is_empty())
         .map(|(k, m)| (k.clone(), m.shufflers.clone()))
         .collect();
-    let mut shufflers = pointers::replace(
+    let selectors: BTreeMap<String, pointers::Selectors> = modules
+        .iter()
+        .filter(|(_, m)| !m.pointer_selectors.is_empty())
+        .map(|(k, m)| (k.clone(), m.pointer_selectors.clone()))
+        .collect();
+    let (mut shufflers, mut own_selectors) = pointers::replace(
         &mut units,
-        &parser.stmts.pointer_assignments.borrow(),
+        &pointers::Marked {
+            all: &parser.stmts.pointer_assignments.borrow(),
+            foreign: &parser.stmts.foreign_assignments.borrow(),
+        },
         &imported,
+        &selectors,
         parser.next_id,
         &mut diags,
     );
@@ -560,6 +571,9 @@ fn lower_impl(
             sema::analyze(&mut units[index], &spans, &mut diags, modules, &procedures)
         {
             scope.shufflers = shufflers
+                .remove(&il::key(&units[index].name))
+                .unwrap_or_default();
+            scope.pointer_selectors = own_selectors
                 .remove(&il::key(&units[index].name))
                 .unwrap_or_default();
             modules.insert(il::key(&units[index].name), scope);

@@ -245,6 +245,9 @@ pub struct StmtParser<'a> {
     /// The spans of the pointers on the left of `p => target` statements: the
     /// assignments `front::fortran::pointers` takes for associations.
     pub pointer_assignments: std::cell::RefCell<std::collections::BTreeSet<Span>>,
+    /// Those of them whose pointer this file does not declare: `pointers` refuses
+    /// them unless the pointer is a module's it follows.
+    pub foreign_assignments: std::cell::RefCell<std::collections::BTreeSet<Span>>,
     /// `allocate(w, source=x)` and `allocate(w, mold=x)`, parsed as `allocate(w)`: by the
     /// span of the item `w`, whether it copies (SOURCE=) and the array `x`, which
     /// `front::fortran::allocate_source` turns into bounds (and an assignment).
@@ -296,6 +299,23 @@ impl StmtParser<'_> {
             });
         }
         c.pos = start;
+        // A pointer another file declares (a module's): `pointers` follows it if its
+        // module's pointers are followed, and refuses it where it is otherwise.
+        if c.nth(1) == Some(&TokKind::Arrow) {
+            c.bump();
+            c.bump();
+            let target = parse_expr(c)?;
+            c.expect_end()?;
+            self.pointer_assignments.borrow_mut().insert(word_span);
+            self.foreign_assignments.borrow_mut().insert(word_span);
+            return Ok(StmtKind::Assign {
+                lhs: Expr {
+                    kind: crate::il::ExprKind::Var(name),
+                    span: word_span,
+                },
+                rhs: target,
+            });
+        }
         Err(super::pointers::foreign_association(&name, word_span))
     }
 

@@ -362,6 +362,7 @@ impl FileParser<'_> {
             source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
+            followed_pointers: Vec::new(),
             internal_of: None,
         };
         let unit_word = match header.kind {

@@ -597,6 +597,7 @@ impl FnCx<'_, '_> {
             source_calls: Default::default(),
             deferred: Vec::new(),
             deferred_entities: Vec::new(),
+            followed_pointers: Vec::new(),
             internal_of: None,
             elemental: false,
             specialization: None,

@@ -44,6 +44,7 @@ use crate::il::{Attr, BinOp, DeclKind, Expr, ExprKind, Stmt, StmtKind, Unit, key
 
 mod allocatable;
 mod io_text;
+mod module;
 
 pub use allocatable::{associated_in_other_files, foreign_association};
 pub(in crate::front::fortran) use io_text::rename_in_text;
@@ -52,7 +53,17 @@ mod rewriter;
 mod selectors;
 mod shuffle;
 
+pub use module::Selectors;
+pub use module::refused_everywhere as module_pointers_refused_everywhere;
 pub use shuffle::Shuffler;
+
+/// The spans of the pointers on the left of `p => target` statements
+/// (`stmt::StmtParser`): `all` of them, and the `foreign` ones, whose pointer the file
+/// does not declare.
+pub struct Marked<'a> {
+    pub all: &'a BTreeSet<Span>,
+    pub foreign: &'a BTreeSet<Span>,
+}
 
 use rewriter::Rewriter;
 
@@ -66,17 +77,24 @@ struct Association {
     reads: BTreeSet<String>,
 }
 
-/// Replaces the local pointers of every procedure of `units`; `marked` holds the spans
-/// of the pointers on the left of `=>` statements (`stmt::StmtParser`). `imported`: the
-/// shufflers of the modules analyzed before (`shuffle`), by module key. Returns the
-/// file's shufflers that are module procedures, by module key, for the files after.
+/// Replaces the local pointers of every procedure of `units`, and follows the modules'
+/// pointers they associate (`module`). `imported`: the shufflers of the modules
+/// analyzed before (`shuffle`), by module key; `selectors`: their pointers' selectors.
+/// Returns the file's shufflers that are module procedures, and the selectors of the
+/// file's modules (their own and those they use), by module key, for the files after.
 pub fn replace(
     units: &mut [Unit],
-    marked: &BTreeSet<Span>,
+    marked: &Marked<'_>,
     imported: &BTreeMap<String, BTreeMap<String, Shuffler>>,
+    selectors: &BTreeMap<String, Selectors>,
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, BTreeMap<String, Shuffler>> {
+) -> (
+    BTreeMap<String, BTreeMap<String, Shuffler>>,
+    BTreeMap<String, Selectors>,
+) {
+    let foreign = marked.foreign;
+    let marked = marked.all;
     let own = shuffle::find(units, marked);
     let mut marked = marked.clone();
     shuffle::inline(units, &own, imported, &mut marked, next_id);
@@ -107,11 +125,61 @@ pub fn replace(
     for unit in units.iter_mut() {
         allocatable::split_nullify(&mut unit.body, next_id);
     }
-    replace_locals(units, marked, next_id, diags);
+    // The modules' pointers: those of the modules before, then the file's own, each
+    // module with those it uses.
+    let mut selectors = selectors.clone();
+    let mut exported = BTreeMap::new();
+    let own = if units
+        .iter()
+        .any(|u| u.is_module() && !local_pointers_of_module(u).is_empty())
+    {
+        module::declare(units, &mut selectors::names_of(units))
+    } else {
+        BTreeMap::new()
+    };
+    if !own.is_empty() || !selectors.is_empty() {
+        for u in units.iter().filter(|u| u.is_module()) {
+            let mut visible = module::used(u, &selectors);
+            visible.extend(own.get(&key(&u.name)).cloned().unwrap_or_default());
+            if !visible.is_empty() {
+                selectors.insert(key(&u.name), visible.clone());
+                exported.insert(key(&u.name), visible);
+            }
+        }
+    }
+    replace_locals(units, marked, foreign, &selectors, next_id, diags);
+    module::widen_only_lists(units, &selectors);
     for unit in units.iter_mut() {
         allocatable::free_nullified(unit, next_id);
     }
-    by_module
+    (by_module, exported)
+}
+
+/// Whether a USE statement with this ONLY list and these renames brings the module's
+/// entity `name` (key) under its own name.
+fn use_brings(only: &Option<Vec<String>>, renames: &[(String, String)], name: &str) -> bool {
+    let renamed = renames
+        .iter()
+        .any(|(a, b)| key(a) == name || key(b) == name);
+    let listed = only
+        .as_ref()
+        .is_none_or(|names| names.iter().any(|n| key(n) == name));
+    listed && !renamed
+}
+
+/// The POINTER variables a module declares (keys).
+fn local_pointers_of_module(unit: &Unit) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for d in &unit.decls {
+        if let DeclKind::Var {
+            attrs, entities, ..
+        } = &d.kind
+            && attrs.iter().any(|a| matches!(a, Attr::Pointer))
+        {
+            out.extend(entities.iter().map(|e| key(&e.name)));
+        }
+    }
+    out
 }
 
 /// Replaces the local pointers of every procedure of `units` by their targets, or
@@ -119,6 +187,8 @@ pub fn replace(
 fn replace_locals(
     units: &mut [Unit],
     marked: &BTreeSet<Span>,
+    foreign: &BTreeSet<Span>,
+    modules: &BTreeMap<String, Selectors>,
     next_id: &mut u32,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -132,13 +202,26 @@ fn replace_locals(
         };
         strip_pointer_inits(&mut unit.decls, &local);
     }
+    // The modules' pointers each procedure uses.
+    let globals: Vec<Selectors> = units
+        .iter()
+        .map(|u| {
+            if !u.is_procedure() || modules.is_empty() {
+                return Selectors::new();
+            }
+            let named = module::names_used(&u.body);
+            let mut visible = module::visible(u, units, modules);
+            visible.retain(|p, _| named.contains(p));
+            visible
+        })
+        .collect();
     // Most files declare no pointer: nothing to walk then.
     let hosts: BTreeSet<String> = units
         .iter()
         .filter(|u| u.is_procedure() && !local_pointers(u).is_empty())
         .map(|u| key(&u.name))
         .collect();
-    if hosts.is_empty() {
+    if hosts.is_empty() && globals.iter().all(BTreeMap::is_empty) && foreign.is_empty() {
         return;
     }
     let reassociating = allocatable::reassociating(units);
@@ -163,11 +246,48 @@ fn replace_locals(
             by_host.entry(key(host)).or_default().push((names, u.span));
         }
     }
-    for unit in units.iter_mut().filter(|u| u.is_procedure()) {
+    for (unit, globals) in units.iter_mut().zip(globals) {
+        if !unit.is_procedure() {
+            continue;
+        }
         let mut pointers = local_pointers(unit);
+        let locals = pointers.clone();
+        // `p => t` of a pointer another file declares that is not a module's pointer
+        // followed here (a dummy's of an interface, a module's without targets).
+        let mut refused = None;
+        visit::walk_stmts(&unit.body, &mut |s| {
+            if let StmtKind::Assign { lhs, .. } = &s.kind
+                && foreign.contains(&lhs.span)
+                && let ExprKind::Var(p) = &lhs.kind
+                && !globals.contains_key(&key(p))
+            {
+                refused.get_or_insert_with(|| allocatable::foreign_association(p, lhs.span));
+            }
+        });
+        if let Some(d) = refused {
+            diags.push(d);
+            keep_declared(unit);
+            continue;
+        }
+        if let Some((span, p)) = module::allocated(&unit.body, &globals) {
+            let s = &globals[&key(&p)];
+            diags.push(module::refusal(
+                s.follows.as_deref().unwrap_or(&p),
+                &s.candidates,
+                span,
+                "it is given or freed memory of its own (ALLOCATE, DEALLOCATE)",
+            ));
+            keep_declared(unit);
+            continue;
+        }
+        pointers.extend(globals.keys().cloned());
+        unit.followed_pointers = globals.keys().cloned().collect();
+        if pointers.is_empty() {
+            continue;
+        }
         let shared = by_host.get(&key(&unit.name)).and_then(|internals| {
             internals.iter().find_map(|(names, span)| {
-                pointers
+                locals
                     .iter()
                     .find(|p| names.contains(*p))
                     .map(|p| (p.clone(), *span))
@@ -185,7 +305,7 @@ fn replace_locals(
             keep_declared(unit);
             continue;
         }
-        let allocated = allocated_pointers(unit, &pointers, marked);
+        let allocated = allocated_pointers(unit, &locals, marked);
         if !allocated.is_empty() {
             make_allocatable(unit, &allocated);
             allocatable::nullify_owners(unit, &allocated, marked);
@@ -204,11 +324,49 @@ fn replace_locals(
         let families = selectors::Families::of(unit, &pointers, &is_association);
         let saved = selectors::saved_pointers(unit, &pointers);
         let (lower_bounds, intent_in) = (declared_lower_bounds(unit), intent_in(unit));
-        let mut selected: BTreeMap<String, selectors::Selector> = BTreeMap::new();
+        // The modules' pointers are followed by their selectors from the start, and the
+        // local pointers of their families by selectors of their targets.
+        let mut selected: BTreeMap<String, selectors::Selector> = globals.clone();
+        if let Err((p, q)) = join_globals(&families, &globals, &saved, &mut taken, &mut selected) {
+            // Where the two are associated with one another.
+            let mut span = unit.span;
+            visit::walk_stmts(&unit.body, &mut |s| {
+                if is_association(s)
+                    && let StmtKind::Assign { lhs, rhs } = &s.kind
+                    && let (ExprKind::Var(a), ExprKind::Var(b)) = (&lhs.kind, &rhs.kind)
+                    && [key(a), key(b)].iter().all(|n| *n == p || *n == q)
+                    && span == unit.span
+                {
+                    span = s.span;
+                }
+            });
+            let s = &globals[&p];
+            let here = format!("it is associated with `{q}`, whose targets are others");
+            diags.push(module::refusal(
+                s.follows.as_deref().unwrap_or(&p),
+                &s.candidates,
+                span,
+                &here,
+            ));
+            keep_declared(unit);
+            continue;
+        }
+        let vars: BTreeSet<String> = pointers
+            .iter()
+            .cloned()
+            .chain(unit.args.iter().map(|a| key(a)))
+            .chain(visit::decls_names(&unit.decls).iter().map(|n| key(n)))
+            .collect();
+        let may_call = |s: &Stmt| !globals.is_empty() && module::may_call(s, &vars);
         let (body, error) = loop {
             let order: Vec<String> = selected.keys().cloned().collect();
-            let states = match selectors::reachable(&unit.body, &order, &selected, &is_association)
-            {
+            let states = match selectors::reachable(
+                &unit.body,
+                &order,
+                &selected,
+                &is_association,
+                &may_call,
+            ) {
                 _ if order.is_empty() => BTreeMap::new(),
                 Ok(states) => states,
                 Err(span) => {
@@ -258,6 +416,8 @@ fn replace_locals(
                 unknown: BTreeMap::new(),
                 error: None,
                 path_dependent: None,
+                globals: globals.keys().cloned().collect(),
+                may_call: &may_call,
             };
             let body = rewriter.block(unit.body.clone(), false, &is_association);
             let (error, path_dependent) = (rewriter.error, rewriter.path_dependent);
@@ -296,6 +456,43 @@ fn replace_locals(
         pointers.retain(|p| !selected.contains_key(p));
         drop_declarations(unit, &pointers);
     }
+}
+
+/// The local pointers of the families of the modules' pointers `globals` get selectors
+/// (in `selected`) among those pointers' targets: `tmp => u` copies `u`'s selector.
+/// A family with two modules' pointers of different targets is refused: the two
+/// (keys).
+fn join_globals(
+    families: &selectors::Families,
+    globals: &Selectors,
+    saved: &BTreeSet<String>,
+    taken: &mut BTreeSet<String>,
+    selected: &mut BTreeMap<String, selectors::Selector>,
+) -> Result<(), (String, String)> {
+    for (p, global) in globals {
+        for q in families.members(p) {
+            match (selected.get(&q), globals.get(&q)) {
+                (_, Some(other)) if other.candidates != global.candidates => {
+                    return Err((p.clone(), q));
+                }
+                (Some(_), _) => {}
+                (None, _) => {
+                    let var = selectors::selector_name(&q, taken);
+                    selected.insert(
+                        q.clone(),
+                        selectors::Selector {
+                            var,
+                            candidates: global.candidates.clone(),
+                            saved: saved.contains(&q),
+                            global: false,
+                            follows: global.follows.clone(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Takes the initialization (`=> null()`) away from the POINTER entities of `decls` but

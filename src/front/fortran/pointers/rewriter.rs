@@ -48,6 +48,11 @@ pub(super) struct Rewriter<'p> {
     /// The pointer of that refusal when it was refused because its target depends on
     /// the path (key): a selector can follow it.
     pub path_dependent: Option<String>,
+    /// The modules' pointers the unit uses (keys, `module`): a call may associate them.
+    pub globals: BTreeSet<String>,
+    /// Whether a statement's own expressions (or the statement, a CALL) may call a
+    /// procedure that associates them.
+    pub may_call: &'p dyn Fn(&Stmt) -> bool,
 }
 
 impl Rewriter<'_> {
@@ -113,7 +118,8 @@ impl Rewriter<'_> {
             _ => false,
         };
         if !designator {
-            self.fail(
+            self.fail_association(
+                selector,
                 span,
                 format!("the pointer `{name}` is associated with something adgen cannot replace it by"),
                 "associate it with a variable, an element, a component or a section with stride 1 (`a(lo:hi)`, `a(:, j)`)",
@@ -135,12 +141,13 @@ impl Rewriter<'_> {
                     format!("{name} => {t}"),
                 )),
                 None => {
-                    self.fail(span, format!("the pointer `{name}` is associated here with `{t}`, which is not one of its family's targets"), "associate it with the target itself");
+                    self.fail_association(selector, span, format!("the pointer `{name}` is associated here with `{t}`, which is not one of its family's targets"), "associate it with the target itself");
                     None
                 }
             },
             (Some(_), _) => {
-                self.fail(
+                self.fail_association(
+                    selector,
                     span,
                     format!("the target of the pointer `{name}` depends on the path, and adgen follows such a pointer only among whole variables, but here it is associated with part of one"),
                     "associate it with whole arrays only, or use the target itself",
@@ -151,6 +158,29 @@ impl Rewriter<'_> {
         self.current
             .insert(key(name), Association { target, reads });
         assignment
+    }
+
+    /// Refuses an association adgen cannot follow: for a pointer that has a module
+    /// pointer's targets, as that module pointer's refusal (`module::refusal`), which
+    /// blocks every procedure that uses it.
+    fn fail_association(
+        &mut self,
+        selector: Option<&Selector>,
+        span: Span,
+        message: String,
+        help: &str,
+    ) {
+        match selector.and_then(|s| s.follows.as_ref().map(|p| (p, s))) {
+            Some((p, s)) if self.error.is_none() => {
+                self.error = Some(super::module::refusal(
+                    p,
+                    &s.candidates,
+                    span,
+                    "it is associated with something else",
+                ));
+            }
+            _ => self.fail(span, message, help),
+        }
     }
 
     /// Refuses passing a pointer of this unit, whole, to a POINTER dummy whose
@@ -269,14 +299,43 @@ impl Rewriter<'_> {
                 }
                 continue;
             }
+            // A call may associate the modules' pointers: their targets are not known
+            // after it, nor inside a construct that has one.
+            let calls = self.calls(&s);
+            if calls && !visit::child_blocks(&s).is_empty() {
+                self.forget_globals();
+            }
             let pending = self.pending(&s, is_association);
             if pending.is_empty() {
                 out.push(self.statement(s, is_association));
             } else {
                 out.push(self.select(s, &pending, is_association));
             }
+            if calls {
+                self.forget_globals();
+            }
         }
         out
+    }
+
+    /// Whether `s` or a statement inside it may call a procedure that associates the
+    /// modules' pointers.
+    fn calls(&self, s: &Stmt) -> bool {
+        if self.globals.is_empty() {
+            return false;
+        }
+        let mut found = false;
+        visit::walk_stmts(std::slice::from_ref(s), &mut |x| {
+            found |= (self.may_call)(x)
+        });
+        found
+    }
+
+    fn forget_globals(&mut self) {
+        for p in &self.globals {
+            self.current.remove(p);
+            self.assumed.remove(p);
+        }
     }
 
     /// One statement that is not an association, its blocks included.
@@ -354,10 +413,15 @@ impl Rewriter<'_> {
         if self.selected.is_empty() {
             return Vec::new();
         }
-        let inside: BTreeSet<String> = associated_in(std::slice::from_ref(s), is_association)
+        let mut inside: BTreeSet<String> = associated_in(std::slice::from_ref(s), is_association)
             .into_iter()
             .filter(|p| self.selected.contains_key(p))
             .collect();
+        // A construct with a call inside is not copied whole either: the call may
+        // change the modules' pointers' targets between its statements.
+        if !visit::child_blocks(s).is_empty() && self.calls(s) {
+            inside.extend(self.globals.iter().cloned());
+        }
         uses(s, self.pointers, is_association, inside.is_empty())
             .into_iter()
             .filter(|p| {
@@ -559,6 +623,7 @@ impl Rewriter<'_> {
             {
                 // Where the target is not known, or only assumed for a copy that may
                 // run without one (`select`), the selector says whether there is one.
+                // (`associated(p, t)` of a followed pointer: below.)
                 if self.current.contains_key(&key(p)) && !self.assumed.contains(&key(p)) {
                     x.kind = ExprKind::Logical(true);
                 } else if let Some(sel) = self.selected.get(&key(p)).filter(|_| {
@@ -566,6 +631,17 @@ impl Rewriter<'_> {
                 }) {
                     x.kind = Expr::binary(BinOp::Ne, Expr::var(&sel.var), Expr::int(0)).kind;
                 }
+            }
+            // `associated(p, t)` of a pointer a selector follows, `t` one of its
+            // targets: whether the selector stands for `t`.
+            if let ExprKind::Call(f, args) = &x.kind
+                && f.eq_ignore_ascii_case("associated")
+                && let [arg, target] = args.as_slice()
+                && let (ExprKind::Var(p), ExprKind::Var(t)) = (&arg.value.kind, &target.value.kind)
+                && let Some(sel) = self.selected.get(&key(p))
+                && let Some(k) = sel.index_of(t)
+            {
+                x.kind = Expr::binary(BinOp::Eq, Expr::var(&sel.var), Expr::int(k as i64 + 1)).kind;
             }
         });
         visit::walk_expr_mut_post(e, &mut |x| {

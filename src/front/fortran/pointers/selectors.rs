@@ -30,6 +30,13 @@ pub struct Selector {
     /// The pointer keeps its association between calls (SAVE, or initialized in its
     /// declaration): on entry, its target is the last call's, which no selector knows.
     pub saved: bool,
+    /// A module's pointer (`module`): `var` is the module's, and on entry, and after a
+    /// call, the pointer may have any of its targets, or none.
+    pub global: bool,
+    /// The module's pointer (as declared) whose targets these are: itself, or one a
+    /// local pointer is associated with. An association with anything else is refused
+    /// wherever the module's pointer is used (`module::refusal`).
+    pub follows: Option<String>,
 }
 
 /// The value of a saved pointer's selector on entry in `reachable`'s states: the target
@@ -157,6 +164,8 @@ impl Families {
             var,
             candidates: self.targets.get(f).cloned().unwrap_or_default(),
             saved,
+            global: false,
+            follows: None,
         })
     }
 }
@@ -194,6 +203,11 @@ pub fn names_of(units: &[Unit]) -> BTreeSet<String> {
 /// Each selected pointer's declaration becomes its selector's (`integer :: p_target`),
 /// in the same place, and the body starts with no target (`p_target = 0`).
 pub fn declare(unit: &mut Unit, selected: &BTreeMap<String, Selector>, next_id: &mut u32) {
+    let selected: BTreeMap<String, Selector> = selected
+        .iter()
+        .filter(|(_, s)| !s.global)
+        .map(|(p, s)| (p.clone(), s.clone()))
+        .collect();
     let names: BTreeSet<String> = selected.keys().cloned().collect();
     super::split_pointer_decls(unit, &names, true, &|_, _, moved| DeclKind::Var {
         spec: TypeSpec::simple(BaseType::Integer),
@@ -287,6 +301,7 @@ pub fn reachable(
     order: &[String],
     selected: &BTreeMap<String, Selector>,
     is_association: &dyn Fn(&Stmt) -> bool,
+    may_call: &dyn Fn(&Stmt) -> bool,
 ) -> Result<BTreeMap<StmtId, States>, Span> {
     let mut jump = None;
     visit::walk_stmts(body, &mut |s| {
@@ -304,16 +319,19 @@ pub fn reachable(
         order,
         selected,
         is_association,
+        may_call,
         at: BTreeMap::new(),
         loops: Vec::new(),
     };
-    // A pointer that keeps its association between calls starts with the last call's.
+    // A pointer that keeps its association between calls starts with the last call's;
+    // a module's, with any target.
     let start: States = [order
         .iter()
         .map(|p| if selected[p].saved { EARLIER } else { 0 })
         .collect()]
     .into_iter()
     .collect();
+    let start = flow.widen(start);
     flow.block(body, start);
     Ok(flow.at)
 }
@@ -330,6 +348,8 @@ struct Flow<'a> {
     order: &'a [String],
     selected: &'a BTreeMap<String, Selector>,
     is_association: &'a dyn Fn(&Stmt) -> bool,
+    /// A statement that may call a procedure that associates the module pointers.
+    may_call: &'a dyn Fn(&Stmt) -> bool,
     at: BTreeMap<StmtId, States>,
     loops: Vec<Frame>,
 }
@@ -355,6 +375,28 @@ impl Flow<'_> {
         })
     }
 
+    /// `states` with the module pointers' values any of theirs (after a call).
+    fn widen(&self, states: States) -> States {
+        let mut out = states;
+        for (k, p) in self.order.iter().enumerate() {
+            let selector = &self.selected[p];
+            if !selector.global {
+                continue;
+            }
+            out = out
+                .into_iter()
+                .flat_map(|state| {
+                    (0..=selector.candidates.len() as u8).map(move |v| {
+                        let mut s = state.clone();
+                        s[k] = v;
+                        s
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
     fn stmt(&mut self, s: &Stmt, states: States) -> States {
         if (self.is_association)(s)
             && let StmtKind::Assign { lhs, rhs } = &s.kind
@@ -362,6 +404,21 @@ impl Flow<'_> {
         {
             return self.associate(&key(p), rhs, states);
         }
+        // A call in the statement's own expressions: before its blocks (an IF's
+        // condition) and after it.
+        if (self.may_call)(s) {
+            let states = if visit::child_blocks(s).is_empty() {
+                states
+            } else {
+                self.widen(states)
+            };
+            let after = self.follow(s, states);
+            return self.widen(after);
+        }
+        self.follow(s, states)
+    }
+
+    fn follow(&mut self, s: &Stmt, states: States) -> States {
         match &s.kind {
             StmtKind::Call { name, args } if name.eq_ignore_ascii_case("nullify") => {
                 let null = Expr::new(ExprKind::Call("null".into(), Vec::new()));

@@ -311,11 +311,7 @@ fn visible<'a>(
             .filter(|(_, s)| s.host.as_ref() == Some(&module))
             .chain(imported.get(&module).into_iter().flatten());
         for (k, s) in theirs {
-            let renamed = renames.iter().any(|(a, b)| key(a) == *k || key(b) == *k);
-            let listed = only
-                .as_ref()
-                .is_none_or(|names| names.iter().any(|n| key(n) == *k));
-            if listed && !renamed {
+            if super::use_brings(only, renames, k) {
                 out.insert(k.clone(), s);
             }
         }

@@ -144,6 +144,7 @@ impl Sema<'_> {
                         | Attr::Optional
                         | Attr::Target
                         | Attr::RowPointers
+                        | Attr::Association(_)
                         | Attr::Allocatable => {}
                     }
                 }

@@ -80,6 +80,9 @@ pub struct ModuleScope {
     /// Its procedures that only exchange the associations of their POINTER dummies
     /// (`pointers::Shuffler`), by key: the units that use it inline their calls.
     pub shufflers: BTreeMap<String, crate::front::fortran::pointers::Shuffler>,
+    /// The POINTER variables adgen follows by selectors (`pointers::module`), its own
+    /// and those it brings by USE, by key: the units that use it follow them too.
+    pub pointer_selectors: crate::front::fortran::pointers::Selectors,
 }
 
 impl ModuleScope {
@@ -443,6 +446,7 @@ fn analyze_unit(
         implicit: sema.implicit.clone(),
         implicit_none: sema.implicit_none,
         shufflers: BTreeMap::new(),
+        pointer_selectors: BTreeMap::new(),
     })
 }
 
