@@ -265,7 +265,8 @@ fn fortran_syntax_error_is_located() {
 
 #[test]
 fn unsupported_statement_is_located() {
-    let source = "subroutine f(x, y)\n  real(8) :: x, y\n  namelist /io/ x, y\n  y = x * x\nend subroutine f\n";
+    let source =
+        "subroutine f(x, y)\n  real(8) :: x, y\n  entry g(x, y)\n  y = x * x\nend subroutine f\n";
     assert_source_error(
         source,
         &format!("sources = [\"src/*.f90\"]\n{ROOT}"),

@@ -1824,3 +1824,66 @@ end module m
     );
     assert!(!e.contains("E0202") && !e.contains("E0301"), "{e}");
 }
+
+/// A PRIVATE module variable that the adjoint of an external root must save and restore
+/// (an error routine that sets it and returns) is one E0512 where it is declared, not
+/// code that does not compile; the same routine ending in STOP never returns, so
+/// nothing is saved for it and the root is accepted.
+#[test]
+fn a_private_variable_the_adjoint_restores_is_one_error() {
+    let text = "module params
+  implicit none
+  private
+  character(len=20) :: caller = ''
+  double precision, public :: visc = 0.1d0
+  public :: note
+contains
+  subroutine note(where)
+    character(len=*), intent(in) :: where
+    caller = where
+    write (*, *) trim(caller)
+    return
+  end subroutine note
+end module params
+
+subroutine relax(u, mode)
+  use params
+  implicit none
+  double precision, intent(inout) :: u
+  integer, intent(in) :: mode
+  if (mode == 1) then
+    u = u - visc * u * u
+  else
+    call note('relax')
+  end if
+end subroutine relax
+
+subroutine run(x, mode, y)
+  implicit none
+  double precision, intent(in) :: x
+  integer, intent(in) :: mode
+  double precision, intent(out) :: y
+  integer :: it
+  y = x
+  do it = 1, 3
+    call relax(y, mode)
+  end do
+end subroutine run
+";
+    let input = adgen::SourceInput::new("w.f90", text);
+    let mut req = request("run", &["x"], &["y"]);
+    req.roots[0].modes = BTreeSet::from([adgen::Mode::Adjoint]);
+    let e = adgen::differentiate(&[input], &req)
+        .expect_err("refused")
+        .rendered;
+    assert!(
+        e.contains(
+            "w.f90:4:24: error[E0512]: derivative code needs `caller`, which is PRIVATE in module `params`\n"
+        ),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    let stops = text.replace("    return\n", "    stop\n");
+    let input = adgen::SourceInput::new("w.f90", &stops);
+    adgen::differentiate(&[input], &req).expect("accepted");
+}

@@ -102,6 +102,10 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
                     summaries[u] = Some(Summary::described(unit, n_slots(&ir.units[u]), b));
                     continue;
                 }
+                if crate::il::visit::never_returns(&ir.units[u].unit.body) {
+                    summaries[u] = Some(Summary::never_returns(n_slots(&ir.units[u])));
+                    continue;
+                }
                 let io = inouts[u].as_ref().expect("just computed");
                 let s = summarize(
                     &ir.units[u],

@@ -87,6 +87,15 @@ impl Summary {
             diff_dep,
         }
     }
+    /// The summary of a procedure that never returns (every path ends in STOP): its
+    /// caller goes on nowhere, so it overwrites and reads nothing its caller could see
+    /// afterwards.
+    pub fn never_returns(n_slots: usize) -> Summary {
+        Summary {
+            must_writes: BitVec::repeat(false, n_slots),
+            ..Summary::empty(n_slots)
+        }
+    }
     pub fn n_slots(&self) -> usize {
         self.writes.len()
     }

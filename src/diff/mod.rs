@@ -386,6 +386,7 @@ pub fn differentiate_by_mode(
             }
             hosts.nest_internal_procedures(program, &mut units);
             private_copies::copy_private_procedures(&ctx, &mut units, &mut errors);
+            private_copies::private_saved(&ctx, &units, &mut errors);
             if file.language.file_is_module() {
                 errors.extend(file_static_globals(&ctx, &units));
             }

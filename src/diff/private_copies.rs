@@ -473,3 +473,74 @@ fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
             .map(|one| (at, one))
     })
 }
+
+/// The variables that procedures outside derivative modules (external roots' derivatives)
+/// save and restore on the tape although a module keeps them PRIVATE (the caller's name
+/// an error routine notes and returns): E0512, as for derivative modules, instead of
+/// code that does not compile.
+pub(super) fn private_saved(ctx: &Ctx, units: &[Unit], errors: &mut Vec<Diagnostic>) {
+    for u in units
+        .iter()
+        .filter(|u| u.is_procedure() && u.host.is_none())
+    {
+        let own: BTreeSet<String> = u
+            .args
+            .iter()
+            .map(|a| key(a))
+            .chain(il::visit::decls_names(&u.decls).iter().map(|n| key(n)))
+            .collect();
+        let mut saved = BTreeSet::new();
+        il::visit::walk_stmts(&u.body, &mut |s| {
+            if let StmtKind::Tape(t) = &s.kind
+                && let Some(n) = t.value.base_name()
+                && !own.contains(&key(n))
+            {
+                saved.insert(key(n));
+            }
+        });
+        for n in saved {
+            // The modules that declare a variable of that name: refused only when each
+            // keeps it PRIVATE (the name may be another module's public one).
+            let declaring: Vec<&Unit> = ctx
+                .program
+                .units()
+                .filter(|m| m.is_module())
+                .filter(|m| {
+                    m.symbols.get(&n).is_some_and(|s| {
+                        s.is_variable()
+                            && s.global
+                                .as_ref()
+                                .is_none_or(|g| key(&g.module) == key(&m.name))
+                    })
+                })
+                .collect();
+            let Some(m) = declaring.first().copied() else {
+                continue;
+            };
+            if !declaring.iter().all(|m| m.is_private(&n)) {
+                continue;
+            }
+            let sym = m.symbols.get(&n).expect("found");
+            // Said as for derivative modules: one error where both find it.
+            let d = Diagnostic::error(
+                "E0512",
+                format!(
+                    "derivative code needs `{}`, which is PRIVATE in module `{}`",
+                    sym.name, m.name
+                ),
+            )
+            .at(if sym.span == Span::default() {
+                m.span
+            } else {
+                sym.span
+            })
+            .with_help(format!(
+                "make `{}` PUBLIC: derivative modules see only the public names of `{}`",
+                sym.name, m.name
+            ));
+            if !errors.iter().any(|e| e.identity() == d.identity()) {
+                errors.push(d);
+            }
+        }
+    }
+}

@@ -576,7 +576,11 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
             .iter()
             .any(|n| key(n) == key(&lhs_name))
     });
-    if aliased || !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
+    // A result of another type or kind than the variable it is assigned to (a `real`
+    // function assigned to a double precision variable) goes through a temporary of
+    // its own type: the variable cannot be the tangent's result argument.
+    let converted = ug.ty(lhs) != result_ty;
+    if aliased || converted || !matches!(lhs.kind, ExprKind::Var(_) | ExprKind::Index(..)) {
         let primal = ug.temp("result", spec.clone());
         // A struct result's derivative has the derivative type.
         let deriv = ug.temp(
@@ -601,8 +605,10 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
         out.push(assign(lhs.clone(), Expr::var(primal)));
         return;
     }
+    // The variable has the result's type: it is the tangent's result argument, and
+    // its derivative takes the returned value.
     args.push(lhs.clone());
-    let target = if needs_deriv && ug.ty(lhs) == result_ty {
+    let target = if needs_deriv {
         ug.dref(lhs).expect("checked")
     } else {
         let t = ug.temp(
@@ -611,21 +617,13 @@ fn call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>) {
         );
         Expr::var(t)
     };
-    let reset = needs_deriv && ug.ty(lhs) != result_ty;
     out.push(Stmt {
         kind: StmtKind::Assign {
-            lhs: target.clone(),
+            lhs: target,
             rhs: call_expr(args),
         },
         ..s.clone()
     });
-    if reset {
-        let target_ty = ug.ty(lhs);
-        out.push(assign(
-            ug.dref(lhs).expect("checked"),
-            convert(ug, target, target_ty),
-        ));
-    }
 }
 
 /// A call of a procedure that is not differentiated: kept; refused when it could touch

@@ -513,6 +513,9 @@ pub enum DeclKind {
     Equivalence(Vec<Vec<Expr>>),
     /// `SAVE a, /block/` (an empty list saves every local).
     Save(Vec<String>),
+    /// `NAMELIST /group/ a, b /other/ c`: each group with its variables, as written. A
+    /// READ or WRITE with `NML=group` sets or reads those variables.
+    Namelist(Vec<(String, Vec<String>)>),
     /// A statement function `f(x, y) = expr`: inlined before differentiation.
     StmtFunction {
         name: String,

@@ -741,3 +741,18 @@ pub fn rename_calls(
         }
     });
 }
+
+/// Whether a procedure's `body` never returns to its caller: it ends in STOP (or ERROR
+/// STOP), and no RETURN leaves it before (an error handler: `fatal_error` prints and
+/// stops).
+pub fn never_returns(body: &[Stmt]) -> bool {
+    if !matches!(
+        body.last().map(|s| &s.kind),
+        Some(StmtKind::Io { stops: true, .. })
+    ) {
+        return false;
+    }
+    let mut returns = false;
+    walk_stmts(body, &mut |s| returns |= matches!(s.kind, StmtKind::Return));
+    !returns
+}

@@ -268,6 +268,13 @@ pub(crate) fn decl_text(kind: &DeclKind) -> Option<String> {
         DeclKind::Import(names) => format!("import :: {}", names.join(", ")),
         DeclKind::Save(names) if names.is_empty() => "save".to_string(),
         DeclKind::Save(names) => format!("save {}", names.join(", ")),
+        DeclKind::Namelist(groups) => {
+            let groups: Vec<String> = groups
+                .iter()
+                .map(|(g, names)| format!("/{g}/ {}", names.join(", ")))
+                .collect();
+            format!("namelist {}", groups.join(", "))
+        }
         DeclKind::Comment(_)
         | DeclKind::Interface(_)
         | DeclKind::AbstractInterface(_)

@@ -339,7 +339,22 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         before.extend(self.ug.zero_into(d, &n));
                     }
                     Some(d) => {
-                        before.push(assign(Expr::var(&weight), convert(self.ug, d.clone(), rty)));
+                        // The adjoint has the type of the variable assigned (its name
+                        // says nothing of it): narrowed to the result's by that type.
+                        let narrowed = if crate::diff::types::real_kind(self.ug.ty(lhs))
+                            > crate::diff::types::real_kind(rty)
+                            && rty.is_differentiable()
+                            && !rty.is_complex()
+                        {
+                            let kind = crate::diff::types::real_kind(rty) as i64;
+                            Expr::intrinsic(
+                                crate::il::Intrinsic::Real,
+                                vec![d.clone(), Expr::int(kind)],
+                            )
+                        } else {
+                            convert(self.ug, d.clone(), rty)
+                        };
+                        before.push(assign(Expr::var(&weight), narrowed));
                         before.push(assign(d, self.ug.zero_of(&n)));
                     }
                     None if rty == ScalarType::Derived => {

@@ -775,6 +775,29 @@ pub fn parse_equivalence(c: &mut Cursor) -> PResult<DeclKind> {
 }
 
 /// `SAVE [[::] a, /block/, ...]`; the cursor after SAVE.
+/// `NAMELIST /group/ a, b [,] /other/ c` (the cursor after NAMELIST).
+pub fn parse_namelist(c: &mut Cursor) -> PResult<DeclKind> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    while !c.at_end() {
+        c.expect(&TokKind::Slash, "`/` before the NAMELIST group's name")?;
+        let (group, _) = c.expect_ident("the NAMELIST group's name")?;
+        c.expect(&TokKind::Slash, "`/` after the NAMELIST group's name")?;
+        let mut names = Vec::new();
+        loop {
+            names.push(c.expect_ident("a variable name")?.0);
+            // `a, b /g2/ c` or `a, b, /g2/ c`: a comma before the next group is optional.
+            if !c.eat(&TokKind::Comma) || c.is(&TokKind::Slash) {
+                break;
+            }
+        }
+        groups.push((group, names));
+    }
+    if groups.is_empty() {
+        return Err(c.expected("`/group/` after NAMELIST"));
+    }
+    Ok(DeclKind::Namelist(groups))
+}
+
 pub fn parse_save(c: &mut Cursor) -> PResult<DeclKind> {
     c.eat(&TokKind::DoubleColon);
     let mut names = Vec::new();

@@ -55,15 +55,28 @@ const OUT_SPECIFIERS: &[&str] = &[
 ];
 
 #[derive(Default)]
-struct Parts {
+struct Parts<'a> {
     reads: Vec<Expr>,
     writes: Vec<Expr>,
+    namelists: Option<&'a std::collections::BTreeMap<String, Vec<String>>>,
+    /// A READ: the variables of its NAMELIST group are set, not read.
+    reading: bool,
 }
 
 /// Parses the statement whose keyword `word` (lower case) was just consumed; `start` is
-/// the index of the keyword's token.
-pub fn parse_io(c: &mut Cursor, word: &str, start: usize) -> PResult<StmtKind> {
-    let mut parts = Parts::default();
+/// the index of the keyword's token. `namelists`: the file's NAMELIST groups so far (key
+/// → variables), which `NML=` names.
+pub fn parse_io(
+    c: &mut Cursor,
+    word: &str,
+    start: usize,
+    namelists: &std::collections::BTreeMap<String, Vec<String>>,
+) -> PResult<StmtKind> {
+    let mut parts = Parts {
+        namelists: Some(namelists),
+        reading: word == "read",
+        ..Parts::default()
+    };
     match word {
         "format" | "stop" => {
             while !c.at_end() {
@@ -169,7 +182,30 @@ fn control_list(c: &mut Cursor, inquire: bool, parts: &mut Parts) -> PResult<()>
             let jumps = key
                 .as_deref()
                 .is_some_and(|k| matches!(k, "err" | "end" | "eor"));
-            if sets {
+            // `NML=group`: the group's variables, set by a READ, read by a WRITE.
+            if key.as_deref() == Some("nml") {
+                let crate::il::ExprKind::Var(group) = &e.kind else {
+                    return Err(c.expected("a NAMELIST group's name after `NML=`"));
+                };
+                let Some(names) = parts.namelists.and_then(|n| n.get(&crate::il::key(group)))
+                else {
+                    return Err(crate::diag::Diagnostic::error(
+                        "E0405",
+                        format!("the NAMELIST group `{group}` is not declared in this file (a group of another file's module is not supported yet)"),
+                    )
+                    .at(e.span)
+                    .with_help("declare the group in the file that reads or writes it"));
+                };
+                let vars = names.iter().map(|n| Expr {
+                    kind: crate::il::ExprKind::Var(n.clone()),
+                    span: e.span,
+                });
+                if parts.reading {
+                    parts.writes.extend(vars);
+                } else {
+                    parts.reads.extend(vars);
+                }
+            } else if sets {
                 parts.writes.push(e);
             } else if !jumps && !(label && (position == 1 || key.as_deref() == Some("fmt"))) {
                 parts.reads.push(e);

@@ -173,6 +173,8 @@ mod tests_fixed;
 #[cfg(test)]
 mod tests_generic_bindings;
 #[cfg(test)]
+mod tests_namelist;
+#[cfg(test)]
 mod tests_shufflers;
 #[cfg(test)]
 mod tests_structarr;
@@ -439,6 +441,7 @@ fn lower_impl(
             pointers: Default::default(),
             pointer_assignments: Default::default(),
             foreign_assignments: Default::default(),
+            namelists: Default::default(),
             sourced: Default::default(),
             status: Default::default(),
         },

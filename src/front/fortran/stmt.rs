@@ -144,7 +144,6 @@ const UNSUPPORTED: &[&str] = &[
     "pause",
     "entry",
     "assign",
-    "namelist",
     "include",
     "sequence",
     "allocatable",
@@ -248,6 +247,9 @@ pub struct StmtParser<'a> {
     /// Those of them whose pointer this file does not declare: `pointers` refuses
     /// them unless the pointer is a module's it follows.
     pub foreign_assignments: std::cell::RefCell<std::collections::BTreeSet<Span>>,
+    /// The NAMELIST groups the file declared so far (key → variables): a READ or WRITE
+    /// with `NML=` sets or reads them.
+    pub namelists: std::cell::RefCell<std::collections::BTreeMap<String, Vec<String>>>,
     /// `allocate(w, source=x)` and `allocate(w, mold=x)`, parsed as `allocate(w)`: by the
     /// span of the item `w`, whether it copies (SOURCE=) and the array `x`, which
     /// `front::fortran::allocate_source` turns into bounds (and an assignment).
@@ -259,10 +261,12 @@ pub struct StmtParser<'a> {
 }
 
 impl StmtParser<'_> {
-    /// `p => target` of a pointer this file declares: an assignment the unit's pointer
-    /// pass recognizes by its left side's span (`pointers`), and replaces. `x => null()`
-    /// of any other pointer (a module's, a dummy's, a component `s%x`) is its NULLIFY,
-    /// which `pointers` and `sema` follow where the pointer is read as ALLOCATABLE.
+    /// `p => target`: an assignment the unit's pointer pass recognizes by its left
+    /// side's span (`pointers`), and replaces or follows; a pointer another file
+    /// declares (a module's) is marked foreign too, refused there unless followed.
+    /// `x => null()` of a pointer the file does not declare (a module's, a dummy's, a
+    /// component `s%x`) is its NULLIFY, which `pointers` and `sema` follow where the
+    /// pointer is read as ALLOCATABLE.
     fn pointer_assignment(&self, c: &mut Cursor, name: String) -> PResult<StmtKind> {
         let word_span = c.here();
         let declared = self
@@ -270,22 +274,9 @@ impl StmtParser<'_> {
             .borrow()
             .iter()
             .any(|p| p.eq_ignore_ascii_case(&name));
-        if declared && c.nth(1) == Some(&TokKind::Arrow) {
-            c.bump();
-            c.bump();
-            let target = parse_expr(c)?;
-            c.expect_end()?;
-            self.pointer_assignments.borrow_mut().insert(word_span);
-            return Ok(StmtKind::Assign {
-                lhs: Expr {
-                    kind: crate::il::ExprKind::Var(name),
-                    span: word_span,
-                },
-                rhs: target,
-            });
-        }
         let start = c.pos;
-        if let Ok(lhs) = parse_expr(c)
+        if !declared
+            && let Ok(lhs) = parse_expr(c)
             && matches!(lhs.kind, crate::il::ExprKind::Var(_))
             && c.eat(&TokKind::Arrow)
             && c.eat_kw("null")
@@ -299,24 +290,24 @@ impl StmtParser<'_> {
             });
         }
         c.pos = start;
-        // A pointer another file declares (a module's): `pointers` follows it if its
-        // module's pointers are followed, and refuses it where it is otherwise.
-        if c.nth(1) == Some(&TokKind::Arrow) {
-            c.bump();
-            c.bump();
-            let target = parse_expr(c)?;
-            c.expect_end()?;
-            self.pointer_assignments.borrow_mut().insert(word_span);
-            self.foreign_assignments.borrow_mut().insert(word_span);
-            return Ok(StmtKind::Assign {
-                lhs: Expr {
-                    kind: crate::il::ExprKind::Var(name),
-                    span: word_span,
-                },
-                rhs: target,
-            });
+        if c.nth(1) != Some(&TokKind::Arrow) {
+            return Err(super::pointers::foreign_association(&name, word_span));
         }
-        Err(super::pointers::foreign_association(&name, word_span))
+        c.bump();
+        c.bump();
+        let target = parse_expr(c)?;
+        c.expect_end()?;
+        self.pointer_assignments.borrow_mut().insert(word_span);
+        if !declared {
+            self.foreign_assignments.borrow_mut().insert(word_span);
+        }
+        Ok(StmtKind::Assign {
+            lhs: Expr {
+                kind: crate::il::ExprKind::Var(name),
+                span: word_span,
+            },
+            rhs: target,
+        })
     }
 
     /// The text that spans of `file` index: the file's own or an included one.
@@ -412,7 +403,12 @@ impl StmtParser<'_> {
             "error" if c.is_kw("stop") => {
                 let start = c.pos - 1;
                 c.bump();
-                Line::Action(super::io::parse_io(c, "stop", start)?)
+                Line::Action(super::io::parse_io(
+                    c,
+                    "stop",
+                    start,
+                    &self.namelists.borrow(),
+                )?)
             }
             "import" if c.at_end() => Line::Decl(DeclKind::Import(Vec::new())),
             "import" => Line::Decl(DeclKind::Import(decl::parse_name_list(c)?)),
@@ -422,13 +418,27 @@ impl StmtParser<'_> {
             "intent" => Line::Decl(decl::parse_intent_stmt(c)?),
             "external" => Line::Decl(DeclKind::External(decl::parse_name_list(c)?)),
             "intrinsic" => Line::Decl(DeclKind::Intrinsic(decl::parse_name_list(c)?)),
-            w if super::io::IO_KEYWORDS.contains(&w) => {
-                Line::Action(super::io::parse_io(c, w, c.pos - 1)?)
-            }
+            w if super::io::IO_KEYWORDS.contains(&w) => Line::Action(super::io::parse_io(
+                c,
+                w,
+                c.pos - 1,
+                &self.namelists.borrow(),
+            )?),
             "common" => Line::Decl(decl::parse_common(c)?),
             "data" => Line::Decl(decl::parse_data(c)?),
             "equivalence" => Line::Decl(decl::parse_equivalence(c)?),
             "save" => Line::Decl(decl::parse_save(c)?),
+            "namelist" => {
+                let decl = decl::parse_namelist(c)?;
+                if let DeclKind::Namelist(groups) = &decl {
+                    self.namelists.borrow_mut().extend(
+                        groups
+                            .iter()
+                            .map(|(g, names)| (crate::il::key(g), names.clone())),
+                    );
+                }
+                Line::Decl(decl)
+            }
             "program" => Line::OtherUnit("PROGRAM"),
             "module" if c.is_kw("procedure") => {
                 return Err(unsupported_statement("module procedure", word_span));

@@ -333,6 +333,11 @@ impl Sema<'_> {
                     self.get_or_create(name, span);
                 }
             }
+            DeclKind::Namelist(groups) => {
+                for name in groups.iter().flat_map(|(_, names)| names) {
+                    self.get_or_create(name, span);
+                }
+            }
             DeclKind::Implicit(_)
             | DeclKind::Comment(_)
             | DeclKind::Use { .. }
