@@ -481,7 +481,9 @@ fn constant_decl(module: &Unit, name: &str) -> Option<(usize, Decl)> {
 pub(super) fn private_saved(ctx: &Ctx, units: &[Unit], errors: &mut Vec<Diagnostic>) {
     for u in units
         .iter()
-        .filter(|u| u.is_procedure() && u.host.is_none())
+        // (An internal procedure also sees its host's variables, which it would not
+        // declare.)
+        .filter(|u| u.is_procedure() && u.host.is_none() && u.internal_of.is_none())
     {
         let own: BTreeSet<String> = u
             .args
