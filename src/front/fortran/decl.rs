@@ -774,7 +774,6 @@ pub fn parse_equivalence(c: &mut Cursor) -> PResult<DeclKind> {
     }
 }
 
-/// `SAVE [[::] a, /block/, ...]`; the cursor after SAVE.
 /// `NAMELIST /group/ a, b [,] /other/ c` (the cursor after NAMELIST).
 pub fn parse_namelist(c: &mut Cursor) -> PResult<DeclKind> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
@@ -798,6 +797,7 @@ pub fn parse_namelist(c: &mut Cursor) -> PResult<DeclKind> {
     Ok(DeclKind::Namelist(groups))
 }
 
+/// `SAVE [[::] a, /block/, ...]`; the cursor after SAVE.
 pub fn parse_save(c: &mut Cursor) -> PResult<DeclKind> {
     c.eat(&TokKind::DoubleColon);
     let mut names = Vec::new();
