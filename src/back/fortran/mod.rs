@@ -8,7 +8,9 @@
 //! - [`writer`]: indentation, labels, comments, line splitting;
 //! - [`expr`]: operators, precedence, literals;
 //! - [`decl`]: type specs, array specs, declarations;
-//! - [`stmt`]: statements; [`unit`]: procedures.
+//! - [`stmt`]: statements; [`unit`]: procedures;
+//! - [`associations`]: the integers that stand for a module's POINTER, printed as the
+//!   pointer (`write_file_among`).
 
 mod associations;
 mod decl;
