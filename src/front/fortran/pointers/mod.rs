@@ -131,7 +131,7 @@ pub fn replace(
     let mut exported = BTreeMap::new();
     let own = if units
         .iter()
-        .any(|u| u.is_module() && !local_pointers_of_module(u).is_empty())
+        .any(|u| u.is_module() && !local_pointers(u).is_empty())
     {
         module::declare(units, &mut selectors::names_of(units))
     } else {
@@ -165,21 +165,6 @@ fn use_brings(only: &Option<Vec<String>>, renames: &[(String, String)], name: &s
         .as_ref()
         .is_none_or(|names| names.iter().any(|n| key(n) == name));
     listed && !renamed
-}
-
-/// The POINTER variables a module declares (keys).
-fn local_pointers_of_module(unit: &Unit) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for d in &unit.decls {
-        if let DeclKind::Var {
-            attrs, entities, ..
-        } = &d.kind
-            && attrs.iter().any(|a| matches!(a, Attr::Pointer))
-        {
-            out.extend(entities.iter().map(|e| key(&e.name)));
-        }
-    }
-    out
 }
 
 /// Replaces the local pointers of every procedure of `units` by their targets, or
@@ -661,7 +646,7 @@ fn intent_in(unit: &Unit) -> BTreeSet<String> {
     out
 }
 
-/// The pointers a procedure declares as its own variables (keys).
+/// The pointers a procedure (or a module) declares as its own variables (keys).
 fn local_pointers(unit: &Unit) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for d in &unit.decls {
