@@ -99,10 +99,9 @@ pub(super) fn declare(
             continue;
         }
         let mut selectors = Selectors::new();
-        for (pointer, candidates) in found {
+        for (pointer, declaration, candidates) in found {
             let var = numbered(&format!("{pointer}_target"), taken);
             let names: BTreeSet<String> = [key(&pointer)].into_iter().collect();
-            let declaration = declaration_of(unit, &pointer);
             let attr = Attr::Association(Box::new(Association {
                 pointer: pointer.clone(),
                 candidates: candidates.clone(),
@@ -150,35 +149,20 @@ pub(super) fn declare(
     out
 }
 
-/// The declaration of the module's variable `name` alone (its entity out of a list).
-fn declaration_of(module: &Unit, name: &str) -> crate::il::Decl {
-    for d in &module.decls {
-        if let DeclKind::Var {
-            spec,
-            attrs,
-            entities,
-        } = &d.kind
-            && let Some(e) = entities.iter().find(|e| key(&e.name) == key(name))
-        {
-            return crate::il::Decl {
-                kind: DeclKind::Var {
-                    spec: spec.clone(),
-                    attrs: attrs.clone(),
-                    entities: vec![e.clone()],
-                },
-                span: d.span,
-            };
-        }
+/// The module's POINTER variables that are not read as ALLOCATABLE, each with the
+/// module's TARGET variables of its type and rank, when it has some: its name, its
+/// declaration alone (its entity out of a list), and those targets' names, as declared.
+fn pointers_with_targets(module: &Unit) -> Vec<(String, crate::il::Decl, Vec<String>)> {
+    struct Var<'a> {
+        spec: &'a TypeSpec,
+        attrs: &'a [Attr],
+        span: crate::diag::Span,
+        entity: &'a Entity,
+        rank: usize,
+        pointer: bool,
+        target: bool,
     }
-    unreachable!("a pointer the module declares")
-}
-
-/// The module's POINTER variables (as declared) that are not read as ALLOCATABLE, each
-/// with the module's TARGET variables of its type and rank, when it has some.
-fn pointers_with_targets(module: &Unit) -> Vec<(String, Vec<String>)> {
-    // (name, type, rank, pointer?) of each variable, in order.
-    let mut vars: Vec<(String, &TypeSpec, usize, bool)> = Vec::new();
-    let mut targets: BTreeSet<String> = BTreeSet::new();
+    let mut vars: Vec<Var> = Vec::new();
     for d in &module.decls {
         let DeclKind::Var {
             spec,
@@ -188,35 +172,49 @@ fn pointers_with_targets(module: &Unit) -> Vec<(String, Vec<String>)> {
         else {
             continue;
         };
-        let pointer = attrs.iter().any(|a| matches!(a, Attr::Pointer))
-            && !attrs.iter().any(|a| matches!(a, Attr::Allocatable));
-        let target = attrs.iter().any(|a| matches!(a, Attr::Target));
-        if attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
+        let has = |f: fn(&Attr) -> bool| attrs.iter().any(f);
+        if has(|a| matches!(a, Attr::Parameter)) {
             continue;
         }
         let attr_rank = attrs.iter().find_map(|a| match a {
             Attr::Dimension(d) => Some(d.len()),
             _ => None,
         });
-        for e in entities {
-            let rank = e.dims.as_ref().map(Vec::len).or(attr_rank).unwrap_or(0);
-            vars.push((e.name.clone(), spec, rank, pointer));
-            if target {
-                targets.insert(key(&e.name));
-            }
+        for entity in entities {
+            vars.push(Var {
+                spec,
+                attrs,
+                span: d.span,
+                entity,
+                rank: entity
+                    .dims
+                    .as_ref()
+                    .map(Vec::len)
+                    .or(attr_rank)
+                    .unwrap_or(0),
+                pointer: has(|a| matches!(a, Attr::Pointer))
+                    && !has(|a| matches!(a, Attr::Allocatable)),
+                target: has(|a| matches!(a, Attr::Target)),
+            });
         }
     }
     vars.iter()
-        .filter(|(_, _, _, pointer)| *pointer)
-        .filter_map(|(name, spec, rank, _)| {
+        .filter(|v| v.pointer)
+        .filter_map(|v| {
             let candidates: Vec<String> = vars
                 .iter()
-                .filter(|(n, s, r, p)| {
-                    !p && targets.contains(&key(n)) && same_type(s, spec) && r == rank
-                })
-                .map(|(n, ..)| n.clone())
+                .filter(|t| !t.pointer && t.target && t.rank == v.rank && same_type(t.spec, v.spec))
+                .map(|t| t.entity.name.clone())
                 .collect();
-            (!candidates.is_empty()).then(|| (name.clone(), candidates))
+            let alone = crate::il::Decl {
+                kind: DeclKind::Var {
+                    spec: v.spec.clone(),
+                    attrs: v.attrs.to_vec(),
+                    entities: vec![v.entity.clone()],
+                },
+                span: v.span,
+            };
+            (!candidates.is_empty()).then(|| (v.entity.name.clone(), alone, candidates))
         })
         .collect()
 }

@@ -305,7 +305,7 @@ impl Rewriter<'_> {
             if calls && !visit::child_blocks(&s).is_empty() {
                 self.forget_globals();
             }
-            let pending = self.pending(&s, is_association);
+            let pending = self.pending(&s, calls, is_association);
             if pending.is_empty() {
                 out.push(self.statement(s, is_association));
             } else {
@@ -408,8 +408,14 @@ impl Rewriter<'_> {
     /// known (keys): `s` is written once for each combination of their targets. A
     /// statement that associates such pointers itself is not copied whole (the copies
     /// would multiply): the statements inside it are, and it is only for the pointers
-    /// its own expressions use (an IF's condition, a DO's bounds).
-    fn pending(&self, s: &Stmt, is_association: &dyn Fn(&Stmt) -> bool) -> Vec<String> {
+    /// its own expressions use (an IF's condition, a DO's bounds); nor is one with a
+    /// call inside (`calls`, from `calls`), for the modules' pointers.
+    fn pending(
+        &self,
+        s: &Stmt,
+        calls: bool,
+        is_association: &dyn Fn(&Stmt) -> bool,
+    ) -> Vec<String> {
         if self.selected.is_empty() {
             return Vec::new();
         }
@@ -419,7 +425,7 @@ impl Rewriter<'_> {
             .collect();
         // A construct with a call inside is not copied whole either: the call may
         // change the modules' pointers' targets between its statements.
-        if !visit::child_blocks(s).is_empty() && self.calls(s) {
+        if calls && !visit::child_blocks(s).is_empty() {
             inside.extend(self.globals.iter().cloned());
         }
         uses(s, self.pointers, is_association, inside.is_empty())
