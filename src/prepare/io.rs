@@ -71,14 +71,15 @@ fn strip_block(block: &mut Vec<Stmt>, reached: bool) {
     let mut i = 0;
     while i < block.len() {
         if let StmtKind::Io { stops, text, .. } = &block[i].kind {
-            let message = stopping && !uses_format_label(text);
+            let format = text
+                .get(..6)
+                .is_some_and(|w| w.eq_ignore_ascii_case("format"));
+            // A FORMAT serves only the statements with its label, which are dropped.
+            let message = stopping && !format && !uses_format_label(text);
             if reached && (*stops || message) {
                 i += 1;
                 continue;
             }
-            let format = text
-                .get(..6)
-                .is_some_and(|w| w.eq_ignore_ascii_case("format"));
             match block[i].label.clone() {
                 Some(label) if !format => {
                     block[i].kind = StmtKind::Continue;

@@ -19,6 +19,7 @@
 //! crossing another jump's target) is refused with E0410 at the jump. The source's own
 //! form stays in the program the round trip prints; this pass works on a copy.
 
+mod dispatch;
 mod loops;
 mod stmt_functions;
 use stmt_functions::inline_statement_functions;
@@ -89,6 +90,8 @@ struct Restructurer<'a> {
     namer: Namer,
     /// Logical flags created for jumps out of loops.
     flags: Vec<String>,
+    /// Integer states of dispatchers (`dispatch`).
+    states: Vec<String>,
 }
 
 impl Restructurer<'_> {
@@ -432,24 +435,34 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
         next_id,
         namer,
         flags: Vec::new(),
+        states: Vec::new(),
     };
-    let mut body = std::mem::take(&mut unit.body);
-    lower_select_and_jumps(&mut body, &mut r);
-    gotos_to_end_become_returns(&mut body);
-    let mut rewrites = 0;
-    loop {
-        let whole = body.clone();
-        if rewrites >= MAX_REWRITES || !r.pass(&mut body, &whole) {
+    let mut original = std::mem::take(&mut unit.body);
+    lower_select_and_jumps(&mut original, &mut r);
+    gotos_to_end_become_returns(&mut original);
+    let names = r.namer.clone();
+    let mut body = original.clone();
+    let mut left = r.structure(&mut body);
+    // Labels whose jumps the rewrites leave get a dispatcher, and the rewrites run again
+    // on the rest, until no jump is left or no new label comes.
+    let mut dispatched: Vec<String> = Vec::new();
+    while !left.is_empty() {
+        let before = dispatched.len();
+        for (_, label) in &left {
+            if !dispatched.iter().any(|d| same_label(d, label)) {
+                dispatched.push(label.clone());
+            }
+        }
+        if dispatched.len() == before {
             break;
         }
-        rewrites += 1;
+        r.flags.clear();
+        r.states.clear();
+        r.namer = names.clone();
+        body = original.clone();
+        r.dispatch(&mut body, &dispatched);
+        left = r.structure(&mut body);
     }
-    let mut left = Vec::new();
-    crate::il::visit::walk_stmts(&body, &mut |s| {
-        if let StmtKind::Goto { label } = &s.kind {
-            left.push((s.span, label.clone()));
-        }
-    });
     if let Some((span, label)) = left.first() {
         errors.push(
             Diagnostic::error(
@@ -461,14 +474,17 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
             )
             .at(*span)
             .with_help(
-                "jumps into a block, or jumps whose skipped statements are themselves jumped into, have no structured form: rewrite this part with IF blocks and loops",
+                "a GO TO may only go to a statement of its own block or of a block around it: rewrite this jump",
             ),
         );
     }
     tidy(&mut body);
     unit.body = body;
-    for flag in std::mem::take(&mut r.flags) {
-        let spec = TypeSpec::of(ScalarType::Logical);
+    let flags = std::mem::take(&mut r.flags).into_iter();
+    let flags = flags.map(|f| (f, ScalarType::Logical));
+    let states = std::mem::take(&mut r.states).into_iter();
+    for (flag, ty) in flags.chain(states.map(|s| (s, ScalarType::Integer(4)))) {
+        let spec = TypeSpec::of(ty);
         unit.decls.push(Decl {
             kind: DeclKind::Var {
                 spec: spec.clone(),
@@ -485,7 +501,7 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
         unit.symbols.insert(Symbol {
             name: flag,
             kind: SymbolKind::Variable,
-            ty: ScalarType::Logical,
+            ty,
             type_spec: spec,
             dims: Vec::new(),
             intent: None,
@@ -496,6 +512,28 @@ fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnos
             global: None,
             pointer: false,
         });
+    }
+}
+
+impl Restructurer<'_> {
+    /// Rewrites the jumps of `body` until none of the rewrites applies; returns the
+    /// GO TOs left.
+    fn structure(&mut self, body: &mut Vec<Stmt>) -> Vec<(Span, String)> {
+        let mut rewrites = 0;
+        loop {
+            let whole = body.clone();
+            if rewrites >= MAX_REWRITES || !self.pass(body, &whole) {
+                break;
+            }
+            rewrites += 1;
+        }
+        let mut left = Vec::new();
+        crate::il::visit::walk_stmts(body, &mut |s| {
+            if let StmtKind::Goto { label } = &s.kind {
+                left.push((s.span, label.clone()));
+            }
+        });
+        left
     }
 }
 
@@ -682,6 +720,41 @@ C     A JUMP INTO AN IF BLOCK
       END
 ";
         assert_eq!(restructured(text).unwrap_err(), vec!["E0410"]);
+    }
+
+    #[test]
+    fn a_loop_entered_in_its_middle_becomes_a_dispatcher() {
+        let text = "\
+C     RE-ENTRY INTO A LOOP, INSIDE A LOOP WITH ITS OWN CYCLE
+      SUBROUTINE S(IND, X, Y)
+      INTEGER IND, IT
+      DOUBLE PRECISION X, Y
+      DO 50 IT = 1, 3
+         IF (X .GT. 9.0D0) CYCLE
+         IF (IND .EQ. 2) GO TO 20
+C        THE LOOP
+   10    Y = Y*X
+   20    Y = Y + 1.0D0
+         IF (Y .LT. 5.0D0) GO TO 10
+   50 CONTINUE
+      END
+";
+        let out = restructured(text).expect("restructured");
+        assert!(!out.to_ascii_lowercase().contains("go to"), "{out}");
+        for line in [
+            "jumps: do IT = 1, 3",
+            "cycle jumps",
+            "next_segment = 0",
+            "jumps0: do while (.true.)",
+            "if (next_segment <= 0) then",
+            "next_segment = 2",
+            "cycle jumps0",
+            "if (next_segment <= 1) then\n        !        THE LOOP\n        Y = Y*X",
+            "next_segment = 1",
+            "exit jumps0",
+        ] {
+            assert!(out.contains(line), "{line}\n{out}");
+        }
     }
 
     #[test]
