@@ -54,6 +54,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         request,
         mode: Mode::Adjoint,
         unit_names,
+        root_names: Default::default(),
         restored: Default::default(),
         module_names: Default::default(),
         type_names: Default::default(),

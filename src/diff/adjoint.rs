@@ -140,8 +140,7 @@ pub fn adjoint_unit(ug: &mut UnitGen) -> Unit {
     Unit {
         kind: UnitKind::Subroutine,
         name: ug
-            .ctx
-            .derivative_of(&unit.name)
+            .own_name()
             .expect("differentiated unit has a name")
             .to_string(),
         args,

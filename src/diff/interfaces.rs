@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::generate::Generated;
 use super::{Ctx, UnitGen};
 use crate::il::{self, Decl, DeclKind, Unit, key};
 use crate::request::Mode;
@@ -16,16 +17,16 @@ use crate::request::Mode;
 /// external procedure it calls and does not declare yet. `external` tells which
 /// generated units are external Fortran procedures.
 pub(super) fn add_derivative_interfaces(
-    units: &mut BTreeMap<usize, Unit>,
+    units: &mut Generated,
     external: &dyn Fn(usize) -> bool,
     declares: &dyn Fn(usize) -> bool,
 ) {
-    if !units.keys().any(|&i| declares(i)) {
+    if !units.keys().any(|&(i, _)| declares(i)) {
         return;
     }
     let bodies: BTreeMap<String, Unit> = units
         .iter()
-        .filter(|(i, u)| external(**i) && u.host.is_none() && !u.is_module())
+        .filter(|((i, _), u)| external(*i) && u.host.is_none() && !u.is_module())
         .map(|(_, u)| (key(&u.name), interface_body(u)))
         .collect();
     declare_called(units, &bodies, declares);
@@ -34,7 +35,7 @@ pub(super) fn add_derivative_interfaces(
 /// The user's derivatives of black boxes, declared in the generated units that call them
 /// where the language's calls need prototypes (C: to pass each argument by value or by
 /// address), with the header adgen would have written for them.
-pub(super) fn declare_black_box_derivatives(ctx: &Ctx, units: &mut BTreeMap<usize, Unit>) {
+pub(super) fn declare_black_box_derivatives(ctx: &Ctx, units: &mut Generated) {
     let needs_prototypes = |i: usize| {
         ctx.program
             .files
@@ -71,16 +72,20 @@ pub(super) fn declare_black_box_derivatives(ctx: &Ctx, units: &mut BTreeMap<usiz
 /// Adds to each unit that `declares` the interface bodies (`bodies`, by key) of the
 /// procedures it calls and does not declare yet.
 fn declare_called(
-    units: &mut BTreeMap<usize, Unit>,
+    units: &mut Generated,
     bodies: &BTreeMap<String, Unit>,
     declares: &dyn Fn(usize) -> bool,
 ) {
     if bodies.is_empty() {
         return;
     }
-    let needs: Vec<usize> = units.keys().copied().filter(|&i| declares(i)).collect();
-    for i in needs {
-        let Some(unit) = units.get_mut(&i) else {
+    let needs: Vec<(usize, bool)> = units
+        .keys()
+        .copied()
+        .filter(|&(i, _)| declares(i))
+        .collect();
+    for at_key in needs {
+        let Some(unit) = units.get_mut(&at_key) else {
             continue;
         };
         let declared: BTreeSet<String> = unit

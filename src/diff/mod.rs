@@ -21,6 +21,7 @@ pub use call_diagnostics::{array_expression_argument, missing_argument};
 mod runtime_use;
 pub(crate) use runtime_use::use_runtime_module;
 use runtime_use::uses_runtime_function;
+mod generate;
 pub mod optional;
 pub mod partials;
 pub mod plan;
@@ -99,8 +100,12 @@ pub struct Ctx<'a> {
     pub analyses: &'a Analyses,
     pub request: &'a Request,
     pub mode: Mode,
-    /// Derivative procedure name of each differentiated unit (by key of the original).
+    /// Derivative procedure name of each differentiated unit (by key of the original):
+    /// the one other derivatives call.
     pub unit_names: BTreeMap<String, String>,
+    /// The root's own derivative of a root other derivatives call (`naming::called_root`),
+    /// by key of the original.
+    pub root_names: BTreeMap<String, String>,
     /// For each unit whose adjoint is generated (by index): the dummies (keys) that its
     /// adjoint gives back with their values on entry, because it saves every overwrite.
     pub restored: std::cell::RefCell<BTreeMap<usize, std::collections::BTreeSet<String>>>,
@@ -208,7 +213,8 @@ pub fn differentiate_by_mode(
         if !request.asks(mode) {
             continue;
         }
-        let unit_names = naming::derivative_unit_names(ir, analyses, request, mode, &mut taken);
+        let (unit_names, root_names) =
+            naming::derivative_unit_names(ir, analyses, request, mode, &mut taken);
         let mut module_names = BTreeMap::new();
         let mut type_names = BTreeMap::new();
         for m in program.units().filter(|u| u.is_module()) {
@@ -228,7 +234,7 @@ pub fn differentiate_by_mode(
             commons::derivative_blocks(ir, &global_names, &mut taken, &request.naming, mode);
         named.push((
             mode,
-            unit_names,
+            (unit_names, root_names),
             module_names,
             type_names,
             global_names,
@@ -236,7 +242,7 @@ pub fn differentiate_by_mode(
         ));
     }
     let mut marks = Vec::new();
-    for (mode, unit_names, module_names, type_names, global_names, common_blocks) in
+    for (mode, (unit_names, root_names), module_names, type_names, global_names, common_blocks) in
         named.into_iter().rev()
     {
         marks.push((
@@ -252,6 +258,7 @@ pub fn differentiate_by_mode(
                 .units()
                 .map(|u| u.name.as_str())
                 .chain(unit_names.values().map(String::as_str))
+                .chain(root_names.values().map(String::as_str))
                 .chain(global_names.iter().flatten().map(String::as_str)),
         );
         let ctx = Ctx {
@@ -263,57 +270,15 @@ pub fn differentiate_by_mode(
             request,
             mode,
             unit_names,
+            root_names,
             restored: Default::default(),
             module_names,
             type_names,
             global_names,
             common_blocks,
         };
-        // Callees first, so that a caller's adjoint knows what its callees restore.
-        let mut generated_units: BTreeMap<usize, Unit> = BTreeMap::new();
-        let any_specialized = program.procedures().any(|u| u.specialization.is_some());
-        for i in ir.call_graph.bottom_up().into_iter().flatten() {
-            // A black box's derivatives are the user's.
-            if !analyses.units[i].is_differentiated()
-                || request.black_box(&ir.units[i].unit.name).is_some()
-            {
-                continue;
-            }
-            let mut ug = UnitGen::new(&ctx, i);
-            let mut generated = match mode {
-                Mode::Tangent => tangent::tangent_unit(&mut ug),
-                Mode::Adjoint => adjoint::adjoint_unit(&mut ug),
-            };
-            optional::guard(
-                &mut generated,
-                &|name| {
-                    generated_units
-                        .values()
-                        .chain(program.units())
-                        .find(|u| u.name.eq_ignore_ascii_case(name))
-                        .cloned()
-                },
-                &ug.deriv_names,
-            );
-            if any_specialized {
-                crate::prepare::specialize::unspecialize_calls(&mut generated, &ctx.procedures);
-            }
-            errors.append(&mut ug.errors);
-            out.warnings.append(&mut ug.warnings);
-            if !ug.unsized_args.is_empty() {
-                unsized_args
-                    .entry(i)
-                    .or_default()
-                    .append(&mut ug.unsized_args);
-            }
-            out.needs_runtime |= ug.uses_runtime || uses_runtime_function(ug.unit, &mut generated);
-            if let Some(root) = ug.root {
-                if root.modes.contains(&mode) {
-                    out.signatures.push(ug.signature(&generated));
-                }
-            }
-            generated_units.insert(i, generated);
-        }
+        let mut generated_units =
+            generate::generate_units(&ctx, &mut out, &mut errors, &mut unsized_args);
         out.signatures.sort_by_key(|s| (key(&s.root), s.mode));
         let callers_need = modules_used_by_derivatives(&ctx, &generated_units);
         for (i, uses) in callers_need {
@@ -361,7 +326,8 @@ pub fn differentiate_by_mode(
                     continue;
                 };
                 if std::ptr::eq(ir.units[i].unit, unit) {
-                    if let Some(u) = generated_units.remove(&i) {
+                    let forms = [(i, true), (i, false)];
+                    for u in forms.iter().filter_map(|f| generated_units.remove(f)) {
                         // The derivatives of a module's procedures go into the derivative
                         // module, which uses the original one.
                         if let (Some(host), Some(dhost)) = (&unit.host, &u.host) {
@@ -520,7 +486,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
     /// way, under the derivative's name (`BIND(C, NAME="f")` → `NAME="f_d"`).
     pub fn derivative_bind(&self) -> Option<il::BindC> {
         let bind = self.unit.bind.as_ref()?;
-        let dname = self.ctx.derivative_of(&self.unit.name)?;
+        let dname = self.own_name()?;
         let suffix = dname.get(self.unit.name.len()..).unwrap_or_default();
         Some(il::BindC {
             name: bind.name.as_ref().map(|n| format!("{n}{suffix}")),

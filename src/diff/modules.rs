@@ -248,8 +248,8 @@ pub(super) fn types_used_by_derivative_types(
 /// whose procedures it calls, other than its own host: `use m_d, only: f_d`.
 pub(super) fn modules_used_by_derivatives(
     ctx: &Ctx,
-    generated: &BTreeMap<usize, Unit>,
-) -> Vec<(usize, Vec<Decl>)> {
+    generated: &super::generate::Generated,
+) -> Vec<((usize, bool), Vec<Decl>)> {
     // Derivative procedure (key) → the derivative module that holds it.
     let mut home: BTreeMap<String, (String, String)> = BTreeMap::new();
     for u in ctx.program.procedures() {
@@ -276,7 +276,7 @@ pub(super) fn modules_used_by_derivatives(
         }
     }
     let mut out = Vec::new();
-    for (&i, unit) in generated {
+    for (&(i, form), unit) in generated {
         let own = unit.host.as_ref().map(|h| key(h));
         // Module variables the original does not see, which its derivative saves or
         // restores around calls: `use m, only: u`.
@@ -333,7 +333,7 @@ pub(super) fn modules_used_by_derivatives(
                 span: Span::default(),
             })
             .collect();
-        out.push((i, decls));
+        out.push(((i, form), decls));
     }
     out
 }

@@ -13,14 +13,15 @@ use crate::request::{Mode, Naming, OutputLayout, Request};
 
 /// The derivative procedure of each differentiated unit (by key of the original): the
 /// user's derivatives of black boxes keep the names the manifest gives them (or `f_d`,
-/// `f_b`), and the generated names avoid them.
+/// `f_b`), and the generated names avoid them. Also the names of the roots' own
+/// derivatives where they differ ([`called_root`]).
 pub(super) fn derivative_unit_names(
     ir: &Ir,
     analyses: &Analyses,
     request: &Request,
     mode: Mode,
     taken: &mut Namer,
-) -> BTreeMap<String, String> {
+) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     let mut unit_names = BTreeMap::new();
     for b in &request.black_boxes {
         let name = match mode {
@@ -35,15 +36,37 @@ pub(super) fn derivative_unit_names(
             }
         }
     }
+    let mut root_names = BTreeMap::new();
     for (i, uir) in ir.units.iter().enumerate() {
         if analyses.units[i].is_differentiated()
             && !unit_names.contains_key(crate::il::key_ref(&uir.unit.name).as_ref())
         {
             let name = taken.fresh(&request.naming.procedure(mode, &uir.unit.name));
-            unit_names.insert(key(&uir.unit.name), name);
+            if called_root(ir, analyses, request, i) {
+                // The root's own derivative keeps the name the contract gives it; the
+                // derivative other derivatives call is another procedure.
+                root_names.insert(key(&uir.unit.name), name);
+                let callee = taken.fresh(&request.naming.procedure(mode, &uir.unit.name));
+                unit_names.insert(key(&uir.unit.name), callee);
+            } else {
+                unit_names.insert(key(&uir.unit.name), name);
+            }
         }
     }
-    unit_names
+    (unit_names, root_names)
+}
+
+/// Whether unit `i` is a root that a differentiated unit (itself, if recursive) calls.
+/// A root's derivatives keep INTERFACE.md §4's contract: derivatives of what is not an
+/// independent taken as zero on entry, adjoints of independents overwritten, of the
+/// others zeroed on exit. A caller's derivative needs the opposite: its own derivatives
+/// passed through and accumulated. Such a root gets two derivatives: the root's, for
+/// the user, and the callee's, which the callers' derivatives call.
+pub(super) fn called_root(ir: &Ir, analyses: &Analyses, request: &Request, i: usize) -> bool {
+    request.root(&ir.units[i].unit.name).is_some()
+        && analyses.units[i].is_differentiated()
+        && (0..ir.units.len())
+            .any(|c| analyses.units[c].is_differentiated() && ir.call_graph.callees(c).contains(&i))
 }
 
 /// The output path, without extension, of the derivative of source `path` in `mode`:

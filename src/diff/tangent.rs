@@ -43,8 +43,7 @@ pub fn tangent_unit(ug: &mut UnitGen) -> Unit {
     Unit {
         kind,
         name: ug
-            .ctx
-            .derivative_of(&unit.name)
+            .own_name()
             .expect("differentiated unit has a name")
             .to_string(),
         args,
