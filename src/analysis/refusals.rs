@@ -223,6 +223,7 @@ pub(super) fn rerun_state(
                         || cached.contains(&k)
                         || flags.contains(&k)
                         || !used_beyond_update(unit, name)
+                        || !changed(ir, units, unit, name)
                         || !reported.insert((v, k, String::new()))
                     {
                         continue;
@@ -267,6 +268,58 @@ pub(super) fn rerun_state(
         }
     }
     (out, rerun_checked)
+}
+
+/// Whether `unit` may change its variable `name`: it assigns it, reads into it, or
+/// passes it to a procedure that may overwrite that argument (by the callee's summary;
+/// any procedure adgen has no summary of may). `access::names_written` counts every
+/// actual argument: DATA constants passed on to a solver that only reads them
+/// (MINPACK's `hybrd1` passing `factor` to `hybrd`) are not changed.
+fn changed(ir: &Ir, units: &[UnitAnalysis], unit: &crate::il::Unit, name: &str) -> bool {
+    use crate::il::{ExprKind, StmtKind, key, visit};
+    let k = key(name);
+    let is_name = |e: &crate::il::Expr| e.base_name().is_some_and(|b| key(b) == k);
+    let passed_to = |callee: &str, args: &[crate::il::Arg]| {
+        args.iter().enumerate().any(|(position, a)| {
+            is_name(&a.value)
+                && (a.keyword.is_some()
+                    || ir
+                        .index_of(callee)
+                        .is_none_or(|c| units[c].summary.writes.get(position).is_none_or(|w| *w)))
+        })
+    };
+    let mut changed = false;
+    visit::walk_stmts(&unit.body, &mut |s| {
+        if changed {
+            return;
+        }
+        if let StmtKind::Call { name: callee, args } = &s.kind {
+            changed |= passed_to(callee, args);
+        }
+        for e in visit::stmt_exprs(s) {
+            visit::walk_expr(e, &mut |x| {
+                if let ExprKind::Call(callee, args) = &x.kind {
+                    changed |= passed_to(callee, args);
+                }
+            });
+        }
+        changed |= direct_write(s, &k);
+    });
+    changed
+}
+
+/// Whether statement `s` itself (not a call in it) overwrites the variable `k`, as
+/// `access::names_written` counts writes.
+fn direct_write(s: &crate::il::Stmt, k: &str) -> bool {
+    use crate::il::{StmtKind, key};
+    let is_k = |e: &crate::il::Expr| e.base_name().is_some_and(|b| key(b) == k);
+    match &s.kind {
+        StmtKind::Assign { lhs, .. } => is_k(lhs),
+        StmtKind::Do { var, .. } => key(var) == k,
+        StmtKind::Io { writes, .. } => writes.iter().any(is_k),
+        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => items.iter().any(is_k),
+        _ => false,
+    }
 }
 
 /// Whether `unit` reads `name` in a statement that does not assign it (a condition, a
