@@ -231,6 +231,24 @@ fn a_common_variable_is_an_independent() {
     assert!(!tangent.contents.contains("Cd = 0"), "{}", tangent.contents);
 }
 
+/// A DATA constant that a procedure passes on to one that only reads it (MINPACK's
+/// `hybrd1` passing `factor` to `hybrd`) is not state a rerun changes; passed to one that
+/// writes it, it is.
+#[test]
+fn a_saved_constant_passed_to_a_reader_is_not_changed() {
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B, FACTOR\n      \
+                DATA FACTOR /1.0D2/\n      CALL H(A, B, FACTOR)\n      IF (FACTOR .GT. 0) B = 2*B\n      END\n\n      \
+                SUBROUTINE H(A, B, S)\n      DOUBLE PRECISION A, B, S\n      B = S*A\n      END\n";
+    run("t.f", text).expect("a constant only read differentiates");
+    let writes = text.replace("      B = S*A\n", "      B = S*A\n      S = S + 1\n");
+    let r = refused("t.f", &writes);
+    assert!(
+        r.contains("t.f:6:7: error[E0514]: `FACTOR` keeps its value between calls of `G`"),
+        "{r}"
+    );
+}
+
 #[test]
 fn state_a_rerun_would_change_is_refused() {
     // G counts its calls in a SAVEd local and branches on it: the adjoint's second run
