@@ -231,6 +231,21 @@ impl Restructurer<'_> {
     /// In IF `s`, appends `skipped` to the arms that fall through; `land` when the
     /// target follows `s` (after `skipped`), so the tail GO TOs to `label` go too.
     fn distribute(&mut self, s: &mut Stmt, label: &str, skipped: &[Stmt], land: bool) {
+        let mut copies_made = 0;
+        self.distribute_into(s, label, skipped, land, &mut copies_made);
+    }
+
+    /// [`Self::distribute`], counting the copies made in `s` and the IFs nested in its
+    /// arms: the first keeps the statements' ids, every other gets fresh ones (two
+    /// statements of one id would be one to the analyses and the adjoint's jump codes).
+    fn distribute_into(
+        &mut self,
+        s: &mut Stmt,
+        label: &str,
+        skipped: &[Stmt],
+        land: bool,
+        copies_made: &mut usize,
+    ) {
         let StmtKind::If {
             arms,
             else_body,
@@ -244,7 +259,6 @@ impl Restructurer<'_> {
         if else_body.is_none() && !skipped.is_empty() {
             *else_body = Some(Vec::new());
         }
-        let mut copies_made = 0usize;
         let bodies: Vec<&mut Vec<Stmt>> = arms
             .iter_mut()
             .map(|(_, b)| b)
@@ -261,16 +275,16 @@ impl Restructurer<'_> {
                         body.pop();
                     }
                 } else {
-                    self.distribute(&mut body[last], label, skipped, land);
+                    self.distribute_into(&mut body[last], label, skipped, land, copies_made);
                 }
             } else if body.last().is_some_and(is_jump) {
             } else {
-                let copy = if copies_made == 0 {
+                let copy = if *copies_made == 0 {
                     skipped.to_vec()
                 } else {
                     self.copy(skipped)
                 };
-                copies_made += 1;
+                *copies_made += 1;
                 body.extend(copy);
             }
         }
@@ -704,6 +718,57 @@ C     ALL THREE KINDS
         assert!(out.contains("do while (.true.)"), "{out}");
         assert!(out.contains("if (I >= N) exit"), "{out}");
         assert!(out.contains("return"), "{out}");
+    }
+
+    /// Statements copied into several arms are distinct statements: the analyses and the
+    /// adjoint's jump codes key on statement ids (MINPACK's `hybrd`, whose copied inner
+    /// loops shared ids, got a backward sweep out of step with its forward sweep).
+    #[test]
+    fn copies_into_nested_arms_get_their_own_ids() {
+        let text = "\
+C     A FORWARD JUMP OUT OF A NESTED IF
+      SUBROUTINE S(X, Y)
+      DOUBLE PRECISION X, Y
+      INTEGER K
+      IF (X .GT. 1.0D0) THEN
+         Y = Y*X
+         IF (Y .GT. 4.0D0) GO TO 20
+      ELSE
+         Y = Y + X
+      END IF
+      DO 10 K = 1, 5
+         Y = Y*1.5D0
+         IF (Y .GT. 3.0D0) GO TO 15
+   10 CONTINUE
+   15 Y = Y - X
+   20 Y = Y*Y
+      END
+";
+        let mut map = crate::diag::SourceMap::default();
+        let inputs = [SourceInput::new("t.f", text)];
+        let program = parse_sources(&inputs, &mut map).expect("parses");
+        let out = super::restructure(program).expect("restructured");
+        let mut seen = std::collections::BTreeSet::new();
+        let mut copies = 0;
+        crate::il::visit::walk_stmts(&out.files[0].units[0].body, &mut |s| {
+            if matches!(s.kind, crate::il::StmtKind::Do { .. }) {
+                copies += 1;
+            }
+            if s.id != crate::il::StmtId::GENERATED {
+                assert!(
+                    seen.insert(s.id),
+                    "statement id {:?} twice: {:?}",
+                    s.id,
+                    s.kind
+                );
+            }
+        });
+        assert_eq!(
+            copies,
+            2,
+            "the loop is in both arms: {}",
+            crate::back::fortran::write_file(&out.files[0])
+        );
     }
 
     #[test]
