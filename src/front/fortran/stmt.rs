@@ -143,7 +143,6 @@ const UNSUPPORTED: &[&str] = &[
     "error",
     "pause",
     "entry",
-    "assign",
     "include",
     "sequence",
     "allocatable",
@@ -542,6 +541,7 @@ impl StmtParser<'_> {
                 Line::Action(self.goto(c, word_span)?)
             }
             "goto" => Line::Action(self.goto(c, word_span)?),
+            "assign" => Line::Action(self.assign_label(c)?),
             "select" if c.is_kw("case") => {
                 c.bump();
                 self.select(c, construct)?

@@ -500,3 +500,50 @@ fn main_programs_without_a_program_statement() {
     let d = lower(text).expect_err("stray statement");
     assert_eq!(where_(text, &d), vec![("E0208", 4, 7)]);
 }
+
+/// ASSIGN stores a label's number in its integer variable; the assigned GO TO is an IF
+/// chain over the labels it lists; without the list it is one E0401 at the GO TO.
+#[test]
+fn assign_and_assigned_goto() {
+    let text = "      SUBROUTINE S(X)\n      DOUBLE PRECISION X\n      INTEGER K\n      \
+                ASSIGN 20 TO K\n      ASSIGN 30 TO K\n      GO TO K, (20, 30)\n   20 X = X*2\n   \
+                30 X = X + 1\n      END\n";
+    let f = ok(text);
+    let body = &f.units[0].body;
+    let StmtKind::Assign { lhs, rhs } = &body[0].kind else {
+        panic!("{:?}", body[0].kind)
+    };
+    assert_eq!(
+        format!("{:?}", (&lhs.kind, &rhs.kind)),
+        "(Var(\"K\"), Int(\"20\"))"
+    );
+    let StmtKind::Assign { lhs, rhs } = &body[1].kind else {
+        panic!("{:?}", body[1].kind)
+    };
+    assert_eq!(
+        format!("{:?}", (&lhs.kind, &rhs.kind)),
+        "(Var(\"K\"), Int(\"30\"))"
+    );
+    let StmtKind::If {
+        arms, else_body, ..
+    } = &body[2].kind
+    else {
+        panic!("{:?}", body[2].kind)
+    };
+    assert!(else_body.is_none());
+    let targets: Vec<String> = arms
+        .iter()
+        .map(|(_, b)| match &b[0].kind {
+            StmtKind::Goto { label } => label.clone(),
+            k => panic!("{k:?}"),
+        })
+        .collect();
+    assert_eq!(targets, ["20", "30"]);
+    let unlisted = text.replace("GO TO K, (20, 30)", "GO TO K");
+    let d = lower(&unlisted).unwrap_err();
+    assert_eq!(where_(&unlisted, &d), vec![("E0401", 6, 7)], "{d:#?}");
+    // A refused statement keeps its label: the jumps to it are not refused too.
+    let paused = text.replace("   30 X = X + 1\n", "   30 PAUSE\n");
+    let d = lower(&paused).unwrap_err();
+    assert_eq!(where_(&paused, &d), vec![("E0401", 8, 7)], "{d:#?}");
+}

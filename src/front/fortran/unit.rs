@@ -412,7 +412,12 @@ impl FileParser<'_> {
                     self.diags.push(d);
                     self.stmts.salvage_into(&raw, &mut unit.decls);
                     self.pos += 1;
-                    // A refused statement still ends the `DO label` loops it labels.
+                    // Its label stays (on a CONTINUE), so that the jumps to it are not
+                    // refused too; it still ends the `DO label` loops it labels.
+                    if in_body && let Some(label) = raw.label.clone() {
+                        let stmt = self.simple(StmtKind::Continue, raw.span, Some(label), None);
+                        push(&mut frames, &mut unit.body, stmt);
+                    }
                     self.close_labeled(&mut frames, &mut unit.body, raw.label.as_deref());
                     self.skip_unsupported_construct(&raw);
                     continue;
@@ -636,6 +641,19 @@ impl FileParser<'_> {
             }
         }
         unit
+    }
+
+    /// Gives ids to the statements a statement's parse made inside it (the jumps of an
+    /// assigned GO TO's IF chain).
+    fn number_nested(&mut self, s: &mut Stmt) {
+        for block in crate::il::visit::child_blocks_mut(s) {
+            for inner in block.iter_mut() {
+                if inner.id == StmtId::GENERATED {
+                    inner.id = self.new_id();
+                }
+                self.number_nested(inner);
+            }
+        }
     }
 
     fn simple(

@@ -1,8 +1,9 @@
 //! Statements that open, continue or close control constructs, and jumps: IF (block,
 //! logical and arithmetic), ELSE IF, DO (counted, WHILE, CONCURRENT, labelled), SELECT CASE
-//! and CASE, WHERE, FORALL, GO TO (plain and computed; the assigned GO TO is refused).
+//! and CASE, WHERE, FORALL, GO TO (plain, computed, and assigned with its ASSIGN).
 
 use super::*;
+use crate::il::{BinOp, StmtId};
 
 impl StmtParser<'_> {
     /// `WHERE (mask)` alone (a construct) or followed by an assignment.
@@ -253,19 +254,103 @@ impl StmtParser<'_> {
             c.expect_end()?;
             return Ok(StmtKind::ComputedGoto { labels, index });
         }
-        if c.ident_at(0).is_some() {
-            return Err(Diagnostic::error(
-                "E0401",
-                "unsupported statement: the assigned GO TO (`GO TO variable`) is not supported",
-            )
-            .at(word_span.to(c.here()))
-            .with_help(
-                "jump to a label (`GO TO 10`) or use a computed GO TO (`GO TO (10, 20), k`)",
-            ));
+        if let Some(var) = c.ident_at(0) {
+            return self.assigned_goto(c, var.to_string(), word_span);
         }
         let label = self.label(c, "the label to jump to")?;
         c.expect_end()?;
         Ok(StmtKind::Goto { label })
+    }
+
+    /// After `ASSIGN`: `label TO variable`, which stores the label in the integer
+    /// variable for an assigned GO TO. Read as the assignment of the label's number:
+    /// the assigned GO TO below compares the variable with its labels.
+    pub(super) fn assign_label(&self, c: &mut Cursor) -> PResult<StmtKind> {
+        let label = self.label(c, "the label to ASSIGN")?;
+        let at = c.here();
+        let var = match c.ident_at(0) {
+            Some(w) if w.eq_ignore_ascii_case("to") => {
+                c.bump();
+                c.expect_ident("the variable to ASSIGN the label to")?.0
+            }
+            // Fixed form runs `TO` and the name together.
+            Some(w) if w.len() > 2 && w[..2].eq_ignore_ascii_case("to") => {
+                let v = w[2..].to_string();
+                c.bump();
+                v
+            }
+            _ => return Err(c.expected("`TO` and the variable of the ASSIGN")),
+        };
+        c.expect_end()?;
+        Ok(StmtKind::Assign {
+            lhs: Expr {
+                kind: ExprKind::Var(var),
+                span: at,
+            },
+            rhs: Expr {
+                kind: ExprKind::Int(label),
+                span: at,
+            },
+        })
+    }
+
+    /// After `GO TO variable`: `[,] (l1, l2, ...)`, the labels the variable may hold
+    /// (ASSIGNed): an IF chain that jumps to the one it holds.
+    fn assigned_goto(&self, c: &mut Cursor, var: String, word_span: Span) -> PResult<StmtKind> {
+        let at = c.here();
+        c.bump();
+        c.eat(&TokKind::Comma);
+        if !c.eat(&TokKind::LParen) {
+            return Err(Diagnostic::error(
+                "E0401",
+                "unsupported statement: an assigned GO TO without its list of labels is not supported",
+            )
+            .at(word_span.to(c.here()))
+            .with_help(format!(
+                "list the labels `{var}` may hold: `GO TO {var}, (10, 20)`"
+            )));
+        }
+        let mut arms = Vec::new();
+        loop {
+            let label = self.label(c, "a statement label of the assigned GO TO")?;
+            let test = Expr {
+                kind: ExprKind::Binary(
+                    BinOp::Eq,
+                    Box::new(Expr {
+                        kind: ExprKind::Var(var.clone()),
+                        span: at,
+                    }),
+                    Box::new(Expr {
+                        kind: ExprKind::Int(label.clone()),
+                        span: at,
+                    }),
+                ),
+                span: at,
+            };
+            let jump = Stmt {
+                id: StmtId::GENERATED,
+                kind: StmtKind::Goto { label },
+                span: word_span.to(at),
+                label: None,
+                trailing_comment: None,
+            };
+            arms.push((test, vec![jump]));
+            if c.eat(&TokKind::Comma) {
+                continue;
+            }
+            c.expect(
+                &TokKind::RParen,
+                "`,` or `)` in the assigned GO TO's labels",
+            )?;
+            break;
+        }
+        c.expect_end()?;
+        Ok(StmtKind::If {
+            arms,
+            else_body: None,
+            logical_if: false,
+            name: None,
+        })
     }
 
     pub(super) fn select(&self, c: &mut Cursor, name: Option<String>) -> PResult<Line> {

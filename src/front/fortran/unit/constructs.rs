@@ -146,7 +146,8 @@ impl FileParser<'_> {
                         return;
                     }
                 }
-                let stmt = self.simple(kind, span, label.clone(), comment);
+                let mut stmt = self.simple(kind, span, label.clone(), comment);
+                self.number_nested(&mut stmt);
                 push(frames, body, stmt);
                 self.close_labeled(frames, body, label.as_deref());
             }
@@ -166,7 +167,8 @@ impl FileParser<'_> {
                     }
                 }
                 let id = self.new_id();
-                let inner = self.simple(inner, inner_span, None, None);
+                let mut inner = self.simple(inner, inner_span, None, None);
+                self.number_nested(&mut inner);
                 let stmt = Stmt {
                     id,
                     kind: StmtKind::If {
