@@ -243,6 +243,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         .collect();
     // The manifest's names as the IL spells them (C's capitals are marked).
     let request = &*prepare::spelling::spell_request(request, &program);
+    let request = &*prepare::black_box::with_intrinsics(request, &program);
     // I/O dropped, jumps restructured, array syntax scalarized, calls hoisted out of
     // expressions: the program the rest reads (the parsed one is not kept).
     let mut program = match prepare::prepare(program, request) {

@@ -117,6 +117,7 @@ real8: 1.50
 size 0, peak 96, traffic 96
 pointer: T, size 0
 characters: FG_LN  alpha |beta   8589934592 -5 1.25, size 0
+boolean array: TFT, size 0
 repeat 1: 8.0 7.0, size 0
 repeat 2: 8.0 7.0, size 0
 repeat 3: 8.0 7.0, size 0

@@ -279,6 +279,61 @@ void adgen_look_boolean(int *b) {
     *b = byte != 0;
 }
 
+/* LOGICAL arrays: element i is true when any of its `size` bytes is not zero; true is
+ * stored back as the integer 1 of that size, as gfortran writes .TRUE. */
+static unsigned char *adgen_logical_bytes(size_t count) {
+    unsigned char *bytes = malloc(count > 0 ? count : 1);
+    if (bytes == NULL) {
+        adgen_fail("out of memory for a LOGICAL array", ADGEN_BOOLEAN, count);
+    }
+    return bytes;
+}
+
+static void adgen_store_logicals(void *a, const unsigned char *bytes, size_t count, int size) {
+    unsigned char *out = a;
+    size_t width = size > 0 ? (size_t)size : 1;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t one = bytes[i] != 0;
+        switch (width) {
+        case 1: { uint8_t v = (uint8_t)one; memcpy(out + i * width, &v, width); break; }
+        case 2: { uint16_t v = (uint16_t)one; memcpy(out + i * width, &v, width); break; }
+        case 4: { uint32_t v = (uint32_t)one; memcpy(out + i * width, &v, width); break; }
+        default: memset(out + i * width, 0, width); memcpy(out + i * width, &one, width < 8 ? width : 8); break;
+        }
+    }
+}
+
+void adgen_push_logical_array(const void *a, int n, int size) {
+    size_t count = adgen_count(n), width = size > 0 ? (size_t)size : 1;
+    const unsigned char *in = a;
+    unsigned char *bytes = adgen_logical_bytes(count);
+    for (size_t i = 0; i < count; i++) {
+        unsigned char any = 0;
+        for (size_t k = 0; k < width; k++) {
+            any |= in[i * width + k];
+        }
+        bytes[i] = any != 0;
+    }
+    adgen_push_entry(bytes, count, ADGEN_BOOLEAN);
+    free(bytes);
+}
+
+void adgen_pop_logical_array(void *a, int n, int size) {
+    size_t count = adgen_count(n);
+    unsigned char *bytes = adgen_logical_bytes(count);
+    adgen_pop_entry(bytes, count, ADGEN_BOOLEAN);
+    adgen_store_logicals(a, bytes, count, size);
+    free(bytes);
+}
+
+void adgen_look_logical_array(void *a, int n, int size) {
+    size_t count = adgen_count(n);
+    unsigned char *bytes = adgen_logical_bytes(count);
+    adgen_look_entry(bytes, count, ADGEN_BOOLEAN);
+    adgen_store_logicals(a, bytes, count, size);
+    free(bytes);
+}
+
 void adgen_push_control(int k) {
     unsigned char byte;
     if (k < 0 || k > 255) {

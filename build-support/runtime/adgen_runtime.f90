@@ -17,6 +17,7 @@ module adgen_runtime
   public :: pushinteger8, popinteger8, lookinteger8
   public :: pushpointer, poppointer, lookpointer
   public :: pushboolean, popboolean, lookboolean
+  public :: pushbooleanarray, popbooleanarray, lookbooleanarray
   public :: pushcontrol, popcontrol, lookcontrol
   public :: pushcomplex16, popcomplex16, lookcomplex16
   public :: pushcomplex8, popcomplex8, lookcomplex8
@@ -299,6 +300,21 @@ module adgen_runtime
       import :: c_int
       integer(c_int), intent(out) :: b
     end subroutine c_pop_boolean
+    subroutine c_push_logical_array(a, n, size) bind(C, name="adgen_push_logical_array")
+      import :: c_int
+      type(*), intent(in) :: a(*)
+      integer(c_int), value, intent(in) :: n, size
+    end subroutine c_push_logical_array
+    subroutine c_pop_logical_array(a, n, size) bind(C, name="adgen_pop_logical_array")
+      import :: c_int
+      type(*), intent(inout) :: a(*)
+      integer(c_int), value, intent(in) :: n, size
+    end subroutine c_pop_logical_array
+    subroutine c_look_logical_array(a, n, size) bind(C, name="adgen_look_logical_array")
+      import :: c_int
+      type(*), intent(inout) :: a(*)
+      integer(c_int), value, intent(in) :: n, size
+    end subroutine c_look_logical_array
     subroutine c_look_boolean(b) bind(C, name="adgen_look_boolean")
       import :: c_int
       integer(c_int), intent(out) :: b
@@ -347,6 +363,25 @@ contains
     call c_look_boolean(b)
     l = b /= 0
   end subroutine lookboolean
+
+  ! Arrays of logicals (L-BFGS-B's lsave), of any kind: one byte per element.
+  subroutine pushbooleanarray(l, n)
+    logical, intent(in) :: l(*)
+    integer, intent(in) :: n
+    call c_push_logical_array(l, int(n, c_int), int(storage_size(l(1)) / 8, c_int))
+  end subroutine pushbooleanarray
+
+  subroutine popbooleanarray(l, n)
+    logical, intent(inout) :: l(*)
+    integer, intent(in) :: n
+    call c_pop_logical_array(l, int(n, c_int), int(storage_size(l(1)) / 8, c_int))
+  end subroutine popbooleanarray
+
+  subroutine lookbooleanarray(l, n)
+    logical, intent(inout) :: l(*)
+    integer, intent(in) :: n
+    call c_look_logical_array(l, int(n, c_int), int(storage_size(l(1)) / 8, c_int))
+  end subroutine lookbooleanarray
 
   ! Character variables of any length: a scalar (or one element, or a substring), and
   ! an array of n elements.

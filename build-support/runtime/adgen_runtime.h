@@ -44,6 +44,10 @@ void adgen_look_pointer(void **p);
 void adgen_push_boolean(int b);
 void adgen_pop_boolean(int *b);
 void adgen_look_boolean(int *b);
+/* Fortran LOGICAL arrays of n elements of `size` bytes each, kept as one byte each. */
+void adgen_push_logical_array(const void *a, int n, int size);
+void adgen_pop_logical_array(void *a, int n, int size);
+void adgen_look_logical_array(void *a, int n, int size);
 
 /* Control flow: a branch number in 0..255, stored in one byte. */
 void adgen_push_control(int k);

@@ -24,6 +24,40 @@ use crate::il::{
 };
 use crate::request::{BlackBox, Request};
 
+/// Fortran's intrinsic subroutines that only report on the machine (`CPU_TIME`): their
+/// outputs depend on no input. L-BFGS-B times its phases into arrays that also carry
+/// derivatives; without a table, each call was E0503.
+const INTRINSIC_SUBROUTINES: [(&str, &str); 1] = [("cpu_time", "time")];
+
+/// The request with a black box for each intrinsic subroutine the sources call and
+/// neither define nor describe.
+pub fn with_intrinsics<'r>(
+    request: &'r Request,
+    program: &Program,
+) -> std::borrow::Cow<'r, Request> {
+    let mut out = std::borrow::Cow::Borrowed(request);
+    for (name, argument) in INTRINSIC_SUBROUTINES {
+        let called = program.units().any(|u| {
+            visit::called_names(u)
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case(name))
+        });
+        let defined = program.units().any(|u| u.name.eq_ignore_ascii_case(name));
+        if !called || defined || request.black_box(name).is_some() {
+            continue;
+        }
+        out.to_mut().black_boxes.push(BlackBox {
+            name: name.to_string(),
+            arguments: vec![argument.to_string()],
+            depends: vec![(argument.to_string(), Vec::new())],
+            tangent: None,
+            adjoint: None,
+            origin: None,
+        });
+    }
+    out
+}
+
 /// A black box that does not fit the sources.
 pub const E_BLACK_BOX: &str = "E0129";
 

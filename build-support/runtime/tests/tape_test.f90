@@ -10,7 +10,7 @@ program tape_test
   real(4) :: s, ss(3)
   integer :: i, k, ks(4), n_wrong
   integer(8) :: big, bigs(2)
-  logical :: l
+  logical :: l, flags(3)
   character(len=6) :: task, names(2)
 
   call adgen_reset_stats()
@@ -103,6 +103,15 @@ program tape_test
   call popcharacter(task)
   print '(a, a, 1x, a, a, a, 2(1x, i0), 1x, f4.2, a, i0)', 'characters: ', task, &
       names(1), '|', names(2), bigs, xs(5), ', size ', adgen_size_bytes()
+
+  ! Logical arrays (L-BFGS-B's lsave).
+  flags = [.true., .false., .true.]
+  call pushbooleanarray(flags, 3)
+  flags = .false.
+  call lookbooleanarray(flags, 3)
+  flags(1) = .false.
+  call popbooleanarray(flags, 3)
+  print '(a, 3l1, a, i0)', 'boolean array: ', flags, ', size ', adgen_size_bytes()
 
   ! Repeated access: the same two values popped three times, then for good.
   call pushreal8(7.0d0)
