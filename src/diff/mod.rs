@@ -24,6 +24,7 @@ use runtime_use::uses_runtime_function;
 mod generate;
 pub mod optional;
 pub mod partials;
+mod passive_writes;
 pub mod plan;
 pub mod tangent;
 pub mod types;

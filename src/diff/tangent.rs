@@ -438,7 +438,10 @@ pub fn tangent_sum(ug: &UnitGen, terms: &[Term]) -> Option<Expr> {
 /// Wraps `e` in a conversion when it is a wider real than the target (gfortran -Wall
 /// warns on narrowing assignments).
 pub fn convert(ug: &UnitGen, e: Expr, target: crate::il::ScalarType) -> Expr {
-    let (from, to) = (types::real_kind(ug.ty(&e)), types::real_kind(target));
+    let (from, to) = (
+        types::real_kind(ug.ty_with_derivatives(&e)),
+        types::real_kind(target),
+    );
     if from > to && target.is_differentiable() && !target.is_complex() {
         Expr::intrinsic(Intrinsic::Real, vec![e, Expr::int(to as i64)])
     } else {
@@ -637,6 +640,9 @@ fn passive_call(ug: &mut UnitGen, s: &Stmt, site: &CallSite, out: &mut Vec<Stmt>
             }
         }
     }
+    // Zeroed before the call: it may read the primals, never the derivatives.
+    let zeroed = ug.passive_overwrites(s, site);
+    out.extend(zeroed);
     out.push(s.clone());
 }
 

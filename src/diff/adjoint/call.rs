@@ -156,6 +156,7 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                         }
                     }
                 }
+                bwd.extend(self.ug.passive_overwrites(s, site));
             }
         }
         bwd.extend(shared.iter().rev().map(|(_, pop)| pop.clone()));

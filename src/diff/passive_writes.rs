@@ -1,0 +1,98 @@
+//! A call left as written in derivative code (its callee has no derivative: a black box
+//! whose outputs depend on no active input, `depends = { t = [] }`) still overwrites the
+//! arguments its callee writes: their new values depend on nothing active, so their
+//! derivatives after the call are zero. The tangent zeroes them after the call, the
+//! adjoint at the call in its backward sweep (their adjoints do not flow to before it).
+
+use super::{UnitGen, assign};
+use crate::analysis::effects::CallSite;
+use crate::diag::Diagnostic;
+use crate::il::{ExprKind, Stmt, bind_actuals};
+
+impl UnitGen<'_, '_> {
+    /// The zeroing of the derivatives a call left as written overwrites (those useful
+    /// after it).
+    pub fn passive_overwrites(&mut self, s: &Stmt, site: &CallSite) -> Vec<Stmt> {
+        let Some((cu, ca)) = self.ctx.unit_analysis(site.callee) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (k, actual) in bind_actuals(cu.unit, site.args).iter().enumerate() {
+            let Some(actual) = actual else { continue };
+            if !ca.summary.writes.get(k).is_some_and(|w| *w) {
+                continue;
+            }
+            let Some(name) = actual.base_name().map(str::to_string) else {
+                continue;
+            };
+            if self.deriv_ref_name(&name).is_none() || !self.useful_after(s, &name) {
+                continue;
+            }
+            // Derivative storage that follows its primal's allocation is given (zeroed)
+            // where the primal gets memory, not here, where it may have none.
+            let symbols = &self.unit.symbols;
+            if symbols.get(&name).is_some_and(|v| v.pointer) || symbols.is_kept_allocatable(&name) {
+                continue;
+            }
+            let formal_is_array = cu
+                .unit
+                .symbols
+                .get(&cu.unit.args[k])
+                .is_some_and(|f| f.is_array());
+            match (&actual.kind, formal_is_array) {
+                (ExprKind::Var(_), _) => {
+                    if let Some(d) = self.dref(actual) {
+                        out.extend(self.zero_on_entry_except(d, &name, &[]));
+                    }
+                }
+                (_, false) => {
+                    if let Some(d) = self.dref(actual) {
+                        out.push(assign(d, self.zero_of(&name)));
+                    }
+                }
+                // `t(i)` to an array dummy: the elements from `t(i)` on, how many unknown.
+                (_, true) => self.error(
+                    Diagnostic::error(
+                        "E0503",
+                        format!(
+                            "`{}` overwrites `{name}` from an element on, with values that \
+                             depend on no active input, and adgen cannot tell which \
+                             elements' derivatives to reset",
+                            site.callee
+                        ),
+                    )
+                    .at(s.span)
+                    .with_help(format!(
+                        "pass the whole array `{name}`, or give `{}` a derivative",
+                        site.callee
+                    )),
+                ),
+            }
+        }
+        out
+    }
+}
+
+impl UnitGen<'_, '_> {
+    /// The type of an expression of primals and derivatives: a derivative has its
+    /// primal's type (`1*ttimed` is double precision when `ttime` is).
+    pub fn ty_with_derivatives(&self, e: &crate::il::Expr) -> crate::il::ScalarType {
+        let primal_of: std::collections::BTreeMap<String, &str> = self
+            .deriv_names
+            .iter()
+            .map(|(p, d)| (crate::il::key(d), p.as_str()))
+            .collect();
+        let mut e = e.clone();
+        crate::il::visit::walk_expr_mut_post(&mut e, &mut |x| match &mut x.kind {
+            ExprKind::Var(n) | ExprKind::Index(n, _) => {
+                if let Some(p) = primal_of.get(&crate::il::key(n.as_str())) {
+                    if self.unit.symbols.get(n.as_str()).is_none() {
+                        *n = (*p).to_string();
+                    }
+                }
+            }
+            _ => {}
+        });
+        self.ty(&e)
+    }
+}
