@@ -45,7 +45,9 @@ pub(super) fn generate_units(
         };
         for &root_form in forms {
             let mut ug = UnitGen::new(ctx, i);
-            if called_root && !root_form {
+            // In a mode the root does not ask for, its derivative is only a callee's.
+            let asked = ug.root.is_some_and(|r| r.modes.contains(&ctx.mode));
+            if (called_root && !root_form) || !asked {
                 ug.root = None;
             }
             let mut generated = match ctx.mode {

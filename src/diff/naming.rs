@@ -42,7 +42,7 @@ pub(super) fn derivative_unit_names(
             && !unit_names.contains_key(crate::il::key_ref(&uir.unit.name).as_ref())
         {
             let name = taken.fresh(&request.naming.procedure(mode, &uir.unit.name));
-            if called_root(ir, analyses, request, i) {
+            if called_root(ir, analyses, request, mode, i) {
                 // The root's own derivative keeps the name the contract gives it; the
                 // derivative other derivatives call is another procedure.
                 root_names.insert(key(&uir.unit.name), name);
@@ -56,14 +56,23 @@ pub(super) fn derivative_unit_names(
     (unit_names, root_names)
 }
 
-/// Whether unit `i` is a root that a differentiated unit (itself, if recursive) calls.
+/// Whether unit `i` is a root asking for `mode` that a differentiated unit (itself, if
+/// recursive) calls. (A root not asking for the mode has only the callers' derivative.)
 /// A root's derivatives keep INTERFACE.md §4's contract: derivatives of what is not an
 /// independent taken as zero on entry, adjoints of independents overwritten, of the
 /// others zeroed on exit. A caller's derivative needs the opposite: its own derivatives
 /// passed through and accumulated. Such a root gets two derivatives: the root's, for
 /// the user, and the callee's, which the callers' derivatives call.
-pub(super) fn called_root(ir: &Ir, analyses: &Analyses, request: &Request, i: usize) -> bool {
-    request.root(&ir.units[i].unit.name).is_some()
+pub(super) fn called_root(
+    ir: &Ir,
+    analyses: &Analyses,
+    request: &Request,
+    mode: Mode,
+    i: usize,
+) -> bool {
+    request
+        .root(&ir.units[i].unit.name)
+        .is_some_and(|r| r.modes.contains(&mode))
         && analyses.units[i].is_differentiated()
         && (0..ir.units.len())
             .any(|c| analyses.units[c].is_differentiated() && ir.call_graph.callees(c).contains(&i))

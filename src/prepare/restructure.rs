@@ -15,9 +15,11 @@
 //! Statement functions are inlined first (their references become the formula with
 //! the actual arguments in place of the dummies).
 //!
-//! Each rewrite keeps the meaning; a jump none of them removes (into a block, or
-//! crossing another jump's target) is refused with E0410 at the jump. The source's own
-//! form stays in the program the round trip prints; this pass works on a copy.
+//! Each rewrite keeps the meaning. The labels whose jumps none of them removes (a loop
+//! entered in its middle, jumps crossing each other's targets) get a dispatcher
+//! (`dispatch`), and the rewrites run again on the rest; only a jump into a block,
+//! which Fortran forbids, is refused (E0410 at the jump). The source's own form stays in
+//! the program the round trip prints; this pass works on a copy.
 
 mod dispatch;
 mod loops;
@@ -725,25 +727,9 @@ C     ALL THREE KINDS
     /// loops shared ids, got a backward sweep out of step with its forward sweep).
     #[test]
     fn copies_into_nested_arms_get_their_own_ids() {
-        let text = "\
-C     A FORWARD JUMP OUT OF A NESTED IF
-      SUBROUTINE S(X, Y)
-      DOUBLE PRECISION X, Y
-      INTEGER K
-      IF (X .GT. 1.0D0) THEN
-         Y = Y*X
-         IF (Y .GT. 4.0D0) GO TO 20
-      ELSE
-         Y = Y + X
-      END IF
-      DO 10 K = 1, 5
-         Y = Y*1.5D0
-         IF (Y .GT. 3.0D0) GO TO 15
-   10 CONTINUE
-   15 Y = Y - X
-   20 Y = Y*Y
-      END
-";
+        // The corpus program's STEP: a forward jump out of a nested IF over a loop with an
+        // exit.
+        let text = include_str!("../../tests/corpus/fortran/distributed_copies_f77/newton.f");
         let mut map = crate::diag::SourceMap::default();
         let inputs = [SourceInput::new("t.f", text)];
         let program = parse_sources(&inputs, &mut map).expect("parses");

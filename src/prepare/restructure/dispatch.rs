@@ -132,32 +132,6 @@ impl Restructurer<'_> {
             span,
         ));
     }
-
-    /// Replaces every GO TO `label` of `block`, at any depth, by what `with` makes.
-    fn replace_in_block(
-        &mut self,
-        block: &mut Vec<Stmt>,
-        label: &str,
-        with: &mut dyn FnMut(&mut Self, &Stmt) -> Vec<Stmt>,
-    ) {
-        let mut out = Vec::with_capacity(block.len());
-        for mut stmt in std::mem::take(block) {
-            match &stmt.kind {
-                StmtKind::Goto { label: l } if same_label(l, label) => {
-                    let mut new = with(self, &stmt);
-                    if let (Some(first), Some(l)) = (new.first_mut(), stmt.label.take()) {
-                        first.label = Some(l);
-                    }
-                    out.extend(new);
-                }
-                _ => {
-                    self.replace_gotos(&mut stmt, label, with);
-                    out.push(stmt);
-                }
-            }
-        }
-        *block = out;
-    }
 }
 
 /// Names each loop whose body holds one of `labels` (a dispatcher may be made inside

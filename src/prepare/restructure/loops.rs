@@ -102,27 +102,37 @@ impl Restructurer<'_> {
         with: &mut dyn FnMut(&mut Self, &Stmt) -> Vec<Stmt>,
     ) {
         for block in crate::il::visit::child_blocks_mut(s) {
-            let mut out = Vec::with_capacity(block.len());
-            for mut stmt in std::mem::take(block) {
-                match &stmt.kind {
-                    StmtKind::Goto { label: l } if same_label(l, label) => {
-                        let mut new = with(self, &stmt);
-                        if let (Some(first), Some(l)) = (new.first_mut(), stmt.label.take()) {
-                            first.label = Some(l);
-                        }
-                        out.extend(new);
-                    }
-                    _ => {
-                        self.replace_gotos(&mut stmt, label, with);
-                        out.push(stmt);
-                    }
-                }
-            }
-            *block = out;
+            self.replace_in_block(block, label, with);
         }
         if let StmtKind::If { logical_if, .. } = &mut s.kind {
             *logical_if = false;
         }
+    }
+
+    /// Replaces every GO TO `label` of `block`, at any depth, by what `with` makes.
+    pub(super) fn replace_in_block(
+        &mut self,
+        block: &mut Vec<Stmt>,
+        label: &str,
+        with: &mut dyn FnMut(&mut Self, &Stmt) -> Vec<Stmt>,
+    ) {
+        let mut out = Vec::with_capacity(block.len());
+        for mut stmt in std::mem::take(block) {
+            match &stmt.kind {
+                StmtKind::Goto { label: l } if same_label(l, label) => {
+                    let mut new = with(self, &stmt);
+                    if let (Some(first), Some(l)) = (new.first_mut(), stmt.label.take()) {
+                        first.label = Some(l);
+                    }
+                    out.extend(new);
+                }
+                _ => {
+                    self.replace_gotos(&mut stmt, label, with);
+                    out.push(stmt);
+                }
+            }
+        }
+        *block = out;
     }
 
     /// The loop's construct name, naming it if it has none.
