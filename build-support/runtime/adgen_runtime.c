@@ -290,16 +290,14 @@ static unsigned char *adgen_logical_bytes(size_t count) {
 }
 
 static void adgen_store_logicals(void *a, const unsigned char *bytes, size_t count, int size) {
-    unsigned char *out = a;
+    /* The integer 1 of `width` bytes: its low byte set, the others zero. */
+    static const uint16_t probe = 1;
     size_t width = size > 0 ? (size_t)size : 1;
+    size_t low = *(const unsigned char *)&probe == 1 ? 0 : width - 1;
+    unsigned char *out = a;
+    memset(out, 0, count * width);
     for (size_t i = 0; i < count; i++) {
-        uint64_t one = bytes[i] != 0;
-        switch (width) {
-        case 1: { uint8_t v = (uint8_t)one; memcpy(out + i * width, &v, width); break; }
-        case 2: { uint16_t v = (uint16_t)one; memcpy(out + i * width, &v, width); break; }
-        case 4: { uint32_t v = (uint32_t)one; memcpy(out + i * width, &v, width); break; }
-        default: memset(out + i * width, 0, width); memcpy(out + i * width, &one, width < 8 ? width : 8); break;
-        }
+        out[i * width + low] = bytes[i] != 0;
     }
 }
 

@@ -273,15 +273,10 @@ pub fn names_written_in(body: &[crate::il::Stmt]) -> Vec<&str> {
     {
         let mut names: Vec<&str> = Vec::new();
         visit::walk_stmts(body, &mut |s| {
-            match &s.kind {
-                StmtKind::Assign { lhs, .. } => names.extend(lhs.base_name()),
-                StmtKind::Do { var, .. } => names.push(var),
-                StmtKind::Call { args, .. } => {
-                    names.extend(args.iter().filter_map(|a| a.value.base_name()));
-                }
-                _ => {}
+            names.extend(written_directly(s));
+            if let StmtKind::Call { args, .. } = &s.kind {
+                names.extend(args.iter().filter_map(|a| a.value.base_name()));
             }
-            names.extend(stmt_written_names(s));
             for e in visit::stmt_exprs(s) {
                 visit::walk_expr(e, &mut |x| {
                     if let ExprKind::Call(_, args) = &x.kind {
@@ -292,6 +287,18 @@ pub fn names_written_in(body: &[crate::il::Stmt]) -> Vec<&str> {
         });
         names
     }
+}
+
+/// The variables statement `s` itself overwrites (not through a call): an assignment's
+/// left side, a DO variable, a READ's list, what it allocates or frees.
+pub fn written_directly(s: &crate::il::Stmt) -> Vec<&str> {
+    let mut names = stmt_written_names(s);
+    match &s.kind {
+        StmtKind::Assign { lhs, .. } => names.extend(lhs.base_name()),
+        StmtKind::Do { var, .. } => names.push(var),
+        _ => {}
+    }
+    names
 }
 
 /// Variables a statement overwrites besides an assignment's left side (a READ's list).

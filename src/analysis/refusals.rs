@@ -303,23 +303,11 @@ fn changed(ir: &Ir, units: &[UnitAnalysis], unit: &crate::il::Unit, name: &str) 
                 }
             });
         }
-        changed |= direct_write(s, &k);
+        changed |= super::access::written_directly(s)
+            .iter()
+            .any(|n| key(n) == k);
     });
     changed
-}
-
-/// Whether statement `s` itself (not a call in it) overwrites the variable `k`, as
-/// `access::names_written` counts writes.
-fn direct_write(s: &crate::il::Stmt, k: &str) -> bool {
-    use crate::il::{StmtKind, key};
-    let is_k = |e: &crate::il::Expr| e.base_name().is_some_and(|b| key(b) == k);
-    match &s.kind {
-        StmtKind::Assign { lhs, .. } => is_k(lhs),
-        StmtKind::Do { var, .. } => key(var) == k,
-        StmtKind::Io { writes, .. } => writes.iter().any(is_k),
-        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => items.iter().any(is_k),
-        _ => false,
-    }
 }
 
 /// Whether `unit` reads `name` in a statement that does not assign it (a condition, a

@@ -72,27 +72,3 @@ impl UnitGen<'_, '_> {
         out
     }
 }
-
-impl UnitGen<'_, '_> {
-    /// The type of an expression of primals and derivatives: a derivative has its
-    /// primal's type (`1*ttimed` is double precision when `ttime` is).
-    pub fn ty_with_derivatives(&self, e: &crate::il::Expr) -> crate::il::ScalarType {
-        let primal_of: std::collections::BTreeMap<String, &str> = self
-            .deriv_names
-            .iter()
-            .map(|(p, d)| (crate::il::key(d), p.as_str()))
-            .collect();
-        let mut e = e.clone();
-        crate::il::visit::walk_expr_mut_post(&mut e, &mut |x| match &mut x.kind {
-            ExprKind::Var(n) | ExprKind::Index(n, _) => {
-                if let Some(p) = primal_of.get(&crate::il::key(n.as_str())) {
-                    if self.unit.symbols.get(n.as_str()).is_none() {
-                        *n = (*p).to_string();
-                    }
-                }
-            }
-            _ => {}
-        });
-        self.ty(&e)
-    }
-}

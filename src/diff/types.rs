@@ -3,7 +3,7 @@
 
 pub use crate::il::types::promote;
 use crate::il::types::{TypeRules, expr_type};
-use crate::il::{Expr, Program, ScalarType, SymbolTable};
+use crate::il::{Expr, ExprKind, Program, ScalarType, SymbolTable};
 
 pub fn type_of(expr: &Expr, symbols: &SymbolTable, program: &Program) -> ScalarType {
     let variable = |n: &str| symbols.get(n).map(|s| s.ty).unwrap_or(ScalarType::Real(4));
@@ -34,6 +34,24 @@ pub fn real_kind(ty: ScalarType) -> u8 {
 }
 
 impl crate::diff::UnitGen<'_, '_> {
+    /// The type of an expression of primals and derivatives: a derivative has its
+    /// primal's type (`1*ttimed` is double precision when `ttime` is).
+    pub fn ty_with_derivatives(&self, e: &Expr) -> ScalarType {
+        let mut e = e.clone();
+        crate::il::visit::walk_expr_mut_post(&mut e, &mut |x| {
+            if let ExprKind::Var(n) | ExprKind::Index(n, _) = &mut x.kind
+                && self.unit.symbols.get(n.as_str()).is_none()
+                && let Some((primal, _)) = self
+                    .deriv_names
+                    .iter()
+                    .find(|(_, d)| d.eq_ignore_ascii_case(n))
+            {
+                *n = primal.clone();
+            }
+        });
+        self.ty(&e)
+    }
+
     /// The value an assignment to a `target` stores: a COMPLEX right-hand side assigned
     /// to a real is its real part (as Fortran converts it), made explicit so that its
     /// derivative is the real part's.

@@ -237,18 +237,11 @@ impl StmtParser<'_> {
     /// After `GO TO`: `label` or `(l1, l2, ...) [,] index`.
     pub(super) fn goto(&self, c: &mut Cursor, word_span: Span) -> PResult<StmtKind> {
         if c.eat(&TokKind::LParen) {
-            let mut labels = Vec::new();
-            loop {
-                labels.push(self.label(c, "a statement label in the computed GO TO")?);
-                if c.eat(&TokKind::Comma) {
-                    continue;
-                }
-                c.expect(
-                    &TokKind::RParen,
-                    "`,` or `)` in the computed GO TO's labels",
-                )?;
-                break;
-            }
+            let labels = self.label_list(
+                c,
+                "a statement label in the computed GO TO",
+                "`,` or `)` in the computed GO TO's labels",
+            )?;
             c.eat(&TokKind::Comma);
             let index = parse_expr(c)?;
             c.expect_end()?;
@@ -260,6 +253,17 @@ impl StmtParser<'_> {
         let label = self.label(c, "the label to jump to")?;
         c.expect_end()?;
         Ok(StmtKind::Goto { label })
+    }
+
+    /// After the `(` of a jump's labels: `l1, l2, ...)`; `what` and `more` name what is
+    /// expected when a label, then a `,` or `)`, is missing.
+    fn label_list(&self, c: &mut Cursor, what: &str, more: &str) -> PResult<Vec<String>> {
+        let mut labels = vec![self.label(c, what)?];
+        while c.eat(&TokKind::Comma) {
+            labels.push(self.label(c, what)?);
+        }
+        c.expect(&TokKind::RParen, more)?;
+        Ok(labels)
     }
 
     /// After `ASSIGN`: `label TO variable`, which stores the label in the integer
@@ -311,8 +315,12 @@ impl StmtParser<'_> {
             )));
         }
         let mut arms = Vec::new();
-        loop {
-            let label = self.label(c, "a statement label of the assigned GO TO")?;
+        let labels = self.label_list(
+            c,
+            "a statement label of the assigned GO TO",
+            "`,` or `)` in the assigned GO TO's labels",
+        )?;
+        for label in labels {
             let test = Expr {
                 kind: ExprKind::Binary(
                     BinOp::Eq,
@@ -335,14 +343,6 @@ impl StmtParser<'_> {
                 trailing_comment: None,
             };
             arms.push((test, vec![jump]));
-            if c.eat(&TokKind::Comma) {
-                continue;
-            }
-            c.expect(
-                &TokKind::RParen,
-                "`,` or `)` in the assigned GO TO's labels",
-            )?;
-            break;
         }
         c.expect_end()?;
         Ok(StmtKind::If {
