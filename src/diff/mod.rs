@@ -521,7 +521,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
         let mut errors = Vec::new();
         for z in ua.deriv_zones.iter_ones() {
             let zone = &uir.zones.zones[z];
-            if uir.zones.globals.contains(&z) {
+            if uir.zones.globals.contains(&z) && (!zone.shared || zone.hidden) {
                 continue;
             }
             if !zone.shared {
@@ -530,9 +530,13 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 continue;
             }
             // EQUIVALENCEd variables: each gets a derivative, and the derivatives are
-            // EQUIVALENCEd like their primals (see `declarations`).
+            // EQUIVALENCEd like their primals (see `declarations`). (Onto a variable of a
+            // COMMON block, the block's derivative has its derivative.)
             for s in unit.symbols.iter() {
-                if s.name.contains('%') || uir.zones.get(&s.name) != Some(z) {
+                if s.name.contains('%')
+                    || uir.zones.get(&s.name) != Some(z)
+                    || deriv_names.contains_key(crate::il::key_ref(&s.name).as_ref())
+                {
                     continue;
                 }
                 if s.ty != zone.ty {

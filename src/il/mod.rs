@@ -21,6 +21,7 @@ pub mod heap_globals;
 pub mod intrinsic;
 pub mod lifetime;
 pub mod names;
+pub mod storage;
 pub mod structured;
 pub mod symbols;
 pub mod tape;

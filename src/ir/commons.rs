@@ -3,9 +3,11 @@
 //! the same variables (same names,
 //! types and ranks, in the same order, as an INCLUDE file gives them) has one global per
 //! variable, like a module variable: it may be active, and its derivatives live in a
-//! derivative block `/c_d/` (INTERFACE.md §3). A block declared differently in two units
-//! (storage association by position under other names or shapes), or whose variables are
-//! EQUIVALENCEd, stays passive-only: an active value in it is refused (E0511, E0125).
+//! derivative block `/c_d/` (INTERFACE.md §3); a variable EQUIVALENCEd onto one of them
+//! shares its zone (`ir::zones`). `prepare::common_views` has already made the units
+//! that declare a block differently declare it alike where the sizes allow; a block
+//! still declared differently in two units stays passive-only: an active value in it is
+//! refused (E0511, E0125).
 
 use std::collections::BTreeMap;
 
@@ -54,12 +56,8 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
                 }
             }
         }
-        let equivalenced = equivalenced_names(unit);
         for (module, name, variables) in lists {
             let shape = layout(unit, &variables);
-            let shared = variables
-                .iter()
-                .find(|v| equivalenced.contains(crate::il::key_ref(v).as_ref()));
             let (i, first) = by_key.entry(key(&module)).or_insert_with(|| {
                 blocks.push(CommonBlock {
                     module: module.clone(),
@@ -74,12 +72,7 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
             if block.refusal.is_some() {
                 continue;
             }
-            if let Some(v) = shared {
-                block.refusal = Some(format!(
-                    "`{v}` of COMMON {module} is EQUIVALENCEd in `{}`",
-                    unit.name
-                ));
-            } else if *first != shape {
+            if *first != shape {
                 block.refusal = Some(format!(
                     "COMMON {module} lists other variables in `{}` than in `{}`",
                     unit.name, block.declared_by.name
@@ -123,18 +116,4 @@ fn layout(unit: &Unit, variables: &[String]) -> Vec<(String, String)> {
             (key(v), shape)
         })
         .collect()
-}
-
-fn equivalenced_names(unit: &Unit) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    for d in &unit.decls {
-        if let DeclKind::Equivalence(sets) = &d.kind {
-            for e in sets.iter().flatten() {
-                if let Some(b) = e.base_name() {
-                    out.insert(key(b));
-                }
-            }
-        }
-    }
-    out
 }

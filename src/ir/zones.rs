@@ -107,6 +107,17 @@ impl Zones {
                     if !zones.zones[z].ty.is_differentiable() {
                         zones.zones[z].ty = symbol.ty;
                     }
+                    // A COMMON variable that locals are EQUIVALENCEd onto: the zone is
+                    // that global, under its name.
+                    if let Some(g) = &symbol.global {
+                        if let Some(i) = globals.iter().position(|x| x.global.key() == g.key()) {
+                            global_zone[i] = Some(z);
+                            let zone = &mut zones.zones[z];
+                            zone.name = symbol.name.clone();
+                            zone.global = true;
+                            zone.is_array = symbol.is_array();
+                        }
+                    }
                     continue;
                 }
             }

@@ -4,6 +4,8 @@
 //! 0. [`reached`] keeps the Fortran procedures the roots reach (and every module and
 //!    C unit but the stand-ins of C functions the front-end refused): a construct adgen
 //!    cannot rewrite or lower in a procedure no root calls never blocks a root.
+//!    [`common_views::unify`] then makes every procedure declare each COMMON block with
+//!    the same variables (the others EQUIVALENCEd onto them).
 //! 1. [`io::strip`] drops output statements from what gets differentiated (the
 //!    derivative computes, it does not print); a procedure holding input is kept as
 //!    written, for the analyses to judge (`analysis::input`).
@@ -21,6 +23,7 @@
 //! or the back-ends.
 
 pub mod black_box;
+pub mod common_views;
 pub mod directives;
 pub mod io;
 pub mod normalize;
@@ -76,6 +79,7 @@ pub fn prepare(program: Program, request: &Request) -> Result<Program, Vec<Diagn
     if !deferred.is_empty() {
         return Err(deferred);
     }
+    let program = common_views::unify(program);
     let program = sizes::from_callers(program, request);
     let program = io::strip(program, request);
     let program = restructure::restructure(program)?;

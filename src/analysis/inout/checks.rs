@@ -204,6 +204,16 @@ pub(super) fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Optio
     let za = uir.zones.get(na);
     let equivalenced = za.is_some_and(|z| uir.zones.zones[z].shared) && za == uir.zones.get(nb);
     if equivalenced && !crate::il::key(na).eq(&crate::il::key(nb)) {
+        // Distinct parts of one storage (ODEPACK's `ELCO` and `TESCO`, both EQUIVALENCEd
+        // onto one piece of a COMMON block) do not overlap.
+        let ranges = crate::il::storage::equivalence_ranges(None, uir.unit);
+        let range = |name: &str| ranges.get(crate::il::key_ref(name).as_ref()).copied();
+        if let (Some((sa, la)), Some((sb, lb))) = (range(na), range(nb)) {
+            let (ea, eb) = (sa + la as i64, sb + lb as i64);
+            if ea <= sb || eb <= sa {
+                return None;
+            }
+        }
         return Some((na.to_string(), Some(nb.to_string())));
     }
     if !crate::il::key(na).eq(&crate::il::key(nb)) {
