@@ -541,7 +541,7 @@ fn explain_annotates_statements() {
 fn size_hints_are_checked_against_the_sources() {
     let dir = project(
         "sources = [\"src/*.c\"]\n[[root]]\nname = \"acc\"\nindependents = [\"x\"]\n\
-         dependents = [\"y\"]\n[sizes.acc]\ny = \"n +\"\nx = \"m\"\nn = \"n\"\nz = \"n\"\n\
+         dependents = [\"y\"]\n[sizes.acc]\ny = \"n +\"\nx = \"m*m\"\nn = \"n\"\nz = \"n\"\n\
          [sizes.nowhere]\nv = \"n\"\n",
     );
     std::fs::write(

@@ -72,7 +72,12 @@ fn active_common_declared_two_ways() {
                 S = X * 2.0D0\n      CALL G(Y)\n      END\n\n      SUBROUTINE G(Y)\n      \
                 DOUBLE PRECISION Y, W\n      COMMON /WORK/ W\n      Y = W * W\n      END\n";
     let out = run("t.f", text).expect("differentiated");
-    let tangent = &out.files.iter().find(|f| f.path.ends_with("_d.f90")).unwrap().contents;
+    let tangent = &out
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("_d.f90"))
+        .unwrap()
+        .contents;
     assert!(tangent.contains("common /WORK_d/ Sd"), "{tangent}");
     assert!(tangent.contains("equivalence (W, S)"), "{tangent}");
     assert!(tangent.contains("equivalence (Wd, Sd)"), "{tangent}");
@@ -248,6 +253,35 @@ fn a_saved_constant_passed_to_a_reader_is_not_changed() {
     let r = refused("t.f", &writes);
     assert!(
         r.contains("t.f:6:7: error[E0514]: `FACTOR` keeps its value between calls of `G`"),
+        "{r}"
+    );
+}
+
+#[test]
+fn state_only_a_message_routine_reads_is_accepted() {
+    // ODEPACK's IXSAV: the message unit, SAVEd, set on first use or on request. Only
+    // the message routine (output, dropped) asks for it: what a rerun changes there
+    // changes nothing the derivatives compute.
+    let text = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y\n      CALL G(X, Y)\n      END\n\n      \
+                SUBROUTINE G(A, B)\n      DOUBLE PRECISION A, B\n      B = 2.0D0 * A\n      \
+                IF (B .GT. 1.0D3) CALL MSG(B)\n      END\n\n      SUBROUTINE MSG(R)\n      \
+                DOUBLE PRECISION R\n      INTEGER IXS, LUN\n      LUN = IXS(0, .FALSE.)\n      \
+                WRITE (LUN, *) R\n      END\n\n      INTEGER FUNCTION IXS(IVAL, ISET)\n      \
+                INTEGER IVAL, LUNIT\n      LOGICAL ISET\n      SAVE LUNIT\n      DATA LUNIT /-1/\n      \
+                IF (LUNIT .EQ. -1) LUNIT = 6\n      IXS = LUNIT\n      IF (ISET) LUNIT = IVAL\n      END\n";
+    run("t.f", text).expect("state only a message routine reads differentiates");
+    // When G itself uses the value (a branch on it), it is refused.
+    let used = text.replace(
+        "      B = 2.0D0 * A\n",
+        "      B = 2.0D0 * A\n      IF (IXS(0, .TRUE.) .EQ. 6) B = 3.0D0 * A\n",
+    );
+    let used = used.replace(
+        "      DOUBLE PRECISION A, B\n      B",
+        "      DOUBLE PRECISION A, B\n      INTEGER IXS\n      B",
+    );
+    let r = refused("t.f", &used);
+    assert!(
+        r.contains("error[E0514]: `LUNIT` keeps its value between calls of `IXS`"),
         "{r}"
     );
 }

@@ -356,7 +356,8 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
                         continue;
                     }
                     units[u].deriv_zones.set(z, true);
-                    if let Some(k) = uir.zones.zones[z].arg_index {
+                    let zone = &uir.zones.zones[z];
+                    for &k in zone.arg_index.iter().chain(&zone.aliased_args) {
                         units[u].deriv_args.set(k, true);
                     }
                     changed = true;

@@ -126,6 +126,21 @@ pub(super) fn rerun_state(
         return (out, rerun_checked);
     }
     let mut reported = std::collections::BTreeSet::new();
+    // The procedures whose state only inert procedures see: every call of theirs is in
+    // one (ODEPACK's `IXSAV`, the message unit and flag that only the message routine
+    // `XERRWD` asks for). What a rerun changes there changes nothing else.
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); ir.units.len()];
+    for p in 0..ir.units.len() {
+        for c in ir.call_graph.callees(p) {
+            callers[c].push(p);
+        }
+    }
+    let seen_by_inert_only = |v: usize| {
+        !callers[v].is_empty()
+            && callers[v]
+                .iter()
+                .all(|&p| p != v && inert(&ir.units[p].unit.name))
+    };
     // For each procedure, the globals it or a procedure it calls reads for something
     // else than updating them.
     let globals_used = access::call_closure(ir, |v| {
@@ -208,6 +223,9 @@ pub(super) fn rerun_state(
             }
             for &v in &rerun {
                 let unit = ir.units[v].unit;
+                if seen_by_inert_only(v) {
+                    continue;
+                }
                 let saved = saved_locals(unit);
                 // A cache filled on the first call is what a rerun finds it.
                 let cached = super::first_call::cached(unit, &saved);

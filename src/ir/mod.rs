@@ -2,6 +2,7 @@
 //! the check that every root of the request exists with the variables it names
 //! (`roots`).
 
+pub mod aliasing;
 pub mod callgraph;
 pub mod commons;
 pub mod flow;
@@ -112,9 +113,24 @@ impl<'p> Ir<'p> {
             by_key.insert(key(&unit.name), units.len());
             units.push(UnitIr {
                 unit,
-                zones: Zones::of_unit(unit, &globals),
+                zones: Zones::of_unit(unit, &globals, &[]),
                 flow: FlowGraph::build(&unit.body),
             });
+        }
+        // Dummies that a call passes the same storage share a zone (`aliasing`): each
+        // round may make a callee pass two of its merged dummies on.
+        let mut aliased: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
+        loop {
+            let pairs = aliasing::aliased_dummies(&units, &by_key);
+            if pairs.is_empty() {
+                break;
+            }
+            for (c, i, j) in pairs {
+                aliased.entry(c).or_default().push((i, j));
+            }
+            for (&c, list) in &aliased {
+                units[c].zones = Zones::of_unit(units[c].unit, &globals, list);
+            }
         }
         let mut calls = Vec::new();
         for (caller, u) in units.iter().enumerate() {

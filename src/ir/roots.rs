@@ -146,6 +146,33 @@ impl<'p> Ir<'p> {
         let global = (!is_arg && !is_result)
             .then(|| base_sym.filter(|s| s.is_variable() && s.global.is_some()))
             .flatten();
+        // A variable of a COMMON block other procedures declare with other variables
+        // (`prepare::common_views` EQUIVALENCEd it onto the block's piece): its
+        // derivative has no place of its own in the derivative block.
+        let zones = &self.units[r].zones;
+        let piece = (!is_arg && !is_result && global.is_none())
+            .then(|| zones.get(base))
+            .flatten()
+            .and_then(|z| zones.globals.iter().position(|&x| x == z))
+            .map(|g| &self.globals[g].global)
+            .filter(|g| g.module.starts_with('/'));
+        if let Some(g) = piece {
+            return Some(
+                Diagnostic::error(
+                    "E0125",
+                    format!(
+                        "{what} `{name}` of root `{}` is in COMMON {}, which other procedures \
+                         declare with other variables (this storage is `{}` there): its \
+                         derivative has no name of its own in the derivative block",
+                        root.name, g.module, g.name
+                    ),
+                )
+                .with_help(
+                    "declare the block with the same variables everywhere (an INCLUDE \
+                     file), or pass the variable to the root as an argument",
+                ),
+            );
+        }
         let Some(base_sym) = base_sym.filter(|_| is_arg || is_result || global.is_some()) else {
             let mut candidates: Vec<&str> = unit.args.iter().map(String::as_str).collect();
             if dependent {

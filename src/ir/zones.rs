@@ -22,6 +22,9 @@ pub struct Zone {
     pub is_array: bool,
     /// Position among the dummy arguments.
     pub arg_index: Option<usize>,
+    /// Other dummies sharing this zone: a caller passes them the same storage
+    /// (`ir::aliasing`).
+    pub aliased_args: Vec<usize>,
     pub is_result: bool,
     /// A module variable seen by use or host association (not the unit's own storage).
     pub global: bool,
@@ -57,14 +60,24 @@ pub struct Zones {
 
 /// The EQUIVALENCE classes of a unit: each variable of a set (by key) → its class number;
 /// sets that share a variable are one class.
-fn equivalence_classes(unit: &Unit) -> BTreeMap<String, usize> {
+/// Dummies that callers pass the same storage (`aliased`, pairs of positions) are
+/// classes too.
+fn equivalence_classes(unit: &Unit, aliased: &[(usize, usize)]) -> BTreeMap<String, usize> {
     let mut class: BTreeMap<String, usize> = BTreeMap::new();
     let sets = unit.decls.iter().filter_map(|d| match &d.kind {
         DeclKind::Equivalence(sets) => Some(sets),
         _ => None,
     });
-    for (n, set) in sets.flatten().enumerate() {
-        let names: Vec<String> = set.iter().filter_map(|e| e.base_name()).map(key).collect();
+    let mut all: Vec<Vec<String>> = sets
+        .flatten()
+        .map(|set| set.iter().filter_map(|e| e.base_name()).map(key).collect())
+        .collect();
+    for &(i, j) in aliased {
+        if let (Some(a), Some(b)) = (unit.args.get(i), unit.args.get(j)) {
+            all.push(vec![key(a), key(b)]);
+        }
+    }
+    for (n, names) in all.into_iter().enumerate() {
         // Merge with every class a name of this set is already in.
         let merged: Vec<usize> = names.iter().filter_map(|k| class.get(k).copied()).collect();
         for c in class.values_mut() {
@@ -81,10 +94,11 @@ fn equivalence_classes(unit: &Unit) -> BTreeMap<String, usize> {
 
 impl Zones {
     /// The zones of `unit`: its variables, then the program's globals it does not see.
-    pub fn of_unit(unit: &Unit, globals: &[GlobalInfo]) -> Zones {
+    /// `aliased`: pairs of dummies (positions) that share one zone.
+    pub fn of_unit(unit: &Unit, globals: &[GlobalInfo], aliased: &[(usize, usize)]) -> Zones {
         let mut zones = Zones::default();
         let mut global_zone: Vec<Option<ZoneId>> = vec![None; globals.len()];
-        let classes = equivalence_classes(unit);
+        let classes = equivalence_classes(unit, aliased);
         for symbol in unit.symbols.iter() {
             if symbol.kind != SymbolKind::Variable {
                 continue;
@@ -104,6 +118,7 @@ impl Zones {
                     .find_map(|k| zones.by_key.get(&k).copied());
                 if let Some(z) = seen {
                     zones.by_key.insert(key(&symbol.name), z);
+                    zones.zones[z].aliased_args.extend(symbol.arg_index);
                     if !zones.zones[z].ty.is_differentiable() {
                         zones.zones[z].ty = symbol.ty;
                     }
@@ -132,6 +147,7 @@ impl Zones {
                 ty: symbol.ty,
                 is_array: symbol.is_array(),
                 arg_index: symbol.arg_index,
+                aliased_args: Vec::new(),
                 is_result: symbol.is_result,
                 global: symbol.global.is_some(),
                 shared: classes.contains_key(crate::il::key_ref(&symbol.name).as_ref()),
@@ -150,6 +166,7 @@ impl Zones {
                     ty: g.ty,
                     is_array: g.is_array,
                     arg_index: None,
+                    aliased_args: Vec::new(),
                     is_result: false,
                     global: true,
                     shared: false,
@@ -193,7 +210,9 @@ impl Zones {
     }
     /// The zone of dummy argument `index`.
     pub fn of_arg(&self, index: usize) -> Option<ZoneId> {
-        self.zones.iter().position(|z| z.arg_index == Some(index))
+        self.zones
+            .iter()
+            .position(|z| z.arg_index == Some(index) || z.aliased_args.contains(&index))
     }
     /// The zone of the function result.
     pub fn result(&self) -> Option<ZoneId> {

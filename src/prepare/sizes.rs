@@ -40,7 +40,7 @@ pub fn apply(program: Program, request: &Request) -> Result<Program, Vec<Diagnos
 
 /// Problems with the hints that the sources reveal: no such procedure, no such argument,
 /// an argument that is not an assumed-size array, a size that names what the procedure
-/// does not have as an integer argument or constant.
+/// does not have as an integer argument, constant, or COMMON or module variable.
 pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for hint in &request.sizes {
@@ -115,21 +115,34 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
             }
             let mut names = hint.size.names();
             names.extend(hint.row_length.iter().flat_map(SizeExpr::names));
+            // Each name once, however often the size uses it.
+            let mut said = std::collections::BTreeSet::new();
+            names.retain(|n| {
+                said.insert(if lang == Language::C {
+                    n.to_string()
+                } else {
+                    key(n)
+                })
+            });
             for name in names {
                 let known = unit.symbols.iter().find(|s| same(lang, name, &s.name));
+                // Arguments, constants, and (Fortran) variables of a COMMON block or a
+                // module, as a specification expression may use them (ODEPACK's `N`).
                 let usable = known.is_some_and(|s| {
                     matches!(s.ty, ScalarType::Integer(_))
                         && !s.is_array()
-                        && (s.is_dummy() || s.kind == crate::il::SymbolKind::Constant)
+                        && (s.is_dummy()
+                            || s.kind == crate::il::SymbolKind::Constant
+                            || (lang != Language::C && s.is_variable() && s.global.is_some()))
                 });
                 if !usable {
                     problems.push(here(
                         format!(
                             "`sizes.{}.{}`: the size uses `{name}`, which is not an integer \
-                             argument or constant of `{}`",
+                             argument, constant or global variable of `{}`",
                             hint.procedure, hint.argument, unit.name
                         ),
-                        "write the size with the procedure's integer arguments and constants",
+                        "write the size with the procedure's integer arguments, constants and COMMON or module variables",
                     ));
                 }
             }

@@ -194,44 +194,7 @@ pub(super) fn uninitialized(
     out
 }
 
-/// Whether two actual arguments share storage: one variable passed whole twice, a whole
-/// array and one of its elements or sections, the same element twice, or two members of
-/// one EQUIVALENCE set. Different elements (`a(i)`, `a(j)`) are taken as distinct: adgen
-/// cannot tell when `i = j`.
-/// Returns the variable, and the other member for an EQUIVALENCE.
-pub(super) fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<String>)> {
-    let (na, nb) = (a.base_name()?, b.base_name()?);
-    let za = uir.zones.get(na);
-    let equivalenced = za.is_some_and(|z| uir.zones.zones[z].shared) && za == uir.zones.get(nb);
-    if equivalenced && !crate::il::key(na).eq(&crate::il::key(nb)) {
-        // Distinct parts of one storage (ODEPACK's `ELCO` and `TESCO`, both EQUIVALENCEd
-        // onto one piece of a COMMON block) do not overlap.
-        let ranges = crate::il::storage::equivalence_ranges(None, uir.unit);
-        let range = |name: &str| ranges.get(crate::il::key_ref(name).as_ref()).copied();
-        if let (Some((sa, la)), Some((sb, lb))) = (range(na), range(nb)) {
-            let (ea, eb) = (sa + la as i64, sb + lb as i64);
-            if ea <= sb || eb <= sa {
-                return None;
-            }
-        }
-        return Some((na.to_string(), Some(nb.to_string())));
-    }
-    if !crate::il::key(na).eq(&crate::il::key(nb)) {
-        // A component and its variable (`s%x`, `s`), or two paths of one variable.
-        let (ra, rb) = (na.split('%').next()?, nb.split('%').next()?);
-        let prefix = |long: &str, short: &str| {
-            crate::il::key(long).starts_with(&format!("{}%", crate::il::key(short)))
-        };
-        if ra.eq_ignore_ascii_case(rb) && (prefix(na, nb) || prefix(nb, na)) {
-            return Some((ra.to_string(), None));
-        }
-        return None;
-    }
-    let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
-    let same =
-        whole(a) || whole(b) || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b);
-    same.then(|| (na.to_string(), None))
-}
+pub(super) use crate::ir::aliasing::overlap;
 
 /// W0302, W0304 and E0508: storage that one call reaches twice while the callee
 /// overwrites it through one of the two.
@@ -283,6 +246,9 @@ pub(super) fn aliasing(
                 let Some((name, other)) = overlap(a, b, uir) else {
                     continue;
                 };
+                // Dummies the callee's analyses already see as one storage.
+                let zones = &ir.units[c].zones;
+                let merged = zones.of_arg(i).is_some_and(|z| zones.of_arg(j) == Some(z));
                 let what = match &other {
                     Some(other) => format!("`{name}` (EQUIVALENCEd with `{other}`)"),
                     None => format!("`{name}`"),
@@ -293,7 +259,7 @@ pub(super) fn aliasing(
                 // The callee's derivative assumes its dummies distinct (its analyses did):
                 // with a derivative, the result is wrong, not merely compiler-dependent.
                 // Refused, like every construct adgen cannot differentiate correctly.
-                if active(&name) && (units[c].deriv_args[i] || units[c].deriv_args[j]) {
+                if !merged && active(&name) && (units[c].deriv_args[i] || units[c].deriv_args[j]) {
                     errors.push(
                         Diagnostic::error(
                             "E0508",

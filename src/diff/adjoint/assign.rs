@@ -33,9 +33,15 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let mut out = Vec::new();
         let lhs_key = crate::diff::partials::expr_key(lhs);
+        // Leaves of the left-hand side's own storage: its variable, or another name of
+        // it (EQUIVALENCE, dummies passed the same actual argument).
+        let zones = &self.ug.uir.zones;
+        let storage = |n: &str| {
+            key(n) == key(name) || (zones.is_shared(name) && zones.get(n) == zones.get(name))
+        };
         let same_base: Vec<&Term> = terms
             .iter()
-            .filter(|t| t.leaf.base_name().is_some_and(|n| key(n) == key(name)))
+            .filter(|t| t.leaf.base_name().is_some_and(storage))
             .collect();
         if same_base.len() == 1 && crate::diff::partials::expr_key(&same_base[0].leaf) == lhs_key {
             // `x = c*x + f(y)`: increment the others with xb, then scale xb in place.

@@ -186,8 +186,9 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
             .expect("differentiated units are known");
         let callee = cu.unit;
         let actuals = bind_actuals(callee, site.args);
-        // One variable bound to two dummies the callee's adjoint updates: its adjoint
-        // would assume they are distinct, and the gradient would be wrong.
+        // One variable bound to two dummies the callee's adjoint updates: unless its
+        // analyses merged them, its adjoint would assume they are distinct, and the
+        // gradient would be wrong.
         for (i, a) in actuals.iter().enumerate() {
             for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                 let (Some(a), Some(b)) = (a, b) else { continue };
@@ -202,7 +203,13 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
                 let same = na.eq_ignore_ascii_case(nb)
                     && (whole || visit::expr_key(a) == visit::expr_key(b));
                 let writes = ca.summary.writes[i] || ca.summary.writes[j];
+                // (Dummies the callee's analyses see as one storage, `ir::aliasing`.)
+                let merged = cu
+                    .zones
+                    .of_arg(i)
+                    .is_some_and(|z| cu.zones.of_arg(j) == Some(z));
                 if same
+                    && !merged
                     && writes
                     && ca.deriv_args[i]
                     && ca.deriv_args[j]

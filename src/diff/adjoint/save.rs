@@ -226,6 +226,14 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         // Assumed or deferred shape, or a module's array whose bounds may use names this
         // unit does not see: the array knows its size.
+        // (Constant bounds give a constant: F77 names variables `SIZE`, ODEPACK's
+        // DLSODE, and its COMMON arrays have constant bounds.)
+        let constant =
+            crate::il::storage::constant_bounds(Some(self.ug.ctx.program), self.ug.unit, sym)
+                .map(|b| b.iter().map(|(l, u)| u - l + 1).product::<i64>());
+        if let Some(n) = constant.filter(|_| sym.is_array()) {
+            return Some(Expr::int(n));
+        }
         if sym.dims.iter().any(|d| matches!(d.upper, Bound::Colon))
             || sym.global.is_some()
             || self.ug.unit.symbols.get(name).is_none()

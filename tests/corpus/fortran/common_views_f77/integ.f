@@ -2,7 +2,8 @@ C     ------------------------------------------------------------------
 C     INTEG: Heun steps of a small nonlinear system, in ODEPACK's style:
 C     the stepper's state lives in COMMON /STP01/, which the driver, the
 C     stepper and the diagnostic function each declare with their own
-C     variables (storage association by position).
+C     variables (storage association by position). A local named SIZE
+C     hides the intrinsic.
 C     ------------------------------------------------------------------
       SUBROUTINE INTEG(Y, K, N, TOUT, S)
       INTEGER N
@@ -10,8 +11,12 @@ C     ------------------------------------------------------------------
       DOUBLE PRECISION ROWNS(7), H, TN, PK, ENERGY
       INTEGER IOWNS(3), NST, NQ
       COMMON /STP01/ ROWNS, H, TN, PK, IOWNS, NST, NQ
+      INTEGER NW
+      COMMON /DIMS/ NW
       INTEGER I
+      DOUBLE PRECISION SIZE
       EXTERNAL ENERGY
+      NW = N
       H = 0.05D0
       TN = 0.0D0
       PK = K
@@ -23,7 +28,8 @@ C     ------------------------------------------------------------------
  20   IF (TN .GE. TOUT) GO TO 30
       CALL STEP(Y, N)
       GO TO 20
- 30   S = ENERGY() + DBLE(NST)*1.0D-3
+ 30   SIZE = DBLE(NST)
+      S = ENERGY() + SIZE*1.0D-3
       END
 
 C     One Heun step: EL holds f(y), ACC the old y, HOLD the step.
@@ -49,6 +55,26 @@ C     One Heun step: EL holds f(y), ACC the old y, HOLD the step.
       NST = NST + 1
       IALTH = MOD(NST, NQ)
       IF (IALTH .EQ. 0) EL(2) = EL(2)*ACC(1)
+      CALL SMOOTH(Y)
+      END
+
+C     W arrives without a size; the one ad.toml gives it is in COMMON.
+      SUBROUTINE SMOOTH(W)
+      DOUBLE PRECISION W(*)
+      INTEGER NW, I
+      COMMON /DIMS/ NW
+      CALL DAMP(W, NW)
+      DO 10 I = 2, NW
+        W(I) = W(I) - 0.01D0*W(I-1)*W(I)
+ 10   CONTINUE
+      END
+
+      SUBROUTINE DAMP(V, M)
+      INTEGER M, I
+      DOUBLE PRECISION V(M)
+      DO 10 I = 1, M
+        V(I) = V(I)/(1.0D0 + 0.01D0*V(I)**2)
+ 10   CONTINUE
       END
 
       SUBROUTINE RHS(Y, F, PK)

@@ -3,7 +3,7 @@ C     1980s libraries: the diagonal, the right-hand side and the Thomas sweep's
 C     modified coefficients are all views into W through EQUIVALENCE, and two
 C     scalar names share storage. Features: EQUIVALENCE of whole arrays, of
 C     array elements at offsets and of scalars, so that writing through one name
-C     changes what another reads.
+C     changes what another reads, also within one statement.
       SUBROUTINE IMPDIF(N, NSTEP, U, RK, E)
       INTEGER N, NSTEP
       DOUBLE PRECISION U(N), RK, E
@@ -27,6 +27,8 @@ C     Energy through one name, read back through the other.
       DO 40 I = 1, N
          SUMSQ = SUMSQ + U(I)**2 + W(I)*1.0D-3
    40 CONTINUE
+C     One storage written through one name from its value read through the other.
+      SUMSQ = 0.5D0*ACC*ACC + ACC
       E = ACC
       END
 

@@ -1,0 +1,124 @@
+//! Dummy arguments that share storage: a call passes one variable to two dummies of
+//! which the callee writes one (ODEPACK's `CALL DSTODE (..., RWORK(LYH), NYH,
+//! RWORK(LYH), ...)`, the history array `YH(NYH,*)` and its flat view `YH1(*)`). The
+//! standard forbids it, compilers accept it, and FORTRAN 77 libraries rely on it.
+//! seeds/004 §5.3: a tool that assumes the two distinct computes wrong derivatives. So
+//! such dummies are one zone of the callee, as EQUIVALENCEd variables are (a write to
+//! one is a partial write of both, never a kill): the analyses see the sharing, and the
+//! derivative dummies share storage as the caller passes them. Merging is decided per
+//! callee for all its callers (the analyses are context-insensitive), and repeated until
+//! no call passes two merged dummies on to two more.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::il::visit::{stmt_calls, walk_stmts};
+use crate::il::{Expr, ExprKind, StmtKind, Unit, bind_actuals, key, work_array_parts};
+
+use super::UnitIr;
+
+/// Whether two actual arguments share storage: one variable passed whole twice, a whole
+/// array and one of its elements or sections, the same element twice, or two members of
+/// one EQUIVALENCE set (or dummies merged by this module) whose storage overlaps.
+/// Different elements (`a(i)`, `a(j)`) are taken as distinct: adgen cannot tell when
+/// `i = j`. Returns the variable, and the other member for an EQUIVALENCE.
+pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<String>)> {
+    let (na, nb) = (a.base_name()?, b.base_name()?);
+    let za = uir.zones.get(na);
+    let equivalenced = za.is_some_and(|z| uir.zones.zones[z].shared) && za == uir.zones.get(nb);
+    if equivalenced && key(na) != key(nb) {
+        // Distinct parts of one storage (ODEPACK's `ELCO` and `TESCO`, both EQUIVALENCEd
+        // onto one piece of a COMMON block) do not overlap.
+        let ranges = crate::il::storage::equivalence_ranges(None, uir.unit);
+        let range = |name: &str| ranges.get(crate::il::key_ref(name).as_ref()).copied();
+        if let (Some((sa, la)), Some((sb, lb))) = (range(na), range(nb)) {
+            let (ea, eb) = (sa + la as i64, sb + lb as i64);
+            if ea <= sb || eb <= sa {
+                return None;
+            }
+        }
+        return Some((na.to_string(), Some(nb.to_string())));
+    }
+    if key(na) != key(nb) {
+        // A component and its variable (`s%x`, `s`), or two paths of one variable.
+        let (ra, rb) = (na.split('%').next()?, nb.split('%').next()?);
+        let prefix = |long: &str, short: &str| key(long).starts_with(&format!("{}%", key(short)));
+        if ra.eq_ignore_ascii_case(rb) && (prefix(na, nb) || prefix(nb, na)) {
+            return Some((ra.to_string(), None));
+        }
+        return None;
+    }
+    let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
+    let same =
+        whole(a) || whole(b) || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b);
+    same.then(|| (na.to_string(), None))
+}
+
+/// The dummies a procedure may write, by their own statements or by passing them to a
+/// procedure (any, without looking at what it does): by key.
+fn written_dummies(unit: &Unit) -> BTreeSet<String> {
+    let dummies: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
+    let mut out = BTreeSet::new();
+    let mut add = |e: &Expr| {
+        if let Some(n) = e.base_name() {
+            let k = key(n.split('%').next().unwrap_or(n));
+            if dummies.contains(&k) {
+                out.insert(k);
+            }
+        }
+    };
+    walk_stmts(&unit.body, &mut |s| {
+        match &s.kind {
+            StmtKind::Assign { lhs, .. } => add(lhs),
+            StmtKind::Do { var, .. } => add(&Expr::var(var)),
+            StmtKind::Io { writes, .. } => writes.iter().for_each(&mut add),
+            StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
+                items.iter().for_each(&mut add)
+            }
+            _ => {}
+        }
+        stmt_calls(s, &mut |_, args| args.iter().for_each(|a| add(&a.value)));
+    });
+    out
+}
+
+/// New pairs of dummies (callee index, i, j) that some call passes overlapping storage
+/// while the callee may write one of them, and that the callee's zones do not merge yet.
+pub fn aliased_dummies(
+    units: &[UnitIr],
+    by_key: &BTreeMap<String, usize>,
+) -> Vec<(usize, usize, usize)> {
+    let mut written: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for uir in units {
+        walk_stmts(&uir.unit.body, &mut |s| {
+            stmt_calls(s, &mut |name, args| {
+                let Some(&c) = by_key.get(crate::il::key_ref(name).as_ref()) else {
+                    return;
+                };
+                let callee = &units[c];
+                let actuals = bind_actuals(callee.unit, args);
+                for (i, a) in actuals.iter().enumerate() {
+                    for (j, b) in actuals.iter().enumerate().skip(i + 1) {
+                        let (Some(a), Some(b)) = (a, b) else { continue };
+                        if work_array_parts(callee.unit, i, a, j, b) || overlap(a, b, uir).is_none()
+                        {
+                            continue;
+                        }
+                        let (zi, zj) = (callee.zones.of_arg(i), callee.zones.of_arg(j));
+                        if zi.is_none() || zi == zj || out.contains(&(c, i, j)) {
+                            continue;
+                        }
+                        let w = written
+                            .entry(c)
+                            .or_insert_with(|| written_dummies(callee.unit));
+                        let (di, dj) = (key(&callee.unit.args[i]), key(&callee.unit.args[j]));
+                        if w.contains(&di) || w.contains(&dj) {
+                            out.push((c, i, j));
+                        }
+                    }
+                }
+            });
+        });
+    }
+    out
+}
