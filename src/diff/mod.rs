@@ -19,6 +19,7 @@ mod naming;
 mod private_copies;
 pub use call_diagnostics::{array_expression_argument, missing_argument};
 mod runtime_use;
+mod singular;
 pub(crate) use runtime_use::use_runtime_module;
 use runtime_use::uses_runtime_function;
 mod generate;

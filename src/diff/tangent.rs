@@ -296,9 +296,7 @@ fn stmt(ug: &mut UnitGen, s: &Stmt, out: &mut Vec<Stmt>) {
     }
     match &s.kind {
         StmtKind::Assign { lhs, rhs } => {
-            if let Some(d) = derivative_assignment(ug, s, lhs, rhs) {
-                out.push(d);
-            }
+            out.extend(derivative_assignment(ug, s, lhs, rhs));
             out.push(s.clone());
         }
         // A READ (kept where the procedure runs once): the values read are inputs, whose
@@ -404,18 +402,31 @@ pub fn read_in_implied_do(ug: &mut UnitGen, s: &Stmt, w: &Expr, writes: &[Expr])
 }
 
 /// `lhsd = Σ ∂rhs/∂leaf · leafd`, or a reset to zero when the value is passive but its
-/// derivative is still needed; `None` when the derivative is not needed.
-fn derivative_assignment(ug: &mut UnitGen, s: &Stmt, lhs: &Expr, rhs: &Expr) -> Option<Stmt> {
-    let name = lhs.base_name()?;
-    let dlhs = ug.dref(lhs)?;
+/// derivative is still needed; nothing when the derivative is not needed. Split on the
+/// active `sqrt` arguments being zero (`singular`).
+fn derivative_assignment(ug: &mut UnitGen, s: &Stmt, lhs: &Expr, rhs: &Expr) -> Vec<Stmt> {
+    let Some(name) = lhs.base_name() else {
+        return Vec::new();
+    };
+    let Some(dlhs) = ug.dref(lhs) else {
+        return Vec::new();
+    };
     if !ug.useful_after(s, name) {
-        return None;
+        return Vec::new();
     }
     let target_ty = ug.ty(lhs);
     let rhs = ug.as_assigned(rhs, target_ty);
-    let terms = linearize(&rhs, &ug.leaf_info(s));
-    let value = tangent_sum(ug, &terms).map(|e| convert(ug, e, target_ty));
-    Some(assign(dlhs, value.unwrap_or_else(|| ug.zero(target_ty))))
+    let ug: &UnitGen = ug;
+    let info = ug.leaf_info(s);
+    let variants = super::singular::variants(&rhs, &info);
+    super::singular::statements(&variants, &mut |rhs| {
+        let terms = super::singular::nonzero(linearize(rhs, &info));
+        let value = tangent_sum(ug, &terms).map(|e| convert(ug, e, target_ty));
+        vec![assign(
+            dlhs.clone(),
+            value.unwrap_or_else(|| ug.zero(target_ty)),
+        )]
+    })
 }
 
 /// `Σ ± coeff·leafd` over the terms, `None` when there are none.

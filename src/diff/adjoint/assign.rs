@@ -26,7 +26,25 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
         }
         let lhs_ty = self.ug.ty(lhs);
         let rhs = self.ug.as_assigned(rhs, lhs_ty);
-        let terms = linearize(&rhs, &self.ug.leaf_info(s));
+        // Split on the active `sqrt` arguments being zero (`diff::singular`).
+        let variants = crate::diff::singular::variants(&rhs, &self.ug.leaf_info(s));
+        crate::diff::singular::statements(&variants, &mut |rhs| {
+            self.assignment_adjoint_of(s, lhs, name, &lhs_b, rhs)
+        })
+    }
+
+    /// [`Self::assignment_adjoint`] for one right-hand side.
+    fn assignment_adjoint_of(
+        &mut self,
+        s: &Stmt,
+        lhs: &Expr,
+        name: &str,
+        lhs_b: &Expr,
+        rhs: &Expr,
+    ) -> Vec<Stmt> {
+        let lhs_b = lhs_b.clone();
+        let lhs_ty = self.ug.ty(lhs);
+        let terms = crate::diff::singular::nonzero(linearize(rhs, &self.ug.leaf_info(s)));
         let zero = self.ug.zero_of(name);
         if terms.is_empty() {
             return vec![assign(lhs_b, zero)];
