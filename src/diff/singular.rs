@@ -11,46 +11,77 @@ use crate::il::{BinOp, Expr, ExprKind, Intrinsic, Stmt, StmtKind};
 
 use super::partials::{LeafInfo, is_active};
 
-/// The active `sqrt(a)` of `rhs`, in evaluation order: their arguments.
+/// The active `sqrt(a)` of `rhs`, in evaluation order: their arguments. Not those in
+/// a denominator or the base of a power: there `a == 0` makes the value itself
+/// singular, and the zero put in their place would divide by zero.
 fn active_roots<'e>(rhs: &'e Expr, info: &dyn LeafInfo, out: &mut Vec<&'e Expr>) {
-    crate::il::visit::walk_expr(rhs, &mut |e| {
-        if let ExprKind::Intrinsic {
+    match &rhs.kind {
+        ExprKind::Binary(BinOp::Div, a, _) => active_roots(a, info, out),
+        ExprKind::Binary(BinOp::Pow, _, b) => active_roots(b, info, out),
+        ExprKind::Intrinsic {
             op: Intrinsic::Sqrt,
             args,
             ..
-        } = &e.kind
-            && let [a] = args.as_slice()
-            && is_active(&a.value, info)
-            && !info.is_complex(&a.value)
-        {
-            out.push(&a.value);
+        } if args.len() == 1 => {
+            let a = &args[0].value;
+            if is_active(a, info) && !info.is_complex(a) {
+                out.push(a);
+            }
+            active_roots(a, info, out);
         }
-    });
+        _ => {
+            for child in children(rhs) {
+                active_roots(child, info, out);
+            }
+        }
+    }
 }
 
-/// `rhs` with its first `sqrt(a)` whose argument is `a` (by spelling) replaced by
-/// `zero`.
-fn without_root(rhs: &Expr, a: &Expr, zero: &Expr) -> Expr {
-    let target = crate::il::visit::expr_key(a);
-    let mut done = false;
-    let mut out = rhs.clone();
-    crate::il::visit::walk_expr_mut_post(&mut out, &mut |e| {
-        if done {
-            return;
+/// The direct operands of an expression.
+fn children(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    match &e.kind {
+        ExprKind::Binary(_, a, b) => {
+            out.push(&**a);
+            out.push(&**b);
         }
-        if let ExprKind::Intrinsic {
-            op: Intrinsic::Sqrt,
-            args,
-            ..
-        } = &e.kind
-            && let [x] = args.as_slice()
-            && crate::il::visit::expr_key(&x.value) == target
-        {
-            *e = zero.clone();
-            done = true;
+        ExprKind::Unary(_, a) | ExprKind::Paren(a) => out.push(&**a),
+        ExprKind::Intrinsic { args, .. } | ExprKind::Call(_, args) => {
+            out.extend(args.iter().map(|a| &a.value))
         }
-    });
+        ExprKind::Index(_, subs) => out.extend(subs.iter()),
+        _ => {}
+    }
     out
+}
+
+/// `rhs` with its first `sqrt(a)` that [`active_roots`] lists whose argument is `a` (by
+/// spelling) replaced by `zero`.
+fn without_root(rhs: &Expr, a: &Expr, zero: &Expr) -> Expr {
+    let mut out = rhs.clone();
+    replace_root(&mut out, &crate::il::visit::expr_key(a), zero);
+    out
+}
+
+/// [`without_root`] in place; true once replaced.
+fn replace_root(e: &mut Expr, target: &str, zero: &Expr) -> bool {
+    let is_target = matches!(&e.kind, ExprKind::Intrinsic { op: Intrinsic::Sqrt, args, .. }
+        if args.len() == 1 && crate::il::visit::expr_key(&args[0].value) == target);
+    if is_target {
+        *e = zero.clone();
+        return true;
+    }
+    match &mut e.kind {
+        ExprKind::Binary(BinOp::Div, a, _) => replace_root(a, target, zero),
+        ExprKind::Binary(BinOp::Pow, _, b) => replace_root(b, target, zero),
+        ExprKind::Binary(_, a, b) => replace_root(a, target, zero) || replace_root(b, target, zero),
+        ExprKind::Unary(_, a) | ExprKind::Paren(a) => replace_root(a, target, zero),
+        ExprKind::Intrinsic { args, .. } | ExprKind::Call(_, args) => args
+            .iter_mut()
+            .any(|x| replace_root(&mut x.value, target, zero)),
+        ExprKind::Index(_, subs) => subs.iter_mut().any(|x| replace_root(x, target, zero)),
+        _ => false,
+    }
 }
 
 /// The right-hand sides to differentiate, and the tests that choose between them.

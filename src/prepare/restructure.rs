@@ -152,6 +152,33 @@ fn refs_to(block: &[Stmt], label: &str) -> usize {
     n
 }
 
+/// The number of GO TOs to each label of a body, at any depth, counted in one walk (a
+/// rewrite asks for many labels; walking the body for each was quadratic in long
+/// GO TO-heavy routines, ODEPACK's).
+struct Refs(std::collections::BTreeMap<String, usize>);
+
+impl Refs {
+    fn of(block: &[Stmt]) -> Refs {
+        let mut counts = std::collections::BTreeMap::new();
+        crate::il::visit::walk_stmts(block, &mut |s| {
+            if let StmtKind::Goto { label } = &s.kind {
+                *counts
+                    .entry(label.trim_start_matches('0').to_string())
+                    .or_insert(0) += 1;
+            }
+        });
+        Refs(counts)
+    }
+
+    /// The GO TOs to `label`.
+    fn to(&self, label: &str) -> usize {
+        self.0
+            .get(label.trim_start_matches('0'))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
 /// Labels carried by statements of `block`, at any depth.
 fn labels_in(block: &[Stmt]) -> Vec<String> {
     let mut out = Vec::new();
@@ -165,10 +192,13 @@ fn labels_in(block: &[Stmt]) -> Vec<String> {
 
 /// Whether moving or copying `part` out of `whole` keeps every jump into `part` inside
 /// `part` (no label of `part` is the target of a jump from elsewhere).
-fn self_contained(part: &[Stmt], whole: &[Stmt]) -> bool {
-    labels_in(part)
-        .iter()
-        .all(|l| refs_to(part, l) == refs_to(whole, l))
+fn self_contained(part: &[Stmt], whole: &Refs) -> bool {
+    let labels = labels_in(part);
+    if labels.is_empty() {
+        return true;
+    }
+    let inside = Refs::of(part);
+    labels.iter().all(|l| inside.to(l) == whole.to(l))
 }
 
 /// The labels a statement jumps to on its way out through the tails of IF arms.
@@ -294,7 +324,7 @@ impl Restructurer<'_> {
 
     /// One rewrite somewhere in `block` (`unit` is the whole body, for counting
     /// references). True when something changed.
-    fn pass(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+    fn pass(&mut self, block: &mut Vec<Stmt>, whole: &Refs) -> bool {
         if self.loop_exit(block, whole) {
             return true;
         }
@@ -310,13 +340,24 @@ impl Restructurer<'_> {
 
     /// Forward GO TO (or a tail GO TO with statements after it, the target outside the
     /// block): the statements between move into the arms that fall through.
-    fn forward(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+    fn forward(&mut self, block: &mut Vec<Stmt>, whole: &Refs) -> bool {
         let position = |label: &str| {
             block
                 .iter()
                 .position(|s| label_of(s).is_some_and(|l| same_label(l, label)))
         };
-        let inside = |label: &str| labels_in(block).iter().any(|l| same_label(l, label));
+        // The labels at any depth of the block, gathered once (when first asked).
+        let nested: std::cell::OnceCell<std::collections::BTreeSet<String>> = Default::default();
+        let inside = |label: &str| {
+            nested
+                .get_or_init(|| {
+                    labels_in(block)
+                        .iter()
+                        .map(|l| l.trim_start_matches('0').to_string())
+                        .collect()
+                })
+                .contains(label.trim_start_matches('0'))
+        };
         // (target index, goto index, label)
         let mut candidates = Vec::new();
         for (i, s) in block.iter().enumerate() {
@@ -346,7 +387,7 @@ impl Restructurer<'_> {
                 }
                 return true;
             }
-            let jumped_into = labels_in(&skipped).iter().any(|l| refs_to(whole, l) > 0);
+            let jumped_into = labels_in(&skipped).iter().any(|l| whole.to(l) > 0);
             if fallthrough_arms(&block[i], &label) > 1 && jumped_into {
                 continue;
             }
@@ -537,7 +578,7 @@ impl Restructurer<'_> {
     fn structure(&mut self, body: &mut Vec<Stmt>) -> Vec<(Span, String)> {
         let mut rewrites = 0;
         loop {
-            let whole = body.clone();
+            let whole = Refs::of(body);
             if rewrites >= MAX_REWRITES || !self.pass(body, &whole) {
                 break;
             }
@@ -603,14 +644,14 @@ fn gotos_to_end_become_returns(body: &mut [Stmt]) {
 /// After restructuring: labels nothing jumps to go, CONTINUEs that only carried them
 /// too, and IFs whose first arm became empty are turned around.
 fn tidy(block: &mut Vec<Stmt>) {
-    let whole = block.clone();
+    let whole = Refs::of(block);
     tidy_block(block, &whole);
 }
 
-fn tidy_block(block: &mut Vec<Stmt>, whole: &[Stmt]) {
+fn tidy_block(block: &mut Vec<Stmt>, whole: &Refs) {
     for s in block.iter_mut() {
         if let Some(l) = &s.label
-            && refs_to(whole, l) == 0
+            && whole.to(l) == 0
         {
             s.label = None;
         }

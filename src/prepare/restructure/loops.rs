@@ -6,7 +6,7 @@ use super::*;
 
 impl Restructurer<'_> {
     /// A DO loop of `block` containing a GO TO to a label outside it: EXIT.
-    pub(super) fn loop_exit(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+    pub(super) fn loop_exit(&mut self, block: &mut Vec<Stmt>, whole: &Refs) -> bool {
         for i in 0..block.len() {
             if !matches!(
                 block[i].kind,
@@ -151,12 +151,12 @@ impl Restructurer<'_> {
 
     /// A backward GO TO: the statements from the target to the last jump back become an
     /// endless DO WHILE.
-    pub(super) fn backward(&mut self, block: &mut Vec<Stmt>, whole: &[Stmt]) -> bool {
+    pub(super) fn backward(&mut self, block: &mut Vec<Stmt>, whole: &Refs) -> bool {
         for j in 0..block.len() {
             let Some(label) = block[j].label.clone() else {
                 continue;
             };
-            let total = refs_to(whole, &label);
+            let total = whole.to(&label);
             if total == 0 {
                 continue;
             }
