@@ -430,3 +430,53 @@ fn bare(name: &str) -> Entity {
         span: Span::default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceMap;
+
+    /// Every unit of `text` (fixed form) after [`super::unify`], printed.
+    fn unified(text: &str) -> Vec<String> {
+        let mut sources = SourceMap::default();
+        let inputs = [crate::SourceInput::new("t.f", text)];
+        let program = crate::parse_sources(&inputs, &mut sources).expect("the test source parses");
+        let program = super::unify(program);
+        program
+            .units()
+            .map(crate::back::fortran::write_unit)
+            .collect()
+    }
+
+    #[test]
+    fn a_piece_no_declaration_has_whole_gets_a_name_of_its_own() {
+        // A(2), B in one unit, C, D(2) in the other: the piece of three reals is
+        // neither's, so it is /blk/'s first, declared in both with the others onto it.
+        // The integer is K in both (the first name), L EQUIVALENCEd onto it. The block
+        // continued by a second COMMON statement is one list.
+        let text = "      SUBROUTINE F\n      DOUBLE PRECISION A(2), B\n      INTEGER K\n      \
+                    COMMON /BLK/ A\n      COMMON /BLK/ B, K\n      END\n\n      SUBROUTINE G\n      \
+                    DOUBLE PRECISION C, D\n      INTEGER L\n      COMMON /BLK/ C, D(2), L\n      END\n";
+        let units = unified(text);
+        for (u, own) in units.iter().zip([
+            "equivalence (A, blk_1(1)), (B, blk_1(3))",
+            "equivalence (C, blk_1(1)), (D, blk_1(2)), (L, K)",
+        ]) {
+            assert!(u.contains("real(8) :: blk_1(3)"), "{u}");
+            assert!(u.contains(own), "{u}");
+            assert_eq!(u.matches("common /BLK/").count(), 1, "{u}");
+        }
+        assert!(units[0].contains("common /BLK/ blk_1, K"), "{}", units[0]);
+        assert!(units[1].contains("dimension D(2)"), "{}", units[1]);
+        assert!(units[1].contains("common /BLK/ blk_1, K"), "{}", units[1]);
+    }
+
+    #[test]
+    fn a_piece_holding_two_types_leaves_the_block_as_written() {
+        let text = "      SUBROUTINE F\n      DOUBLE PRECISION A\n      COMMON /BLK/ A\n      END\n\n      \
+                    SUBROUTINE G\n      INTEGER I, J\n      COMMON /BLK/ I, J\n      END\n";
+        let units = unified(text);
+        assert!(units[0].contains("common /BLK/ A\n"), "{}", units[0]);
+        assert!(units[1].contains("common /BLK/ I, J\n"), "{}", units[1]);
+        assert!(!units.iter().any(|u| u.contains("equivalence")));
+    }
+}
