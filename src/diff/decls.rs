@@ -101,6 +101,21 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             }
             _ => true,
         };
+        // The derivative of a local that the generated body never names is not declared
+        // (L-BFGS-B's `time2d`: -Wall's unused variable); dummies, globals, results and
+        // EQUIVALENCEd variables keep theirs.
+        let derivative_used = |primal: &str, d: &str| match self.unit.symbols.get(primal) {
+            Some(s)
+                if s.kind == il::SymbolKind::Variable
+                    && !s.is_dummy()
+                    && !s.is_result
+                    && s.global.is_none()
+                    && !self.uir.zones.is_shared(primal) =>
+            {
+                referenced.contains(crate::il::key_ref(d).as_ref())
+            }
+            _ => true,
+        };
         for original in &self.unit.decls {
             let mut decl = original.clone();
             match &mut decl.kind {
@@ -179,6 +194,9 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 .iter()
                 .filter_map(|e| {
                     let d = self.deriv_name(&e.name)?;
+                    if !derivative_used(&e.name, d) {
+                        return None;
+                    }
                     // Dimensions given by a DIMENSION statement apply to the derivative too.
                     let has_dim_attr = attrs.iter().any(|a| matches!(a, Attr::Dimension(_)));
                     let dims = e.dims.clone().or_else(|| {
@@ -196,9 +214,13 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             if derived.is_empty() {
                 continue;
             }
+            let with_derivative = |e: &&Entity| {
+                self.deriv_name(&e.name)
+                    .is_some_and(|d| derivative_used(&e.name, d))
+            };
             let primal = &entities
                 .iter()
-                .find(|e| self.deriv_name(&e.name).is_some())
+                .find(with_derivative)
                 .expect("non-empty")
                 .name;
             let old_intent = attrs.iter().find_map(|a| match a {
@@ -222,10 +244,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             }
             // Entities of one declaration share intent: split when they differ.
             let mut same: Vec<Entity> = Vec::new();
-            for (e, d) in entities
-                .iter()
-                .filter(|e| self.deriv_name(&e.name).is_some())
-                .zip(derived)
+            for (e, d) in entities.iter().filter(with_derivative).zip(derived)
             {
                 if deriv_intent(&e.name, old_intent) == deriv_intent(primal, old_intent) {
                     same.push(d);
@@ -278,7 +297,8 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             let Some(d) = self.deriv_name(&symbol.name) else {
                 continue;
             };
-            if declared.contains(&crate::il::key(&symbol.name)) {
+            if declared.contains(&crate::il::key(&symbol.name)) || !derivative_used(&symbol.name, d)
+            {
                 continue;
             }
             let mut attrs = Vec::new();
