@@ -239,6 +239,28 @@ fn active_aliasing_shares_the_callee_storage() {
     );
 }
 
+/// One array passed as a real and as an integer work array (DLSODES's `RWORK(LWM)` as
+/// `WK` and `IWK`): not one storage the analyses could give derivatives, so one E0508
+/// at the call that says why, and no error about the callee's variables.
+#[test]
+fn active_storage_passed_as_two_types_is_one_error() {
+    let text = "      SUBROUTINE G(WK, IWK, N)\n      INTEGER N, IWK(*), I\n      \
+                DOUBLE PRECISION WK(*)\n      IWK(1) = N\n      DO 10 I = 2, N\n      \
+                WK(I) = WK(I)*WK(I-1)\n   10 CONTINUE\n      END\n\n      \
+                SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, W(10)\n      W(2) = X\n      \
+                W(3) = X\n      CALL G(W, W, 3)\n      Y = W(3)\n      END\n";
+    let input = adgen::SourceInput::new("w.f", text);
+    let e = adgen::differentiate(&[input], &request("f", &["x"], &["y"]))
+        .expect_err("refused")
+        .rendered;
+    assert!(
+        e.contains("w.f:14:7: error[E0508]: `W` is passed both as `WK` and as `IWK` of `G`"),
+        "{e}"
+    );
+    assert!(e.contains("sees the storage as real(8)"), "{e}");
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
 #[test]
 fn module_variable_passed_to_its_own_user() {
     let text = "module m\n  real(8) :: u\nend module m\n\

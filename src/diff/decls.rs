@@ -244,8 +244,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
             }
             // Entities of one declaration share intent: split when they differ.
             let mut same: Vec<Entity> = Vec::new();
-            for (e, d) in entities.iter().filter(with_derivative).zip(derived)
-            {
+            for (e, d) in entities.iter().filter(with_derivative).zip(derived) {
                 if deriv_intent(&e.name, old_intent) == deriv_intent(primal, old_intent) {
                     same.push(d);
                 } else {

@@ -108,6 +108,15 @@ pub fn aliased_dummies(
                         if zi.is_none() || zi == zj || out.contains(&(c, i, j)) {
                             continue;
                         }
+                        // Storage seen as reals by one dummy and integers by the other
+                        // (DLSODES passes RWORK(LWM) as WK and as IWK) is not merged: one
+                        // zone cannot carry derivatives for both (the check of the call
+                        // refuses it where the reals are active, E0508).
+                        let ty =
+                            |k: usize| callee.unit.symbols.get(&callee.unit.args[k]).map(|s| s.ty);
+                        if ty(i) != ty(j) {
+                            continue;
+                        }
                         let w = written
                             .entry(c)
                             .or_insert_with(|| written_dummies(callee.unit));

@@ -246,6 +246,7 @@ pub(super) fn aliasing(
                 let Some((name, other)) = overlap(a, b, uir) else {
                     continue;
                 };
+                let dummy_type = |k: usize| callee.symbols.get(&callee.args[k]).map(|s| s.ty);
                 // Dummies the callee's analyses already see as one storage.
                 let zones = &ir.units[c].zones;
                 let merged = zones.of_arg(i).is_some_and(|z| zones.of_arg(j) == Some(z));
@@ -270,7 +271,19 @@ pub(super) fn aliasing(
                             ),
                         )
                         .at(stmt.span)
-                        .with_help("pass a copy of the variable as one of the two arguments"),
+                        .with_help(match (dummy_type(i), dummy_type(j)) {
+                            (Some(a), Some(b)) if a != b => format!(
+                                "`{}` sees the storage as {} and `{}` as {}: adgen cannot \
+                                 follow derivatives through storage used as two types; \
+                                 give each its own array",
+                                callee.args[i],
+                                a.describe(),
+                                callee.args[j],
+                                b.describe()
+                            ),
+                            _ => "pass a copy of the variable as one of the two arguments"
+                                .to_string(),
+                        }),
                     );
                     continue;
                 }
