@@ -147,3 +147,23 @@ pub fn equivalence_ranges(program: Option<&Program>, unit: &Unit) -> BTreeMap<St
         })
         .collect()
 }
+
+/// The COMMON blocks a unit declares: (global module `/name/`, name as spelled,
+/// variables in order), a block continued by a second COMMON statement in one list.
+pub fn common_lists(unit: &Unit) -> Vec<(String, Option<String>, Vec<String>)> {
+    let mut lists: Vec<(String, Option<String>, Vec<String>)> = Vec::new();
+    for d in &unit.decls {
+        let DeclKind::Common(parts) = &d.kind else {
+            continue;
+        };
+        for (name, entities) in parts {
+            let module = super::common_global_module(name.as_deref());
+            let names = entities.iter().map(|e| e.name.clone());
+            match lists.iter_mut().find(|(m, _, _)| *m == module) {
+                Some(l) => l.2.extend(names),
+                None => lists.push((module, name.clone(), names.collect())),
+            }
+        }
+    }
+    lists
+}

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::il::{self, DeclKind, Unit, key};
+use crate::il::{self, Unit, key};
 
 /// One COMMON block of the program.
 #[derive(Clone, Debug)]
@@ -42,20 +42,7 @@ pub fn common_blocks(program: &il::Program) -> Vec<CommonBlock<'_>> {
     for unit in program.units() {
         // The lists of this unit, per block (a block may be continued by a second
         // COMMON statement).
-        let mut lists: Vec<(String, Option<String>, Vec<String>)> = Vec::new();
-        for d in &unit.decls {
-            let DeclKind::Common(parts) = &d.kind else {
-                continue;
-            };
-            for (name, entities) in parts {
-                let module = il::common_global_module(name.as_deref());
-                let names = entities.iter().map(|e| e.name.clone());
-                match lists.iter_mut().find(|(m, _, _)| *m == module) {
-                    Some(l) => l.2.extend(names),
-                    None => lists.push((module, name.clone(), names.collect())),
-                }
-            }
-        }
+        let lists = il::storage::common_lists(unit);
         for (module, name, variables) in lists {
             let shape = layout(unit, &variables);
             let (i, first) = by_key.entry(key(&module)).or_insert_with(|| {

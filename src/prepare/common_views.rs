@@ -93,7 +93,7 @@ fn views(program: &Program) -> Vec<(String, Option<String>, Vec<View>)> {
     let mut unknown: std::collections::BTreeSet<String> = Default::default();
     for (f, file) in program.files.iter().enumerate() {
         for (u, unit) in file.units.iter().enumerate() {
-            for (module, name, variables) in unit_blocks(unit) {
+            for (module, name, variables) in crate::il::storage::common_lists(unit) {
                 let members = members(program, unit, &variables);
                 let i = match out.iter().position(|(m, _, _)| *m == module) {
                     Some(i) => i,
@@ -116,26 +116,6 @@ fn views(program: &Program) -> Vec<(String, Option<String>, Vec<View>)> {
     }
     out.retain(|(m, _, _)| !unknown.contains(m));
     out
-}
-
-/// The blocks a unit declares: (global module, name, variables in order), a block
-/// continued by a second COMMON statement in one list.
-fn unit_blocks(unit: &Unit) -> Vec<(String, Option<String>, Vec<String>)> {
-    let mut lists: Vec<(String, Option<String>, Vec<String>)> = Vec::new();
-    for d in &unit.decls {
-        let DeclKind::Common(parts) = &d.kind else {
-            continue;
-        };
-        for (name, entities) in parts {
-            let module = il::common_global_module(name.as_deref());
-            let names = entities.iter().map(|e| e.name.clone());
-            match lists.iter_mut().find(|(m, _, _)| *m == module) {
-                Some(l) => l.2.extend(names),
-                None => lists.push((module, name.clone(), names.collect())),
-            }
-        }
-    }
-    lists
 }
 
 /// The variables of one declaration with their offsets, if every size is known.
