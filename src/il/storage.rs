@@ -56,7 +56,9 @@ pub fn constant_bounds(
                 return None;
             };
             let upper = fold_int(program, unit, e)?;
-            (upper >= lower).then_some((lower, upper))
+            // (Extents that overflow are not known either: bad input never panics.)
+            let extent = upper.checked_sub(lower)?.checked_add(1)?;
+            (extent > 0).then_some((lower, upper))
         })
         .collect()
 }
@@ -82,13 +84,14 @@ fn reference_offset(program: Option<&Program>, unit: &Unit, e: &Expr) -> Option<
             if bounds.len() != subs.len() {
                 return None;
             }
-            let mut linear = 0;
-            let mut stride = 1;
+            let mut linear: i64 = 0;
+            let mut stride: i64 = 1;
             for ((l, u), sub) in bounds.iter().zip(subs) {
-                linear += (fold_int(program, unit, sub)? - l) * stride;
-                stride *= u - l + 1;
+                let at = fold_int(program, unit, sub)?.checked_sub(*l)?;
+                linear = linear.checked_add(at.checked_mul(stride)?)?;
+                stride = stride.checked_mul(u - l + 1)?;
             }
-            Some((n.clone(), linear * element_bytes(s)? as i64))
+            Some((n.clone(), linear.checked_mul(element_bytes(s)? as i64)?))
         }
         _ => None,
     }
@@ -118,12 +121,15 @@ pub fn equivalence_ranges(program: Option<&Program>, unit: &Unit) -> BTreeMap<St
     loop {
         let mut moved = false;
         for set in &sets {
-            let Some(anchor) = set.iter().find_map(|(n, o)| start.get(n).map(|s| s + o)) else {
+            let Some(anchor) = set
+                .iter()
+                .find_map(|(n, o)| start.get(n).and_then(|s| s.checked_add(*o)))
+            else {
                 continue;
             };
             for (n, o) in set {
                 if !start.contains_key(n) {
-                    start.insert(n.clone(), anchor - o);
+                    start.insert(n.clone(), anchor.saturating_sub(*o));
                     moved = true;
                 }
             }
@@ -137,7 +143,7 @@ pub fn equivalence_ranges(program: Option<&Program>, unit: &Unit) -> BTreeMap<St
         else {
             break;
         };
-        start.insert(set[0].0.clone(), -set[0].1);
+        start.insert(set[0].0.clone(), set[0].1.saturating_neg());
     }
     start
         .into_iter()

@@ -31,7 +31,8 @@ pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<Strin
         let ranges = crate::il::storage::equivalence_ranges(None, uir.unit);
         let range = |name: &str| ranges.get(crate::il::key_ref(name).as_ref()).copied();
         if let (Some((sa, la)), Some((sb, lb))) = (range(na), range(nb)) {
-            let (ea, eb) = (sa + la as i64, sb + lb as i64);
+            let end = |s: i64, l: u64| s.saturating_add(i64::try_from(l).unwrap_or(i64::MAX));
+            let (ea, eb) = (end(sa, la), end(sb, lb));
             if ea <= sb || eb <= sa {
                 return None;
             }

@@ -87,7 +87,8 @@ pub fn unify(mut program: Program) -> Program {
 }
 
 /// Each block (global module `/name/`, name as spelled) and its declarations, in
-/// program order; `None` views (sizes not known) make the block's list empty.
+/// program order; a block one of whose declarations has a size adgen does not know is
+/// left out (left as written).
 fn views(program: &Program) -> Vec<(String, Option<String>, Vec<View>)> {
     let mut out: Vec<(String, Option<String>, Vec<View>)> = Vec::new();
     let mut unknown: std::collections::BTreeSet<String> = Default::default();
@@ -139,7 +140,7 @@ fn members(program: &Program, unit: &Unit, variables: &[String]) -> Option<Vec<M
             elem,
             dims,
         });
-        offset += bytes;
+        offset = offset.checked_add(bytes)?;
     }
     Some(out)
 }
@@ -448,6 +449,17 @@ mod tests {
         assert!(units[0].contains("common /BLK/ blk_1, K"), "{}", units[0]);
         assert!(units[1].contains("dimension D(2)"), "{}", units[1]);
         assert!(units[1].contains("common /BLK/ blk_1, K"), "{}", units[1]);
+    }
+
+    #[test]
+    fn sizes_that_overflow_leave_the_block_as_written() {
+        let text = "      SUBROUTINE F\n      DOUBLE PRECISION A(9223372036854775807), B\n      \
+                    COMMON /BLK/ A, B\n      END\n\n      SUBROUTINE G\n      \
+                    DOUBLE PRECISION C(-9223372036854775807:9223372036854775807)\n      \
+                    COMMON /BLK/ C\n      END\n";
+        let units = unified(text);
+        assert!(units[0].contains("common /BLK/ A, B\n"), "{}", units[0]);
+        assert!(units[1].contains("common /BLK/ C\n"), "{}", units[1]);
     }
 
     #[test]
