@@ -316,21 +316,21 @@ void adgen_push_logical_array(const void *a, int n, int size) {
     free(bytes);
 }
 
-void adgen_pop_logical_array(void *a, int n, int size) {
+/* The last LOGICAL array pushed into `a`, popped (`pop`) or left on the tape. */
+static void adgen_read_logical_array(void *a, int n, int size, int pop) {
     size_t count = adgen_count(n);
     unsigned char *bytes = adgen_logical_bytes(count);
-    adgen_pop_entry(bytes, count, ADGEN_BOOLEAN);
+    if (pop) {
+        adgen_pop_entry(bytes, count, ADGEN_BOOLEAN);
+    } else {
+        adgen_look_entry(bytes, count, ADGEN_BOOLEAN);
+    }
     adgen_store_logicals(a, bytes, count, size);
     free(bytes);
 }
 
-void adgen_look_logical_array(void *a, int n, int size) {
-    size_t count = adgen_count(n);
-    unsigned char *bytes = adgen_logical_bytes(count);
-    adgen_look_entry(bytes, count, ADGEN_BOOLEAN);
-    adgen_store_logicals(a, bytes, count, size);
-    free(bytes);
-}
+void adgen_pop_logical_array(void *a, int n, int size) { adgen_read_logical_array(a, n, size, 1); }
+void adgen_look_logical_array(void *a, int n, int size) { adgen_read_logical_array(a, n, size, 0); }
 
 void adgen_push_control(int k) {
     unsigned char byte;

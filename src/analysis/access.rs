@@ -5,6 +5,7 @@
 use super::effects::call_site;
 use super::summary::Summary;
 use crate::il::bind_actuals;
+pub use crate::il::writes::{names_written, names_written_in, written_directly};
 use crate::il::{Expr, ExprKind, StmtKind, visit};
 use crate::ir::flow::NodeKind;
 use crate::ir::{Ir, UnitIr, ZoneId, ZoneSet};
@@ -259,55 +260,4 @@ pub fn call_closure<T: Ord + Clone>(
         }
     }
     out.into_iter().map(Option::unwrap_or_default).collect()
-}
-
-/// Variables `unit` may overwrite: assigned, used as a DO variable, passed as an actual
-/// argument (conservatively), or read into.
-pub fn names_written(unit: &crate::il::Unit) -> Vec<&str> {
-    names_written_in(&unit.body)
-}
-
-/// The variables the statements of `body` (at any depth) may overwrite, as
-/// [`names_written`] counts them.
-pub fn names_written_in(body: &[crate::il::Stmt]) -> Vec<&str> {
-    {
-        let mut names: Vec<&str> = Vec::new();
-        visit::walk_stmts(body, &mut |s| {
-            names.extend(written_directly(s));
-            if let StmtKind::Call { args, .. } = &s.kind {
-                names.extend(args.iter().filter_map(|a| a.value.base_name()));
-            }
-            for e in visit::stmt_exprs(s) {
-                visit::walk_expr(e, &mut |x| {
-                    if let ExprKind::Call(_, args) = &x.kind {
-                        names.extend(args.iter().filter_map(|a| a.value.base_name()));
-                    }
-                });
-            }
-        });
-        names
-    }
-}
-
-/// The variables statement `s` itself overwrites (not through a call): an assignment's
-/// left side, a DO variable, a READ's list, what it allocates or frees.
-pub fn written_directly(s: &crate::il::Stmt) -> Vec<&str> {
-    let mut names = stmt_written_names(s);
-    match &s.kind {
-        StmtKind::Assign { lhs, .. } => names.extend(lhs.base_name()),
-        StmtKind::Do { var, .. } => names.push(var),
-        _ => {}
-    }
-    names
-}
-
-/// Variables a statement overwrites besides an assignment's left side (a READ's list).
-fn stmt_written_names(s: &crate::il::Stmt) -> Vec<&str> {
-    match &s.kind {
-        StmtKind::Io { writes, .. } => writes.iter().filter_map(Expr::base_name).collect(),
-        StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
-            items.iter().filter_map(Expr::base_name).collect()
-        }
-        _ => Vec::new(),
-    }
 }

@@ -129,15 +129,10 @@ pub(super) fn rerun_state(
     // The procedures whose state only inert procedures see: every call of theirs is in
     // one (ODEPACK's `IXSAV`, the message unit and flag that only the message routine
     // `XERRWD` asks for). What a rerun changes there changes nothing else.
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); ir.units.len()];
-    for p in 0..ir.units.len() {
-        for c in ir.call_graph.callees(p) {
-            callers[c].push(p);
-        }
-    }
     let seen_by_inert_only = |v: usize| {
-        !callers[v].is_empty()
-            && callers[v]
+        let callers = ir.call_graph.callers(v);
+        !callers.is_empty()
+            && callers
                 .iter()
                 .all(|&p| p != v && inert(&ir.units[p].unit.name))
     };

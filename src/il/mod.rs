@@ -27,6 +27,7 @@ pub mod symbols;
 pub mod tape;
 pub mod types;
 pub mod visit;
+pub mod writes;
 
 pub use calls::{Pass, bind_actuals, signature, work_array_parts};
 pub use intrinsic::{Intrinsic, PassiveIntrinsic, ScalarResult};

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::il::visit::{stmt_calls, walk_stmts};
-use crate::il::{Expr, ExprKind, StmtKind, Unit, bind_actuals, key, work_array_parts};
+use crate::il::{Expr, ExprKind, Unit, bind_actuals, key, work_array_parts};
 
 use super::UnitIr;
 
@@ -58,28 +58,11 @@ pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<Strin
 /// procedure (any, without looking at what it does): by key.
 fn written_dummies(unit: &Unit) -> BTreeSet<String> {
     let dummies: BTreeSet<String> = unit.args.iter().map(|a| key(a)).collect();
-    let mut out = BTreeSet::new();
-    let mut add = |e: &Expr| {
-        if let Some(n) = e.base_name() {
-            let k = key(n.split('%').next().unwrap_or(n));
-            if dummies.contains(&k) {
-                out.insert(k);
-            }
-        }
-    };
-    walk_stmts(&unit.body, &mut |s| {
-        match &s.kind {
-            StmtKind::Assign { lhs, .. } => add(lhs),
-            StmtKind::Do { var, .. } => add(&Expr::var(var)),
-            StmtKind::Io { writes, .. } => writes.iter().for_each(&mut add),
-            StmtKind::Allocate(items) | StmtKind::Deallocate(items) => {
-                items.iter().for_each(&mut add)
-            }
-            _ => {}
-        }
-        stmt_calls(s, &mut |_, args| args.iter().for_each(|a| add(&a.value)));
-    });
-    out
+    crate::il::writes::names_written(unit)
+        .into_iter()
+        .map(|n| key(n.split('%').next().unwrap_or(n)))
+        .filter(|k| dummies.contains(k))
+        .collect()
 }
 
 /// New pairs of dummies (callee index, i, j) that some call passes overlapping storage

@@ -51,4 +51,15 @@ impl CallGraph {
         v.sort();
         v
     }
+
+    /// The units that call `unit`.
+    pub fn callers(&self, unit: usize) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .graph
+            .neighbors_directed(NodeIndex::new(unit), petgraph::Direction::Incoming)
+            .map(|n| self.graph[n])
+            .collect();
+        v.sort();
+        v
+    }
 }

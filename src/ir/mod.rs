@@ -125,11 +125,13 @@ impl<'p> Ir<'p> {
             if pairs.is_empty() {
                 break;
             }
+            let mut changed = std::collections::BTreeSet::new();
             for (c, i, j) in pairs {
                 aliased.entry(c).or_default().push((i, j));
+                changed.insert(c);
             }
-            for (&c, list) in &aliased {
-                units[c].zones = Zones::of_unit(units[c].unit, &globals, list);
+            for c in changed {
+                units[c].zones = Zones::of_unit(units[c].unit, &globals, &aliased[&c]);
             }
         }
         let mut calls = Vec::new();
