@@ -21,6 +21,7 @@
 //! which Fortran forbids, is refused (E0410 at the jump). The source's own form stays in
 //! the program the round trip prints; this pass works on a copy.
 
+mod copies;
 mod dispatch;
 mod loops;
 mod stmt_functions;
@@ -110,22 +111,6 @@ impl Restructurer<'_> {
             span,
             label: None,
             trailing_comment: None,
-        }
-    }
-
-    /// A copy of `stmts` with fresh statement ids.
-    fn copy(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
-        let mut out = stmts.to_vec();
-        self.renumber(&mut out);
-        out
-    }
-
-    fn renumber(&mut self, stmts: &mut [Stmt]) {
-        for s in stmts {
-            s.id = self.fresh_id();
-            for block in crate::il::visit::child_blocks_mut(s) {
-                self.renumber(block);
-            }
         }
     }
 }
@@ -483,9 +468,10 @@ pub fn negate(c: Expr) -> Expr {
 
 fn restructure_unit(unit: &mut Unit, next_id: &mut u32, errors: &mut Vec<Diagnostic>) {
     let mut namer = Namer::new(unit.symbols.iter().map(|s| s.name.as_str()));
-    crate::il::visit::walk_stmts(&unit.body, &mut |s| {
-        if let Some(n) = loop_name_of(s) {
-            namer.reserve(&n);
+    // The source's construct names, which fresh ones must not take.
+    walk_mut(&mut unit.body, &mut |s| {
+        if let Some(Some(n)) = copies::construct_name_mut(s) {
+            namer.reserve(n);
         }
     });
     let mut r = Restructurer {
