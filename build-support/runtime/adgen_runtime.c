@@ -353,6 +353,12 @@ void adgen_look_control(int *k) {
     *k = byte;
 }
 
+/* A branch number of a construct with more than 256 ways out (a procedure with
+   hundreds of RETURNs): 4 bytes on the control stack. */
+void adgen_push_control4(int k) { adgen_push_entry(&k, sizeof k, ADGEN_CONTROL); }
+void adgen_pop_control4(int *k) { adgen_pop_entry(k, sizeof *k, ADGEN_CONTROL); }
+void adgen_look_control4(int *k) { adgen_look_entry(k, sizeof *k, ADGEN_CONTROL); }
+
 /* COMPLEX values of Fortran: two reals each (real part, imaginary part), as C's
    `double _Complex` and Fortran's `complex(c_double_complex)` both lay them out. */
 void adgen_push_complex16(const double *z) { adgen_push_entry(z, 2 * sizeof *z, ADGEN_COMPLEX16); }

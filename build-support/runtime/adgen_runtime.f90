@@ -19,6 +19,7 @@ module adgen_runtime
   public :: pushboolean, popboolean, lookboolean
   public :: pushbooleanarray, popbooleanarray, lookbooleanarray
   public :: pushcontrol, popcontrol, lookcontrol
+  public :: pushcontrol4, popcontrol4, lookcontrol4
   public :: pushcomplex16, popcomplex16, lookcomplex16
   public :: pushcomplex8, popcomplex8, lookcomplex8
   public :: pushcomplex16array, popcomplex16array, lookcomplex16array
@@ -126,6 +127,19 @@ module adgen_runtime
       import :: c_int
       integer(c_int), intent(out) :: k
     end subroutine lookcontrol
+    ! A branch number beyond 255 (hundreds of ways out of one construct): 4 bytes.
+    subroutine pushcontrol4(k) bind(C, name="adgen_push_control4")
+      import :: c_int
+      integer(c_int), value, intent(in) :: k
+    end subroutine pushcontrol4
+    subroutine popcontrol4(k) bind(C, name="adgen_pop_control4")
+      import :: c_int
+      integer(c_int), intent(out) :: k
+    end subroutine popcontrol4
+    subroutine lookcontrol4(k) bind(C, name="adgen_look_control4")
+      import :: c_int
+      integer(c_int), intent(out) :: k
+    end subroutine lookcontrol4
 
     ! complex(8) and complex(4) scalars and whole arrays
     subroutine pushcomplex16(z) bind(C, name="adgen_push_complex16")

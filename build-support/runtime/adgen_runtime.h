@@ -53,6 +53,9 @@ void adgen_look_logical_array(void *a, int n, int size);
 void adgen_push_control(int k);
 void adgen_pop_control(int *k);
 void adgen_look_control(int *k);
+void adgen_push_control4(int k);
+void adgen_pop_control4(int *k);
+void adgen_look_control4(int *k);
 
 /* Whole arrays of n contiguous elements (n <= 0: nothing); look restores the array
  * on top of the tape and keeps it there. */

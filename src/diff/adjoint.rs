@@ -186,13 +186,34 @@ struct Adj<'x, 'c, 'a> {
     /// What each flow node reads and writes, found once when a checkpointed loop or
     /// region first asks (`binomial::state`).
     accesses: std::cell::OnceCell<Vec<crate::analysis::access::Access>>,
+    /// The stack of branch numbers: one byte each, or four in a procedure where one
+    /// construct has more than 256 ways out (DLSODES's `DPREP`, whose error exits the
+    /// restructurer copies into every arm, has 270 RETURNs).
+    control: TapeType,
 }
 
 impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
     fn new(ug: &'x mut UnitGen<'c, 'a>, plan: Plan) -> Self {
         let jumps = Jumps::of(&ug.unit.body);
         let binomial = crate::il::directive::targets(&ug.unit.body, "BINOMIAL-CKP");
+        let mut ways = jumps
+            .positions
+            .values()
+            .map(|p| p.len() + 1)
+            .max()
+            .unwrap_or(0);
+        crate::il::visit::walk_stmts(&ug.unit.body, &mut |s| {
+            if let StmtKind::If { arms, .. } = &s.kind {
+                ways = ways.max(arms.len() + 1);
+            }
+        });
+        let control = if ways > 256 {
+            TapeType::Control4
+        } else {
+            TapeType::Control
+        };
         Adj {
+            control,
             binomial,
             accesses: std::cell::OnceCell::new(),
             ug,
@@ -285,16 +306,12 @@ impl<'x, 'c, 'a> Adj<'x, 'c, 'a> {
 
     fn push_control(&mut self, k: usize) -> Stmt {
         self.ug.uses_runtime = true;
-        tape(Tape::new(
-            TapeOp::Push,
-            TapeType::Control,
-            Expr::int(k as i64),
-        ))
+        tape(Tape::new(TapeOp::Push, self.control, Expr::int(k as i64)))
     }
 
     fn pop_control(&mut self, var: &str) -> Stmt {
         self.ug.uses_runtime = true;
-        tape(Tape::new(TapeOp::Pop, TapeType::Control, Expr::var(var)))
+        tape(Tape::new(TapeOp::Pop, self.control, Expr::var(var)))
     }
 
     /// A statement's derivative instruction alone: whether it has one, and the variables

@@ -48,6 +48,8 @@ pub enum TapeType {
     /// Which branch or how many iterations the forward sweep took: a small integer,
     /// pushed by value.
     Control,
+    /// The same, for a procedure with a construct of more than 256 ways out: 4 bytes.
+    Control4,
 }
 
 impl TapeType {
@@ -73,11 +75,15 @@ impl TapeType {
             TapeType::Character => "character".to_string(),
             TapeType::Pointer => "pointer".to_string(),
             TapeType::Control => "control".to_string(),
+            TapeType::Control4 => "control4".to_string(),
         }
     }
     /// A push of this type passes its value, not its address (C).
     pub fn pushed_by_value(self) -> bool {
-        matches!(self, TapeType::Control | TapeType::Boolean)
+        matches!(
+            self,
+            TapeType::Control | TapeType::Control4 | TapeType::Boolean
+        )
     }
 }
 
