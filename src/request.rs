@@ -77,12 +77,16 @@ pub struct SizeHint {
 }
 
 /// A size expression: integer literals, the procedure's integer arguments and constants,
-/// `+ - * /` and parentheses.
+/// elements of its integer array arguments (`ia(n+1) - 1`, the number of nonzeros of a
+/// compressed-row matrix, indexed as the source language indexes), `+ - * /` and
+/// parentheses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SizeExpr {
     Int(i64),
     Name(String),
     Binary(char, Box<SizeExpr>, Box<SizeExpr>),
+    /// `ia(n+1)` (Fortran) or `ia[n]` (C): one element of an integer array argument.
+    Element(String, Box<SizeExpr>),
 }
 
 impl SizeExpr {
@@ -96,7 +100,7 @@ impl SizeExpr {
             Some(t) => Err(format!("unexpected `{t}`")),
         }
     }
-    /// The names it reads, in order.
+    /// The scalar names it reads, in order.
     pub fn names(&self) -> Vec<&str> {
         match self {
             SizeExpr::Int(_) => Vec::new(),
@@ -104,6 +108,23 @@ impl SizeExpr {
             SizeExpr::Binary(_, a, b) => {
                 let mut v = a.names();
                 v.extend(b.names());
+                v
+            }
+            SizeExpr::Element(_, i) => i.names(),
+        }
+    }
+    /// The arrays whose elements it reads, in order.
+    pub fn arrays(&self) -> Vec<&str> {
+        match self {
+            SizeExpr::Int(_) | SizeExpr::Name(_) => Vec::new(),
+            SizeExpr::Binary(_, a, b) => {
+                let mut v = a.arrays();
+                v.extend(b.arrays());
+                v
+            }
+            SizeExpr::Element(n, i) => {
+                let mut v = vec![n.as_str()];
+                v.extend(i.arrays());
                 v
             }
         }
@@ -126,12 +147,12 @@ fn size_tokens(text: &str) -> Result<Vec<String>, String> {
                 chars.next();
             }
             tokens.push(word);
-        } else if "+-*/()".contains(c) {
+        } else if "+-*/()[]".contains(c) {
             tokens.push(c.to_string());
             chars.next();
         } else {
             return Err(format!(
-                "`{c}` is not allowed (integers, names, + - * / and parentheses)"
+                "`{c}` is not allowed (integers, names, elements, + - * / and parentheses)"
             ));
         }
     }
@@ -200,7 +221,26 @@ fn size_atom(t: &[String], pos: &mut usize, depth: usize) -> Result<SizeExpr, St
             .map_err(|_| format!("`{tok}` is not an integer"));
     }
     if first.is_ascii_alphabetic() || first == '_' {
-        return Ok(SizeExpr::Name(tok.clone()));
+        // An element: `ia(n+1)`, `ia[n]`.
+        let close = match t.get(*pos).map(String::as_str) {
+            Some("(") => ")",
+            Some("[") => "]",
+            _ => return Ok(SizeExpr::Name(tok.clone())),
+        };
+        if depth >= MAX_SIZE_NESTING {
+            return Err(format!("more than {MAX_SIZE_NESTING} nested parentheses"));
+        }
+        *pos += 1;
+        let index = size_binary(t, pos, depth + 1, 0)?;
+        return match t.get(*pos) {
+            Some(c) if c == close => {
+                *pos += 1;
+                Ok(SizeExpr::Element(tok.clone(), Box::new(index)))
+            }
+            _ => Err(format!(
+                "the subscript of `{tok}` is not closed by `{close}`"
+            )),
+        };
     }
     Err(format!("unexpected `{tok}`"))
 }
@@ -452,6 +492,20 @@ mod size_tests {
                 .contains("unexpected `m`")
         );
         let deep = format!("{}n{}", "(".repeat(100), ")".repeat(100));
+        assert!(SizeExpr::parse(&deep).unwrap_err().contains("nested"));
+        // Elements of integer arrays, in either language's brackets.
+        let e = SizeExpr::parse("ia(n + 1) - ia(1)").unwrap();
+        assert_eq!(e.names(), ["n"]);
+        assert_eq!(e.arrays(), ["ia", "ia"]);
+        let e = SizeExpr::parse("rowptr[n]").unwrap();
+        assert_eq!(e.arrays(), ["rowptr"]);
+        assert!(
+            SizeExpr::parse("ia(n]")
+                .unwrap_err()
+                .contains("not closed by `)`")
+        );
+        assert!(SizeExpr::parse("ia(").unwrap_err().contains("ends"));
+        let deep = format!("{}n{}", "a(".repeat(100), ")".repeat(100));
         assert!(SizeExpr::parse(&deep).unwrap_err().contains("nested"));
     }
 }

@@ -82,7 +82,12 @@ pub(super) fn unsized_advice(root: &str, mut items: Vec<Unsized>) -> Option<Diag
 /// `[sizes]` line to write, two sizes for a matrix of row pointers (`double **a`).
 pub(crate) fn size_help(unit: &crate::il::Unit, name: &str) -> String {
     let rows = unit.is_row_pointers(name);
-    let u = &unit.name;
+    // The manifest names procedures as the sources do, not the copies adgen makes for
+    // each procedure argument (`DSTODE_FRB_JRB`).
+    let u = unit
+        .specialization
+        .as_ref()
+        .map_or(&unit.name, |s| &s.original);
     if rows {
         format!(
             "give its sizes in ad.toml: `[sizes.{u}]` then `{name} = [\"n\", \"m\"]` (its \

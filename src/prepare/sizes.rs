@@ -4,7 +4,9 @@
 //! be zeroed and the array saved like any other. Problems are located in the manifest.
 
 use crate::diag::Diagnostic;
-use crate::il::{BinOp, Bound, DeclKind, DimSpec, Expr, Language, Program, ScalarType, Unit, key};
+use crate::il::{
+    BinOp, Bound, DeclKind, DimSpec, Expr, ExprKind, Language, Program, ScalarType, Unit, key,
+};
 use crate::request::{Request, SizeExpr, SizeHint};
 
 use super::scalarize::shape::{int_literal, paren};
@@ -146,6 +148,26 @@ pub fn check(program: &Program, request: &Request) -> Vec<Diagnostic> {
                     ));
                 }
             }
+            // Elements: of an integer vector argument (`ia(n+1) - 1`).
+            let mut arrays = hint.size.arrays();
+            arrays.extend(hint.row_length.iter().flat_map(SizeExpr::arrays));
+            arrays.retain(|n| said.insert(format!("[{n}]")));
+            for name in arrays {
+                let known = unit.symbols.iter().find(|s| same(lang, name, &s.name));
+                let usable = known.is_some_and(|s| {
+                    matches!(s.ty, ScalarType::Integer(_)) && s.is_dummy() && s.rank() == 1
+                });
+                if !usable {
+                    problems.push(here(
+                        format!(
+                            "`sizes.{}.{}`: the size takes an element of `{name}`, which is not \
+                             an integer vector argument of `{}`",
+                            hint.procedure, hint.argument, unit.name
+                        ),
+                        "an element in a size must be of an integer vector argument (`ia(n+1) - 1`)",
+                    ));
+                }
+            }
         }
     }
     problems
@@ -244,6 +266,7 @@ fn to_expr(size: &SizeExpr) -> Expr {
             };
             Expr::binary(op, a, b)
         }
+        SizeExpr::Element(n, i) => Expr::new(ExprKind::Index(n.clone(), vec![to_expr(i)])),
     }
 }
 

@@ -107,5 +107,9 @@ fn spell_size(u: &Unit, e: &mut SizeExpr) {
             spell_size(u, a);
             spell_size(u, b);
         }
+        SizeExpr::Element(n, i) => {
+            *n = in_unit(u, n);
+            spell_size(u, i);
+        }
     }
 }

@@ -123,13 +123,13 @@ impl Prototypes {
                     touched.borrow_mut().insert(key(var));
                 }
                 StmtKind::Call { name, args } => by_reference(name, args),
-                // Pushes read through const pointers; pops and looks write their operands.
+                // Pushes read through const pointers; pops and looks write their value
+                // (not the count: `adgen_pop_real8_array(val, rowptr[n])` reads `rowptr`).
                 StmtKind::Tape(t) if t.op.writes() => {
-                    let mut touched = touched.borrow_mut();
-                    for e in t.operands() {
-                        if let Some(n) = e.base_name() {
-                            touched.insert(key(n.split('%').next().unwrap_or(n)));
-                        }
+                    if let Some(n) = t.value.base_name() {
+                        touched
+                            .borrow_mut()
+                            .insert(key(n.split('%').next().unwrap_or(n)));
                     }
                 }
                 _ => {}
