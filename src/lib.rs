@@ -314,6 +314,10 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
+    // The same warning from each copy of a procedure (one per procedure argument it is
+    // given, `DPREP_FRB_JRB`) is said once.
+    let mut said = std::collections::BTreeSet::new();
+    warnings.retain(|w| said.insert(format!("{:?}", (w.code, &w.message, &w.location))));
     let generated = Generated {
         files,
         warnings: Diagnostics(warnings).render(&sources),

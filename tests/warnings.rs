@@ -239,13 +239,14 @@ fn active_aliasing_shares_the_callee_storage() {
     );
 }
 
-/// One array passed as a real and as an integer work array (DLSODES's `RWORK(LWM)` as
-/// `WK` and `IWK`): not one storage the analyses could give derivatives, so one E0508
-/// at the call that says why, and no error about the callee's variables.
+/// One array passed as two kinds of real: not one storage the analyses could give
+/// derivatives, so one E0508 at the call that says why, and no error about the callee's
+/// variables. (As a real and as an integer work array, DLSODES's `RWORK(LWM)` as `WK`
+/// and `IWK`, it is accepted: `corpus/fortran/typed_work_views_f77`.)
 #[test]
-fn active_storage_passed_as_two_types_is_one_error() {
-    let text = "      SUBROUTINE G(WK, IWK, N)\n      INTEGER N, IWK(*), I\n      \
-                DOUBLE PRECISION WK(*)\n      IWK(1) = N\n      DO 10 I = 2, N\n      \
+fn active_storage_passed_as_two_kinds_of_real_is_one_error() {
+    let text = "      SUBROUTINE G(WK, SK, N)\n      INTEGER N, I\n      REAL SK(*)\n      \
+                DOUBLE PRECISION WK(*)\n      SK(1) = N\n      DO 10 I = 2, N\n      \
                 WK(I) = WK(I)*WK(I-1)\n   10 CONTINUE\n      END\n\n      \
                 SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, W(10)\n      W(2) = X\n      \
                 W(3) = X\n      CALL G(W, W, 3)\n      Y = W(3)\n      END\n";
@@ -254,13 +255,17 @@ fn active_storage_passed_as_two_types_is_one_error() {
         .expect_err("refused")
         .rendered;
     assert!(
-        e.contains("w.f:14:7: error[E0508]: `W` is passed both as `WK` and as `IWK` of `G`"),
+        e.contains("w.f:15:7: error[E0508]: `W` is passed both as `WK` and as `SK` of `G`"),
         "{e}"
     );
     assert!(e.contains("sees the storage as real(8)"), "{e}");
     assert_eq!(e.matches("error[").count(), 1, "{e}");
 }
 
+/// A module variable passed to a procedure that also uses it: a warning (the standard
+/// forbids it), and accepted when active, the dummy being the variable in the callee's
+/// analyses (`corpus/fortran/module_var_as_argument` checks the derivatives). Where the
+/// callee reaches the variable only through a procedure it calls, still refused.
 #[test]
 fn module_variable_passed_to_its_own_user() {
     let text = "module m\n  real(8) :: u\nend module m\n\
@@ -272,14 +277,65 @@ fn module_variable_passed_to_its_own_user() {
         w.contains("w.f90:15:3: warning[W0304]: module variable `u` is passed as `a` of `g`"),
         "{w}"
     );
-    // Active: refused.
     let active = text
         .replace("u = 3\n", "u = x\n")
         .replace("y = x*z", "y = x*z + u");
-    let e = errors_of(&active, "f", &["x"], &["y"]);
+    let w = warnings_of(&active, "f", &["x"], &["y"]);
     assert!(
-        e.contains("w.f90:15:3: error[E0508]: module variable `u` is passed as `a` of `g`"),
+        w.contains("w.f90:15:3: warning[W0304]: module variable `u` is passed as `a` of `g`"),
+        "{w}"
+    );
+    // `g` writes `u` only through `h`, where its dummy is not the variable.
+    let hidden = active
+        .replace(
+            "  use m\n  real(8) :: a, c\n  u = 2*c\n",
+            "  real(8) :: a, c\n  call h(c)\n",
+        )
+        .replace(
+            "subroutine g(",
+            "subroutine h(c)\n  use m\n  real(8) :: c\n  u = 2*c\nend subroutine h\nsubroutine g(",
+        );
+    let e = errors_of(&hidden, "f", &["x"], &["y"]);
+    assert!(
+        e.contains("error[E0508]: module variable `u` is passed as `a` of `g`"),
         "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+}
+
+/// One W0302 per call and storage, however many pairs of arguments share it (DLSODES
+/// passes a work array and four parts of its integer view to `ODRV`), and once however
+/// many copies of the procedure adgen makes for its procedure arguments.
+#[test]
+fn storage_passed_many_times_is_said_once_per_call() {
+    let text = "      SUBROUTINE G(A, P, Q, N)\n      INTEGER N, P(*), Q(*)\n      \
+                DOUBLE PRECISION A(*)\n      P(1) = N\n      Q(1) = N\n      A(N) = A(1)*2\n      \
+                END\n\n      SUBROUTINE H(FN, X, Y)\n      EXTERNAL FN\n      \
+                DOUBLE PRECISION X, Y, W(10)\n      INTEGER IW(20)\n      EQUIVALENCE (W, IW)\n      \
+                W(1) = X\n      CALL G(W, IW(5), IW(7), 2)\n      CALL FN(W(2), Y)\n      END\n\n      \
+                SUBROUTINE S1(A, B)\n      DOUBLE PRECISION A, B\n      B = A*A\n      END\n\n      \
+                SUBROUTINE S2(A, B)\n      DOUBLE PRECISION A, B\n      B = SIN(A)\n      END\n\n      \
+                SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, Z\n      EXTERNAL S1, S2\n      \
+                CALL H(S1, X, Z)\n      CALL H(S2, Z, Y)\n      END\n";
+    let w = warnings_in("w.f", text, "f", &["x"], &["y"]);
+    assert_eq!(w.matches("warning[W0302]").count(), 1, "{w}");
+    assert!(
+        w.contains("w.f:15:7: warning[W0302]: `W` (EQUIVALENCEd with `IW`) is passed twice to `G`"),
+        "{w}"
+    );
+}
+
+/// The same with a COMMON block: said so.
+#[test]
+fn common_variable_passed_to_a_user_of_its_block() {
+    let text = "      SUBROUTINE G(A, C)\n      DOUBLE PRECISION A, C, U\n      COMMON /M/ U\n      \
+                U = 2*C\n      C = C + A\n      END\n\n      SUBROUTINE F(X, Y)\n      \
+                DOUBLE PRECISION X, Y, Z, U\n      COMMON /M/ U\n      Z = 1\n      U = 3\n      \
+                CALL G(U, Z)\n      Y = X*Z\n      END\n";
+    let w = warnings_in("w.f", text, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("w.f:13:7: warning[W0304]: variable `U` of COMMON /M/ is passed as `A` of `G`, which also reaches it through the block"),
+        "{w}"
     );
 }
 

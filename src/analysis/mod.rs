@@ -358,7 +358,9 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
                     units[u].deriv_zones.set(z, true);
                     let zone = &uir.zones.zones[z];
                     for &k in zone.arg_index.iter().chain(&zone.aliased_args) {
-                        units[u].deriv_args.set(k, true);
+                        if uir.zones.arg_differentiable(uir.unit, k) {
+                            units[u].deriv_args.set(k, true);
+                        }
                     }
                     changed = true;
                 }
@@ -429,7 +431,7 @@ fn black_box_arguments(uir: &UnitIr, state: &mut UnitAnalysis, b: &crate::reques
         let Some(z) = slots.get(k).copied().flatten() else {
             continue;
         };
-        if differentiable && uir.zones.zones[z].ty.is_differentiable() {
+        if differentiable && uir.zones.arg_differentiable(uir.unit, k) {
             state.deriv_args.set(k, true);
             state.deriv_zones.set(z, true);
         }
@@ -469,7 +471,7 @@ fn derivative_zones(uir: &UnitIr, state: &mut UnitAnalysis, ever_varied: &BitVec
     }
     for (k, z) in slots.iter().enumerate().take(uir.unit.args.len()) {
         let Some(z) = *z else { continue };
-        if !uir.zones.zones[z].ty.is_differentiable() {
+        if !uir.zones.arg_differentiable(uir.unit, k) {
             continue;
         }
         if !touched[z] {

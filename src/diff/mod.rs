@@ -537,6 +537,7 @@ impl<'c, 'a> UnitGen<'c, 'a> {
                 if s.name.contains('%')
                     || uir.zones.get(&s.name) != Some(z)
                     || deriv_names.contains_key(crate::il::key_ref(&s.name).as_ref())
+                    || uir.zones.is_passive_member(&s.name)
                 {
                     continue;
                 }

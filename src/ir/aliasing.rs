@@ -8,6 +8,11 @@
 //! derivative dummies share storage as the caller passes them. Merging is decided per
 //! callee for all its callers (the analyses are context-insensitive), and repeated until
 //! no call passes two merged dummies on to two more.
+//!
+//! A module (or COMMON) variable passed to a procedure that also sees it through its
+//! module (`CALL FCN(N, X, F)` with `X` in a COMMON block FCN declares) is the same
+//! case: the dummy joins the variable's zone in the callee, and the derivative dummy is
+//! given the variable's derivative.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,6 +28,7 @@ use super::UnitIr;
 /// `i = j`. Returns the variable, and the other member for an EQUIVALENCE.
 pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<String>)> {
     let (na, nb) = (a.base_name()?, b.base_name()?);
+    let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
     let za = uir.zones.get(na);
     let equivalenced = za.is_some_and(|z| uir.zones.zones[z].shared) && za == uir.zones.get(nb);
     if equivalenced && key(na) != key(nb) {
@@ -30,12 +36,20 @@ pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<Strin
         // onto one piece of a COMMON block) do not overlap.
         let ranges = crate::il::storage::equivalence_ranges(None, uir.unit);
         let range = |name: &str| ranges.get(crate::il::key_ref(name).as_ref()).copied();
-        if let (Some((sa, la)), Some((sb, lb))) = (range(na), range(nb)) {
-            let end = |s: i64, l: u64| s.saturating_add(i64::try_from(l).unwrap_or(i64::MAX));
-            let (ea, eb) = (end(sa, la), end(sb, lb));
-            if ea <= sb || eb <= sa {
-                return None;
+        match (range(na), range(nb)) {
+            (Some((sa, la)), Some((sb, lb))) => {
+                let end = |s: i64, l: u64| s.saturating_add(i64::try_from(l).unwrap_or(i64::MAX));
+                let (ea, eb) = (end(sa, la), end(sb, lb));
+                if ea <= sb || eb <= sa {
+                    return None;
+                }
             }
+            // Dummies merged by this module (a caller passes them one array): parts of
+            // them are taken as distinct, as parts `a(i)`, `a(j)` of one array are
+            // (DLSODES's `CDRV(N, IWK(IPR), ..., WK(IPA), ...)` hands out disjoint
+            // pieces of its work array).
+            _ if !whole(a) && !whole(b) => return None,
+            _ => {}
         }
         return Some((na.to_string(), Some(nb.to_string())));
     }
@@ -48,7 +62,6 @@ pub fn overlap(a: &Expr, b: &Expr, uir: &UnitIr) -> Option<(String, Option<Strin
         }
         return None;
     }
-    let whole = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
     let same =
         whole(a) || whole(b) || crate::il::visit::expr_key(a) == crate::il::visit::expr_key(b);
     same.then(|| (na.to_string(), None))
@@ -65,13 +78,17 @@ fn written_dummies(unit: &Unit) -> BTreeSet<String> {
         .collect()
 }
 
-/// New pairs of dummies (callee index, i, j) that some call passes overlapping storage
-/// while the callee may write one of them, and that the callee's zones do not merge yet.
+/// New pairs of variables (callee index, key, key) that some call passes overlapping
+/// storage, and that the callee's zones do not merge yet: two dummies of which the
+/// callee may write one, or a dummy and a module variable of the same type the callee
+/// names in its statements (always: what it writes through its callees is not known
+/// here; one it reaches only through its callees stays distinct, refused when active).
 pub fn aliased_dummies(
     units: &[UnitIr],
     by_key: &BTreeMap<String, usize>,
-) -> Vec<(usize, usize, usize)> {
+) -> Vec<(usize, String, String)> {
     let mut written: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut named: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     let mut out = Vec::new();
     for uir in units {
         walk_stmts(&uir.unit.body, &mut |s| {
@@ -81,6 +98,18 @@ pub fn aliased_dummies(
                 };
                 let callee = &units[c];
                 let actuals = bind_actuals(callee.unit, args);
+                for (k, a) in actuals.iter().enumerate() {
+                    let Some(a) = a else { continue };
+                    let names = named
+                        .entry(c)
+                        .or_insert_with(|| crate::il::visit::referenced_names(&callee.unit.body));
+                    if let Some((d, g)) = global_alias(uir, callee, k, a, names) {
+                        let pair = (c, d, g);
+                        if !out.contains(&pair) {
+                            out.push(pair);
+                        }
+                    }
+                }
                 for (i, a) in actuals.iter().enumerate() {
                     for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                         let (Some(a), Some(b)) = (a, b) else { continue };
@@ -89,24 +118,26 @@ pub fn aliased_dummies(
                             continue;
                         }
                         let (zi, zj) = (callee.zones.of_arg(i), callee.zones.of_arg(j));
-                        if zi.is_none() || zi == zj || out.contains(&(c, i, j)) {
+                        let (di, dj) = (key(&callee.unit.args[i]), key(&callee.unit.args[j]));
+                        if zi.is_none() || zi == zj || out.contains(&(c, di.clone(), dj.clone())) {
                             continue;
                         }
                         // Storage seen as reals by one dummy and integers by the other
-                        // (DLSODES passes RWORK(LWM) as WK and as IWK) is not merged: one
-                        // zone cannot carry derivatives for both (the check of the call
-                        // refuses it where the reals are active, E0508).
+                        // (DLSODES passes RWORK(LWM) as WK and as IWK) is one real zone,
+                        // the integer view without derivative. Two kinds of real are not
+                        // merged: the bits of one are not a value of the other (the check
+                        // of the call refuses it where they are active, E0508).
                         let ty =
                             |k: usize| callee.unit.symbols.get(&callee.unit.args[k]).map(|s| s.ty);
-                        if ty(i) != ty(j) {
+                        let real = |k: usize| ty(k).is_some_and(|t| t.is_differentiable());
+                        if ty(i) != ty(j) && real(i) && real(j) {
                             continue;
                         }
                         let w = written
                             .entry(c)
                             .or_insert_with(|| written_dummies(callee.unit));
-                        let (di, dj) = (key(&callee.unit.args[i]), key(&callee.unit.args[j]));
                         if w.contains(&di) || w.contains(&dj) {
-                            out.push((c, i, j));
+                            out.push((c, di, dj));
                         }
                     }
                 }
@@ -114,4 +145,37 @@ pub fn aliased_dummies(
         });
     }
     out
+}
+
+/// The dummy `k` of `callee` (key) and the callee's name (key) of the module variable
+/// that the actual argument `a` of a call in `caller` is, or is part of, when the callee
+/// names that storage in its statements (`named`: under the variable's name or that of
+/// a variable EQUIVALENCEd onto it, as a COMMON block declared with other names is) and
+/// does not yet share the dummy's zone with it.
+fn global_alias(
+    caller: &UnitIr,
+    callee: &UnitIr,
+    k: usize,
+    a: &Expr,
+    named: &BTreeSet<String>,
+) -> Option<(String, String)> {
+    let z = caller.zones.get(a.base_name()?)?;
+    let g = caller.zones.globals.iter().position(|&x| x == z)?;
+    let zg = *callee.zones.globals.get(g)?;
+    let zone = &callee.zones.zones[zg];
+    let dummy = callee.unit.args.get(k)?;
+    let symbol = callee.unit.symbols.get(dummy)?;
+    if zone.hidden || callee.zones.of_arg(k) == Some(zg) || symbol.ty != zone.ty {
+        return None;
+    }
+    let reached = callee.unit.symbols.iter().any(|s| {
+        !s.name.contains('%')
+            && callee.zones.get(&s.name) == Some(zg)
+            && named.contains(crate::il::key_ref(&s.name).as_ref())
+    });
+    // The variable as the callee declares it (a COMMON piece, or a module variable as
+    // renamed by USE).
+    let own = callee.unit.symbols.get(&zone.name)?;
+    own.global.as_ref()?;
+    reached.then(|| (key(dummy), key(&own.name)))
 }

@@ -117,17 +117,18 @@ impl<'p> Ir<'p> {
                 flow: FlowGraph::build(&unit.body),
             });
         }
-        // Dummies that a call passes the same storage share a zone (`aliasing`): each
-        // round may make a callee pass two of its merged dummies on.
-        let mut aliased: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
+        // Dummies that a call passes the same storage share a zone, as does a dummy
+        // given a module variable the callee sees (`aliasing`): each round may make a
+        // callee pass two of its merged variables on.
+        let mut aliased: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
         loop {
             let pairs = aliasing::aliased_dummies(&units, &by_key);
             if pairs.is_empty() {
                 break;
             }
             let mut changed = std::collections::BTreeSet::new();
-            for (c, i, j) in pairs {
-                aliased.entry(c).or_default().push((i, j));
+            for (c, a, b) in pairs {
+                aliased.entry(c).or_default().push((a, b));
                 changed.insert(c);
             }
             for c in changed {

@@ -56,13 +56,18 @@ pub struct Zones {
     parts: BTreeMap<String, ScalarType>,
     /// The zone of each program global ([`GlobalInfo`], in the program's order).
     pub globals: Vec<ZoneId>,
+    /// Integer (or logical, character) variables sharing a real zone's storage, by key
+    /// (`EQUIVALENCE (T, K)`, or DLSODES's `WK` and `IWK` dummies given one array): they
+    /// carry no derivative. A value written through one of them is not a real value, so
+    /// the program reads it back as a real only after writing a real there.
+    passive_members: std::collections::BTreeSet<String>,
 }
 
 /// The EQUIVALENCE classes of a unit: each variable of a set (by key) → its class number;
 /// sets that share a variable are one class.
-/// Dummies that callers pass the same storage (`aliased`, pairs of positions) are
-/// classes too.
-fn equivalence_classes(unit: &Unit, aliased: &[(usize, usize)]) -> BTreeMap<String, usize> {
+/// Variables that callers pass the same storage (`aliased`, pairs of keys: two dummies,
+/// or a dummy and a module variable the unit sees) are classes too.
+fn equivalence_classes(unit: &Unit, aliased: &[(String, String)]) -> BTreeMap<String, usize> {
     let mut class: BTreeMap<String, usize> = BTreeMap::new();
     let sets = unit.decls.iter().filter_map(|d| match &d.kind {
         DeclKind::Equivalence(sets) => Some(sets),
@@ -72,10 +77,8 @@ fn equivalence_classes(unit: &Unit, aliased: &[(usize, usize)]) -> BTreeMap<Stri
         .flatten()
         .map(|set| set.iter().filter_map(|e| e.base_name()).map(key).collect())
         .collect();
-    for &(i, j) in aliased {
-        if let (Some(a), Some(b)) = (unit.args.get(i), unit.args.get(j)) {
-            all.push(vec![key(a), key(b)]);
-        }
+    for (a, b) in aliased {
+        all.push(vec![a.clone(), b.clone()]);
     }
     for (n, names) in all.into_iter().enumerate() {
         // Merge with every class a name of this set is already in.
@@ -94,8 +97,8 @@ fn equivalence_classes(unit: &Unit, aliased: &[(usize, usize)]) -> BTreeMap<Stri
 
 impl Zones {
     /// The zones of `unit`: its variables, then the program's globals it does not see.
-    /// `aliased`: pairs of dummies (positions) that share one zone.
-    pub fn of_unit(unit: &Unit, globals: &[GlobalInfo], aliased: &[(usize, usize)]) -> Zones {
+    /// `aliased`: pairs of variables (keys) that share one zone (`ir::aliasing`).
+    pub fn of_unit(unit: &Unit, globals: &[GlobalInfo], aliased: &[(String, String)]) -> Zones {
         let mut zones = Zones::default();
         let mut global_zone: Vec<Option<ZoneId>> = vec![None; globals.len()];
         let classes = equivalence_classes(unit, aliased);
@@ -175,6 +178,14 @@ impl Zones {
             }
         }
         zones.globals = global_zone.into_iter().flatten().collect();
+        for symbol in unit.symbols.iter() {
+            let k = key(&symbol.name);
+            if let Some(&z) = zones.by_key.get(&k) {
+                if zones.zones[z].ty.is_differentiable() && !symbol.ty.is_differentiable() {
+                    zones.passive_members.insert(k);
+                }
+            }
+        }
         zones
     }
     pub fn len(&self) -> usize {
@@ -203,6 +214,26 @@ impl Zones {
         }
         self.get(name)
             .is_some_and(|z| self.zones[z].ty.is_differentiable())
+            && !self
+                .passive_members
+                .contains(crate::il::key_ref(name).as_ref())
+    }
+    /// Whether dummy argument `index` can carry a derivative: its zone is real, and it
+    /// is not an integer view of that storage.
+    pub fn arg_differentiable(&self, unit: &Unit, index: usize) -> bool {
+        let own = unit.args.get(index).is_some_and(|a| {
+            !self
+                .passive_members
+                .contains(crate::il::key_ref(a).as_ref())
+        });
+        own && self
+            .of_arg(index)
+            .is_some_and(|z| self.zones[z].ty.is_differentiable())
+    }
+    /// A variable of another type than its zone's, sharing real storage: no derivative.
+    pub fn is_passive_member(&self, name: &str) -> bool {
+        self.passive_members
+            .contains(crate::il::key_ref(name).as_ref())
     }
     /// An empty set over these zones.
     pub fn empty_set(&self) -> ZoneSet {

@@ -237,6 +237,9 @@ pub(super) fn aliasing(
                         || (varied.after[node][z] && useful.after[node][z])
                 })
         };
+        // One warning per call and storage, however many pairs of arguments share it
+        // (DLSODES passes `WK` and four parts of its integer view to `ODRV`).
+        let mut warned = std::collections::BTreeSet::new();
         for (i, a) in actuals.iter().enumerate() {
             for (j, b) in actuals.iter().enumerate().skip(i + 1) {
                 let (Some(a), Some(b)) = (a, b) else { continue };
@@ -250,7 +253,14 @@ pub(super) fn aliasing(
                 // Dummies the callee's analyses already see as one storage.
                 let zones = &ir.units[c].zones;
                 let merged = zones.of_arg(i).is_some_and(|z| zones.of_arg(j) == Some(z));
+                let dummy = |n: &str| uir.unit.symbols.get(n).is_some_and(|s| s.is_dummy());
+                // Dummies that a caller passes one storage (`ir::aliasing`), passed on:
+                // the warning at that caller's call says it.
+                let passed_on = other.as_deref().is_some_and(|o| dummy(&name) && dummy(o));
                 let what = match &other {
+                    Some(other) if passed_on => {
+                        format!("`{name}` (given the same storage as `{other}` by a caller)")
+                    }
                     Some(other) => format!("`{name}` (EQUIVALENCEd with `{other}`)"),
                     None => format!("`{name}`"),
                 };
@@ -287,6 +297,9 @@ pub(super) fn aliasing(
                     );
                     continue;
                 }
+                if passed_on || !warned.insert(uir.zones.get(&name)) {
+                    continue;
+                }
                 out.push(
                     Diagnostic::warning(
                         "W0302",
@@ -321,40 +334,50 @@ pub(super) fn aliasing(
                 continue;
             }
             let name = &uir.zones.zones[z].name;
+            // "module variable `u` ... through its module", or for a COMMON block
+            // "variable `Y` of COMMON /STATE/ ... through the block".
+            let (what, way) = match ir.common(&ir.globals[g].global.module) {
+                Some(block) => (
+                    format!(
+                        "variable `{name}` of COMMON /{}/",
+                        block.name.as_deref().unwrap_or("")
+                    ),
+                    "the block",
+                ),
+                None => (format!("module variable `{name}`"), "its module"),
+            };
             let help = format!(
                 "pass a copy of `{name}`, or let `{}` use only one of the two",
                 callee.name
             );
-            // As for two dummies: with a derivative, refused.
-            if active(name) {
-                errors.push(
-                    Diagnostic::error(
-                        "E0508",
-                        format!(
-                            "module variable `{name}` is passed as `{}` of `{}`, which also \
-                             reaches it through its module and overwrites it one of the two \
-                             ways: its derivatives would be wrong",
-                            callee.args[k], callee.name
-                        ),
-                    )
-                    .at(stmt.span)
-                    .with_help(help),
-                );
-                continue;
-            }
-            out.push(
-                Diagnostic::warning(
-                    "W0304",
-                    format!(
-                        "module variable `{name}` is passed as `{}` of `{}`, which also reaches \
-                         it through its module and overwrites it one of the two ways: the \
-                         result depends on the compiler",
-                        callee.args[k], callee.name
-                    ),
-                )
-                .at(stmt.span)
-                .with_help(help),
+            // The callee's analyses see the dummy as the variable (`ir::aliasing`), or,
+            // as for two dummies, with a derivative, refused.
+            let zones = &ir.units[c].zones;
+            let merged = zones
+                .globals
+                .get(g)
+                .is_some_and(|&zg| zones.of_arg(k) == Some(zg));
+            let (code, consequence) = if !merged && active(name) {
+                ("E0508", "its derivatives would be wrong")
+            } else {
+                ("W0304", "the result depends on the compiler")
+            };
+            let message = format!(
+                "{what} is passed as `{}` of `{}`, which also reaches it through {way} and \
+                 overwrites it one of the two ways: {consequence}",
+                callee.args[k], callee.name
             );
+            let diagnostic = if code == "E0508" {
+                Diagnostic::error(code, message)
+            } else {
+                Diagnostic::warning(code, message)
+            };
+            let diagnostic = diagnostic.at(stmt.span).with_help(help);
+            if code == "E0508" {
+                errors.push(diagnostic);
+            } else {
+                out.push(diagnostic);
+            }
         }
     }
     out
