@@ -93,6 +93,13 @@ impl Restructurer<'_> {
             let moved: Vec<Stmt> = prev.drain(prev.len() - lead..).collect();
             after[0].1.splice(0..0, moved);
         }
+        // The statements before the first head run once, on entry: outside the
+        // dispatcher when none of them jumps to a head, so that what they set is set on
+        // every path into it (the analyses do not follow the state: `J = 0` before
+        // `100 J = J + 1` would look unset on the first pass, W0301).
+        if first == 1 && !cycles(&segments[0].1, &name) {
+            block.extend(std::mem::take(&mut segments[0].1));
+        }
         let mut loop_body = Vec::with_capacity(segments.len() + 1);
         for (k, segment) in segments.into_iter().filter(|(_, s)| !s.is_empty()) {
             let guard = Expr::new(ExprKind::Binary(
@@ -169,4 +176,15 @@ fn name_own_jumps(block: &mut [Stmt], name: &str) {
             }
         }
     }
+}
+
+/// Whether `block` CYCLEs the loop named `name` (a jump to a dispatcher's segment).
+fn cycles(block: &[Stmt], name: &str) -> bool {
+    let mut found = false;
+    crate::il::visit::walk_stmts(block, &mut |s| {
+        if let StmtKind::Cycle { name: Some(n) } = &s.kind {
+            found |= n.eq_ignore_ascii_case(name);
+        }
+    });
+    found
 }
