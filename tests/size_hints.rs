@@ -83,7 +83,7 @@ fn an_element_of_anything_but_an_integer_vector_argument_is_refused() {
 
 /// A procedure copied for its procedure argument (`DSTODE` as `DSTODE_FRB_JRB`): the
 /// error asks for the size under the name the sources give it, which the manifest
-/// accepts.
+/// accepts; the size is then written with the procedure's own spelling.
 #[test]
 fn the_size_asked_for_is_of_the_procedure_as_written() {
     let text = "      SUBROUTINE STEP(F, N, W)\n      EXTERNAL F\n      INTEGER N\n      \
@@ -101,6 +101,17 @@ fn the_size_asked_for_is_of_the_procedure_as_written() {
     assert!(e.contains("`[sizes.STEP]` then `W = \"n\"`"), "{e}");
     let mut request = hand_driver::request("top", &["x"], &["x"]);
     request.sizes = vec![hint("step", "w", "n")];
-    adgen::differentiate(&[adgen::SourceInput::new("s.f", text)], &request)
+    let g = adgen::differentiate(&[adgen::SourceInput::new("s.f", text)], &request)
         .unwrap_or_else(|f| panic!("{f}"));
+    // The size reads as the procedure spells its names.
+    let adjoint = g
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("_b.f90"))
+        .expect("adjoint");
+    assert!(
+        adjoint.contents.contains("call pushreal8array(W, N)"),
+        "{}",
+        adjoint.contents
+    );
 }

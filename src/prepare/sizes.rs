@@ -191,7 +191,16 @@ fn give_extent(unit: &mut Unit, lang: Language, hint: &SizeHint) {
 
 /// Gives the argument of `hint` the `size` of its last assumed-size dimension.
 fn give_one_extent(unit: &mut Unit, lang: Language, hint: &SizeHint, size: &SizeExpr) {
-    let extent = to_expr(size);
+    // Names as the procedure declares them (`N`, not the manifest's `n`), so the
+    // derivative reads `WM(2 + N*N)` like the rest of the procedure.
+    let spelled = |n: &str| match lang {
+        Language::C => n.to_string(),
+        _ => unit
+            .symbols
+            .get(n)
+            .map_or_else(|| n.to_string(), |s| s.name.clone()),
+    };
+    let extent = to_expr(size, &spelled);
     // The assumed-size dimension: the last one, or for a member of an array of structs
     // (`bodies%vx`, the struct array's dimensions first) the last of the array's.
     let set = |dims: &mut Vec<DimSpec>| {
@@ -241,10 +250,10 @@ fn give_one_extent(unit: &mut Unit, lang: Language, hint: &SizeHint, size: &Size
     }
 }
 
-fn to_expr(size: &SizeExpr) -> Expr {
+fn to_expr(size: &SizeExpr, spelled: &dyn Fn(&str) -> String) -> Expr {
     match size {
         SizeExpr::Int(v) => Expr::int(*v),
-        SizeExpr::Name(n) => Expr::var(n),
+        SizeExpr::Name(n) => Expr::var(spelled(n)),
         SizeExpr::Binary(op, a, b) => {
             let op = match op {
                 '+' => BinOp::Add,
@@ -252,7 +261,7 @@ fn to_expr(size: &SizeExpr) -> Expr {
                 '*' => BinOp::Mul,
                 _ => BinOp::Div,
             };
-            let (a, b) = (to_expr(a), to_expr(b));
+            let (a, b) = (to_expr(a, spelled), to_expr(b, spelled));
             // Operands keep their grouping: n - (m - 1), (n + 1)*m.
             let b = if matches!(op, BinOp::Sub | BinOp::Div | BinOp::Mul) {
                 paren(b)
@@ -266,7 +275,9 @@ fn to_expr(size: &SizeExpr) -> Expr {
             };
             Expr::binary(op, a, b)
         }
-        SizeExpr::Element(n, i) => Expr::new(ExprKind::Index(n.clone(), vec![to_expr(i)])),
+        SizeExpr::Element(n, i) => {
+            Expr::new(ExprKind::Index(spelled(n), vec![to_expr(i, spelled)]))
+        }
     }
 }
 
