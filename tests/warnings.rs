@@ -285,7 +285,8 @@ fn module_variable_passed_to_its_own_user() {
         w.contains("w.f90:15:3: warning[W0304]: module variable `u` is passed as `a` of `g`"),
         "{w}"
     );
-    // `g` writes `u` only through `h`, where its dummy is not the variable.
+    // `g` writes `u` only through `h`: its dummy is the variable there too
+    // (`corpus/fortran/module_var_through_callees` checks the derivatives).
     let hidden = active
         .replace(
             "  use m\n  real(8) :: a, c\n  u = 2*c\n",
@@ -295,7 +296,20 @@ fn module_variable_passed_to_its_own_user() {
             "subroutine g(",
             "subroutine h(c)\n  use m\n  real(8) :: c\n  u = 2*c\nend subroutine h\nsubroutine g(",
         );
-    let e = errors_of(&hidden, "f", &["x"], &["y"]);
+    let w = warnings_of(&hidden, "f", &["x"], &["y"]);
+    assert!(
+        w.contains("warning[W0304]: module variable `u` is passed as `a` of `g`"),
+        "{w}"
+    );
+    // Only part of the variable passed: what `g` saves of its dummy would not be all
+    // that `h` changes. Refused.
+    let part = hidden
+        .replace("real(8) :: u\n", "real(8) :: u(2)\n")
+        .replace("u = x\n", "u = x\n  u(2) = 1\n")
+        .replace("call g(u, z)", "call g(u(1), z)")
+        .replace("y = x*z + u", "y = x*z + u(1)")
+        .replace("u = 2*c", "u(1) = 2*c");
+    let e = errors_of(&part, "f", &["x"], &["y"]);
     assert!(
         e.contains("error[E0508]: module variable `u` is passed as `a` of `g`"),
         "{e}"

@@ -89,6 +89,7 @@ pub fn aliased_dummies(
 ) -> Vec<(usize, String, String)> {
     let mut written: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     let mut named: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut reach = Reach::default();
     let mut out = Vec::new();
     for uir in units {
         walk_stmts(&uir.unit.body, &mut |s| {
@@ -103,7 +104,9 @@ pub fn aliased_dummies(
                     let names = named
                         .entry(c)
                         .or_insert_with(|| crate::il::visit::referenced_names(&callee.unit.body));
-                    if let Some((d, g)) = global_alias(uir, callee, k, a, names) {
+                    let found = global_alias(uir, callee, k, a, names)
+                        .or_else(|| hidden_alias(uir, c, k, a, units, by_key, &mut reach));
+                    if let Some((d, g)) = found {
                         let pair = (c, d, g);
                         if !out.contains(&pair) {
                             out.push(pair);
@@ -178,4 +181,101 @@ fn global_alias(
     let own = callee.unit.symbols.get(&zone.name)?;
     own.global.as_ref()?;
     reached.then(|| (key(dummy), key(&own.name)))
+}
+
+/// The key standing, in a pair of aliased variables, for a module variable the unit does
+/// not see (its zone is hidden): no name of the sources can take it.
+pub fn hidden_key(global: &crate::il::GlobalRef) -> String {
+    format!("\u{0}{}%{}", key(&global.module), key(&global.name))
+}
+
+/// Which units reach which module variables through the procedures they call, by the
+/// names those procedures use: (unit, variable) → reached, filled as asked.
+#[derive(Default)]
+struct Reach {
+    known: BTreeMap<(usize, (String, String)), bool>,
+    named: BTreeMap<usize, BTreeSet<String>>,
+}
+
+impl Reach {
+    /// Whether unit `u` or a procedure it calls, at any depth, names `global`.
+    fn reaches(
+        &mut self,
+        u: usize,
+        global: &crate::il::GlobalRef,
+        units: &[UnitIr],
+        by_key: &BTreeMap<String, usize>,
+    ) -> bool {
+        let g = global.key();
+        if let Some(&r) = self.known.get(&(u, g.clone())) {
+            return r;
+        }
+        // Cycles (recursion) count as not reaching until a unit on them does.
+        self.known.insert((u, g.clone()), false);
+        let unit = units[u].unit;
+        let names = self
+            .named
+            .entry(u)
+            .or_insert_with(|| crate::il::visit::referenced_names(&unit.body));
+        let own = unit.symbols.iter().any(|s| {
+            s.global.as_ref().is_some_and(|r| r.key() == g) && names.contains(&key(&s.name))
+        });
+        let reached = own
+            || crate::il::visit::called_names(unit).iter().any(|c| {
+                by_key
+                    .get(crate::il::key_ref(c).as_ref())
+                    .is_some_and(|&c| self.reaches(c, global, units, by_key))
+            });
+        self.known.insert((u, g), reached);
+        reached
+    }
+}
+
+/// Like [`global_alias`], for a module variable the callee does not see but reaches
+/// through the procedures it calls: the dummy is that variable's zone in the callee.
+fn hidden_alias(
+    caller: &UnitIr,
+    c: usize,
+    k: usize,
+    a: &Expr,
+    units: &[UnitIr],
+    by_key: &BTreeMap<String, usize>,
+    reach: &mut Reach,
+) -> Option<(String, String)> {
+    let callee = &units[c];
+    let z = caller.zones.get(a.base_name()?)?;
+    let g = caller.zones.globals.iter().position(|&x| x == z)?;
+    let zg = *callee.zones.globals.get(g)?;
+    let zone = &callee.zones.zones[zg];
+    let dummy = callee.unit.args.get(k)?;
+    let symbol = callee.unit.symbols.get(dummy)?;
+    if !zone.hidden || symbol.ty != zone.ty {
+        return None;
+    }
+    let own = caller
+        .unit
+        .symbols
+        .iter()
+        .find(|s| s.global.is_some() && caller.zones.get(&s.name) == Some(z))?;
+    let global = own.global.clone()?;
+    // The dummy must be the whole variable: its saves in the callee stand for the
+    // variable's (a part passed, `u(2)`, would leave the rest unsaved).
+    let whole = matches!(a.kind, ExprKind::Var(_))
+        && (symbol
+            .dims
+            .iter()
+            .all(|d| matches!(d.upper, crate::il::Bound::Colon))
+            && symbol.rank() == own.rank()
+            || crate::il::storage::variable_bytes(None, callee.unit, symbol).is_some_and(|b| {
+                crate::il::storage::variable_bytes(None, caller.unit, own) == Some(b)
+            }));
+    if !whole {
+        return None;
+    }
+    let calls_reach = crate::il::visit::called_names(callee.unit).iter().any(|n| {
+        by_key
+            .get(crate::il::key_ref(n).as_ref())
+            .is_some_and(|&u| reach.reaches(u, &global, units, by_key))
+    });
+    calls_reach.then(|| (key(dummy), hidden_key(&global)))
 }

@@ -158,6 +158,19 @@ impl Zones {
             });
         }
         for (i, g) in globals.iter().enumerate() {
+            // A variable the unit does not see, passed to it as a dummy that its callees
+            // then reach it beside (`ir::aliasing`): the dummy's zone stands for it.
+            let hidden = super::aliasing::hidden_key(&g.global);
+            let alias = aliased
+                .iter()
+                .find(|(_, h)| *h == hidden)
+                .and_then(|(d, _)| zones.by_key.get(d).copied());
+            if let (None, Some(z)) = (global_zone[i], alias) {
+                global_zone[i] = Some(z);
+                zones.zones[z].shared = true;
+                zones.zones[z].global = true;
+                continue;
+            }
             if global_zone[i].is_none() {
                 global_zone[i] = Some(zones.zones.len());
                 // Found by name only where the unit has no name of its own like it.
