@@ -210,7 +210,10 @@ impl Reach {
         if let Some(&r) = self.known.get(&(u, g.clone())) {
             return r;
         }
-        // Cycles (recursion) count as not reaching until a unit on them does.
+        // On a cycle of calls (recursion), a unit asked again while its answer is open
+        // counts as not reaching: a unit may then be taken as not reaching what it does
+        // through the cycle, which leaves its dummy distinct (refused when active, E0508),
+        // never wrong.
         self.known.insert((u, g.clone()), false);
         let unit = units[u].unit;
         let names = self
