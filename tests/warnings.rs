@@ -298,7 +298,10 @@ fn module_variable_passed_to_its_own_user() {
         );
     let w = warnings_of(&hidden, "f", &["x"], &["y"]);
     assert!(
-        w.contains("warning[W0304]: module variable `u` is passed as `a` of `g`"),
+        w.contains(
+            "warning[W0304]: module variable `u` is passed as `a` of `g`, which also reaches \
+             it through the procedures it calls"
+        ),
         "{w}"
     );
     // Only part of the variable passed: what `g` saves of its dummy would not be all

@@ -336,7 +336,8 @@ pub(super) fn aliasing(
             let name = &uir.zones.zones[z].name;
             // "module variable `u` ... through its module", or for a COMMON block
             // "variable `Y` of COMMON /STATE/ ... through the block".
-            let (what, way) = match ir.common(&ir.globals[g].global.module) {
+            let global = &ir.globals[g].global;
+            let (what, way) = match ir.common(&global.module) {
                 Some(block) => (
                     format!(
                         "variable `{name}` of COMMON /{}/",
@@ -346,6 +347,12 @@ pub(super) fn aliasing(
                 ),
                 None => (format!("module variable `{name}`"), "its module"),
             };
+            // A callee that does not see the variable reaches it through its callees.
+            let sees = callee
+                .symbols
+                .iter()
+                .any(|s| s.global.as_ref().is_some_and(|r| r.key() == global.key()));
+            let way = if sees { way } else { "the procedures it calls" };
             let help = format!(
                 "pass a copy of `{name}`, or let `{}` use only one of the two",
                 callee.name
@@ -357,26 +364,26 @@ pub(super) fn aliasing(
                 .globals
                 .get(g)
                 .is_some_and(|&zg| zones.of_arg(k) == Some(zg));
-            let (code, consequence) = if !merged && active(name) {
-                ("E0508", "its derivatives would be wrong")
-            } else {
-                ("W0304", "the result depends on the compiler")
+            let refused = !merged && active(name);
+            let message = |consequence: &str| {
+                format!(
+                    "{what} is passed as `{}` of `{}`, which also reaches it through {way} and \
+                     overwrites it one of the two ways: {consequence}",
+                    callee.args[k], callee.name
+                )
             };
-            let message = format!(
-                "{what} is passed as `{}` of `{}`, which also reaches it through {way} and \
-                 overwrites it one of the two ways: {consequence}",
-                callee.args[k], callee.name
-            );
-            let diagnostic = if code == "E0508" {
-                Diagnostic::error(code, message)
+            if refused {
+                errors.push(
+                    Diagnostic::error("E0508", message("its derivatives would be wrong"))
+                        .at(stmt.span)
+                        .with_help(help),
+                );
             } else {
-                Diagnostic::warning(code, message)
-            };
-            let diagnostic = diagnostic.at(stmt.span).with_help(help);
-            if code == "E0508" {
-                errors.push(diagnostic);
-            } else {
-                out.push(diagnostic);
+                out.push(
+                    Diagnostic::warning("W0304", message("the result depends on the compiler"))
+                        .at(stmt.span)
+                        .with_help(help),
+                );
             }
         }
     }
