@@ -494,10 +494,10 @@ mod size_tests {
         let deep = format!("{}n{}", "(".repeat(100), ")".repeat(100));
         assert!(SizeExpr::parse(&deep).unwrap_err().contains("nested"));
         // Elements of integer arrays, in either language's brackets.
-        let e = SizeExpr::parse("ia(n + 1) - ia(1)").unwrap();
+        let e = SizeExpr::parse("ia(n + 1) - ia(1)").expect("an element size parses");
         assert_eq!(e.names(), ["n"]);
         assert_eq!(e.arrays(), ["ia", "ia"]);
-        let e = SizeExpr::parse("rowptr[n]").unwrap();
+        let e = SizeExpr::parse("rowptr[n]").expect("a C element size parses");
         assert_eq!(e.arrays(), ["rowptr"]);
         assert!(
             SizeExpr::parse("ia(n]")

@@ -88,7 +88,6 @@ pub fn aliased_dummies(
     by_key: &BTreeMap<String, usize>,
 ) -> Vec<(usize, String, String)> {
     let mut written: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
-    let mut named: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     let mut reach = Reach::default();
     let mut out = Vec::new();
     for uir in units {
@@ -101,12 +100,7 @@ pub fn aliased_dummies(
                 let actuals = bind_actuals(callee.unit, args);
                 for (k, a) in actuals.iter().enumerate() {
                     let Some(a) = a else { continue };
-                    let names = named
-                        .entry(c)
-                        .or_insert_with(|| crate::il::visit::referenced_names(&callee.unit.body));
-                    let found = global_alias(uir, callee, k, a, names)
-                        .or_else(|| hidden_alias(uir, c, k, a, units, by_key, &mut reach));
-                    if let Some((d, g)) = found {
+                    if let Some((d, g)) = global_alias(uir, c, k, a, units, by_key, &mut reach) {
                         let pair = (c, d, g);
                         if !out.contains(&pair) {
                             out.push(pair);
@@ -150,37 +144,63 @@ pub fn aliased_dummies(
     out
 }
 
-/// The dummy `k` of `callee` (key) and the callee's name (key) of the module variable
-/// that the actual argument `a` of a call in `caller` is, or is part of, when the callee
-/// names that storage in its statements (`named`: under the variable's name or that of
-/// a variable EQUIVALENCEd onto it, as a COMMON block declared with other names is) and
-/// does not yet share the dummy's zone with it.
+/// The dummy `k` of callee `c` (key) and the key of the module variable that the actual
+/// argument `a` of a call in `caller` is, or is part of, when the two do not share a
+/// zone in the callee yet and the callee reaches the variable beside the dummy:
+/// - it sees the variable and names that storage in its statements (under the
+///   variable's name or that of a variable EQUIVALENCEd onto it, as a COMMON block
+///   declared with other names is): the key is the callee's name of it;
+/// - it does not see it, but a procedure it calls names it, and the whole variable is
+///   passed (the dummy's saves in the callee then stand for the variable's; a part,
+///   `u(2)`, would leave the rest unsaved): the key is [`hidden_key`].
 fn global_alias(
     caller: &UnitIr,
-    callee: &UnitIr,
+    c: usize,
     k: usize,
     a: &Expr,
-    named: &BTreeSet<String>,
+    units: &[UnitIr],
+    by_key: &BTreeMap<String, usize>,
+    reach: &mut Reach,
 ) -> Option<(String, String)> {
+    let callee = &units[c];
     let z = caller.zones.get(a.base_name()?)?;
     let g = caller.zones.globals.iter().position(|&x| x == z)?;
     let zg = *callee.zones.globals.get(g)?;
     let zone = &callee.zones.zones[zg];
     let dummy = callee.unit.args.get(k)?;
     let symbol = callee.unit.symbols.get(dummy)?;
-    if zone.hidden || callee.zones.of_arg(k) == Some(zg) || symbol.ty != zone.ty {
+    if callee.zones.of_arg(k) == Some(zg) || symbol.ty != zone.ty {
         return None;
     }
-    let reached = callee.unit.symbols.iter().any(|s| {
-        !s.name.contains('%')
-            && callee.zones.get(&s.name) == Some(zg)
-            && named.contains(crate::il::key_ref(&s.name).as_ref())
-    });
-    // The variable as the callee declares it (a COMMON piece, or a module variable as
-    // renamed by USE).
-    let own = callee.unit.symbols.get(&zone.name)?;
-    own.global.as_ref()?;
-    reached.then(|| (key(dummy), key(&own.name)))
+    if !zone.hidden {
+        let named = reach.named(c, units);
+        let reached = callee.unit.symbols.iter().any(|s| {
+            !s.name.contains('%')
+                && callee.zones.get(&s.name) == Some(zg)
+                && named.contains(crate::il::key_ref(&s.name).as_ref())
+        });
+        // The variable as the callee declares it (a COMMON piece, or a module variable
+        // as renamed by USE).
+        let own = callee.unit.symbols.get(&zone.name)?;
+        own.global.as_ref()?;
+        return reached.then(|| (key(dummy), key(&own.name)));
+    }
+    let own = caller
+        .unit
+        .symbols
+        .iter()
+        .find(|s| s.global.is_some() && caller.zones.get(&s.name) == Some(z))?;
+    let global = own.global.clone()?;
+    let assumed_shape = symbol
+        .dims
+        .iter()
+        .all(|d| matches!(d.upper, crate::il::Bound::Colon))
+        && symbol.rank() == own.rank();
+    let bytes = |unit, s| crate::il::storage::variable_bytes(None, unit, s);
+    let same_size = bytes(callee.unit, symbol).is_some_and(|b| bytes(caller.unit, own) == Some(b));
+    let whole = matches!(a.kind, ExprKind::Var(_)) && (assumed_shape || same_size);
+    // The callee does not see the variable: it reaches it if a procedure it calls does.
+    (whole && reach.reaches(c, &global, units, by_key)).then(|| (key(dummy), hidden_key(&global)))
 }
 
 /// The key standing, in a pair of aliased variables, for a module variable the unit does
@@ -189,8 +209,9 @@ pub fn hidden_key(global: &crate::il::GlobalRef) -> String {
     format!("\u{0}{}%{}", key(&global.module), key(&global.name))
 }
 
-/// Which units reach which module variables through the procedures they call, by the
-/// names those procedures use: (unit, variable) → reached, filled as asked.
+/// Which units reach which module variables, themselves or through the procedures they
+/// call, by the names those procedures use: (unit, variable) → reached, and each unit's
+/// names, filled as asked.
 #[derive(Default)]
 struct Reach {
     known: BTreeMap<(usize, (String, String)), bool>,
@@ -198,6 +219,13 @@ struct Reach {
 }
 
 impl Reach {
+    /// The names (keys) unit `u`'s statements use.
+    fn named(&mut self, u: usize, units: &[UnitIr]) -> &BTreeSet<String> {
+        self.named
+            .entry(u)
+            .or_insert_with(|| crate::il::visit::referenced_names(&units[u].unit.body))
+    }
+
     /// Whether unit `u` or a procedure it calls, at any depth, names `global`.
     fn reaches(
         &mut self,
@@ -216,10 +244,7 @@ impl Reach {
         // never wrong.
         self.known.insert((u, g.clone()), false);
         let unit = units[u].unit;
-        let names = self
-            .named
-            .entry(u)
-            .or_insert_with(|| crate::il::visit::referenced_names(&unit.body));
+        let names = self.named(u, units);
         let own = unit.symbols.iter().any(|s| {
             s.global.as_ref().is_some_and(|r| r.key() == g) && names.contains(&key(&s.name))
         });
@@ -232,53 +257,4 @@ impl Reach {
         self.known.insert((u, g), reached);
         reached
     }
-}
-
-/// Like [`global_alias`], for a module variable the callee does not see but reaches
-/// through the procedures it calls: the dummy is that variable's zone in the callee.
-fn hidden_alias(
-    caller: &UnitIr,
-    c: usize,
-    k: usize,
-    a: &Expr,
-    units: &[UnitIr],
-    by_key: &BTreeMap<String, usize>,
-    reach: &mut Reach,
-) -> Option<(String, String)> {
-    let callee = &units[c];
-    let z = caller.zones.get(a.base_name()?)?;
-    let g = caller.zones.globals.iter().position(|&x| x == z)?;
-    let zg = *callee.zones.globals.get(g)?;
-    let zone = &callee.zones.zones[zg];
-    let dummy = callee.unit.args.get(k)?;
-    let symbol = callee.unit.symbols.get(dummy)?;
-    if !zone.hidden || symbol.ty != zone.ty {
-        return None;
-    }
-    let own = caller
-        .unit
-        .symbols
-        .iter()
-        .find(|s| s.global.is_some() && caller.zones.get(&s.name) == Some(z))?;
-    let global = own.global.clone()?;
-    // The dummy must be the whole variable: its saves in the callee stand for the
-    // variable's (a part passed, `u(2)`, would leave the rest unsaved).
-    let whole = matches!(a.kind, ExprKind::Var(_))
-        && (symbol
-            .dims
-            .iter()
-            .all(|d| matches!(d.upper, crate::il::Bound::Colon))
-            && symbol.rank() == own.rank()
-            || crate::il::storage::variable_bytes(None, callee.unit, symbol).is_some_and(|b| {
-                crate::il::storage::variable_bytes(None, caller.unit, own) == Some(b)
-            }));
-    if !whole {
-        return None;
-    }
-    let calls_reach = crate::il::visit::called_names(callee.unit).iter().any(|n| {
-        by_key
-            .get(crate::il::key_ref(n).as_ref())
-            .is_some_and(|&u| reach.reaches(u, &global, units, by_key))
-    });
-    calls_reach.then(|| (key(dummy), hidden_key(&global)))
 }

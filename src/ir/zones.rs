@@ -160,10 +160,9 @@ impl Zones {
         for (i, g) in globals.iter().enumerate() {
             // A variable the unit does not see, passed to it as a dummy that its callees
             // then reach it beside (`ir::aliasing`): the dummy's zone stands for it.
-            let hidden = super::aliasing::hidden_key(&g.global);
-            let alias = aliased
-                .iter()
-                .find(|(_, h)| *h == hidden)
+            let alias = (!aliased.is_empty() && global_zone[i].is_none())
+                .then(|| super::aliasing::hidden_key(&g.global))
+                .and_then(|hidden| aliased.iter().find(|(_, h)| *h == hidden))
                 .and_then(|(d, _)| zones.by_key.get(d).copied());
             if let (None, Some(z)) = (global_zone[i], alias) {
                 global_zone[i] = Some(z);
