@@ -41,6 +41,7 @@ pub mod prepare;
 pub mod request;
 pub mod runtime;
 pub mod tapenade;
+pub mod validate;
 
 pub use cargo::{Build, BuildError};
 pub use diag::{Diagnostic, Diagnostics, SourceMap};

@@ -13,14 +13,11 @@
 
 // The harness modules, without the corpus self-tests.
 #[path = "support"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod support {
     pub mod case;
-    pub mod cdriver;
-    pub mod checks;
     pub mod config;
-    pub mod driver;
-    pub mod toolchain;
+    pub use adgen::validate::toolchain;
 }
 
 use std::path::Path;

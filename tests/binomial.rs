@@ -6,9 +6,7 @@
 //! after the loop that overwrites what the loop read; and its tape is smaller. A
 //! `CHECKPOINT-START` / `CHECKPOINT-END` region inside the step is checkpointed too.
 
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 #[allow(dead_code)]
 #[path = "support/hand_driver.rs"]

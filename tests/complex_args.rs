@@ -6,9 +6,7 @@
 //! - the tangent against central differences along a complex direction;
 //! - the adjoint against the tangent: `Σ Re(conjg(w)·ẏ) = Σ Re(conjg(x̄)·ẋ)`.
 
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 #[path = "support/hand_driver.rs"]
 mod hand_driver;

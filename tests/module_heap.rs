@@ -9,9 +9,7 @@
 //! adjoint as they were before the root: freed when the root allocated them, allocated,
 //! holding the gradient, when the root freed an independent.
 
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 #[allow(dead_code)]
 #[path = "support/hand_driver.rs"]

@@ -9,9 +9,7 @@ use std::collections::BTreeSet;
 #[allow(dead_code)]
 #[path = "support/hand_driver.rs"]
 mod hand_driver;
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 use hand_driver::request;
 

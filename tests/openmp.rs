@@ -8,9 +8,7 @@
 //! and adjoint are compiled with `-fopenmp` and run on two threads: tangent against
 //! central differences, adjoint against tangent.
 
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 #[allow(dead_code)]
 #[path = "support/hand_driver.rs"]

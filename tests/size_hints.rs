@@ -3,9 +3,7 @@
 //! `csr_sized_by_row_pointers` check the derivatives), what is refused, and the
 //! procedure an error asks to size.
 
-#[allow(dead_code)]
-#[path = "support/toolchain.rs"]
-mod toolchain;
+use adgen::validate::toolchain;
 
 #[allow(dead_code)]
 #[path = "support/hand_driver.rs"]

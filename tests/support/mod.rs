@@ -3,15 +3,15 @@
 //! or gcc, run by a generated
 //! driver, and its tangent checked against central differences and its adjoint against
 //! the tangent by the dot-product test; its unparsed form must compute bitwise the same.
+//! The drivers, their build and their checks are `adgen::validate`'s, which `adgen
+//! validate` runs on a user's manifest; what is the corpus's own (its manifests, the round
+//! trip, the contract runs) is here.
 
 #![allow(dead_code)]
 
 pub mod case;
-pub mod cdriver;
-pub mod checks;
 pub mod config;
-pub mod driver;
-pub mod toolchain;
+pub use adgen::validate::{checks, fortran_driver as driver, toolchain};
 
 #[cfg(test)]
 mod selftest;

@@ -1,22 +1,22 @@
-//! The C drivers of C roots: the same checks as [`super::driver`] (same `PRIMAL` and
+//! The C drivers of C roots: the same checks as [`super::fortran_driver`] (same `PRIMAL` and
 //! `CHECK` lines), written in C.
 //!
 //! Every argument is held in a C array (scalars in arrays of one element), so that one
 //! loop shape serves all: a by-value parameter is passed as `x[0]`, a pointer parameter
-//! as `x`. How the root is called comes from its IL (`adgen::il::calls::param_kinds`); how
+//! as `x`. How the root is called comes from its IL (`crate::il::calls::param_kinds`); how
 //! its derivatives are called, from the prototypes of the generated header, which the
 //! driver includes (so the header is checked too).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use adgen::back::c::c_type;
-use adgen::diff::Signature;
-use adgen::il::calls::{Pass, param_kinds};
-use adgen::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
+use crate::back::c::c_type;
+use crate::diff::Signature;
+use crate::il::calls::{Pass, param_kinds};
+use crate::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
-use super::config::{CheckConfig, RootSpec, Value};
-use super::driver::{Component, DerivativeChecks, StructArg, Types, covers, struct_args};
+use super::fortran_driver::{Component, DerivativeChecks, StructArg, Types, covers, struct_args};
+use super::settings::{CheckConfig, RootSpec, Value};
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -25,8 +25,6 @@ struct Slot {
     ty: ScalarType,
     len: i64,
     pass: Pass,
-    /// INTENT(IN): a by-value parameter or a `const` pointer.
-    input_only: bool,
     is_result: bool,
     independent: bool,
     dependent: bool,
@@ -122,7 +120,7 @@ impl Slot {
 
 /// C names are case-sensitive: their capitals keep the IL's marks in the key.
 fn key(s: &str) -> String {
-    adgen::il::key(&adgen::il::names::cased(&adgen::il::names::spelled(s)))
+    crate::il::key(&crate::il::names::cased(&crate::il::names::spelled(s)))
 }
 
 /// The value of a bound expression, from the integers of check.toml.
@@ -158,7 +156,6 @@ fn expand(
     parent: &str,
     path: &str,
     tname: &str,
-    input_only: bool,
     roles: (&BTreeSet<String>, &BTreeSet<String>),
     depth: usize,
 ) -> Result<(), String> {
@@ -189,17 +186,7 @@ fn expand(
                 ));
             }
             let t = c.type_name.clone().unwrap_or_default();
-            expand(
-                out,
-                types,
-                check,
-                parent,
-                &p,
-                &t,
-                input_only,
-                roles,
-                depth + 1,
-            )?;
+            expand(out, types, check, parent, &p, &t, roles, depth + 1)?;
             continue;
         }
         let real = matches!(c.ty, ScalarType::Real(_));
@@ -209,7 +196,6 @@ fn expand(
             ty: c.ty,
             len,
             pass: Pass::Ref,
-            input_only,
             is_result: false,
             independent: covers(roles.0, &format!("{parent}{p}")) && real,
             dependent: covers(roles.1, &format!("{parent}{p}")) && real,
@@ -346,7 +332,7 @@ fn header_structs(headers: &[(String, String)]) -> Types {
             let Some(name) = name else { continue };
             out.insert(
                 key(&name),
-                super::driver::TypeInfo {
+                super::fortran_driver::TypeInfo {
                     name,
                     module: None,
                     components: comps,
@@ -404,17 +390,7 @@ fn slots(
                 return Err(format!("the driver cannot pass the struct array `{arg}`"));
             }
             let t = sym.type_spec.type_name.clone().unwrap_or_default();
-            expand(
-                &mut out,
-                types,
-                check,
-                arg,
-                "",
-                &t,
-                sym.intent == Some(adgen::il::Intent::In),
-                (&indep, &dep),
-                0,
-            )?;
+            expand(&mut out, types, check, arg, "", &t, (&indep, &dep), 0)?;
             continue;
         }
         // A matrix of row pointers: `[extent]` rows of `[row_length]`.
@@ -459,7 +435,6 @@ fn slots(
             ty: sym.ty,
             len: row_len.map_or(len, |(n, m)| n * m),
             pass: kinds[i],
-            input_only: sym.intent == Some(adgen::il::Intent::In),
             is_result: false,
             independent: indep.contains(&key(arg)),
             dependent: dep.contains(&key(arg)),
@@ -485,7 +460,6 @@ fn slots(
             ty,
             len: 1,
             pass: Pass::Ref,
-            input_only: false,
             is_result: true,
             independent: false,
             dependent: named || spec.dependents.is_empty(),
@@ -646,7 +620,7 @@ fn prototype_line(unit: &Unit, structs: &str) -> String {
     if structs.contains("#include") {
         return String::new();
     }
-    format!("{};\n", adgen::back::c::prototype(unit))
+    format!("{};\n", crate::back::c::prototype(unit))
 }
 
 /// The driver calling the original root once and printing every argument.

@@ -27,6 +27,17 @@ pub fn fixed_line_length_flag(length: Option<usize>) -> Option<String> {
     }
 }
 
+/// gfortran's flags for a manifest's preprocessing: `-cpp` and a `-D` per define (none
+/// when it asks for none).
+pub fn cpp_flags(p: &crate::request::Preprocessor) -> Vec<String> {
+    if !p.all && p.defines.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once("-cpp".to_string())
+        .chain(p.defines.iter().map(|d| format!("-D{d}")))
+        .collect()
+}
+
 /// What a finished command did.
 #[derive(Debug)]
 pub struct Outcome {

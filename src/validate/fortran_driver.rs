@@ -16,12 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use adgen::diff::Signature;
-use adgen::il::{
+use crate::diff::Signature;
+use crate::il::{
     self, BaseType, Bound, DeclKind, Expr, Intent, Program, ScalarType, SymbolKind, Unit,
 };
 
-use super::config::{CheckConfig, RootSpec, Value};
+use super::settings::{CheckConfig, RootSpec, Value};
 
 /// Prints an IL expression as Fortran.
 pub type Printer<'a> = &'a dyn Fn(&Expr) -> String;
@@ -712,12 +712,8 @@ contains
 ";
 
 /// `use` lines for a root that is a module procedure (and for its derivatives, which
-/// live in derivative modules): such procedures are not declared EXTERNAL.
-fn module_uses(unit: &Unit, sigs: &[&Signature]) -> String {
-    module_uses_with(unit, sigs, &[])
-}
-
-/// [`module_uses`] and the modules defining the types `types` (module, type name).
+/// live in derivative modules: such procedures are not declared EXTERNAL), and for the
+/// modules defining the types `types` (module, type name).
 fn module_uses_with(unit: &Unit, sigs: &[&Signature], types: &[(String, String)]) -> String {
     let mut out = String::new();
     for (m, t) in types {
