@@ -107,6 +107,8 @@ pub struct RawManifest {
     pub root: Option<IgnoredAny>,
     pub sizes: Option<IgnoredAny>,
     pub black_box: Option<IgnoredAny>,
+    /// `[validate]`: read by `adgen validate` only (`validate::settings`).
+    pub validate: Option<IgnoredAny>,
 }
 
 /// `fixed-line-length`: the last column of fixed-form statements, as gfortran's

@@ -16,7 +16,7 @@ use super::fortran_driver::{self as driver, Printer};
 use super::settings::{CheckConfig, RootSpec};
 use super::toolchain::{self, Outcome};
 
-/// One thing that went wrong with one corpus program.
+/// One thing that went wrong with one program (a corpus case, or a manifest's roots).
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub case: String,
@@ -44,6 +44,14 @@ pub struct Context<'a> {
     /// The original sources (parsed again with the generated files, whose modules use
     /// theirs).
     pub sources: Vec<crate::SourceInput>,
+    /// Generated code must compile without a warning (`-Wall -Werror`), as the corpus
+    /// demands; otherwise it is compiled as the user's code is.
+    pub strict: bool,
+    /// Directories the generated files and the drivers also search for modules, INCLUDE
+    /// files and headers: the user's source and include directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// What each root's derivative driver printed, by root name, in the order run.
+    pub outputs: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl Context<'_> {
@@ -71,6 +79,15 @@ impl Context<'_> {
             .map(|f| f.to_string())
             .chain(toolchain::fixed_line_length_flag(length))
             .chain(cpp)
+            .chain(self.check.fflags.iter().cloned())
+            .collect()
+    }
+
+    /// `-I` options for [`Context::include_dirs`].
+    fn include_flags(&self) -> Vec<String> {
+        self.include_dirs
+            .iter()
+            .map(|d| format!("-I{}", d.display()))
             .collect()
     }
     pub fn fail(&self, stage: &str, detail: impl Into<String>) -> Failure {
@@ -125,7 +142,13 @@ pub fn compile_sources(
         let obj = dir.join(object_name(path));
         // Generated derivative modules use the original modules.
         let originals = format!("-I{}", ctx.work.join("original").display());
-        let fflags: Vec<&str> = flags.iter().copied().chain([originals.as_str()]).collect();
+        let includes = ctx.include_flags();
+        let fflags: Vec<&str> = flags
+            .iter()
+            .copied()
+            .chain([originals.as_str()])
+            .chain(includes.iter().map(String::as_str))
+            .collect();
         let cflags: Vec<&str> = if flags.contains(&"-Werror") {
             toolchain::CFLAGS
         } else {
@@ -134,6 +157,8 @@ pub fn compile_sources(
         .iter()
         .chain(ctx.sanitizer_flags())
         .copied()
+        .chain(includes.iter().map(String::as_str))
+        .chain(ctx.check.cflags.iter().map(String::as_str))
         .collect();
         let flags: &[&str] = if toolchain::is_c(path) {
             &cflags
@@ -174,10 +199,12 @@ pub fn build_and_run(
     let generated_headers = format!("-I{}", ctx.work.join("generated").display());
     // The user's headers, which a generated header includes for the types they define.
     let user_headers = format!("-I{}", ctx.work.join("original").display());
+    let includes = ctx.include_flags();
     let cflags: Vec<&str> = toolchain::CFLAGS_LENIENT
         .iter()
         .copied()
         .chain([generated_headers.as_str(), user_headers.as_str()])
+        .chain(includes.iter().map(String::as_str))
         .chain(ctx.sanitizer_flags().iter().copied())
         .collect();
     // A driver of a module procedure uses its module and the derivative modules.
@@ -190,6 +217,7 @@ pub fn build_and_run(
         .iter()
         .copied()
         .chain(module_dirs.iter().map(String::as_str))
+        .chain(includes.iter().map(String::as_str))
         .collect();
     let flags: &[&str] = if ctx.c { &cflags } else { &fflags };
     let o = toolchain::compile(&src, &obj, &dir, flags);
@@ -313,27 +341,40 @@ pub fn check_derivatives(
         .map(|f| (f.path.clone(), f.contents.clone()))
         .collect();
     let mut failures = Vec::new();
-    let gen_objects = match compile_sources(
-        ctx,
-        "generated",
-        &ordered,
-        toolchain::GENERATED_FFLAGS,
-        "compile-generated",
-    ) {
-        Ok(o) => o,
-        Err(f) => {
-            // Warnings are failures, but the derivatives are still worth checking:
-            // compile again without -Werror and go on when that works.
-            failures.extend(f);
-            match compile_sources(
-                ctx,
-                "generated-lenient",
-                &ordered,
-                toolchain::ORIGINAL_FFLAGS,
-                "compile-generated",
-            ) {
-                Ok(o) => o,
-                Err(_) => return failures,
+    let lenient: Vec<String> = toolchain::ORIGINAL_FFLAGS
+        .iter()
+        .map(|f| f.to_string())
+        .chain(ctx.check.fflags.iter().cloned())
+        .collect();
+    let lenient: Vec<&str> = lenient.iter().map(String::as_str).collect();
+    let gen_objects = if !ctx.strict {
+        match compile_sources(ctx, "generated", &ordered, &lenient, "compile-generated") {
+            Ok(o) => o,
+            Err(f) => return f,
+        }
+    } else {
+        match compile_sources(
+            ctx,
+            "generated",
+            &ordered,
+            toolchain::GENERATED_FFLAGS,
+            "compile-generated",
+        ) {
+            Ok(o) => o,
+            Err(f) => {
+                // Warnings are failures, but the derivatives are still worth checking:
+                // compile again without -Werror and go on when that works.
+                failures.extend(f);
+                match compile_sources(
+                    ctx,
+                    "generated-lenient",
+                    &ordered,
+                    &lenient,
+                    "compile-generated",
+                ) {
+                    Ok(o) => o,
+                    Err(_) => return failures,
+                }
             }
         }
     };
@@ -394,6 +435,9 @@ pub fn check_derivatives(
                 continue;
             }
         };
+        ctx.outputs
+            .borrow_mut()
+            .push((spec.name.clone(), output.clone()));
         let root = spec.name.to_ascii_lowercase();
         // Differences with steps h and 10h agree: the function is smooth enough here.
         let mut expected = vec![Expected {

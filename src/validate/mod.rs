@@ -7,12 +7,13 @@
 //! root's language ([`fortran_driver`], [`c_driver`]); it is compiled with the user's
 //! sources, the generated files and the runtime ([`build`], [`toolchain`]), run, and what
 //! it prints is judged ([`checks`]). How arguments get their values comes from
-//! [`settings`]. `adgen validate` and the corpus harness of the tests share all
+//! [`settings`]. `adgen validate` ([`run`]) and the corpus harness of the tests share all
 //! of it.
 
 pub mod build;
 pub mod c_driver;
 pub mod checks;
 pub mod fortran_driver;
+pub mod run;
 pub mod settings;
 pub mod toolchain;

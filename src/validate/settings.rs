@@ -11,6 +11,8 @@
 //! fd_step = 1e-6            # relative step: the direction of each input is scaled by its magnitude
 //! timeout = 60              # seconds per program run
 //! link = ["lib.f90"]        # sources compiled and linked but not differentiated
+//! fflags = ["-std=legacy"]  # extra options for gfortran (and `cflags` for gcc) on the
+//!                           #   user's sources and the generated ones
 //! n = 10                    # integer or logical dummy arguments of the root, by name;
 //! idx = [1, 3, 2]           #   integer arrays as lists
 //! [extent]                  # extent of the last dimension of assumed-size arrays
@@ -20,6 +22,9 @@
 //! [range]                   # where real inputs are drawn from (default 0.5..1.5)
 //! x = [0.1, 0.9]
 //! ```
+//!
+//! In `ad.toml` the keys may also be spelled with hyphens (`adjoint-tolerance`,
+//! `fd-step`, `row-length`), as the manifest's other keys are.
 
 use std::collections::BTreeMap;
 
@@ -44,6 +49,8 @@ pub enum Value {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckConfig {
+    /// Where the settings were read, for messages: `check.toml`, `ad.toml [validate]`.
+    pub origin: String,
     pub seed: u64,
     pub tolerance: f64,
     pub adjoint_tolerance: f64,
@@ -59,6 +66,10 @@ pub struct CheckConfig {
     /// Files of the program's directory that adgen is not given but the program links
     /// (the black boxes' sources and the user's derivatives of them): `link = [...]`.
     pub link: Vec<String>,
+    /// Extra options for gfortran and gcc on the user's sources and the generated ones
+    /// (`fflags = ["-std=legacy"]`, `cflags = ["-DNDEBUG"]`).
+    pub fflags: Vec<String>,
+    pub cflags: Vec<String>,
     /// Also check INTERFACE.md §4's promises on derivative arguments: garbage in the
     /// tangent derivatives of non-independents and in the adjoints of input-only
     /// independents must not change the results. Set by `ADGEN_CORPUS_CONTRACT=1`, or
@@ -73,6 +84,7 @@ pub struct CheckConfig {
 impl Default for CheckConfig {
     fn default() -> Self {
         CheckConfig {
+            origin: "check.toml".to_string(),
             seed: 20_240_611,
             tolerance: 1e-6,
             adjoint_tolerance: 1e-10,
@@ -83,6 +95,8 @@ impl Default for CheckConfig {
             row_length: BTreeMap::new(),
             range: BTreeMap::new(),
             link: Vec::new(),
+            fflags: Vec::new(),
+            cflags: Vec::new(),
             contract: false,
             sanitize: false,
         }
@@ -134,7 +148,10 @@ pub fn parse_check(text: &str) -> Result<CheckConfig, String> {
 /// Reads the settings of a TOML table; `what` names where it stands in messages
 /// (`check.toml`, `ad.toml [validate]`).
 pub fn from_table(table: &toml::Table, what: &str) -> Result<CheckConfig, String> {
-    let mut cfg = CheckConfig::default();
+    let mut cfg = CheckConfig {
+        origin: what.to_string(),
+        ..CheckConfig::default()
+    };
     for (key, value) in table {
         let bad = || format!("{what}: bad value for `{key}`: {value}");
         match key.as_str() {
@@ -143,18 +160,25 @@ pub fn from_table(table: &toml::Table, what: &str) -> Result<CheckConfig, String
                 cfg.seed = s as u64;
             }
             "tolerance" => cfg.tolerance = as_f64(value).ok_or_else(bad)?,
-            "adjoint_tolerance" => cfg.adjoint_tolerance = as_f64(value).ok_or_else(bad)?,
-            "fd_step" => cfg.fd_step = as_f64(value).ok_or_else(bad)?,
-            "link" => {
+            "adjoint_tolerance" | "adjoint-tolerance" => {
+                cfg.adjoint_tolerance = as_f64(value).ok_or_else(bad)?
+            }
+            "fd_step" | "fd-step" => cfg.fd_step = as_f64(value).ok_or_else(bad)?,
+            "link" | "fflags" | "cflags" => {
                 let items = value.as_array().ok_or_else(bad)?;
+                let list = match key.as_str() {
+                    "link" => &mut cfg.link,
+                    "fflags" => &mut cfg.fflags,
+                    _ => &mut cfg.cflags,
+                };
                 for i in items {
-                    cfg.link.push(i.as_str().ok_or_else(bad)?.to_string());
+                    list.push(i.as_str().ok_or_else(bad)?.to_string());
                 }
             }
             "sanitize" => cfg.sanitize = value.as_bool().ok_or_else(bad)?,
             "contract" => cfg.contract = value.as_bool().ok_or_else(bad)?,
             "timeout" => cfg.timeout_secs = value.as_integer().ok_or_else(bad)? as u64,
-            "extent" | "row_length" => {
+            "extent" | "row_length" | "row-length" => {
                 let t = value.as_table().ok_or_else(bad)?;
                 for (name, v) in t {
                     let e = v.as_integer().filter(|e| *e > 0).ok_or_else(bad)?;

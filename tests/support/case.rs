@@ -186,6 +186,9 @@ pub fn run_case_with(dir: &Path, disable: &[&str]) -> Vec<Failure> {
         c: sources.iter().any(|s| toolchain::is_c(&s.path)),
         types: Default::default(),
         sources: Vec::new(),
+        strict: true,
+        include_dirs: Vec::new(),
+        outputs: Default::default(),
     };
     let mut source_map = adgen::SourceMap::default();
     let program: Program = match adgen::parse_sources(&sources, &mut source_map) {

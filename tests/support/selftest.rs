@@ -336,6 +336,9 @@ fn run_with(
         c: false,
         types: Default::default(),
         sources: Vec::new(),
+        strict: true,
+        include_dirs: Vec::new(),
+        outputs: Default::default(),
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -436,6 +439,9 @@ fn generated_code_with_warnings_is_rejected() {
         c: false,
         types: Default::default(),
         sources: Vec::new(),
+        strict: true,
+        include_dirs: Vec::new(),
+        outputs: Default::default(),
     };
     let sources = vec![(
         "w_d.f90".to_string(),
@@ -462,6 +468,9 @@ fn roundtrip_detects_a_changed_result() {
         c: false,
         types: Default::default(),
         sources: Vec::new(),
+        strict: true,
+        include_dirs: Vec::new(),
+        outputs: Default::default(),
     };
     let (sq, cube) = (sq_unit(), cube_unit());
     let specs = specs();
@@ -1011,6 +1020,9 @@ fn corpus_primal_drivers_run() {
             c: false,
             types: Default::default(),
             sources: Vec::new(),
+            strict: true,
+            include_dirs: Vec::new(),
+            outputs: Default::default(),
         };
         let originals: Vec<(String, String)> = sources
             .iter()

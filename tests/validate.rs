@@ -1,0 +1,265 @@
+//! `adgen validate` (INTERFACE.md §2) as users run it: on small projects, Fortran and C,
+//! with gfortran and gcc; a wrong hand-written derivative of a black box must be caught
+//! and the exit status must say so.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn adgen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_adgen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the adgen binary runs")
+}
+
+/// A project in a temporary directory: `(path, text)` files.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The verdict printed for one check of a root, e.g. `tangent vs central differences`.
+fn verdict<'a>(stdout: &'a str, check: &str) -> &'a str {
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with(check))
+        .unwrap_or_else(|| panic!("no `{check}` line in:\n{stdout}"));
+    line.split_whitespace().last().unwrap()
+}
+
+/// A module used by the root, listed after it in `sources` (the validation compiles
+/// the sources in whatever order builds them), and an INCLUDE file beside them.
+const HEAT: &[(&str, &str)] = &[
+    (
+        "ad.toml",
+        r#"sources = ["src/heat.f90", "src/params.f90"]
+
+[[root]]
+name = "heat"
+independents = ["u", "k"]
+dependents = ["cost"]
+
+[validate]
+n = 12
+nsteps = 5
+[validate.range]
+k = [0.1, 0.3]
+"#,
+    ),
+    (
+        "src/params.f90",
+        "module params\n  implicit none\n  include 'dt.inc'\nend module params\n",
+    ),
+    ("src/dt.inc", "real(8), parameter :: dt = 0.2d0\n"),
+    (
+        "src/heat.f90",
+        "subroutine heat(n, nsteps, u, k, cost)
+  use params, only: dt
+  implicit none
+  integer, intent(in) :: n, nsteps
+  real(8), intent(inout) :: u(n)
+  real(8), intent(in) :: k
+  real(8), intent(out) :: cost
+  real(8) :: v(n)
+  integer :: i, s
+  do s = 1, nsteps
+    v = u
+    do i = 2, n - 1
+      u(i) = v(i) + dt*k*(v(i-1) - 2d0*v(i) + v(i+1)) - dt*v(i)**3
+    end do
+  end do
+  cost = sum(u**2)
+end subroutine heat
+",
+    ),
+];
+
+#[test]
+fn a_fortran_root_validates_with_its_module_and_include_file() {
+    let dir = project(HEAT);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("root `heat`"), "{stdout}");
+    assert_eq!(verdict(&stdout, "tangent vs central differences"), "ok");
+    assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
+    assert!(
+        stderr.contains("the derivatives of 1 root(s) agree"),
+        "{stderr}"
+    );
+    // Nothing is left behind in the project.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["ad.toml", "src"]);
+}
+
+#[test]
+fn an_argument_without_a_value_is_named_with_the_line_to_add() {
+    let manifest = HEAT[0].1.replace("nsteps = 5\n", "");
+    let mut files = HEAT.to_vec();
+    files[0] = ("ad.toml", &manifest);
+    let dir = project(&files);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(
+            "ad.toml [validate] gives no value for the argument `nsteps` of `heat`: add \
+             `nsteps = ...` there"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_settings_and_unknown_roots_are_errors() {
+    let manifest = HEAT[0].1.replace("k = [0.1, 0.3]", "k = [0.3, 0.1]");
+    let mut files = HEAT.to_vec();
+    files[0] = ("ad.toml", &manifest);
+    let dir = project(&files);
+    let output = adgen(dir.path(), &["validate"]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error[E0906]: ad.toml [validate]: bad value for `range`"),
+        "{stderr}"
+    );
+    let dir = project(HEAT);
+    let output = adgen(dir.path(), &["validate", "--root", "cool"]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("`--root cool`: the manifest has no such root (its roots: heat)"),
+        "{stderr}"
+    );
+}
+
+/// A black box whose hand-written adjoint forgets a factor: the tangent is right, the
+/// dot-product test is not.
+fn black_box_project(adjoint_factor: &str) -> tempfile::TempDir {
+    let lib = format!(
+        "subroutine cube(x, y)
+  real(8), intent(in) :: x
+  real(8), intent(out) :: y
+  y = x**3
+end subroutine cube
+subroutine cube_d(x, xd, y, yd)
+  real(8), intent(in) :: x, xd
+  real(8), intent(out) :: y, yd
+  y = x**3
+  yd = 3d0*x**2*xd
+end subroutine cube_d
+subroutine cube_b(x, xb, y, yb)
+  real(8), intent(in) :: x, y
+  real(8), intent(inout) :: xb, yb
+  xb = xb + {adjoint_factor}*x**2*yb
+  yb = 0d0
+end subroutine cube_b
+"
+    );
+    let manifest = r#"sources = ["model.f90"]
+
+[[root]]
+name = "model"
+independents = ["a"]
+dependents = ["r"]
+
+[black-box.cube]
+arguments = ["x", "y"]
+depends = { y = ["x"] }
+
+[validate]
+link = ["lib.f90"]
+"#;
+    let model = "subroutine model(a, r)
+  real(8), intent(in) :: a
+  real(8), intent(out) :: r
+  real(8) :: c
+  call cube(sin(a), c)
+  r = c + a
+end subroutine model
+";
+    project(&[
+        ("ad.toml", manifest),
+        ("model.f90", model),
+        ("lib.f90", &lib),
+    ])
+}
+
+#[test]
+fn a_wrong_hand_written_adjoint_fails_validation() {
+    let dir = black_box_project("3d0");
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
+
+    let dir = black_box_project("2d0");
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(verdict(&stdout, "tangent vs central differences"), "ok");
+    assert_eq!(
+        verdict(&stdout, "adjoint vs tangent (dot product)"),
+        "FAILED"
+    );
+    assert!(stdout.contains("error [check]: adjoint model"), "{stdout}");
+}
+
+#[test]
+fn a_c_root_validates_with_its_header() {
+    let dir = project(&[
+        (
+            "ad.toml",
+            r#"sources = ["c/*.c"]
+
+[[root]]
+name = "energy"
+independents = ["x"]
+dependents = ["e"]
+
+# `x` needs no `[validate.extent]`: its size is given here.
+[sizes.energy]
+x = "n"
+
+[validate]
+n = 7
+"#,
+        ),
+        ("c/spring.h", "#define STIFFNESS 2.5\n"),
+        (
+            "c/energy.c",
+            "#include <math.h>
+#include \"spring.h\"
+void energy(int n, const double *x, double *e) {
+  *e = 0.0;
+  for (int i = 1; i < n; i++) {
+    double d = x[i] - x[i - 1] - 1.0;
+    *e += 0.5 * STIFFNESS * d * d + cos(x[i]);
+  }
+}
+",
+        ),
+    ]);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(verdict(&stdout, "tangent vs central differences"), "ok");
+    assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
+}
