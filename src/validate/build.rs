@@ -74,13 +74,22 @@ impl Context<'_> {
             .first()
             .map(|s| toolchain::cpp_flags(&s.preprocessor))
             .unwrap_or_default();
-        toolchain::ORIGINAL_FFLAGS
+        self.base_fflags()
             .iter()
             .map(|f| f.to_string())
             .chain(toolchain::fixed_line_length_flag(length))
             .chain(cpp)
             .chain(self.check.fflags.iter().cloned())
             .collect()
+    }
+
+    /// gfortran's flags for the user's code and, unless strict, the generated code.
+    fn base_fflags(&self) -> &'static [&'static str] {
+        if self.strict {
+            toolchain::ORIGINAL_FFLAGS
+        } else {
+            toolchain::USER_FFLAGS
+        }
     }
 
     /// `-I` options for [`Context::include_dirs`].
@@ -341,7 +350,8 @@ pub fn check_derivatives(
         .map(|f| (f.path.clone(), f.contents.clone()))
         .collect();
     let mut failures = Vec::new();
-    let lenient: Vec<String> = toolchain::ORIGINAL_FFLAGS
+    let lenient: Vec<String> = ctx
+        .base_fflags()
         .iter()
         .map(|f| f.to_string())
         .chain(ctx.check.fflags.iter().cloned())

@@ -72,12 +72,25 @@ impl Report {
                 let relerr = line.values.get("relerr").copied().unwrap_or(f64::NAN);
                 let verdict = if relerr < tolerance { "ok" } else { "FAILED" };
                 out.push_str(&format!(
-                    "  {what:<40} relative error {relerr:9.2e}  (tolerance {tolerance:.0e})  {verdict}\n"
+                    "  {what:<44} relative error {relerr:9.2e}  (tolerance {tolerance:.0e})  {verdict}\n"
                 ));
+                if line.kind == "fd-consistency" && verdict != "ok" {
+                    out.push_str(
+                        "  (differences with two steps disagree: the root is not smooth \
+                         enough at this point for differences to judge its derivatives; \
+                         try other inputs with [validate.range], or fd-step)\n",
+                    );
+                }
             }
         }
         for f in &self.failures {
-            out.push_str(&format!("\nerror [{}]: {}\n", f.stage, f.detail.trim_end()));
+            // A check's figures are in the table above; its driver's whole output is in
+            // the work directory (`--keep`).
+            let detail = match f.detail.split_once("\ndriver output:") {
+                Some((problems, _)) if f.stage == "check" => problems,
+                _ => f.detail.trim_end(),
+            };
+            out.push_str(&format!("\nerror [{}]: {detail}\n", f.stage));
         }
         if let Some(dir) = &self.kept {
             out.push_str(&format!("\nwork directory kept: {}\n", dir.display()));

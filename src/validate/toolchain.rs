@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 pub const GENERATED_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all", "-Wall", "-Werror"];
 /// Flags for the user's own sources and their round-tripped form.
 pub const ORIGINAL_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all"];
+/// Flags for the user's sources and the generated ones under `adgen validate`: as the
+/// user's build compiles them, without the corpus's run-time checks, which legacy code
+/// declaring `C(1)` for an array of any size fails (`fflags` can add them).
+pub const USER_FFLAGS: &[&str] = &["-O0", "-g"];
 /// Flags for the drivers the harness writes.
 pub const DRIVER_FFLAGS: &[&str] = &["-O0", "-g", "-fcheck=all", "-ffree-line-length-none"];
 /// Flags for the runtime and any generated C: warning-free as well.
