@@ -263,3 +263,51 @@ void energy(int n, const double *x, double *e) {
     assert_eq!(verdict(&stdout, "tangent vs central differences"), "ok");
     assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
 }
+
+#[test]
+fn fortran_and_c_roots_of_one_manifest_are_each_driven_in_their_language() {
+    let dir = project(&[
+        (
+            "ad.toml",
+            r#"sources = ["src/*.f90", "src/*.c"]
+
+[[root]]
+name = "energy"
+independents = ["x"]
+dependents = ["e"]
+
+[[root]]
+name = "heat"
+independents = ["u", "k"]
+dependents = ["cost"]
+
+[sizes.energy]
+x = "n"
+
+[validate]
+n = 6
+nsteps = 3
+"#,
+        ),
+        (
+            "src/energy.c",
+            "void energy(int n, const double *x, double *e) {
+  *e = 0.0;
+  for (int i = 0; i < n; i++) *e += x[i] * x[i] * x[i];
+}
+",
+        ),
+        ("src/params.f90", HEAT[1].1),
+        ("src/dt.inc", HEAT[2].1),
+        ("src/heat.f90", HEAT[3].1),
+    ]);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("root `energy`") && stdout.contains("root `heat`"),
+        "{stdout}"
+    );
+    let ok = stdout.lines().filter(|l| l.ends_with("  ok")).count();
+    assert_eq!(ok, 8, "four checks per root:\n{stdout}");
+}

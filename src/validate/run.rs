@@ -198,31 +198,38 @@ pub fn validate(
             .ok_or_else(|| error(format!("no procedure `{}` in the sources", spec.name)))?;
         roots.push((unit, spec));
     }
-    // The drivers are written in the language of the first root.
-    let c = roots.first().is_some_and(|(root, _)| {
+    // Each root is driven in its own language.
+    let in_c = |root: &crate::il::Unit| {
         program
             .files
             .iter()
-            .any(|f| toolchain::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, *root)))
-    });
+            .any(|f| toolchain::is_c(&f.path) && f.units.iter().any(|u| std::ptr::eq(u, root)))
+    };
     let mut report = Report {
         tolerance: check.tolerance,
         adjoint_tolerance: check.adjoint_tolerance,
         ..Report::default()
     };
-    let ctx = Context {
+    let types = driver::collect_types(&program);
+    let originals = work.path().join("original");
+    let context = |dir: PathBuf, c: bool| Context {
         name: loaded.display_path.clone(),
-        work: work.path().to_path_buf(),
-        check,
+        work: dir,
+        check: check.clone(),
         print: &print,
         c,
-        types: driver::collect_types(&program),
+        types: types.clone(),
         sources: loaded.sources.clone(),
         strict: false,
-        include_dirs,
+        // The user's modules, compiled into the main work directory.
+        include_dirs: include_dirs
+            .iter()
+            .cloned()
+            .chain([originals.clone()])
+            .collect(),
         outputs: Default::default(),
     };
-    let objects = match compile_originals(&ctx, loaded) {
+    let objects = match compile_originals(&context(work.path().to_path_buf(), false), loaded) {
         Ok(o) => o,
         Err(f) => {
             report.failures = f;
@@ -230,20 +237,35 @@ pub fn validate(
             return Ok(report);
         }
     };
-    match crate::differentiate(&loaded.sources, &request) {
-        Ok(generated) => {
-            let roots: &Roots = &roots;
-            report.failures = check_derivatives(
-                &ctx,
-                &objects,
-                &generated.files,
-                &generated.signatures,
-                roots,
-            );
+    let generated =
+        crate::differentiate(&loaded.sources, &request).map_err(|failure| failure.rendered)?;
+    let mut outputs = Vec::new();
+    let both = roots.iter().any(|(u, _)| in_c(u)) && roots.iter().any(|(u, _)| !in_c(u));
+    for c in [false, true] {
+        let group: Vec<_> = roots
+            .iter()
+            .copied()
+            .filter(|(u, _)| in_c(u) == c)
+            .collect();
+        if group.is_empty() {
+            continue;
         }
-        Err(failure) => return Err(failure.rendered),
+        let dir = match (both, c) {
+            (false, _) => work.path().to_path_buf(),
+            (true, false) => work.path().join("fortran-roots"),
+            (true, true) => work.path().join("c-roots"),
+        };
+        let ctx = context(dir, c);
+        let group: &Roots = &group;
+        report.failures.extend(check_derivatives(
+            &ctx,
+            &objects,
+            &generated.files,
+            &generated.signatures,
+            group,
+        ));
+        outputs.extend(ctx.outputs.into_inner());
     }
-    let outputs = ctx.outputs.borrow();
     for spec in &specs {
         let lines = outputs
             .iter()
