@@ -311,3 +311,131 @@ nsteps = 3
     let ok = stdout.lines().filter(|l| l.ends_with("  ok")).count();
     assert_eq!(ok, 8, "four checks per root:\n{stdout}");
 }
+
+/// A root without arguments whose independents and dependents are module variables
+/// (INTERFACE.md §1): the driver seeds and reads `ud`, `ub` of the derivative modules.
+const MODULE_STATE: &[(&str, &str)] = &[
+    (
+        "ad.toml",
+        r#"sources = ["state.f90", "run.f90"]
+
+[[root]]
+name = "run"
+independents = ["u", "rate"]
+dependents = ["u", "energy"]
+
+[validate.range]
+rate = [0.1, 0.2]
+"#,
+    ),
+    (
+        "state.f90",
+        "module state
+  implicit none
+  integer, parameter :: n = 8
+  real(8) :: u(0:n), rate, energy
+end module state
+",
+    ),
+    (
+        "run.f90",
+        "subroutine run()
+  use state
+  implicit none
+  integer :: i, s
+  real(8) :: v(0:n)
+  do s = 1, 4
+    v = u
+    do i = 1, n - 1
+      u(i) = v(i) + rate*(v(i-1) - 2d0*v(i) + v(i+1)) - 0.1d0*sin(v(i))
+    end do
+  end do
+  energy = sum(u**2)
+end subroutine run
+",
+    ),
+];
+
+#[test]
+fn module_variables_of_a_root_without_arguments_are_seeded_through_the_derivative_modules() {
+    let dir = project(MODULE_STATE);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(verdict(&stdout, "tangent vs central differences"), "ok");
+    assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
+}
+
+#[test]
+fn a_common_variable_of_a_root_is_refused_by_name() {
+    let dir = project(&[
+        (
+            "ad.toml",
+            r#"sources = ["run.f"]
+
+[[root]]
+name = "run"
+independents = ["rate"]
+dependents = ["energy"]
+"#,
+        ),
+        (
+            "run.f",
+            "      SUBROUTINE RUN()
+      DOUBLE PRECISION RATE, ENERGY
+      COMMON /PAR/ RATE, ENERGY
+      ENERGY = RATE**2
+      END
+",
+        ),
+    ]);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(
+            "`rate` of `RUN` is a COMMON variable, which the driver cannot declare: check \
+             this root with a driver of your own"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn an_argument_sized_by_a_module_constant_is_allocated_with_it() {
+    let dir = project(&[
+        (
+            "ad.toml",
+            r#"sources = ["model.f90"]
+
+[[root]]
+name = "step"
+independents = ["x"]
+dependents = ["y"]
+"#,
+        ),
+        (
+            "model.f90",
+            "module sizes
+  implicit none
+  integer, parameter :: nx = 5
+end module sizes
+
+module model
+  use sizes, only: nx
+  implicit none
+contains
+  subroutine step(x, y)
+    real(8), intent(in) :: x(nx)
+    real(8), intent(out) :: y(nx)
+    y = x*exp(-x) + cshift(x, 1)**2
+  end subroutine step
+end module model
+",
+        ),
+    ]);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
+}

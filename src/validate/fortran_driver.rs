@@ -52,6 +52,11 @@ struct Slot {
     /// The component exists in the tangent / adjoint derivative type.
     in_d: bool,
     in_b: bool,
+    /// A module variable the root reads or writes (an independent or dependent of a
+    /// root, INTERFACE.md §1): the module; `var` is its name there. The driver uses it
+    /// and its derivatives (`ud`, `ub` of `m_d`, `m_b`, INTERFACE.md §3) instead of
+    /// declaring them.
+    module: Option<String>,
 }
 
 impl Slot {
@@ -78,6 +83,9 @@ impl Slot {
     /// its place in the derivative structure, or a zero placeholder when the derivative
     /// type lacks it.
     fn dvar_of(&self, mode: char) -> String {
+        if self.module.is_some() {
+            return format!("{}{mode}", self.var);
+        }
         match &self.parent {
             Some(p) => {
                 if (mode == 'd' && self.in_d) || (mode == 'b' && self.in_b) {
@@ -203,6 +211,7 @@ fn expand(
             parent: Some(parent.to_string()),
             in_d: true,
             in_b: true,
+            module: None,
         });
     }
     Ok(())
@@ -246,6 +255,7 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
             parent: None,
             in_d: true,
             in_b: true,
+            module: None,
         });
     }
     if unit.is_function() {
@@ -268,6 +278,7 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
             parent: None,
             in_d: true,
             in_b: true,
+            module: None,
         });
     }
     for name in spec.independents.iter().chain(&spec.dependents) {
@@ -279,14 +290,93 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
                 || (s.is_result && k == key(&unit.name))
         });
         if !known {
-            return Err(format!(
-                "`{name}` is not an argument or the result of `{}`: the driver only seeds \
-                 and reads arguments",
-                unit.name
-            ));
+            out.push(global_slot(unit, name, (&indep, &dep))?);
         }
     }
     Ok(out)
+}
+
+/// An independent or dependent of the root that is none of its arguments: a module
+/// variable of explicit shape, which the driver uses from its module.
+fn global_slot(
+    unit: &Unit,
+    name: &str,
+    (indep, dep): (&BTreeSet<String>, &BTreeSet<String>),
+) -> Result<Slot, String> {
+    let refuse = |what: &str| {
+        Err(format!(
+            "`{name}` of `{}` {what}: check this root with a driver of your own",
+            unit.name
+        ))
+    };
+    let Some(sym) = unit.symbols.get(name) else {
+        return refuse("is neither an argument nor a variable it sees");
+    };
+    let Some(g) = sym.global.as_ref().filter(|_| sym.is_module_variable()) else {
+        return refuse("is a COMMON variable, which the driver cannot declare");
+    };
+    if sym.dims.iter().any(|d| !matches!(d.upper, Bound::Expr(_))) {
+        return refuse("is an ALLOCATABLE or POINTER module array, which the driver cannot fill");
+    }
+    if !matches!(sym.ty, ScalarType::Real(_)) {
+        return refuse("is a module variable that is not real");
+    }
+    Ok(Slot {
+        var: g.name.clone(),
+        key: key(name),
+        ty: sym.ty,
+        dims: sym.dims.clone(),
+        intent: None,
+        is_result: false,
+        independent: indep.contains(&key(name)),
+        dependent: dep.contains(&key(name)),
+        parent: None,
+        in_d: true,
+        in_b: true,
+        module: Some(g.module.clone()),
+    })
+}
+
+/// `use` lines for the module variables among `slots` and, in the modes asked, their
+/// derivatives (INTERFACE.md §3: `u` of `m` is `ud` of `m_d`, `ub` of `m_b`); and for
+/// the module constants the arguments' bounds name (`x(nx)` with `nx` from a module).
+fn global_uses(unit: &Unit, slots: &[Slot], tangent: bool, adjoint: bool) -> String {
+    let mut out = String::new();
+    let mut bound_names = BTreeSet::new();
+    for d in slots
+        .iter()
+        .filter(|s| s.module.is_none())
+        .flat_map(|s| &s.dims)
+    {
+        bound_names.extend(d.lower.iter().flat_map(il::visit::names_read));
+        if let Bound::Expr(u) = &d.upper {
+            bound_names.extend(il::visit::names_read(u));
+        }
+    }
+    for name in bound_names {
+        let Some(sym) = unit.symbols.get(&name) else {
+            continue;
+        };
+        if let Some(g) = sym.global.as_ref().filter(|g| !g.module.starts_with('/')) {
+            if key(&g.name) == key(&name) {
+                writeln!(out, "  use {}, only: {name}", g.module).unwrap();
+            } else {
+                writeln!(out, "  use {}, only: {name} => {}", g.module, g.name).unwrap();
+            }
+        }
+    }
+    for s in slots {
+        let Some(m) = &s.module else {
+            continue;
+        };
+        writeln!(out, "  use {m}, only: {}", s.var).unwrap();
+        for (mode, on) in [('d', tangent), ('b', adjoint)] {
+            if on {
+                writeln!(out, "  use {m}_{mode}, only: {}", s.dvar_of(mode)).unwrap();
+            }
+        }
+    }
+    out
 }
 
 /// Named constants used by the dimension expressions, with their definitions, in
@@ -388,7 +478,9 @@ fn setup(
         if s.parent.is_some() {
             continue;
         }
-        decls.push_str(&s.declare(&t, &s.var));
+        if s.module.is_none() {
+            decls.push_str(&s.declare(&t, &s.var));
+        }
         decls.push_str(&s.declare(&t, &s.helper("s")));
     }
     writeln!(decls, "  integer(8) :: adg_state").unwrap();
@@ -451,8 +543,8 @@ fn setup(
             }
         }
     }
-    // Arrays: allocate with the declared bounds.
-    for s in slots.iter().filter(|s| s.rank() > 0) {
+    // Arrays: allocate with the declared bounds (a module's arrays are its own).
+    for s in slots.iter().filter(|s| s.rank() > 0 && s.module.is_none()) {
         let mut bounds = Vec::new();
         for (i, d) in s.dims.iter().enumerate() {
             let lower = d.lower.as_ref().map(print);
@@ -676,7 +768,7 @@ fn interface_block(
 fn root_interface(unit: &Unit, slots: &[Slot], print: Printer) -> Result<String, String> {
     let args = slots
         .iter()
-        .filter(|s| !s.is_result)
+        .filter(|s| !s.is_result && s.module.is_none())
         .map(|s| (s.var.clone(), s))
         .collect();
     interface_block(unit, &[(unit.name.clone(), args)], print)
@@ -720,6 +812,7 @@ pub fn primal_driver(
         &[],
         &type_uses(&structs, types, &[])?,
     ));
+    out.push_str(&global_uses(unit, &slots, false, false));
     out.push_str("  implicit none\n");
     out.push_str(&setup.decls);
     // A module procedure (and its derivatives) has its interface by use association.

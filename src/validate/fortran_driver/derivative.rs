@@ -183,7 +183,9 @@ pub fn derivative_driver(
         .collect();
     for s in &real_slots {
         let t = type_name(s.ty)?;
-        if s.parent.is_none() {
+        if s.module.is_some() {
+            // Its derivatives are module variables too.
+        } else if s.parent.is_none() {
             d.push_str(&s.declare(&t, &s.helper("d")));
         } else if s.placeholder() {
             d.push_str(&s.declare("real(8)", &s.helper("z")));
@@ -209,7 +211,7 @@ pub fn derivative_driver(
             unit.name.clone(),
             slots
                 .iter()
-                .filter(|s| !s.is_result)
+                .filter(|s| !s.is_result && s.module.is_none())
                 .map(|s| (s.var.clone(), s))
                 .collect::<Vec<_>>(),
         )];
@@ -232,7 +234,7 @@ pub fn derivative_driver(
 
     // Allocate derivatives and helpers; draw directions and weights.
     for s in &real_slots {
-        if s.rank() > 0 {
+        if s.rank() > 0 && s.module.is_none() {
             if s.parent.is_none() {
                 writeln!(b, "  allocate({}({}))", s.helper("d"), s.same_bounds()).unwrap();
             } else if s.placeholder() {
@@ -529,6 +531,12 @@ pub fn derivative_driver(
         unit,
         &sigs,
         &type_uses(&structs, types, &suffixes)?,
+    ));
+    out.push_str(&global_uses(
+        unit,
+        &slots,
+        tangent.is_some(),
+        adjoint.is_some(),
     ));
     out.push_str("  implicit none\n");
     out.push_str(&d);
