@@ -354,11 +354,11 @@ fn global_uses(unit: &Unit, slots: &[Slot], tangent: bool, adjoint: bool) -> Str
         }
     }
     for name in bound_names {
-        let Some(sym) = unit.symbols.get(&name) else {
+        let Some(sym) = unit.symbols.get(name) else {
             continue;
         };
         if let Some(g) = sym.global.as_ref().filter(|g| !g.module.starts_with('/')) {
-            if key(&g.name) == key(&name) {
+            if key(&g.name) == key(name) {
                 writeln!(out, "  use {}, only: {name}", g.module).unwrap();
             } else {
                 writeln!(out, "  use {}, only: {name} => {}", g.module, g.name).unwrap();
