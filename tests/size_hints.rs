@@ -113,3 +113,31 @@ fn the_size_asked_for_is_of_the_procedure_as_written() {
         adjoint.contents
     );
 }
+
+/// A whole array of unknown size overwritten by a call that reads no active value: its
+/// tangent must be zeroed after the call, which needs the size (one E0504, at the call,
+/// naming the hint to give; the adjoint asks the same to save it, E0507); with it, the
+/// corpus program `passive_reset_assumed_size` checks the derivatives.
+#[test]
+fn an_unsized_array_a_passive_call_overwrites_asks_for_its_size() {
+    let text = std::fs::read_to_string("tests/corpus/fortran/passive_reset_assumed_size/solve.f90")
+        .expect("the corpus program");
+    let mut request = hand_driver::request("solve", &["y"], &["r"]);
+    request.roots[0].modes = [adgen::Mode::Tangent].into_iter().collect();
+    let failure = adgen::differentiate(&[adgen::SourceInput::new("solve.f90", text)], &request)
+        .expect_err("the size of q is unknown");
+    let errors: Vec<_> = failure
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E0504")
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", failure.rendered);
+    assert!(
+        failure.rendered.contains(
+            "`band` overwrites the assumed-size array `q` with values that depend on no active \
+             input"
+        ) && failure.rendered.contains("`[sizes.fill]`"),
+        "{}",
+        failure.rendered
+    );
+}

@@ -39,7 +39,26 @@ impl UnitGen<'_, '_> {
                 .symbols
                 .get(&cu.unit.args[k])
                 .is_some_and(|f| f.is_array());
+            let assumed_size = symbols.get(&name).is_some_and(|v| {
+                v.dims
+                    .iter()
+                    .any(|d| matches!(d.upper, crate::il::Bound::Star))
+            });
             match (&actual.kind, formal_is_array) {
+                // A whole array of unknown size cannot be zeroed.
+                (ExprKind::Var(_), _) if assumed_size => self.error(
+                    Diagnostic::error(
+                        "E0504",
+                        format!(
+                            "`{}` overwrites the assumed-size array `{name}` with values \
+                             that depend on no active input: its derivative must be set to \
+                             zero, but its size is unknown",
+                            site.callee
+                        ),
+                    )
+                    .at(s.span)
+                    .with_help(crate::diff::unsized_args::size_help(self.unit, &name)),
+                ),
                 (ExprKind::Var(_), _) => {
                     if let Some(d) = self.dref(actual) {
                         out.extend(self.zero_on_entry_except(d, &name, &[]));

@@ -5,7 +5,7 @@
 
 use crate::diag::Diagnostic;
 use crate::il::{
-    BinOp, Bound, DeclKind, DimSpec, Expr, ExprKind, Language, Program, ScalarType, Unit, key,
+    Attr, BinOp, Bound, DeclKind, DimSpec, Expr, ExprKind, Language, Program, ScalarType, Unit, key,
 };
 use crate::request::{Request, SizeExpr, SizeHint};
 
@@ -236,14 +236,31 @@ fn give_one_extent(unit: &mut Unit, lang: Language, hint: &SizeHint, size: &Size
         }
     }
     for decl in &mut unit.decls {
-        let entities = match &mut decl.kind {
-            DeclKind::Var { entities, .. } | DeclKind::Dimension(entities) => entities,
+        // `real, dimension(*) :: q`: the shape is the attribute's, which other entities
+        // may share; the argument gets its own (`q(n)` overrides `dimension(*)`).
+        let (attr_dims, entities) = match &mut decl.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => (
+                attrs.iter().find_map(|a| match a {
+                    Attr::Dimension(d) => Some(d.clone()),
+                    _ => None,
+                }),
+                entities,
+            ),
+            DeclKind::Dimension(entities) => (None, entities),
             _ => continue,
         };
         for e in entities.iter_mut() {
             if same(lang, &hint.argument, &e.name) {
-                if let Some(dims) = &mut e.dims {
-                    set(dims);
+                match &mut e.dims {
+                    Some(dims) => set(dims),
+                    None => {
+                        if let Some(mut dims) = attr_dims.clone() {
+                            set(&mut dims);
+                            e.dims = Some(dims);
+                        }
+                    }
                 }
             }
         }
