@@ -130,9 +130,11 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
     },
-    /// Check every root by running it: the tangent against central divided differences,
-    /// the adjoint against the tangent by the dot-product test. The sources, the
-    /// derivatives and a generated driver per root are compiled with gfortran/gcc and run;
+    /// Check every root by running it: tangent vs differences, adjoint vs tangent.
+    ///
+    /// The tangent is checked against central divided differences, the adjoint against
+    /// the tangent by the dot-product test. The sources, the derivatives and a generated
+    /// driver per root are compiled with gfortran/gcc and run;
     /// the manifest's `[validate]` table gives the values of integer arguments and the
     /// extents of arrays that arrive without one (see the README).
     Validate {

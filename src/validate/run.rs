@@ -21,8 +21,8 @@ use super::fortran_driver as driver;
 use super::settings::{self, CheckConfig, RootSpec};
 use super::toolchain;
 
-/// The `[validate]` table is not what `adgen validate` reads, `--root` names no root, or
-/// a work directory cannot be made.
+/// A `[validate]` value `adgen validate` cannot use, a `--root` that names no root, or
+/// a work directory that cannot be made.
 pub const E_VALIDATE: &str = "E0906";
 
 /// A plain message as a rendered diagnostic.
@@ -341,6 +341,13 @@ fn compile_originals(ctx: &Context, loaded: &LoadedManifest) -> Result<Vec<PathB
         toolchain::is_fortran(&name) || toolchain::is_c(&name)
     });
     let fflags = ctx.original_flags();
+    // The manifest's `defines`, for C sources as for Fortran ones.
+    let defines: Vec<String> = loaded
+        .preprocessor
+        .defines
+        .iter()
+        .map(|d| format!("-D{d}"))
+        .collect();
     let includes: Vec<String> = ctx
         .include_dirs
         .iter()
@@ -364,6 +371,7 @@ fn compile_originals(ctx: &Context, loaded: &LoadedManifest) -> Result<Vec<PathB
                 toolchain::CFLAGS_LENIENT
                     .iter()
                     .copied()
+                    .chain(defines.iter().map(String::as_str))
                     .chain(ctx.check.cflags.iter().map(String::as_str))
                     .chain(includes.iter().map(String::as_str))
                     .collect()

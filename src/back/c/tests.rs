@@ -167,6 +167,8 @@ fn fortran_corpus_derivatives_print_as_warning_free_c() {
         }
         let mut sources = SourceMap::default();
         let program = crate::parse_sources(&inputs, &mut sources).unwrap();
+        // The manifest's `[sizes]`, which `prepare` applies.
+        let program = crate::prepare::sizes::apply(program, &request).unwrap();
         // Modules have no C form: their variables and scopes stay Fortran.
         if program.units().any(|u| u.is_module()) {
             continue;
