@@ -439,3 +439,33 @@ end module model
     assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
     assert_eq!(verdict(&stdout, "adjoint vs tangent (dot product)"), "ok");
 }
+
+/// A dependent that does not depend on the independents: the checks compare zeros,
+/// which proves nothing, and the report says so instead of `ok`.
+#[test]
+fn a_check_against_a_zero_reference_is_not_ok() {
+    let dir = project(&[
+        (
+            "ad.toml",
+            r#"sources = ["f.f90"]
+
+[[root]]
+name = "f"
+independents = ["x"]
+dependents = ["y"]
+"#,
+        ),
+        (
+            "f.f90",
+            "subroutine f(x, y)\n  real(8), intent(in) :: x\n  real(8), intent(out) :: y\n  y = 2d0 + 0d0*x\nend subroutine f\n",
+        ),
+    ]);
+    let output = adgen(dir.path(), &["validate"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("tangent vs central differences")
+            && stdout.contains("FAILED (zero or no reference)"),
+        "{stdout}"
+    );
+}

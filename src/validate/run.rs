@@ -70,11 +70,30 @@ impl Report {
                     continue;
                 };
                 let relerr = line.values.get("relerr").copied().unwrap_or(f64::NAN);
-                let verdict = if relerr < tolerance { "ok" } else { "FAILED" };
+                let value = |k: &str| line.values.get(k).copied().unwrap_or(f64::NAN);
+                // A zero reference proves nothing (`checks::evaluate` fails it too).
+                let reference = match line.kind.as_str() {
+                    "tangent" | "fd-consistency" => value("fdnorm"),
+                    "adjoint" | "adjoint-fd" => value("lhs").abs().max(value("rhs").abs()),
+                    _ => 1.0,
+                };
+                let vacuous = !(reference > 0.0 && reference.is_finite());
+                let verdict = if vacuous {
+                    "FAILED (zero or no reference)"
+                } else if relerr < tolerance {
+                    "ok"
+                } else {
+                    "FAILED"
+                };
                 out.push_str(&format!(
                     "  {what:<44} relative error {relerr:9.2e}  (tolerance {tolerance:.0e})  {verdict}\n"
                 ));
-                if line.kind == "fd-consistency" && verdict != "ok" {
+                if line.kind == "fd-consistency" && vacuous {
+                    out.push_str(
+                        "  (the differences are zero: the dependents do not vary with the \
+                         independents at this point, so nothing can be checked)\n",
+                    );
+                } else if line.kind == "fd-consistency" && verdict == "FAILED" {
                     out.push_str(
                         "  (differences with two steps disagree: the root is not smooth \
                          enough at this point for differences to judge its derivatives; \
