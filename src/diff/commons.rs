@@ -72,14 +72,13 @@ impl UnitGen<'_, '_> {
         // A C function has no COMMON to declare.
         let in_c = self.language() == il::Language::C;
         for block in &self.ctx.ir.commons {
-            let Some(dblock) = self
+            // A block without derivatives is still declared where the derivative saves
+            // or restores its variables and the original does not declare it.
+            let dblock = self
                 .ctx
                 .common_blocks
-                .get(crate::il::key_ref(&block.module).as_ref())
-            else {
-                continue;
-            };
-            let derivs = &dblock.variables;
+                .get(crate::il::key_ref(&block.module).as_ref());
+            let derivs: &[(String, String)] = dblock.map_or(&[], |b| &b.variables);
             let in_unit = self.unit.decls.iter().any(|d| match &d.kind {
                 DeclKind::Common(parts) => parts
                     .iter()
@@ -138,7 +137,7 @@ impl UnitGen<'_, '_> {
                 }
                 added.push(common_decl(block.name.clone(), entities));
             }
-            if wants_derivatives {
+            if let Some(dblock) = dblock.filter(|_| wants_derivatives) {
                 let mut entities = Vec::new();
                 for (v, d) in derivs {
                     if !declared(decls, d) && !declared(&added, d) {
