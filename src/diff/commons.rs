@@ -100,8 +100,14 @@ impl UnitGen<'_, '_> {
             if in_c {
                 self.block_error(
                     format!(
-                        "C function `{}` calls Fortran procedures whose COMMON {} carries derivatives; its derivative could not reach them",
-                        self.unit.name, block.module
+                        "C function `{}` calls Fortran procedures whose COMMON {} {}; its derivative could not reach it",
+                        self.unit.name,
+                        block.module,
+                        if wants_derivatives {
+                            "carries derivatives"
+                        } else {
+                            "its derivative must save and restore"
+                        }
                     ),
                     "call the Fortran procedures from a Fortran procedure, and that one from C"
                         .to_string(),
