@@ -9,6 +9,7 @@ pub mod adjoint;
 mod call_diagnostics;
 pub mod commons;
 mod decls;
+mod file_order;
 pub use decls::var_decl;
 pub mod heap;
 pub mod implicit_zero;
@@ -391,6 +392,7 @@ pub fn differentiate_by_mode(
             }
         }
         if errors.is_empty() {
+            file_order::modules_first(&mut out.files);
             emit(mode, std::mem::take(&mut out.files));
         } else {
             out.files.clear();
