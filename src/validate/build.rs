@@ -93,7 +93,7 @@ impl Context<'_> {
     }
 
     /// `-I` options for [`Context::include_dirs`].
-    fn include_flags(&self) -> Vec<String> {
+    pub fn include_flags(&self) -> Vec<String> {
         self.include_dirs
             .iter()
             .map(|d| format!("-I{}", d.display()))

@@ -15,14 +15,16 @@ use crate::diff::Signature;
 use crate::il::calls::{Pass, param_kinds};
 use crate::il::{BinOp, Bound, Expr, ExprKind, ScalarType, SymbolKind, UnOp, Unit};
 
-use super::fortran_driver::{Component, DerivativeChecks, StructArg, Types, covers, struct_args};
+use super::fortran_driver::{
+    Component, DerivativeChecks, StructArg, Types, covers, has_component, struct_args,
+};
 
 mod derivative;
 mod structs;
 
 use super::settings::{CheckConfig, RootSpec, Value};
 pub use derivative::derivative_driver;
-use structs::{expand, has_member, header_structs, struct_definitions};
+use structs::{expand, header_structs, struct_definitions};
 
 #[derive(Clone, Debug)]
 struct Slot {

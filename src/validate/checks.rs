@@ -11,6 +11,28 @@ pub struct CheckLine {
     pub values: BTreeMap<String, f64>,
 }
 
+impl CheckLine {
+    /// The size of what the check compares against: the differences' norm for a
+    /// tangent, the larger side of a dot-product test; `None` for checks without one.
+    pub fn reference(&self) -> Option<f64> {
+        match self.kind.as_str() {
+            "tangent" | "fd-consistency" => self.values.get("fdnorm").copied(),
+            "adjoint" | "adjoint-fd" => {
+                let lhs = self.values.get("lhs").copied().unwrap_or(f64::NAN);
+                let rhs = self.values.get("rhs").copied().unwrap_or(f64::NAN);
+                Some(lhs.abs().max(rhs.abs()))
+            }
+            _ => None,
+        }
+    }
+
+    /// A check against a zero (or not finite) reference proves nothing.
+    pub fn vacuous(&self) -> bool {
+        self.reference()
+            .is_some_and(|r| !(r > 0.0 && r.is_finite()))
+    }
+}
+
 /// A check the harness expects the driver to print, and its bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expected {
@@ -83,22 +105,11 @@ pub fn evaluate(output: &str, expected: &[Expected]) -> Vec<String> {
                 exp.kind, exp.root, exp.tolerance, line.values
             ));
         }
-        let scale = match exp.kind {
-            "tangent" | "fd-consistency" => line.values.get("fdnorm").copied(),
-            "adjoint" | "adjoint-fd" => {
-                let lhs = line.values.get("lhs").copied().unwrap_or(f64::NAN);
-                let rhs = line.values.get("rhs").copied().unwrap_or(f64::NAN);
-                Some(lhs.abs().max(rhs.abs()))
-            }
-            _ => None,
-        };
-        if let Some(scale) = scale {
-            if !(scale > 0.0 && scale.is_finite()) {
-                problems.push(format!(
-                    "{} {}: vacuous check, the reference derivative is zero or not finite ({:?})",
-                    exp.kind, exp.root, line.values
-                ));
-            }
+        if line.vacuous() {
+            problems.push(format!(
+                "{} {}: vacuous check, the reference derivative is zero or not finite ({:?})",
+                exp.kind, exp.root, line.values
+            ));
         }
     }
     problems

@@ -30,7 +30,7 @@ mod types;
 use derivative::type_uses;
 pub use derivative::{DerivativeChecks, derivative_driver};
 use globals::{global_slot, global_uses};
-pub use types::{Component, StructArg, TypeInfo, Types, collect_types, struct_args};
+pub use types::{Component, StructArg, TypeInfo, Types, collect_types, has_component, struct_args};
 
 /// Prints an IL expression as Fortran.
 pub type Printer<'a> = &'a dyn Fn(&Expr) -> String;
@@ -298,6 +298,18 @@ fn slots(unit: &Unit, spec: &RootSpec, types: &Types) -> Result<Vec<Slot>, Strin
     Ok(out)
 }
 
+/// The names the bounds of the slots' dimensions read.
+fn bound_names<'a>(slots: impl IntoIterator<Item = &'a Slot>) -> BTreeSet<&'a str> {
+    let mut names = BTreeSet::new();
+    for d in slots.into_iter().flat_map(|s| &s.dims) {
+        names.extend(d.lower.iter().flat_map(il::visit::names_read));
+        if let Bound::Expr(u) = &d.upper {
+            names.extend(il::visit::names_read(u));
+        }
+    }
+    names
+}
+
 /// Named constants used by the dimension expressions, with their definitions, in
 /// declaration order (so that a constant defined from another comes after it).
 fn constants(unit: &Unit, used: &BTreeSet<String>) -> Vec<(String, ScalarType, Expr)> {
@@ -364,17 +376,7 @@ fn setup(
     let mut decls = String::new();
     let mut body = String::new();
     // Constants used in bounds.
-    let mut used = BTreeSet::new();
-    for s in slots {
-        for d in &s.dims {
-            if let Some(l) = &d.lower {
-                used.extend(il::visit::names_read(l).into_iter().map(key));
-            }
-            if let Bound::Expr(u) = &d.upper {
-                used.extend(il::visit::names_read(u).into_iter().map(key));
-            }
-        }
-    }
+    let used: BTreeSet<String> = bound_names(slots).into_iter().map(key).collect();
     for (name, ty, init) in constants(unit, &used) {
         writeln!(
             decls,
@@ -470,30 +472,19 @@ fn setup(
             let upper = match &d.upper {
                 Bound::Expr(e) => print(e),
                 // Assumed shape: every dimension gets the `[extent]` of the argument.
-                Bound::Colon => {
-                    let extent = check.extent_of(&s.var).ok_or_else(|| {
-                        format!(
-                            "{}: `[extent] {}` is needed for the assumed-shape \
-                             argument `{}` of `{}`",
-                            check.origin,
-                            key(&s.var),
-                            s.var,
-                            unit.name
-                        )
-                    })?;
-                    match &lower {
-                        Some(l) => format!("({l}) + {}", extent - 1),
-                        None => extent.to_string(),
-                    }
-                }
-                Bound::Star => {
-                    if i + 1 != s.rank() {
+                // Assumed shape (every dimension) or assumed size (the last): the
+                // argument's `[extent]`.
+                Bound::Colon | Bound::Star => {
+                    let what = if matches!(d.upper, Bound::Colon) {
+                        "assumed-shape"
+                    } else if i + 1 == s.rank() {
+                        "assumed-size"
+                    } else {
                         return Err(format!("`{}`: `*` not in the last dimension", s.var));
-                    }
+                    };
                     let extent = check.extent_of(&s.var).ok_or_else(|| {
                         format!(
-                            "{}: `[extent] {}` is needed for the assumed-size \
-                             argument `{}` of `{}`",
+                            "{}: `[extent] {}` is needed for the {what} argument `{}` of `{}`",
                             check.origin,
                             key(&s.var),
                             s.var,

@@ -70,14 +70,8 @@ impl Report {
                     continue;
                 };
                 let relerr = line.values.get("relerr").copied().unwrap_or(f64::NAN);
-                let value = |k: &str| line.values.get(k).copied().unwrap_or(f64::NAN);
                 // A zero reference proves nothing (`checks::evaluate` fails it too).
-                let reference = match line.kind.as_str() {
-                    "tangent" | "fd-consistency" => value("fdnorm"),
-                    "adjoint" | "adjoint-fd" => value("lhs").abs().max(value("rhs").abs()),
-                    _ => 1.0,
-                };
-                let vacuous = !(reference > 0.0 && reference.is_finite());
+                let vacuous = line.vacuous();
                 let verdict = if vacuous {
                     "FAILED (zero or no reference)"
                 } else if relerr < tolerance {
@@ -360,18 +354,12 @@ fn compile_originals(ctx: &Context, loaded: &LoadedManifest) -> Result<Vec<PathB
         toolchain::is_fortran(&name) || toolchain::is_c(&name)
     });
     let fflags = ctx.original_flags();
-    // The manifest's `defines`, for C sources as for Fortran ones.
-    let defines: Vec<String> = loaded
-        .preprocessor
-        .defines
-        .iter()
-        .map(|d| format!("-D{d}"))
+    // The manifest's `defines`, for C sources as for Fortran ones (without `-cpp`).
+    let defines: Vec<String> = toolchain::cpp_flags(&loaded.preprocessor)
+        .into_iter()
+        .filter(|f| f != "-cpp")
         .collect();
-    let includes: Vec<String> = ctx
-        .include_dirs
-        .iter()
-        .map(|d| format!("-I{}", d.display()))
-        .collect();
+    let includes = ctx.include_flags();
     let mut objects = Vec::new();
     let mut index = 0;
     loop {

@@ -93,8 +93,8 @@ pub fn derivative_driver(
             .find(|st| st.var == p)
             .expect("struct of a member");
         let path: Vec<&str> = s.path.split('.').skip(1).collect();
-        s.in_d = tangent.is_some() && has_member(&dtypes, &st.tname, "d", &path);
-        s.in_b = adjoint.is_some() && has_member(&dtypes, &st.tname, "b", &path);
+        s.in_d = tangent.is_some() && has_component(&dtypes, &st.tname, "d", &path, key);
+        s.in_b = adjoint.is_some() && has_component(&dtypes, &st.tname, "b", &path, key);
     }
     let root = key(&unit.name);
     let (d0, b0) = setup(unit, &slots, &structs, check)?;

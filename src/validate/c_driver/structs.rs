@@ -199,26 +199,3 @@ pub(super) fn header_structs(headers: &[(String, String)]) -> Types {
     }
     out
 }
-
-/// Does the derivative struct of `tname` (`struct cell` → `struct cell_d`) have the
-/// member at `path`?
-pub(super) fn has_member(dtypes: &Types, tname: &str, suffix: &str, path: &[&str]) -> bool {
-    let Some(info) = dtypes.get(&format!("{}_{suffix}", key(tname))) else {
-        return false;
-    };
-    let Some((first, rest)) = path.split_first() else {
-        return true;
-    };
-    match info.components.iter().find(|c| key(&c.name) == key(first)) {
-        None => false,
-        Some(c) if rest.is_empty() => c.ty != ScalarType::Derived,
-        Some(c) => {
-            let t = c.type_name.clone().unwrap_or_default();
-            let base = t
-                .strip_suffix(&format!("_{suffix}"))
-                .unwrap_or(&t)
-                .to_string();
-            has_member(dtypes, &base, suffix, rest)
-        }
-    }
-}

@@ -31,30 +31,6 @@ pub(super) fn type_uses(
     Ok(out)
 }
 
-/// Does the derivative type (of `tname` + `_suffix`) have the component at `path`
-/// (`a%b`, below the argument)?
-fn has_component(dtypes: &Types, tname: &str, suffix: &str, path: &[&str]) -> bool {
-    let Some(info) = dtypes.get(&format!("{}_{suffix}", key(tname))) else {
-        return false;
-    };
-    let Some((first, rest)) = path.split_first() else {
-        return true;
-    };
-    match info.components.iter().find(|c| key(&c.name) == key(first)) {
-        None => false,
-        Some(c) if rest.is_empty() => c.ty != ScalarType::Derived,
-        Some(c) => {
-            // The derivative component's type is already a derivative type.
-            let t = c.type_name.clone().unwrap_or_default();
-            let base = t
-                .strip_suffix(&format!("_{suffix}"))
-                .unwrap_or(&t)
-                .to_string();
-            has_component(dtypes, &base, suffix, rest)
-        }
-    }
-}
-
 /// What the derivative driver checks, for [`super::checks::evaluate`].
 pub struct DerivativeChecks {
     pub tangent: bool,
@@ -146,8 +122,8 @@ pub fn derivative_driver(
             .find(|st| st.var == p)
             .expect("struct of a component");
         let path: Vec<&str> = s.var.split('%').skip(1).collect();
-        s.in_d = tangent.is_some() && has_component(dtypes, &st.tname, "d", &path);
-        s.in_b = adjoint.is_some() && has_component(dtypes, &st.tname, "b", &path);
+        s.in_d = tangent.is_some() && has_component(dtypes, &st.tname, "d", &path, key);
+        s.in_b = adjoint.is_some() && has_component(dtypes, &st.tname, "b", &path, key);
     }
     let root = key(&unit.name);
     let sigs: Vec<&Signature> = tangent.iter().chain(adjoint.iter()).copied().collect();

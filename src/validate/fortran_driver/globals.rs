@@ -51,18 +51,7 @@ pub(super) fn global_slot(
 /// the module constants the arguments' bounds name (`x(nx)` with `nx` from a module).
 pub(super) fn global_uses(unit: &Unit, slots: &[Slot], tangent: bool, adjoint: bool) -> String {
     let mut out = String::new();
-    let mut bound_names = BTreeSet::new();
-    for d in slots
-        .iter()
-        .filter(|s| s.module.is_none())
-        .flat_map(|s| &s.dims)
-    {
-        bound_names.extend(d.lower.iter().flat_map(il::visit::names_read));
-        if let Bound::Expr(u) = &d.upper {
-            bound_names.extend(il::visit::names_read(u));
-        }
-    }
-    for name in bound_names {
+    for name in bound_names(slots.iter().filter(|s| s.module.is_none())) {
         let Some(sym) = unit.symbols.get(name) else {
             continue;
         };

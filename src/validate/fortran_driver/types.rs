@@ -123,3 +123,31 @@ pub fn struct_args(unit: &Unit) -> Vec<StructArg> {
         })
         .collect()
 }
+
+/// Does the derivative type of `tname` (`tname` + `_suffix`: Fortran's `cell_d`, C's
+/// `struct cell_d`) have the component at `path` (`a%b`, `a.b`, below the argument)?
+/// Names compare by `key` (Fortran's ignores case, C's does not).
+pub fn has_component(
+    dtypes: &Types,
+    tname: &str,
+    suffix: &str,
+    path: &[&str],
+    key: fn(&str) -> String,
+) -> bool {
+    let Some(info) = dtypes.get(&format!("{}_{suffix}", key(tname))) else {
+        return false;
+    };
+    let Some((first, rest)) = path.split_first() else {
+        return true;
+    };
+    match info.components.iter().find(|c| key(&c.name) == key(first)) {
+        None => false,
+        Some(c) if rest.is_empty() => c.ty != ScalarType::Derived,
+        Some(c) => {
+            // The derivative component's type is already a derivative type.
+            let t = c.type_name.clone().unwrap_or_default();
+            let base = t.strip_suffix(&format!("_{suffix}")).unwrap_or(&t);
+            has_component(dtypes, base, suffix, rest, key)
+        }
+    }
+}
