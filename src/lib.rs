@@ -9,7 +9,9 @@
 //! 2. [`prepare`]: the rewrites before analysis (I/O stripped, jumps restructured, array
 //!    syntax scalarized, calls hoisted out of expressions);
 //! 3. [`ir`]: call graph, flow graphs and zones;
-//! 4. [`analysis`]: activity, in-out, diff-liveness, TBR: what the adjoint must save;
+//! 4. [`analysis`]: activity, in-out, diff-liveness, TBR: what the adjoint must save
+//!    (SAVE locals it refuses get modules of their own, [`prepare::saved_state`], and
+//!    stages 3 and 4 run again on that program);
 //! 5. [`diff`]: tangent and adjoint units, as IL (tape operations are IL statements);
 //! 6. [`back`]: each generated file printed by the back-end of its language.
 //!
@@ -254,11 +256,32 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     // `$AD` directives said; OpenMP in comments said, then left out of the derivatives.
     let directive_warnings = prepare::directives::check(&program);
     prepare::directives::strip_openmp(&mut program);
-    let ir = match ir::Ir::build(&program, request) {
+    let program_owned = program;
+    let first_ir = match ir::Ir::build(&program_owned, request) {
         Ok(ir) => ir,
         Err(d) => return Err(fail(&sources, d)),
     };
-    let analyses = analysis::analyze(&program, &ir, request);
+    let first = analysis::analyze(&program_owned, &first_ir, request);
+    // SAVE locals that the analyses refused get modules of their own, and the
+    // analyses run again on the program that has them (`prepare::saved_state`).
+    let relocated = if first.errors.is_empty() {
+        None
+    } else {
+        prepare::saved_state::relocate(&program_owned, &first.saved_state)
+    };
+    let (program, ir, analyses) = match &relocated {
+        Some(moved) => {
+            drop(first);
+            drop(first_ir);
+            let ir = match ir::Ir::build(moved, request) {
+                Ok(ir) => ir,
+                Err(d) => return Err(fail(&sources, d)),
+            };
+            let analyses = analysis::analyze(moved, &ir, request);
+            (moved, ir, analyses)
+        }
+        None => (&program_owned, first_ir, first),
+    };
     if !analyses.errors.is_empty() {
         return Err(fail(&sources, analyses.errors.clone()));
     }
@@ -267,19 +290,15 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     // The modes come in any order; their files are listed tangent first.
     let mut printed_by_mode: Vec<(Mode, Vec<GeneratedFile>)> = Vec::new();
     let mut any_fortran = false;
-    let differentiated = diff::differentiate_by_mode(
-        &program,
-        &ir,
-        &analyses,
-        request,
-        &mut |mode, mode_files| {
+    let differentiated =
+        diff::differentiate_by_mode(program, &ir, &analyses, request, &mut |mode, mode_files| {
             any_fortran |= mode_files
                 .iter()
                 .any(|(_, f)| f.language == il::Language::Fortran);
             let siblings: Vec<&il::File> = mode_files.iter().map(|(_, f)| f).collect();
             let mut printed = Vec::new();
             for (stem, file) in &mode_files {
-                for (path, contents) in back::write_outputs(stem, file, &program, &siblings) {
+                for (path, contents) in back::write_outputs(stem, file, program, &siblings) {
                     // Names as the user spelled them (C's capitals lose their marks).
                     printed.push(GeneratedFile {
                         path: il::names::spelled(&path).into_owned(),
@@ -293,8 +312,7 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
             if let Some(release) = BETWEEN_MODES.get() {
                 release();
             }
-        },
-    );
+        });
     printed_by_mode.sort_by_key(|(mode, _)| *mode);
     let mut printed: Vec<GeneratedFile> = printed_by_mode
         .into_iter()
@@ -308,10 +326,20 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     let analysis_warnings = std::mem::take(&mut analyses.warnings);
     // The Fortran module of the runtime only for generated code with Fortran in it.
     let mut files = runtime::runtime_files_for(differentiated.needs_runtime, any_fortran);
+    // The modules of SAVE state and the primal copies, shared by every mode.
+    if let Some(saved) = prepare::saved_state::saved_file(program) {
+        let stem = prepare::saved_state::SAVED_FILE.trim_end_matches(".f90");
+        for (path, contents) in back::write_outputs(stem, &saved, program, &[&saved]) {
+            files.push(GeneratedFile {
+                path: il::names::spelled(&path).into_owned(),
+                contents: il::names::spelled(&contents).into_owned(),
+            });
+        }
+    }
     files.append(&mut printed);
     let mut warnings = front_warnings;
     warnings.extend(directive_warnings);
-    warnings.extend(prepare::black_box::unused(&program, request));
+    warnings.extend(prepare::black_box::unused(program, request));
     warnings.extend(analysis_warnings);
     warnings.extend(differentiated.warnings.iter().cloned());
     warnings.extend(unimplemented_options(request));
@@ -333,7 +361,8 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         // node by node would only delay its exit (issue 16).
         std::mem::forget(analyses);
         std::mem::forget(ir);
-        std::mem::forget(program);
+        std::mem::forget(relocated);
+        std::mem::forget(program_owned);
     }
     Ok(generated)
 }

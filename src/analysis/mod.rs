@@ -19,7 +19,7 @@ mod input;
 mod refusals;
 pub mod summary;
 pub mod tbr;
-pub(crate) use refusals::saved_locals;
+pub(crate) use crate::il::storage::saved_locals;
 use refusals::{active_globals, inactive_root_variables, rerun_state};
 
 use bitvec::vec::BitVec;
@@ -79,6 +79,9 @@ pub struct Analyses {
     /// Per unit: it or a procedure it calls holds input (`input.rs`), so calls of it
     /// stay in the adjoint's forward sweep.
     pub reaches_input: Vec<bool>,
+    /// The procedures (IL names) whose SAVEd locals are among `errors` (E0514, E0515):
+    /// `prepare::saved_state::relocate` may give those locals a module of their own.
+    pub saved_state: std::collections::BTreeSet<String>,
 }
 
 pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
@@ -264,7 +267,8 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         }
     }
 
-    let mut errors = active_globals(ir, &units);
+    let mut saved_state = std::collections::BTreeSet::new();
+    let mut errors = active_globals(ir, &units, &mut saved_state);
 
     // Globals varied somewhere in the program: the others never need a derivative.
     let mut ever_varied = bitvec::vec::BitVec::<usize>::repeat(false, ir.globals.len());
@@ -370,7 +374,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
             break;
         }
     }
-    let (rerun_errors, rerun) = rerun_state(ir, &units, request, &reaches_input);
+    let (rerun_errors, rerun) = rerun_state(ir, &units, request, &reaches_input, &mut saved_state);
     errors.extend(rerun_errors);
     errors.extend(input::rerun_input(ir, &units, request, &rerun));
     let fields = fields::varied_fields(program, ir, &units, request);
@@ -385,6 +389,7 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
         errors,
         fields,
         reaches_input,
+        saved_state,
     }
 }
 

@@ -8,8 +8,14 @@ use super::*;
 /// A COMMON block that cannot carry derivatives (declared differently by two units, or
 /// EQUIVALENCEd: `ir::commons`) is supported only when passive: read-only data, or data
 /// computed from passive values. One that receives a value depending on the
-/// independents is refused, never differentiated wrongly.
-pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag::Diagnostic> {
+/// independents is refused, never differentiated wrongly. So is a SAVE/DATA local that
+/// does (E0515); the procedures whose SAVEd locals are refused go into `saved_state`
+/// (their IL names): `prepare::saved_state` may give those locals a module of their own.
+pub(super) fn active_globals(
+    ir: &Ir,
+    units: &[UnitAnalysis],
+    saved_state: &mut std::collections::BTreeSet<String>,
+) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     let mut reported = std::collections::BTreeSet::new();
     let mut reported_saved = std::collections::BTreeSet::new();
@@ -31,6 +37,7 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
                         && saved.contains(crate::il::key_ref(&zone.name).as_ref())
                         && reported_saved.insert((u, crate::il::key(&zone.name)))
                     {
+                        saved_state.insert(uir.unit.name.clone());
                         let span = match &uir.flow.nodes[node] {
                             NodeKind::Simple(stmt) => stmt.span,
                             _ => uir.unit.span,
@@ -39,13 +46,13 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
                                 crate::diag::Diagnostic::error(
                                     "E0515",
                                     format!(
-                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative would have to persist between calls, which is not supported",
+                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative must persist between calls, which adgen does for the SAVE variables of external procedures only, outside EQUIVALENCE",
                                         zone.name, uir.unit.name
                                     ),
                                 )
                                 .at(span)
                                 .with_help(format!(
-                                    "remove SAVE/DATA from `{}`, or pass it as an argument",
+                                    "make `{}` a module variable (its derivative then persists between calls), or pass it as an argument",
                                     zone.name
                                 )),
                             );
@@ -101,7 +108,9 @@ pub(super) fn active_globals(ir: &Ir, units: &[UnitAnalysis]) -> Vec<crate::diag
 /// calls must then be the same both times: a global the rerun writes is saved and
 /// restored around the call, which needs the caller to see it; a SAVEd local cannot be.
 /// So, for every procedure such a rerun executes (the callee and what it calls): a
-/// SAVE/DATA local it changes is refused (E0514), and so is a global it changes that the
+/// SAVE/DATA local it changes is refused (E0514; `prepare::saved_state` then gives the
+/// procedure's SAVE locals a module where it can, and the analyses run again on that
+/// program), and so is a global it changes that the
 /// calling procedure does not declare, when the rerun also reads the value for anything
 /// but updating it (a call counter `n = n + 1` only ends up counting the reruns too:
 /// the primal values `f_b` leaves are unspecified, INTERFACE.md §4).
@@ -112,6 +121,7 @@ pub(super) fn rerun_state(
     units: &[UnitAnalysis],
     request: &Request,
     reaches_input: &[bool],
+    saved_state: &mut std::collections::BTreeSet<String>,
 ) -> (Vec<crate::diag::Diagnostic>, Vec<bool>) {
     use crate::il::key;
     let mut out = Vec::new();
@@ -257,6 +267,7 @@ pub(super) fn rerun_state(
                         "them",
                     ),
                 };
+                saved_state.insert(unit.name.clone());
                 let kept = names
                     .iter()
                     .map(|n| format!("`{n}`"))
@@ -272,8 +283,7 @@ pub(super) fn rerun_state(
                     )
                     .at(unit.span)
                     .with_help(format!(
-                        "keep {kept} in a COMMON block declared by `{}`, or pass {}",
-                        uir.unit.name,
+                        "make {kept} module variables (a caller's adjoint restores those), or pass {}",
                         if them == "it" { "it as an argument" } else { "them as arguments" }
                     )),
                 );
@@ -351,37 +361,6 @@ fn used_beyond_update(unit: &crate::il::Unit, name: &str) -> bool {
         }
     });
     used
-}
-
-/// Keys of the local variables of `unit` that keep their value between calls: SAVE
-/// (attribute, statement; a bare SAVE saves them all) or DATA. (Front-ends make the
-/// SAVE implied by a Fortran initializer explicit.)
-pub(crate) fn saved_locals(unit: &crate::il::Unit) -> std::collections::BTreeSet<String> {
-    use crate::il::{Attr, DeclKind, key};
-    let mut out = std::collections::BTreeSet::new();
-    for d in &unit.decls {
-        match &d.kind {
-            DeclKind::Var {
-                attrs, entities, ..
-            } => {
-                if attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
-                    continue;
-                }
-                if attrs.iter().any(|a| matches!(a, Attr::Save)) {
-                    out.extend(entities.iter().map(|e| key(&e.name)));
-                }
-            }
-            DeclKind::Save(names) if names.is_empty() => {
-                out.extend(unit.symbols.iter().map(|s| key(&s.name)));
-            }
-            DeclKind::Save(names) => out.extend(names.iter().map(|n| key(n))),
-            DeclKind::Data(sets) => {
-                out.extend(sets.iter().flat_map(|s| s.names.iter().map(|n| key(n))));
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Independents and dependents that turn out passive: like Tapenade, adgen gives them no

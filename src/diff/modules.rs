@@ -9,43 +9,21 @@ use super::*;
 /// The derivative module `name` of module `original`: it uses the original (so its
 /// procedures see the original's names) and holds the derivative procedures.
 pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit {
-    Unit {
-        bind: None,
-        recursive: false,
-        source_calls: Default::default(),
-        deferred: Vec::new(),
-        deferred_entities: Vec::new(),
-        followed_pointers: Vec::new(),
-        internal_of: None,
-        elemental: false,
-        specialization: None,
-        external: false,
-        kind: il::UnitKind::Module,
-        name: name.to_string(),
-        args: Vec::new(),
-        result: None,
-        explicit_result: false,
-        prefix_type: None,
-        leading_comments: Vec::new(),
-        decls: vec![
-            Decl {
-                kind: DeclKind::Use {
-                    module: original.to_string(),
-                    only: None,
-                    renames: Vec::new(),
-                },
-                span,
+    let decls = vec![
+        Decl {
+            kind: DeclKind::Use {
+                module: original.to_string(),
+                only: None,
+                renames: Vec::new(),
             },
-            Decl {
-                kind: DeclKind::Implicit(Vec::new()),
-                span,
-            },
-        ],
-        body: Vec::new(),
-        symbols: Default::default(),
-        span,
-        host: None,
-    }
+            span,
+        },
+        Decl {
+            kind: DeclKind::Implicit(Vec::new()),
+            span,
+        },
+    ];
+    Unit::module(name, decls, Default::default(), span)
 }
 
 /// The derivative name of each module variable active in some unit: unique among every
@@ -281,11 +259,17 @@ pub(super) fn modules_used_by_derivatives(
         // Module variables the original does not see, which its derivative saves or
         // restores around calls: `use m, only: u`.
         let original = &ctx.ir.units[i];
-        let mut hidden: BTreeMap<String, (String, String)> = BTreeMap::new();
+        // (By the name the zone has here: `ir::zones` renames one the unit's own names
+        // would hide.)
+        let mut hidden: BTreeMap<String, (String, String, String)> = BTreeMap::new();
         for (g, &z) in original.zones.globals.iter().enumerate() {
             let info = &ctx.ir.globals[g].global;
-            if original.zones.zones[z].hidden && !info.module.starts_with('/') {
-                hidden.insert(key(&info.name), (info.module.clone(), info.name.clone()));
+            let zone = &original.zones.zones[z];
+            if zone.hidden && !info.module.starts_with('/') {
+                hidden.insert(
+                    key(&zone.name),
+                    (info.module.clone(), info.name.clone(), zone.name.clone()),
+                );
             }
         }
         // No derivative module and no hidden module variable: nothing to use (and no
@@ -294,6 +278,7 @@ pub(super) fn modules_used_by_derivatives(
             continue;
         }
         let mut wanted: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut renamed: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
         let mut names = il::visit::referenced_names(&unit.body);
         // A derivative module variable referenced by component (`ud%x`) only.
         let bases: Vec<String> = names
@@ -313,9 +298,15 @@ pub(super) fn modules_used_by_derivatives(
                 if own.as_deref() != Some(key(m).as_str()) {
                     wanted.entry(m.clone()).or_default().push(d.clone());
                 }
-            } else if let Some((m, n)) = hidden.get(&name) {
-                if original.unit.symbols.get(n).is_none() {
-                    wanted.entry(m.clone()).or_default().push(n.clone());
+            } else if let Some((m, n, local)) = hidden.get(&name) {
+                if original.unit.symbols.get(local).is_none() {
+                    wanted.entry(m.clone()).or_default().push(local.clone());
+                    if key(local) != key(n) {
+                        renamed
+                            .entry(m.clone())
+                            .or_default()
+                            .push((local.clone(), n.clone()));
+                    }
                 }
             }
         }
@@ -326,9 +317,9 @@ pub(super) fn modules_used_by_derivatives(
             .into_iter()
             .map(|(module, names)| Decl {
                 kind: DeclKind::Use {
+                    renames: renamed.remove(&module).unwrap_or_default(),
                     module,
                     only: Some(names),
-                    renames: Vec::new(),
                 },
                 span: Span::default(),
             })

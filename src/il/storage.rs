@@ -173,3 +173,34 @@ pub fn common_lists(unit: &Unit) -> Vec<(String, Option<String>, Vec<String>)> {
     }
     lists
 }
+
+/// Keys of the local variables of `unit` that keep their value between calls: SAVE
+/// (attribute, statement; a bare SAVE saves them all) or DATA. (Front-ends make the
+/// SAVE implied by a Fortran initializer explicit.)
+pub fn saved_locals(unit: &Unit) -> std::collections::BTreeSet<String> {
+    use super::Attr;
+    let mut out = std::collections::BTreeSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Var {
+                attrs, entities, ..
+            } => {
+                if attrs.iter().any(|a| matches!(a, Attr::Parameter)) {
+                    continue;
+                }
+                if attrs.iter().any(|a| matches!(a, Attr::Save)) {
+                    out.extend(entities.iter().map(|e| key(&e.name)));
+                }
+            }
+            DeclKind::Save(names) if names.is_empty() => {
+                out.extend(unit.symbols.iter().map(|s| key(&s.name)));
+            }
+            DeclKind::Save(names) => out.extend(names.iter().map(|n| key(n))),
+            DeclKind::Data(sets) => {
+                out.extend(sets.iter().flat_map(|s| s.names.iter().map(|n| key(n))));
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -172,12 +172,27 @@ impl Zones {
             }
             if global_zone[i].is_none() {
                 global_zone[i] = Some(zones.zones.len());
-                // Found by name only where the unit has no name of its own like it.
+                // Found by name only where the unit has no name of its own like it;
+                // where it has, generated code names the module variable otherwise
+                // (`h_m`, used as `use m, only: h_m => h`), or it would save and
+                // restore the unit's own `h` instead.
+                let mut name = g.global.name.clone();
                 if unit.symbols.get(&g.global.name).is_none() {
                     zones.by_key.insert(key(&g.global.name), zones.zones.len());
+                } else {
+                    let base = format!("{}_{}", g.global.name, g.global.module);
+                    name = base.clone();
+                    let mut n = 0;
+                    while unit.symbols.get(&name).is_some()
+                        || zones.zones.iter().any(|z| key(&z.name) == key(&name))
+                    {
+                        name = format!("{base}{n}");
+                        n += 1;
+                    }
+                    zones.by_key.insert(key(&name), zones.zones.len());
                 }
                 zones.zones.push(Zone {
-                    name: g.global.name.clone(),
+                    name,
                     ty: g.ty,
                     is_array: g.is_array,
                     arg_index: None,

@@ -17,6 +17,10 @@
 //! 4. [`normalize::normalize`] hoists function calls out of larger expressions
 //!    (seeds/000 §4.5).
 //!
+//! One more runs later, only when the analyses refuse SAVE locals (E0514, E0515):
+//! [`saved_state::relocate`] gives them modules of their own, and the analyses run
+//! again on the program it returns.
+//!
 //! The parsed program keeps the source's own form for the round trip; only the prepared
 //! copy goes on to the call graph, the analyses and the differentiator. This layer
 //! reads and writes the IL only: it knows nothing of the stages after it, the front-ends
@@ -29,6 +33,7 @@ pub mod io;
 pub mod normalize;
 pub mod relocate;
 pub mod restructure;
+pub mod saved_state;
 pub mod scalarize;
 pub mod sizes;
 pub mod specialize;

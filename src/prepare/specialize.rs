@@ -345,7 +345,7 @@ pub fn procedure_dummies(unit: &Unit) -> Vec<usize> {
 }
 
 /// `f(name, args)` on every call of `body`: CALL statements and function references.
-fn for_each_call_mut(body: &mut [Stmt], f: &mut dyn FnMut(&mut String, &mut Vec<Arg>)) {
+pub(crate) fn for_each_call_mut(body: &mut [Stmt], f: &mut dyn FnMut(&mut String, &mut Vec<Arg>)) {
     visit::walk_stmts_mut(body, &mut |s| {
         if let StmtKind::Call { name, args } = &mut s.kind {
             f(name, args);
