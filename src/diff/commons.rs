@@ -88,10 +88,24 @@ impl UnitGen<'_, '_> {
             let wants_derivatives = derivs.iter().any(|(_, d)| {
                 referenced.contains(crate::il::key_ref(d).as_ref()) || declared(decls, d)
             });
+            // The name a variable of the block has here: a variable of the unit's own
+            // of its name makes its zone another (`ir::zones`: `h_c` for `h` of `/c/`).
+            let local_of = |v: &str| -> String {
+                self.ctx
+                    .ir
+                    .globals
+                    .iter()
+                    .position(|g| {
+                        key(&g.global.module) == key(&block.module) && key(&g.global.name) == key(v)
+                    })
+                    .and_then(|g| self.uir.zones.globals.get(g))
+                    .map_or_else(|| v.to_string(), |&z| self.uir.zones.zones[z].name.clone())
+            };
             let wants_primals = !in_unit
                 && block.variables.iter().any(|v| {
-                    referenced.contains(crate::il::key_ref(v).as_ref())
-                        && self.unit.symbols.get(v).is_none()
+                    let local = local_of(v);
+                    referenced.contains(crate::il::key_ref(&local).as_ref())
+                        && self.unit.symbols.get(&local).is_none()
                 });
             if !wants_derivatives && !wants_primals {
                 continue;
@@ -119,7 +133,7 @@ impl UnitGen<'_, '_> {
                 if let Some(v) = block
                     .variables
                     .iter()
-                    .find(|v| self.unit.symbols.get(v).is_some())
+                    .find(|v| self.unit.symbols.get(&local_of(v)).is_some())
                 {
                     self.block_error(
                         format!(
@@ -135,11 +149,12 @@ impl UnitGen<'_, '_> {
                 }
                 let mut entities = Vec::new();
                 for v in &block.variables {
-                    match self.hidden_declaration(block, v, v, false) {
+                    let local = local_of(v);
+                    match self.hidden_declaration(block, v, &local, false, false) {
                         Some(d) => added.push(d),
                         None => return self.undeclarable(block, v),
                     }
-                    entities.push(bare_entity(v));
+                    entities.push(bare_entity(&local));
                 }
                 added.push(common_decl(block.name.clone(), entities));
             }
@@ -147,7 +162,7 @@ impl UnitGen<'_, '_> {
                 let mut entities = Vec::new();
                 for (v, d) in derivs {
                     if !declared(decls, d) && !declared(&added, d) {
-                        match self.hidden_declaration(block, v, d, in_unit) {
+                        match self.hidden_declaration(block, v, d, in_unit, true) {
                             Some(decl) => added.push(decl),
                             None => return self.undeclarable(block, v),
                         }
@@ -173,17 +188,18 @@ impl UnitGen<'_, '_> {
         }
     }
 
-    /// The declaration of `name`, the primal `v` of `block` or its derivative: with the
-    /// unit's own declaration of `v` when `own`, else with the first declaring unit's,
-    /// dimensions and kind folded to constants (`None` when they are not constant).
+    /// The declaration of `name`, the primal `v` of `block` (under the name it has
+    /// here) or its derivative (`derivative`): with the unit's own declaration of `v`
+    /// when `own`, else with the first declaring unit's, dimensions and kind folded to
+    /// constants (`None` when they are not constant).
     fn hidden_declaration(
         &self,
         block: &CommonBlock,
         v: &str,
         name: &str,
         own: bool,
+        derivative: bool,
     ) -> Option<Decl> {
-        let derivative = name != v;
         if own {
             let s = self.unit.symbols.get(v)?;
             let spec = if derivative {

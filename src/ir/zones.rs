@@ -180,7 +180,9 @@ impl Zones {
                 if unit.symbols.get(&g.global.name).is_none() {
                     zones.by_key.insert(key(&g.global.name), zones.zones.len());
                 } else {
-                    let base = format!("{}_{}", g.global.name, g.global.module);
+                    // (A COMMON block's `/c/` gives `h_c`: a name is letters.)
+                    let home = g.global.module.trim_matches('/');
+                    let base = format!("{}_{}", g.global.name, home);
                     name = base.clone();
                     let mut n = 0;
                     while unit.symbols.get(&name).is_some()
