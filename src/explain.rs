@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use crate::diff::{self, Ctx, UnitGen, adjoint};
 use crate::il::{Stmt, StmtKind};
 use crate::ir::{UnitIr, ZoneSet};
-use crate::{Diagnostics, Failure, Mode, Request, SourceInput, SourceMap, analysis, back, ir};
+use crate::{Diagnostics, Failure, Mode, Request, SourceInput, SourceMap, analysis, back};
 
 /// The annotated listing of every differentiated unit reached from the request's roots.
 pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Failure> {
@@ -28,8 +28,10 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
     let program = crate::parse_sources(inputs, &mut sources).map_err(|d| fail(&sources, d))?;
     let request = &*crate::prepare::spelling::spell_request(request, &program);
     let program = crate::prepare::prepare(program, request).map_err(|d| fail(&sources, d))?;
-    let ir = ir::Ir::build(&program, request).map_err(|d| fail(&sources, d))?;
-    let analyses = analysis::analyze(&program, &ir, request);
+    // (SAVE state given modules of its own, as `adgen diff` gives it.)
+    let mut relocated = None;
+    let (program, ir, analyses) =
+        crate::analyzed(&program, &mut relocated, request).map_err(|d| fail(&sources, d))?;
     if !analyses.errors.is_empty() {
         return Err(fail(&sources, analyses.errors.clone()));
     }
@@ -48,7 +50,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
     let ctx = Ctx {
         reserved_names,
         procedures: program.index(),
-        program: &program,
+        program,
         ir: &ir,
         analyses: &analyses,
         request,
@@ -106,7 +108,7 @@ pub fn explain(inputs: &[SourceInput], request: &Request) -> Result<String, Fail
         texts.push(out);
     }
     let mut listing: String = texts.into_iter().rev().collect();
-    listing.push_str(&derivative_fields(&program, &analyses));
+    listing.push_str(&derivative_fields(program, &analyses));
     Ok(crate::il::names::spelled(&listing).into_owned())
 }
 

@@ -257,30 +257,10 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
     let directive_warnings = prepare::directives::check(&program);
     prepare::directives::strip_openmp(&mut program);
     let program_owned = program;
-    let first_ir = match ir::Ir::build(&program_owned, request) {
-        Ok(ir) => ir,
+    let mut relocated = None;
+    let (program, ir, analyses) = match analyzed(&program_owned, &mut relocated, request) {
+        Ok(done) => done,
         Err(d) => return Err(fail(&sources, d)),
-    };
-    let first = analysis::analyze(&program_owned, &first_ir, request);
-    // SAVE locals that the analyses refused get modules of their own, and the
-    // analyses run again on the program that has them (`prepare::saved_state`).
-    let relocated = if first.errors.is_empty() {
-        None
-    } else {
-        prepare::saved_state::relocate(&program_owned, &first.saved_state)
-    };
-    let (program, ir, analyses) = match &relocated {
-        Some(moved) => {
-            drop(first);
-            drop(first_ir);
-            let ir = match ir::Ir::build(moved, request) {
-                Ok(ir) => ir,
-                Err(d) => return Err(fail(&sources, d)),
-            };
-            let analyses = analysis::analyze(moved, &ir, request);
-            (moved, ir, analyses)
-        }
-        None => (&program_owned, first_ir, first),
     };
     if !analyses.errors.is_empty() {
         return Err(fail(&sources, analyses.errors.clone()));
@@ -365,6 +345,33 @@ fn differentiate_here(inputs: &[SourceInput], request: &Request) -> Result<Gener
         std::mem::forget(program_owned);
     }
     Ok(generated)
+}
+
+/// The IR and analyses of the prepared `program`. When the analyses refuse SAVE locals
+/// that `prepare::saved_state` can give modules of their own, the program with those
+/// modules goes into `relocated` and is analysed instead: the program returned is the
+/// one analysed.
+pub(crate) fn analyzed<'p>(
+    program: &'p il::Program,
+    relocated: &'p mut Option<il::Program>,
+    request: &Request,
+) -> Result<(&'p il::Program, ir::Ir<'p>, analysis::Analyses), Vec<Diagnostic>> {
+    let first_ir = ir::Ir::build(program, request)?;
+    let first = analysis::analyze(program, &first_ir, request);
+    let moved = if first.errors.is_empty() {
+        None
+    } else {
+        prepare::saved_state::relocate(program, &first.saved_state)
+    };
+    let Some(moved) = moved else {
+        return Ok((program, first_ir, first));
+    };
+    drop(first);
+    drop(first_ir);
+    let moved: &'p il::Program = relocated.insert(moved);
+    let ir = ir::Ir::build(moved, request)?;
+    let analyses = analysis::analyze(moved, &ir, request);
+    Ok((moved, ir, analyses))
 }
 
 /// Called after each mode's code is printed and dropped (`set_between_modes`).

@@ -23,7 +23,11 @@ pub(super) fn derivative_module(name: &str, original: &str, span: Span) -> Unit 
             span,
         },
     ];
-    Unit::module(name, decls, Default::default(), span)
+    Unit {
+        kind: il::UnitKind::Module,
+        external: false,
+        ..Unit::declaration(name, Vec::new(), None, decls, Default::default(), span)
+    }
 }
 
 /// The derivative name of each module variable active in some unit: unique among every

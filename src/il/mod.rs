@@ -338,19 +338,6 @@ impl Unit {
         }
     }
 
-    /// A module with the declarations `decls` (its variables in `symbols`) and no
-    /// procedures: a module adgen generates.
-    pub fn module(name: &str, decls: Vec<Decl>, symbols: SymbolTable, span: Span) -> Unit {
-        Unit {
-            kind: UnitKind::Module,
-            name: name.to_string(),
-            args: Vec::new(),
-            result: None,
-            external: false,
-            ..Unit::declaration(name, Vec::new(), None, decls, symbols, span)
-        }
-    }
-
     /// The value `name` is given where it is declared: the initializer of its entity
     /// (`real, parameter :: pi = 3.14`, `integer :: n = 5`) or its PARAMETER statement.
     pub fn initial_value(&self, name: &str) -> Option<&Expr> {

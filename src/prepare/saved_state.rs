@@ -292,7 +292,12 @@ fn state_module(unit: &Unit, name: &str, moved: &[String]) -> Unit {
         s.implicit = false;
         symbols.insert(s);
     }
-    let mut module = Unit::module(name, decls, symbols, unit.span);
+    // (A module: a declaration's fields, no arguments, no result.)
+    let mut module = Unit {
+        kind: crate::il::UnitKind::Module,
+        external: false,
+        ..Unit::declaration(name, Vec::new(), None, decls, symbols, unit.span)
+    };
     module.leading_comments = vec![format!(
         " The SAVE variables of `{}`, for derivative code (adgen).",
         unit.specialization
