@@ -110,17 +110,28 @@ fn callers_of_saved_state_run_primal_copies() {
 
 #[test]
 fn saved_state_adgen_cannot_move_is_still_refused() {
-    // A module procedure's copy would need its module's private names.
+    // A module procedure's state gets a module too; a copy of it is made only where
+    // something calls it (`corpus/fortran/saved_state_module_procedure` runs one).
     let module = "module acc_mod\n  implicit none\ncontains\n  subroutine f(x, y)\n    \
                   real(8) :: x, y\n    real(8), save :: acc = 0d0\n    acc = acc + x\n    \
                   y = acc\n  end subroutine\nend module\n";
-    let r = run("m.f90", module).expect_err("refused").rendered;
+    let g = run("m.f90", module).expect("differentiates");
+    assert!(file(&g, "adgen_saved.f90").contains("module f_saved\n"));
+    // But its copy cannot call a PRIVATE procedure of its module: refused, once.
+    let private = "module acc_mod\n  implicit none\n  private\n  public :: f, g\ncontains\n  \
+                   subroutine f(x, y)\n    real(8) :: x, y\n    call g(x, y)\n    call g(y, y)\n  \
+                   end subroutine\n  subroutine g(x, y)\n    real(8) :: x, y\n    \
+                   real(8), save :: acc = 0d0\n    acc = acc + twice(x)\n    y = acc\n  \
+                   end subroutine\n  real(8) function twice(x)\n    real(8) :: x\n    \
+                   twice = 2*x\n  end function\nend module\n";
+    let r = run("m.f90", private).expect_err("refused").rendered;
     assert!(
-        r.contains("m.f90:7:5: error[E0515]: `acc` keeps its value between calls of `f`"),
+        r.contains("m.f90:14:5: error[E0515]: `acc` keeps its value between calls of `g`"),
         "{r}"
     );
     assert!(r.contains("make `acc` a module variable"), "{r}");
-    assert_eq!(r.matches("error[").count(), 1, "{r}");
+    // (E0514 too: the adjoint of `f` runs `g` again.)
+    assert!(r.matches("error[E0515]").count() == 1, "{r}");
     // A SAVEd variable that shares storage with another.
     let equivalenced = "      SUBROUTINE F(X, Y)\n      DOUBLE PRECISION X, Y, ACC, B\n      SAVE ACC\n      \
                         EQUIVALENCE (ACC, B)\n      ACC = ACC + X\n      Y = ACC\n      END\n";

@@ -46,7 +46,7 @@ pub(super) fn active_globals(
                                 crate::diag::Diagnostic::error(
                                     "E0515",
                                     format!(
-                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative must persist between calls, which adgen does for the SAVE variables of external procedures only, outside EQUIVALENCE",
+                                        "`{}` keeps its value between calls of `{}` (SAVE or DATA) and receives a value that depends on the independents; its derivative must persist between calls, which adgen does for SAVE variables outside EQUIVALENCE and internal procedures, when the procedure's primal can be copied (no PRIVATE procedure or variable of its module)",
                                         zone.name, uir.unit.name
                                     ),
                                 )

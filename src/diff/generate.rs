@@ -28,7 +28,7 @@ pub(super) fn generate_units(
     let any_specialized = program.procedures().any(|u| u.specialization.is_some());
     // Procedures whose primal keeps SAVE state in a module: derivative code runs their
     // copies (`prepare::saved_state`).
-    let stateful = crate::prepare::saved_state::stateful_procedures(program);
+    let copies = crate::prepare::saved_state::Copies::of(program);
     for i in ir.call_graph.bottom_up().into_iter().flatten() {
         // A black box's derivatives are the user's.
         if !analyses.units[i].is_differentiated()
@@ -68,7 +68,7 @@ pub(super) fn generate_units(
                 },
                 &ug.deriv_names,
             );
-            crate::prepare::saved_state::call_copies(&mut generated, &stateful);
+            crate::prepare::saved_state::call_copies(&mut generated, &copies);
             if any_specialized {
                 crate::prepare::specialize::unspecialize_calls(&mut generated, &ctx.procedures);
             }

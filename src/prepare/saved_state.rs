@@ -16,10 +16,14 @@
 //! starts from the variables' initial values and sees what derivative code left there,
 //! as the original sees what the original left.
 //!
-//! Only external Fortran procedures are rewritten: a module procedure's copy would
-//! need its module's private names. For those the refusals stay (E0514, E0515).
+//! Not rewritten, so that the refusals stay (E0514, E0515): an internal procedure's
+//! SAVE locals, a SAVEd variable in an EQUIVALENCE, and a procedure whose copy would
+//! need a PRIVATE name of its module (`copies`).
 
 use std::collections::{BTreeMap, BTreeSet};
+
+mod copies;
+pub use copies::{Copies, call_copies, saved_file};
 
 use crate::il::{
     Attr, Decl, DeclKind, Entity, Expr, ExprKind, GlobalRef, Program, Unit, key, visit,
@@ -60,7 +64,7 @@ pub fn relocate(program: &Program, units: &BTreeSet<String>) -> Option<Program> 
     for name in units {
         let u = program.unit(name)?;
         let l = language(u)?;
-        if u.host.is_some() || u.internal_of.is_some() || l.file_is_module() {
+        if u.internal_of.is_some() || l.file_is_module() {
             return None;
         }
         if *lang.get_or_insert(l) != l {
@@ -95,21 +99,6 @@ pub fn relocate(program: &Program, units: &BTreeSet<String>) -> Option<Program> 
             move_out(unit_at_mut(&mut out, i), &module, &moved);
         }
     }
-    // The callers' primal copies must stand outside any module, in Fortran, under
-    // a name of their own (a binding name would be the original's).
-    let stateful = stateful_procedures(&out);
-    if out.files.iter().any(|f| {
-        f.units.iter().any(|u| {
-            u.is_procedure()
-                && stateful.contains(&key(&u.name))
-                && (u.host.is_some()
-                    || u.internal_of.is_some()
-                    || u.bind.is_some()
-                    || f.language != lang)
-        })
-    }) {
-        return None;
-    }
     let file = out.files.first()?.file;
     out.files.insert(
         0,
@@ -121,6 +110,13 @@ pub fn relocate(program: &Program, units: &BTreeSet<String>) -> Option<Program> 
             warnings: Vec::new(),
         },
     );
+    // The primal copies must be possible: Fortran, under names of their own (a
+    // binding name would be the original's), a module procedure's with what it takes
+    // from its module public.
+    let copies = copies::Copies::of(&out);
+    if !copies.possible(&out, lang) {
+        return None;
+    }
     Some(out)
 }
 
@@ -439,114 +435,4 @@ fn move_out(unit: &mut Unit, module: &str, moved: &[String]) {
         }
     }
     unit.symbols = symbols;
-}
-
-/// The procedures (keys) whose primal derivative code runs as a copy: those that use a
-/// module of SAVE state, and every procedure that calls one of them.
-pub fn stateful_procedures(program: &Program) -> BTreeSet<String> {
-    let Some(file) = program.files.iter().find(|f| f.path == SAVED_FILE) else {
-        return BTreeSet::new();
-    };
-    let modules: BTreeSet<String> = file.units.iter().map(|u| key(&u.name)).collect();
-    let mut out: BTreeSet<String> = program
-        .procedures()
-        .filter(|u| {
-            u.decls.iter().any(|d| {
-                matches!(&d.kind, DeclKind::Use { module, .. } if modules.contains(&key(module)))
-            })
-        })
-        .map(|u| key(&u.name))
-        .collect();
-    loop {
-        let before = out.len();
-        for u in program.procedures() {
-            if !out.contains(&key(&u.name))
-                && visit::called_names(u).iter().any(|c| out.contains(&key(c)))
-            {
-                out.insert(key(&u.name));
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
-}
-
-/// The name of the primal copy of `name`.
-pub fn copy_name(name: &str) -> String {
-    format!("{name}{COPY_SUFFIX}")
-}
-
-/// Renames the calls of `unit` (generated code) to the procedures of `stateful` as
-/// calls of their primal copies, and their declarations with them.
-pub fn call_copies(unit: &mut Unit, stateful: &BTreeSet<String>) {
-    if stateful.is_empty() {
-        return;
-    }
-    let mut renamed = BTreeSet::new();
-    crate::prepare::specialize::for_each_call_mut(&mut unit.body, &mut |name, _| {
-        if stateful.contains(&key(name)) {
-            renamed.insert(key(name));
-            *name = copy_name(name);
-        }
-    });
-    if renamed.is_empty() {
-        return;
-    }
-    let own = [Some(key(&unit.name)), unit.result.as_deref().map(key)];
-    for d in &mut unit.decls {
-        match &mut d.kind {
-            DeclKind::External(names) => {
-                for n in names.iter_mut().filter(|n| renamed.contains(&key(n))) {
-                    *n = copy_name(n);
-                }
-            }
-            DeclKind::Var { entities, .. } => {
-                for e in entities.iter_mut().filter(|e| {
-                    renamed.contains(&key(&e.name)) && !own.contains(&Some(key(&e.name)))
-                }) {
-                    e.name = copy_name(&e.name);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The generated file of SAVE state: its modules, then the primal copy of each
-/// stateful procedure that something calls (its calls of the others renamed, its
-/// procedure arguments put back where it calls a specialized copy).
-pub fn saved_file(program: &Program) -> Option<crate::il::File> {
-    let file = program.files.iter().find(|f| f.path == SAVED_FILE)?;
-    let stateful = stateful_procedures(program);
-    let called: BTreeSet<String> = program
-        .procedures()
-        .flat_map(visit::called_names)
-        .map(|n| key(&n))
-        .collect();
-    let index = program.index();
-    let mut units = file.units.clone();
-    for u in program.procedures() {
-        if !stateful.contains(&key(&u.name)) || !called.contains(&key(&u.name)) {
-            continue;
-        }
-        let mut copy = u.clone();
-        copy.name = copy_name(&u.name);
-        copy.specialization = None;
-        // A function's result keeps its name: the statements assign it.
-        if copy.is_function() {
-            copy.result.get_or_insert_with(|| u.name.clone());
-            copy.explicit_result = true;
-        }
-        call_copies(&mut copy, &stateful);
-        crate::prepare::specialize::unspecialize_calls(&mut copy, &index);
-        units.push(copy);
-    }
-    Some(crate::il::File {
-        file: file.file,
-        path: file.path.clone(),
-        language: file.language,
-        units,
-        warnings: Vec::new(),
-    })
 }
