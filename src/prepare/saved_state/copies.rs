@@ -345,6 +345,9 @@ pub fn saved_file(program: &Program) -> Option<crate::il::File> {
         let mut copy = u.clone();
         copy.name = copy_name(&u.name);
         copy.specialization = None;
+        // Calls by the specific's name: a generic or a binding may not be seen where
+        // the copy is.
+        copy.source_calls.clear();
         // A function's result keeps its name: the statements assign it.
         if copy.is_function() {
             copy.result.get_or_insert_with(|| u.name.clone());
