@@ -144,3 +144,29 @@ fn saved_state_adgen_cannot_move_is_still_refused() {
     let g = run("t.f", passive).expect("passive SAVE and DATA differentiate");
     assert!(!g.files.iter().any(|f| f.path == "adgen_saved.f90"));
 }
+
+#[test]
+fn module_procedure_copies_use_their_module() {
+    // `g` keeps state and calls a generic of its module: its copy, in the generated
+    // module of copies, uses the specific from the module; the root's adjoint uses the
+    // copy from there.
+    let text = "module ops\n  implicit none\n  interface scale\n    module procedure scale_r\n  \
+                end interface\ncontains\n  real(8) function scale_r(x, s)\n    real(8), intent(in) :: x, s\n    \
+                scale_r = x*s\n  end function\n  subroutine g(x, y, start)\n    real(8) :: x, y\n    \
+                logical :: start\n    real(8), save :: acc\n    if (start) acc = 0.0d0\n    \
+                acc = acc + scale(x, 2.0d0)\n    y = acc*x\n  end subroutine\nend module\n\n\
+                subroutine f(x, y)\n  use ops\n  implicit none\n  real(8) :: x, y, z\n  \
+                call g(x, z, .true.)\n  call g(z, y, .false.)\nend subroutine\n";
+    let g = run("m.f90", text).expect("differentiates");
+    let saved = file(&g, "adgen_saved.f90");
+    assert!(saved.contains("module adgen_copies\n"), "{saved}");
+    assert!(
+        saved.contains("  subroutine g_nodiff(x, y, start)\n    use ops, only: scale_r\n"),
+        "{saved}"
+    );
+    assert!(saved.contains("scale_r(x, 2.0d0)"), "{saved}");
+    let adjoint = file(&g, "m_b.f90");
+    let f_b = &adjoint[adjoint.find("subroutine f_b").expect("f_b")..];
+    assert!(f_b.contains("use adgen_copies, only: g_nodiff"), "{f_b}");
+    assert!(f_b.contains("call g_nodiff(x, z, .true.)"), "{f_b}");
+}
