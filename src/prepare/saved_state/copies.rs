@@ -20,6 +20,9 @@ pub struct Copies {
     pub module: String,
     /// Key of each procedure → it is a module procedure (its copy is in `module`).
     names: BTreeMap<String, bool>,
+    /// The result types of the external functions among them: a caller declares
+    /// their copies (implicit typing would give a copy another type).
+    results: BTreeMap<String, crate::il::TypeSpec>,
 }
 
 impl Copies {
@@ -30,14 +33,35 @@ impl Copies {
             taken.extend(u.symbols.iter().map(|s| key(&s.name)));
         }
         let module = super::fresh("adgen_copies", &mut taken);
-        let names = stateful_procedures(program)
+        let names: BTreeMap<String, bool> = stateful_procedures(program)
             .into_iter()
             .map(|k| {
                 let hosted = program.unit(&k).is_some_and(|u| u.host.is_some());
                 (k, hosted)
             })
             .collect();
-        Copies { module, names }
+        let mut results = BTreeMap::new();
+        for k in names.keys() {
+            if let Some(f) = program
+                .unit(k)
+                .filter(|u| u.is_function() && u.host.is_none())
+            {
+                let spec = f
+                    .result
+                    .as_deref()
+                    .and_then(|r| f.symbols.get(r))
+                    .map(|r| r.type_spec.clone())
+                    .or_else(|| f.prefix_type.clone());
+                if let Some(spec) = spec {
+                    results.insert(k.clone(), spec);
+                }
+            }
+        }
+        Copies {
+            module,
+            names,
+            results,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,12 +148,15 @@ pub fn call_copies(unit: &mut Unit, copies: &Copies) {
     }
     let mut renamed = BTreeSet::new();
     let mut hosted = Vec::new();
+    // The copies as the calls spell them, by key of the original.
+    let mut spelled: BTreeMap<String, String> = BTreeMap::new();
     crate::prepare::specialize::for_each_call_mut(&mut unit.body, &mut |name, _| {
         if let Some(&in_module) = copies.names.get(&key(name)) {
             let copy = copy_name(name);
             if renamed.insert(key(name)) && in_module {
                 hosted.push(copy.clone());
             }
+            spelled.entry(key(name)).or_insert_with(|| copy.clone());
             *name = copy;
         }
     });
@@ -163,6 +190,64 @@ pub fn call_copies(unit: &mut Unit, copies: &Copies) {
         }
         _ => true,
     });
+    // An external function's copy that nothing declares here is declared with its
+    // type.
+    let declared: BTreeSet<String> = unit
+        .decls
+        .iter()
+        .flat_map(|d| match &d.kind {
+            DeclKind::Var { entities, .. } => entities.iter().map(|e| key(&e.name)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    // (Named by an EXTERNAL statement already, it is only typed.)
+    let external: BTreeSet<String> = unit
+        .decls
+        .iter()
+        .flat_map(|d| match &d.kind {
+            DeclKind::External(names) => names.iter().map(|n| key(n)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    for k in &renamed {
+        let Some(spec) = copies.results.get(k) else {
+            continue;
+        };
+        let copy = spelled[k].clone();
+        if declared.contains(&key(&copy)) || own.contains(&Some(key(&copy))) {
+            continue;
+        }
+        let at = unit
+            .decls
+            .iter()
+            .position(|d| {
+                !matches!(
+                    d.kind,
+                    DeclKind::Use { .. } | DeclKind::Implicit(_) | DeclKind::Comment(_)
+                )
+            })
+            .unwrap_or(unit.decls.len());
+        unit.decls.insert(
+            at,
+            Decl {
+                kind: DeclKind::Var {
+                    spec: spec.clone(),
+                    attrs: if external.contains(&key(&copy)) {
+                        Vec::new()
+                    } else {
+                        vec![crate::il::Attr::External]
+                    },
+                    entities: vec![crate::il::Entity {
+                        name: copy,
+                        dims: None,
+                        init: None,
+                        span: unit.span,
+                    }],
+                },
+                span: unit.span,
+            },
+        );
+    }
     let inside = unit
         .host
         .as_deref()
