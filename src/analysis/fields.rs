@@ -144,6 +144,28 @@ fn type_components(program: &Program) -> BTreeMap<String, Vec<Component>> {
     out
 }
 
+/// The derived types (keys) of the program that hold no real or complex value, at any
+/// depth (a log of integer counters): a variable of one has nothing to differentiate.
+pub(super) fn valueless_types(program: &Program) -> BTreeSet<String> {
+    let types = type_components(program);
+    let mut valued: BTreeSet<String> = BTreeSet::new();
+    loop {
+        let before = valued.len();
+        for (t, comps) in &types {
+            if comps
+                .iter()
+                .any(|c| c.derived.as_ref().is_none_or(|d| valued.contains(d)))
+            {
+                valued.insert(t.clone());
+            }
+        }
+        if valued.len() == before {
+            break;
+        }
+    }
+    types.into_keys().filter(|t| !valued.contains(t)).collect()
+}
+
 struct State {
     types: BTreeMap<String, Vec<Component>>,
     kept: BTreeSet<(String, String)>,

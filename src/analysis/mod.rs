@@ -292,13 +292,25 @@ pub fn analyze(program: &Program, ir: &Ir, request: &Request) -> Analyses {
     // So are the procedures that reach input and have no active value: with
     // derivatives, the adjoint would run them (and read) again (`input.rs`).
     let reaches_input = input::reaches_input(ir);
+    // And structures of a type that holds no real value: nothing to differentiate.
     if request.disabled.contains("activity") {
+        let valueless = fields::valueless_types(program);
         for (u, state) in units.iter_mut().enumerate() {
             if state.has_context && !(reaches_input[u] && input::really_passive(state)) {
                 let uir = &ir.units[u];
                 let mut passive = uir.zones.empty_set();
                 for (g, &z) in uir.zones.globals.iter().enumerate() {
                     if !ever_varied[g] && ir.globals[g].global.module.starts_with('/') {
+                        passive.set(z, true);
+                    }
+                }
+                for (z, zone) in uir.zones.zones.iter().enumerate() {
+                    let ty = uir
+                        .unit
+                        .symbols
+                        .get(&zone.name)
+                        .and_then(|s| s.type_spec.type_name.as_deref());
+                    if ty.is_some_and(|t| valueless.contains(&crate::il::key(t))) {
                         passive.set(z, true);
                     }
                 }
