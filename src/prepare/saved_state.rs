@@ -38,9 +38,9 @@ const COPY_SUFFIX: &str = "_nodiff";
 
 /// `program` with the SAVE and DATA locals of the procedures named in `units` (IL names:
 /// a specialized copy stands for its original, and all copies of it share one module)
-/// moved into modules of their own; `None` when one of them cannot be (a module or
-/// internal procedure, a C function, a SAVEd variable in an EQUIVALENCE, or a caller
-/// that is a module procedure), and the refusals stand.
+/// moved into modules of their own; `None` when one of them cannot be (an internal
+/// procedure, a C function, a SAVEd variable in an EQUIVALENCE, or a primal copy that
+/// could not be made: `copies`), and the refusals stand.
 pub fn relocate(program: &Program, units: &BTreeSet<String>) -> Option<Program> {
     if units.is_empty() || program.files.iter().any(|f| f.path == SAVED_FILE) {
         return None;
