@@ -106,3 +106,39 @@ fn a_copy_of_a_structure_adds_nothing() {
     let src = "subroutine f(x, y)\n  use m\n  real(8) :: x, y\n  type(t) :: s, r\n  s%u = x\n  s%p = 1.0d0\n  r = s\n  y = r%u * r%p\nend subroutine f\n";
     assert_eq!(kept(src, &["x"], &[]), ["inner%a", "t%u"]);
 }
+
+/// With activity analysis off, a structure of a type holding no real value (integer
+/// counters) passed to a differentiated call stays passive: no derivative argument
+/// that nothing uses (`-Wall -Werror` refuses one).
+#[test]
+fn activity_off_leaves_valueless_structures_passive() {
+    let text = "module tmod\n  implicit none\n  type :: tlog\n    integer :: n = 0\n  end type\n\
+                contains\n  subroutine g(x, y, log)\n    real(8), intent(in) :: x\n    \
+                real(8), intent(out) :: y\n    type(tlog), intent(inout) :: log\n    \
+                log%n = log%n + 1\n    y = 2*x\n  end subroutine\nend module\n\n\
+                subroutine f(x, y)\n  use tmod\n  implicit none\n  real(8) :: x, y\n  \
+                type(tlog) :: log\n  call g(x, y, log)\nend subroutine\n";
+    let request = Request {
+        roots: vec![RootRequest {
+            name: "f".into(),
+            independents: vec!["x".into()],
+            dependents: vec!["y".into()],
+            modes: BTreeSet::from([crate::Mode::Tangent, crate::Mode::Adjoint]),
+            origin: None,
+            entry_origins: Vec::new(),
+        }],
+        checkpoint_calls: true,
+        disabled: BTreeSet::from(["activity".to_string()]),
+        ..Default::default()
+    };
+    let g = crate::differentiate(&[SourceInput::new("t.f90", text)], &request).expect("runs");
+    for f in &g.files {
+        assert!(!f.contents.contains("logd"), "{}", f.contents);
+        assert!(!f.contents.contains("logb"), "{}", f.contents);
+    }
+    assert!(
+        g.files
+            .iter()
+            .any(|f| f.contents.contains("subroutine g_d(x, xd, y, yd, log)"))
+    );
+}
