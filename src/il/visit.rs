@@ -756,3 +756,19 @@ pub fn never_returns(body: &[Stmt]) -> bool {
     walk_stmts(body, &mut |s| returns |= matches!(s.kind, StmtKind::Return));
     !returns
 }
+
+/// Where the declarations after the USE and IMPLICIT statements (and comments among
+/// them) begin: the place for a new type declaration.
+pub fn after_uses_and_implicit(decls: &[super::Decl]) -> usize {
+    decls
+        .iter()
+        .position(|d| {
+            !matches!(
+                d.kind,
+                super::DeclKind::Use { .. }
+                    | super::DeclKind::Implicit(_)
+                    | super::DeclKind::Comment(_)
+            )
+        })
+        .unwrap_or(decls.len())
+}

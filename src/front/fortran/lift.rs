@@ -452,16 +452,7 @@ fn add_host_declarations(
             more.extend(declaration_of(host, name, false));
         }
     }
-    let split = unit
-        .decls
-        .iter()
-        .position(|d| {
-            !matches!(
-                d.kind,
-                DeclKind::Use { .. } | DeclKind::Implicit(_) | DeclKind::Comment(_)
-            )
-        })
-        .unwrap_or(unit.decls.len());
+    let split = crate::il::visit::after_uses_and_implicit(&unit.decls);
     let rest = unit.decls.split_off(split);
     let head = std::mem::take(&mut unit.decls);
     let (own_uses, own_other): (Vec<Decl>, Vec<Decl>) = head

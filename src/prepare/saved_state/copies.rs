@@ -217,16 +217,7 @@ pub fn call_copies(unit: &mut Unit, copies: &Copies) {
         if declared.contains(&key(&copy)) || own.contains(&Some(key(&copy))) {
             continue;
         }
-        let at = unit
-            .decls
-            .iter()
-            .position(|d| {
-                !matches!(
-                    d.kind,
-                    DeclKind::Use { .. } | DeclKind::Implicit(_) | DeclKind::Comment(_)
-                )
-            })
-            .unwrap_or(unit.decls.len());
+        let at = crate::il::visit::after_uses_and_implicit(&unit.decls);
         unit.decls.insert(
             at,
             Decl {
@@ -469,17 +460,7 @@ pub fn saved_file(program: &Program) -> Option<crate::il::File> {
                 );
             }
             // After the procedure's own USE and IMPLICIT statements.
-            let at = copy
-                .decls
-                .iter()
-                .position(|d| {
-                    !matches!(
-                        d.kind,
-                        DeclKind::Use { .. } | DeclKind::Implicit(_) | DeclKind::Comment(_)
-                    )
-                })
-                .unwrap_or(copy.decls.len())
-                .max(count);
+            let at = crate::il::visit::after_uses_and_implicit(&copy.decls).max(count);
             for (k, c) in constants.into_iter().enumerate() {
                 copy.decls.insert(at + k, c);
             }
